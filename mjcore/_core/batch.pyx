@@ -1,0 +1,305 @@
+# Batch kernels: validate and pack each row, then one GIL-free loop over all rows.
+# Each entry point fills a per-row status (0 = ok, negative Status) so a bad row never
+# costs the results of the good ones.
+
+from cython.parallel cimport prange
+
+from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
+                                 ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
+from mjcore._core.shanten cimport (pack_counts, group_ranks, shanten_all, agari_packed,
+                                   advance_packed, ukeire_packed, shanten_standard_ranks)
+
+
+cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:
+    """Pack and validate one row. want: 0 = 13-3k or 14-3k tiles, 13 or 14 = exactly that."""
+    cdef int total
+    if n_melds < 0 or n_melds > 4:
+        return ST_BAD_MELDS
+    total = pack_counts(counts, h)
+    if total < 0:
+        return ST_BAD_COUNT
+    total += 3 * n_melds
+    if want == 0:
+        if total != 13 and total != 14:
+            return ST_BAD_TOTAL
+    elif total != want:
+        return ST_BAD_TOTAL
+    return ST_OK
+
+
+cdef inline int row_shanten(const u8* counts, int n_melds, i8* out, i8* forms3) noexcept nogil:
+    cdef PackedHand h
+    cdef int f3[3]
+    cdef int s, st = check_row(counts, n_melds, &h, 0)
+    out[0] = -128
+    if st != ST_OK:
+        return st
+    s = shanten_all(&h, n_melds, f3)
+    if s < -1:
+        return s
+    out[0] = <i8>s
+    if forms3 != NULL:
+        forms3[0] = <i8>f3[0]
+        forms3[1] = <i8>f3[1]
+        forms3[2] = <i8>f3[2]
+    return ST_OK
+
+
+def shanten(const u8[:, ::1] counts, const u8[::1] n_melds, i8[::1] out, i8[::1] status,
+            i8[:, ::1] forms, int n_threads):
+    """out[i] = minimum shanten; forms (N,3) or (0,3): standard, chiitoitsu, kokushi."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef bint want_forms = forms.shape[0] == n and n > 0
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="static"):
+            status[i] = <i8>row_shanten(&counts[i, 0], n_melds[i], &out[i],
+                                        &forms[i, 0] if want_forms else NULL)
+
+
+cdef inline int row_agari(const u8* counts, int n_melds, u8* out) noexcept nogil:
+    cdef PackedHand h
+    cdef int a, st = check_row(counts, n_melds, &h, 14)
+    out[0] = 0
+    if st != ST_OK:
+        return st
+    a = agari_packed(&h, n_melds)
+    if a < 0:
+        return a
+    out[0] = <u8>a
+    return ST_OK
+
+
+def is_agari(const u8[:, ::1] counts, const u8[::1] n_melds, u8[::1] out, i8[::1] status,
+             int n_threads):
+    cdef Py_ssize_t n = counts.shape[0], i
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="static"):
+            status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], &out[i])
+
+
+cdef inline int row_advance(const u8* counts, int n_melds, u64* mask, i8* shanten_out) noexcept nogil:
+    cdef PackedHand h
+    cdef int s, st = check_row(counts, n_melds, &h, 13)
+    mask[0] = 0
+    shanten_out[0] = -128
+    if st != ST_OK:
+        return st
+    s = advance_packed(&h, n_melds, mask)
+    if s < -1:
+        mask[0] = 0
+        return s
+    shanten_out[0] = <i8>s
+    return ST_OK
+
+
+def advance(const u8[:, ::1] counts, const u8[::1] n_melds, u64[::1] masks, i8[::1] shanten_out,
+            i8[::1] status, int n_threads):
+    """For 13-3k tile rows: shanten and the 34-bit mask of advancing kinds (winning tiles
+    when the shanten is 0)."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="static"):
+            status[i] = <i8>row_advance(&counts[i, 0], n_melds[i], &masks[i], &shanten_out[i])
+
+
+cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* masks_out,
+                           i8* best_shanten, i8* best_discard, u16* best_count) noexcept nogil:
+    cdef PackedHand h
+    cdef i8 aft[34]
+    cdef u64 msk[34]
+    cdef u64 m
+    cdef int b, k, t, cnt, bk = -1, bc = 0
+    cdef int st = check_row(counts, n_melds, &h, 14)
+    best_shanten[0] = -128
+    best_discard[0] = -1
+    best_count[0] = 0
+    if st != ST_OK:
+        return st
+    b = ukeire_packed(&h, n_melds, aft, msk)
+    if b < -1:
+        return b
+    for k in range(34):
+        if aft[k] != b:
+            continue
+        cnt = 0
+        m = msk[k]
+        for t in range(34):
+            if (m >> t) & 1:
+                cnt = cnt + 4 - counts[t] + (1 if t == k else 0)
+        if cnt > bc or bk < 0:
+            bc = cnt
+            bk = k
+    if after_out != NULL:
+        for k in range(34):
+            after_out[k] = aft[k]
+            masks_out[k] = msk[k]
+    best_shanten[0] = <i8>b
+    best_discard[0] = <i8>bk
+    best_count[0] = <u16>bc
+    return ST_OK
+
+
+def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, i8[:, ::1] after, u64[:, ::1] masks,
+           i8[::1] best_shanten, i8[::1] best_discard, u16[::1] best_count, i8[::1] status,
+           int n_threads):
+    """For 14-3k tile rows: per discard, the shanten after it and its advancing mask (when
+    `after` has N rows); and the summary: the best discard (lowest shanten, then most unseen
+    advancing tiles given only the hand, then lowest kind), its shanten and its tile count."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef bint full = after.shape[0] == n and n > 0
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="static"):
+            status[i] = <i8>row_ukeire(&counts[i, 0], n_melds[i],
+                                       &after[i, 0] if full else NULL,
+                                       &masks[i, 0] if full else NULL,
+                                       &best_shanten[i], &best_discard[i], &best_count[i])
+
+
+# ---- bulk text: one hand per line (mpsz `123m456p...` or letter-first `m123p456...`) ----
+
+cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts,
+                           i32* err_pos) noexcept nogil:
+    """Parse one closed hand into counts[34]. Returns ST_OK, or ST_PARSE with err_pos set, or
+    ST_BAD_COUNT (a fifth copy / second red five) with err_pos at the suit letter."""
+    cdef Py_ssize_t j, start = 0, digits_start = -1
+    cdef int k, base, d, nd = 0, reds[4], letter_first = 0, cur = -1
+    cdef u8 pend[16]
+    cdef unsigned char ch
+    for k in range(34):
+        counts[k] = 0
+    reds[0] = reds[1] = reds[2] = reds[3] = 0
+    while length > 0 and (s[length - 1] == 32 or s[length - 1] == 13 or s[length - 1] == 9):
+        length -= 1
+    while start < length and (s[start] == 32 or s[start] == 9):
+        start += 1
+    if start >= length:
+        err_pos[0] = <i32>start
+        return ST_PARSE
+    ch = s[start]
+    if ch == 109 or ch == 112 or ch == 115 or ch == 122:
+        letter_first = 1
+    for j in range(start, length):
+        ch = s[j]
+        if 48 <= ch <= 57:
+            if letter_first:
+                if cur < 0:
+                    err_pos[0] = <i32>j
+                    return ST_PARSE
+                d = _add(counts, reds, cur, ch - 48)
+                if d <= 0:
+                    err_pos[0] = <i32>j
+                    return ST_BAD_COUNT if d == 0 else ST_PARSE
+                continue
+            if nd >= 16:
+                err_pos[0] = <i32>j
+                return ST_PARSE
+            pend[nd] = ch - 48
+            nd += 1
+            continue
+        if ch == 109:
+            base = 0
+        elif ch == 112:
+            base = 1
+        elif ch == 115:
+            base = 2
+        elif ch == 122:
+            base = 3
+        else:
+            err_pos[0] = <i32>j
+            return ST_PARSE
+        if letter_first:
+            cur = base
+            continue
+        if nd == 0:
+            err_pos[0] = <i32>j
+            return ST_PARSE
+        for k in range(nd):
+            d = _add(counts, reds, base, pend[k])
+            if d <= 0:
+                err_pos[0] = <i32>j
+                return ST_BAD_COUNT if d == 0 else ST_PARSE
+        nd = 0
+    if nd > 0:
+        err_pos[0] = <i32>length
+        return ST_PARSE
+    return ST_OK
+
+
+cdef inline int _add(u8* counts, int* reds, int suit, int d) noexcept nogil:
+    """1 ok, 0 too many copies, -1 not a tile."""
+    cdef int kind
+    if suit == 3:
+        if d < 1 or d > 7:
+            return -1
+        kind = 27 + d - 1
+    else:
+        if d == 0:
+            reds[suit] += 1
+            if reds[suit] > 1:
+                return 0
+            d = 5
+        kind = 9 * suit + d - 1
+    if counts[kind] >= 4:
+        return 0
+    counts[kind] += 1
+    return 1
+
+
+def split_lines(const unsigned char[::1] data):
+    """Offsets (start, end) of each line; a final empty line after the last newline is dropped."""
+    import numpy as np
+    cdef Py_ssize_t n = data.shape[0], i, count = 0, start = 0
+    for i in range(n):
+        if data[i] == 10:
+            count += 1
+    if n > 0 and data[n - 1] != 10:
+        count += 1
+    offsets = np.empty((count, 2), dtype=np.int64)
+    cdef long long[:, ::1] off = offsets
+    cdef Py_ssize_t row = 0
+    with nogil:
+        for i in range(n):
+            if data[i] == 10:
+                off[row, 0] = start
+                off[row, 1] = i
+                row += 1
+                start = i + 1
+        if start < n:
+            off[row, 0] = start
+            off[row, 1] = n
+    return offsets
+
+
+cdef inline int row_text(const unsigned char* line, Py_ssize_t length, i8* out, i32* pos,
+                         u8* keep) noexcept nogil:
+    cdef u8 c[34]
+    cdef PackedHand h
+    cdef int k, s, st
+    pos[0] = -1
+    out[0] = -128
+    st = parse_line(line, length, c, pos)
+    if keep != NULL:
+        for k in range(34):
+            keep[k] = c[k] if st == ST_OK else 0
+    if st != ST_OK:
+        return st
+    st = check_row(c, 0, &h, 0)
+    if st != ST_OK:
+        return st
+    s = shanten_all(&h, 0, NULL)
+    if s < -1:
+        return s
+    out[0] = <i8>s
+    return ST_OK
+
+
+def text_shanten(const unsigned char[::1] data, const long long[:, ::1] offsets, i8[::1] out,
+                 i8[::1] status, i32[::1] err_pos, u8[:, ::1] counts_out, int n_threads):
+    """Parse each line and compute its minimum shanten (closed hands of 13 or 14 tiles)."""
+    cdef Py_ssize_t n = offsets.shape[0], i
+    cdef bint keep = counts_out.shape[0] == n and n > 0
+    cdef const unsigned char* base = &data[0] if data.shape[0] > 0 else NULL
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="static"):
+            status[i] = <i8>row_text(base + offsets[i, 0], offsets[i, 1] - offsets[i, 0],
+                                     &out[i], &err_pos[i], &counts_out[i, 0] if keep else NULL)

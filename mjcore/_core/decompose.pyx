@@ -1,0 +1,292 @@
+"""Enumerate the decompositions of a complete hand (bodies for decompose.pxd)."""
+from libc.string cimport memcpy
+
+from .types cimport u8, i8, ST_OK, ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE
+from .decompose cimport (
+    MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
+    WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
+    WAIT_KOKUSHI_13, SET_SEQ, SET_TRIPLET, SET_KAN,
+    MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED,
+    MeldC, HandC, SetC, Decomp,
+)
+
+cdef u8[13] YAOCHUU = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+
+
+cdef int check_hand(const HandC* hand) noexcept nogil:
+    cdef int i, k, t, total = 0, fives = 0
+    cdef int used[34]
+    cdef const MeldC* m
+    if hand.n_melds > 4:
+        return ST_BAD_MELDS
+    for i in range(34):
+        if hand.counts[i] > 4:
+            return ST_BAD_COUNT
+        used[i] = hand.counts[i]
+        total += hand.counts[i]
+    fives = hand.counts[4] + hand.counts[13] + hand.counts[22]
+    if hand.red > fives:
+        return ST_BAD_COUNT
+    for k in range(hand.n_melds):
+        m = &hand.melds[k]
+        t = m.tile
+        if t >= 34 or m.kind > MK_KAN_ADDED or m.from_rel > 3:
+            return ST_BAD_MELDS
+        if m.kind == MK_CHI:
+            if t >= 27 or t % 9 > 6:
+                return ST_BAD_MELDS
+            used[t] += 1
+            used[t + 1] += 1
+            used[t + 2] += 1
+            if m.red > (1 if (t % 9 <= 4 and t % 9 >= 2) else 0):
+                return ST_BAD_COUNT
+        else:
+            used[t] += 3 if m.kind == MK_PON else 4
+            if m.red > 0 and t % 9 != 4 or t >= 27 and m.red > 0:
+                return ST_BAD_COUNT
+            if m.red > (3 if m.kind == MK_PON else 4):
+                return ST_BAD_COUNT
+    for i in range(34):
+        if used[i] > 4:
+            return ST_BAD_COUNT
+    if total != 14 - 3 * hand.n_melds:
+        return ST_BAD_TOTAL
+    return ST_OK
+
+
+cdef struct _Enum:
+    u8 c[34]
+    SetC sets[4]
+    int n_sets
+    int n_melds
+    int pair
+    int win
+    Decomp* out
+    int cap
+    int n
+
+
+cdef inline int _seq_wait(int tile, int win) noexcept nogil:
+    cdef int pos = win - tile
+    if pos == 1:
+        return WAIT_KANCHAN
+    if pos == 0:
+        return WAIT_PENCHAN if tile % 9 == 6 else WAIT_RYANMEN
+    return WAIT_PENCHAN if tile % 9 == 0 else WAIT_RYANMEN
+
+
+cdef void _push(_Enum* e, int wait, int win_set) noexcept nogil:
+    cdef Decomp* d
+    if e.n >= e.cap:
+        e.n += 1            # counted, not written: the caller sees the overflow
+        return
+    d = &e.out[e.n]
+    d.form = FORM_STANDARD
+    d.pair = <u8>e.pair
+    d.n_sets = 4
+    memcpy(d.sets, e.sets, sizeof(SetC) * 4)
+    d.wait = <u8>wait
+    d.win_set = <i8>win_set
+    e.n += 1
+
+
+cdef void _emit(_Enum* e) noexcept nogil:
+    cdef int j, k, dup, w = e.win
+    cdef SetC* s
+    if e.pair == w:
+        _push(e, WAIT_TANKI, -1)
+    for j in range(e.n_melds, 4):
+        s = &e.sets[j]
+        if s.kind == SET_SEQ:
+            if w < s.tile or w > s.tile + 2:
+                continue
+        elif s.tile != w:
+            continue
+        dup = 0
+        for k in range(e.n_melds, j):
+            if e.sets[k].kind == s.kind and e.sets[k].tile == s.tile:
+                dup = 1
+                break
+        if dup:
+            continue
+        if s.kind == SET_SEQ:
+            _push(e, _seq_wait(s.tile, w), j)
+        else:
+            _push(e, WAIT_SHANPON, j)
+
+
+cdef void _rec(_Enum* e, int i) noexcept nogil:
+    cdef SetC* s
+    while i < 34 and e.c[i] == 0:
+        i += 1
+    if i == 34:
+        if e.n_sets == 4:
+            _emit(e)
+        return
+    if e.n_sets >= 4:
+        return
+    s = &e.sets[e.n_sets]
+    if e.c[i] >= 3:
+        e.c[i] -= 3
+        s.kind = SET_TRIPLET
+        s.tile = <u8>i
+        s.concealed = 1
+        s.meld = 0
+        e.n_sets += 1
+        _rec(e, i)
+        e.n_sets -= 1
+        e.c[i] += 3
+    if i < 27 and i % 9 <= 6 and e.c[i + 1] > 0 and e.c[i + 2] > 0:
+        e.c[i] -= 1
+        e.c[i + 1] -= 1
+        e.c[i + 2] -= 1
+        s.kind = SET_SEQ
+        s.tile = <u8>i
+        s.concealed = 1
+        s.meld = 0
+        e.n_sets += 1
+        _rec(e, i)
+        e.n_sets -= 1
+        e.c[i] += 1
+        e.c[i + 1] += 1
+        e.c[i + 2] += 1
+
+
+cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) noexcept nogil:
+    cdef _Enum e
+    cdef int i, k, st, n_pairs, ok, suit_sum[4]
+    cdef const MeldC* m
+    cdef Decomp* d
+    st = check_hand(hand)
+    if st != ST_OK:
+        return st
+    if win_tile < 0 or win_tile >= 34 or hand.counts[win_tile] == 0:
+        return ST_BAD_TILE
+    memcpy(e.c, hand.counts, 34)
+    e.n_melds = hand.n_melds
+    e.win = win_tile
+    e.out = out
+    e.cap = cap
+    e.n = 0
+    for k in range(hand.n_melds):
+        m = &hand.melds[k]
+        e.sets[k].tile = m.tile
+        e.sets[k].meld = 1
+        e.sets[k].concealed = 1 if m.kind == MK_KAN_CLOSED else 0
+        if m.kind == MK_CHI:
+            e.sets[k].kind = SET_SEQ
+        elif m.kind == MK_PON:
+            e.sets[k].kind = SET_TRIPLET
+        else:
+            e.sets[k].kind = SET_KAN
+    e.n_sets = hand.n_melds
+
+    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3.
+    suit_sum[0] = suit_sum[1] = suit_sum[2] = suit_sum[3] = 0
+    for i in range(34):
+        suit_sum[i // 9 if i < 27 else 3] += e.c[i]
+    ok = 1
+    for i in range(27, 34):
+        if e.c[i] == 1 or e.c[i] == 4:
+            ok = 0
+    if ok:
+        for i in range(34):
+            if e.c[i] < 2 or suit_sum[i // 9 if i < 27 else 3] % 3 != 2:
+                continue
+            e.c[i] -= 2
+            e.pair = i
+            _rec(&e, 0)
+            e.c[i] += 2
+
+    if hand.n_melds == 0:
+        # Seven pairs: seven different kinds, two each.
+        n_pairs = 0
+        ok = 1
+        for i in range(34):
+            if e.c[i] == 2:
+                n_pairs += 1
+            elif e.c[i] != 0:
+                ok = 0
+                break
+        if ok and n_pairs == 7:
+            if e.n < cap:
+                d = &out[e.n]
+                d.form = FORM_CHIITOITSU
+                d.pair = <u8>win_tile
+                d.n_sets = 0
+                d.wait = WAIT_TANKI
+                d.win_set = -1
+            e.n += 1
+        # Thirteen orphans: every terminal/honor kind, one of them twice.
+        ok = 1
+        k = -1
+        for i in range(13):
+            if e.c[YAOCHUU[i]] == 0:
+                ok = 0
+                break
+            if e.c[YAOCHUU[i]] == 2:
+                k = YAOCHUU[i]
+        if ok and k >= 0 and e.c[YAOCHUU[0]] + e.c[8] + e.c[9] + e.c[17] + e.c[18] + e.c[26] \
+                + e.c[27] + e.c[28] + e.c[29] + e.c[30] + e.c[31] + e.c[32] + e.c[33] == 14:
+            if e.n < cap:
+                d = &out[e.n]
+                d.form = FORM_KOKUSHI
+                d.pair = <u8>k
+                d.n_sets = 0
+                d.wait = WAIT_KOKUSHI_13 if k == win_tile else WAIT_KOKUSHI
+                d.win_set = -1
+            e.n += 1
+    if e.n > cap:
+        return ST_BAD_TOTAL
+    return e.n
+
+
+# ---- Python surface (used by mjcore.decomposition) --------------------------------------
+
+cdef int fill_hand(HandC* h, object counts, object melds, int red) except -1:
+    """counts: 34 ints; melds: iterable of (kind, tile, red, from_rel)."""
+    cdef int i, k = 0
+    cdef const unsigned char[:] view
+    if isinstance(counts, bytes) and len(<bytes>counts) == 34:
+        view = <bytes>counts
+        for i in range(34):
+            h.counts[i] = view[i] if view[i] <= 4 else 5
+    elif len(counts) != 34:
+        raise ValueError("counts must have 34 entries")
+    else:
+        for i in range(34):
+            v = counts[i]
+            if v < 0 or v > 4:
+                h.counts[i] = 5           # rejected by check_hand
+            else:
+                h.counts[i] = <u8>v
+    for mk in melds:
+        if k >= 4:
+            h.n_melds = 5
+            return 0
+        h.melds[k].kind = <u8>mk[0]
+        h.melds[k].tile = <u8>mk[1]
+        h.melds[k].red = <u8>mk[2]
+        h.melds[k].from_rel = <u8>mk[3]
+        k += 1
+    h.n_melds = <u8>k
+    h.red = <u8>red
+    return 0
+
+
+def decompose_raw(counts, melds, int win_tile, int red=0):
+    """Return (status, list of (form, pair, sets, wait, win_set)); sets are
+    (kind, tile, concealed, meld) tuples. status < 0 is an error code."""
+    cdef HandC h
+    cdef Decomp out[MAX_DECOMP]
+    cdef int n, i, j
+    fill_hand(&h, counts, melds, red)
+    n = decompose_hand(&h, win_tile, out, MAX_DECOMP)
+    if n < 0:
+        return n, []
+    res = []
+    for i in range(n):
+        sets = tuple((out[i].sets[j].kind, out[i].sets[j].tile, out[i].sets[j].concealed,
+                      out[i].sets[j].meld) for j in range(out[i].n_sets))
+        res.append((out[i].form, out[i].pair, sets, out[i].wait, out[i].win_set))
+    return 0, res

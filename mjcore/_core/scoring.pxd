@@ -1,0 +1,111 @@
+# Riichi scoring kernel: yaku, dora, fu, limits, payments. C structs in, C structs out.
+from .types cimport u8, i8, u16, u32, i32, u64
+from .decompose cimport HandC, Decomp, MeldC
+
+cdef enum:
+    N_YAKU = 55             # tenhou.net yaku ids 0..54 are the bit positions
+    MAX_INDICATORS = 10
+    MAX_FU_ITEMS = 12
+
+# Extra statuses (types.Status holds the shared ones; 0 = ok).
+cdef enum:
+    ST_NO_YAKU = 1          # complete hand, but no yaku: not a win
+    ST_BAD_SITUATION = -20  # contradictory flags (riichi with an open hand, haitei on ron, ...)
+    ST_BAD_SEATS = -21      # winds, seats or pao seat out of range
+
+# Situation flags (Situation.flags).
+cdef enum:
+    F_TSUMO = 1
+    F_RIICHI = 2
+    F_DOUBLE_RIICHI = 4
+    F_IPPATSU = 8
+    F_RINSHAN = 16
+    F_CHANKAN = 32
+    F_HAITEI = 64
+    F_HOUTEI = 128
+    F_TENHOU = 256
+    F_CHIIHOU = 512
+    F_RENHOU = 1024
+
+# Limit codes (tenhou.net's).
+cdef enum:
+    LIMIT_NONE = 0
+    LIMIT_MANGAN = 1
+    LIMIT_HANEMAN = 2
+    LIMIT_BAIMAN = 3
+    LIMIT_SANBAIMAN = 4
+    LIMIT_YAKUMAN = 5
+
+# Fu item codes (FuItem.code).
+cdef enum:
+    FU_BASE = 0             # 20 (futei)
+    FU_CHIITOITSU = 1       # 25, fixed
+    FU_MENZEN_RON = 2       # +10
+    FU_TSUMO = 3            # +2
+    FU_SET = 4              # one triplet/kan (tile, fu)
+    FU_PAIR = 5             # value pair
+    FU_WAIT = 6             # kanchan / penchan / tanki
+    FU_OPEN_PINFU = 7       # open 20-fu hand raised to 30
+    FU_ROUNDING = 8         # rounded up to a multiple of 10
+
+# Scoring options, packed from mjcore.rules.RuleSet.scoring_params (same order).
+cdef struct RulesC:
+    u8 kuitan
+    u8 red_fives            # 0 = red fives ignored
+    u8 kazoe                # 1: 13+ han is yakuman; 0: capped at sanbaiman
+    u8 kiriage
+    u8 yakuman_stacking     # 0 single, 1 composite, 2 composite + double forms
+    u8 renhou               # 0 off, 1 mangan (5-han yaku), 2 yakuman
+    u8 double_wind_pair_fu  # 2 or 4
+    u8 rinshan_tsumo_fu     # 0 or 2
+    u8 open_pinfu_30fu
+    u8 ryuuiisou_needs_hatsu
+    u8 pao_mask             # 1 daisangen, 2 daisuushii, 4 suukantsu
+
+# Seats are relative to the winner: 0 winner, 1 shimocha (next in turn), 2 toimen, 3 kamicha.
+cdef struct Situation:
+    u8 win_tile
+    u16 flags               # F_*
+    u8 seat_wind            # 0 E .. 3 N; the dealer is the winner's seat at (4 - seat_wind) % 4
+    u8 round_wind           # 0 E .. 3 N
+    u8 from_rel             # discarder on ron (1..3); ignored on tsumo
+    i8 pao_rel              # liable player (1..3) or -1
+    u8 n_dora
+    u8 n_ura
+    u8 dora_ind[10]         # dora indicators (kan dora included)
+    u8 ura_ind[10]          # ura indicators (used only with riichi)
+    u16 honba               # honba paid to this winner
+    u16 riichi_sticks       # sticks collected by this winner
+
+cdef struct FuItem:
+    u8 code                 # FU_*
+    u8 tile                 # set / pair tile, wait kind for FU_WAIT, else 0
+    u8 fu
+
+cdef struct ScoreOut:
+    i32 status              # ST_OK, ST_NO_YAKU, or a negative error
+    u64 yaku_mask           # bit i = tenhou yaku id i (dora/ura/aka bits set when counted)
+    u8 yaku_han[55]         # han per yaku id (yakuman ids: multiplier 1 or 2)
+    u8 han                  # total han incl. dora (0 for yakuman hands)
+    u8 fu                   # rounded fu (0 for kokushi)
+    u8 n_fu_items
+    FuItem fu_items[12]
+    u8 dora
+    u8 ura
+    u8 aka
+    u8 yakuman              # yakuman multiplier (0 = none; kazoe counts 1)
+    u8 kazoe
+    u8 limit                # LIMIT_*
+    i32 basic               # basic points
+    i32 points              # hand value without honba or sticks (tenhou's "points")
+    i32 pay[4]              # what each relative seat pays (0 for the winner), honba included
+    i32 delta[4]            # score change per relative seat, sticks and honba included
+    i32 decomp_index        # index of the chosen decomposition
+    i32 n_decomp
+    Decomp decomp           # the chosen decomposition
+
+cdef void rules_default(RulesC* r) noexcept nogil
+
+# Score one hand (the hand includes the winning tile). Returns out.status.
+cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,
+                    ScoreOut* out) noexcept nogil

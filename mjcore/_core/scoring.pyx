@@ -1,0 +1,965 @@
+"""Riichi scoring kernel (bodies for scoring.pxd) and its thin Python surface."""
+from libc.string cimport memset, memcpy
+
+from .types cimport u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_TILE, ST_NOT_AGARI
+from .decompose cimport (
+    MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
+    WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
+    WAIT_KOKUSHI_13, SET_SEQ, SET_TRIPLET, SET_KAN,
+    MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED,
+    MeldC, HandC, SetC, Decomp, decompose_hand,
+)
+from .decompose cimport fill_hand
+from .scoring cimport (
+    N_YAKU, RulesC, Situation, FuItem, ScoreOut, ST_NO_YAKU, ST_BAD_SITUATION, ST_BAD_SEATS,
+    F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN, F_HAITEI, F_HOUTEI,
+    F_TENHOU, F_CHIIHOU, F_RENHOU,
+    LIMIT_NONE, LIMIT_MANGAN, LIMIT_HANEMAN, LIMIT_BAIMAN, LIMIT_SANBAIMAN, LIMIT_YAKUMAN,
+    FU_BASE, FU_CHIITOITSU, FU_MENZEN_RON, FU_TSUMO, FU_SET, FU_PAIR, FU_WAIT, FU_OPEN_PINFU,
+    FU_ROUNDING,
+)
+
+# Tenhou yaku ids.
+cdef enum:
+    Y_TSUMO = 0
+    Y_RIICHI = 1
+    Y_IPPATSU = 2
+    Y_CHANKAN = 3
+    Y_RINSHAN = 4
+    Y_HAITEI = 5
+    Y_HOUTEI = 6
+    Y_PINFU = 7
+    Y_TANYAO = 8
+    Y_IIPEIKOU = 9
+    Y_SEAT_WIND = 10
+    Y_ROUND_WIND = 14
+    Y_HAKU = 18
+    Y_DOUBLE_RIICHI = 21
+    Y_CHIITOITSU = 22
+    Y_CHANTA = 23
+    Y_ITTSU = 24
+    Y_SANSHOKU = 25
+    Y_SANSHOKU_DOUKOU = 26
+    Y_SANKANTSU = 27
+    Y_TOITOI = 28
+    Y_SANANKOU = 29
+    Y_SHOUSANGEN = 30
+    Y_HONROUTOU = 31
+    Y_RYANPEIKOU = 32
+    Y_JUNCHAN = 33
+    Y_HONITSU = 34
+    Y_CHINITSU = 35
+    Y_RENHOU = 36
+    Y_TENHOU = 37
+    Y_CHIIHOU = 38
+    Y_DAISANGEN = 39
+    Y_SUUANKOU = 40
+    Y_SUUANKOU_TANKI = 41
+    Y_TSUUIISOU = 42
+    Y_RYUUIISOU = 43
+    Y_CHINROUTOU = 44
+    Y_CHUUREN = 45
+    Y_JUNSEI_CHUUREN = 46
+    Y_KOKUSHI = 47
+    Y_KOKUSHI_13 = 48
+    Y_DAISUUSHII = 49
+    Y_SHOUSUUSHII = 50
+    Y_SUUKANTSU = 51
+    Y_DORA = 52
+    Y_URA = 53
+    Y_AKA = 54
+
+cdef u64 ONE = 1
+cdef u64 YAKUMAN_MASK = ((ONE << 52) - 1) & ~((ONE << 36) - 1)
+
+
+cdef struct _Ctx:
+    u8 all[34]              # every tile of the hand (kans count 4)
+    int menzen
+    int tsumo
+    int n_melds
+    int win
+    int seat_tile
+    int round_tile
+    int dealer
+    u32 flags
+    int dora
+    int ura
+    int aka
+    # decomposition-independent yaku
+    u64 base_mask
+    u8 base_han[55]
+    int base_total
+    u64 base_yakuman_mask
+    const RulesC* rules
+
+
+cdef struct _Cand:
+    u64 mask
+    u8 han_of[55]
+    int han                 # yaku han (no dora)
+    int yakuman             # multiplier
+    int fu
+    int n_fu_items
+    FuItem fu_items[12]
+    int basic
+    int limit
+    int kazoe
+
+
+cdef void rules_default(RulesC* r) noexcept nogil:
+    r.kuitan = 1
+    r.red_fives = 3
+    r.kazoe = 1
+    r.kiriage = 0
+    r.yakuman_stacking = 1
+    r.renhou = 0
+    r.double_wind_pair_fu = 4
+    r.rinshan_tsumo_fu = 2
+    r.open_pinfu_30fu = 1
+    r.ryuuiisou_needs_hatsu = 0
+    r.pao_mask = 3
+
+
+cdef inline int _dora_of(int ind) noexcept nogil:
+    if ind < 27:
+        return ind - ind % 9 + (ind % 9 + 1) % 9
+    if ind < 31:
+        return 27 + (ind - 27 + 1) % 4
+    return 31 + (ind - 31 + 1) % 3
+
+
+cdef inline bint _is_yaochuu(int t) noexcept nogil:
+    return t >= 27 or t % 9 == 0 or t % 9 == 8
+
+
+cdef inline void _add(u64* mask, u8* han_of, int* total, int yid, int han) noexcept nogil:
+    mask[0] |= ONE << yid
+    han_of[yid] = <u8>han
+    total[0] += han
+
+
+cdef inline void _fu_item(_Cand* c, int code, int tile, int fu) noexcept nogil:
+    if c.n_fu_items < 12:
+        c.fu_items[c.n_fu_items].code = <u8>code
+        c.fu_items[c.n_fu_items].tile = <u8>tile
+        c.fu_items[c.n_fu_items].fu = <u8>fu
+        c.n_fu_items += 1
+
+
+cdef inline int _ceil100(int x) noexcept nogil:
+    return (x + 99) // 100 * 100
+
+
+cdef int _yakuman_value(u64 mask, const u8* han_of, int stacking) noexcept nogil:
+    cdef int i, v = 0
+    for i in range(36, 52):
+        if mask & (ONE << i):
+            v += han_of[i]
+    if stacking == 0 and v > 1:
+        v = 1
+    return v
+
+
+cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
+                   _Ctx* x) noexcept nogil:
+    """Hand-wide facts and the yaku that do not depend on the decomposition."""
+    cdef int i, k, t, n_suits, has_honor, has_term, has_simple, all_green, chuuren, suit
+    cdef int seen_suit[3]
+    cdef const MeldC* m
+    cdef u32 f = sit.flags
+    memcpy(x.all, hand.counts, 34)
+    x.menzen = 1
+    x.aka = hand.red
+    for k in range(hand.n_melds):
+        m = &hand.melds[k]
+        t = m.tile
+        x.aka += m.red
+        if m.kind == MK_CHI:
+            x.all[t] += 1
+            x.all[t + 1] += 1
+            x.all[t + 2] += 1
+        elif m.kind == MK_PON:
+            x.all[t] += 3
+        else:
+            x.all[t] += 4
+        if m.kind != MK_KAN_CLOSED:
+            x.menzen = 0
+    if rules.red_fives == 0:
+        x.aka = 0
+    x.n_melds = hand.n_melds
+    x.tsumo = 1 if f & F_TSUMO else 0
+    x.win = sit.win_tile
+    x.seat_tile = 27 + sit.seat_wind
+    x.round_tile = 27 + sit.round_wind
+    x.dealer = sit.seat_wind == 0
+    x.flags = f
+    x.rules = rules
+    x.dora = 0
+    for i in range(sit.n_dora):
+        x.dora += x.all[_dora_of(sit.dora_ind[i])]
+    x.ura = 0
+    if f & (F_RIICHI | F_DOUBLE_RIICHI):
+        for i in range(sit.n_ura):
+            x.ura += x.all[_dora_of(sit.ura_ind[i])]
+
+    x.base_mask = 0
+    x.base_yakuman_mask = 0
+    x.base_total = 0
+    memset(x.base_han, 0, 55)
+    # Situational yaku.
+    if x.menzen and x.tsumo:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_TSUMO, 1)
+    if f & F_DOUBLE_RIICHI:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_DOUBLE_RIICHI, 2)
+    elif f & F_RIICHI:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_RIICHI, 1)
+    if f & F_IPPATSU:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_IPPATSU, 1)
+    if f & F_CHANKAN:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_CHANKAN, 1)
+    if f & F_RINSHAN:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_RINSHAN, 1)
+    if f & F_HAITEI:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_HAITEI, 1)
+    if f & F_HOUTEI:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_HOUTEI, 1)
+    if f & F_RENHOU and rules.renhou == 1:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_RENHOU, 5)
+
+    # Tile-content yaku.
+    seen_suit[0] = seen_suit[1] = seen_suit[2] = 0
+    has_honor = has_term = has_simple = 0
+    all_green = 1
+    for i in range(34):
+        if x.all[i] == 0:
+            continue
+        if i >= 27:
+            has_honor = 1
+        else:
+            seen_suit[i // 9] = 1
+            if i % 9 == 0 or i % 9 == 8:
+                has_term = 1
+            else:
+                has_simple = 1
+        if not (i == 19 or i == 20 or i == 21 or i == 23 or i == 25 or i == 32):
+            all_green = 0
+    n_suits = seen_suit[0] + seen_suit[1] + seen_suit[2]
+    if not has_honor and not has_term and (x.menzen or rules.kuitan):
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_TANYAO, 1)
+    if n_suits == 1:
+        if has_honor:
+            _add(&x.base_mask, x.base_han, &x.base_total, Y_HONITSU, 3 if x.menzen else 2)
+        else:
+            _add(&x.base_mask, x.base_han, &x.base_total, Y_CHINITSU, 6 if x.menzen else 5)
+    if not has_simple and has_honor and has_term:
+        _add(&x.base_mask, x.base_han, &x.base_total, Y_HONROUTOU, 2)
+
+    # Yakuman that depend only on the tiles or the situation.
+    i = 0
+    if f & F_TENHOU:
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_TENHOU, 1)
+    if f & F_CHIIHOU:
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHIIHOU, 1)
+    if f & F_RENHOU and rules.renhou == 2:
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_RENHOU, 1)
+    if n_suits == 0:
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_TSUUIISOU, 1)
+    if not has_simple and not has_honor:
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHINROUTOU, 1)
+    if all_green and (x.all[32] > 0 or not rules.ryuuiisou_needs_hatsu):
+        _add(&x.base_yakuman_mask, x.base_han, &i, Y_RYUUIISOU, 1)
+    if hand.n_melds == 0 and n_suits == 1 and not has_honor:
+        suit = 0 if seen_suit[0] else (9 if seen_suit[1] else 18)
+        chuuren = hand.counts[suit] >= 3 and hand.counts[suit + 8] >= 3
+        for k in range(1, 8):
+            if hand.counts[suit + k] == 0:
+                chuuren = 0
+        if chuuren:
+            # Junsei (nine-sided): the hand without the winning tile is 1112345678999.
+            k = hand.counts[x.win] - 1
+            t = x.win - suit
+            if ((t == 0 or t == 8) and k == 3) or (t != 0 and t != 8 and k == 1):
+                _add(&x.base_yakuman_mask, x.base_han, &i, Y_JUNSEI_CHUUREN,
+                     2 if rules.yakuman_stacking == 2 else 1)
+            else:
+                _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHUUREN, 1)
+
+
+cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
+    """Yaku, fu and basic points of one decomposition."""
+    cdef const RulesC* r = x.rules
+    cdef int i, j, t, kind, fu, conc, ankou = 0, n_trip = 0, n_kans = 0, n_seq = 0
+    cdef int pinfu = 0, value_pair = 0, pair_fu = 0, set_fu, all_yaochuu_sets = 1
+    cdef int dragons_trip = 0, winds_trip = 0, han, rounded, basic, tot, n_pairs
+    cdef u8 trip_at[34]
+    cdef u8 seq_at[27]
+    cdef u64 ym = x.base_yakuman_mask
+    c.mask = x.base_mask
+    memcpy(c.han_of, x.base_han, 55)
+    c.han = x.base_total
+    c.yakuman = 0
+    c.n_fu_items = 0
+    c.kazoe = 0
+    c.fu = 0
+    tot = 0
+
+    if d.form == FORM_KOKUSHI:
+        c.mask &= ~x.base_mask
+        memset(c.han_of, 0, 55)
+        for i in range(36, 52):
+            if ym & (ONE << i):
+                c.han_of[i] = x.base_han[i]
+        if d.wait == WAIT_KOKUSHI_13:
+            _add(&ym, c.han_of, &tot, Y_KOKUSHI_13, 2 if r.yakuman_stacking == 2 else 1)
+        else:
+            _add(&ym, c.han_of, &tot, Y_KOKUSHI, 1)
+        c.mask = ym
+        c.han = 0
+        c.yakuman = _yakuman_value(ym, c.han_of, r.yakuman_stacking)
+        c.basic = 8000 * c.yakuman
+        c.limit = LIMIT_YAKUMAN
+        return
+
+    if d.form == FORM_CHIITOITSU:
+        _add(&c.mask, c.han_of, &c.han, Y_CHIITOITSU, 2)
+        c.fu = 25
+        _fu_item(c, FU_CHIITOITSU, 0, 25)
+    else:
+        memset(trip_at, 0, 34)
+        memset(seq_at, 0, 27)
+        for i in range(4):
+            t = d.sets[i].tile
+            kind = d.sets[i].kind
+            if kind == SET_SEQ:
+                n_seq += 1
+                seq_at[t] += 1
+                if t % 9 != 0 and t % 9 != 6:
+                    all_yaochuu_sets = 0
+                continue
+            conc = d.sets[i].concealed
+            if conc and not x.tsumo and i == d.win_set:
+                conc = 0            # a triplet completed by ron is open
+            n_trip += 1
+            trip_at[t] = 1
+            if kind == SET_KAN:
+                n_kans += 1
+            if conc:
+                ankou += 1
+            if not _is_yaochuu(t):
+                all_yaochuu_sets = 0
+            if t >= 31:
+                dragons_trip += 1
+            elif t >= 27:
+                winds_trip += 1
+            set_fu = 4 if _is_yaochuu(t) else 2
+            if conc:
+                set_fu *= 2
+            if kind == SET_KAN:
+                set_fu *= 4
+            _fu_item(c, FU_SET, t, set_fu)
+        t = d.pair
+        if not _is_yaochuu(t):
+            all_yaochuu_sets = 0
+        if t >= 31:
+            pair_fu = 2
+        elif t >= 27:
+            if t == x.seat_tile and t == x.round_tile:
+                pair_fu = r.double_wind_pair_fu
+            elif t == x.seat_tile or t == x.round_tile:
+                pair_fu = 2
+
+        # Yakuhai.
+        for t in range(31, 34):
+            if trip_at[t]:
+                _add(&c.mask, c.han_of, &c.han, Y_HAKU + t - 31, 1)
+        if trip_at[x.seat_tile]:
+            _add(&c.mask, c.han_of, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
+        if trip_at[x.round_tile]:
+            _add(&c.mask, c.han_of, &c.han, Y_ROUND_WIND + x.round_tile - 27, 1)
+        # Pinfu.
+        if x.menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
+            pinfu = 1
+            _add(&c.mask, c.han_of, &c.han, Y_PINFU, 1)
+        # Iipeikou / ryanpeikou.
+        if x.menzen and n_seq >= 2:
+            n_pairs = 0
+            for t in range(27):
+                n_pairs += seq_at[t] // 2
+            if n_pairs >= 2:
+                _add(&c.mask, c.han_of, &c.han, Y_RYANPEIKOU, 3)
+            elif n_pairs == 1:
+                _add(&c.mask, c.han_of, &c.han, Y_IIPEIKOU, 1)
+        # Sanshoku, ittsu.
+        if n_seq >= 3:
+            for t in range(7):
+                if seq_at[t] and seq_at[t + 9] and seq_at[t + 18]:
+                    _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
+                    break
+            for t in range(0, 27, 9):
+                if seq_at[t] and seq_at[t + 3] and seq_at[t + 6]:
+                    _add(&c.mask, c.han_of, &c.han, Y_ITTSU, 2 if x.menzen else 1)
+                    break
+        # Chanta / junchan (honroutou is the no-sequence case, counted hand-wide).
+        if all_yaochuu_sets and n_seq > 0:
+            if c.mask & (ONE << Y_HONROUTOU):
+                pass
+            elif x.all[27] | x.all[28] | x.all[29] | x.all[30] | x.all[31] | x.all[32] \
+                    | x.all[33]:
+                _add(&c.mask, c.han_of, &c.han, Y_CHANTA, 2 if x.menzen else 1)
+            else:
+                _add(&c.mask, c.han_of, &c.han, Y_JUNCHAN, 3 if x.menzen else 2)
+        if n_trip == 4:
+            _add(&c.mask, c.han_of, &c.han, Y_TOITOI, 2)
+        if ankou == 3:
+            _add(&c.mask, c.han_of, &c.han, Y_SANANKOU, 2)
+        if n_trip >= 3:
+            for t in range(9):
+                if trip_at[t] and trip_at[t + 9] and trip_at[t + 18]:
+                    _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU_DOUKOU, 2)
+                    break
+        if n_kans == 3:
+            _add(&c.mask, c.han_of, &c.han, Y_SANKANTSU, 2)
+        if dragons_trip == 2 and d.pair >= 31:
+            _add(&c.mask, c.han_of, &c.han, Y_SHOUSANGEN, 2)
+
+        # Yakuman of the standard form.
+        if dragons_trip == 3:
+            _add(&ym, c.han_of, &tot, Y_DAISANGEN, 1)
+        if ankou == 4:
+            if d.wait == WAIT_TANKI:
+                _add(&ym, c.han_of, &tot, Y_SUUANKOU_TANKI, 2 if r.yakuman_stacking == 2 else 1)
+            else:
+                _add(&ym, c.han_of, &tot, Y_SUUANKOU, 1)
+        if winds_trip == 4:
+            _add(&ym, c.han_of, &tot, Y_DAISUUSHII, 2 if r.yakuman_stacking == 2 else 1)
+        elif winds_trip == 3 and d.pair >= 27 and d.pair < 31:
+            _add(&ym, c.han_of, &tot, Y_SHOUSUUSHII, 1)
+        if n_kans == 4:
+            _add(&ym, c.han_of, &tot, Y_SUUKANTSU, 1)
+
+        # Fu.
+        fu = 20
+        _fu_item(c, FU_BASE, 0, 20)
+        if pinfu and x.tsumo:
+            pass
+        else:
+            if x.menzen and not x.tsumo:
+                fu += 10
+                _fu_item(c, FU_MENZEN_RON, 0, 10)
+            if x.tsumo:
+                if x.flags & F_RINSHAN:
+                    if r.rinshan_tsumo_fu:
+                        fu += r.rinshan_tsumo_fu
+                        _fu_item(c, FU_TSUMO, 0, r.rinshan_tsumo_fu)
+                else:
+                    fu += 2
+                    _fu_item(c, FU_TSUMO, 0, 2)
+            for i in range(c.n_fu_items):
+                if c.fu_items[i].code == FU_SET:
+                    fu += c.fu_items[i].fu
+            if pair_fu:
+                fu += pair_fu
+                _fu_item(c, FU_PAIR, d.pair, pair_fu)
+            if d.wait == WAIT_KANCHAN or d.wait == WAIT_PENCHAN or d.wait == WAIT_TANKI:
+                fu += 2
+                _fu_item(c, FU_WAIT, d.wait, 2)
+        rounded = (fu + 9) // 10 * 10
+        if rounded != fu:
+            _fu_item(c, FU_ROUNDING, 0, rounded - fu)
+        if rounded == 20 and not (pinfu and x.tsumo) and not x.menzen and r.open_pinfu_30fu:
+            _fu_item(c, FU_OPEN_PINFU, 0, 10)
+            rounded = 30
+        c.fu = rounded
+
+    # Yakuman decide the hand when present.
+    if ym:
+        c.mask = ym
+        memset(c.han_of, 0, 36)
+        for i in range(36, 52):
+            if not (ym & (ONE << i)):
+                c.han_of[i] = 0
+        c.han = 0
+        c.yakuman = _yakuman_value(ym, c.han_of, r.yakuman_stacking)
+        c.basic = 8000 * c.yakuman
+        c.limit = LIMIT_YAKUMAN
+        return
+    if c.han == 0:
+        c.basic = 0
+        c.limit = LIMIT_NONE
+        return
+    han = c.han + x.dora + x.ura + x.aka
+    if han >= 13 and r.kazoe:
+        c.kazoe = 1
+        c.yakuman = 1
+        c.basic = 8000
+        c.limit = LIMIT_YAKUMAN
+    elif han >= 11:
+        c.basic = 6000
+        c.limit = LIMIT_SANBAIMAN
+    elif han >= 8:
+        c.basic = 4000
+        c.limit = LIMIT_BAIMAN
+    elif han >= 6:
+        c.basic = 3000
+        c.limit = LIMIT_HANEMAN
+    elif han >= 5:
+        c.basic = 2000
+        c.limit = LIMIT_MANGAN
+    else:
+        basic = c.fu << (han + 2)
+        if basic >= 2000 or (r.kiriage and basic == 1920):
+            c.basic = 2000
+            c.limit = LIMIT_MANGAN
+        else:
+            c.basic = basic
+            c.limit = LIMIT_NONE
+
+
+cdef inline bint _better(const _Cand* a, const _Cand* b) noexcept nogil:
+    """a beats b: more basic points, then a real yakuman over a counted (kazoe) one, then
+    more han, then more fu."""
+    cdef bint ya, yb
+    if a.basic != b.basic:
+        return a.basic > b.basic
+    ya = a.yakuman > 0 and not a.kazoe
+    yb = b.yakuman > 0 and not b.kazoe
+    if ya != yb:
+        return ya
+    if a.han != b.han:
+        return a.han > b.han
+    return a.fu > b.fu
+
+
+cdef int _check_situation(const HandC* hand, const Situation* sit) noexcept nogil:
+    cdef u32 f = sit.flags
+    cdef int k, menzen = 1, tsumo = (f & F_TSUMO) != 0
+    if sit.seat_wind > 3 or sit.round_wind > 3:
+        return ST_BAD_SEATS
+    if not tsumo and (sit.from_rel < 1 or sit.from_rel > 3):
+        return ST_BAD_SEATS
+    if sit.pao_rel != -1 and (sit.pao_rel < 1 or sit.pao_rel > 3):
+        return ST_BAD_SEATS
+    if sit.n_dora > 10 or sit.n_ura > 10:
+        return ST_BAD_SITUATION
+    for k in range(sit.n_dora):
+        if sit.dora_ind[k] >= 34:
+            return ST_BAD_TILE
+    for k in range(sit.n_ura):
+        if sit.ura_ind[k] >= 34:
+            return ST_BAD_TILE
+    for k in range(hand.n_melds):
+        if hand.melds[k].kind != MK_KAN_CLOSED:
+            menzen = 0
+    if f & (F_RIICHI | F_DOUBLE_RIICHI | F_IPPATSU | F_TENHOU | F_CHIIHOU) and not menzen:
+        return ST_BAD_SITUATION
+    if f & F_IPPATSU and not (f & (F_RIICHI | F_DOUBLE_RIICHI)):
+        return ST_BAD_SITUATION
+    if tsumo and f & (F_CHANKAN | F_HOUTEI | F_RENHOU):
+        return ST_BAD_SITUATION
+    if not tsumo and f & (F_RINSHAN | F_HAITEI | F_TENHOU | F_CHIIHOU):
+        return ST_BAD_SITUATION
+    if (f & F_RINSHAN and f & F_HAITEI) or (f & F_CHANKAN and f & F_HOUTEI):
+        return ST_BAD_SITUATION
+    if f & F_TENHOU and (sit.seat_wind != 0 or hand.n_melds):
+        return ST_BAD_SITUATION
+    if f & (F_CHIIHOU | F_RENHOU) and sit.seat_wind == 0:
+        return ST_BAD_SITUATION
+    return ST_OK
+
+
+cdef void _pay(const _Ctx* x, const Situation* sit, const RulesC* r, ScoreOut* out) noexcept nogil:
+    cdef int basic = out.basic, h = sit.honba, k, dealer_rel, liable = 0, rest, full, mult
+    cdef int pao = sit.pao_rel
+    for k in range(4):
+        out.pay[k] = 0
+    dealer_rel = (4 - sit.seat_wind) % 4
+    mult = 6 if x.dealer else 4
+    if pao > 0 and out.yakuman > 0:
+        if r.pao_mask & 1 and out.yaku_mask & (ONE << Y_DAISANGEN):
+            liable += out.yaku_han[Y_DAISANGEN]
+        if r.pao_mask & 2 and out.yaku_mask & (ONE << Y_DAISUUSHII):
+            liable += out.yaku_han[Y_DAISUUSHII]
+        if r.pao_mask & 4 and out.yaku_mask & (ONE << Y_SUUKANTSU):
+            liable += out.yaku_han[Y_SUUKANTSU]
+        if liable > out.yakuman:
+            liable = out.yakuman
+        liable *= 8000
+    if x.tsumo:
+        rest = basic
+        if liable:
+            full = _ceil100(liable * mult)
+            out.pay[pao] += full + 300 * h
+            rest = basic - liable
+            h = 0
+        if rest > 0 or not liable:
+            for k in range(1, 4):
+                if x.dealer or k == dealer_rel:
+                    out.pay[k] += _ceil100(2 * rest) + 100 * h
+                else:
+                    out.pay[k] += _ceil100(rest) + 100 * h
+        out.points = 0
+        for k in range(1, 4):
+            out.points += out.pay[k]
+        out.points -= 300 * sit.honba
+    else:
+        out.points = _ceil100(basic * mult)
+        if liable and pao != sit.from_rel:
+            full = _ceil100(liable * mult)
+            out.pay[pao] += full // 2
+            out.pay[sit.from_rel] += out.points - full // 2 + 300 * h
+        else:
+            out.pay[sit.from_rel] += out.points + 300 * h
+    out.delta[0] = 1000 * sit.riichi_sticks
+    for k in range(1, 4):
+        out.delta[0] += out.pay[k]
+        out.delta[k] = -out.pay[k]
+
+
+cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,
+                    ScoreOut* out) noexcept nogil:
+    cdef Decomp decomps[MAX_DECOMP]
+    cdef _Ctx x
+    cdef _Cand best, cur
+    cdef int n, i, best_i = -1, first_i = 0, st
+    out.status = ST_OK
+    n = decompose_hand(hand, sit.win_tile, decomps, MAX_DECOMP)
+    if n < 0:
+        out.status = n
+        return n
+    out.n_decomp = n
+    if n == 0:
+        out.status = ST_NOT_AGARI
+        return ST_NOT_AGARI
+    st = _check_situation(hand, sit)
+    if st != ST_OK:
+        out.status = st
+        return st
+    _prepare(hand, sit, rules, &x)
+    for i in range(n):
+        _evaluate(&decomps[i], &x, &cur)
+        if cur.basic == 0:
+            continue
+        if best_i < 0 or _better(&cur, &best):
+            best = cur
+            best_i = i
+    if best_i < 0:
+        # No yaku in any reading: report the first one's fu for information.
+        _evaluate(&decomps[0], &x, &best)
+        best_i = 0
+        out.status = ST_NO_YAKU
+    out.decomp_index = best_i
+    out.decomp = decomps[best_i]
+    out.yaku_mask = best.mask
+    memcpy(out.yaku_han, best.han_of, 55)
+    out.fu = <u8>best.fu
+    out.n_fu_items = <u8>best.n_fu_items
+    memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * best.n_fu_items)
+    out.dora = <u8>x.dora
+    out.ura = <u8>x.ura
+    out.aka = <u8>x.aka
+    out.yakuman = <u8>best.yakuman
+    out.kazoe = <u8>best.kazoe
+    out.limit = <u8>best.limit
+    out.basic = best.basic
+    if out.status == ST_NO_YAKU:
+        out.han = 0
+        out.yaku_mask = 0
+        memset(out.yaku_han, 0, 55)
+        out.points = 0
+        for i in range(4):
+            out.pay[i] = 0
+            out.delta[i] = 0
+        return ST_NO_YAKU
+    if best.yakuman and not best.kazoe:
+        out.han = 0
+    else:
+        out.han = <u8>(best.han + x.dora + x.ura + x.aka)
+        if x.dora:
+            out.yaku_mask |= ONE << Y_DORA
+            out.yaku_han[Y_DORA] = <u8>x.dora
+        if x.flags & (F_RIICHI | F_DOUBLE_RIICHI):
+            out.yaku_mask |= ONE << Y_URA          # tenhou lists ura, even 0, after riichi
+            out.yaku_han[Y_URA] = <u8>x.ura
+        if x.aka:
+            out.yaku_mask |= ONE << Y_AKA
+            out.yaku_han[Y_AKA] = <u8>x.aka
+    _pay(&x, sit, rules, out)
+    return ST_OK
+
+
+# ---- Python surface ----------------------------------------------------------------------
+
+YAKU_NAMES = (
+    ("menzen tsumo", "門前清自摸和"), ("riichi", "立直"), ("ippatsu", "一発"),
+    ("chankan", "槍槓"), ("rinshan kaihou", "嶺上開花"), ("haitei raoyue", "海底摸月"),
+    ("houtei raoyui", "河底撈魚"), ("pinfu", "平和"), ("tanyao", "断幺九"),
+    ("iipeikou", "一盃口"), ("seat wind east", "自風 東"), ("seat wind south", "自風 南"),
+    ("seat wind west", "自風 西"), ("seat wind north", "自風 北"),
+    ("round wind east", "場風 東"), ("round wind south", "場風 南"),
+    ("round wind west", "場風 西"), ("round wind north", "場風 北"),
+    ("haku", "役牌 白"), ("hatsu", "役牌 發"), ("chun", "役牌 中"),
+    ("double riichi", "両立直"), ("chiitoitsu", "七対子"), ("chanta", "混全帯幺九"),
+    ("ittsu", "一気通貫"), ("sanshoku doujun", "三色同順"), ("sanshoku doukou", "三色同刻"),
+    ("sankantsu", "三槓子"), ("toitoi", "対々和"), ("sanankou", "三暗刻"),
+    ("shousangen", "小三元"), ("honroutou", "混老頭"), ("ryanpeikou", "二盃口"),
+    ("junchan", "純全帯幺九"), ("honitsu", "混一色"), ("chinitsu", "清一色"),
+    ("renhou", "人和"), ("tenhou", "天和"), ("chiihou", "地和"), ("daisangen", "大三元"),
+    ("suuankou", "四暗刻"), ("suuankou tanki", "四暗刻単騎"), ("tsuuiisou", "字一色"),
+    ("ryuuiisou", "緑一色"), ("chinroutou", "清老頭"), ("chuuren poutou", "九蓮宝燈"),
+    ("junsei chuuren poutou", "純正九蓮宝燈"), ("kokushi musou", "国士無双"),
+    ("kokushi musou 13-sided", "国士無双１３面"), ("daisuushii", "大四喜"),
+    ("shousuushii", "小四喜"), ("suukantsu", "四槓子"), ("dora", "ドラ"),
+    ("ura dora", "裏ドラ"), ("aka dora", "赤ドラ"),
+)
+LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+FU_ITEM_NAMES = ("base", "chiitoitsu", "menzen ron", "tsumo", "set", "pair", "wait",
+                 "open pinfu", "rounding")
+WAIT_NAMES = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "kokushi 13-sided")
+_MULTI_YAKUMAN = ("yakuman", "double yakuman", "triple yakuman", "quadruple yakuman",
+                  "quintuple yakuman", "sextuple yakuman")
+
+STATUS_NAMES = {
+    0: "ok", 1: "no_yaku", -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile",
+    -5: "not_agari", -20: "bad_situation", -21: "bad_seats",
+}
+
+cdef object _decomp_factory = None
+
+
+cdef class ScoreResult:
+    """The score of one winning hand (immutable). Seats in ``deltas``/``payments`` are
+    absolute when the call gave absolute seats (``winner=``), else relative to the winner
+    (0 = winner, 1 = shimocha, 2 = toimen, 3 = kamicha)."""
+
+    cdef ScoreOut o
+    cdef readonly int winner
+    cdef object _yaku
+
+    @property
+    def status(self):
+        return STATUS_NAMES.get(self.o.status, str(self.o.status))
+
+    @property
+    def status_code(self):
+        return self.o.status
+
+    @property
+    def is_win(self):
+        return self.o.status == ST_OK
+
+    @property
+    def han(self):
+        return self.o.han
+
+    @property
+    def fu(self):
+        return self.o.fu
+
+    @property
+    def yaku(self):
+        """Tuple of (tenhou_id, romaji, japanese, han); yakuman entries have han 13 per
+        yakuman (26 for a double). Dora, ura and aka appear as ids 52-54 when counted."""
+        cdef int i
+        if self._yaku is None:
+            items = []
+            for i in range(55):
+                if self.o.yaku_mask & (ONE << i):
+                    han = self.o.yaku_han[i]
+                    if 36 <= i < 52 and self.o.yakuman and not self.o.kazoe:
+                        han *= 13
+                    items.append(Yaku(i, YAKU_NAMES[i][0], YAKU_NAMES[i][1], han))
+            self._yaku = tuple(items)
+        return self._yaku
+
+    @property
+    def yaku_mask(self):
+        return self.o.yaku_mask
+
+    @property
+    def yaku_han(self):
+        """Han per tenhou yaku id (55 entries; yakuman ids hold the multiplier)."""
+        return tuple(self.o.yaku_han[i] for i in range(55))
+
+    @property
+    def dora(self):
+        return self.o.dora
+
+    @property
+    def ura(self):
+        return self.o.ura
+
+    @property
+    def aka(self):
+        return self.o.aka
+
+    @property
+    def yakuman(self):
+        """Yakuman multiplier (0 = not a yakuman; kazoe yakuman counts 1)."""
+        return self.o.yakuman
+
+    @property
+    def is_kazoe(self):
+        return bool(self.o.kazoe)
+
+    @property
+    def limit(self):
+        """Tenhou limit code: 0 none, 1 mangan, 2 haneman, 3 baiman, 4 sanbaiman, 5 yakuman."""
+        return self.o.limit
+
+    @property
+    def limit_name(self):
+        if self.o.limit == LIMIT_YAKUMAN:
+            if self.o.kazoe:
+                return "kazoe yakuman"
+            return _MULTI_YAKUMAN[min(self.o.yakuman, 6) - 1]
+        return LIMIT_NAMES[self.o.limit]
+
+    @property
+    def basic(self):
+        return self.o.basic
+
+    @property
+    def points(self):
+        """Hand value without honba or riichi sticks (tenhou's ``points``)."""
+        return self.o.points
+
+    @property
+    def fu_items(self):
+        """Itemised fu: tuple of (item, tile, fu); tile is a kind id for sets and pairs,
+        the wait name for a wait item, else None."""
+        cdef int i
+        out = []
+        for i in range(self.o.n_fu_items):
+            code = self.o.fu_items[i].code
+            tile = self.o.fu_items[i].tile
+            if code == FU_SET or code == FU_PAIR:
+                what = tile
+            elif code == FU_WAIT:
+                what = WAIT_NAMES[tile]
+            else:
+                what = None
+            out.append(FuEntry(FU_ITEM_NAMES[code], what, self.o.fu_items[i].fu))
+        return tuple(out)
+
+    @property
+    def deltas(self):
+        """Score change per seat (sticks and honba included)."""
+        cdef int r
+        d = [0, 0, 0, 0]
+        for r in range(4):
+            d[(self.winner + r) % 4] = self.o.delta[r]
+        return tuple(d)
+
+    @property
+    def payments(self):
+        """What each seat pays the winner (honba included; 0 for the winner and non-payers)."""
+        cdef int r
+        d = [0, 0, 0, 0]
+        for r in range(4):
+            d[(self.winner + r) % 4] = self.o.pay[r]
+        return tuple(d)
+
+    @property
+    def decomposition_index(self):
+        return self.o.decomp_index
+
+    @property
+    def n_decompositions(self):
+        return self.o.n_decomp
+
+    @property
+    def wait(self):
+        return WAIT_NAMES[self.o.decomp.wait]
+
+    @property
+    def decomposition(self):
+        global _decomp_factory
+        cdef int j
+        if _decomp_factory is None:
+            from mjcore.decomposition import Decomposition
+            _decomp_factory = Decomposition._from_raw
+        d = &self.o.decomp
+        sets = tuple((d.sets[j].kind, d.sets[j].tile, d.sets[j].concealed, d.sets[j].meld)
+                     for j in range(d.n_sets))
+        return _decomp_factory((d.form, d.pair, sets, d.wait, d.win_set))
+
+    def to_dict(self):
+        return {
+            "is_win": self.is_win, "status": self.status, "han": self.han, "fu": self.fu,
+            "yaku": [y._asdict() for y in self.yaku], "dora": self.dora, "ura": self.ura,
+            "aka": self.aka, "yakuman": self.yakuman, "limit": self.limit,
+            "limit_name": self.limit_name, "basic": self.basic, "points": self.points,
+            "fu_items": [f._asdict() for f in self.fu_items], "deltas": list(self.deltas),
+            "payments": list(self.payments), "wait": self.wait,
+            "decomposition": str(self.decomposition),
+            "decomposition_index": self.decomposition_index,
+        }
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ScoreResult is immutable")
+
+    def __repr__(self):
+        if not self.is_win:
+            return f"ScoreResult(no win: {self.status})"
+        yaku = ", ".join(f"{y.name} {y.han}" for y in self.yaku)
+        lim = f" {self.limit_name}" if self.o.limit else ""
+        return (f"ScoreResult({self.han} han {self.fu} fu{lim}, {self.points} points; {yaku})")
+
+
+from collections import namedtuple as _nt
+
+Yaku = _nt("Yaku", "id name name_ja han")
+FuEntry = _nt("FuEntry", "item tile fu")
+
+
+cdef int _fill_rules(RulesC* r, tuple p) except -1:
+    r.kuitan = p[0]
+    r.red_fives = p[1]
+    r.kazoe = p[2]
+    r.kiriage = p[3]
+    r.yakuman_stacking = p[4]
+    r.renhou = p[5]
+    r.double_wind_pair_fu = p[6]
+    r.rinshan_tsumo_fu = p[7]
+    r.open_pinfu_30fu = p[8]
+    r.ryuuiisou_needs_hatsu = p[9]
+    r.pao_mask = p[10]
+    return 0
+
+
+cdef int _fill_indicators(u8* dst, object src) except -1:
+    cdef int n = 0
+    for t in src:
+        if n >= 10:
+            return 11
+        dst[n] = <u8>t if 0 <= t < 34 else 255
+        n += 1
+    return n
+
+
+def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
+              int round_wind, int from_rel, int pao_rel, dora, ura, int honba,
+              int riichi_sticks, tuple rules, int winner=0):
+    """Score from plain values (see mjcore.scoring.score for the friendly API).
+    Returns a ScoreResult; errors are reported in its ``status`` (negative codes)."""
+    cdef HandC h
+    cdef Situation s
+    cdef RulesC r
+    cdef ScoreResult res = ScoreResult.__new__(ScoreResult)
+    fill_hand(&h, counts, melds, red)
+    _fill_rules(&r, rules)
+    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
+    s.flags = <u16>flags
+    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
+    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
+    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
+    s.pao_rel = <i8>pao_rel if -1 <= pao_rel < 4 else 100
+    s.n_dora = <u8>_fill_indicators(s.dora_ind, dora)
+    s.n_ura = <u8>_fill_indicators(s.ura_ind, ura)
+    s.honba = <u16>honba
+    s.riichi_sticks = <u16>riichi_sticks
+    with nogil:
+        score_hand(&h, &s, &r, &res.o)
+    res.winner = winner
+    return res

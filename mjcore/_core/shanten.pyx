@@ -1,0 +1,458 @@
+# Table-driven shanten, agari and advancing tiles. See shanten.pxd for the contract.
+
+import os
+
+import numpy as np
+cimport numpy as cnp
+
+from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
+                                 ST_BAD_TOTAL, ST_BAD_MELDS)
+
+cnp.import_array()
+
+cdef GroupTable SUIT
+cdef GroupTable HONOR
+cdef object _keep = None      # owns the table memory
+cdef u64 YAOCHUU_MASK = 0
+cdef u8 IS_YAOCHUU[34]
+
+cdef u32 INVALID = 0xFFFFFFFFu
+
+
+cdef inline const GroupTable* table_of(int g) noexcept nogil:
+    return &HONOR if g == 3 else &SUIT
+
+
+cdef extern from *:
+    """
+    #include <string.h>
+    static inline unsigned long long mj_load8(const unsigned char* p) {
+        unsigned long long x; memcpy(&x, p, 8); return x;
+    }
+    """
+    u64 mj_load8(const u8* p) noexcept nogil
+    int __builtin_popcount(unsigned int) noexcept nogil
+
+cdef u64 BYTES_GT4 = 0x7B7B7B7B7B7B7B7Bull
+cdef u64 HIGH_BITS = 0x8080808080808080ull
+cdef u64 BYTE_SUM = 0x0101010101010101ull
+cdef u32 MASK3_SUIT = 0o111111111
+cdef u32 MASK3_HONOR = 0o1111111
+cdef u32 YAO_SUIT = 1u | (1u << 24)
+
+
+cdef inline u32 pack8(u64 x) noexcept nogil:
+    # 8 bytes, each <= 7 -> 24 bits, 3 bits per byte
+    x = (x | (x >> 5)) & 0x003F003F003F003Full
+    x = (x | (x >> 10)) & 0x00000FFF00000FFFull
+    x = (x | (x >> 20)) & 0xFFFFFFull
+    return <u32>x
+
+
+cdef int pack_counts(const u8* c, PackedHand* out) noexcept nogil:
+    cdef u64 x0 = mj_load8(c), x1 = mj_load8(c + 9), x2 = mj_load8(c + 18)
+    cdef u64 x3 = mj_load8(c + 26) >> 8
+    if (((x0 + BYTES_GT4) | x0 | (x1 + BYTES_GT4) | x1 | (x2 + BYTES_GT4) | x2
+         | (x3 + BYTES_GT4) | x3) & HIGH_BITS) or c[8] > 4 or c[17] > 4 or c[26] > 4:
+        return ST_BAD_COUNT
+    out.words[0] = pack8(x0) | (<u32>c[8] << 24)
+    out.words[1] = pack8(x1) | (<u32>c[17] << 24)
+    out.words[2] = pack8(x2) | (<u32>c[26] << 24)
+    out.words[3] = pack8(x3)
+    return <int>(((x0 + x1 + x2 + x3) * BYTE_SUM) >> 56) + c[8] + c[17] + c[26]
+
+
+cdef inline u32 kinds_bits(u32 w) noexcept nogil:
+    return (w | (w >> 1) | (w >> 2)) & MASK3_SUIT
+
+
+cdef inline u32 pairs_bits(u32 w) noexcept nogil:
+    return ((w >> 1) | (w >> 2)) & MASK3_SUIT
+
+
+cdef inline u32 rank_in(const GroupTable* t, u32 word) noexcept nogil:
+    cdef u32 lo = t.lo[word & t.lo_mask]
+    if lo == INVALID:
+        return INVALID
+    cdef u32 hi = t.hi[(lo & 15) * t.hi_size + (word >> t.lo_bits)]
+    if hi == INVALID:
+        return INVALID
+    return (lo >> 4) + hi
+
+
+cdef int group_ranks(const PackedHand* h, u32* ranks) noexcept nogil:
+    cdef int g
+    for g in range(4):
+        ranks[g] = rank_in(table_of(g), h.words[g])
+        if ranks[g] == INVALID:
+            return ST_BAD_TOTAL
+    return ST_OK
+
+
+cdef int packed_total(const PackedHand* h) noexcept nogil:
+    cdef int g, i, t = 0
+    for g in range(4):
+        for i in range(9):
+            t += (h.words[g] >> (3 * i)) & 7
+    return t
+
+
+# v[p*5+m]: fewest draws for m sets + p pairs. out = min-plus combination of a and b.
+cdef inline void combine(const u8* a, const u8* b, u8* out) noexcept nogil:
+    cdef int m, k
+    cdef u8 best0, best1, x
+    for m in range(5):
+        best0 = a[m] + b[0]
+        best1 = a[5 + m] + b[0]
+        x = a[m] + b[5]
+        if x < best1:
+            best1 = x
+        for k in range(1, m + 1):
+            x = a[m - k] + b[k]
+            if x < best0:
+                best0 = x
+            x = a[5 + m - k] + b[k]
+            if x < best1:
+                best1 = x
+            x = a[m - k] + b[5 + k]
+            if x < best1:
+                best1 = x
+        out[m] = best0
+        out[5 + m] = best1
+
+
+# The final step: m_total sets and exactly one pair over both inputs.
+cdef inline int combine_final(const u8* a, const u8* b, int m_total) noexcept nogil:
+    cdef int k, x, best = 127
+    for k in range(m_total + 1):
+        x = a[5 + m_total - k] + b[k]
+        if x < best:
+            best = x
+        x = a[m_total - k] + b[5 + k]
+        if x < best:
+            best = x
+    return best
+
+
+cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil:
+    cdef u8 ab[10]
+    cdef u8 abc[10]
+    combine(SUIT.dist + ranks[0] * 10, SUIT.dist + ranks[1] * 10, ab)
+    combine(ab, SUIT.dist + ranks[2] * 10, abc)
+    return combine_final(abc, HONOR.dist + ranks[3] * 10, 4 - n_melds) - 1
+
+
+cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil:
+    cdef int g, pairs = 0, kinds = 0
+    for g in range(4):
+        kinds += __builtin_popcount(kinds_bits(h.words[g]))
+        pairs += __builtin_popcount(pairs_bits(h.words[g]))
+    return 6 - pairs + (7 - kinds if kinds < 7 else 0)
+
+
+cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
+    cdef int g, kinds = 0
+    cdef u32 pair = 0
+    for g in range(3):
+        kinds += __builtin_popcount(kinds_bits(h.words[g]) & YAO_SUIT)
+        pair |= pairs_bits(h.words[g]) & YAO_SUIT
+    kinds += __builtin_popcount(kinds_bits(h.words[3]))
+    pair |= pairs_bits(h.words[3])
+    return 13 - kinds - (1 if pair else 0)
+
+
+cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil:
+    cdef u32 ranks[4]
+    cdef int st = group_ranks(h, ranks)
+    if st != ST_OK:
+        return st
+    cdef int s = shanten_standard_ranks(ranks, n_melds)
+    cdef int c = 99, k = 99
+    if n_melds == 0:
+        c = shanten_chiitoitsu(h)
+        k = shanten_kokushi(h)
+    if out3 != NULL:
+        out3[0] = s
+        out3[1] = c
+        out3[2] = k
+    if c < s:
+        s = c
+    if k < s:
+        s = k
+    return s
+
+
+cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
+    cdef u32 ranks[4]
+    cdef int g, kinds
+    cdef u8 b0, b1, b2, b3
+    cdef u32 odd, four, middle
+    cdef int st = group_ranks(h, ranks)
+    if st != ST_OK:
+        return st
+    b0 = SUIT.complete[ranks[0]]
+    b1 = SUIT.complete[ranks[1]]
+    b2 = SUIT.complete[ranks[2]]
+    b3 = HONOR.complete[ranks[3]]
+    if b0 and b1 and b2 and b3 and ((b0 | b1 << 2 | b2 << 4 | b3 << 6) & 0xAA) != 0:
+        if ((b0 >> 1) + (b1 >> 1) + (b2 >> 1) + (b3 >> 1)) == 1:
+            return 1
+    if n_melds != 0:
+        return 0
+    odd = (h.words[0] | h.words[1] | h.words[2] | h.words[3]) & MASK3_SUIT
+    four = (h.words[0] | h.words[1] | h.words[2] | h.words[3]) & (MASK3_SUIT << 2)
+    if odd == 0 and four == 0:
+        return 1          # 14 tiles, every count 0 or 2: seven distinct pairs
+    middle = (h.words[0] | h.words[1] | h.words[2]) & ~(7u | (7u << 24))
+    if middle == 0 and shanten_kokushi(h) == -1:
+        return 1
+    return 0
+
+
+cdef inline u64 group_shift(u64 mask16, int g) noexcept nogil:
+    return mask16 << (9 * g)
+
+
+# The advancing mask of the standard form given the four group vectors and the target.
+cdef u64 standard_advance(const u32* ranks, int n_melds, int* shanten_out) noexcept nogil:
+    cdef const u8* v[4]
+    cdef const u16* imp[4]
+    cdef u8 left[3][10]    # left[i] = v0 (+) ... (+) v_i
+    cdef u8 right[3][10]   # right[i] = v_{3-i} (+) ... (+) v3
+    cdef u8 rest[10]
+    cdef int g, mp, p, m, i, target
+    cdef int M = 4 - n_melds
+    cdef u64 mask = 0
+    for g in range(4):
+        v[g] = table_of(g).dist + ranks[g] * 10
+        imp[g] = table_of(g).improve + ranks[g] * 10
+    for i in range(10):
+        left[0][i] = v[0][i]
+        right[0][i] = v[3][i]
+    combine(left[0], v[1], left[1])
+    combine(left[1], v[2], left[2])
+    combine(v[2], right[0], right[1])
+    combine(v[1], right[1], right[2])
+    target = combine_final(left[2], v[3], M)
+    shanten_out[0] = target - 1
+    for g in range(4):
+        if g == 0:
+            for i in range(10):
+                rest[i] = right[2][i]
+        elif g == 1:
+            combine(left[0], right[1], rest)
+        elif g == 2:
+            combine(left[1], right[0], rest)
+        else:
+            for i in range(10):
+                rest[i] = left[2][i]
+        for p in range(2):
+            for m in range(M + 1):
+                mp = p * 5 + m
+                if v[g][mp] + rest[(1 - p) * 5 + M - m] == target:
+                    mask |= group_shift(imp[g][mp], g)
+    return mask
+
+
+cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds,
+                       u64* mask_out) noexcept nogil:
+    cdef int s, c = 99, k = 99, best, kinds = 0, pair = 0, g, i, cnt, kind
+    cdef u64 smask = standard_advance(ranks, n_melds, &s)
+    cdef u64 mask = 0
+    best = s
+    if n_melds == 0:
+        c = shanten_chiitoitsu(h)
+        k = shanten_kokushi(h)
+        if c < best:
+            best = c
+        if k < best:
+            best = k
+    if s == best:
+        mask |= smask
+    if c == best:
+        for g in range(4):
+            for i in range(7 if g == 3 else 9):
+                if (h.words[g] >> (3 * i)) & 7:
+                    kinds += 1
+        for g in range(4):
+            for i in range(7 if g == 3 else 9):
+                cnt = (h.words[g] >> (3 * i)) & 7
+                if cnt == 1 or (cnt == 0 and kinds < 7):
+                    mask |= (<u64>1) << (9 * g + i)
+    if k == best:
+        for kind in range(34):
+            if IS_YAOCHUU[kind] and ((h.words[kind // 9] >> (3 * (kind % 9))) & 7) >= 2:
+                pair = 1
+        for kind in range(34):
+            if not IS_YAOCHUU[kind]:
+                continue
+            cnt = (h.words[kind // 9] >> (3 * (kind % 9))) & 7
+            if cnt == 0 or (cnt == 1 and not pair):
+                mask |= (<u64>1) << kind
+    mask_out[0] = mask
+    return best
+
+
+cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil:
+    cdef u32 ranks[4]
+    cdef int st = group_ranks(h, ranks)
+    if st != ST_OK:
+        return st
+    return advance_ranks(h, ranks, n_melds, mask)
+
+
+cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) noexcept nogil:
+    cdef u32 ranks[4]
+    cdef u32 saved
+    cdef PackedHand h2
+    cdef int st = group_ranks(h, ranks)
+    cdef int kind, g, i, s, best = 127
+    if st != ST_OK:
+        return st
+    h2 = h[0]
+    for kind in range(34):
+        g = kind // 9
+        i = kind % 9
+        if ((h.words[g] >> (3 * i)) & 7) == 0:
+            after[kind] = 127
+            masks[kind] = 0
+            continue
+        h2.words[g] = h.words[g] - ((<u32>1) << (3 * i))
+        saved = ranks[g]
+        ranks[g] = rank_in(table_of(g), h2.words[g])
+        s = advance_ranks(&h2, ranks, n_melds, &masks[kind])
+        ranks[g] = saved
+        h2.words[g] = h.words[g]
+        after[kind] = <i8>s
+        if s < best:
+            best = s
+    return best
+
+
+def _load(str path) -> None:
+    """Map the generated tables (mjcore/_core/shanten_tables.bin) into the kernels."""
+    global _keep
+    raw = np.fromfile(path, dtype=np.uint8)
+    if raw.size < 8 or bytes(raw[:8]) != b"MJST0001":
+        raise RuntimeError(f"{path}: not a shanten table file")
+    cdef Py_ssize_t off = 8
+    groups = []
+    for _ in range(2):
+        header = raw[off:off + 16].view(np.uint32)
+        npat, lo_size, hi_size, nsum = (int(x) for x in header)
+        off += 16
+        lo = raw[off:off + 4 * lo_size].view(np.uint32)
+        off += 4 * lo_size
+        hi = raw[off:off + 4 * nsum * hi_size].view(np.uint32)
+        off += 4 * nsum * hi_size
+        dist = raw[off:off + 10 * npat]
+        off += 10 * npat
+        imp = raw[off:off + 20 * npat].view(np.uint16)
+        off += 20 * npat
+        comp = raw[off:off + npat]
+        off += npat
+        groups.append((lo, hi, lo_size, hi_size, dist, imp, comp))
+    if off != raw.size:
+        raise RuntimeError(f"{path}: unexpected size")
+    _fill(&SUIT, groups[0])
+    _fill(&HONOR, groups[1])
+    _keep = (raw, groups)
+
+
+cdef void _fill(GroupTable* t, tuple g):
+    cdef cnp.ndarray lo = g[0], hi = g[1], dist = g[4], imp = g[5], comp = g[6]
+    cdef u32 lo_size = g[2]
+    t.lo = <const u32*>cnp.PyArray_DATA(lo)
+    t.hi = <const u32*>cnp.PyArray_DATA(hi)
+    t.lo_mask = lo_size - 1
+    t.lo_bits = 0
+    while (1u << t.lo_bits) < lo_size:
+        t.lo_bits += 1
+    t.hi_size = g[3]
+    t.dist = <const u8*>cnp.PyArray_DATA(dist)
+    t.improve = <const u16*>cnp.PyArray_DATA(imp)
+    t.complete = <const u8*>cnp.PyArray_DATA(comp)
+
+
+def _init() -> None:
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "shanten_tables.bin")
+    if not os.path.exists(path):
+        # A build without the generated file (should not happen with setup.py): make it once.
+        from mjcore._core import tablegen
+        tablegen.write_tables(here)
+    _load(path)
+    cdef int kind
+    for kind in range(34):
+        IS_YAOCHUU[kind] = 1 if (kind >= 27 or kind % 9 == 0 or kind % 9 == 8) else 0
+
+
+_init()
+
+
+# ---- thin Python entry points over one hand (used by mjcore.analysis) ----
+
+cdef inline int _checked(bytes counts, int n_melds, PackedHand* h, int want) except -100:
+    """Pack a 34-byte count string; want = 0 (13-3k or 14-3k tiles), 13 or 14."""
+    cdef const unsigned char* p = counts
+    cdef int total
+    if len(counts) != 34:
+        raise ValueError("counts must be 34 bytes")
+    if n_melds < 0 or n_melds > 4:
+        return ST_BAD_MELDS
+    total = pack_counts(p, h)
+    if total < 0:
+        return ST_BAD_COUNT
+    total += 3 * n_melds
+    if (want == 0 and total != 13 and total != 14) or (want != 0 and total != want):
+        return ST_BAD_TOTAL
+    return ST_OK
+
+
+def forms(bytes counts, int n_melds):
+    """(status, standard, chiitoitsu, kokushi) of a 13-3k or 14-3k tile hand."""
+    cdef PackedHand h
+    cdef int out3[3]
+    cdef int st = _checked(counts, n_melds, &h, 0)
+    if st != ST_OK:
+        return st, 0, 0, 0
+    st = shanten_all(&h, n_melds, out3)
+    if st < -1:
+        return st, 0, 0, 0
+    return ST_OK, out3[0], out3[1], out3[2]
+
+
+def agari(bytes counts, int n_melds):
+    """Status (< 0) or 0/1 for a 14-3k tile hand."""
+    cdef PackedHand h
+    cdef int st = _checked(counts, n_melds, &h, 14)
+    if st != ST_OK:
+        return st
+    return agari_packed(&h, n_melds)
+
+
+def advance(bytes counts, int n_melds):
+    """(status, shanten, mask) for a 13-3k tile hand: the kinds whose draw lowers the shanten."""
+    cdef PackedHand h
+    cdef u64 mask = 0
+    cdef int s, st = _checked(counts, n_melds, &h, 13)
+    if st != ST_OK:
+        return st, 0, 0
+    s = advance_packed(&h, n_melds, &mask)
+    if s < -1:
+        return s, 0, 0
+    return ST_OK, s, mask
+
+
+def ukeire(bytes counts, int n_melds):
+    """(status, best, after[34], masks[34]) for a 14-3k tile hand (after = 127: not held)."""
+    cdef PackedHand h
+    cdef i8 after[34]
+    cdef u64 masks[34]
+    cdef int best, st = _checked(counts, n_melds, &h, 14)
+    if st != ST_OK:
+        return st, 0, None, None
+    best = ukeire_packed(&h, n_melds, after, masks)
+    if best < -1:
+        return best, 0, None, None
+    return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]

@@ -1,0 +1,36 @@
+# Shared C-level typedefs and constants for every mjcore kernel.
+# cimport from here; never redeclare.
+
+ctypedef unsigned char u8
+ctypedef signed char i8
+ctypedef unsigned short u16
+ctypedef signed short i16
+ctypedef unsigned int u32
+ctypedef signed int i32
+ctypedef unsigned long long u64
+ctypedef long long i64
+
+cdef enum:
+    N_KINDS = 34        # tile kinds 0..33: 1-9m, 1-9p, 1-9s, 1z..7z
+    N_SUIT_KINDS = 9
+    N_HONORS = 7
+    N_BONUS = 8         # 1f-4f flowers, 5f-8f seasons (Chinese classical only)
+    MAX_COPIES = 4
+    MAX_MELDS = 4
+
+# Kernel status codes. 0 is success; negative values are errors that the
+# Python entry points turn into InvalidHandError with the row index.
+cdef enum Status:
+    ST_OK = 0
+    ST_BAD_COUNT = -1       # a kind with more than 4 copies
+    ST_BAD_TOTAL = -2       # tile total does not fit 13-3k / 14-3k for the melds
+    ST_BAD_MELDS = -3       # number of called melds outside 0..4
+    ST_BAD_TILE = -4        # tile id outside 0..33
+    ST_NOT_AGARI = -5       # operation needs a complete hand
+    ST_NOT_TENPAI = -6
+    ST_PARSE = -7           # text could not be parsed
+
+# Packed counts: 3 bits per kind. words[0..2] = man, pin, sou (27 bits each),
+# words[3] = honors (21 bits). Bit 3*i holds the low bit of kind i's count.
+cdef struct PackedHand:
+    u32 words[4]

@@ -1,0 +1,249 @@
+"""Batch analysis over numpy arrays.
+
+Every function takes ``counts``, an ``(N, 34)`` uint8 array of closed-tile counts (red fives
+counted as fives), and ``n_melds``, the number of called melds per row (an ``(N,)`` array, a
+scalar, or None for 0). The kernels run in one GIL-free loop over all rows, on ``n_threads``
+threads (OpenMP; 1 when the build has no OpenMP).
+
+Bad rows never cost the good ones: every result carries ``status`` (0 = ok, negative = the
+reason, see ``STATUS_REASONS``) and ``errors()`` lists the bad rows by index. Call
+``raise_for_errors()`` to turn them into a ``BatchError``.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from ._core import batch as _k
+from .errors import BatchError, InvalidHandError
+
+STATUS_REASONS = {
+    -1: ("too_many_copies", "a tile kind has more than 4 copies"),
+    -2: ("wrong_tile_count", "wrong number of tiles for the operation and the called melds"),
+    -3: ("bad_meld_count", "number of called melds is not 0..4"),
+    -4: ("bad_tile", "tile id outside 0..33"),
+    -5: ("not_complete", "the hand is not complete"),
+    -6: ("not_tenpai", "the hand is not tenpai"),
+    -7: ("parse_error", "the line could not be parsed"),
+}
+
+ArrayLike = Union[np.ndarray, "list[list[int]]"]
+
+
+def _counts(counts: ArrayLike) -> np.ndarray:
+    arr = np.asarray(counts)
+    if arr.ndim != 2 or arr.shape[1] != 34:
+        raise InvalidHandError(f"counts must have shape (N, 34), got {arr.shape}",
+                               reason="bad_shape")
+    if arr.dtype != np.uint8:
+        if arr.size and (arr.min() < 0 or arr.max() > 255):
+            bad = int(np.argwhere((arr < 0) | (arr > 255))[0][0])
+            raise InvalidHandError(f"row {bad}: counts must be 0..4", reason="too_many_copies",
+                                   index=bad)
+        arr = arr.astype(np.uint8)
+    return np.ascontiguousarray(arr)
+
+
+def _melds(n_melds: object, n: int) -> np.ndarray:
+    if n_melds is None:
+        return np.zeros(n, dtype=np.uint8)
+    arr = np.asarray(n_melds)
+    if arr.ndim == 0:
+        value = int(arr)
+        if not 0 <= value <= 4:
+            raise InvalidHandError(f"n_melds must be 0..4, got {value}", reason="bad_meld_count")
+        return np.full(n, value, dtype=np.uint8)
+    if arr.shape != (n,):
+        raise InvalidHandError(f"n_melds must have shape ({n},), got {arr.shape}",
+                               reason="bad_shape")
+    if arr.dtype != np.uint8:
+        clipped = np.where((arr < 0) | (arr > 255), 255, arr)
+        arr = clipped.astype(np.uint8)
+    return np.ascontiguousarray(arr)
+
+
+def _threads(n_threads: int | None) -> int:
+    if n_threads is None or n_threads <= 0:
+        return os.cpu_count() or 1
+    return int(n_threads)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """Arrays of per-row results plus the per-row ``status`` (0 = ok)."""
+
+    status: np.ndarray
+    values: dict[str, np.ndarray] = field(default_factory=dict)
+    error_positions: np.ndarray | None = None
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        values = object.__getattribute__(self, "values")
+        if name in values:
+            return values[name]
+        raise AttributeError(name)
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    @property
+    def ok(self) -> np.ndarray:
+        return self.status == 0
+
+    def errors(self) -> list[InvalidHandError]:
+        out = []
+        for i in np.flatnonzero(self.status):
+            code = int(self.status[i])
+            reason, text = STATUS_REASONS.get(code, ("invalid_hand", "invalid row"))
+            pos = None
+            if self.error_positions is not None and self.error_positions[i] >= 0:
+                pos = int(self.error_positions[i])
+                text = f"{text} (at character {pos})"
+            out.append(InvalidHandError(f"row {i}: {text}", reason=reason, index=int(i),
+                                        position=pos))
+        return out
+
+    def raise_for_errors(self) -> "BatchResult":
+        errs = self.errors()
+        if errs:
+            raise BatchError({e.index: e for e in errs}, partial=self)
+        return self
+
+    def __repr__(self) -> str:
+        bad = int(np.count_nonzero(self.status))
+        return f"BatchResult(rows={len(self)}, errors={bad}, fields={sorted(self.values)})"
+
+
+def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
+            n_threads: int | None = 1) -> BatchResult:
+    """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
+    also ``.forms`` (N, 3): standard, chiitoitsu, kokushi (99 when melds rule them out)."""
+    c = _counts(counts)
+    n = c.shape[0]
+    m = _melds(n_melds, n)
+    out = np.empty(n, dtype=np.int8)
+    status = np.empty(n, dtype=np.int8)
+    f = np.zeros((n if forms else 0, 3), dtype=np.int8)
+    _k.shanten(c, m, out, status, f, _threads(n_threads))
+    values = {"shanten": out}
+    if forms:
+        values["forms"] = f
+    return BatchResult(status, values)
+
+
+def is_agari(counts: ArrayLike, n_melds: object = None, *,
+             n_threads: int | None = 1) -> BatchResult:
+    """Whether each 14-3k tile row is complete (``.agari``, bool)."""
+    c = _counts(counts)
+    n = c.shape[0]
+    m = _melds(n_melds, n)
+    out = np.empty(n, dtype=np.uint8)
+    status = np.empty(n, dtype=np.int8)
+    _k.is_agari(c, m, out, status, _threads(n_threads))
+    return BatchResult(status, {"agari": out.view(np.bool_)})
+
+
+def waits(counts: ArrayLike, n_melds: object = None, *,
+          n_threads: int | None = 1) -> BatchResult:
+    """For 13-3k tile rows: ``.shanten`` and ``.mask`` (uint64, bit k = kind k). When the
+    shanten is 0 the mask holds the winning tiles; ``.tenpai`` is shanten == 0. A wait on a
+    kind the hand holds four of is never in the mask."""
+    c = _counts(counts)
+    n = c.shape[0]
+    m = _melds(n_melds, n)
+    masks = np.empty(n, dtype=np.uint64)
+    sh = np.empty(n, dtype=np.int8)
+    status = np.empty(n, dtype=np.int8)
+    _k.advance(c, m, masks, sh, status, _threads(n_threads))
+    tenpai = sh == 0
+    wait_masks = np.where(tenpai, masks, np.uint64(0))
+    return BatchResult(status, {"shanten": sh, "mask": wait_masks, "advance_mask": masks,
+                                "tenpai": tenpai})
+
+
+def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
+           n_threads: int | None = 1) -> BatchResult:
+    """Ukeire summary of 14-3k tile rows: ``.best_shanten`` after the best discard,
+    ``.best_discard`` (kind), ``.best_count`` (advancing tiles left, counting only the hand).
+    With ``full=True`` also ``.after`` (N, 34) shanten after each discard (127 = not held) and
+    ``.masks`` (N, 34) the advancing mask after each discard."""
+    c = _counts(counts)
+    n = c.shape[0]
+    m = _melds(n_melds, n)
+    rows = n if full else 0
+    after = np.empty((rows, 34), dtype=np.int8)
+    masks = np.empty((rows, 34), dtype=np.uint64)
+    bs = np.empty(n, dtype=np.int8)
+    bd = np.empty(n, dtype=np.int8)
+    bc = np.empty(n, dtype=np.uint16)
+    status = np.empty(n, dtype=np.int8)
+    _k.ukeire(c, m, after, masks, bs, bd, bc, status, _threads(n_threads))
+    values = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
+    if full:
+        values["after"] = after
+        values["masks"] = masks
+    return BatchResult(status, values)
+
+
+def read_lines(source: bytes | str | os.PathLike) -> bytes:
+    """The bytes of a hands file, or the bytes themselves."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    with open(source, "rb") as fh:
+        return fh.read()
+
+
+def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False,
+                 n_threads: int | None = 1) -> BatchResult:
+    """Shanten of every line of a file (path) or bytes: one closed hand per line, mpsz
+    (``123m456p...``) or letter-first (``m123p456...``). Bad lines are reported by line index
+    with the character position. ``keep_counts=True`` also returns ``.counts`` (N, 34)."""
+    data = read_lines(source)
+    buf = np.frombuffer(data, dtype=np.uint8) if data else np.zeros(0, dtype=np.uint8)
+    offsets = _k.split_lines(buf)
+    n = offsets.shape[0]
+    out = np.empty(n, dtype=np.int8)
+    status = np.empty(n, dtype=np.int8)
+    pos = np.empty(n, dtype=np.int32)
+    counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
+    _k.text_shanten(buf, offsets, out, status, pos, counts, _threads(n_threads))
+    values = {"shanten": out}
+    if keep_counts:
+        values["counts"] = counts
+    return BatchResult(status, values, error_positions=pos)
+
+
+def mask_to_tiles(mask: int) -> list[int]:
+    """The kinds set in a 34-bit mask."""
+    mask = int(mask)
+    return [k for k in range(34) if mask >> k & 1]
+
+
+def pack(counts: ArrayLike) -> np.ndarray:
+    """(N, 34) counts -> (N, 4) uint32 packed words: 3 bits per kind, one word per suit and
+    one for the honors (the core's PackedHand). Counts above 4 raise InvalidHandError."""
+    c = _counts(counts)
+    if c.size and c.max() > 4:
+        bad = int(np.argwhere(c > 4)[0][0])
+        raise InvalidHandError(f"row {bad}: a kind has more than 4 copies",
+                               reason="too_many_copies", index=bad)
+    out = np.zeros((c.shape[0], 4), dtype=np.uint32)
+    for g in range(4):
+        for i in range(7 if g == 3 else 9):
+            out[:, g] |= c[:, 9 * g + i].astype(np.uint32) << np.uint32(3 * i)
+    return out
+
+
+def unpack(words: ArrayLike) -> np.ndarray:
+    """(N, 4) packed words -> (N, 34) uint8 counts."""
+    w = np.asarray(words, dtype=np.uint32)
+    if w.ndim != 2 or w.shape[1] != 4:
+        raise InvalidHandError(f"packed words must have shape (N, 4), got {w.shape}",
+                               reason="bad_shape")
+    out = np.zeros((w.shape[0], 34), dtype=np.uint8)
+    for g in range(4):
+        for i in range(7 if g == 3 else 9):
+            out[:, 9 * g + i] = (w[:, g] >> np.uint32(3 * i)) & np.uint32(7)
+    return out

@@ -1,0 +1,196 @@
+"""Batch riichi scoring over numpy arrays (re-exported as ``mjcore.batch.score``).
+
+Inputs, N rows (seats relative to the winner: 1 shimocha, 2 toimen, 3 kamicha):
+
+| array | shape, dtype | meaning |
+| --- | --- | --- |
+| counts | (N, 34) uint8 | closed tiles, winning tile included |
+| win_tile | (N,) uint8 | winning tile kind |
+| melds | (N, 4) uint16 | called melds, ``encode_meld(kind, tile, red, from_rel)``; 0xFFFF = none |
+| red | (N,) uint8 | red fives among the closed tiles |
+| flags | (N,) uint16 | situation bits, see ``mjcore.scoring.situation_flags`` |
+| seat_wind, round_wind | (N,) uint8 | 0 E .. 3 N (seat wind 0 = the winner is the dealer) |
+| from_rel | (N,) uint8 | discarder on ron (1..3) |
+| pao_rel | (N,) int8 | liable player (1..3) or -1 |
+| dora, ura | (N, K) uint8 | indicators, 255 = none (K <= 10) |
+| honba, riichi_sticks | (N,) uint16 | honba paid to / sticks collected by this winner |
+
+Outputs (a :class:`BatchScores`): ``status`` (0 win, 1 no yaku, < 0 bad row), ``han``, ``fu``,
+``limit``, ``yakuman``, ``basic``, ``points``, ``yaku_mask`` (uint64, bit = tenhou yaku id),
+``yaku_han`` (N, 55), ``dora_ura_aka`` (N, 3), ``fu_items`` (N, 12, 3: code, tile, fu) with
+``n_fu_items``, ``deltas`` and ``payments`` (N, 4; relative seats), ``decomposition_index``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
+from .errors import InvalidHandError
+from .rules import DEFAULT_RULES, RuleSet
+
+_ROW_REASONS = {
+    -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile", -5: "not_agari",
+    -20: "bad_situation", -21: "bad_seats",
+}
+
+
+class BatchScores:
+    """Arrays of a batch score; ``bad_rows`` lists rows with a negative status."""
+
+    status: np.ndarray
+    han: np.ndarray
+    fu: np.ndarray
+    limit: np.ndarray
+    yakuman: np.ndarray
+    basic: np.ndarray
+    points: np.ndarray
+    yaku_mask: np.ndarray
+    yaku_han: np.ndarray
+    dora_ura_aka: np.ndarray
+    fu_items: np.ndarray
+    n_fu_items: np.ndarray
+    deltas: np.ndarray
+    payments: np.ndarray
+    decomposition_index: np.ndarray
+
+    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+        self.__dict__.update(arrays)
+        self._names = tuple(arrays)
+
+    @property
+    def bad_rows(self) -> np.ndarray:
+        return np.flatnonzero(self.status < 0)
+
+    @property
+    def is_win(self) -> np.ndarray:
+        return self.status == 0
+
+    def errors(self) -> dict[int, InvalidHandError]:
+        return {int(i): InvalidHandError(
+            f"row {i}: {_ROW_REASONS.get(int(self.status[i]), 'invalid')}",
+            reason=_ROW_REASONS.get(int(self.status[i]), "invalid_hand"), index=int(i))
+            for i in self.bad_rows}
+
+    def as_dict(self) -> dict[str, np.ndarray]:
+        return {n: getattr(self, n) for n in self._names}
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    def __repr__(self) -> str:
+        return (f"BatchScores({len(self)} rows, {int(self.is_win.sum())} wins, "
+                f"{len(self.bad_rows)} bad)")
+
+
+def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
+         name: str) -> np.ndarray:
+    if value is None:
+        return np.full((n,) + shape, default, dtype)
+    a = np.asarray(value)
+    if a.ndim == 0:
+        a = np.full((n,) + shape, int(a))
+    if a.ndim != 1 + len(shape) or a.shape[0] != n or a.shape[1:] != shape:
+        raise InvalidHandError(f"batch {name}: shape {a.shape}, expected {(n,) + shape}",
+                               reason="bad_shape")
+    if a.size and a.dtype.kind in "iub":
+        info = np.iinfo(dtype)
+        lo, hi = int(a.min()), int(a.max())
+        if lo < info.min or hi > info.max:
+            raise InvalidHandError(f"batch {name}: values {lo}..{hi} do not fit {np.dtype(dtype)}",
+                                   reason="bad_value")
+    elif a.size:
+        raise InvalidHandError(f"batch {name}: integer array expected, got {a.dtype}",
+                               reason="bad_dtype")
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _indicators(value: Any, n: int, name: str) -> np.ndarray:
+    if value is None:
+        return np.full((n, 0), 255, np.uint8)
+    a = np.asarray(value)
+    if a.ndim != 2 or a.shape[0] != n or a.shape[1] > 10:
+        raise InvalidHandError(f"batch {name}: shape {a.shape}, expected (N, K) with K <= 10",
+                               reason="bad_shape")
+    return _arr(a, n, (a.shape[1],), np.uint8, 255, name)
+
+
+def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
+          flags: Any = None, seat_wind: Any = None, round_wind: Any = None,
+          from_rel: Any = None, pao_rel: Any = None, dora: Any = None, ura: Any = None,
+          honba: Any = None, riichi_sticks: Any = None, rules: RuleSet | str | None = None,
+          n_threads: int = 1) -> BatchScores:
+    """Score N winning hands in one GIL-free loop (see the module doc for the arrays)."""
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[1] != 34:
+        raise InvalidHandError(f"batch counts: shape {c.shape}, expected (N, 34)",
+                               reason="bad_shape")
+    n = c.shape[0]
+    c = _arr(c, n, (34,), np.uint8, 0, "counts")
+    if isinstance(rules, str):
+        rules = RuleSet.preset(rules)
+    params = (rules or DEFAULT_RULES).scoring_params
+    dora_a = _indicators(dora, n, "dora")
+    ura_a = _indicators(ura, n, "ura")
+    out = score_arrays(
+        c, _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds"),
+        _arr(red, n, (), np.uint8, 0, "red"), _arr(win_tile, n, (), np.uint8, 0, "win_tile"),
+        _arr(flags, n, (), np.uint16, 0, "flags"), _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
+        _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
+        _arr(from_rel, n, (), np.uint8, 3, "from_rel"), _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
+        dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
+        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads))
+    return BatchScores(out)
+
+
+def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Build the input arrays of :func:`score` from dicts of :func:`mjcore.scoring.score`
+    arguments (``hand``, ``win_tile`` and the situation keywords). Invalid rows raise
+    InvalidHandError with the row index."""
+    from .scoring import prepare
+
+    prepared = []
+    for i, row in enumerate(rows):
+        row = dict(row)
+        try:
+            prepared.append(prepare(row.pop("hand"), row.pop("win_tile"), **row))
+        except InvalidHandError as e:
+            raise InvalidHandError(f"row {i}: {e}", reason=e.reason, index=i) from None
+        except (KeyError, TypeError) as e:
+            raise InvalidHandError(f"row {i}: {e}", reason="bad_row", index=i) from None
+    return pack_prepared(prepared)
+
+
+def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """Arrays from kernel values (``mjcore.scoring.prepare`` output or Tenhou case args)."""
+    n = len(prepared)
+    counts = np.zeros((n, 34), np.uint8)
+    melds = np.full((n, 4), MELD_NONE, np.uint16)
+    kd = max((len(p["dora"]) for p in prepared), default=0)
+    ku = max((len(p["ura"]) for p in prepared), default=0)
+    dora = np.full((n, kd), 255, np.uint8)
+    ura = np.full((n, ku), 255, np.uint8)
+    cols: dict[str, list[int]] = {k: [] for k in (
+        "win_tile", "red", "flags", "seat_wind", "round_wind", "from_rel", "pao_rel", "honba",
+        "riichi_sticks")}
+    for i, p in enumerate(prepared):
+        counts[i] = np.frombuffer(p["counts"], np.uint8) if isinstance(p["counts"], bytes) \
+            else p["counts"]
+        for j, (kind, tile, red, frm) in enumerate(p["melds"]):
+            melds[i, j] = encode_meld(kind, tile, red, frm)
+        dora[i, :len(p["dora"])] = p["dora"]
+        ura[i, :len(p["ura"])] = p["ura"]
+        for k, v in cols.items():
+            v.append(p[k])
+    arrays = dict(counts=counts, melds=melds, dora=dora, ura=ura)
+    dtypes = dict(win_tile=np.uint8, red=np.uint8, flags=np.uint16, seat_wind=np.uint8,
+                  round_wind=np.uint8, from_rel=np.uint8, pao_rel=np.int8, honba=np.uint16,
+                  riichi_sticks=np.uint16)
+    for k, v in cols.items():
+        arrays[k] = np.array(v, dtypes[k])
+    return arrays
+
+
+__all__ = ["score", "pack", "pack_prepared", "BatchScores", "encode_meld", "MELD_NONE"]

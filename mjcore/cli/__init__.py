@@ -1,0 +1,18 @@
+"""The ``mjcore`` command. Each subcommand lives in its own module of this package."""
+from __future__ import annotations
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mjcore")
+def main() -> None:
+    """mjcore: fast mahjong hand analysis, scoring, a gRPC service and game engines."""
+
+
+def _register() -> None:
+    from . import analyze  # noqa: F401  (each module adds its commands to `main`)
+    from . import serve  # noqa: F401
+
+
+_register()

@@ -1,0 +1,266 @@
+"""``mjcore analyze``: shanten, waits and the ukeire table of hands, for people or programs."""
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+import click
+
+from . import main
+
+PROGRESS_MIN_LINES = 1000
+_COMPACT = (",", ":")
+
+
+class _Source:
+    """One input hand: where it came from and its text."""
+
+    __slots__ = ("line", "text", "where")
+
+    def __init__(self, where: str, line: int, text: str) -> None:
+        self.where = where
+        self.line = line
+        self.text = text
+
+
+def _lines(stream: IO[str], name: str) -> Iterator[_Source]:
+    for n, raw in enumerate(stream, 1):
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            yield _Source(f"{name} line {n}", n, text)
+
+
+def _count_lines(path: str) -> int:
+    with open(path, "rb") as f:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+
+
+def _sources(hands: tuple[str, ...], files: tuple[str, ...]) -> tuple[Iterator[_Source], int | None]:
+    """All inputs in order, and their total line count when it is cheap to know."""
+    total: int | None = len(hands)
+    parts: list[Iterable[_Source]] = []
+    last: _Source | None = None
+    for i, text in enumerate(hands, 1):
+        if text == "-":
+            total = None
+            last = None
+            parts.append(_lines(sys.stdin, "<stdin>"))
+        elif last is not None and _only_melds(text):
+            # `analyze 23m406p789s11z 'pon:555z<2'`: melds belong to the hand before them.
+            last.text += " " + text
+            total = None if total is None else total - 1
+        else:
+            last = _Source(f"argument {i}", i, text)
+            parts.append([last])
+    for path in files:
+        if path == "-":
+            total = None
+            parts.append(_lines(sys.stdin, "<stdin>"))
+            continue
+        if total is not None:
+            total += _count_lines(path)
+        parts.append(_file_lines(path))
+
+    def chain() -> Iterator[_Source]:
+        for part in parts:
+            yield from part
+
+    return chain(), total
+
+
+def _only_melds(text: str) -> bool:
+    tokens = text.split()
+    return bool(tokens) and all(":" in t for t in tokens)
+
+
+def _file_lines(path: str) -> Iterator[_Source]:
+    with open(path, encoding="utf-8", errors="replace") as f:
+        yield from _lines(f, path)
+
+
+# -- analysis -----------------------------------------------------------------------------------
+
+def _wait_list(waits: Any) -> list[dict[str, Any]]:
+    from ..tiles import TILE_NAMES
+
+    return [{"tile": TILE_NAMES[w.tile], "remaining": w.remaining} for w in waits]
+
+
+def analyse_hand(text: str, visible: list[int]) -> dict[str, Any]:
+    """Everything ``analyze`` shows for one hand, as plain data (the ``--json`` object)."""
+    from .. import analysis
+    from ..hand import Hand
+
+    hand = Hand.parse(text)
+    size = hand.require_tiles(13, 14)
+    sh = analysis.shanten(hand)
+    record: dict[str, Any] = {
+        "hand": str(hand),
+        "unicode": hand.format(unicode=True),
+        "n_tiles": size,
+        "n_melds": hand.n_melds,
+        "shanten": {
+            "min": int(sh),
+            "standard": sh.standard,
+            "chiitoitsu": sh.chiitoitsu,
+            "kokushi": sh.kokushi,
+        },
+    }
+    uk = analysis.ukeire(hand, visible=visible)
+    options = []
+    for opt in uk.options:
+        options.append({
+            "discard": None if opt.discard is None else _name(opt.discard),
+            "shanten": int(opt.shanten),
+            "tiles": _wait_list(opt.tiles),
+            "count": int(opt.remaining),
+        })
+    if size == 13:
+        w = analysis.waits(hand, visible=visible)
+        record["tenpai"] = bool(w.tenpai)
+        record["waits"] = _wait_list(w.tiles) if w.tenpai else []
+    else:
+        record["complete"] = int(sh) == -1
+        record["tenpai_discards"] = [
+            {"discard": o["discard"], "waits": o["tiles"], "count": o["count"]}
+            for o in options if o["shanten"] == 0 and o["tiles"]
+        ]
+    record["ukeire"] = options
+    return record
+
+
+def _name(kind: int) -> str:
+    from ..tiles import tile_name
+
+    return tile_name(kind)
+
+
+# -- output -------------------------------------------------------------------------------------
+
+def _tiles_text(tiles: list[dict[str, Any]]) -> str:
+    from ..tiles import format_tiles, parse_tile
+
+    return format_tiles([parse_tile(t["tile"]) for t in tiles], sort=False) or "-"
+
+
+def _waits_text(tiles: list[dict[str, Any]]) -> str:
+    return " ".join(f"{t['tile']}({t['remaining']})" for t in tiles)
+
+
+def _form(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def render(record: dict[str, Any], label: str) -> str:
+    """The person-readable block for one analysed hand."""
+    sh = record["shanten"]
+    lines = [f"{label}: {record['hand']}", f"  tiles    {record['unicode']}"]
+    state = {-1: "complete", 0: "tenpai"}.get(sh["min"], f"{sh['min']}-shanten")
+    lines.append(f"  shanten  {sh['min']} ({state}); standard {_form(sh['standard'])}, "
+                 f"chiitoitsu {_form(sh['chiitoitsu'])}, kokushi {_form(sh['kokushi'])}")
+    if record["n_tiles"] == 13:
+        if record["tenpai"]:
+            total = sum(t["remaining"] for t in record["waits"])
+            lines.append(f"  waits    {_waits_text(record['waits'])}  ({total} tiles)")
+        opt = record["ukeire"][0] if record["ukeire"] else None
+        if opt is not None and not record["tenpai"]:
+            lines.append(f"  ukeire   {_tiles_text(opt['tiles'])}  ({opt['count']} tiles)")
+            if opt["tiles"]:
+                lines.append(f"           {_waits_text(opt['tiles'])}")
+        return "\n".join(lines)
+    for t in record["tenpai_discards"]:
+        lines.append(f"  tenpai   discard {t['discard']}: waits {_waits_text(t['waits'])}"
+                     f"  ({t['count']} tiles)")
+    lines.append("  discard  shanten  count  advancing tiles")
+    for opt in record["ukeire"]:
+        lines.append(f"  {opt['discard'] or '-':<7}  {opt['shanten']:>7}  {opt['count']:>5}  "
+                     f"{_tiles_text(opt['tiles'])}")
+    return "\n".join(lines)
+
+
+# -- command ------------------------------------------------------------------------------------
+
+@main.command()
+@click.argument("hands", nargs=-1, metavar="HAND...")
+@click.option("--file", "-f", "files", multiple=True, metavar="PATH",
+              type=click.Path(dir_okay=False, allow_dash=True, exists=True),
+              help="Read hands from PATH, one per line (blank lines and # comments skipped).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object per hand (errors too) instead of text.")
+@click.option("--visible", default="", metavar="TILES",
+              help="Tiles already seen (discards, melds, dora indicators), e.g. '1z1z5m'.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: for more than 1000 lines on a terminal).")
+def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visible: str,
+            progress: bool | None) -> None:
+    """Analyse hands: tiles, shanten by form, waits and the ukeire table.
+
+    HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
+    ('23m406p789s11z pon:555z<2'); '-' reads hands from stdin, one per line.
+    A 14-tile hand lists every discard with its shanten and advancing tiles, best first.
+    Bad hands are reported with their line number and the rest still run; the exit
+    status is 1 if any hand failed.
+    """
+    from ..errors import MjcoreError
+    from ..tiles import parse_kinds
+
+    if not hands and not files:
+        raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
+    try:
+        seen = parse_kinds(visible) if visible else []
+    except MjcoreError as e:
+        raise click.BadParameter(str(e), param_hint="--visible") from None
+
+    sources, total = _sources(hands, files)
+    show = progress if progress is not None else (
+        sys.stderr.isatty() and (total is None or total > PROGRESS_MIN_LINES))
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="hand", file=sys.stderr, dynamic_ncols=True,
+                   delay=0 if progress else 0.5)
+    out = sys.stdout
+    failed = 0
+    first_block = True
+    try:
+        for src in sources:
+            try:
+                record = analyse_hand(src.text, seen)
+            except MjcoreError as e:
+                failed += 1
+                reason = getattr(e, "reason", "error")
+                _report_error(src, e, reason, bar)
+                if as_json:
+                    out.write(json.dumps({
+                        "source": src.where, "line": src.line, "input": src.text,
+                        "error": {"reason": reason, "position": getattr(e, "position", None),
+                                  "message": str(e)}}, separators=_COMPACT) + "\n")
+            else:
+                if as_json:
+                    record = {"source": src.where, "line": src.line, "input": src.text, **record}
+                    out.write(json.dumps(record, ensure_ascii=False, separators=_COMPACT) + "\n")
+                else:
+                    if not first_block:
+                        out.write("\n")
+                    out.write(render(record, src.where) + "\n")
+                    first_block = False
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+        out.flush()
+    if failed:
+        click.echo(f"{failed} hand(s) failed", err=True)
+        sys.exit(1)
+
+
+def _report_error(src: _Source, err: Exception, reason: str, bar: Any) -> None:
+    message = f"error: {src.where}: {err} [{reason}]"
+    if bar is not None:
+        bar.write(message, file=sys.stderr)
+    else:
+        click.echo(message, err=True)

@@ -1,0 +1,81 @@
+"""``mjcore serve``: run the gRPC hand-analysis service until SIGTERM/SIGINT."""
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from . import main
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, envvar="MJCORE_HOST",
+              help="Bind address; 0.0.0.0 or :: to expose the service. [env MJCORE_HOST]")
+@click.option("--port", default=50051, show_default=True, type=click.IntRange(0, 65535),
+              envvar="MJCORE_PORT", help="TCP port; 0 picks a free one. [env MJCORE_PORT]")
+@click.option("--workers", default=None, type=click.IntRange(1), envvar="MJCORE_WORKERS",
+              help="RPC worker threads (default: max(4, 2 x cores)). [env MJCORE_WORKERS]")
+@click.option("--kernel-threads", default=1, show_default=True, type=click.IntRange(1),
+              envvar="MJCORE_KERNEL_THREADS",
+              help="Threads per bulk kernel call. [env MJCORE_KERNEL_THREADS]")
+@click.option("--max-message-size", default=64 * 1024 * 1024, show_default=True,
+              type=click.IntRange(1024), envvar="MJCORE_MAX_MESSAGE_SIZE",
+              help="Largest request or response in bytes. [env MJCORE_MAX_MESSAGE_SIZE]")
+@click.option("--max-batch", default=1 << 20, show_default=True, type=click.IntRange(1),
+              envvar="MJCORE_MAX_BATCH",
+              help="Most hands in one bulk batch; more is RESOURCE_EXHAUSTED. "
+                   "[env MJCORE_MAX_BATCH]")
+@click.option("--tls-cert", type=click.Path(exists=True, dir_okay=False), envvar="MJCORE_TLS_CERT",
+              help="PEM server certificate (chain); enables TLS. [env MJCORE_TLS_CERT]")
+@click.option("--tls-key", type=click.Path(exists=True, dir_okay=False), envvar="MJCORE_TLS_KEY",
+              help="PEM private key of --tls-cert. [env MJCORE_TLS_KEY]")
+@click.option("--client-ca", type=click.Path(exists=True, dir_okay=False),
+              envvar="MJCORE_CLIENT_CA",
+              help="PEM CA bundle; clients must present a certificate it signed (mutual TLS). "
+                   "[env MJCORE_CLIENT_CA]")
+@click.option("--token-file", type=click.Path(exists=True, dir_okay=False),
+              envvar="MJCORE_TOKEN_FILE",
+              help="File whose first line is the bearer token every RPC but health must send. "
+                   "[env MJCORE_TOKEN_FILE]")
+@click.option("--grace", default=10.0, show_default=True, type=click.FloatRange(0),
+              envvar="MJCORE_GRACE",
+              help="Seconds in-flight RPCs get to finish on shutdown. [env MJCORE_GRACE]")
+@click.option("--drain", default=1.0, show_default=True, type=click.FloatRange(0),
+              envvar="MJCORE_DRAIN",
+              help="Seconds health reports NOT_SERVING before the server stops taking calls. "
+                   "[env MJCORE_DRAIN]")
+def serve(host: str, port: int, workers: int | None, kernel_threads: int,
+          max_message_size: int, max_batch: int, tls_cert: str | None, tls_key: str | None,
+          client_ca: str | None, token_file: str | None, grace: float, drain: float) -> None:
+    """Serve the gRPC hand-analysis API (proto/mjcore/v1) with health and reflection.
+
+    Prints "listening on HOST:PORT" when ready. SIGTERM or SIGINT: health goes NOT_SERVING,
+    in-flight calls get --grace seconds, then the process exits with status 0.
+    """
+    from pathlib import Path
+
+    from mjcore.service import ServerConfig, read_token_file, serve as run
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    settings: dict = {}
+    if workers is not None:
+        settings["workers"] = workers
+    try:
+        config = ServerConfig(
+            host=host, port=port, max_message_size=max_message_size, max_batch=max_batch,
+            tls_cert=Path(tls_cert) if tls_cert else None,
+            tls_key=Path(tls_key) if tls_key else None,
+            client_ca=Path(client_ca) if client_ca else None,
+            token=read_token_file(token_file) if token_file else None,
+            kernel_threads=kernel_threads, grace=grace, drain=drain, **settings)
+    except (ValueError, OSError) as err:
+        raise click.UsageError(str(err)) from None
+
+    def ready(server) -> None:
+        scheme = "tls" if config.tls_cert else "plaintext"
+        auth = ", token required" if config.token else ""
+        click.echo(f"listening on {config.host}:{server.port} ({scheme}{auth})")
+        sys.stdout.flush()
+
+    sys.exit(run(config, ready=ready))

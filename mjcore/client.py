@@ -1,0 +1,523 @@
+"""A synchronous client for the mjcore gRPC service (``mjcore serve``).
+
+    from mjcore.client import Client
+
+    with Client("127.0.0.1:50051", token="...") as client:
+        client.analyze("123m456p789s1122z").shanten
+        client.shanten(counts)                    # numpy (N, 34) uint8 -> (N,) int8
+        client.shanten_text("hands.txt")          # one hand per line
+
+Unary calls and bulk streams retry ``UNAVAILABLE`` with exponential backoff (a bulk stream
+resumes from the first batch without an answer) and never run past ``timeout`` seconds. Bad
+hands in a bulk call raise :class:`~mjcore.errors.BatchError` whose ``partial`` holds the
+results of every good hand; a bad hand in a unary call raises
+:class:`~mjcore.errors.InvalidHandError` with the server's reason and position.
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import grpc
+import numpy as np
+
+from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
+
+if TYPE_CHECKING:
+    from .results import Shanten, Ukeire, Wait, Waits
+
+__all__ = ["Analysis", "Client", "ServiceError"]
+
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+
+
+class ServiceError(MjcoreError):
+    """A call failed for a reason other than a bad hand (auth, deadline, server, network)."""
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None,
+                 reason: str = "", metadata: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.metadata = metadata or {}
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The server's analysis of one hand, as the library's own result values."""
+
+    hand: str
+    shanten: Shanten
+    is_agari: bool
+    waits: Waits | None
+    ukeire: Ukeire
+
+
+def _gen():
+    from mjcore.service.gen.mjcore.v1 import (analysis_service_pb2, analysis_service_pb2_grpc,
+                                              scoring_pb2, types_pb2)
+
+    return analysis_service_pb2, analysis_service_pb2_grpc, scoring_pb2, types_pb2
+
+
+def _read(data: bytes | str | os.PathLike | None) -> bytes | None:
+    if data is None or isinstance(data, bytes):
+        return data
+    return Path(data).read_bytes()
+
+
+def _error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
+    from mjcore.service.errors import error_info
+
+    try:
+        info = error_info(err)
+    except Exception:  # a status without (valid) rich details
+        info = None
+    if info is None:
+        return "", {}
+    return info.reason, dict(info.metadata)
+
+
+def _convert_error(err: grpc.RpcError) -> Exception:
+    code = err.code()
+    reason, meta = _error_info(err)
+    message = err.details() or code.name
+    if code == grpc.StatusCode.INVALID_ARGUMENT and meta.get("field") == "rules":
+        return InvalidRuleError(message)
+    if code == grpc.StatusCode.INVALID_ARGUMENT and "field" in meta:
+        position = int(meta["position"]) if "position" in meta else None
+        index = int(meta["index"]) if "index" in meta else None
+        return InvalidHandError(message, reason=reason.lower() or "invalid_hand",
+                                position=position, index=index)
+    return ServiceError(f"{code.name}: {message}", code, reason, meta)
+
+
+def _waits(items: Iterable[Any]) -> tuple[Wait, ...]:
+    from .results import Wait
+
+    return tuple(Wait(t.kind, t.remaining) for t in items)
+
+
+class Client:
+    """A connection to one server. Thread-safe; share one instance between threads.
+
+    ``target`` is ``host:port``. ``token`` is sent as ``authorization: Bearer <token>``.
+    TLS is used when ``tls`` is true or any certificate is given: ``root_certificates`` (PEM
+    bytes or a path; None = system roots), ``client_cert`` and ``client_key`` for mutual TLS.
+    ``timeout`` is the deadline of each call in seconds (retries included); ``retries`` is how
+    many times ``UNAVAILABLE`` is retried, starting after ``backoff`` s and doubling up to
+    ``max_backoff`` s. Bulk helpers send ``batch_size`` hands per message over ``streams``
+    concurrent streams.
+    """
+
+    def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
+                 tls: bool = False, root_certificates: bytes | str | os.PathLike | None = None,
+                 client_cert: bytes | str | os.PathLike | None = None,
+                 client_key: bytes | str | os.PathLike | None = None,
+                 server_name: str | None = None, timeout: float | None = 60.0,
+                 retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
+                 max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
+                 streams: int = 1, encoding: str = "packed") -> None:
+        pb, pb_grpc, _, types_pb2 = _gen()
+        self._pb = pb
+        self._types = types_pb2
+        options: list[tuple[str, Any]] = [
+            ("grpc.max_receive_message_length", max_message_size),
+            ("grpc.max_send_message_length", max_message_size),
+        ]
+        if server_name:
+            options.append(("grpc.ssl_target_name_override", server_name))
+        secure = tls or root_certificates is not None or client_cert is not None
+        if secure:
+            creds = grpc.ssl_channel_credentials(
+                root_certificates=_read(root_certificates), private_key=_read(client_key),
+                certificate_chain=_read(client_cert))
+            self._channel = grpc.secure_channel(target, creds, options=options)
+        else:
+            self._channel = grpc.insecure_channel(target, options=options)
+        self._stub = pb_grpc.HandAnalysisServiceStub(self._channel)
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
+        self.target = target
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        if batch_size < 1 or streams < 1:
+            raise ValueError("batch_size and streams must be at least 1")
+        self.batch_size = batch_size
+        self.streams = streams
+        if encoding not in ("packed", "counts"):
+            raise ValueError(f"encoding {encoding!r}: expected 'packed' or 'counts'")
+        self.encoding = (types_pb2.HAND_ENCODING_PACKED_3BIT if encoding == "packed"
+                         else types_pb2.HAND_ENCODING_COUNTS_U8)
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _deadline(self, timeout: float | None) -> float | None:
+        timeout = self.timeout if timeout is None else timeout
+        return None if timeout is None else time.monotonic() + timeout
+
+    def _sleep_before_retry(self, attempt: int, deadline: float | None) -> bool:
+        """Back off before retry ``attempt`` (1-based); False when out of retries or time."""
+        if attempt > self.retries:
+            return False
+        delay = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
+        delay *= 0.5 + random.random() / 2
+        if deadline is not None and time.monotonic() + delay >= deadline:
+            return False
+        time.sleep(delay)
+        return True
+
+    def _unary(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
+        deadline = self._deadline(timeout)
+        attempt = 0
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return method(request, timeout=remaining, metadata=self._metadata)
+            except grpc.RpcError as err:
+                attempt += 1
+                if err.code() in _RETRYABLE and self._sleep_before_retry(attempt, deadline):
+                    continue
+                raise _convert_error(err) from None
+
+    def _stream(self, method: Callable[..., Any], requests: Sequence[Any],
+                deadline: float | None, on_response: Callable[[int, Any], None]) -> None:
+        """Send ``requests`` on one stream; resume after UNAVAILABLE from the first unanswered."""
+        done = 0
+        attempt = 0
+        while done < len(requests):
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            start = done
+            try:
+                for response in method(iter(requests[start:]), timeout=remaining,
+                                       metadata=self._metadata):
+                    on_response(start + int(response.batch), response)
+                    done += 1
+                    attempt = 0
+            except grpc.RpcError as err:
+                attempt += 1
+                if err.code() in _RETRYABLE and self._sleep_before_retry(attempt, deadline):
+                    continue
+                raise _convert_error(err) from None
+
+    # -- unary RPCs -----------------------------------------------------------------------------
+
+    def analyze(self, hand: str, visible: str = "", *, timeout: float | None = None) -> Analysis:
+        """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand."""
+        from .results import Shanten, Ukeire, UkeireOption, Waits
+
+        r = self._unary(self._stub.AnalyzeHand,
+                        self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
+        sh = r.shanten
+        shanten = Shanten(sh.standard, sh.chiitoitsu if sh.HasField("chiitoitsu") else None,
+                          sh.kokushi if sh.HasField("kokushi") else None)
+        waits = None
+        if r.HasField("waits"):
+            waits = Waits(shanten=int(shanten), tiles=_waits(r.waits.tiles))
+        ukeire = Ukeire(r.ukeire.shanten, tuple(
+            UkeireOption(None if not o.discard else _kind(o.discard), o.shanten, _waits(o.tiles))
+            for o in r.ukeire.options))
+        return Analysis(r.hand, shanten, r.is_agari, waits, ukeire)
+
+    def analyze_raw(self, hand: str, visible: str = "", *, timeout: float | None = None) -> Any:
+        """The AnalyzeHandResponse message itself."""
+        return self._unary(self._stub.AnalyzeHand,
+                           self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
+
+    def decompose(self, hand: str, win_tile: str, *, timeout: float | None = None) -> Any:
+        """The DecomposeResponse: every reading of a complete hand for ``win_tile``."""
+        return self._unary(self._stub.Decompose,
+                           self._pb.DecomposeRequest(hand=str(hand), win_tile=win_tile), timeout)
+
+    def score(self, hand: str, win_tile: str, *, tsumo: bool = False,
+              seat_wind: str | None = None, round_wind: str = "E", dealer: int | None = None,
+              dora: str = "", ura: str = "", honba: int = 0, riichi_sticks: int = 0,
+              winner: int | None = None, from_who: int | None = None,
+              pao_seat: int | None = None, rules: Any = None, timeout: float | None = None,
+              **situation: bool) -> Any:
+        """The ScoreResponse of one winning hand; the arguments mirror ``mjcore.score``
+        (winds as "E" "S" "W" "N"; ``rules`` a preset name, a RuleSet or a dict of options;
+        situation flags such as ``riichi=True``)."""
+        _, _, sp, types_pb2 = _gen()
+        winds = {"E": types_pb2.WIND_EAST, "S": types_pb2.WIND_SOUTH,
+                 "W": types_pb2.WIND_WEST, "N": types_pb2.WIND_NORTH}
+        unknown = set(situation) - set(sp.Situation.DESCRIPTOR.fields_by_name)
+        if unknown:
+            raise TypeError(f"unknown situation flag(s): {', '.join(sorted(unknown))}")
+        req = sp.ScoreRequest(
+            hand=str(hand), win_tile=win_tile,
+            win_method=sp.WIN_METHOD_TSUMO if tsumo else sp.WIN_METHOD_RON,
+            round_wind=winds[round_wind], dora_indicators=dora, ura_indicators=ura,
+            honba=honba, riichi_sticks=riichi_sticks, situation=sp.Situation(**situation),
+            rules=_rule_selection(rules))
+        if seat_wind is not None:
+            req.seat_wind = winds[seat_wind]
+        for field, value in (("dealer", dealer), ("winner", winner), ("discarder", from_who),
+                             ("liable", pao_seat)):
+            if value is not None:
+                setattr(req, field, value)
+        return self._unary(self._stub.Score, req, timeout)
+
+    def rule_presets(self, *, timeout: float | None = None) -> Any:
+        """The ListRulePresetsResponse: every preset with all its options."""
+        return self._unary(self._stub.ListRulePresets, self._pb.ListRulePresetsRequest(), timeout)
+
+    def health(self, service: str = "", *, timeout: float | None = None) -> str:
+        """The health status name of ``service`` ("" = the whole server), e.g. "SERVING"."""
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        r = self._unary(stub.Check, health_pb2.HealthCheckRequest(service=service), timeout)
+        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+
+    # -- bulk -----------------------------------------------------------------------------------
+
+    def _bulk(self, rpc: str, counts: np.ndarray, n_melds: np.ndarray | None,
+              make_request: Callable[[Any], Any], collect: Callable[[int, int, Any], None],
+              timeout: float | None) -> dict[int, InvalidHandError]:
+        from mjcore.service import bulk
+
+        counts = np.ascontiguousarray(counts, dtype=np.uint8)
+        if counts.ndim != 2 or counts.shape[1] != 34:
+            raise InvalidHandError(f"counts must have shape (N, 34), not {counts.shape}",
+                                   reason="bad_counts")
+        if n_melds is not None:
+            n_melds = np.ascontiguousarray(n_melds, dtype=np.uint8)
+            if n_melds.shape != (counts.shape[0],):
+                raise InvalidHandError(f"n_melds must have shape ({counts.shape[0]},)",
+                                       reason="bad_melds")
+        n = counts.shape[0]
+        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
+        requests = [make_request(bulk.encode(counts[a:b], None if n_melds is None
+                                             else n_melds[a:b], self.encoding))
+                    for a, b in bounds]
+        return self._run_streams(rpc, requests, bounds, collect, timeout)
+
+    def _run_streams(self, rpc: str, requests: list[Any], bounds: list[tuple[int, int]],
+                     collect: Callable[[int, int, Any], None], timeout: float | None
+                     ) -> dict[int, InvalidHandError]:
+        method = getattr(self._stub, rpc)
+        deadline = self._deadline(timeout)
+        errors: dict[int, InvalidHandError] = {}
+        lock = threading.Lock()
+
+        def on_response(offset: int, index: int, response: Any) -> None:
+            start, stop = bounds[offset + index]
+            if response.count != stop - start:
+                raise ServiceError(f"{rpc}: batch {index} answered {response.count} hands, "
+                                   f"sent {stop - start}")
+            collect(start, stop, response)
+            if response.errors:
+                with lock:
+                    for e in response.errors:
+                        errors[start + e.index] = InvalidHandError(
+                            e.message, reason=e.reason.lower(), index=start + e.index)
+
+        k = max(1, min(self.streams, len(requests)))
+        parts = [(i * len(requests) // k, (i + 1) * len(requests) // k) for i in range(k)]
+        if k == 1:
+            self._stream(method, requests, deadline, lambda i, r: on_response(0, i, r))
+            return errors
+        failures: list[BaseException] = []
+
+        def run(a: int, b: int) -> None:
+            try:
+                self._stream(method, requests[a:b], deadline,
+                             lambda i, r: on_response(a, i, r))
+            except BaseException as exc:  # re-raised in the calling thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=run, args=p, daemon=True) for p in parts[1:]]
+        for t in threads:
+            t.start()
+        run(*parts[0])
+        for t in threads:
+            t.join()
+        if failures:
+            raise failures[0]
+        return errors
+
+    @staticmethod
+    def _raise_bad_rows(errors: dict[int, InvalidHandError], partial: Any) -> None:
+        if errors:
+            raise BatchError(errors, partial)
+
+    def shanten(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
+                forms: bool = False, timeout: float | None = None) -> Any:
+        """Minimum shanten of each row of ``counts`` as (N,) int8; with ``forms`` also an
+        (N, 3) int8 array of the standard, seven-pairs and thirteen-orphans shanten."""
+        n = len(counts)
+        out = np.empty(n, dtype=np.int8)
+        form_out = np.empty((n, 3), dtype=np.int8) if forms else None
+
+        def collect(a: int, b: int, r: Any) -> None:
+            out[a:b] = np.frombuffer(r.shanten, dtype=np.int8)
+            if form_out is not None:
+                form_out[a:b, 0] = np.frombuffer(r.standard, dtype=np.int8)
+                form_out[a:b, 1] = np.frombuffer(r.chiitoitsu, dtype=np.int8)
+                form_out[a:b, 2] = np.frombuffer(r.kokushi, dtype=np.int8)
+
+        errors = self._bulk(
+            "StreamShanten", counts, n_melds,
+            lambda hands: self._pb.StreamShantenRequest(hands=hands, per_form=forms),
+            collect, timeout)
+        result = (out, form_out) if forms else out
+        self._raise_bad_rows(errors, result)
+        return result
+
+    def waits(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
+              timeout: float | None = None) -> np.ndarray:
+        """34-bit winning-tile masks of 13 - 3k tile rows as (N,) uint64 (0 = not tenpai)."""
+        out = np.empty(len(counts), dtype=np.uint64)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            out[a:b] = np.frombuffer(r.masks, dtype="<u8")
+
+        errors = self._bulk("StreamWaits", counts, n_melds,
+                            lambda hands: self._pb.StreamWaitsRequest(hands=hands),
+                            collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
+    def is_agari(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
+                 timeout: float | None = None) -> np.ndarray:
+        """Whether each 14 - 3k tile row is complete, as (N,) bool."""
+        out = np.empty(len(counts), dtype=np.bool_)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            out[a:b] = np.frombuffer(r.agari, dtype=np.uint8).astype(bool)
+
+        errors = self._bulk("StreamAgari", counts, n_melds,
+                            lambda hands: self._pb.StreamAgariRequest(hands=hands),
+                            collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
+    def score_batch(self, counts: np.ndarray, win_tile: np.ndarray, *, rules: Any = None,
+                    details: bool = False, timeout: float | None = None,
+                    **arrays: np.ndarray | None) -> dict[str, np.ndarray]:
+        """Score N winning hands through StreamScore. ``arrays`` are the per-hand arrays of
+        ``mjcore.batch_scoring.score`` (melds, red, flags, seat_wind, round_wind, from_rel,
+        pao_rel, dora, ura, honba, riichi_sticks). Returns the result arrays by name (status,
+        han, fu, limit, yakuman, basic, points, yaku_mask, dora_ura_aka, deltas, payments,
+        decomposition_index; with ``details`` also yaku_han, fu_items, n_fu_items)."""
+        from mjcore.service import bulk
+        from mjcore.service.servicer import _SCORE_FIELDS
+
+        counts = np.ascontiguousarray(counts, dtype=np.uint8)
+        n = counts.shape[0]
+        fields = {"win_tile": win_tile, **arrays}
+        unknown = set(fields) - set(_SCORE_FIELDS) - {"dora", "ura"}
+        if unknown:
+            raise TypeError(f"unknown array(s): {', '.join(sorted(unknown))}")
+        prepared: dict[str, np.ndarray] = {}
+        for name, value in fields.items():
+            if value is None:
+                continue
+            dtype = _SCORE_FIELDS[name][0] if name in _SCORE_FIELDS else "u1"
+            arr = np.asarray(value)
+            if arr.ndim == 0:
+                arr = np.full(n, arr)
+            if arr.shape[0] != n:
+                raise InvalidHandError(f"{name}: {arr.shape[0]} rows for {n} hands",
+                                       reason="bad_shape")
+            prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
+        selection = _rule_selection(rules)
+        out_specs = {"status": ("i1", ()), "han": ("u1", ()), "fu": ("u1", ()),
+                     "limit": ("u1", ()), "yakuman": ("u1", ()), "basic": ("<i4", ()),
+                     "points": ("<i4", ()), "yaku_mask": ("<u8", ()),
+                     "dora_ura_aka": ("u1", (3,)), "deltas": ("<i4", (4,)),
+                     "payments": ("<i4", (4,)), "decomposition_index": ("<i4", ())}
+        if details:
+            out_specs.update(yaku_han=("u1", (55,)), fu_items=("u1", (12, 3)),
+                             n_fu_items=("u1", ()))
+        out = {k: np.zeros((n, *shape), dtype=dt) for k, (dt, shape) in out_specs.items()}
+        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
+        requests = []
+        for a, b in bounds:
+            req = self._pb.StreamScoreRequest(
+                hands=bulk.encode(counts[a:b], None, self.encoding), rules=selection,
+                details=details)
+            for name, arr in prepared.items():
+                setattr(req, name, arr[a:b].tobytes())
+            if "dora" in prepared:
+                req.dora_per_hand = prepared["dora"].shape[1] if prepared["dora"].ndim > 1 else 1
+            if "ura" in prepared:
+                req.ura_per_hand = prepared["ura"].shape[1] if prepared["ura"].ndim > 1 else 1
+            requests.append(req)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            for name, (dt, shape) in out_specs.items():
+                out[name][a:b] = np.frombuffer(getattr(r, name), dtype=dt).reshape(b - a, *shape)
+
+        errors = self._run_streams("StreamScore", requests, bounds, collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
+    def shanten_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+                     timeout: float | None = None) -> np.ndarray:
+        """Shanten of text hands, one per line: a path, bytes, or an iterable of lines. The
+        server parses the text; bad lines are reported by line index (0-based)."""
+        if isinstance(source, bytes):
+            lines = source.decode("utf-8").splitlines()
+        elif isinstance(source, (str, os.PathLike)):
+            lines = Path(source).read_text(encoding="utf-8").splitlines()
+        else:
+            lines = [line.rstrip("\r\n") for line in source]
+        n = len(lines)
+        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
+        text = self._types.HAND_ENCODING_TEXT_LINES
+        requests = [self._pb.StreamShantenRequest(hands=self._types.PackedHands(
+            encoding=text, data="\n".join(lines[a:b]).encode("utf-8") + b"\n"))
+            for a, b in bounds]
+        out = np.empty(n, dtype=np.int8)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            out[a:b] = np.frombuffer(r.shanten, dtype=np.int8)
+
+        errors = self._run_streams("StreamShanten", requests, bounds, collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
+
+def _rule_selection(rules: Any) -> Any:
+    """A RuleSelection from None, a preset name, a RuleSet or a dict of option overrides."""
+    _, _, sp, _ = _gen()
+    from mjcore.rules import RuleSet
+    from mjcore.service.convert import option_to_proto
+
+    if rules is None:
+        return sp.RuleSelection()
+    if isinstance(rules, str):
+        return sp.RuleSelection(preset=rules)
+    if isinstance(rules, RuleSet):
+        return sp.RuleSelection(preset="tenhou", options=[
+            option_to_proto(k, v) for k, v in rules.to_dict().items()])
+    if isinstance(rules, dict):
+        preset = rules.get("preset", "")
+        return sp.RuleSelection(preset=preset, options=[
+            option_to_proto(k, v) for k, v in rules.items() if k != "preset"])
+    raise TypeError(f"rules {rules!r}: expected a preset name, a RuleSet or a dict")
+
+
+def _kind(name: str) -> int:
+    from .tiles import parse_tile
+
+    return parse_tile(name)
+

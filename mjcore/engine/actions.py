@@ -1,0 +1,57 @@
+"""Actions a player can take, offered by the referee as a sorted list of legal choices.
+
+An :class:`Action` is a small immutable tuple ``(type, tile, consumed, tsumogiri)``. Tiles are
+136-ids: ``tile`` is the discarded, called, added or winning tile (-1 when there is none) and
+``consumed`` the tiles taken from the hand for a call. Two actions that differ only in which
+physical copy of a non-red tile they use are the same choice; the referee offers one of them.
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from .events import MJAI_NAMES, tile_class
+
+
+class ActionType(IntEnum):
+    DISCARD = 0
+    RIICHI = 1          # riichi declared with this discard
+    TSUMO = 2
+    ANKAN = 3
+    KAKAN = 4
+    KYUUSHU = 5         # abortive draw: nine terminal and honor kinds
+    RON = 6
+    PON = 7
+    DAIMINKAN = 8
+    CHI = 9
+    PASS = 10
+
+
+class Action(NamedTuple):
+    type: ActionType
+    tile: int = -1
+    consumed: tuple[int, ...] = ()
+    tsumogiri: bool = False
+
+    def key(self) -> tuple[int, int, tuple[int, ...], bool]:
+        """Identity for the rules: tile copies that are not red are interchangeable."""
+        return (self.type, tile_class(self.tile) if self.tile >= 0 else -1,
+                tuple(sorted(tile_class(t) for t in self.consumed)), self.tsumogiri)
+
+    def __str__(self) -> str:
+        name = self.type.name.lower()
+        parts = [name]
+        if self.tile >= 0:
+            parts.append(MJAI_NAMES[self.tile])
+        if self.consumed:
+            parts.append("+" + ",".join(MJAI_NAMES[t] for t in self.consumed))
+        if self.tsumogiri:
+            parts.append("(tsumogiri)")
+        return " ".join(parts)
+
+
+PASS = Action(ActionType.PASS)
+DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI = (
+    ActionType.DISCARD, ActionType.RIICHI, ActionType.TSUMO, ActionType.ANKAN,
+    ActionType.KAKAN, ActionType.KYUUSHU, ActionType.RON, ActionType.PON,
+    ActionType.DAIMINKAN, ActionType.CHI)

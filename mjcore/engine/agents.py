@@ -1,0 +1,115 @@
+"""Agents: they see only their seat's :class:`PlayerView` and pick one of the legal actions.
+
+The protocol is one method, ``choose(view, actions) -> Action``; ``actions`` is sorted and
+never empty. An agent may also define ``observe(event)`` to receive every event of its view
+(other seats' draws hidden) and ``close()``.
+"""
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .actions import DISCARD, PASS, RIICHI, RON, TSUMO, Action
+from .handcalc import ukeire
+from .view import PlayerView
+
+
+class Agent(Protocol):
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions (seeded)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        return actions[self.rng.randrange(len(actions))]
+
+
+class TsumogiriAgent:
+    """Discards every drawn tile and never calls or wins."""
+
+    name = "tsumogiri"
+
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        for a in actions:
+            if a.type == DISCARD and a.tsumogiri:
+                return a
+        for a in actions:
+            if a.type == PASS.type:
+                return a
+        for a in actions:
+            if a.type == DISCARD:
+                return a
+        return actions[0]
+
+
+class EfficiencyAgent:
+    """Wins when it can, declares riichi when tenpai, otherwise discards the tile that keeps
+    the lowest shanten with the most unseen advancing tiles (ukeire). Never calls."""
+
+    name = "efficiency"
+
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        discards = []
+        riichis = []
+        for a in actions:
+            t = a.type
+            if t == TSUMO or t == RON:
+                return a
+            if t == RIICHI:
+                riichis.append(a)
+            elif t == DISCARD:
+                discards.append(a)
+        options = riichis or discards
+        if not options:
+            for a in actions:
+                if a.type == PASS.type:
+                    return a
+            return actions[0]
+        if len(options) == 1:
+            return options[0]
+        counts = view.counts
+        _, after, masks = ukeire(counts, view.n_melds)
+        seen = view.visible_counts()
+        best = None
+        best_key = None
+        for a in options:
+            k = a.tile >> 2
+            mask = masks[k]
+            unseen = 0
+            w = 0
+            while mask:
+                if mask & 1:
+                    unseen += 4 - seen[w]
+                mask >>= 1
+                w += 1
+            # lower shanten, more tiles, then outer tiles (honors, terminals) first
+            outer = 0 if k >= 27 else (1 if k % 9 in (0, 8) else 2)
+            key = (after[k], -unseen, outer, not a.tsumogiri, a.tile)
+            if best_key is None or key < best_key:
+                best, best_key = a, key
+        return best  # type: ignore[return-value]
+
+
+AGENTS = {"random": RandomAgent, "tsumogiri": TsumogiriAgent, "efficiency": EfficiencyAgent}
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    """An agent by name: ``random``, ``tsumogiri``, ``efficiency`` or ``mjai:COMMAND``."""
+    from ..errors import MjcoreError
+
+    if name.startswith("mjai:"):
+        from .mjai import MjaiAgent
+
+        return MjaiAgent(name[5:])
+    if name == "random":
+        return RandomAgent(seed)
+    if name in AGENTS:
+        return AGENTS[name]()  # type: ignore[no-any-return]
+    raise MjcoreError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)} "
+                      "or mjai:COMMAND")

@@ -1,0 +1,203 @@
+"""A whole game: hand after hand until the end, then the final ranking and uma/oka.
+
+:func:`play_game` runs a seeded self-play game with four agents; :class:`Game` is the
+machinery it shares with replay (a wall source and a decider are all that differ).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..rules import DEFAULT_RULES, RuleSet
+from .actions import Action
+from .agents import Agent
+from .events import Event
+from .round import RiichiRound, RoundResult
+from .view import PlayerView, mask_event
+from .wall import Wall
+
+WallSource = Callable[[int, int], Wall]       # (round index, honba) -> wall
+
+
+@dataclass
+class GameResult:
+    scores: list[int]                 # final raw points (leftover sticks paid out)
+    ranks: list[int]                  # 1..4 per seat
+    final_points: list[float]         # after uma/oka, in thousands
+    events: list[Event]
+    n_hands: int
+    hand_results: list[RoundResult] = field(default_factory=list)
+    seed: int | None = None
+
+
+def ranking(scores: Sequence[int]) -> list[int]:
+    """Rank per seat (1 = first); ties go to the seat earlier in the first hand's order."""
+    order = sorted(range(4), key=lambda s: (-scores[s], s))
+    ranks = [0] * 4
+    for r, s in enumerate(order):
+        ranks[s] = r + 1
+    return ranks
+
+
+def final_points(scores: Sequence[int], rules: RuleSet = DEFAULT_RULES,
+                 tenhou_rounding: bool | None = None) -> list[float]:
+    """Points after uma and oka, in thousands; first place also gets the oka.
+
+    With Tenhou rounding (the default of the ``tenhou`` preset) every score but the first is
+    first rounded to a whole thousand, halves away from zero (39 500 -> 40, -7 500 -> -8), and
+    first place gets whatever makes the four results sum to zero."""
+    ranks = ranking(scores)
+    if tenhou_rounding is None:
+        tenhou_rounding = rules.name == "tenhou"
+    pts = [0.0] * 4
+    first = ranks.index(1)
+    for s in range(4):
+        sc = scores[s]
+        if tenhou_rounding and s != first:
+            k = math.floor(abs(sc) / 1000 + 0.5)
+            sc = 1000 * (k if sc >= 0 else -k)
+        pts[s] = (sc - rules.target_points) / 1000 + rules.uma[ranks[s] - 1] / 1000
+    if tenhou_rounding:
+        pts[first] = -sum(pts[s] for s in range(4) if s != first)
+    else:
+        pts[first] += rules.oka / 1000
+    return [round(p, 1) + 0.0 for p in pts]
+
+
+class Game:
+    """Runs hands until the game ends. ``decide(seat, actions)`` picks every choice."""
+
+    def __init__(self, rules: RuleSet, walls: WallSource,
+                 decide: Callable[[int, list[Action]], Action], *,
+                 names: Sequence[str] = ("", "", "", ""), seed: int | None = None,
+                 on_event: Callable[[Event], None] | None = None,
+                 on_round: Callable[[RiichiRound], None] | None = None,
+                 max_hands: int = 1000, tenhou_rounding: bool | None = None) -> None:
+        self.rules = rules
+        self.walls = walls
+        self.decide = decide
+        self.names = list(names)
+        self.seed = seed
+        self.on_event = on_event
+        self.on_round = on_round
+        self.max_hands = max_hands
+        self.tenhou_rounding = tenhou_rounding
+        self.events: list[Event] = []
+        self.scores = [rules.start_points] * 4
+        self.round: RiichiRound | None = None
+
+    def _emit(self, ev: Event) -> None:
+        self.events.append(ev)
+        if self.on_event is not None:
+            self.on_event(ev)
+
+    def run(self) -> GameResult:
+        rules = self.rules
+        start: Event = {"type": "start_game", "names": self.names, "rules": rules.name}
+        if self.seed is not None:
+            start["seed"] = self.seed
+        self._emit(start)
+        last = 7 if rules.game_length == "hanchan" else 3
+        limit = last + (4 if rules.west_extension else 0)
+        position = 0          # round wind * 4 + kyoku - 1
+        honba = sticks = 0
+        results: list[RoundResult] = []
+        while True:
+            if len(results) >= self.max_hands:
+                raise RuntimeError("game did not end within max_hands")
+            dealer = position % 4
+            wall = self.walls(position, honba)
+            rnd = RiichiRound(rules, wall, round_wind=position // 4, kyoku=position % 4 + 1,
+                              dealer=dealer, honba=honba, sticks=sticks, scores=self.scores,
+                              events=self.events, on_event=self.on_event)
+            self.round = rnd
+            if self.on_round is not None:
+                self.on_round(rnd)
+            res = rnd.play(self.decide)
+            results.append(res)
+            sticks = res.sticks_left
+            honba = res.honba_next
+            scores = self.scores
+            if rules.tobi and min(scores) < 0:
+                break
+            top = max(scores)
+            if res.renchan:
+                # agari-yame / tenpai-yame in the last hand (and in the extension): the
+                # dealer won or was tenpai and is now first with at least the target
+                if (position >= last and rules.agari_yame
+                        and (res.kind == "hora" or res.kind == "exhaustive")
+                        and ranking(scores)[dealer] == 1 and top >= rules.target_points):
+                    break
+                continue
+            position += 1
+            if position > last:
+                if top >= rules.target_points or position > limit:
+                    break
+        # leftover sticks to the first place
+        if sticks and rules.leftover_sticks == "first_place":
+            first = ranking(self.scores).index(1)
+            self.scores[first] += 1000 * sticks
+        ranks = ranking(self.scores)
+        pts = final_points(self.scores, rules, self.tenhou_rounding)
+        self._emit({"type": "end_game", "scores": list(self.scores), "final_points": pts})
+        return GameResult(list(self.scores), ranks, pts, self.events, len(results), results,
+                          self.seed)
+
+
+class AgentDecider:
+    """Routes each choice to the seat's agent with that seat's view."""
+
+    def __init__(self, agents: Sequence[Agent]) -> None:
+        self.agents = list(agents)
+        self.views = [PlayerView(s) for s in range(4)]
+        self.observers = [getattr(a, "observe", None) for a in self.agents]
+
+    def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
+        for v in self.views:
+            v._attach(rnd, events)
+
+    def on_event(self, ev: Event) -> None:
+        for s, obs in enumerate(self.observers):
+            if obs is not None:
+                obs(mask_event(ev, s))
+
+    def __call__(self, seat: int, actions: list[Action]) -> Action:
+        return self.agents[seat].choose(self.views[seat], actions)
+
+
+def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | None = None,
+              names: Sequence[str] | None = None,
+              on_event: Callable[[Event], None] | None = None,
+              on_round: Callable[[RiichiRound], None] | None = None) -> GameResult:
+    """Play one seeded game. The same seed, rules and agents give the same record."""
+    if isinstance(rules, str):
+        rules = RuleSet.preset(rules)
+    rules = rules or DEFAULT_RULES
+    decider = AgentDecider(agents)
+    any_observer = any(o is not None for o in decider.observers)
+
+    def events_hook(ev: Event) -> None:
+        if any_observer:
+            decider.on_event(ev)
+        if on_event is not None:
+            on_event(ev)
+
+    game = Game(rules, lambda pos, honba: Wall.from_seed(seed, pos, honba), decider,
+                names=names or [getattr(a, "name", type(a).__name__) for a in agents],
+                seed=seed,
+                on_event=events_hook if (any_observer or on_event is not None) else None)
+
+    def round_hook(rnd: RiichiRound) -> None:
+        decider.attach(rnd, game.events)
+        if on_round is not None:
+            on_round(rnd)
+
+    game.on_round = round_hook
+    return game.run()
+
+
+def describe(result: GameResult) -> dict[str, Any]:
+    return {"scores": result.scores, "ranks": result.ranks,
+            "final_points": result.final_points, "hands": result.n_hands}

@@ -1,0 +1,273 @@
+"""Replay a record through the engine and check that it agrees at every step.
+
+A record (from an mjlog or an mjai file) is a list of events. :func:`replay_events` rebuilds
+each hand's wall from the recorded draws, rinshan draws and indicators, then lets the engine
+play the game while a decider takes every choice from the record. Every event the engine emits
+must match the recorded one (draws, discards, calls, dora, riichi, each win and draw with its
+score changes, and the final scores and points), and every recorded choice must be among the
+legal actions the engine offered.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidHandError, MjcoreError
+from ..rules import DEFAULT_RULES, RuleSet
+from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
+                      TSUMO, Action)
+from .events import MJAI_NAMES, Event, tile_class
+from .game import Game
+from .wall import Wall
+
+
+class ReplayMismatch(MjcoreError):
+    """The engine and the record disagree."""
+
+    def __init__(self, message: str, index: int, expected: Event | None,
+                 got: Event | None) -> None:
+        super().__init__(message)
+        self.index = index
+        self.expected = expected
+        self.got = got
+
+
+@dataclass
+class ReplayReport:
+    ok: bool
+    hands: int = 0
+    events: int = 0
+    decisions: int = 0
+    message: str = ""
+    index: int = -1
+    expected: Event | None = None
+    got: Event | None = None
+    final_scores: list[int] | None = None
+    final_points: list[float] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _walls_from_record(events: list[Event], where: str) -> list[Wall]:
+    walls: list[Wall] = []
+    cur: dict[str, Any] | None = None
+
+    def close() -> None:
+        if cur is not None:
+            walls.append(Wall.from_record(cur["oya"], cur["tehais"], cur["draws"],
+                                          cur["rinshan"], cur["dora"], cur["ura"],
+                                          where=f"{where} hand {len(walls) + 1}"))
+
+    for ev in events:
+        t = ev["type"]
+        if t == "start_kyoku":
+            close()
+            cur = {"oya": ev["oya"], "tehais": ev["tehais"], "draws": [], "rinshan": [],
+                   "dora": [ev["dora_marker"]], "ura": []}
+        elif cur is None:
+            continue
+        elif t == "tsumo":
+            (cur["rinshan"] if ev.get("rinshan") else cur["draws"]).append(ev["pai"])
+        elif t == "dora":
+            cur["dora"].append(ev["dora_marker"])
+        elif t == "hora" and ev.get("uradora_markers") and not cur["ura"]:
+            cur["ura"] = list(ev["uradora_markers"])
+    close()
+    return walls
+
+
+def _classes(tiles: Any) -> list[int]:
+    return sorted(tile_class(t) for t in tiles)
+
+
+def _same(exp: Event, got: Event) -> str:
+    """'' when the engine event matches the recorded one, else what differs."""
+    t = exp["type"]
+    if got["type"] != t:
+        return f"event type {got['type']} instead of {t}"
+    if t == "start_kyoku":
+        for k in ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores"):
+            if exp[k] != got[k]:
+                return f"{k} {got[k]} instead of {exp[k]}"
+        return ""
+    if "actor" in exp and exp["actor"] != got.get("actor"):
+        return f"actor {got.get('actor')} instead of {exp['actor']}"
+    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan"):
+        if tile_class(exp["pai"]) != tile_class(got["pai"]):
+            return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
+    if t == "dahai" and bool(exp.get("tsumogiri")) != bool(got.get("tsumogiri")):
+        return "tsumogiri flag differs"
+    if t in ("chi", "pon", "daiminkan", "kakan", "ankan"):
+        if _classes(exp["consumed"]) != _classes(got["consumed"]):
+            return "consumed tiles differ"
+    if t in ("chi", "pon", "daiminkan") and exp["target"] != got["target"]:
+        return f"target {got['target']} instead of {exp['target']}"
+    if t == "dora" and tile_class(exp["dora_marker"]) != tile_class(got["dora_marker"]):
+        return "dora indicator differs"
+    if t == "hora":
+        if exp["target"] != got["target"]:
+            return f"won from {got['target']} instead of {exp['target']}"
+        if list(exp["deltas"]) != list(got["deltas"]):
+            return f"score changes {got['deltas']} instead of {exp['deltas']}"
+    if t == "ryukyoku":
+        if exp["reason"] != got["reason"]:
+            return f"draw {got['reason']} instead of {exp['reason']}"
+        if list(exp["deltas"]) != list(got["deltas"]):
+            return f"score changes {got['deltas']} instead of {exp['deltas']}"
+        if exp["reason"] == "exhaustive" and list(exp["tenpais"]) != list(got["tenpais"]):
+            return f"tenpai {got['tenpais']} instead of {exp['tenpais']}"
+    if t == "end_game":
+        if exp.get("scores") is not None and list(exp["scores"]) != list(got["scores"]):
+            return f"final scores {got['scores']} instead of {exp['scores']}"
+        if exp.get("final_points") is not None and \
+                [float(x) for x in exp["final_points"]] != [float(x) for x in got["final_points"]]:
+            return f"final points {got['final_points']} instead of {exp['final_points']}"
+    return ""
+
+
+class _RecordEnd(Exception):
+    """An incomplete record ran out; everything up to here agreed."""
+
+
+class _RecordDriver:
+    """Feeds recorded choices to the engine and checks each emitted event."""
+
+    def __init__(self, record: list[Event]) -> None:
+        self.rec = [ev for ev in record if ev["type"] != "start_game"]
+        self.complete = any(ev["type"] == "end_game" for ev in self.rec)
+        self.pos = 0
+        self.decisions = 0
+
+    def ran_out(self) -> None:
+        if not self.complete:
+            raise _RecordEnd()
+
+    def fail(self, message: str, got: Event | None = None) -> ReplayMismatch:
+        exp = self.rec[self.pos] if self.pos < len(self.rec) else None
+        return ReplayMismatch(message, self.pos, exp, got)
+
+    def on_event(self, ev: Event) -> None:
+        if ev["type"] == "start_game":
+            return
+        if self.pos >= len(self.rec):
+            self.ran_out()
+            raise self.fail(f"the engine went on past the end of the record with {ev['type']}",
+                            ev)
+        exp = self.rec[self.pos]
+        diff = _same(exp, ev)
+        if diff:
+            raise self.fail(f"event {self.pos}: {diff}", ev)
+        self.pos += 1
+
+    def _next_decision(self) -> int:
+        i = self.pos
+        while i < len(self.rec) and self.rec[i]["type"] in ("reach_accepted", "dora"):
+            i += 1
+        return i
+
+    def __call__(self, seat: int, actions: list[Action]) -> Action:
+        self.decisions += 1
+        wanted = self._wanted(seat, actions)
+        key = wanted.key()
+        for a in actions:
+            if a.key() == key:
+                return wanted
+        raise self.fail(f"event {self.pos}: seat {seat} took {wanted}, which the engine did not "
+                        f"offer (legal: {', '.join(str(a) for a in actions)})")
+
+    def _wanted(self, seat: int, actions: list[Action]) -> Action:
+        rec = self.rec
+        claim = actions[-1].type == PASS.type   # PASS sorts last
+        if claim:
+            i = self._next_decision()
+            j = i
+            while j < len(rec) and rec[j]["type"] == "hora":
+                if rec[j]["actor"] == seat:
+                    ron = next((a for a in actions if a.type == RON), None)
+                    return ron or Action(RON, rec[j]["pai"])
+                j += 1
+            if i < len(rec):
+                ev = rec[i]
+                t = ev["type"]
+                if t == "ryukyoku" and ev["reason"] == "sanchaho" and ev["tenpais"][seat]:
+                    ron = next((a for a in actions if a.type == RON), None)
+                    return ron or Action(RON)
+                if t in ("chi", "pon", "daiminkan") and ev["actor"] == seat:
+                    typ = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN}[t]
+                    return Action(typ, ev["pai"], tuple(sorted(ev["consumed"])))
+            return PASS
+        if self.pos >= len(rec):
+            self.ran_out()
+            raise self.fail("the record ended while the engine expected a choice")
+        ev = rec[self.pos]
+        t = ev["type"]
+        if ev.get("actor") != seat and t != "ryukyoku":
+            raise self.fail(f"event {self.pos}: the engine asks seat {seat} to act, the record "
+                            f"has {t} by seat {ev.get('actor')}")
+        if t == "dahai":
+            return Action(DISCARD, ev["pai"], (), bool(ev.get("tsumogiri")))
+        if t == "reach":
+            nxt = rec[self.pos + 1] if self.pos + 1 < len(rec) else None
+            if nxt is None or nxt["type"] != "dahai":
+                raise self.fail(f"event {self.pos}: riichi without a discard")
+            return Action(RIICHI, nxt["pai"], (), bool(nxt.get("tsumogiri")))
+        if t == "hora":
+            return Action(TSUMO, ev["pai"])
+        if t == "ankan":
+            return Action(ANKAN, -1, tuple(sorted(ev["consumed"])))
+        if t == "kakan":
+            return Action(KAKAN, ev["pai"], tuple(ev["consumed"]))
+        if t == "ryukyoku" and ev["reason"] == "kyushukyuhai":
+            return Action(KYUUSHU)
+        raise self.fail(f"event {self.pos}: the engine asks seat {seat} to act, the record has "
+                        f"{t}")
+
+
+def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
+                  where: str = "record") -> ReplayReport:
+    """Replay a whole-game record; never raises on disagreement (see the report)."""
+    try:
+        walls = _walls_from_record(events, where)
+    except InvalidHandError as exc:
+        return ReplayReport(False, message=f"bad record: {exc}")
+    driver = _RecordDriver(events)
+    counter = iter(range(len(walls) + 1))
+
+    def wall_source(position: int, honba: int) -> Wall:
+        i = next(counter)
+        if i >= len(walls):
+            driver.ran_out()
+            raise driver.fail("the engine starts a hand the record does not have")
+        return walls[i]
+
+    names = next((ev.get("names") for ev in events if ev["type"] == "start_game"), None)
+    end = next((ev for ev in events if ev["type"] == "end_game"), None)
+    # Old Tenhou logs give unrounded final points; newer ones round to whole points.
+    rounding = None
+    if end is not None and end.get("final_points") is not None:
+        rounding = all(float(p).is_integer() for p in end["final_points"])
+    game = Game(rules, wall_source, driver, names=names or ["", "", "", ""],
+                on_event=driver.on_event, tenhou_rounding=rounding)
+    try:
+        result = game.run()
+    except _RecordEnd:
+        return ReplayReport(True, hands=sum(1 for ev in game.events
+                                            if ev["type"] == "start_kyoku"),
+                            events=driver.pos, decisions=driver.decisions,
+                            extra={"incomplete": True})
+    except ReplayMismatch as exc:
+        return ReplayReport(False, hands=len(game.events), events=driver.pos,
+                            decisions=driver.decisions, message=str(exc), index=exc.index,
+                            expected=exc.expected, got=exc.got)
+    except MjcoreError as exc:
+        return ReplayReport(False, events=driver.pos, decisions=driver.decisions,
+                            message=f"event {driver.pos}: {exc}", index=driver.pos,
+                            expected=driver.rec[driver.pos] if driver.pos < len(driver.rec)
+                            else None)
+    if driver.pos != len(driver.rec):
+        return ReplayReport(False, hands=result.n_hands, events=driver.pos,
+                            decisions=driver.decisions,
+                            message=f"the game ended at event {driver.pos} of {len(driver.rec)}",
+                            index=driver.pos, expected=driver.rec[driver.pos])
+    return ReplayReport(True, hands=result.n_hands, events=driver.pos,
+                        decisions=driver.decisions, final_scores=result.scores,
+                        final_points=result.final_points)

@@ -1,0 +1,754 @@
+"""The riichi referee of one hand: turn machinery, legal actions, claims and settlement.
+
+:class:`RiichiRound` holds the wall and every hidden tile. It asks a *decider* for each choice
+(``decide(seat, actions) -> Action``, with ``actions`` sorted and never empty), emits events
+(see :mod:`.events`) to ``events`` and returns a :class:`RoundResult`. The rule options come
+from a :class:`mjcore.rules.RuleSet`; wins are scored by :func:`mjcore.scoring.score_counts`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ..errors import MjcoreError
+from ..rules import RuleSet
+from ..scoring import (F_CHANKAN, F_CHIIHOU, F_DOUBLE_RIICHI, F_HAITEI, F_HOUTEI, F_IPPATSU,
+                       F_RENHOU, F_RIICHI, F_RINSHAN, F_TENHOU, F_TSUMO, score_counts)
+from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
+                      TSUMO, Action)
+from .events import RED_IDS, WIND_NAMES, Event
+from .handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
+from .wall import Wall
+
+Decider = Callable[[int, list[Action]], Action]
+
+_MELD_CODE = {"chi": 0, "pon": 1, "daiminkan": 2, "ankan": 3, "kakan": 4}
+_IS_YAOCHUU = [k in YAOCHUU_KINDS for k in range(34)]
+_IS_DRAGON = [27 + 4 <= k for k in range(34)]
+_IS_WIND = [27 <= k < 31 for k in range(34)]
+
+
+class EngineError(MjcoreError):
+    """A decider returned an action that was not offered, or the referee reached a bad state."""
+
+
+class Meld(NamedTuple):
+    type: str                 # chi, pon, daiminkan, ankan, kakan
+    tiles: tuple[int, ...]    # every tile of the meld (136-ids), called/added ones included
+    called: int               # the called tile (-1 for ankan); for kakan the pon's called tile
+    target: int               # seat called from (own seat for ankan)
+    added: int = -1           # kakan: the added tile
+
+
+class RoundResult(NamedTuple):
+    kind: str                 # "hora", "exhaustive" or an abortive-draw reason
+    deltas: list[int]         # score change per seat (riichi deposits not included)
+    renchan: bool             # the dealer keeps the deal
+    honba_next: int
+    sticks_left: int          # riichi sticks left on the table
+    winners: tuple[int, ...] = ()
+
+
+class RiichiRound:
+    """One hand of riichi. Build it, then call :meth:`play` once."""
+
+    def __init__(self, rules: RuleSet, wall: Wall, *, round_wind: int, kyoku: int, dealer: int,
+                 honba: int, sticks: int, scores: list[int], events: list[Event],
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.rules = rules
+        self.wall = wall
+        self.round_wind = round_wind
+        self.kyoku = kyoku
+        self.dealer = dealer
+        self.honba = honba
+        self.sticks = sticks
+        self.scores = scores
+        self.events = events
+        self.on_event = on_event
+        self.hands: list[list[int]] = wall.deal(dealer)
+        self.counts = [[0] * 34 for _ in range(4)]
+        for s in range(4):
+            c = self.counts[s]
+            for t in self.hands[s]:
+                c[t >> 2] += 1
+        self.melds: list[list[Meld]] = [[], [], [], []]
+        self.n_open = [0, 0, 0, 0]
+        self.rivers: list[list[int]] = [[], [], [], []]
+        self.river_called = [False] * 4        # one of the seat's discards was called
+        self.disc_kinds = [0, 0, 0, 0]         # bitmask of kinds discarded (furiten)
+        self.waits = [0, 0, 0, 0]              # winning kinds of the 13-3k hand (bitmask)
+        self.shanten13 = [8, 8, 8, 8]
+        self.riichi = [False] * 4
+        self.double_riichi = [False] * 4
+        self.ippatsu = [False] * 4
+        self.furiten_temp = [False] * 4
+        self.furiten_riichi = [False] * 4
+        self.has_discarded = [False] * 4
+        self.has_drawn = [False] * 4
+        self.uninterrupted = True
+        self.kan_owners: list[int] = []
+        self.pending_dora = 0
+        self.pao = [-1, -1, -1, -1]
+        self.first_discard_kind = -1
+        self.riichi_count = 0
+        for s in range(4):
+            self._update_waits(s)
+
+    # ---- events -----------------------------------------------------------------------
+
+    def emit(self, ev: Event) -> None:
+        self.events.append(ev)
+        if self.on_event is not None:
+            self.on_event(ev)
+
+    # ---- hand helpers -----------------------------------------------------------------
+
+    def n_melds(self, seat: int) -> int:
+        return len(self.melds[seat])
+
+    def _update_waits(self, seat: int) -> None:
+        sh, mask = advance(self.counts[seat], len(self.melds[seat]))
+        self.shanten13[seat] = sh
+        self.waits[seat] = mask if sh == 0 else 0
+
+    def tenpai_mask(self, seat: int) -> int:
+        """Winning kinds of a 13-3k hand, without kinds of which the seat holds all four."""
+        mask = self.waits[seat]
+        if not mask:
+            return 0
+        held = self._held_counts(seat)
+        for k in range(34):
+            if (mask >> k) & 1 and held[k] >= 4:
+                mask &= ~(1 << k)
+        return mask
+
+    def _held_counts(self, seat: int) -> list[int]:
+        held = list(self.counts[seat])
+        for m in self.melds[seat]:
+            for t in m.tiles:
+                held[t >> 2] += 1
+        return held
+
+    def _remove(self, seat: int, tile: int) -> None:
+        self.hands[seat].remove(tile)
+        self.counts[seat][tile >> 2] -= 1
+
+    def _add(self, seat: int, tile: int) -> None:
+        self.hands[seat].append(tile)
+        self.counts[seat][tile >> 2] += 1
+
+    def furiten(self, seat: int) -> bool:
+        return (self.furiten_temp[seat] or self.furiten_riichi[seat]
+                or bool(self.waits[seat] & self.disc_kinds[seat]))
+
+    # ---- scoring ----------------------------------------------------------------------
+
+    def score(self, seat: int, tile: int, target: int, *, rinshan: bool = False,
+              chankan: bool = False, first_winner: bool = True):
+        """Score seat's win on ``tile`` (already in hand for tsumo, not for ron)."""
+        tsumo = target == seat
+        counts = list(self.counts[seat])
+        if not tsumo:
+            counts[tile >> 2] += 1
+        red = sum(1 for t in self.hands[seat] if t in RED_IDS) + (
+            0 if tsumo else tile in RED_IDS)
+        melds = []
+        for m in self.melds[seat]:
+            melds.append((_MELD_CODE[m.type], min(m.tiles) >> 2,
+                          sum(1 for t in m.tiles if t in RED_IDS),
+                          (m.target - seat) % 4))
+        remaining = self.wall.remaining
+        flags = 0
+        if tsumo:
+            flags |= F_TSUMO
+            if rinshan:
+                flags |= F_RINSHAN
+            elif remaining == 0:
+                flags |= F_HAITEI
+            if self.uninterrupted and not self.has_discarded[seat]:
+                flags |= F_TENHOU if seat == self.dealer else F_CHIIHOU
+        else:
+            if chankan:
+                flags |= F_CHANKAN
+            elif remaining == 0:
+                flags |= F_HOUTEI
+            if (self.uninterrupted and not self.has_drawn[seat] and seat != self.dealer
+                    and self.rules.renhou != "off"):
+                flags |= F_RENHOU
+        if self.riichi[seat]:
+            flags |= F_DOUBLE_RIICHI if self.double_riichi[seat] else F_RIICHI
+            if self.ippatsu[seat]:
+                flags |= F_IPPATSU
+        n_dora = self.wall.n_dora
+        dora = [t >> 2 for t in self.wall.dora[:n_dora]]
+        ura = [t >> 2 for t in self.wall.ura[:n_dora]] if self.riichi[seat] else []
+        pao = self.pao[seat]
+        return score_counts(
+            bytes(counts), tile >> 2, melds=melds, red=red, flags=flags,
+            seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
+            from_rel=(target - seat) % 4, pao_rel=-1 if pao < 0 else (pao - seat) % 4,
+            dora=dora, ura=ura, honba=self.honba if first_winner else 0,
+            riichi_sticks=self.sticks if first_winner else 0, rules=self.rules, winner=seat)
+
+    def _can_win(self, seat: int, tile: int, target: int, **kw: bool) -> bool:
+        # A closed tsumo always has menzen tsumo and riichi is a yaku: skip the scorer then.
+        if self.riichi[seat] or (target == seat and self.n_open[seat] == 0):
+            return True
+        return bool(self.score(seat, tile, target, **kw).is_win)
+
+    # ---- legal actions ----------------------------------------------------------------
+
+    def _discard_actions(self, seat: int, drawn: int, forbidden: int = 0,
+                         atype=DISCARD) -> list[Action]:
+        """One discard per tile class; the drawn tile as a separate tsumogiri action."""
+        seen = set()
+        out = []
+        for t in self.hands[seat]:
+            if t == drawn:
+                continue
+            k = t >> 2
+            if (forbidden >> k) & 1:
+                continue
+            cls = k * 2 + (t in RED_IDS)
+            if cls in seen:
+                continue
+            seen.add(cls)
+            out.append(Action(atype, t))
+        if drawn >= 0 and not (forbidden >> (drawn >> 2)) & 1:
+            out.append(Action(atype, drawn, (), True))
+        return out
+
+    def turn_actions(self, seat: int, drawn: int, *, rinshan: bool = False) -> list[Action]:
+        """Choices after a draw (``drawn`` >= 0)."""
+        acts: list[Action] = []
+        counts = self.counts[seat]
+        kind = drawn >> 2
+        wall_left = self.wall.remaining
+        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat, rinshan=rinshan):
+            acts.append(Action(TSUMO, drawn))
+        kans_ok = len(self.kan_owners) < 4 and wall_left > 0
+        if self.riichi[seat]:
+            if kans_ok and counts[kind] == 4 and self.rules.riichi_ankan != "never" \
+                    and self._riichi_ankan_ok(seat, kind):
+                acts.append(Action(ANKAN, -1, tuple(sorted(t for t in self.hands[seat]
+                                                           if t >> 2 == kind))))
+            acts.append(Action(DISCARD, drawn, (), True))
+            return acts
+        if kans_ok:
+            for k in range(34):
+                if counts[k] == 4:
+                    acts.append(Action(ANKAN, -1, tuple(sorted(
+                        t for t in self.hands[seat] if t >> 2 == k))))
+            for m in self.melds[seat]:
+                if m.type == "pon" and counts[m.tiles[0] >> 2]:
+                    added = next(t for t in self.hands[seat] if t >> 2 == m.tiles[0] >> 2)
+                    acts.append(Action(KAKAN, added, m.tiles))
+        if (self.rules.kyuushu_kyuuhai and self.uninterrupted and not self.has_discarded[seat]
+                and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 9):
+            acts.append(Action(KYUUSHU))
+        acts.extend(self._discard_actions(seat, drawn))
+        if (self.n_open[seat] == 0 and wall_left >= 4 and self.shanten13[seat] <= 1
+                and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
+            acts.extend(self._riichi_actions(seat, drawn))
+        acts.sort()
+        return acts
+
+    def _riichi_actions(self, seat: int, drawn: int) -> list[Action]:
+        counts = self.counts[seat]
+        n_melds = len(self.melds[seat])
+        best, after, masks = ukeire(counts, n_melds)
+        if best > 0:
+            return []
+        held = self._held_counts(seat)
+        ok = 0
+        for k in range(34):
+            if after[k] == 0:
+                mask = masks[k]
+                good = False
+                for w in range(34):
+                    if (mask >> w) & 1 and held[w] - (w == k) < 4:
+                        good = True
+                        break
+                if good:
+                    ok |= 1 << k
+        if not ok:
+            return []
+        return self._discard_actions(seat, drawn, forbidden=~ok & ((1 << 34) - 1), atype=RIICHI)
+
+    def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
+        """Closed kan in riichi: only with the drawn tile, waits unchanged, and (strict) the
+        three held tiles a triplet in every reading of the hand."""
+        counts = list(self.counts[seat])
+        before = list(counts)
+        before[kind] -= 1
+        sh_b, waits_before = advance(before, len(self.melds[seat]))
+        counts[kind] -= 4
+        sh_a, waits_after = advance(counts, len(self.melds[seat]) + 1)
+        if sh_b != 0 or sh_a != 0 or waits_before != waits_after:
+            return False
+        if self.rules.riichi_ankan == "strict":
+            for w in range(34):
+                if (waits_before >> w) & 1:
+                    full = list(before)
+                    full[w] += 1
+                    for dec in decompositions(full):
+                        if ("pon", kind) not in dec:
+                            return False
+        return True
+
+    def claim_actions(self, seat: int, discarder: int, tile: int) -> list[Action]:
+        """Choices of ``seat`` on the discard ``tile`` (PASS always included)."""
+        kind = tile >> 2
+        acts = []
+        if ((self.waits[seat] >> kind) & 1 and not self.furiten(seat)
+                and self._can_win(seat, tile, discarder)):
+            acts.append(Action(RON, tile))
+        if self.riichi[seat] or self.wall.remaining == 0:
+            acts.append(PASS)
+            return acts
+        counts = self.counts[seat]
+        c = counts[kind]
+        hand = self.hands[seat]
+        if c >= 2:
+            same = [t for t in hand if t >> 2 == kind]
+            for pair in _distinct_pairs(same):
+                if self._kuikae_ok(seat, 1 << kind, pair):
+                    acts.append(Action(PON, tile, pair))
+            if c == 3 and len(self.kan_owners) < 4:
+                acts.append(Action(DAIMINKAN, tile, tuple(sorted(same))))
+        if seat == (discarder + 1) % 4 and kind < 27:
+            n = kind % 9
+            for lo in (kind - 2, kind - 1, kind):
+                if lo < kind - n or lo + 2 > kind - n + 8:
+                    continue
+                others = [k for k in (lo, lo + 1, lo + 2) if k != kind]
+                if not (counts[others[0]] and counts[others[1]]):
+                    continue
+                forbidden = 1 << kind
+                if self.rules.kuikae == "forbidden":
+                    if lo == kind and n <= 5:
+                        forbidden |= 1 << (kind + 3)
+                    elif lo == kind - 2 and n >= 3:
+                        forbidden |= 1 << (kind - 3)
+                for a in _distinct_tiles(hand, others[0]):
+                    for b in _distinct_tiles(hand, others[1]):
+                        if self._kuikae_ok(seat, forbidden, (a, b)):
+                            acts.append(Action(CHI, tile, (a, b)))
+        acts.sort()
+        acts.append(PASS)     # PASS sorts last
+        return acts
+
+    def _kuikae_ok(self, seat: int, forbidden: int, consumed: tuple[int, ...]) -> bool:
+        if self.rules.kuikae != "forbidden":
+            forbidden = 0
+        rest = list(self.counts[seat])
+        for t in consumed:
+            rest[t >> 2] -= 1
+        return any(rest[k] and not (forbidden >> k) & 1 for k in range(34))
+
+    # ---- play -------------------------------------------------------------------------
+
+    def play(self, decide: Decider) -> RoundResult:
+        self.decide = decide
+        self.emit({"type": "start_kyoku", "bakaze": WIND_NAMES[self.round_wind],
+                   "kyoku": self.kyoku, "honba": self.honba, "kyotaku": self.sticks,
+                   "oya": self.dealer, "scores": list(self.scores),
+                   "dora_marker": self.wall.dora[0],
+                   "tehais": [list(h) for h in self.hands]})
+        seat = self.dealer
+        rinshan = False
+        after_call: tuple[int, ...] | None = None   # (forbidden mask,) after chi/pon
+        while True:
+            if after_call is None:
+                if rinshan:
+                    tile = self.wall.draw_rinshan()
+                    self.emit({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
+                else:
+                    if self.wall.remaining <= 0:
+                        return self._exhaustive()
+                    tile = self.wall.draw()
+                    self.emit({"type": "tsumo", "actor": seat, "pai": tile})
+                self._add(seat, tile)
+                self.has_drawn[seat] = True
+                acts = self.turn_actions(seat, tile, rinshan=rinshan)
+            else:
+                tile = -1
+                acts = self._discard_actions(seat, -1, forbidden=after_call[0])
+                acts.sort()
+            act = self._ask(seat, acts)
+            at = act.type
+            if at == TSUMO:
+                return self._settle_wins([seat], seat, tile, rinshan=rinshan)
+            if at == KYUUSHU:
+                return self._abort("kyushukyuhai", reveal=[seat])
+            if at == ANKAN or at == KAKAN:
+                res = self._kan(seat, act)
+                if res is not None:
+                    return res
+                rinshan = True
+                after_call = None
+                continue
+            # a discard (plain or with riichi)
+            res = self._discard(seat, act, tile)
+            if isinstance(res, RoundResult):
+                return res
+            if res is None:
+                seat = (seat + 1) % 4
+                rinshan = False
+                after_call = None
+                continue
+            seat, call = res
+            if call.type == DAIMINKAN:
+                rinshan = True
+                after_call = None
+            else:
+                rinshan = False
+                after_call = (call.forbidden,)   # type: ignore[attr-defined]
+
+    def _ask(self, seat: int, acts: list[Action]) -> Action:
+        act = self.decide(seat, acts)
+        if act not in acts:
+            key = act.key()
+            match = [a for a in acts if a.key() == key]
+            if not match:
+                raise EngineError(f"seat {seat} chose {act}, which is not among the legal "
+                                  f"actions {[str(a) for a in acts]}")
+        return act
+
+    def _reveal_dora(self) -> None:
+        tile = self.wall.reveal_dora()
+        self.emit({"type": "dora", "dora_marker": tile})
+
+    def _kan(self, seat: int, act: Action) -> RoundResult | None:
+        """Closed or added kan; returns a result if the kan is robbed."""
+        immediate = self.rules.kan_dora_timing == "immediate"
+        if act.type == ANKAN:
+            for t in act.consumed:
+                self._remove(seat, t)
+            self.melds[seat].append(Meld("ankan", tuple(act.consumed), -1, seat))
+            self.emit({"type": "ankan", "actor": seat, "consumed": list(act.consumed)})
+            if self.pending_dora:         # the previous open kan's indicator comes first
+                self.pending_dora = 0
+                self._reveal_dora()
+            if self.rules.kokushi_chankan_ankan:
+                res = self._chankan(seat, act.consumed[0], kokushi_only=True)
+                if res is not None:
+                    return res
+            self._reveal_dora()
+        else:
+            tile = act.tile
+            idx = next(i for i, m in enumerate(self.melds[seat])
+                       if m.type == "pon" and m.tiles[0] >> 2 == tile >> 2)
+            pon = self.melds[seat][idx]
+            self.emit({"type": "kakan", "actor": seat, "pai": tile,
+                       "consumed": list(pon.tiles)})
+            if self.pending_dora:
+                self.pending_dora = 0
+                self._reveal_dora()
+            res = self._chankan(seat, tile)
+            if res is not None:
+                return res
+            self._remove(seat, tile)
+            self.melds[seat][idx] = Meld("kakan", pon.tiles + (tile,), pon.called, pon.target,
+                                         tile)
+            if immediate:
+                self._reveal_dora()
+            else:
+                self.pending_dora = 1
+        self.kan_owners.append(seat)
+        self._interrupt()
+        self._update_waits(seat)
+        return None
+
+    def _chankan(self, seat: int, tile: int, kokushi_only: bool = False) -> RoundResult | None:
+        kind = tile >> 2
+        rons = []
+        for d in (1, 2, 3):
+            s = (seat + d) % 4
+            if not (self.waits[s] >> kind) & 1:
+                continue
+            if kokushi_only and not self._is_kokushi_wait(s):
+                continue
+            acts = [PASS]
+            if not self.furiten(s) and self._can_win(s, tile, seat, chankan=True):
+                acts.insert(0, Action(RON, tile))
+            if len(acts) > 1:
+                if self._ask(s, acts).type == RON:
+                    rons.append(s)
+                    continue
+            self.furiten_temp[s] = True
+            if self.riichi[s]:
+                self.furiten_riichi[s] = True
+        if rons:
+            return self._resolve_rons(rons, seat, tile, chankan=True)
+        return None
+
+    def _is_kokushi_wait(self, seat: int) -> bool:
+        c = self.counts[seat]
+        return self.n_melds(seat) == 0 and all(c[k] == 0 for k in range(34)
+                                               if not _IS_YAOCHUU[k])
+
+    def _interrupt(self) -> None:
+        self.uninterrupted = False
+        self.ippatsu = [False] * 4
+
+    def _discard(self, seat: int, act: Action, drawn: int):
+        """Discard, claims, riichi acceptance, abortive checks. Returns a RoundResult, None
+        (no call) or (caller, call action)."""
+        tile = act.tile
+        declaring = act.type == RIICHI
+        if declaring:
+            self.emit({"type": "reach", "actor": seat})
+            if self.uninterrupted and not self.has_discarded[seat]:
+                self.double_riichi[seat] = True
+        elif self.riichi[seat]:
+            self.ippatsu[seat] = False
+        self._remove(seat, tile)
+        self.rivers[seat].append(tile)
+        self.emit({"type": "dahai", "actor": seat, "pai": tile,
+                   "tsumogiri": act.tsumogiri})
+        kind = tile >> 2
+        self.disc_kinds[seat] |= 1 << kind
+        self.furiten_temp[seat] = False
+        first_round = self.uninterrupted and not self.has_discarded[seat]
+        self.has_discarded[seat] = True
+        self._update_waits(seat)
+        if self.pending_dora:
+            self.pending_dora = 0
+            self._reveal_dora()
+        # claims
+        rons: list[int] = []
+        best_call: Action | None = None
+        caller = -1
+        remaining = self.wall.remaining
+        for d in (1, 2, 3):
+            s = (seat + d) % 4
+            in_waits = (self.waits[s] >> kind) & 1
+            if not in_waits and (self.riichi[s] or remaining == 0 or (
+                    self.counts[s][kind] < 2 and not (d == 1 and kind < 27))):
+                continue
+            acts = self.claim_actions(s, seat, tile)
+            if len(acts) == 1:
+                if in_waits:
+                    self.furiten_temp[s] = True
+                    if self.riichi[s]:
+                        self.furiten_riichi[s] = True
+                continue
+            choice = self._ask(s, acts)
+            if choice.type == RON:
+                rons.append(s)
+                continue
+            if in_waits:
+                self.furiten_temp[s] = True
+                if self.riichi[s]:
+                    self.furiten_riichi[s] = True
+            if choice.type != PASS.type:
+                if best_call is None or (choice.type in (PON, DAIMINKAN)
+                                         and best_call.type == CHI):
+                    best_call, caller = choice, s
+        if rons:
+            return self._resolve_rons(rons, seat, tile)
+        if declaring:
+            self.riichi[seat] = True
+            self.ippatsu[seat] = True
+            self.scores[seat] -= 1000
+            self.sticks += 1
+            self.riichi_count += 1
+            self.emit({"type": "reach_accepted", "actor": seat,
+                       "scores": list(self.scores)})
+        # abortive draws after the discard
+        if first_round and self.rules.suufon_renda and seat == (self.dealer + 3) % 4 \
+                and self.uninterrupted and best_call is None:
+            firsts = [self.rivers[s][0] >> 2 for s in range(4) if self.rivers[s]]
+            if len(firsts) == 4 and firsts[0] in (27, 28, 29, 30) and len(set(firsts)) == 1:
+                return self._abort("suufonrenda")
+        if self.rules.suucha_riichi and declaring and self.riichi_count == 4:
+            return self._abort("suuchariichi")
+        if (self.rules.suukaikan and len(self.kan_owners) == 4
+                and len(set(self.kan_owners)) > 1):
+            return self._abort("suukaikan")
+        if best_call is None:
+            return None
+        return caller, self._apply_call(caller, seat, best_call)
+
+    def _apply_call(self, caller: int, target: int, call: Action) -> Action:
+        tile = call.tile
+        kind = tile >> 2
+        self.rivers[target].pop()
+        self.river_called[target] = True
+        for t in call.consumed:
+            self._remove(caller, t)
+        tiles = tuple(sorted(call.consumed + (tile,)))
+        typ = {PON: "pon", CHI: "chi", DAIMINKAN: "daiminkan"}[call.type]
+        self.melds[caller].append(Meld(typ, tiles, tile, target))
+        self.n_open[caller] += 1
+        self.emit({"type": typ, "actor": caller, "target": target, "pai": tile,
+                   "consumed": list(call.consumed)})
+        self._interrupt()
+        if call.type != CHI and kind >= 27 and self.pao[caller] < 0:
+            self._check_pao(caller, target, kind)
+        forbidden = 0
+        if call.type == DAIMINKAN:
+            self.kan_owners.append(caller)
+            if self.rules.kan_dora_timing == "immediate":
+                self._reveal_dora()
+            else:
+                self.pending_dora = 1
+        else:
+            forbidden = 1 << kind
+            if self.rules.kuikae == "forbidden" and call.type == CHI:
+                lo = min(tiles) >> 2
+                n = kind % 9
+                if lo == kind and n <= 5:
+                    forbidden |= 1 << (kind + 3)
+                elif lo == kind - 2 and n >= 3:
+                    forbidden |= 1 << (kind - 3)
+            elif self.rules.kuikae != "forbidden":
+                forbidden = 0
+        if call.type == DAIMINKAN:
+            self._update_waits(caller)
+        return _Call(call, forbidden)
+
+    def _check_pao(self, caller: int, target: int, kind: int) -> None:
+        sets = [m.tiles[0] >> 2 for m in self.melds[caller] if m.type != "chi"]
+        if kind >= 31 and "daisangen" in self.rules.pao:
+            if sum(1 for k in sets if k >= 31) == 3:
+                self.pao[caller] = target
+        elif 27 <= kind < 31 and "daisuushii" in self.rules.pao:
+            if sum(1 for k in sets if 27 <= k < 31) == 4:
+                self.pao[caller] = target
+
+    # ---- endings ----------------------------------------------------------------------
+
+    def _resolve_rons(self, rons: list[int], discarder: int, tile: int,
+                      chankan: bool = False) -> RoundResult:
+        rons.sort(key=lambda s: (s - discarder) % 4)
+        mode = self.rules.multiple_ron
+        if len(rons) == 3 and mode == "double":
+            if self.rules.sanchahou:
+                return self._abort("sanchaho", reveal=rons)
+        if mode == "atamahane":
+            rons = rons[:1]
+        return self._settle_wins(rons, discarder, tile, chankan=chankan)
+
+    def _settle_wins(self, winners: list[int], target: int, tile: int, *, rinshan: bool = False,
+                     chankan: bool = False) -> RoundResult:
+        total = [0, 0, 0, 0]
+        each_gets = self.rules.multi_ron_sticks == "each"
+        for i, w in enumerate(winners):
+            first = i == 0 or each_gets
+            res = self.score(w, tile, target, rinshan=rinshan, chankan=chankan,
+                             first_winner=first)
+            if not res.is_win:
+                raise EngineError(f"seat {w} won without a valid hand ({res.status})")
+            deltas = list(res.deltas)
+            if i > 0 and each_gets:
+                pass
+            for s in range(4):
+                total[s] += deltas[s]
+                self.scores[s] += deltas[s]
+            ev: Event = {"type": "hora", "actor": w, "target": target, "pai": tile,
+                         "deltas": deltas, "scores": list(self.scores), "han": res.han,
+                         "fu": res.fu, "points": res.points,
+                         "yaku": [[y[0], y[3]] for y in res.yaku]}
+            if self.riichi[w]:
+                ev["uradora_markers"] = list(self.wall.ura[:self.wall.n_dora])
+            if self.pao[w] >= 0:
+                ev["pao"] = self.pao[w]
+            self.emit(ev)
+        self.sticks = 0
+        self.emit({"type": "end_kyoku"})
+        renchan = self.dealer in winners
+        return RoundResult("hora", total, renchan, self.honba + 1 if renchan else 0, 0,
+                           tuple(winners))
+
+    def _abort(self, reason: str, reveal: list[int] | None = None) -> RoundResult:
+        tenpais = [False] * 4
+        for s in reveal or ():
+            tenpais[s] = True
+        self.emit({"type": "ryukyoku", "reason": reason, "deltas": [0, 0, 0, 0],
+                   "scores": list(self.scores), "tenpais": tenpais})
+        self.emit({"type": "end_kyoku"})
+        return RoundResult(reason, [0, 0, 0, 0], True, self.honba + 1, self.sticks)
+
+    def _exhaustive(self) -> RoundResult:
+        tenpai = [self.tenpai_mask(s) != 0 for s in range(4)]
+        deltas = [0, 0, 0, 0]
+        nagashi = []
+        if self.rules.nagashi_mangan != "off":
+            for s in range(4):
+                if self.rivers[s] and not self.river_called[s] and all(
+                        _IS_YAOCHUU[t >> 2] for t in self.rivers[s]):
+                    nagashi.append(s)
+        reason = "exhaustive"
+        if nagashi:
+            reason = "nagashimangan"
+            for s in nagashi:
+                for p in range(4):
+                    if p == s:
+                        continue
+                    pay = 4000 if (s == self.dealer or p == self.dealer) else 2000
+                    if self.rules.nagashi_mangan == "mangan_tsumo":
+                        pay += 100 * self.honba
+                    deltas[p] -= pay
+                    deltas[s] += pay
+        else:
+            n = sum(tenpai)
+            if 0 < n < 4:
+                for s in range(4):
+                    deltas[s] = 3000 // n if tenpai[s] else -3000 // (4 - n)
+        for s in range(4):
+            self.scores[s] += deltas[s]
+        self.emit({"type": "ryukyoku", "reason": reason, "deltas": deltas,
+                   "scores": list(self.scores), "tenpais": tenpai})
+        self.emit({"type": "end_kyoku"})
+        renchan = tenpai[self.dealer] if self.rules.renchan == "tenpai" else False
+        return RoundResult(reason, deltas, renchan, self.honba + 1, self.sticks)
+
+    # ---- invariants -------------------------------------------------------------------
+
+    def tile_census(self) -> list[int]:
+        """Every one of the 136 tiles, wherever it is (hands, melds, rivers, wall)."""
+        tiles: list[int] = []
+        for s in range(4):
+            tiles += self.hands[s]
+            tiles += self.rivers[s]
+            for m in self.melds[s]:
+                tiles += m.tiles
+        w = self.wall
+        tiles += w.live[w.pos:]
+        tiles += w.rinshan[w.n_rinshan:]
+        tiles += w.dora + w.ura
+        return tiles
+
+
+class _Call(NamedTuple):
+    action: Action
+    forbidden: int
+
+    @property
+    def type(self):
+        return self.action.type
+
+
+def _distinct_tiles(hand: list[int], kind: int) -> list[int]:
+    out = []
+    seen = set()
+    for t in hand:
+        if t >> 2 == kind:
+            red = t in RED_IDS
+            if red not in seen:
+                seen.add(red)
+                out.append(t)
+    return out
+
+
+def _distinct_pairs(same: list[int]) -> list[tuple[int, int]]:
+    reds = [t for t in same if t in RED_IDS]
+    plain = [t for t in same if t not in RED_IDS]
+    out = []
+    if len(plain) >= 2:
+        out.append((plain[0], plain[1]))
+    if reds and plain:
+        out.append((min(reds[0], plain[0]), max(reds[0], plain[0])))
+    return out

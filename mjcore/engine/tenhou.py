@@ -1,0 +1,459 @@
+"""Tenhou records: the mjlog XML reader and the tenhou.net/6 JSON export.
+
+:func:`read_mjlog` turns one mjlog document into engine events (see :mod:`.events`): the round
+headers, every draw, discard, call (chi, pon, open kan, added kan, closed kan decoded from the
+``m`` bit layout), riichi step 1/2, kan dora, each win and draw with its score changes, and the
+final result. Kan dora of an open or added kan is written where the engine reveals it (after the
+kan player's next discard, or at his next kan), whatever the tag order of the log.
+"""
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InvalidHandError
+from ..rules import RuleSet
+from .events import MJAI_NAMES, Event, WIND_NAMES
+
+_TAG = re.compile(r"<(/?)([A-Za-z]+[0-9]*)([^>]*?)/?>")
+_ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
+_DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
+_DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
+_DRAW_OR_DISCARD = frozenset("TUVWDEFG")
+
+RYUUKYOKU_REASONS = {
+    "": "exhaustive", "yao9": "kyushukyuhai", "kaze4": "suufonrenda", "reach4": "suuchariichi",
+    "ron3": "sanchaho", "kan4": "suukaikan", "nm": "nagashimangan",
+}
+TENHOU_DRAW_KIND = {v: k or "exhaustive" for k, v in RYUUKYOKU_REASONS.items()}
+
+
+@dataclass
+class MjlogGame:
+    """One parsed mjlog: its rule flags, players and events."""
+
+    go_type: int
+    names: list[str]
+    events: list[Event]
+    complete: bool
+    sanma: bool
+    final_scores: list[int] | None = None
+    final_points: list[float] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def rules_for_go_type(go_type: int) -> RuleSet:
+    """The ``tenhou`` preset adjusted to a record's lobby flags (length, red fives, kuitan)."""
+    rules = RuleSet.preset("tenhou")
+    opts: dict[str, Any] = {}
+    if not go_type & 0x08:
+        opts["game_length"] = "tonpuusen"
+    if go_type & 0x02:
+        opts["red_fives"] = 0
+    if go_type & 0x04:
+        opts["kuitan"] = False
+    return rules.replace(**opts) if opts else rules
+
+
+def decode_meld(m: int) -> tuple[str, int, list[int], int]:
+    """Decode a Tenhou meld code: (type, called or added tile, other tiles, from_rel).
+
+    Types ``chi``, ``pon``, ``kakan``, ``daiminkan``, ``ankan``. For ``kakan`` the first tile is
+    the added one and the list holds the pon's three tiles; for ``ankan`` the first tile is one of
+    the four and the list holds all four.
+    """
+    rel = m & 3
+    if m & 4:
+        base = m >> 10
+        called = base % 3
+        base //= 3
+        base = (base // 7) * 9 + base % 7
+        tiles = [(base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3)]
+        pai = tiles.pop(called)
+        return "chi", pai, tiles, rel
+    if m & 0x18:
+        unused = (m >> 5) & 3
+        base = m >> 9
+        called = base % 3
+        kind = base // 3
+        tiles = [kind * 4 + c for c in range(4) if c != unused]
+        if m & 8:
+            pai = tiles.pop(called)
+            return "pon", pai, tiles, rel
+        return "kakan", kind * 4 + unused, tiles, rel
+    if m & 0x20:
+        raise InvalidHandError(f"meld code {m}: nukidora (three-player) is not supported",
+                               reason="sanma_meld")
+    base = m >> 8
+    kind = base // 4
+    tiles = [kind * 4 + c for c in range(4)]
+    if rel == 0:
+        return "ankan", tiles[0], tiles, 0
+    pai = tiles.pop(base % 4)
+    return "daiminkan", pai, tiles, rel
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x != ""]
+
+
+def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
+    """Parse an mjlog XML document. Raises InvalidHandError naming the tag on malformed input."""
+    events: list[Event] = []
+    go_type = 0
+    names = ["", "", "", ""]
+    sanma = False
+    complete = False
+    final_scores = final_points = None
+    hands: list[list[int]] = [[], [], [], []]
+    last_draw = [-1, -1, -1, -1]
+    rinshan_next = [False] * 4
+    pending_dora: list[Event] = []
+    pending_owner = -1
+    in_round = False
+    started = False
+    n_tag = 0
+    for match in _TAG.finditer(text):
+        n_tag += 1
+        closing, tag, body = match.groups()
+        if closing:
+            continue
+        c = tag[0]
+        if in_round and c in _DRAW_OR_DISCARD and tag[1:].isdigit():
+            tile = int(tag[1:])
+            if c in _DRAW:
+                seat = _DRAW[c]
+                hands[seat].append(tile)
+                last_draw[seat] = tile
+                if rinshan_next[seat]:
+                    events.append({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
+                    rinshan_next[seat] = False
+                else:
+                    events.append({"type": "tsumo", "actor": seat, "pai": tile})
+                continue
+            seat = _DISCARD[c]
+            try:
+                hands[seat].remove(tile)
+            except ValueError:
+                raise InvalidHandError(
+                    f"{where}: tag {n_tag} <{tag}>: seat {seat} discards {MJAI_NAMES[tile]} "
+                    "which it does not hold", reason="tile_not_held") from None
+            events.append({"type": "dahai", "actor": seat, "pai": tile,
+                           "tsumogiri": tile == last_draw[seat]})
+            last_draw[seat] = -1
+            if pending_dora and pending_owner == seat:
+                events.extend(pending_dora)
+                pending_dora = []
+            continue
+        pos = f"{where}: tag {n_tag} <{tag}>"
+        try:
+            attrs = dict(_ATTR.findall(body))
+            if tag in ("mjloggm", "SHUFFLE", "TAIKYOKU", "BYE"):
+                continue
+            if tag == "GO":
+                go_type = int(attrs.get("type", "0"))
+                if go_type & 0x10:
+                    sanma = True
+                continue
+            if tag == "UN":
+                if "n0" in attrs and not started:
+                    names = [urllib.parse.unquote(attrs.get(f"n{i}", "")) for i in range(4)]
+                    if names[3] == "" and "n3" not in attrs:
+                        sanma = True
+                continue
+            if tag == "INIT":
+                seed = _ints(attrs["seed"])
+                hai = [_ints(attrs.get(f"hai{i}", "")) for i in range(4)]
+                if not hai[3]:
+                    sanma = True
+                if sanma:
+                    break
+                if not started:
+                    events.append({"type": "start_game", "names": names})
+                    started = True
+                round_index, honba, sticks = seed[0], seed[1], seed[2]
+                events.append({
+                    "type": "start_kyoku", "bakaze": WIND_NAMES[(round_index // 4) % 4],
+                    "kyoku": round_index % 4 + 1, "honba": honba, "kyotaku": sticks,
+                    "oya": int(attrs["oya"]), "scores": [x * 100 for x in _ints(attrs["ten"])],
+                    "dora_marker": seed[5], "tehais": [list(h) for h in hai],
+                    "dice": [seed[3] + 1, seed[4] + 1],
+                })
+                hands = [list(h) for h in hai]
+                last_draw = [-1, -1, -1, -1]
+                rinshan_next = [False] * 4
+                pending_dora = []
+                pending_owner = -1
+                in_round = True
+                continue
+            if not in_round and tag not in ("AGARI", "RYUUKYOKU"):
+                continue
+            if tag == "N":
+                who = int(attrs["who"])
+                kind, pai, tiles, rel = decode_meld(int(attrs["m"]))
+                last_draw[who] = -1
+                if pending_dora and kind in ("kakan", "ankan", "daiminkan"):
+                    events.extend(pending_dora)
+                    pending_dora = []
+                if kind in ("chi", "pon", "daiminkan"):
+                    for t in tiles:
+                        hands[who].remove(t)
+                    events.append({"type": kind, "actor": who, "target": (who + rel) % 4,
+                                   "pai": pai, "consumed": tiles})
+                elif kind == "kakan":
+                    hands[who].remove(pai)
+                    events.append({"type": "kakan", "actor": who, "pai": pai,
+                                   "consumed": tiles})
+                else:
+                    for t in tiles:
+                        hands[who].remove(t)
+                    events.append({"type": "ankan", "actor": who, "consumed": tiles})
+                if kind in ("daiminkan", "kakan", "ankan"):
+                    rinshan_next[who] = True
+                    pending_owner = who if kind != "ankan" else -1
+                continue
+            if tag == "DORA":
+                ev = {"type": "dora", "dora_marker": int(attrs["hai"])}
+                if pending_owner >= 0 and events[-1]["type"] in ("tsumo",) \
+                        and events[-1].get("rinshan"):
+                    pending_dora.append(ev)
+                else:
+                    events.append(ev)
+                continue
+            if tag == "REACH":
+                who = int(attrs["who"])
+                if attrs.get("step") == "1":
+                    events.append({"type": "reach", "actor": who})
+                else:
+                    events.append({"type": "reach_accepted", "actor": who})
+                continue
+            if tag == "AGARI":
+                who, from_who = int(attrs["who"]), int(attrs["fromWho"])
+                sc = _ints(attrs["sc"])
+                ten = _ints(attrs["ten"])
+                ev = {
+                    "type": "hora", "actor": who, "target": from_who,
+                    "pai": int(attrs["machi"]),
+                    "deltas": [sc[2 * i + 1] * 100 for i in range(4)],
+                    "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(4)],
+                    "fu": ten[0], "points": ten[1], "limit": ten[2],
+                    "hai": _ints(attrs["hai"]),
+                }
+                if "doraHaiUra" in attrs:
+                    ev["uradora_markers"] = _ints(attrs["doraHaiUra"])
+                if "yaku" in attrs:
+                    y = _ints(attrs["yaku"])
+                    ev["yaku"] = [[y[i], y[i + 1]] for i in range(0, len(y), 2)]
+                if "yakuman" in attrs:
+                    ev["yakuman"] = _ints(attrs["yakuman"])
+                if "paoWho" in attrs:
+                    ev["pao"] = int(attrs["paoWho"])
+                if pending_dora:
+                    pending_dora = []  # a rinshan win: the open-kan dora is never revealed
+                events.append(ev)
+            elif tag == "RYUUKYOKU":
+                sc = _ints(attrs.get("sc", ""))
+                kind = attrs.get("type", "")
+                if kind not in RYUUKYOKU_REASONS:
+                    raise InvalidHandError(f"{pos}: unknown draw type {kind!r}",
+                                           reason="unknown_draw")
+                tenpai = [f"hai{i}" in attrs for i in range(4)]
+                ev = {"type": "ryukyoku", "reason": RYUUKYOKU_REASONS[kind],
+                      "deltas": [sc[2 * i + 1] * 100 for i in range(4)] if sc else [0] * 4,
+                      "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(4)]
+                      if sc else None,
+                      "tenpais": tenpai}
+                if pending_dora:
+                    events.extend(pending_dora)
+                    pending_dora = []
+                events.append(ev)
+            else:
+                continue
+            if "owari" in attrs:
+                ow = attrs["owari"].split(",")
+                final_scores = [int(ow[2 * i]) * 100 for i in range(4)]
+                final_points = [float(ow[2 * i + 1]) for i in range(4)]
+                complete = True
+                if events[-1]["type"] != "end_kyoku":
+                    events.append({"type": "end_kyoku"})
+                events.append({"type": "end_game", "scores": final_scores,
+                               "final_points": final_points})
+                in_round = False
+            elif events and events[-1]["type"] in ("hora", "ryukyoku"):
+                # a second AGARI of a double ron follows directly; end_kyoku is added lazily
+                pass
+        except InvalidHandError:
+            raise
+        except (KeyError, ValueError, IndexError) as exc:
+            raise InvalidHandError(f"{pos}: malformed tag ({exc!r})", reason="bad_mjlog") from None
+    events = _close_rounds(events)
+    return MjlogGame(go_type=go_type, names=names, events=events, complete=complete,
+                     sanma=sanma, final_scores=final_scores, final_points=final_points)
+
+
+def _close_rounds(events: list[Event]) -> list[Event]:
+    """Insert ``end_kyoku`` after each round's last result."""
+    out: list[Event] = []
+    for i, ev in enumerate(events):
+        out.append(ev)
+        if ev["type"] in ("hora", "ryukyoku"):
+            nxt = events[i + 1]["type"] if i + 1 < len(events) else None
+            if nxt not in ("hora", "end_kyoku"):
+                out.append({"type": "end_kyoku"})
+    return out
+
+
+def read_mjlog_file(path: str) -> MjlogGame:
+    with open(path, "rb") as f:
+        data = f.read()
+    return read_mjlog(_decode(data, path), path)
+
+
+def _decode(data: bytes, where: str) -> str:
+    if data[:2] == b"\x1f\x8b":
+        import gzip
+
+        data = gzip.decompress(data)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidHandError(f"{where}: not UTF-8 text", reason="bad_mjlog") from None
+
+
+# ---- tenhou.net/6 JSON export -------------------------------------------------------------
+
+def _t6(tile: int) -> int:
+    """tenhou.net/6 tile code: 11-19 man, 21-29 pin, 31-39 sou, 41-47 honors, 51-53 red fives."""
+    if tile in (16, 52, 88):
+        return 51 + tile // 36
+    kind = tile >> 2
+    return (kind // 9 + 1) * 10 + kind % 9 + 1
+
+
+def _meld_str(ev: Event, seat: int) -> str:
+    """tenhou.net/6 call string (``c`` chi, ``p`` pon, ``m`` open kan, ``k`` added, ``a`` closed)."""
+    t = ev["type"]
+    if t == "ankan":
+        cons = [_t6(x) for x in ev["consumed"]]
+        return "".join(str(x) for x in cons[:3]) + "a" + str(cons[3])
+    pai = _t6(ev["pai"])
+    cons = [_t6(x) for x in ev["consumed"]]
+    if t == "kakan":
+        base = cons[:2]
+        rel = ev.get("pon_rel", 3)
+        parts = [str(x) for x in cons]
+        parts.insert(3 - rel, "k" + str(pai))
+        return "".join(parts[:3 - rel] + [parts[3 - rel]] + parts[3 - rel + 1:]) \
+            if base is not None else ""
+    rel = (ev["target"] - seat) % 4
+    letter = {"chi": "c", "pon": "p", "daiminkan": "m"}[t]
+    tiles = [str(x) for x in cons]
+    # the called tile is written at the position of the player it came from
+    if t == "chi":
+        return letter + str(pai) + "".join(tiles)
+    idx = {3: 0, 2: 1, 1: len(tiles)}[rel]
+    tiles.insert(idx, letter + str(pai))
+    return "".join(tiles)
+
+
+def to_tenhou6(events: list[Event], names: list[str] | None = None,
+               rule_name: str = "mjcore") -> dict[str, Any]:
+    """Export a record as tenhou.net/6 JSON (one entry of ``log`` per hand)."""
+    logs: list[list[Any]] = []
+    cur: list[Any] | None = None
+    haipai: list[list[int]] = []
+    takes: list[list[Any]] = []
+    discards: list[list[Any]] = []
+    riichi_pending = [False] * 4
+    pon_rel: dict[tuple[int, int], int] = {}
+    start_names = names or ["", "", "", ""]
+    final: list[Any] = []
+    for ev in events:
+        t = ev["type"]
+        if t == "start_game":
+            start_names = list(ev.get("names") or start_names)
+        elif t == "start_kyoku":
+            wind = WIND_NAMES.index(ev["bakaze"])
+            round_no = wind * 4 + ev["kyoku"] - 1
+            oya = ev["oya"]
+            # tenhou.net/6 lists hands in seat order relative to the first dealer (seat 0)
+            haipai = [sorted(ev["tehais"][s]) for s in range(4)]
+            takes = [[], [], [], []]
+            discards = [[], [], [], []]
+            riichi_pending = [False] * 4
+            pon_rel = {}
+            cur = [[round_no, ev["honba"], ev["kyotaku"]], list(ev["scores"]),
+                   [_t6(ev["dora_marker"])], []]
+            cur.append(oya)
+        elif cur is None:
+            continue
+        elif t == "tsumo":
+            takes[ev["actor"]].append(_t6(ev["pai"]))
+        elif t == "dahai":
+            a = ev["actor"]
+            code: Any = 60 if ev.get("tsumogiri") else _t6(ev["pai"])
+            if riichi_pending[a]:
+                code = "r" + str(_t6(ev["pai"]))
+                riichi_pending[a] = False
+            discards[a].append(code)
+        elif t == "reach":
+            riichi_pending[ev["actor"]] = True
+        elif t in ("chi", "pon", "daiminkan"):
+            a = ev["actor"]
+            if t == "pon":
+                pon_rel[(a, ev["pai"] >> 2)] = (ev["target"] - a) % 4
+            takes[a].append(_meld_str(ev, a))
+            if t == "daiminkan":
+                discards[a].append(0)
+        elif t in ("kakan", "ankan"):
+            a = ev["actor"]
+            if t == "kakan":
+                ev = dict(ev, pon_rel=pon_rel.get((a, ev["pai"] >> 2), 3))
+            discards[a].append(_meld_str(ev, a))
+        elif t == "dora":
+            cur[2].append(_t6(ev["dora_marker"]))
+        elif t in ("hora", "ryukyoku"):
+            if len(cur) == 5:
+                oya = cur.pop()
+                for s in range(4):
+                    cur.extend([[_t6(x) for x in haipai[s]], takes[s], discards[s]])
+                cur.append(None)
+            if t == "hora":
+                ura = [_t6(x) for x in ev.get("uradora_markers", [])]
+                cur[3] = ura
+                if cur[-1] is None:
+                    cur[-1] = ["和了"]
+                cur[-1].extend([list(ev["deltas"]), [ev["actor"], ev["target"],
+                                ev.get("pao", ev["actor"]), _hora_text(ev)]])
+            else:
+                cur[-1] = [_draw_name(ev["reason"]), list(ev["deltas"])]
+        elif t == "end_kyoku":
+            if cur is not None and len(cur) > 5:
+                logs.append(cur)
+            cur = None
+        elif t == "end_game":
+            scores = ev.get("scores") or []
+            pts = ev.get("final_points") or [0.0] * 4
+            final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
+    return {"title": ["", ""], "name": start_names, "rule": {"disp": rule_name, "aka": 1},
+            "log": logs, "sc": final}
+
+
+def _hora_text(ev: Event) -> str:
+    pts = ev.get("points", 0)
+    fu = ev.get("fu", 0)
+    han = ev.get("han", 0)
+    return f"{fu}符{han}飜{pts}点" if fu else f"{pts}点"
+
+
+def _draw_name(reason: str) -> str:
+    return {"exhaustive": "流局", "kyushukyuhai": "九種九牌", "suufonrenda": "四風連打",
+            "suuchariichi": "四家立直", "sanchaho": "三家和了", "suukaikan": "四槓散了",
+            "nagashimangan": "流し満貫"}.get(reason, reason)
+
+
+def dumps_tenhou6(events: list[Event], names: list[str] | None = None) -> str:
+    return json.dumps(to_tenhou6(events, names), ensure_ascii=False, separators=(",", ":"))

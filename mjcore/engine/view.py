@@ -1,0 +1,113 @@
+"""What one seat may see: its own hand and the public state of the table.
+
+A :class:`PlayerView` is a read-only window on the referee for one seat. It exposes the seat's
+own closed tiles and everything public (melds, rivers, riichi, scores, dora indicators, wall
+size); it never exposes another seat's closed tiles or the wall's order.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .events import Event
+
+if TYPE_CHECKING:
+    from .round import Meld, RiichiRound
+
+
+class PlayerView:
+    __slots__ = ("seat", "_round", "_events")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._round: RiichiRound | None = None
+        self._events: list[Event] = []
+
+    def _attach(self, rnd: RiichiRound, events: list[Event]) -> None:
+        self._round = rnd
+        self._events = events
+
+    @property
+    def round(self) -> RiichiRound:
+        if self._round is None:
+            raise RuntimeError("the view is not attached to a hand yet")
+        return self._round
+
+    # own hand
+    @property
+    def hand(self) -> list[int]:
+        """Own closed tiles (136-ids)."""
+        return list(self.round.hands[self.seat])
+
+    @property
+    def counts(self) -> list[int]:
+        """Own closed tiles as 34 counts."""
+        return list(self.round.counts[self.seat])
+
+    @property
+    def n_melds(self) -> int:
+        return len(self.round.melds[self.seat])
+
+    @property
+    def in_riichi(self) -> bool:
+        return self.round.riichi[self.seat]
+
+    # public state
+    def melds(self, seat: int) -> list[Meld]:
+        return list(self.round.melds[seat])
+
+    def river(self, seat: int) -> list[int]:
+        return list(self.round.rivers[seat])
+
+    def riichi(self, seat: int) -> bool:
+        return self.round.riichi[seat]
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.round.scores)
+
+    @property
+    def dealer(self) -> int:
+        return self.round.dealer
+
+    @property
+    def round_wind(self) -> int:
+        return self.round.round_wind
+
+    @property
+    def dora_indicators(self) -> list[int]:
+        return self.round.wall.dora_indicators
+
+    @property
+    def tiles_left(self) -> int:
+        return self.round.wall.remaining
+
+    def visible_counts(self) -> list[int]:
+        """Counts of the tiles this seat can see: own hand, every river and meld, indicators."""
+        rnd = self.round
+        seen = list(rnd.counts[self.seat])
+        for s in range(4):
+            for t in rnd.rivers[s]:
+                seen[t >> 2] += 1
+            for m in rnd.melds[s]:
+                for t in m.tiles:
+                    seen[t >> 2] += 1
+        for t in rnd.wall.dora_indicators:
+            seen[t >> 2] += 1
+        return seen
+
+    def events(self) -> list[Event]:
+        """The record so far as this seat saw it (other seats' draws and hands hidden)."""
+        return [mask_event(ev, self.seat) for ev in self._events]
+
+
+def mask_event(ev: Event, seat: int) -> Event:
+    t = ev["type"]
+    if t == "tsumo" and ev["actor"] != seat:
+        out = dict(ev)
+        out["pai"] = -1
+        return out
+    if t == "start_kyoku":
+        out = dict(ev)
+        out["tehais"] = [h if s == seat else [-1] * len(h) for s, h in enumerate(ev["tehais"])]
+        return out
+    return ev

@@ -1,0 +1,47 @@
+"""The mjcore exception hierarchy.
+
+Every entry point (Python API, batch API, CLI, gRPC) raises or reports these; messages say
+what was wrong and where (the hand, the character or tile, and why).
+"""
+from __future__ import annotations
+
+
+class MjcoreError(Exception):
+    """Base class of every error mjcore raises on purpose."""
+
+
+class InvalidHandError(MjcoreError, ValueError):
+    """A malformed or impossible hand, tile, meld or batch row.
+
+    ``position`` is the character offset in the input text (or None); ``index`` is the row of
+    a batch (or None); ``reason`` is a short machine-readable code such as ``unknown_character``.
+    """
+
+    def __init__(self, message: str, *, reason: str = "invalid_hand",
+                 position: int | None = None, index: int | None = None,
+                 text: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.position = position
+        self.index = index
+        self.text = text
+
+
+class InvalidRuleError(MjcoreError, ValueError):
+    """An unknown rule option or preset, or a value out of range."""
+
+
+class BatchError(InvalidHandError):
+    """One or more rows of a batch were invalid.
+
+    ``errors`` maps row index -> InvalidHandError. The batch result holding the good rows is
+    in ``partial`` so no good result is lost.
+    """
+
+    def __init__(self, errors: dict[int, InvalidHandError], partial: object = None) -> None:
+        first = min(errors)
+        super().__init__(
+            f"{len(errors)} invalid row(s); first at index {first}: {errors[first]}",
+            reason=errors[first].reason, index=first)
+        self.errors = errors
+        self.partial = partial

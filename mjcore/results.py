@@ -1,0 +1,114 @@
+"""Small immutable result values returned by the single-hand API."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class Shanten(int):
+    """The minimum shanten over the three forms; an ``int`` carrying each form.
+
+    ``chiitoitsu`` and ``kokushi`` are None for hands with called melds (those forms need a
+    closed hand). -1 means complete.
+    """
+
+    standard: int
+    chiitoitsu: int | None
+    kokushi: int | None
+
+    def __new__(cls, standard: int, chiitoitsu: int | None, kokushi: int | None) -> "Shanten":
+        best = standard
+        if chiitoitsu is not None and chiitoitsu < best:
+            best = chiitoitsu
+        if kokushi is not None and kokushi < best:
+            best = kokushi
+        self = int.__new__(cls, best)
+        self.standard = standard
+        self.chiitoitsu = chiitoitsu
+        self.kokushi = kokushi
+        return self
+
+    def __repr__(self) -> str:
+        return (f"Shanten({int(self)}, standard={self.standard}, "
+                f"chiitoitsu={self.chiitoitsu}, kokushi={self.kokushi})")
+
+    def __reduce__(self):
+        return (Shanten, (self.standard, self.chiitoitsu, self.kokushi))
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A tile that completes (or advances) the hand and how many copies remain unseen."""
+
+    tile: int
+    remaining: int
+
+    def __repr__(self) -> str:
+        from .tiles import tile_name
+
+        return f"Wait({tile_name(self.tile)}, remaining={self.remaining})"
+
+
+@dataclass(frozen=True, slots=True)
+class Waits:
+    """The winning tiles of a hand. Empty when the hand is not tenpai."""
+
+    shanten: int
+    tiles: tuple[Wait, ...]
+
+    @property
+    def tenpai(self) -> bool:
+        return self.shanten == 0 and bool(self.tiles)
+
+    @property
+    def remaining(self) -> int:
+        return sum(w.remaining for w in self.tiles)
+
+    def __iter__(self):
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __repr__(self) -> str:
+        from .tiles import tile_name
+
+        inner = " ".join(f"{tile_name(w.tile)}x{w.remaining}" for w in self.tiles)
+        return f"Waits(shanten={self.shanten}, [{inner}], remaining={self.remaining})"
+
+
+@dataclass(frozen=True, slots=True)
+class UkeireOption:
+    """One discard (None for a 13-tile hand) with the shanten after it and its advancing tiles."""
+
+    discard: int | None
+    shanten: int
+    tiles: tuple[Wait, ...]
+
+    @property
+    def remaining(self) -> int:
+        return sum(w.remaining for w in self.tiles)
+
+    def __repr__(self) -> str:
+        from .tiles import tile_name
+
+        d = "-" if self.discard is None else tile_name(self.discard)
+        inner = "".join(tile_name(w.tile) for w in self.tiles)
+        return f"UkeireOption(discard={d}, shanten={self.shanten}, tiles={inner}, remaining={self.remaining})"
+
+
+@dataclass(frozen=True, slots=True)
+class Ukeire:
+    """Tile efficiency of a hand, best option first (lowest shanten, then most tiles)."""
+
+    shanten: int
+    options: tuple[UkeireOption, ...]
+
+    def __iter__(self):
+        return iter(self.options)
+
+    def __len__(self) -> int:
+        return len(self.options)
+
+    @property
+    def best(self) -> UkeireOption:
+        return self.options[0]

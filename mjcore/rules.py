@@ -1,0 +1,235 @@
+"""Riichi rule options as one immutable value, with named presets.
+
+Every option of riichi.md §16 is a field of :class:`RuleSet`. The scoring kernel, the
+game engine and the gRPC service all read their options from this one object.
+
+| option | tenhou (default) | ema | wrc |
+| --- | --- | --- | --- |
+| seating | wind_draw | wind_draw | wind_draw |
+| red_fives | 3 | 0 | 0 |
+| kuitan | True | True | True |
+| atozuke | True | True | True |
+| kuikae | forbidden | forbidden | forbidden |
+| multiple_ron | double | triple | atamahane |
+| multi_ron_sticks | nearest | nearest | nearest |
+| kazoe | True | False (sanbaiman cap) | False (sanbaiman cap) |
+| kiriage | False | False | True |
+| yakuman_stacking | composite | single | single |
+| renhou | off | mangan | mangan |
+| double_wind_pair_fu | 4 | 4 | 4 |
+| rinshan_tsumo_fu | True | True | True |
+| open_pinfu_30fu | True | True | True |
+| kan_dora_timing | tenhou | immediate | tenhou |
+| kokushi_chankan_ankan | False | False | False |
+| riichi_requires_1000 | True | True | True |
+| riichi_ankan | strict | strict | strict |
+| kyuushu_kyuuhai, suufon_renda, suucha_riichi, suukaikan, sanchahou | True | False | False |
+| nagashi_mangan | draw_settlement | off | off |
+| pao | daisangen, daisuushii | daisangen, daisuushii | daisangen, daisuushii |
+| renchan | tenpai | tenpai | tenpai |
+| tenpai_declaration | automatic | optional | automatic |
+| chombo | reverse_mangan | points_20000 | points_20000 |
+| ryanhan_shibari | False | False | False |
+| game_length | hanchan | hanchan | hanchan |
+| start_points / target_points | 25000 / 30000 | 30000 / 30000 | 30000 / 30000 |
+| tobi | True | False | True |
+| agari_yame | True | False | False |
+| west_extension | True | False | False |
+| leftover_sticks | first_place | first_place | lost |
+| uma / oka | (20000, 10000, -10000, -20000) / 20000 | (15000, 5000, -5000, -15000) / 0 | same as ema |
+| ryuuiisou_needs_hatsu | False | False | False |
+
+Option values: ``multiple_ron`` "double" (two winners; a triple ron is sanchahou when that
+draw is on, else allowed), "triple" (two or three winners), "atamahane" (nearest claimant
+only); ``yakuman_stacking`` "composite" (different yakuman add up), "single" (one yakuman at
+most), "double" (composite, and 13-wait kokushi, suuankou tanki, junsei chuuren and
+daisuushii count double); ``renhou`` "off", "mangan" (a 5-han yaku), "yakuman";
+``nagashi_mangan`` "draw_settlement", "mangan_tsumo" (paid like a mangan tsumo with honba),
+"off"; ``pao`` a subset of {"daisangen", "daisuushii", "suukantsu"}.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .errors import InvalidRuleError
+
+_PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every riichi rule option (riichi.md §16). Build with :meth:`preset` and :meth:`replace`."""
+
+    seating: str = "wind_draw"
+    red_fives: int = 3
+    kuitan: bool = True
+    atozuke: bool = True
+    kuikae: str = "forbidden"
+    multiple_ron: str = "double"
+    multi_ron_sticks: str = "nearest"
+    kazoe: bool = True
+    kiriage: bool = False
+    yakuman_stacking: str = "composite"
+    renhou: str = "off"
+    double_wind_pair_fu: int = 4
+    rinshan_tsumo_fu: bool = True
+    open_pinfu_30fu: bool = True
+    kan_dora_timing: str = "tenhou"
+    kokushi_chankan_ankan: bool = False
+    riichi_requires_1000: bool = True
+    riichi_ankan: str = "strict"
+    kyuushu_kyuuhai: bool = True
+    suufon_renda: bool = True
+    suucha_riichi: bool = True
+    suukaikan: bool = True
+    sanchahou: bool = True
+    nagashi_mangan: str = "draw_settlement"
+    pao: tuple[str, ...] = ("daisangen", "daisuushii")
+    renchan: str = "tenpai"
+    tenpai_declaration: str = "automatic"
+    chombo: str = "reverse_mangan"
+    ryanhan_shibari: bool = False
+    game_length: str = "hanchan"
+    start_points: int = 25000
+    target_points: int = 30000
+    tobi: bool = True
+    agari_yame: bool = True
+    west_extension: bool = True
+    leftover_sticks: str = "first_place"
+    uma: tuple[int, int, int, int] = (20000, 10000, -10000, -20000)
+    oka: int = 20000
+    ryuuiisou_needs_hatsu: bool = False
+    name: str = field(default="custom", compare=False)
+
+    _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "seating": ("wind_draw", "random", "fixed"),
+        "red_fives": (0, 3, 4),
+        "kuikae": ("forbidden", "allowed"),
+        "multiple_ron": ("double", "triple", "atamahane"),
+        "multi_ron_sticks": ("nearest", "each"),
+        "yakuman_stacking": ("composite", "single", "double"),
+        "renhou": ("off", "mangan", "yakuman"),
+        "double_wind_pair_fu": (2, 4),
+        "kan_dora_timing": ("tenhou", "immediate"),
+        "riichi_ankan": ("strict", "waits_unchanged", "never"),
+        "nagashi_mangan": ("draw_settlement", "mangan_tsumo", "off"),
+        "renchan": ("tenpai", "agari"),
+        "tenpai_declaration": ("automatic", "optional"),
+        "chombo": ("reverse_mangan", "points_20000"),
+        "game_length": ("hanchan", "tonpuusen"),
+        "leftover_sticks": ("first_place", "lost"),
+    }
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if f.name == "name":
+                continue
+            value = getattr(self, f.name)
+            if f.name in self._CHOICES:
+                if value not in self._CHOICES[f.name] or type(value) is bool:
+                    raise InvalidRuleError(
+                        f"rule option {f.name}={value!r}: expected one of "
+                        f"{', '.join(map(repr, self._CHOICES[f.name]))}")
+            elif f.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise InvalidRuleError(f"rule option {f.name}={value!r}: expected True/False")
+            elif f.name in ("start_points", "target_points", "oka"):
+                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                    raise InvalidRuleError(
+                        f"rule option {f.name}={value!r}: expected a non-negative int")
+        pao = self.pao
+        if isinstance(pao, str) or not all(p in _PAO_NAMES for p in pao):
+            raise InvalidRuleError(
+                f"rule option pao={pao!r}: expected a subset of {', '.join(_PAO_NAMES)}")
+        object.__setattr__(self, "pao", tuple(p for p in _PAO_NAMES if p in pao))
+        uma = tuple(self.uma)
+        if len(uma) != 4 or not all(isinstance(u, int) and not isinstance(u, bool) for u in uma):
+            raise InvalidRuleError(f"rule option uma={self.uma!r}: expected four ints")
+        object.__setattr__(self, "uma", uma)
+        object.__setattr__(self, "_scoring", self._pack_scoring())
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The named preset: ``tenhou`` (the project default), ``ema`` or ``wrc``."""
+        try:
+            return _PRESETS[name]
+        except (KeyError, TypeError):
+            raise InvalidRuleError(
+                f"unknown rule preset {name!r}; expected one of {', '.join(_PRESETS)}") from None
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
+
+    def replace(self, **opts: Any) -> RuleSet:
+        """A copy with some options changed; unknown option names raise InvalidRuleError."""
+        unknown = sorted(set(opts) - set(self.option_names()))
+        if unknown:
+            raise InvalidRuleError(f"unknown rule option(s): {', '.join(unknown)}")
+        if not opts:
+            return self
+        return dataclasses.replace(self, name="custom", **opts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {n: getattr(self, n) for n in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, opts: dict[str, Any], base: str = "tenhou") -> RuleSet:
+        return cls.preset(base).replace(**opts)
+
+    def _pack_scoring(self) -> tuple[int, ...]:
+        """The scoring-relevant options as small ints, in the field order of the C struct
+        ``RulesC`` (mjcore/_core/scoring.pxd)."""
+        pao_bits = sum(1 << i for i, p in enumerate(_PAO_NAMES) if p in self.pao)
+        return (
+            int(self.kuitan),
+            self.red_fives,
+            int(self.kazoe),
+            int(self.kiriage),
+            ("single", "composite", "double").index(self.yakuman_stacking),
+            ("off", "mangan", "yakuman").index(self.renhou),
+            self.double_wind_pair_fu,
+            2 if self.rinshan_tsumo_fu else 0,
+            int(self.open_pinfu_30fu),
+            int(self.ryuuiisou_needs_hatsu),
+            pao_bits,
+        )
+
+    @property
+    def scoring_params(self) -> tuple[int, ...]:
+        """Packed scoring options (see ``_pack_scoring``)."""
+        return self._scoring  # type: ignore[attr-defined,no-any-return]
+
+    def __repr__(self) -> str:
+        if self.name != "custom":
+            return f"RuleSet.preset({self.name!r})"
+        base = _PRESETS["tenhou"]
+        diff = [f"{n}={getattr(self, n)!r}" for n in self.option_names()
+                if getattr(self, n) != getattr(base, n)]
+        return f"RuleSet({', '.join(diff)})"
+
+
+_ABORTIVE_OFF = dict(kyuushu_kyuuhai=False, suufon_renda=False, suucha_riichi=False,
+                     suukaikan=False, sanchahou=False)
+
+_PRESETS: dict[str, RuleSet] = {
+    "tenhou": RuleSet(name="tenhou"),
+    "ema": RuleSet(
+        name="ema", red_fives=0, multiple_ron="triple", kazoe=False, yakuman_stacking="single",
+        renhou="mangan", kan_dora_timing="immediate", nagashi_mangan="off",
+        tenpai_declaration="optional", chombo="points_20000", start_points=30000,
+        target_points=30000, tobi=False, agari_yame=False, west_extension=False,
+        uma=(15000, 5000, -5000, -15000), oka=0, **_ABORTIVE_OFF),
+    "wrc": RuleSet(
+        name="wrc", red_fives=0, multiple_ron="atamahane", kazoe=False, kiriage=True,
+        yakuman_stacking="single", renhou="mangan", nagashi_mangan="off",
+        chombo="points_20000", start_points=30000, target_points=30000, agari_yame=False,
+        west_extension=False, leftover_sticks="lost", uma=(15000, 5000, -5000, -15000), oka=0,
+        **_ABORTIVE_OFF),
+}
+
+DEFAULT_RULES = _PRESETS["tenhou"]
+
+__all__ = ["RuleSet", "DEFAULT_RULES"]

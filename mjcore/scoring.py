@@ -1,0 +1,202 @@
+"""Riichi scoring: yaku, dora, fu, limits and payments of one winning hand.
+
+``score(hand, win_tile, ...)`` returns a :class:`ScoreResult`. A complete hand without a yaku
+gives a result with ``is_win == False`` (status ``no_yaku``); an incomplete or impossible hand,
+or contradictory situation flags, raise :class:`~mjcore.errors.InvalidHandError`.
+
+Seats. Without ``winner=`` every seat argument (``from_who``, ``dealer``, ``pao_seat``) and
+every seat in ``deltas``/``payments`` is relative to the winner: 0 winner, 1 shimocha (next in
+turn), 2 toimen, 3 kamicha. With ``winner=`` (0-3) they are absolute table seats, as in Tenhou
+records and the game engine. The seat wind follows from the dealer and the winner (or is given
+as ``seat_wind``; a seat wind of East means the winner is the dealer).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ._core import scoring as _sc
+from ._core.scoring import FuEntry, ScoreResult, Yaku, YAKU_NAMES, LIMIT_NAMES
+from .decomposition import _hand_values, _win_kind, status_error
+from .errors import InvalidHandError
+from .rules import DEFAULT_RULES, RuleSet
+from .tiles import parse_kinds
+
+F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN = 1, 2, 4, 8, 16, 32
+F_HAITEI, F_HOUTEI, F_TENHOU, F_CHIIHOU, F_RENHOU = 64, 128, 256, 512, 1024
+
+_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
+          "east": 0, "south": 1, "west": 2, "north": 3}
+
+_SITUATION_REASONS = {
+    -20: ("bad_situation", "contradictory situation: riichi/ippatsu/tenhou/chiihou need a "
+                           "closed hand, ippatsu needs riichi, rinshan/haitei/tenhou/chiihou "
+                           "need tsumo, chankan/houtei/renhou need ron, tenhou needs the "
+                           "dealer, chiihou/renhou a non-dealer"),
+    -21: ("bad_seats", "a wind or seat is out of range (winds E S W N, seats 0-3, the "
+                       "discarder and the liable player must not be the winner)"),
+    -4: ("bad_tile", "the winning tile is not in the hand, or an indicator is not a tile"),
+    -5: ("not_agari", "the hand is not complete"),
+}
+
+
+def _wind(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if 0 <= value < 4:
+            return value
+        if 27 <= value < 31:
+            return value - 27
+    elif isinstance(value, str) and value.strip() in _WINDS:
+        return _WINDS[value.strip()]
+    elif isinstance(value, str) and value.strip().lower() in _WINDS:
+        return _WINDS[value.strip().lower()]
+    raise InvalidHandError(f"{what} {value!r}: expected E, S, W, N (or 0-3, 1z-4z)",
+                           reason="bad_wind")
+
+
+def _seat(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+        return value
+    raise InvalidHandError(f"{what} {value!r}: expected a seat 0-3", reason="bad_seats")
+
+
+def _indicators(value: Any, what: str) -> list[int]:
+    if value is None:
+        return []
+    kinds = parse_kinds(value) if isinstance(value, str) else \
+        [parse_kinds(v)[0] if isinstance(v, str) else v for v in value]
+    if len(kinds) > 10:
+        raise InvalidHandError(f"{what}: at most 10 indicators", reason="bad_indicators")
+    for k in kinds:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 34:
+            raise InvalidHandError(f"{what}: {k!r} is not a tile", reason="bad_tile")
+    return kinds
+
+
+def _rules(rules: RuleSet | str | None) -> RuleSet:
+    if rules is None:
+        return DEFAULT_RULES
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    if not isinstance(rules, RuleSet):
+        raise InvalidHandError(f"rules {rules!r}: expected a RuleSet or a preset name",
+                               reason="bad_rules")
+    return rules
+
+
+def situation_flags(*, tsumo: bool = False, riichi: bool = False, double_riichi: bool = False,
+                    ippatsu: bool = False, rinshan: bool = False, chankan: bool = False,
+                    haitei: bool = False, houtei: bool = False, tenhou: bool = False,
+                    chiihou: bool = False, renhou: bool = False) -> int:
+    """The situation bitfield used by the kernel and the batch API."""
+    return (F_TSUMO * bool(tsumo) | F_RIICHI * bool(riichi)
+            | F_DOUBLE_RIICHI * bool(double_riichi) | F_IPPATSU * bool(ippatsu)
+            | F_RINSHAN * bool(rinshan) | F_CHANKAN * bool(chankan)
+            | F_HAITEI * bool(haitei) | F_HOUTEI * bool(houtei) | F_TENHOU * bool(tenhou)
+            | F_CHIIHOU * bool(chiihou) | F_RENHOU * bool(renhou))
+
+
+def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
+            seat_wind: int | str | None = None, round_wind: int | str = "E",
+            dealer: int | bool | None = None, dora: Iterable[int | str] | str = (),
+            ura: Iterable[int | str] | str = (), riichi: bool = False,
+            double_riichi: bool = False, ippatsu: bool = False, rinshan: bool = False,
+            chankan: bool = False, haitei: bool = False, houtei: bool = False,
+            tenhou: bool = False, chiihou: bool = False, renhou: bool = False, honba: int = 0,
+            riichi_sticks: int = 0, winner: int | None = None, from_who: int | None = None,
+            pao_seat: int | None = None) -> dict[str, Any]:
+    """Validate the arguments of :func:`score` and return the kernel's plain values
+    (the keyword arguments of :func:`score_counts`, seats relative to the winner)."""
+    counts, melds, red = _hand_values(hand)
+    win = _win_kind(win_tile)
+    base = 0 if winner is None else _seat(winner, "winner")
+
+    def rel(seat: Any, what: str) -> int:
+        return (_seat(seat, what) - base) % 4
+
+    if isinstance(dealer, bool):
+        if seat_wind is None:
+            sw = 0 if dealer else 1
+        else:
+            sw = _wind(seat_wind, "seat wind")
+            if (sw == 0) != dealer:
+                raise InvalidHandError(f"seat wind {seat_wind!r} contradicts dealer={dealer}",
+                                       reason="bad_seats")
+    elif dealer is not None:
+        sw = (-rel(dealer, "dealer")) % 4
+        if seat_wind is not None and _wind(seat_wind, "seat wind") != sw:
+            raise InvalidHandError(
+                f"seat wind {seat_wind!r} contradicts the dealer seat {dealer}",
+                reason="bad_seats")
+    else:
+        sw = 0 if seat_wind is None else _wind(seat_wind, "seat wind")
+    rw = _wind(round_wind, "round wind")
+    if tsumo:
+        from_rel = 0
+    elif from_who is None:
+        from_rel = 3
+    else:
+        from_rel = rel(from_who, "from_who")
+        if from_rel == 0:
+            raise InvalidHandError("a ron needs a discarder other than the winner",
+                                   reason="bad_seats")
+    pao_rel = -1 if pao_seat is None else rel(pao_seat, "pao seat")
+    if pao_rel == 0:
+        raise InvalidHandError("the liable (pao) player cannot be the winner", reason="bad_seats")
+    flags = situation_flags(tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
+                            ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
+                            houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou)
+    if not (isinstance(honba, int) and 0 <= honba < 1000 and isinstance(riichi_sticks, int)
+            and 0 <= riichi_sticks < 1000):
+        raise InvalidHandError("honba and riichi_sticks must be ints 0..999", reason="bad_counter")
+    return dict(counts=counts, win_tile=win, melds=melds, red=red, flags=flags, seat_wind=sw,
+                round_wind=rw, from_rel=from_rel, pao_rel=pao_rel,
+                dora=_indicators(dora, "dora indicators"), ura=_indicators(ura, "ura indicators"),
+                honba=honba, riichi_sticks=riichi_sticks, winner=base)
+
+
+def raise_for_status(res: ScoreResult, what: str) -> None:
+    st = res.status_code
+    if st < 0:
+        if st in _SITUATION_REASONS:
+            reason, text = _SITUATION_REASONS[st]
+            raise InvalidHandError(f"{what}: {text}", reason=reason)
+        raise status_error(st, what)
+
+
+def score(hand: Any, win_tile: int | str, *, rules: RuleSet | str | None = None,
+          **situation: Any) -> ScoreResult:
+    """Score a winning hand (``hand`` includes ``win_tile``; a Hand or mpsz text with melds).
+
+    Keyword arguments: ``tsumo``, ``seat_wind``, ``round_wind``, ``dealer``, ``dora`` and
+    ``ura`` (indicators, kan dora included), ``riichi``, ``double_riichi``, ``ippatsu``,
+    ``rinshan``, ``chankan``, ``haitei``, ``houtei``, ``tenhou``, ``chiihou``, ``renhou``,
+    ``honba`` (paid to this winner: 0 for the second winner of a Tenhou double ron),
+    ``riichi_sticks`` (collected by this winner), ``winner``, ``from_who``, ``pao_seat``
+    (see the module doc for seats), ``rules`` (a RuleSet or a preset name).
+    """
+    a = prepare(hand, win_tile, **situation)
+    res = _sc.score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
+                        a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
+                        a["ura"], a["honba"], a["riichi_sticks"], _rules(rules).scoring_params,
+                        a["winner"])
+    if res.status_code < 0:
+        raise_for_status(res, f"hand {hand}")
+    return res
+
+
+def score_counts(counts: Any, win_tile: int, *, melds: Iterable[tuple[int, int, int, int]] = (),
+                 red: int = 0, flags: int = 0, seat_wind: int = 0, round_wind: int = 0,
+                 from_rel: int = 3, pao_rel: int = -1, dora: Iterable[int] = (),
+                 ura: Iterable[int] = (), honba: int = 0, riichi_sticks: int = 0,
+                 rules: RuleSet | None = None, winner: int = 0) -> ScoreResult:
+    """Low-level scoring from 34 closed counts and melds ``(kind, lowest tile, red, from_rel)``
+    (kind: 0 chi, 1 pon, 2 open kan, 3 closed kan, 4 added kan); seats relative to the winner.
+    Errors are not raised: check ``result.status``."""
+    return _sc.score_raw(counts, list(melds), red, win_tile, flags, seat_wind, round_wind,
+                         from_rel, pao_rel, dora, ura, honba, riichi_sticks,
+                         (rules or DEFAULT_RULES).scoring_params, winner)
+
+
+__all__ = ["score", "score_counts", "prepare", "ScoreResult", "Yaku", "FuEntry", "situation_flags",
+           "YAKU_NAMES", "LIMIT_NAMES"]

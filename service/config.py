@@ -1,0 +1,67 @@
+"""Server settings. Every field has a ``mjcore serve`` flag and an ``MJCORE_*`` variable."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_PORT = 50051
+DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024
+DEFAULT_MAX_BATCH = 1 << 20
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """How to run the service.
+
+    ``host`` defaults to loopback: exposing the service is an explicit choice (``0.0.0.0``).
+    ``port`` 0 picks a free port (tests). ``token`` enables bearer-token auth; ``tls_cert`` with
+    ``tls_key`` enables TLS, and ``client_ca`` on top of them requires client certificates.
+    ``kernel_threads`` is the ``n_threads`` of each batch kernel call. On shutdown, health
+    reports NOT_SERVING for ``drain`` seconds, then in-flight RPCs get ``grace`` seconds.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT
+    workers: int = max(4, 2 * (os.cpu_count() or 1))
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
+    max_batch: int = DEFAULT_MAX_BATCH
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    client_ca: Path | None = None
+    token: str | None = None
+    kernel_threads: int = 1
+    grace: float = 10.0
+    drain: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port {self.port}: expected 0..65535")
+        if self.workers < 1:
+            raise ValueError(f"workers {self.workers}: expected at least 1")
+        if self.max_message_size < 1024:
+            raise ValueError(f"max_message_size {self.max_message_size}: expected >= 1024")
+        if self.max_batch < 1:
+            raise ValueError(f"max_batch {self.max_batch}: expected at least 1")
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("tls_cert and tls_key go together")
+        if self.client_ca is not None and self.tls_cert is None:
+            raise ValueError("client_ca (mutual TLS) needs tls_cert and tls_key")
+        if self.token is not None and not self.token:
+            raise ValueError("empty token")
+        if self.kernel_threads < 1:
+            raise ValueError(f"kernel_threads {self.kernel_threads}: expected at least 1")
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"{host}:{self.port}"
+
+
+def read_token_file(path: str | Path) -> str:
+    """The bearer token: the file's first line, stripped."""
+    text = Path(path).read_text(encoding="utf-8").strip()
+    token = text.splitlines()[0].strip() if text else ""
+    if not token:
+        raise ValueError(f"token file {path} is empty")
+    return token

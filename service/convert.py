@@ -1,0 +1,172 @@
+"""Conversions between the mjcore domain values and the mjcore.v1 messages."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from mjcore.errors import InvalidRuleError
+from mjcore.rules import RuleSet
+from mjcore.tiles import TILE_NAMES
+
+from .gen.mjcore.v1 import analysis_service_pb2 as pb
+from .gen.mjcore.v1 import scoring_pb2, types_pb2
+
+WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
+                types_pb2.WIND_NORTH)
+
+
+def tile_counts(waits: Iterable[Any]) -> list[types_pb2.TileCount]:
+    return [types_pb2.TileCount(kind=w.tile, tile=TILE_NAMES[w.tile], remaining=w.remaining)
+            for w in waits]
+
+
+def shanten_info(sh: Any) -> pb.ShantenInfo:
+    info = pb.ShantenInfo(shanten=int(sh), standard=sh.standard)
+    if sh.chiitoitsu is not None:
+        info.chiitoitsu = sh.chiitoitsu
+    if sh.kokushi is not None:
+        info.kokushi = sh.kokushi
+    return info
+
+
+def waits_info(waits: Any) -> pb.WaitsInfo:
+    return pb.WaitsInfo(tenpai=waits.tenpai, tiles=tile_counts(waits.tiles),
+                        remaining=waits.remaining)
+
+
+def ukeire_info(uk: Any) -> pb.UkeireInfo:
+    return pb.UkeireInfo(shanten=uk.shanten, options=[
+        pb.UkeireOption(discard="" if o.discard is None else TILE_NAMES[o.discard],
+                        shanten=o.shanten, tiles=tile_counts(o.tiles), remaining=o.remaining)
+        for o in uk.options])
+
+
+# -- rules ------------------------------------------------------------------------------------
+
+def option_to_proto(name: str, value: Any) -> scoring_pb2.RuleOption:
+    opt = scoring_pb2.RuleOption(name=name)
+    if isinstance(value, bool):
+        opt.bool_value = value
+    elif isinstance(value, int):
+        opt.int_value = value
+    elif isinstance(value, str):
+        opt.string_value = value
+    elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+        opt.string_list.values.extend(value)
+    elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+        opt.int_list.values.extend(value)
+    else:
+        raise TypeError(f"rule option {name}: cannot express {value!r}")
+    return opt
+
+
+def option_from_proto(opt: scoring_pb2.RuleOption) -> Any:
+    which = opt.WhichOneof("value")
+    if which is None:
+        raise InvalidRuleError(f"rule option {opt.name!r}: no value set")
+    if which == "string_list":
+        return tuple(opt.string_list.values)
+    if which == "int_list":
+        return tuple(int(v) for v in opt.int_list.values)
+    return getattr(opt, which)
+
+
+def rules_from_proto(sel: scoring_pb2.RuleSelection) -> RuleSet:
+    base = RuleSet.preset(sel.preset or "tenhou")
+    if not sel.options:
+        return base
+    opts: dict[str, Any] = {}
+    for opt in sel.options:
+        if opt.name in opts:
+            raise InvalidRuleError(f"rule option {opt.name!r} given twice")
+        opts[opt.name] = option_from_proto(opt)
+    return base.replace(**opts)
+
+
+def preset_to_proto(name: str, description: str) -> scoring_pb2.RulePreset:
+    rules = RuleSet.preset(name)
+    return scoring_pb2.RulePreset(
+        name=name, description=description,
+        options=[option_to_proto(k, v) for k, v in rules.to_dict().items()])
+
+
+# -- decomposition and scoring ----------------------------------------------------------------
+
+_FORMS = {"standard": scoring_pb2.HAND_FORM_STANDARD,
+          "chiitoitsu": scoring_pb2.HAND_FORM_CHIITOITSU,
+          "kokushi": scoring_pb2.HAND_FORM_KOKUSHI}
+_SET_KINDS = {"chi": scoring_pb2.SET_KIND_CHI, "pon": scoring_pb2.SET_KIND_PON,
+              "kan": scoring_pb2.SET_KIND_KAN}
+_WAITS = {"ryanmen": scoring_pb2.WAIT_SHAPE_RYANMEN, "kanchan": scoring_pb2.WAIT_SHAPE_KANCHAN,
+          "penchan": scoring_pb2.WAIT_SHAPE_PENCHAN, "shanpon": scoring_pb2.WAIT_SHAPE_SHANPON,
+          "tanki": scoring_pb2.WAIT_SHAPE_TANKI, "kokushi": scoring_pb2.WAIT_SHAPE_KOKUSHI,
+          "kokushi 13-sided": scoring_pb2.WAIT_SHAPE_KOKUSHI_13_SIDED}
+_LIMITS = (scoring_pb2.LIMIT_NONE, scoring_pb2.LIMIT_MANGAN, scoring_pb2.LIMIT_HANEMAN,
+           scoring_pb2.LIMIT_BAIMAN, scoring_pb2.LIMIT_SANBAIMAN, scoring_pb2.LIMIT_YAKUMAN)
+WIND_NAMES = {types_pb2.WIND_EAST: "E", types_pb2.WIND_SOUTH: "S", types_pb2.WIND_WEST: "W",
+              types_pb2.WIND_NORTH: "N"}
+
+
+def _set_text(tiles: Iterable[int]) -> str:
+    kinds = list(tiles)
+    return "".join(TILE_NAMES[k][0] for k in kinds) + TILE_NAMES[kinds[0]][1]
+
+
+def decomposition(d: Any) -> scoring_pb2.Decomposition:
+    msg = scoring_pb2.Decomposition(
+        form=_FORMS[d.form], wait=_WAITS[d.wait], text=str(d),
+        pair="" if d.form == "chiitoitsu" else TILE_NAMES[d.pair],
+        sets=[scoring_pb2.TileSet(kind=_SET_KINDS[s.kind], tiles=_set_text(s.tiles),
+                                  first_kind=s.tile, concealed=s.concealed, called=s.called)
+              for s in d.sets])
+    if d.win_set is not None:
+        msg.win_set = d.win_set
+    return msg
+
+
+def score_response(r: Any) -> scoring_pb2.ScoreResponse:
+    msg = scoring_pb2.ScoreResponse(is_win=r.is_win, status=r.status)
+    if not r.is_win:
+        msg.limit = scoring_pb2.LIMIT_NONE
+        return msg
+    msg.yaku.extend(scoring_pb2.Yaku(tenhou_id=y.id, name=y.name, name_japanese=y.name_ja,
+                                     han=y.han) for y in r.yaku)
+    msg.fu_items.extend(
+        scoring_pb2.FuItem(item=f.item, fu=f.fu,
+                           tile=TILE_NAMES[f.tile] if isinstance(f.tile, int) else "",
+                           wait=f.tile if isinstance(f.tile, str) else "")
+        for f in r.fu_items)
+    msg.dora, msg.ura_dora, msg.red_dora = r.dora, r.ura, r.aka
+    msg.han, msg.fu = r.han, r.fu
+    msg.limit = _LIMITS[r.limit]
+    msg.limit_name = r.limit_name
+    msg.kazoe = r.is_kazoe
+    msg.yakuman_multiplier = r.yakuman
+    msg.basic_points, msg.points = r.basic, r.points
+    msg.deltas.extend(r.deltas)
+    msg.payments.extend(r.payments)
+    msg.decomposition.CopyFrom(decomposition(r.decomposition))
+    msg.decomposition_index = r.decomposition_index
+    msg.decomposition_count = r.n_decompositions
+    return msg
+
+
+SITUATION_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
+                   "houtei", "tenhou", "chiihou", "renhou")
+
+
+def score_arguments(req: Any) -> dict[str, Any]:
+    """Keyword arguments of ``mjcore.score`` for a ScoreRequest (hand and win tile apart)."""
+    kwargs: dict[str, Any] = {name: getattr(req.situation, name) for name in SITUATION_FLAGS}
+    kwargs.update(
+        tsumo=req.win_method == scoring_pb2.WIN_METHOD_TSUMO,
+        round_wind=WIND_NAMES.get(req.round_wind, "E"),
+        dora=req.dora_indicators, ura=req.ura_indicators,
+        honba=req.honba, riichi_sticks=req.riichi_sticks, rules=rules_from_proto(req.rules))
+    if req.seat_wind != types_pb2.WIND_UNSPECIFIED:
+        kwargs["seat_wind"] = WIND_NAMES[req.seat_wind]
+    for field, name in (("dealer", "dealer"), ("winner", "winner"),
+                        ("discarder", "from_who"), ("liable", "pao_seat")):
+        if req.HasField(field):
+            kwargs[name] = getattr(req, field)
+    return kwargs

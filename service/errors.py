@@ -1,0 +1,77 @@
+"""Canonical gRPC errors with a machine-readable ``google.rpc.ErrorInfo`` detail."""
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from mjcore.errors import InvalidHandError, InvalidRuleError
+
+DOMAIN = "mjcore.dev"
+
+
+class RpcError(Exception):
+    """An error to send to the client: a status code, a message, an ErrorInfo reason and metadata."""
+
+    def __init__(self, code: grpc.StatusCode, message: str, reason: str,
+                 **metadata: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+
+    def to_status(self) -> grpc.Status:
+        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN,
+                                           metadata=self.metadata)
+        detail = any_pb2.Any()
+        detail.Pack(info)
+        proto = status_pb2.Status(code=_CODES[self.code], message=self.message,
+                                  details=[detail])
+        return rpc_status.to_status(proto)
+
+
+_CODES = {
+    grpc.StatusCode.INVALID_ARGUMENT: code_pb2.INVALID_ARGUMENT,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: code_pb2.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.DEADLINE_EXCEEDED: code_pb2.DEADLINE_EXCEEDED,
+    grpc.StatusCode.UNAUTHENTICATED: code_pb2.UNAUTHENTICATED,
+    grpc.StatusCode.CANCELLED: code_pb2.CANCELLED,
+    grpc.StatusCode.INTERNAL: code_pb2.INTERNAL,
+    grpc.StatusCode.UNAVAILABLE: code_pb2.UNAVAILABLE,
+}
+
+
+def reason_code(reason: str) -> str:
+    """The library's lower_snake reason as an AIP-193 UPPER_SNAKE_CASE reason."""
+    return (reason or "invalid_hand").upper()
+
+
+def invalid_hand(err: InvalidHandError, field: str, index: int = 0) -> RpcError:
+    """INVALID_ARGUMENT for a bad hand or tile in request field ``field``."""
+    return RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"{field}: {err}", reason_code(err.reason),
+                    field=field, index=index if err.index is None else err.index,
+                    position=err.position)
+
+
+def invalid_rule(err: InvalidRuleError) -> RpcError:
+    return RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"rules: {err}", "INVALID_RULE",
+                    field="rules", index=0)
+
+
+def invalid_argument(message: str, reason: str, **metadata: object) -> RpcError:
+    return RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason, **metadata)
+
+
+def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
+    """The ErrorInfo detail of a failed call, or None (client-side helper)."""
+    status = rpc_status.from_call(error)
+    if status is None:
+        return None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info
+    return None

@@ -1,0 +1,278 @@
+from mjcore.service.gen.mjcore.v1 import types_pb2 as _types_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class HandForm(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HAND_FORM_UNSPECIFIED: _ClassVar[HandForm]
+    HAND_FORM_STANDARD: _ClassVar[HandForm]
+    HAND_FORM_CHIITOITSU: _ClassVar[HandForm]
+    HAND_FORM_KOKUSHI: _ClassVar[HandForm]
+
+class SetKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SET_KIND_UNSPECIFIED: _ClassVar[SetKind]
+    SET_KIND_CHI: _ClassVar[SetKind]
+    SET_KIND_PON: _ClassVar[SetKind]
+    SET_KIND_KAN: _ClassVar[SetKind]
+
+class WaitShape(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WAIT_SHAPE_UNSPECIFIED: _ClassVar[WaitShape]
+    WAIT_SHAPE_RYANMEN: _ClassVar[WaitShape]
+    WAIT_SHAPE_KANCHAN: _ClassVar[WaitShape]
+    WAIT_SHAPE_PENCHAN: _ClassVar[WaitShape]
+    WAIT_SHAPE_SHANPON: _ClassVar[WaitShape]
+    WAIT_SHAPE_TANKI: _ClassVar[WaitShape]
+    WAIT_SHAPE_KOKUSHI: _ClassVar[WaitShape]
+    WAIT_SHAPE_KOKUSHI_13_SIDED: _ClassVar[WaitShape]
+
+class WinMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WIN_METHOD_UNSPECIFIED: _ClassVar[WinMethod]
+    WIN_METHOD_TSUMO: _ClassVar[WinMethod]
+    WIN_METHOD_RON: _ClassVar[WinMethod]
+
+class Limit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    LIMIT_UNSPECIFIED: _ClassVar[Limit]
+    LIMIT_NONE: _ClassVar[Limit]
+    LIMIT_MANGAN: _ClassVar[Limit]
+    LIMIT_HANEMAN: _ClassVar[Limit]
+    LIMIT_BAIMAN: _ClassVar[Limit]
+    LIMIT_SANBAIMAN: _ClassVar[Limit]
+    LIMIT_YAKUMAN: _ClassVar[Limit]
+HAND_FORM_UNSPECIFIED: HandForm
+HAND_FORM_STANDARD: HandForm
+HAND_FORM_CHIITOITSU: HandForm
+HAND_FORM_KOKUSHI: HandForm
+SET_KIND_UNSPECIFIED: SetKind
+SET_KIND_CHI: SetKind
+SET_KIND_PON: SetKind
+SET_KIND_KAN: SetKind
+WAIT_SHAPE_UNSPECIFIED: WaitShape
+WAIT_SHAPE_RYANMEN: WaitShape
+WAIT_SHAPE_KANCHAN: WaitShape
+WAIT_SHAPE_PENCHAN: WaitShape
+WAIT_SHAPE_SHANPON: WaitShape
+WAIT_SHAPE_TANKI: WaitShape
+WAIT_SHAPE_KOKUSHI: WaitShape
+WAIT_SHAPE_KOKUSHI_13_SIDED: WaitShape
+WIN_METHOD_UNSPECIFIED: WinMethod
+WIN_METHOD_TSUMO: WinMethod
+WIN_METHOD_RON: WinMethod
+LIMIT_UNSPECIFIED: Limit
+LIMIT_NONE: Limit
+LIMIT_MANGAN: Limit
+LIMIT_HANEMAN: Limit
+LIMIT_BAIMAN: Limit
+LIMIT_SANBAIMAN: Limit
+LIMIT_YAKUMAN: Limit
+
+class TileSet(_message.Message):
+    __slots__ = ("kind", "tiles", "first_kind", "concealed", "called")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    FIRST_KIND_FIELD_NUMBER: _ClassVar[int]
+    CONCEALED_FIELD_NUMBER: _ClassVar[int]
+    CALLED_FIELD_NUMBER: _ClassVar[int]
+    kind: SetKind
+    tiles: str
+    first_kind: int
+    concealed: bool
+    called: bool
+    def __init__(self, kind: _Optional[_Union[SetKind, str]] = ..., tiles: _Optional[str] = ..., first_kind: _Optional[int] = ..., concealed: _Optional[bool] = ..., called: _Optional[bool] = ...) -> None: ...
+
+class Decomposition(_message.Message):
+    __slots__ = ("form", "sets", "pair", "wait", "win_set", "text")
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    PAIR_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FIELD_NUMBER: _ClassVar[int]
+    WIN_SET_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    form: HandForm
+    sets: _containers.RepeatedCompositeFieldContainer[TileSet]
+    pair: str
+    wait: WaitShape
+    win_set: int
+    text: str
+    def __init__(self, form: _Optional[_Union[HandForm, str]] = ..., sets: _Optional[_Iterable[_Union[TileSet, _Mapping]]] = ..., pair: _Optional[str] = ..., wait: _Optional[_Union[WaitShape, str]] = ..., win_set: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+
+class StringList(_message.Message):
+    __slots__ = ("values",)
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, values: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class IntList(_message.Message):
+    __slots__ = ("values",)
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, values: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class RuleOption(_message.Message):
+    __slots__ = ("name", "bool_value", "int_value", "string_value", "string_list", "int_list")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOOL_VALUE_FIELD_NUMBER: _ClassVar[int]
+    INT_VALUE_FIELD_NUMBER: _ClassVar[int]
+    STRING_VALUE_FIELD_NUMBER: _ClassVar[int]
+    STRING_LIST_FIELD_NUMBER: _ClassVar[int]
+    INT_LIST_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    bool_value: bool
+    int_value: int
+    string_value: str
+    string_list: StringList
+    int_list: IntList
+    def __init__(self, name: _Optional[str] = ..., bool_value: _Optional[bool] = ..., int_value: _Optional[int] = ..., string_value: _Optional[str] = ..., string_list: _Optional[_Union[StringList, _Mapping]] = ..., int_list: _Optional[_Union[IntList, _Mapping]] = ...) -> None: ...
+
+class RulePreset(_message.Message):
+    __slots__ = ("name", "description", "options")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    description: str
+    options: _containers.RepeatedCompositeFieldContainer[RuleOption]
+    def __init__(self, name: _Optional[str] = ..., description: _Optional[str] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ...) -> None: ...
+
+class RuleSelection(_message.Message):
+    __slots__ = ("preset", "options")
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    preset: str
+    options: _containers.RepeatedCompositeFieldContainer[RuleOption]
+    def __init__(self, preset: _Optional[str] = ..., options: _Optional[_Iterable[_Union[RuleOption, _Mapping]]] = ...) -> None: ...
+
+class Situation(_message.Message):
+    __slots__ = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei", "tenhou", "chiihou", "renhou")
+    RIICHI_FIELD_NUMBER: _ClassVar[int]
+    DOUBLE_RIICHI_FIELD_NUMBER: _ClassVar[int]
+    IPPATSU_FIELD_NUMBER: _ClassVar[int]
+    RINSHAN_FIELD_NUMBER: _ClassVar[int]
+    CHANKAN_FIELD_NUMBER: _ClassVar[int]
+    HAITEI_FIELD_NUMBER: _ClassVar[int]
+    HOUTEI_FIELD_NUMBER: _ClassVar[int]
+    TENHOU_FIELD_NUMBER: _ClassVar[int]
+    CHIIHOU_FIELD_NUMBER: _ClassVar[int]
+    RENHOU_FIELD_NUMBER: _ClassVar[int]
+    riichi: bool
+    double_riichi: bool
+    ippatsu: bool
+    rinshan: bool
+    chankan: bool
+    haitei: bool
+    houtei: bool
+    tenhou: bool
+    chiihou: bool
+    renhou: bool
+    def __init__(self, riichi: _Optional[bool] = ..., double_riichi: _Optional[bool] = ..., ippatsu: _Optional[bool] = ..., rinshan: _Optional[bool] = ..., chankan: _Optional[bool] = ..., haitei: _Optional[bool] = ..., houtei: _Optional[bool] = ..., tenhou: _Optional[bool] = ..., chiihou: _Optional[bool] = ..., renhou: _Optional[bool] = ...) -> None: ...
+
+class ScoreRequest(_message.Message):
+    __slots__ = ("hand", "win_tile", "win_method", "seat_wind", "round_wind", "dealer", "dora_indicators", "ura_indicators", "honba", "riichi_sticks", "situation", "winner", "discarder", "liable", "rules")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    WIN_TILE_FIELD_NUMBER: _ClassVar[int]
+    WIN_METHOD_FIELD_NUMBER: _ClassVar[int]
+    SEAT_WIND_FIELD_NUMBER: _ClassVar[int]
+    ROUND_WIND_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    DORA_INDICATORS_FIELD_NUMBER: _ClassVar[int]
+    URA_INDICATORS_FIELD_NUMBER: _ClassVar[int]
+    HONBA_FIELD_NUMBER: _ClassVar[int]
+    RIICHI_STICKS_FIELD_NUMBER: _ClassVar[int]
+    SITUATION_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    DISCARDER_FIELD_NUMBER: _ClassVar[int]
+    LIABLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    hand: str
+    win_tile: str
+    win_method: WinMethod
+    seat_wind: _types_pb2.Wind
+    round_wind: _types_pb2.Wind
+    dealer: int
+    dora_indicators: str
+    ura_indicators: str
+    honba: int
+    riichi_sticks: int
+    situation: Situation
+    winner: int
+    discarder: int
+    liable: int
+    rules: RuleSelection
+    def __init__(self, hand: _Optional[str] = ..., win_tile: _Optional[str] = ..., win_method: _Optional[_Union[WinMethod, str]] = ..., seat_wind: _Optional[_Union[_types_pb2.Wind, str]] = ..., round_wind: _Optional[_Union[_types_pb2.Wind, str]] = ..., dealer: _Optional[int] = ..., dora_indicators: _Optional[str] = ..., ura_indicators: _Optional[str] = ..., honba: _Optional[int] = ..., riichi_sticks: _Optional[int] = ..., situation: _Optional[_Union[Situation, _Mapping]] = ..., winner: _Optional[int] = ..., discarder: _Optional[int] = ..., liable: _Optional[int] = ..., rules: _Optional[_Union[RuleSelection, _Mapping]] = ...) -> None: ...
+
+class Yaku(_message.Message):
+    __slots__ = ("tenhou_id", "name", "name_japanese", "han")
+    TENHOU_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    NAME_JAPANESE_FIELD_NUMBER: _ClassVar[int]
+    HAN_FIELD_NUMBER: _ClassVar[int]
+    tenhou_id: int
+    name: str
+    name_japanese: str
+    han: int
+    def __init__(self, tenhou_id: _Optional[int] = ..., name: _Optional[str] = ..., name_japanese: _Optional[str] = ..., han: _Optional[int] = ...) -> None: ...
+
+class FuItem(_message.Message):
+    __slots__ = ("item", "tile", "wait", "fu")
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    TILE_FIELD_NUMBER: _ClassVar[int]
+    WAIT_FIELD_NUMBER: _ClassVar[int]
+    FU_FIELD_NUMBER: _ClassVar[int]
+    item: str
+    tile: str
+    wait: str
+    fu: int
+    def __init__(self, item: _Optional[str] = ..., tile: _Optional[str] = ..., wait: _Optional[str] = ..., fu: _Optional[int] = ...) -> None: ...
+
+class ScoreResponse(_message.Message):
+    __slots__ = ("is_win", "status", "yaku", "dora", "ura_dora", "red_dora", "han", "fu", "fu_items", "limit", "limit_name", "kazoe", "yakuman_multiplier", "basic_points", "points", "deltas", "payments", "decomposition", "decomposition_index", "decomposition_count")
+    IS_WIN_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    YAKU_FIELD_NUMBER: _ClassVar[int]
+    DORA_FIELD_NUMBER: _ClassVar[int]
+    URA_DORA_FIELD_NUMBER: _ClassVar[int]
+    RED_DORA_FIELD_NUMBER: _ClassVar[int]
+    HAN_FIELD_NUMBER: _ClassVar[int]
+    FU_FIELD_NUMBER: _ClassVar[int]
+    FU_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_NAME_FIELD_NUMBER: _ClassVar[int]
+    KAZOE_FIELD_NUMBER: _ClassVar[int]
+    YAKUMAN_MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    BASIC_POINTS_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    DELTAS_FIELD_NUMBER: _ClassVar[int]
+    PAYMENTS_FIELD_NUMBER: _ClassVar[int]
+    DECOMPOSITION_FIELD_NUMBER: _ClassVar[int]
+    DECOMPOSITION_INDEX_FIELD_NUMBER: _ClassVar[int]
+    DECOMPOSITION_COUNT_FIELD_NUMBER: _ClassVar[int]
+    is_win: bool
+    status: str
+    yaku: _containers.RepeatedCompositeFieldContainer[Yaku]
+    dora: int
+    ura_dora: int
+    red_dora: int
+    han: int
+    fu: int
+    fu_items: _containers.RepeatedCompositeFieldContainer[FuItem]
+    limit: Limit
+    limit_name: str
+    kazoe: bool
+    yakuman_multiplier: int
+    basic_points: int
+    points: int
+    deltas: _containers.RepeatedScalarFieldContainer[int]
+    payments: _containers.RepeatedScalarFieldContainer[int]
+    decomposition: Decomposition
+    decomposition_index: int
+    decomposition_count: int
+    def __init__(self, is_win: _Optional[bool] = ..., status: _Optional[str] = ..., yaku: _Optional[_Iterable[_Union[Yaku, _Mapping]]] = ..., dora: _Optional[int] = ..., ura_dora: _Optional[int] = ..., red_dora: _Optional[int] = ..., han: _Optional[int] = ..., fu: _Optional[int] = ..., fu_items: _Optional[_Iterable[_Union[FuItem, _Mapping]]] = ..., limit: _Optional[_Union[Limit, str]] = ..., limit_name: _Optional[str] = ..., kazoe: _Optional[bool] = ..., yakuman_multiplier: _Optional[int] = ..., basic_points: _Optional[int] = ..., points: _Optional[int] = ..., deltas: _Optional[_Iterable[int]] = ..., payments: _Optional[_Iterable[int]] = ..., decomposition: _Optional[_Union[Decomposition, _Mapping]] = ..., decomposition_index: _Optional[int] = ..., decomposition_count: _Optional[int] = ...) -> None: ...

@@ -1,0 +1,372 @@
+"""The HandAnalysisService servicer: proto -> domain, call mjcore, domain -> proto.
+
+No analysis happens here; every result comes from the mjcore library. Bulk batches are cut into
+chunks so a cancelled or expired call stops within one chunk of kernel work.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import numpy as np
+
+import mjcore
+from mjcore import batch as mj_batch
+from mjcore.batch import BatchResult
+from mjcore.batch_scoring import score as score_batch
+from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.decomposition import decompose
+from mjcore.hand import Hand
+from mjcore.scoring import score
+from mjcore.tiles import parse_kinds, parse_tile
+
+from . import bulk, convert
+from .errors import RpcError, invalid_hand, invalid_rule, reason_code
+from .gen.mjcore.v1 import analysis_service_pb2 as pb
+from .gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+from .gen.mjcore.v1 import scoring_pb2, types_pb2
+
+log = logging.getLogger("mjcore.service")
+
+CHUNK = 1 << 16
+BAD_I8 = -128
+PRESETS = {
+    "tenhou": "tenhou.net rules (the project default): 3 red fives, kuitan, kazoe yakuman",
+    "ema": "EMA 2016 riichi competition rules: no red fives, single yakuman cap, no kazoe",
+    "wrc": "World Riichi Championship 2015 rules: no red fives, kiriage mangan, atamahane",
+}
+
+
+def _abort(context: grpc.ServicerContext, err: RpcError) -> None:
+    context.abort_with_status(err.to_status())
+
+
+def _check_deadline(context: grpc.ServicerContext) -> None:
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        _abort(context, RpcError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded",
+                                 "DEADLINE_EXCEEDED"))
+
+
+def _unary(method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        _check_deadline(context)
+        try:
+            return method(self, request, context)
+        except RpcError as err:
+            _abort(context, err)
+        except InvalidRuleError as err:
+            _abort(context, invalid_rule(err))
+    return wrapper
+
+
+def _streaming(method: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[Any]]:
+    @functools.wraps(method)
+    def wrapper(self, request_iterator, context):
+        self._track(1)
+        try:
+            for response in method(self, request_iterator, context):
+                self._track(0, 1)
+                yield response
+        except RpcError as err:
+            _abort(context, err)
+        finally:
+            self._track(-1)
+    return wrapper
+
+
+def _parse_hand(text: str, field: str = "hand") -> Hand:
+    try:
+        return Hand.parse(text)
+    except InvalidHandError as err:
+        raise invalid_hand(err, field) from None
+
+
+def _parse_tile(text: str, field: str) -> int:
+    try:
+        if not text:
+            raise InvalidHandError("no tile given", reason="missing_tile")
+        return parse_tile(text)
+    except InvalidHandError as err:
+        raise invalid_hand(err, field) from None
+
+
+def _parse_tiles(text: str, field: str) -> list[int]:
+    try:
+        return parse_kinds(text) if text else []
+    except InvalidHandError as err:
+        raise invalid_hand(err, field) from None
+
+
+def _hand_errors(errors: dict[int, InvalidHandError], offset: int = 0
+                 ) -> list[types_pb2.HandError]:
+    return [types_pb2.HandError(index=offset + i, reason=reason_code(e.reason), message=str(e))
+            for i, e in sorted(errors.items())]
+
+
+class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
+    """``active``: bulk calls running now; ``batches_done``: bulk batches answered so far."""
+
+    def __init__(self, max_batch: int, kernel_threads: int = 1) -> None:
+        self.max_batch = max_batch
+        self.kernel_threads = kernel_threads
+        self.active = 0
+        self.batches_done = 0
+        self._lock = threading.Lock()
+
+    def _track(self, calls: int, batches: int = 0) -> None:
+        with self._lock:
+            self.active += calls
+            self.batches_done += batches
+
+    # -- unary ----------------------------------------------------------------------------------
+
+    @_unary
+    def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> pb.AnalyzeHandResponse:
+        hand = _parse_hand(request.hand)
+        visible = _parse_tiles(request.visible, "visible")
+        try:
+            shanten = mjcore.shanten(hand)
+            ukeire = mjcore.ukeire(hand, visible)
+            tiles = hand.n_closed + 3 * hand.n_melds
+            agari = tiles == 14 and mjcore.is_agari(hand)
+            waits = mjcore.waits(hand, visible) if tiles == 13 else None
+        except InvalidHandError as err:
+            raise invalid_hand(err, "hand") from None
+        response = pb.AnalyzeHandResponse(
+            hand=str(hand), closed_tiles=hand.n_closed, melds=hand.n_melds,
+            shanten=convert.shanten_info(shanten), is_agari=agari,
+            ukeire=convert.ukeire_info(ukeire))
+        if waits is not None:
+            response.waits.CopyFrom(convert.waits_info(waits))
+        return response
+
+    @_unary
+    def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:
+        hand = _parse_hand(request.hand)
+        win = _parse_tile(request.win_tile, "win_tile")
+        try:
+            found = decompose(hand, win)
+        except InvalidHandError as err:
+            raise invalid_hand(err, "hand") from None
+        return pb.DecomposeResponse(hand=str(hand),
+                                    decompositions=[convert.decomposition(d) for d in found])
+
+    @_unary
+    def Score(self, request: scoring_pb2.ScoreRequest, context) -> scoring_pb2.ScoreResponse:
+        hand = _parse_hand(request.hand)
+        win = _parse_tile(request.win_tile, "win_tile")
+        if request.win_method == scoring_pb2.WIN_METHOD_UNSPECIFIED:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, "win_method: tsumo or ron is needed",
+                           "MISSING_WIN_METHOD", field="win_method", index=0)
+        kwargs = convert.score_arguments(request)
+        for field, name in (("dora_indicators", "dora"), ("ura_indicators", "ura")):
+            kwargs[name] = _parse_tiles(getattr(request, field), field)
+        try:
+            result = score(hand, win, **kwargs)
+        except InvalidHandError as err:
+            raise invalid_hand(err, "hand") from None
+        return convert.score_response(result)
+
+    @_unary
+    def ListRulePresets(self, request, context) -> pb.ListRulePresetsResponse:
+        return pb.ListRulePresetsResponse(
+            presets=[convert.preset_to_proto(name, text) for name, text in PRESETS.items()],
+            default_preset="tenhou")
+
+    # -- streaming bulk -------------------------------------------------------------------------
+
+    def _batches(self, request_iterator, context) -> Iterator[tuple[int, Any, bulk.Batch]]:
+        for batch_no, request in enumerate(request_iterator):
+            _check_deadline(context)
+            yield batch_no, request, bulk.decode(request.hands, self.max_batch, batch_no)
+
+    def _run(self, kernel: Callable[..., BatchResult], batch: bulk.Batch, context,
+             fields: dict[str, np.ndarray]) -> dict[int, InvalidHandError] | None:
+        """Run ``kernel`` over the batch chunk by chunk, copying each result array named in
+        ``fields`` into it; the bad rows by index, or None when the call went away."""
+        found: dict[int, InvalidHandError] = {}
+        n = len(batch)
+        for start in range(0, n, CHUNK):
+            if start:
+                if not context.is_active():
+                    return None
+                _check_deadline(context)
+            stop = min(n, start + CHUNK)
+            result = kernel(batch.counts[start:stop], batch.n_melds[start:stop],
+                            n_threads=self.kernel_threads)
+            for name, out in fields.items():
+                out[start:stop] = getattr(result, name)
+            if result.status.any():
+                found.update((start + e.index, e) for e in result.errors())
+        if not context.is_active():
+            return None
+        found.update(batch.errors)  # framing and parse errors explain a row best
+        return found
+
+    @_streaming
+    def StreamShanten(self, request_iterator, context):
+        for batch_no, request, batch in self._batches(request_iterator, context):
+            n = len(batch)
+            if batch.text_result is not None and not request.per_form:
+                errors = {e.index: e for e in batch.text_result.errors()}
+                out = batch.text_result.shanten
+                forms = None
+            else:
+                out = np.empty(n, dtype=np.int8)
+                fields = {"shanten": out}
+                forms = None
+                kernel = mj_batch.shanten
+                if request.per_form:
+                    forms = np.empty((n, 3), dtype=np.int8)
+                    fields["forms"] = forms
+                    kernel = functools.partial(mj_batch.shanten, forms=True)
+                found = self._run(kernel, batch, context, fields)
+                if found is None:
+                    return
+                errors = found
+            if errors:
+                bad = sorted(errors)
+                out[bad] = BAD_I8
+                if forms is not None:
+                    forms[bad] = BAD_I8
+            response = pb.StreamShantenResponse(batch=batch_no, count=n, shanten=out.tobytes(),
+                                                errors=_hand_errors(errors))
+            if forms is not None:
+                response.standard = forms[:, 0].tobytes()
+                response.chiitoitsu = forms[:, 1].tobytes()
+                response.kokushi = forms[:, 2].tobytes()
+            yield response
+
+    @_streaming
+    def StreamWaits(self, request_iterator, context):
+        for batch_no, _request, batch in self._batches(request_iterator, context):
+            n = len(batch)
+            masks = np.empty(n, dtype="<u8")
+            shanten = np.empty(n, dtype=np.int8)
+            errors = self._run(mj_batch.waits, batch, context,
+                               {"mask": masks, "shanten": shanten})
+            if errors is None:
+                return
+            if errors:
+                bad = sorted(errors)
+                masks[bad] = 0
+                shanten[bad] = BAD_I8
+            yield pb.StreamWaitsResponse(batch=batch_no, count=n, masks=masks.tobytes(),
+                                         shanten=shanten.tobytes(),
+                                         errors=_hand_errors(errors))
+
+    @_streaming
+    def StreamAgari(self, request_iterator, context):
+        for batch_no, _request, batch in self._batches(request_iterator, context):
+            n = len(batch)
+            agari = np.empty(n, dtype=np.bool_)
+            errors = self._run(mj_batch.is_agari, batch, context, {"agari": agari})
+            if errors is None:
+                return
+            if errors:
+                agari[sorted(errors)] = False
+            yield pb.StreamAgariResponse(batch=batch_no, count=n,
+                                         agari=agari.view(np.uint8).tobytes(),
+                                         errors=_hand_errors(errors))
+
+    @_streaming
+    def StreamScore(self, request_iterator, context):
+        rules_cache: dict[bytes, Any] = {}
+        for batch_no, request, batch in self._batches(request_iterator, context):
+            n = len(batch)
+            arrays = _score_arrays(request, n, batch_no)
+            key = request.rules.SerializeToString(deterministic=True)
+            if key not in rules_cache:
+                try:
+                    rules_cache[key] = convert.rules_from_proto(request.rules)
+                except InvalidRuleError as err:
+                    raise invalid_rule(err) from None
+            rules = rules_cache[key]
+            parts = []
+            found: dict[int, InvalidHandError] = {}
+            for start in range(0, n, CHUNK):
+                if start:
+                    if not context.is_active():
+                        return
+                    _check_deadline(context)
+                stop = min(n, start + CHUNK)
+                result = score_batch(
+                    batch.counts[start:stop], rules=rules, n_threads=self.kernel_threads,
+                    **{k: None if v is None else v[start:stop] for k, v in arrays.items()})
+                parts.append(result)
+                found.update((start + i, e) for i, e in result.errors().items())
+            if not context.is_active():
+                return
+            found.update(batch.errors)
+
+            def joined(name: str, dtype: str) -> bytes:
+                arr = np.concatenate([getattr(p, name) for p in parts])
+                if found:
+                    arr[sorted(found)] = 0
+                return arr.astype(dtype, copy=False).tobytes()
+
+            status = np.concatenate([p.status for p in parts]).astype(np.int8)
+            if found:
+                bad = sorted(found)
+                status[bad] = np.minimum(status[bad], -1)
+            response = pb.StreamScoreResponse(
+                batch=batch_no, count=n, status=status.tobytes(), han=joined("han", "u1"),
+                fu=joined("fu", "u1"), limit=joined("limit", "u1"),
+                yakuman=joined("yakuman", "u1"), basic=joined("basic", "<i4"),
+                points=joined("points", "<i4"), yaku_mask=joined("yaku_mask", "<u8"),
+                dora_ura_aka=joined("dora_ura_aka", "u1"), deltas=joined("deltas", "<i4"),
+                payments=joined("payments", "<i4"),
+                decomposition_index=joined("decomposition_index", "<i4"),
+                errors=_hand_errors(found))
+            if request.details:
+                response.yaku_han = joined("yaku_han", "u1")
+                response.fu_items = joined("fu_items", "u1")
+                response.n_fu_items = joined("n_fu_items", "u1")
+            yield response
+
+
+# per-hand arrays of StreamScoreRequest: (dtype, values per hand)
+_SCORE_FIELDS = {
+    "win_tile": ("u1", 1), "melds": ("<u2", 4), "red": ("u1", 1), "flags": ("<u2", 1),
+    "seat_wind": ("u1", 1), "round_wind": ("u1", 1), "from_rel": ("u1", 1),
+    "pao_rel": ("i1", 1), "honba": ("<u2", 1), "riichi_sticks": ("<u2", 1),
+}
+
+
+def _score_arrays(request: pb.StreamScoreRequest, n: int, batch_no: int
+                  ) -> dict[str, np.ndarray | None]:
+    """The per-hand arrays of a StreamScoreRequest, checked for length; None = default."""
+    arrays: dict[str, np.ndarray | None] = {}
+    widths = dict(_SCORE_FIELDS)
+    for name, per in (("dora", request.dora_per_hand), ("ura", request.ura_per_hand)):
+        if per > 10:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"batch {batch_no}: {name}_per_hand {per}: at most 10 indicators",
+                           "BAD_FIELD_LENGTH", batch=batch_no, field=f"{name}_per_hand")
+        widths[name] = ("u1", per)
+    for name, (dtype, per) in widths.items():
+        data = getattr(request, name)
+        if not data:
+            if name == "win_tile":
+                raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"batch {batch_no}: win_tile is required", "BAD_FIELD_LENGTH",
+                               batch=batch_no, field=name)
+            arrays[name] = None
+            continue
+        size = np.dtype(dtype).itemsize * per * n
+        if len(data) != size:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} "
+                           f"for {n} hands", "BAD_FIELD_LENGTH", batch=batch_no, field=name)
+        arr = np.frombuffer(data, dtype=dtype)
+        arrays[name] = arr.reshape(n, per) if name in ("melds", "dora", "ura") else arr
+    return arrays
+
+
+__all__ = ["HandAnalysisServicer"]

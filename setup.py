@@ -1,0 +1,116 @@
+"""Build the Cython core.
+
+Compiler directives live here and nowhere else. ``MJCORE_DEBUG=1`` builds with
+bounds checks, wraparound checks, assertions and ``-O0 -g``; the test suite runs once
+against such a build in CI. OpenMP is used when the compiler accepts ``-fopenmp``.
+``MJCORE_ONLY=shanten,scoring`` limits a development build to some modules.
+"""
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).parent
+DEBUG = os.environ.get("MJCORE_DEBUG", "") not in ("", "0")
+ONLY = {m for m in os.environ.get("MJCORE_ONLY", "").split(",") if m}
+
+
+def _has_openmp() -> bool:
+    if os.environ.get("MJCORE_NO_OPENMP"):
+        return False
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "t.c"
+        src.write_text("#include <omp.h>\nint main(void){return omp_get_max_threads() < 0;}\n")
+        cc = os.environ.get("CC", "cc")
+        try:
+            r = subprocess.run([cc, "-fopenmp", str(src), "-o", str(Path(tmp) / "t")],
+                               capture_output=True)
+        except OSError:
+            return False
+        return r.returncode == 0
+
+
+OPENMP = _has_openmp()
+
+directives = {
+    "language_level": "3",
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "embedsignature": True,
+}
+compile_args = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"] + os.environ.get("MJCORE_CFLAGS", "").split()
+if not DEBUG and sys.platform != "win32":
+    compile_args += ["-fno-strict-aliasing"]
+link_args = []
+if OPENMP:
+    compile_args.append("-fopenmp")
+    link_args.append("-fopenmp")
+
+extensions = []
+for pyx in sorted((ROOT / "mjcore" / "_core").glob("*.pyx")):
+    name = pyx.stem
+    if ONLY and name not in ONLY:
+        continue
+    extensions.append(
+        Extension(
+            f"mjcore._core.{name}",
+            [str(pyx.relative_to(ROOT))],
+            include_dirs=[np.get_include(), str(ROOT / "mjcore" / "_core")],
+            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+            + ([("CYTHON_TRACE_NOGIL", "0")] if DEBUG else []),
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        )
+    )
+
+
+class BuildExt(build_ext):
+    """Build the extensions, then generate the shanten tables beside them."""
+
+    def run(self) -> None:
+        super().run()
+        self._generate_tables()
+
+    def _generate_tables(self) -> None:
+        import importlib.util
+
+        targets = []
+        if self.inplace:
+            targets.append(ROOT / "mjcore" / "_core")
+        else:
+            targets.append(Path(self.build_lib) / "mjcore" / "_core")
+        for ext in self.extensions:
+            if ext.name != "mjcore._core.tablegen":
+                continue
+            built = Path(self.get_ext_fullpath(ext.name))
+            spec = importlib.util.spec_from_file_location(ext.name, built)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            for target in targets:
+                target.mkdir(parents=True, exist_ok=True)
+                mod.write_tables(str(target))
+
+
+setup(
+    packages=["mjcore", "mjcore._core", "mjcore.cli", "mjcore.engine", "mjcore.service",
+              "mjcore.service.gen", "mjcore.service.gen.mjcore", "mjcore.service.gen.mjcore.v1"],
+    package_dir={"mjcore.service": "service"},
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=directives,
+        build_dir="build/cython-debug" if DEBUG else None,
+        annotate=False,
+        nthreads=0,
+    ),
+    cmdclass={"build_ext": BuildExt},
+    zip_safe=False,
+)

@@ -1,0 +1,272 @@
+"""Single-hand and batch analysis: known hard cases, properties, error contracts."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mjcore
+from mjcore import InvalidHandError, batch
+from mjcore.tiles import parse_tile
+
+from .hands import random_counts, tenpai_hands
+
+
+def names(waits):
+    return "".join(mjcore.tile_name(w.tile) for w in waits)
+
+
+# ---- known hard cases ----
+
+@pytest.mark.parametrize("hand, expected", [
+    ("123m456p789s1122z", 0),
+    ("123m456p789s11223z", 0),
+    ("1111m234p567p789s", 1),          # the only wait would be a fifth 1m
+    ("11112222333344m", -1),           # four of a kind inside a complete hand
+    ("1111m2222p33s4455z", 1),         # two quads
+    ("11223344556677z", -1),            # seven pairs
+    ("1122m3344p5566s77z", -1),
+    ("19m19p19s1234567z", 0),           # thirteen orphans, 13-sided wait
+    ("19m19p19s12345677z", -1),
+    ("123456789m1234z", 2),
+])
+def test_known_shanten(hand, expected):
+    assert mjcore.shanten(hand) == expected
+
+
+def test_seven_pairs_never_counts_a_quad_as_two_pairs():
+    s = mjcore.shanten("1111m2222p33s4455z")
+    assert (s.standard, s.chiitoitsu) == (1, 3)
+
+
+def test_seven_pairs_with_quad_is_not_complete():
+    s = mjcore.shanten("1111m2233p4455s66z")
+    assert s.chiitoitsu == 1 and not mjcore.is_agari("1111m2233p4455s66z")
+
+
+def test_forms_and_repr():
+    s = mjcore.shanten("19m19p19s1234567z")
+    assert (s.standard, s.chiitoitsu, s.kokushi) == (8, 6, 0)
+    assert "kokushi=0" in repr(s) and isinstance(s, int)
+    with_meld = mjcore.shanten("123m456p78s11z chi:789p")
+    assert with_meld.chiitoitsu is None and with_meld.kokushi is None and with_meld == 0
+
+
+@pytest.mark.parametrize("hand, waits", [
+    ("123m456p789s1122z", "1z2z"),
+    ("1112345678999m", "123456789m".replace("m", "")),   # nine gates: every manzu
+    ("19m19p19s1234567z", "1m9m1p9p1s9s1z2z3z4z5z6z7z"),
+    ("1111m234p567p789s", ""),          # fifth-tile wait is no wait
+    ("222m3456p777s111z", "3p6p"),
+    ("123m456p78s11z chi:789p", "6s9s"),
+    ("1z pon:222z<1 pon:333z<2 pon:444z<3 kan:5555z<1", "1z"),  # tanki with four melds
+    ("1111m pon:222z<1 pon:333z<2 pon:444z<3", ""),   # a quad is neither pair nor set + wait
+])
+def test_known_waits(hand, waits):
+    got = mjcore.waits(hand)
+    expected = "".join(f"{d}m" for d in waits) if waits.isdigit() else waits
+    assert names(got) == expected
+
+
+def test_waits_remaining_counts_visible_tiles():
+    w = mjcore.waits("123m456p789s1122z", visible="1z1z2z")
+    assert [(mjcore.tile_name(x.tile), x.remaining) for x in w] == [("1z", 0), ("2z", 1)]
+    assert w.remaining == 1
+    assert mjcore.waits("123m456p789s1122z", visible=[parse_tile("1z")]).remaining == 3
+
+
+def test_ukeire_fourteen_tiles_best_first():
+    u = mjcore.ukeire("123m456p789s11223z")
+    assert u.shanten == 0
+    assert u.best.discard == parse_tile("3z") and u.best.shanten == 0
+    keys = [(o.shanten, -o.remaining) for o in u.options]
+    assert keys == sorted(keys)
+    assert len(u.options) == len({o.discard for o in u.options}) == 12
+
+
+def test_ukeire_thirteen_tiles():
+    u = mjcore.ukeire("123m456p78s11223z")
+    assert len(u.options) == 1 and u.options[0].discard is None
+    assert u.shanten == 1 and u.options[0].shanten == 1
+
+
+@pytest.mark.parametrize("bad, reason", [
+    ("123m", "wrong_tile_count"),
+    ("123m456p789s11223344z", "wrong_tile_count"),
+])
+def test_wrong_sizes_raise(bad, reason):
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.shanten(bad)
+    assert err.value.reason == reason and "123m" in str(err.value)
+
+
+def test_operation_specific_sizes():
+    with pytest.raises(InvalidHandError, match="waits needs 13"):
+        mjcore.waits("123m456p789s11223z")
+    with pytest.raises(InvalidHandError, match="agari check needs 14"):
+        mjcore.is_agari("123m456p789s1122z")
+
+
+def test_garbage_types_raise():
+    for bad in (None, 5, b"123m", ["1m"]):
+        with pytest.raises(InvalidHandError):
+            mjcore.shanten(bad)  # type: ignore[arg-type]
+
+
+# ---- properties: the kernels against their own definitions ----
+
+hand14 = st.integers(0, 2**32 - 1).map(lambda s: random_counts(1, 14, seed=s)[0])
+hand13 = st.integers(0, 2**32 - 1).map(lambda s: random_counts(1, 13, seed=s)[0])
+tenpai13 = st.integers(0, 2**32 - 1).map(lambda s: tenpai_hands(1, seed=s)[0])
+
+
+def hand_of(counts) -> mjcore.Hand:
+    return mjcore.Hand.from_counts([int(x) for x in counts])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(hand13, tenpai13))
+def test_waits_are_exactly_the_completing_tiles(counts):
+    h = hand_of(counts)
+    w = {x.tile for x in mjcore.waits(h)}
+    for t in range(34):
+        if counts[t] == 4:
+            assert t not in w
+            continue
+        c = counts.copy()
+        c[t] += 1
+        assert (t in w) == mjcore.is_agari(hand_of(c)), t
+
+
+@settings(max_examples=200, deadline=None)
+@given(hand14)
+def test_ukeire_agrees_with_shanten(counts):
+    h = hand_of(counts)
+    u = mjcore.ukeire(h)
+    assert u.shanten == mjcore.shanten(h)
+    assert min(o.shanten for o in u.options) >= u.shanten
+    for o in u.options:
+        c = counts.copy()
+        c[o.discard] -= 1
+        after = mjcore.shanten(hand_of(c))
+        assert o.shanten == after
+        advancing = {x.tile for x in o.tiles}
+        for t in range(34):
+            if c[t] == 4:
+                assert t not in advancing
+                continue
+            c[t] += 1
+            assert (t in advancing) == (mjcore.shanten(hand_of(c)) < after), (o.discard, t)
+            c[t] -= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand13, st.integers(0, 33))
+def test_one_draw_changes_shanten_by_at_most_one(counts, t):
+    if counts[t] == 4:
+        return
+    before = mjcore.shanten(hand_of(counts))
+    c = counts.copy()
+    c[t] += 1
+    after = mjcore.shanten(hand_of(c))
+    assert before - 1 <= after <= before
+
+
+# ---- batch API ----
+
+def test_batch_matches_single_hand_api():
+    c13 = random_counts(300, 13, seed=3)
+    c14 = random_counts(300, 14, seed=4)
+    s = batch.shanten(c13, forms=True)
+    w = batch.waits(c13)
+    u = batch.ukeire(c14, full=True)
+    a = batch.is_agari(c14)
+    for i in range(300):
+        h13, h14 = hand_of(c13[i]), hand_of(c14[i])
+        sh = mjcore.shanten(h13)
+        assert s.shanten[i] == sh and s.forms[i, 0] == sh.standard
+        assert w.shanten[i] == sh
+        assert batch.mask_to_tiles(w.mask[i]) == [x.tile for x in mjcore.waits(h13)]
+        single = mjcore.ukeire(h14)
+        assert u.best_shanten[i] == single.best.shanten
+        assert u.best_discard[i] == single.best.discard
+        assert a.agari[i] == mjcore.is_agari(h14)
+        for o in single.options:
+            assert u.after[i, o.discard] == o.shanten
+            assert batch.mask_to_tiles(u.masks[i, o.discard]) == [x.tile for x in o.tiles]
+
+
+def test_batch_bad_rows_are_reported_by_index_and_good_rows_kept():
+    c = random_counts(10, 13, seed=9)
+    good = batch.shanten(c).shanten.copy()
+    c[3, 0] = 5                       # a fifth copy
+    c[6] = 0                          # no tiles
+    m = np.zeros(10, dtype=np.uint8)
+    m[8] = 7                          # impossible meld count
+    r = batch.shanten(c, m)
+    assert np.flatnonzero(~r.ok).tolist() == [3, 6, 8]
+    keep = [i for i in range(10) if i not in (3, 6, 8)]
+    assert (r.shanten[keep] == good[keep]).all()
+    errs = r.errors()
+    assert [(e.index, e.reason) for e in errs] == [
+        (3, "too_many_copies"), (6, "wrong_tile_count"), (8, "bad_meld_count")]
+    with pytest.raises(mjcore.BatchError) as exc:
+        r.raise_for_errors()
+    assert set(exc.value.errors) == {3, 6, 8} and exc.value.partial is r
+
+
+@pytest.mark.parametrize("fn", [batch.shanten, batch.is_agari, batch.waits, batch.ukeire])
+def test_batch_entry_points_reject_bad_shapes_and_values(fn):
+    with pytest.raises(InvalidHandError):
+        fn(np.zeros((3, 33), dtype=np.uint8))
+    with pytest.raises(InvalidHandError):
+        fn(np.zeros(34, dtype=np.uint8))
+    with pytest.raises(InvalidHandError):
+        fn(np.full((2, 34), -1))
+    r = fn(np.full((4, 34), 255, dtype=np.uint8))
+    assert not r.ok.any()
+    assert len(fn(np.zeros((0, 34), dtype=np.uint8))) == 0
+
+
+def test_batch_threads_give_identical_results():
+    c = random_counts(20000, 13, seed=17)
+    one = batch.waits(c, n_threads=1)
+    two = batch.waits(c, n_threads=2)
+    assert (one.mask == two.mask).all() and (one.shanten == two.shanten).all()
+
+
+def test_pack_unpack_round_trip():
+    c = random_counts(100, 14, seed=2)
+    words = batch.pack(c)
+    assert words.shape == (100, 4) and (batch.unpack(words) == c).all()
+
+
+# ---- bulk text ----
+
+def test_text_bulk_matches_parsed_hands(tmp_path):
+    c = random_counts(500, 13, seed=5)
+    lines = [str(hand_of(row)) for row in c]
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(lines) + "\n")
+    r = batch.shanten_text(str(path), keep_counts=True)
+    assert r.ok.all() and len(r) == 500
+    assert (r.counts == c).all()
+    assert (r.shanten == batch.shanten(c).shanten).all()
+
+
+def test_text_bulk_letter_first_and_red_fives():
+    r = batch.shanten_text(b"m123p406s789z1122\n123m406p789s1122z\r\n")
+    assert r.ok.all() and r.shanten.tolist() == [0, 0]
+
+
+def test_text_bulk_reports_bad_lines_with_position():
+    data = b"123m456p789s1122z\n12x3m456p789s11z\n\n11111m23p456s789s\n00m123p456s7899s\n123m456p789s1122\n"
+    r = batch.shanten_text(data)
+    assert r.ok.tolist() == [True, False, False, False, False, False]
+    errs = {e.index: e for e in r.errors()}
+    assert errs[1].reason == "parse_error" and errs[1].position == 2
+    assert errs[2].reason == "parse_error"
+    assert errs[3].reason == "too_many_copies"
+    assert errs[4].reason == "too_many_copies"      # two red fives of one suit
+    assert errs[5].reason == "parse_error"           # digits without a suit

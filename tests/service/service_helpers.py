@@ -1,0 +1,23 @@
+"""Helpers shared by the service tests (a uniquely named module, importable from any test)."""
+from __future__ import annotations
+
+import numpy as np
+
+from mjcore.service import ServerConfig, build_server
+
+TOKEN = "s3cret-token"
+
+
+def random_counts(n: int, tiles: int, seed: int) -> np.ndarray:
+    """``n`` hands of ``tiles`` tiles, each drawn from a shuffled 136-tile wall."""
+    rng = np.random.default_rng(seed)
+    ids = rng.random((n, 136)).argsort(axis=1)[:, :tiles] // 4
+    counts = np.zeros((n, 34), dtype=np.uint8)
+    np.add.at(counts, (np.repeat(np.arange(n), tiles), ids.ravel()), 1)
+    return counts
+
+
+def start(config: ServerConfig):
+    server, port = build_server(config)
+    server.start()
+    return server, port

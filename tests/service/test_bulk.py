@@ -1,0 +1,399 @@
+"""Streaming bulk RPCs: results identical to mjcore.batch, per-hand errors, batch errors."""
+from __future__ import annotations
+
+import threading
+import time
+
+import grpc
+import numpy as np
+import pytest
+
+from mjcore import batch
+from mjcore.client import Client, ServiceError
+from mjcore.errors import BatchError, InvalidHandError
+from mjcore.service import ServerConfig
+from mjcore.service.errors import error_info
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.service.gen.mjcore.v1 import types_pb2
+
+from .service_helpers import random_counts, start
+
+COUNTS = types_pb2.HAND_ENCODING_COUNTS_U8
+PACKED = types_pb2.HAND_ENCODING_PACKED_3BIT
+TEXT = types_pb2.HAND_ENCODING_TEXT_LINES
+
+
+def _melded(n: int, seed: int, extra: int) -> tuple[np.ndarray, np.ndarray]:
+    """Hands with 0..4 called melds: 13 - 3k (+extra) closed tiles."""
+    rng = np.random.default_rng(seed)
+    melds = rng.integers(0, 5, n).astype(np.uint8)
+    counts = np.zeros((n, 34), dtype=np.uint8)
+    for k in range(5):
+        rows = np.flatnonzero(melds == k)
+        counts[rows] = random_counts(len(rows), 13 - 3 * k + extra, seed + k)
+    return counts, melds
+
+
+@pytest.mark.parametrize("encoding", ["packed", "counts"])
+def test_shanten_matches_batch_api(plain_server, encoding):
+    _, port = plain_server
+    counts = np.concatenate([random_counts(3000, 13, 1), random_counts(3000, 14, 2)])
+    with Client(f"127.0.0.1:{port}", batch_size=1024, encoding=encoding) as c:
+        got = c.shanten(counts)
+        got_min, got_forms = c.shanten(counts, forms=True)
+    want = batch.shanten(counts, forms=True)
+    assert np.array_equal(got, want.shanten)
+    assert np.array_equal(got_min, want.shanten)
+    assert np.array_equal(got_forms, want.forms)
+
+
+def test_shanten_with_melds_explicit_and_derived(client: Client):
+    counts, melds = _melded(4000, 5, 0)
+    want = batch.shanten(counts, melds).shanten
+    assert np.array_equal(client.shanten(counts, melds), want)
+    assert np.array_equal(client.shanten(counts), want)  # n_melds derived from tile counts
+
+
+def test_waits_matches_batch_api(client: Client):
+    counts, melds = _melded(5000, 7, 0)
+    want = batch.waits(counts, melds)
+    assert np.array_equal(client.waits(counts, melds), want.mask)
+    assert want.tenpai.any()
+
+
+def test_agari_matches_batch_api(client: Client):
+    counts, melds = _melded(5000, 9, 1)
+    # complete hands are rare at random: add some built ones
+    complete = np.zeros((3, 34), dtype=np.uint8)
+    complete[0, [0, 1, 2, 9, 10, 11, 18, 19, 20, 27]] = 1
+    complete[0, 27] = 3
+    complete[0, 28] = 2
+    complete[1, [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]] = 1
+    complete[1, 0] = 2
+    complete[2, 0:7] = 2
+    counts = np.concatenate([counts, complete])
+    melds = np.concatenate([melds, np.zeros(3, np.uint8)])
+    got = client.is_agari(counts, melds)
+    want = batch.is_agari(counts, melds).agari
+    assert np.array_equal(got, want)
+    assert got[-3:].all()
+
+
+def test_text_lines(client: Client, tmp_path):
+    lines = ["123m456p789s1122z", "m123p406s789z1122", "19m19p19s1234567z", "1122335577m99p11s"]
+    path = tmp_path / "hands.txt"
+    path.write_text("\n".join(lines * 700) + "\n")
+    want = batch.shanten_text(path.read_bytes()).shanten
+    assert np.array_equal(client.shanten_text(path), want)
+    assert np.array_equal(client.shanten_text(lines), batch.shanten_text(
+        ("\n".join(lines) + "\n").encode()).shanten)
+
+
+def test_text_line_errors_by_index(stub):
+    data = b"123m456p789s1122z\r\n\xff\xfe1m\n123m456p789s1122q\n\n11111m23p456s789s\n"
+    (r,) = list(stub.StreamShanten(iter([pb.StreamShantenRequest(
+        hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))
+    want = batch.shanten_text(data)
+    assert r.count == len(want) == 5
+    assert {e.index: e.reason for e in r.errors} == {e.index: e.reason.upper()
+                                                     for e in want.errors()}
+    assert {e.index for e in r.errors} >= {1, 2, 3, 4}
+    assert np.frombuffer(r.shanten, np.int8)[0] == 0
+
+
+def test_text_lines_for_waits_and_agari(stub):
+    data = b"123m456p789s1122z\n123m456p789s11222z\n"
+    waits = list(stub.StreamWaits(iter([pb.StreamWaitsRequest(
+        hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))[0]
+    agari = list(stub.StreamAgari(iter([pb.StreamAgariRequest(
+        hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))[0]
+    masks = np.frombuffer(waits.masks, "<u8")
+    assert masks[0] == (1 << 27) | (1 << 28)
+    assert [e.index for e in waits.errors] == [1]     # 14 tiles: no waits
+    assert list(np.frombuffer(agari.agari, np.uint8)) == [0, 1]
+    assert [e.index for e in agari.errors] == [0]     # 13 tiles: not a complete-hand count
+
+
+@pytest.mark.parametrize("explicit_melds", [False, True])
+def test_per_hand_errors_keep_good_results(client: Client, explicit_melds):
+    counts = random_counts(2500, 13, 11)
+    counts[7, 3] = 5                  # five copies
+    counts[1500] = 0                  # 12 tiles: neither 13 - 3k nor 14 - 3k
+    counts[1500, [0, 9, 18]] = 4
+    counts[2222] = 0                  # 4 tiles: fine with 3 melds, wrong with none
+    counts[2222, 5] = 4
+    melds = np.zeros(len(counts), np.uint8) if explicit_melds else None
+    with pytest.raises(BatchError) as err:
+        client.shanten(counts, melds)
+    want = batch.shanten(counts, melds if explicit_melds else
+                         np.where(np.arange(len(counts)) == 2222, 3, 0))
+    bad = {e.index: e.reason for e in want.errors()}
+    assert set(bad) == ({7, 1500, 2222} if explicit_melds else {7, 1500})
+    assert set(err.value.errors) == set(bad)
+    for i, e in err.value.errors.items():
+        assert e.reason == bad[i] and e.index == i
+    good = want.ok
+    assert np.array_equal(err.value.partial[good], want.shanten[good])
+    assert (err.value.partial[~good] == -128).all()
+
+
+def test_garbage_packed_bits_are_per_hand_errors(stub):
+    words = batch.pack(random_counts(4, 13, 3)).astype("<u4")
+    words[1, 0] |= 1 << 30                  # a bit outside the 27 used bits
+    words[2, 3] |= 0b111 << 6               # a count of 7 for 3z
+    req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(encoding=PACKED,
+                                                              data=words.tobytes()))
+    (r,) = list(stub.StreamShanten(iter([req])))
+    reasons = {e.index: e.reason for e in r.errors}
+    assert reasons[1] == "BAD_PACKING" and 2 in reasons and set(reasons) == {1, 2}
+    sh = np.frombuffer(r.shanten, np.int8)
+    assert sh[1] == sh[2] == -128
+    assert np.array_equal(sh[[0, 3]], batch.shanten(batch.unpack(words[[0, 3]])).shanten)
+
+
+def test_random_garbage_bytes_never_break_the_server(stub):
+    rng = np.random.default_rng(5)
+    for encoding, size in ((COUNTS, 34), (PACKED, 16), (TEXT, 17)):
+        data = rng.integers(0, 256, size * 300, dtype=np.uint8).tobytes()
+        req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(encoding=encoding, data=data))
+        try:
+            (r,) = list(stub.StreamShanten(iter([req])))
+        except grpc.RpcError as err:   # text that is not UTF-8 is a batch-level error
+            assert encoding == TEXT and err.code() == grpc.StatusCode.INVALID_ARGUMENT
+            continue
+        assert r.count == len(np.frombuffer(r.shanten, np.int8)) and len(r.errors) > 0
+    assert stub.ListRulePresets(pb.ListRulePresetsRequest()).presets
+
+
+def _batch_error(call, request, code=grpc.StatusCode.INVALID_ARGUMENT):
+    with pytest.raises(grpc.RpcError) as exc:
+        list(call(iter(request if isinstance(request, list) else [request])))
+    assert exc.value.code() == code, exc.value.details()
+    return error_info(exc.value)
+
+
+@pytest.mark.parametrize("hands,reason", [
+    (types_pb2.PackedHands(encoding=COUNTS, data=b""), "EMPTY_BATCH"),
+    (types_pb2.PackedHands(encoding=TEXT, data=b""), "EMPTY_BATCH"),
+    (types_pb2.PackedHands(encoding=COUNTS, data=bytes(35)), "BAD_BATCH_LENGTH"),
+    (types_pb2.PackedHands(encoding=PACKED, data=bytes(17)), "BAD_BATCH_LENGTH"),
+    (types_pb2.PackedHands(data=bytes(34)), "BAD_ENCODING"),
+    (types_pb2.PackedHands(encoding=99, data=bytes(34)), "BAD_ENCODING"),
+    (types_pb2.PackedHands(encoding=COUNTS, data=bytes(68), n_melds=b"\0"), "BAD_N_MELDS"),
+])
+def test_malformed_batches(stub, hands, reason):
+    for call, make in ((stub.StreamShanten, pb.StreamShantenRequest),
+                       (stub.StreamWaits, pb.StreamWaitsRequest),
+                       (stub.StreamAgari, pb.StreamAgariRequest)):
+        info = _batch_error(call, make(hands=hands))
+        assert info.reason == reason and info.metadata["batch"] == "0"
+
+
+def test_error_names_the_batch_number(stub):
+    good = types_pb2.PackedHands(encoding=COUNTS, data=random_counts(3, 13, 1).tobytes())
+    bad = types_pb2.PackedHands(encoding=COUNTS, data=bytes(33))
+    info = _batch_error(stub.StreamShanten, [pb.StreamShantenRequest(hands=good)] * 2
+                        + [pb.StreamShantenRequest(hands=bad)])
+    assert info.metadata["batch"] == "2"
+
+
+def test_oversize_batch_is_resource_exhausted(stub, client):
+    hands = types_pb2.PackedHands(encoding=COUNTS, data=random_counts(5001, 13, 1).tobytes())
+    info = _batch_error(stub.StreamShanten, pb.StreamShantenRequest(hands=hands),
+                        grpc.StatusCode.RESOURCE_EXHAUSTED)
+    assert info.reason == "BATCH_TOO_LARGE" and info.metadata["limit"] == "5000"
+    text = types_pb2.PackedHands(encoding=TEXT, data=b"1m\n" * 5001)
+    _batch_error(stub.StreamShanten, pb.StreamShantenRequest(hands=text),
+                 grpc.StatusCode.RESOURCE_EXHAUSTED)
+    big = Client(client.target, batch_size=6000)
+    with pytest.raises(ServiceError) as err:
+        big.shanten(random_counts(6000, 13, 1))
+    assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    big.close()
+
+
+def test_batches_answered_in_order(stub):
+    sizes = [5, 1, 700, 33, 2, 900]
+    reqs, all_counts = [], []
+    for i, n in enumerate(sizes):
+        c = random_counts(n, 13, 100 + i)
+        all_counts.append(c)
+        reqs.append(pb.StreamShantenRequest(hands=types_pb2.PackedHands(
+            encoding=COUNTS, data=c.tobytes())))
+    responses = list(stub.StreamShanten(iter(reqs)))
+    assert [r.batch for r in responses] == list(range(len(sizes)))
+    assert [r.count for r in responses] == sizes
+    for r, c in zip(responses, all_counts):
+        assert np.array_equal(np.frombuffer(r.shanten, np.int8), batch.shanten(c).shanten)
+
+
+def test_empty_stream_gives_no_responses(stub):
+    assert list(stub.StreamShanten(iter([]))) == []
+
+
+def test_client_rejects_bad_shapes(client: Client):
+    with pytest.raises(InvalidHandError):
+        client.shanten(np.zeros((3, 33), np.uint8))
+    with pytest.raises(InvalidHandError):
+        client.shanten(np.zeros((3, 34), np.uint8), np.zeros(2, np.uint8))
+
+
+def test_deadline_exceeded_and_work_stops():
+    server, port = start(ServerConfig(port=0, max_batch=1 << 18, workers=4))
+    try:
+        counts = random_counts(1 << 18, 13, 1)
+        req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
+            encoding=COUNTS, data=counts.tobytes()))
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[
+                ("grpc.max_send_message_length", 1 << 26),
+                ("grpc.max_receive_message_length", 1 << 26)]) as ch:
+            stub = pb_grpc.HandAnalysisServiceStub(ch)
+            t0 = time.monotonic()
+            with pytest.raises(grpc.RpcError) as exc:
+                for _ in stub.StreamShanten(iter([req] * 400), timeout=0.4):
+                    pass
+            assert exc.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+            assert time.monotonic() - t0 < 3
+        servicer = server.servicer
+        for _ in range(100):
+            if servicer.active == 0:
+                break
+            time.sleep(0.02)
+        assert servicer.active == 0, "bulk work still running after the deadline"
+        assert servicer.batches_done < 400
+    finally:
+        server.stop(0).wait()
+
+
+def test_client_retries_unavailable_until_server_is_up():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    holder = {}
+
+    def late_start():
+        time.sleep(0.4)
+        holder["server"] = start(ServerConfig(port=port))[0]
+
+    t = threading.Thread(target=late_start)
+    t.start()
+    try:
+        with Client(f"127.0.0.1:{port}", timeout=10, retries=20, backoff=0.05,
+                    max_backoff=0.2) as c:
+            assert c.rule_presets().default_preset == "tenhou"
+            assert np.array_equal(c.shanten(random_counts(10, 13, 1)),
+                                  batch.shanten(random_counts(10, 13, 1)).shanten)
+    finally:
+        t.join()
+        holder["server"].stop(0).wait()
+
+
+def test_client_gives_up_within_its_deadline():
+    with Client("127.0.0.1:9", timeout=0.3, retries=100, backoff=0.05) as c:
+        t0 = time.monotonic()
+        with pytest.raises(ServiceError):
+            c.shanten(random_counts(5, 13, 1))
+        assert time.monotonic() - t0 < 2
+
+
+WINNING = [("123m456p789s11122z", "2z"), ("22334455667788p", "8p"), ("11123455678999m", "5m"),
+           ("19m19p19s11234567z", "1z"), ("112233m456p789s55z", "3m"), ("234m567p345s22m678s", "8s"),
+           ("123m55z chi:345p pon:777s<2 kan:9999m<1", "5z"), ("234m406p345s22m678s", "0p"),
+           ("11m pon:555z<1 pon:666z<2 pon:777z<3 123p", "1m"), ("234m456p789s55z chi:123s", "5z")]
+
+
+def _score_rows(n: int, seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for i in range(n):
+        hand, win = WINNING[i % len(WINNING)]
+        tsumo = bool(rng.integers(2))
+        closed = ":" not in hand
+        row = dict(hand=hand, win_tile=win, tsumo=tsumo, seat_wind="ESWN"[rng.integers(4)],
+                   round_wind="ES"[rng.integers(2)], dora=("1m", "1m2z")[int(rng.integers(2))],
+                   honba=int(rng.integers(3)), riichi_sticks=int(rng.integers(2)),
+                   riichi=closed and bool(rng.integers(2)))
+        if row["riichi"]:
+            row["ura"] = "9p"
+        rows.append(row)
+    return rows
+
+
+def test_score_matches_batch_scoring(plain_server):
+    from mjcore.batch_scoring import pack, score as score_batch
+
+    arrays = pack(_score_rows(600, 3))
+    want = score_batch(**arrays, rules="tenhou")
+    _, port = plain_server
+    with Client(f"127.0.0.1:{port}", batch_size=128) as c:
+        counts = arrays.pop("counts")
+        win = arrays.pop("win_tile")
+        got = c.score_batch(counts, win, details=True, **arrays)
+        got_ema = c.score_batch(counts, win, rules="ema", **arrays)
+    for name in ("han", "fu", "limit", "yakuman", "basic", "points", "yaku_mask", "dora_ura_aka",
+                 "deltas", "payments", "decomposition_index", "yaku_han", "fu_items",
+                 "n_fu_items"):
+        assert np.array_equal(got[name], getattr(want, name)), name
+    assert np.array_equal(got["status"], want.status)
+    assert (want.status == 0).any() and (want.status == 1).any()  # wins and a no-yaku hand
+    want_ema = score_batch(counts, win, rules="ema", **arrays)
+    assert np.array_equal(got_ema["points"], want_ema.points)
+
+
+def test_score_bad_rows_and_fields(stub, client):
+    from mjcore.batch_scoring import pack
+
+    arrays = pack(_score_rows(20, 4))
+    counts, win = arrays.pop("counts"), arrays.pop("win_tile")
+    win = win.copy()
+    win[3] = 200                      # not a tile
+    counts = counts.copy()
+    counts[5, 0] = 5                  # five copies
+    flags = arrays.pop("flags").copy()
+    flags[9] |= 8                     # ippatsu without riichi (row 9 has no riichi)
+    flags[9] &= np.uint16(0xFFFF ^ 2)
+    with pytest.raises(BatchError) as err:
+        client.score_batch(counts, win, flags=flags, **arrays)
+    assert {3, 5, 9} <= set(err.value.errors)
+    assert err.value.partial["status"][0] >= 0
+    req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
+                                                            data=counts[:4].tobytes()),
+                                win_tile=bytes(3))
+    info = _batch_error(stub.StreamScore, req)
+    assert info.reason == "BAD_FIELD_LENGTH" and info.metadata["field"] == "win_tile"
+    req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
+                                                            data=counts[:4].tobytes()))
+    assert _batch_error(stub.StreamScore, req).metadata["field"] == "win_tile"
+    req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
+                                                            data=counts[:4].tobytes()),
+                                win_tile=bytes(4), dora_per_hand=11, dora=bytes(44))
+    assert _batch_error(stub.StreamScore, req).metadata["field"] == "dora_per_hand"
+    req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
+                                                            data=counts[:4].tobytes()),
+                                win_tile=bytes(4), rules={"preset": "nope"})
+    assert _batch_error(stub.StreamScore, req).reason == "INVALID_RULE"
+
+
+def test_score_garbage_fields_never_break_the_server(stub):
+    rng = np.random.default_rng(9)
+    n = 200
+    counts = random_counts(n, 14, 5)
+    req = pb.StreamScoreRequest(
+        hands=types_pb2.PackedHands(encoding=COUNTS, data=counts.tobytes()),
+        win_tile=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        melds=rng.integers(0, 1 << 16, 4 * n, dtype=np.uint16).astype("<u2").tobytes(),
+        red=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        flags=rng.integers(0, 1 << 16, n, dtype=np.uint16).astype("<u2").tobytes(),
+        seat_wind=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        round_wind=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        from_rel=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        pao_rel=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
+        dora=rng.integers(0, 256, 3 * n, dtype=np.uint8).tobytes(), dora_per_hand=3,
+        honba=rng.integers(0, 1 << 16, n, dtype=np.uint16).astype("<u2").tobytes())
+    (r,) = list(stub.StreamScore(iter([req])))
+    assert r.count == n and len(r.errors) > 0
+    status = np.frombuffer(r.status, np.int8)
+    assert {e.index for e in r.errors} == set(np.flatnonzero(status < 0).tolist())

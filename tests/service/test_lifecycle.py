@@ -1,0 +1,138 @@
+"""Health, graceful shutdown (in-process and by signal), and the `mjcore serve` command."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import grpc
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from mjcore import batch
+from mjcore.client import Client
+from mjcore.service import ServerConfig
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.service.gen.mjcore.v1 import types_pb2
+
+from .service_helpers import TOKEN, random_counts, start
+
+SERVICE = "mjcore.v1.HandAnalysisService"
+
+
+def _health(port: int, service: str = "") -> int:
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        return health_pb2_grpc.HealthStub(ch).Check(
+            health_pb2.HealthCheckRequest(service=service), timeout=2).status
+
+
+def test_health_during_graceful_shutdown():
+    server, port = start(ServerConfig(port=0, max_batch=1 << 16, grace=10, drain=0.6))
+    assert _health(port) == _health(port, SERVICE) == health_pb2.HealthCheckResponse.SERVING
+    counts = random_counts(1 << 16, 13, 7)
+    expected = batch.shanten(counts).shanten
+    req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
+        encoding=types_pb2.HAND_ENCODING_COUNTS_U8, data=counts.tobytes()))
+    release = threading.Event()
+    results: list = []
+
+    def slow_requests():
+        yield req
+        release.wait(5)       # the stream stays in flight while the server shuts down
+        yield req
+
+    def in_flight():
+        with grpc.insecure_channel(f"127.0.0.1:{port}", options=[
+                ("grpc.max_receive_message_length", 1 << 26)]) as ch:
+            stub = pb_grpc.HandAnalysisServiceStub(ch)
+            results.extend(stub.StreamShanten(slow_requests(), timeout=20))
+
+    t = threading.Thread(target=in_flight)
+    t.start()
+    while server.servicer.batches_done < 1:
+        time.sleep(0.01)
+    stopper = threading.Thread(target=server.shutdown)
+    stopper.start()
+    time.sleep(0.2)
+    assert _health(port) == health_pb2.HealthCheckResponse.NOT_SERVING
+    assert _health(port, SERVICE) == health_pb2.HealthCheckResponse.NOT_SERVING
+    release.set()
+    t.join(10)
+    stopper.join(15)
+    assert len(results) == 2
+    for r in results:
+        assert np.array_equal(np.frombuffer(r.shanten, np.int8), expected)
+    with pytest.raises(grpc.RpcError):
+        _health(port)
+
+
+def _spawn(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+    proc = subprocess.Popen([sys.executable, "-c", "from mjcore.cli import main; main()",
+                             "serve", "--port", "0", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+    line = proc.stdout.readline()
+    assert line.startswith("listening on "), (line, proc.stderr.read() if proc.poll() else "")
+    port = int(line.split()[2].rsplit(":", 1)[1])
+    return proc, port
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_shuts_down_gracefully_with_exit_0(sig):
+    proc, port = _spawn("--drain", "0.5", "--grace", "2")
+    try:
+        with Client(f"127.0.0.1:{port}") as c:
+            assert c.health() == "SERVING"
+            proc.send_signal(sig)
+            time.sleep(0.2)
+            assert c.health() == "NOT_SERVING"
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_settings_from_environment(tmp_path):
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN + "\n")
+    proc, port = _spawn(env={"MJCORE_TOKEN_FILE": str(token_file), "MJCORE_MAX_BATCH": "10",
+                             "MJCORE_HOST": "127.0.0.1", "MJCORE_DRAIN": "0"})
+    try:
+        with Client(f"127.0.0.1:{port}", token=TOKEN, retries=0) as c:
+            assert len(c.shanten(random_counts(10, 13, 1))) == 10
+            with pytest.raises(Exception) as err:
+                c.shanten(random_counts(11, 13, 1))
+            assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with Client(f"127.0.0.1:{port}", retries=0) as c:
+            with pytest.raises(Exception) as err:
+                c.rule_presets()
+            assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
+        proc.terminate()
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_serve_rejects_bad_settings(tmp_path):
+    from mjcore.cli import main
+
+    empty = tmp_path / "empty"
+    empty.write_text("\n")
+    runner = CliRunner()
+    r = runner.invoke(main, ["serve", "--port", "0", "--token-file", str(empty)])
+    assert r.exit_code == 2 and "empty" in r.output
+    cert = tmp_path / "cert.pem"
+    cert.write_text("x")
+    r = runner.invoke(main, ["serve", "--port", "0", "--tls-cert", str(cert)])
+    assert r.exit_code == 2 and "tls_key" in r.output
+    r = runner.invoke(main, ["serve", "--help"])
+    assert r.exit_code == 0 and "MJCORE_PORT" in r.output

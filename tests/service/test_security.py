@@ -1,0 +1,147 @@
+"""Bearer token, TLS and mutual TLS."""
+from __future__ import annotations
+
+import grpc
+import numpy as np
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from mjcore import batch
+from mjcore.client import Client, ServiceError
+from mjcore.service import ServerConfig
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.service.gen.mjcore.v1 import types_pb2
+
+from .service_helpers import TOKEN, random_counts, start
+
+
+@pytest.fixture(scope="module")
+def token_server():
+    server, port = start(ServerConfig(port=0, token=TOKEN))
+    yield port
+    server.stop(0).wait()
+
+
+def _shanten_request():
+    return pb.StreamShantenRequest(hands=types_pb2.PackedHands(
+        encoding=types_pb2.HAND_ENCODING_COUNTS_U8, data=random_counts(4, 13, 1).tobytes()))
+
+
+@pytest.mark.parametrize("metadata", [None, (("authorization", "Bearer wrong"),),
+                                      (("authorization", TOKEN),),
+                                      (("authorization", f"bearer {TOKEN}x"),)])
+def test_token_required_for_every_rpc(token_server, metadata):
+    with grpc.insecure_channel(f"127.0.0.1:{token_server}") as ch:
+        stub = pb_grpc.HandAnalysisServiceStub(ch)
+        calls = [lambda: stub.ListRulePresets(pb.ListRulePresetsRequest(), metadata=metadata),
+                 lambda: stub.AnalyzeHand(pb.AnalyzeHandRequest(hand="123m"), metadata=metadata),
+                 lambda: list(stub.StreamShanten(iter([_shanten_request()]), metadata=metadata)),
+                 lambda: list(stub.StreamScore(iter([]), metadata=metadata))]
+        for call in calls:
+            with pytest.raises(grpc.RpcError) as exc:
+                call()
+            assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+def test_reflection_needs_the_token_too(token_server):
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    with grpc.insecure_channel(f"127.0.0.1:{token_server}") as ch:
+        stub = reflection_pb2_grpc.ServerReflectionStub(ch)
+        req = reflection_pb2.ServerReflectionRequest(list_services="")
+        with pytest.raises(grpc.RpcError) as exc:
+            list(stub.ServerReflectionInfo(iter([req])))
+        assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        (r,) = list(stub.ServerReflectionInfo(
+            iter([req]), metadata=(("authorization", f"Bearer {TOKEN}"),)))
+        names = {s.name for s in r.list_services_response.service}
+        assert "mjcore.v1.HandAnalysisService" in names and "grpc.health.v1.Health" in names
+
+
+def test_health_is_open_without_token(token_server):
+    with grpc.insecure_channel(f"127.0.0.1:{token_server}") as ch:
+        r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest())
+        assert r.status == health_pb2.HealthCheckResponse.SERVING
+        r = health_pb2_grpc.HealthStub(ch).Check(
+            health_pb2.HealthCheckRequest(service="mjcore.v1.HandAnalysisService"))
+        assert r.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_client_with_token(token_server):
+    counts = random_counts(50, 13, 2)
+    with Client(f"127.0.0.1:{token_server}", token=TOKEN) as c:
+        assert c.rule_presets().default_preset == "tenhou"
+        assert len(c.shanten(counts)) == 50
+    with Client(f"127.0.0.1:{token_server}", token="nope") as c:
+        with pytest.raises(ServiceError) as err:
+            c.shanten(counts)
+        assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
+        assert c.health() == "SERVING"
+
+
+@pytest.fixture(scope="module")
+def tls_server(certs):
+    server, port = start(ServerConfig(port=0, tls_cert=certs["server"],
+                                      tls_key=certs["server.key"]))
+    yield port
+    server.stop(0).wait()
+
+
+@pytest.fixture(scope="module")
+def mtls_server(certs):
+    server, port = start(ServerConfig(port=0, tls_cert=certs["server"],
+                                      tls_key=certs["server.key"], client_ca=certs["ca"],
+                                      token=TOKEN))
+    yield port
+    server.stop(0).wait()
+
+
+def test_tls(tls_server, certs):
+    counts = random_counts(20, 13, 3)
+    with Client(f"localhost:{tls_server}", root_certificates=certs["ca"]) as c:
+        assert len(c.shanten(counts)) == 20
+        assert c.health() == "SERVING"
+    with Client(f"127.0.0.1:{tls_server}", root_certificates=certs["ca"]) as c:
+        assert c.rule_presets().presets   # the certificate names IP 127.0.0.1 too
+
+
+def test_tls_rejects_untrusted_server_and_plaintext(tls_server, certs):
+    with Client(f"localhost:{tls_server}", root_certificates=certs["other"], timeout=2,
+                retries=0) as c:
+        with pytest.raises(ServiceError) as err:
+            c.rule_presets()
+        assert err.value.code == grpc.StatusCode.UNAVAILABLE
+    with Client(f"127.0.0.1:{tls_server}", timeout=2, retries=0) as c:
+        with pytest.raises(ServiceError):
+            c.rule_presets()
+
+
+def test_mutual_tls(mtls_server, certs):
+    good = dict(root_certificates=certs["ca"], client_cert=certs["client"],
+                client_key=certs["client.key"], timeout=5, retries=0)
+    with Client(f"localhost:{mtls_server}", token=TOKEN, **good) as c:
+        counts = random_counts(5, 13, 4)
+        assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+    with Client(f"localhost:{mtls_server}", **good) as c:      # certificate but no token
+        with pytest.raises(ServiceError) as err:
+            c.rule_presets()
+        assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
+    with Client(f"localhost:{mtls_server}", token=TOKEN, root_certificates=certs["ca"],
+                timeout=3, retries=0) as c:                       # no client certificate
+        with pytest.raises(ServiceError) as err:
+            c.rule_presets()
+        assert err.value.code == grpc.StatusCode.UNAVAILABLE
+
+
+def test_config_validation(certs):
+    with pytest.raises(ValueError):
+        ServerConfig(tls_cert=certs["server"])
+    with pytest.raises(ValueError):
+        ServerConfig(client_ca=certs["ca"])
+    with pytest.raises(ValueError):
+        ServerConfig(token="")
+    with pytest.raises(ValueError):
+        ServerConfig(port=70000)
+    with pytest.raises(ValueError):
+        ServerConfig(max_batch=0)
