@@ -6,6 +6,7 @@ against such a build in CI. OpenMP is used when the compiler accepts ``-fopenmp`
 ``MJCORE_ONLY=shanten,scoring`` limits a development build to some modules.
 """
 import os
+import platform
 import sys
 import tempfile
 from pathlib import Path
@@ -39,6 +40,32 @@ def _has_openmp() -> bool:
 
 OPENMP = _has_openmp()
 
+
+def _simd_flags() -> list[str]:
+    """-march=x86-64-v2 (SSSE3, SSE4.1, POPCNT) when the compiler and this CPU have it; the
+    kernels fall back to portable C otherwise. MJCORE_NO_SIMD=1 forces the fallback."""
+    if os.environ.get("MJCORE_NO_SIMD") or platform.machine().lower() not in ("x86_64", "amd64"):
+        return []
+    import subprocess
+
+    prog = ('int main(void){__builtin_cpu_init();return !(__builtin_cpu_supports("ssse3")'
+            ' && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt"));}')
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "t.c"
+        src.write_text(prog)
+        exe = Path(tmp) / "t"
+        cc = os.environ.get("CC", "cc")
+        try:
+            if subprocess.run([cc, "-march=x86-64-v2", str(src), "-o", str(exe)],
+                              capture_output=True).returncode != 0:
+                return []
+            return ["-march=x86-64-v2"] if subprocess.run([str(exe)]).returncode == 0 else []
+        except OSError:
+            return []
+
+
+SIMD = _simd_flags()
+
 directives = {
     "language_level": "3",
     "boundscheck": DEBUG,
@@ -47,7 +74,8 @@ directives = {
     "cdivision": not DEBUG,
     "embedsignature": True,
 }
-compile_args = ["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"] + os.environ.get("MJCORE_CFLAGS", "").split()
+compile_args = (["-O0", "-g", "-UNDEBUG"] if DEBUG else ["-O3"]) + SIMD
+compile_args += os.environ.get("MJCORE_CFLAGS", "").split()
 if not DEBUG and sys.platform != "win32":
     compile_args += ["-fno-strict-aliasing"]
 link_args = []

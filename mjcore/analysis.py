@@ -32,6 +32,20 @@ def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
         reason="wrong_tile_count", text=str(hand))
 
 
+def _shanten_cache() -> list[Shanten]:
+    # Every (standard, chiitoitsu, kokushi) combination, built once: results are immutable.
+    out = []
+    for s in range(-1, 9):
+        for c in range(-1, 8):
+            for k in range(-1, 15):
+                out.append(Shanten(s, None if c == 7 else c, None if k == 14 else k))
+    return out
+
+
+_SHANTEN = _shanten_cache()
+_forms_index = _k.forms_index
+
+
 def shanten(hand: Hand | str) -> Shanten:
     """Minimum shanten over standard, seven pairs and thirteen orphans (-1 = complete).
 
@@ -39,12 +53,10 @@ def shanten(hand: Hand | str) -> Shanten:
     are None for hands with called melds. Takes 13-3k or 14-3k closed tiles.
     """
     h = hand if type(hand) is Hand else as_hand(hand)
-    st, s, c, k = _k.forms(h._packed, h.n_melds)
-    if st:
-        raise _fail(h, st, 0, "shanten")
-    if c == _NO_FORM:
-        return Shanten(s, None, None)
-    return Shanten(s, c, k)
+    i = _forms_index(h._packed, h.n_melds)
+    if i < 0:
+        raise _fail(h, i, 0, "shanten")
+    return _SHANTEN[i]
 
 
 def is_agari(hand: Hand | str) -> bool:

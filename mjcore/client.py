@@ -60,8 +60,12 @@ class Analysis:
 
 
 def _gen():
-    from mjcore.service.gen.mjcore.v1 import (analysis_service_pb2, analysis_service_pb2_grpc,
-                                              scoring_pb2, types_pb2)
+    from mjcore.service.gen.mjcore.v1 import (
+        analysis_service_pb2,
+        analysis_service_pb2_grpc,
+        scoring_pb2,
+        types_pb2,
+    )
 
     return analysis_service_pb2, analysis_service_pb2_grpc, scoring_pb2, types_pb2
 
@@ -75,9 +79,11 @@ def _read(data: bytes | str | os.PathLike | None) -> bytes | None:
 def _error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
     from mjcore.service.errors import error_info
 
+    from google.protobuf.message import DecodeError
+
     try:
         info = error_info(err)
-    except Exception:  # a status without (valid) rich details
+    except (DecodeError, ValueError):  # a status without (valid) rich details
         info = None
     if info is None:
         return "", {}
@@ -113,7 +119,8 @@ class Client:
     ``timeout`` is the deadline of each call in seconds (retries included); ``retries`` is how
     many times ``UNAVAILABLE`` is retried, starting after ``backoff`` s and doubling up to
     ``max_backoff`` s. Bulk helpers send ``batch_size`` hands per message over ``streams``
-    concurrent streams.
+    concurrent streams, packed as ``encoding``: "nibble" (17 bytes a hand), "packed" (3 bits a
+    kind, 16 bytes) or "counts" (34 bytes).
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
@@ -123,7 +130,7 @@ class Client:
                  server_name: str | None = None, timeout: float | None = 60.0,
                  retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
                  max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
-                 streams: int = 1, encoding: str = "packed") -> None:
+                 streams: int = 1, encoding: str = "nibble") -> None:
         pb, pb_grpc, _, types_pb2 = _gen()
         self._pb = pb
         self._types = types_pb2
@@ -152,10 +159,12 @@ class Client:
             raise ValueError("batch_size and streams must be at least 1")
         self.batch_size = batch_size
         self.streams = streams
-        if encoding not in ("packed", "counts"):
-            raise ValueError(f"encoding {encoding!r}: expected 'packed' or 'counts'")
-        self.encoding = (types_pb2.HAND_ENCODING_PACKED_3BIT if encoding == "packed"
-                         else types_pb2.HAND_ENCODING_COUNTS_U8)
+        encodings = {"nibble": types_pb2.HAND_ENCODING_PACKED_4BIT,
+                     "packed": types_pb2.HAND_ENCODING_PACKED_3BIT,
+                     "counts": types_pb2.HAND_ENCODING_COUNTS_U8}
+        if encoding not in encodings:
+            raise ValueError(f"encoding {encoding!r}: expected one of {', '.join(encodings)}")
+        self.encoding = encodings[encoding]
 
     # -- plumbing -------------------------------------------------------------------------------
 

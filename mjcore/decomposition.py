@@ -12,6 +12,7 @@ from typing import Any
 
 from ._core import decompose as _dec
 from .errors import InvalidHandError
+from .hand import Hand
 from .tiles import tile_name
 
 FORMS = ("standard", "chiitoitsu", "kokushi")
@@ -85,8 +86,6 @@ class Decomposition:
 
 def _hand_values(hand: Any) -> tuple[list[int] | bytes, list[tuple[int, int, int, int]], int]:
     """(closed counts, melds as (kind, tile, red, from_rel), closed red fives) of a Hand."""
-    from .hand import Hand
-
     if isinstance(hand, str):
         hand = Hand.parse(hand)
     elif not isinstance(hand, Hand):

@@ -249,19 +249,22 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
     tiles = tuple(sorted(tiles))
     n = len(tiles)
     name = kind.token
-    written = format_tiles(tiles)
+
+    def written() -> str:
+        return format_tiles(tiles)
+
     if n != kind.size:
         raise _meld_error(text, "bad_meld", pos,
-                          f"{name} needs {kind.size} tiles, got {n} ({written})")
+                          f"{name} needs {kind.size} tiles, got {n} ({written()})")
     if kind == MeldKind.CHI:
         first = tiles[0]
         if first >= 27:
-            raise _meld_error(text, "bad_meld", pos, f"chi of honors ({written}) is not a set")
+            raise _meld_error(text, "bad_meld", pos, f"chi of honors ({written()}) is not a set")
         if first // 9 != tiles[2] // 9 or tiles[1] != first + 1 or tiles[2] != first + 2:
             raise _meld_error(text, "bad_meld", pos,
-                              f"chi {written} is not three consecutive tiles of one suit")
+                              f"chi {written()} is not three consecutive tiles of one suit")
     elif tiles[0] != tiles[-1]:
-        raise _meld_error(text, "bad_meld", pos, f"{name} {written} is not {n} of the same tile")
+        raise _meld_error(text, "bad_meld", pos, f"{name} {written()} is not {n} of the same tile")
     called = m.called
     from_rel = m.from_rel
     if kind == MeldKind.KAN_CLOSED:
@@ -276,7 +279,7 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
             called = tiles[1] if kind == MeldKind.CHI else tiles[0]
         elif called not in tiles:
             raise _meld_error(text, "bad_meld", pos,
-                              f"called tile {called!r} is not part of {name} {written}")
+                              f"called tile {called!r} is not part of {name} {written()}")
         if from_rel is None:
             from_rel = 3
         if type(from_rel) is not int or not 1 <= from_rel <= 3:
@@ -289,7 +292,7 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
     fives = sum(1 for k in tiles if k in FIVES)
     if type(red) is not int or not 0 <= red <= fives:
         raise _meld_error(text, "too_many_red", pos,
-                          f"{red!r} red fives in {name} {written} (it has {fives} fives)")
+                          f"{red!r} red fives in {name} {written()} (it has {fives} fives)")
     called_red = bool(m.called_red)
     if called in FIVES and red > fives - 1:
         called_red = True  # every five of the meld is red, the called one too

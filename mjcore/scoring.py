@@ -16,9 +16,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._core import scoring as _sc
+from ._core.scoring import score_raw as _score_raw
 from ._core.scoring import FuEntry, ScoreResult, Yaku, YAKU_NAMES, LIMIT_NAMES
 from .decomposition import _hand_values, _win_kind, status_error
 from .errors import InvalidHandError
+from .hand import Hand
 from .rules import DEFAULT_RULES, RuleSet
 from .tiles import parse_kinds
 
@@ -164,22 +166,74 @@ def raise_for_status(res: ScoreResult, what: str) -> None:
         raise status_error(st, what)
 
 
-def score(hand: Any, win_tile: int | str, *, rules: RuleSet | str | None = None,
-          **situation: Any) -> ScoreResult:
+_FAST_WIND = {None: 0, "E": 0, "S": 1, "W": 2, "N": 3, 0: 0, 1: 1, 2: 2, 3: 3}
+
+
+def _fast_tiles(value: Any) -> list[int] | None:
+    """Indicators as a list of kind ids when they already are small ints, else None."""
+    if type(value) is tuple or type(value) is list:
+        for k in value:
+            if type(k) is not int or not 0 <= k < 34:
+                return None
+        if len(value) <= 10:
+            return value  # type: ignore[no-any-return]
+    return None
+
+
+def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
+          seat_wind: int | str | None = None, round_wind: int | str = "E",
+          dealer: int | bool | None = None, dora: Iterable[int | str] | str = (),
+          ura: Iterable[int | str] | str = (), riichi: bool = False,
+          double_riichi: bool = False, ippatsu: bool = False, rinshan: bool = False,
+          chankan: bool = False, haitei: bool = False, houtei: bool = False,
+          tenhou: bool = False, chiihou: bool = False, renhou: bool = False, honba: int = 0,
+          riichi_sticks: int = 0, winner: int | None = None, from_who: int | None = None,
+          pao_seat: int | None = None, rules: RuleSet | str | None = None) -> ScoreResult:
     """Score a winning hand (``hand`` includes ``win_tile``; a Hand or mpsz text with melds).
 
-    Keyword arguments: ``tsumo``, ``seat_wind``, ``round_wind``, ``dealer``, ``dora`` and
-    ``ura`` (indicators, kan dora included), ``riichi``, ``double_riichi``, ``ippatsu``,
-    ``rinshan``, ``chankan``, ``haitei``, ``houtei``, ``tenhou``, ``chiihou``, ``renhou``,
-    ``honba`` (paid to this winner: 0 for the second winner of a Tenhou double ron),
-    ``riichi_sticks`` (collected by this winner), ``winner``, ``from_who``, ``pao_seat``
-    (see the module doc for seats), ``rules`` (a RuleSet or a preset name).
+    ``tsumo`` or ron; ``seat_wind``/``round_wind`` E S W N (or 0-3, 1z-4z); ``dealer`` (a
+    seat, or True/False); ``dora``/``ura`` indicators (kan dora included; kind ids or text);
+    situation flags ``riichi`` ... ``renhou``; ``honba`` paid to this winner (0 for the second
+    winner of a Tenhou double ron); ``riichi_sticks`` collected by this winner; ``winner``,
+    ``from_who``, ``pao_seat`` (see the module doc for seats); ``rules`` a RuleSet or a preset
+    name. Raises InvalidHandError for an incomplete or impossible hand; a complete hand without
+    yaku gives ``is_win == False``.
     """
-    a = prepare(hand, win_tile, **situation)
-    res = _sc.score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
-                        a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
-                        a["ura"], a["honba"], a["riichi_sticks"], _rules(rules).scoring_params,
-                        a["winner"])
+    params = DEFAULT_RULES._scoring if rules is None else _rules(rules).scoring_params  # type: ignore[attr-defined]
+    if (type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 and dealer is None
+            and winner is None and from_who is None and pao_seat is None
+            and type(seat_wind) is not bool and type(round_wind) is not bool
+            and type(honba) is int and 0 <= honba < 1000 and type(riichi_sticks) is int
+            and 0 <= riichi_sticks < 1000):
+        sw = _FAST_WIND.get(seat_wind)  # type: ignore[arg-type]
+        rw = _FAST_WIND.get(round_wind)  # type: ignore[arg-type]
+        dora_k = _fast_tiles(dora)
+        ura_k = _fast_tiles(ura)
+        if sw is not None and rw is not None and dora_k is not None and ura_k is not None:
+            flags = (F_TSUMO if tsumo else 0) | (F_RIICHI if riichi else 0) \
+                | (F_DOUBLE_RIICHI if double_riichi else 0) | (F_IPPATSU if ippatsu else 0) \
+                | (F_RINSHAN if rinshan else 0) | (F_CHANKAN if chankan else 0) \
+                | (F_HAITEI if haitei else 0) | (F_HOUTEI if houtei else 0) \
+                | (F_TENHOU if tenhou else 0) | (F_CHIIHOU if chiihou else 0) \
+                | (F_RENHOU if renhou else 0)
+            melds = [(m.kind, m.tiles[0], m.red, m.from_rel or 0) for m in hand.melds] \
+                if hand.melds else ()
+            red = hand.red
+            res = _score_raw(hand._packed, melds, red[0] + red[1] + red[2], win_tile, flags, sw,
+                             rw, 0 if tsumo else 3, -1, dora_k, ura_k, honba, riichi_sticks,
+                             params, 0)
+            if res.status_code < 0:
+                raise_for_status(res, f"hand {hand}")
+            return res
+    a = prepare(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind,
+                dealer=dealer, dora=dora, ura=ura, riichi=riichi, double_riichi=double_riichi,
+                ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
+                houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou, honba=honba,
+                riichi_sticks=riichi_sticks, winner=winner, from_who=from_who,
+                pao_seat=pao_seat)
+    res = _score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
+                     a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
+                     a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"])
     if res.status_code < 0:
         raise_for_status(res, f"hand {hand}")
     return res

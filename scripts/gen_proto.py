@@ -31,8 +31,8 @@ def proto_files() -> list[Path]:
 
 def generate(out_root: Path) -> dict[str, str]:
     """Run protoc into ``out_root``; return {file name: rewritten text} of the v1 package."""
-    from grpc_tools import protoc
     import grpc_tools
+    from grpc_tools import protoc
 
     include = str(Path(grpc_tools.__file__).parent / "_proto")
     args = ["grpc_tools.protoc", f"-I{PROTO_ROOT}", f"-I{include}",

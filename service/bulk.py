@@ -1,8 +1,9 @@
 """Packed batches of hands (``mjcore.v1.PackedHands``) to and from numpy arrays.
 
-Counts travel as ``HAND_ENCODING_COUNTS_U8`` (34 bytes a hand), ``HAND_ENCODING_PACKED_3BIT``
-(four little-endian uint32 words a hand, 3 bits a kind: man, pin, sou, honors) or
-``HAND_ENCODING_TEXT_LINES`` (one mpsz hand a line). Batch-level problems raise ``RpcError``;
+Counts travel as ``HAND_ENCODING_COUNTS_U8`` (34 bytes a hand), ``HAND_ENCODING_PACKED_4BIT``
+(17 bytes a hand, a nibble a kind), ``HAND_ENCODING_PACKED_3BIT`` (four little-endian uint32
+words a hand, 3 bits a kind: man, pin, sou, honors) or ``HAND_ENCODING_TEXT_LINES`` (one mpsz
+hand a line). Batch-level problems raise ``RpcError``;
 problems of single hands are returned by index so the good hands are still answered.
 """
 from __future__ import annotations
@@ -21,7 +22,8 @@ N_KINDS = 34
 COUNTS_U8 = types_pb2.HAND_ENCODING_COUNTS_U8
 PACKED_3BIT = types_pb2.HAND_ENCODING_PACKED_3BIT
 TEXT_LINES = types_pb2.HAND_ENCODING_TEXT_LINES
-BYTES_PER_HAND = {COUNTS_U8: N_KINDS, PACKED_3BIT: 16}
+PACKED_4BIT = types_pb2.HAND_ENCODING_PACKED_4BIT
+BYTES_PER_HAND = {COUNTS_U8: N_KINDS, PACKED_3BIT: 16, PACKED_4BIT: N_KINDS // 2}
 
 _USED_BITS = np.array([(1 << 27) - 1] * 3 + [(1 << 21) - 1], dtype=np.uint32)
 
@@ -40,10 +42,24 @@ def pack_3bit(counts: np.ndarray) -> np.ndarray:
     return words
 
 
+def pack_4bit(counts: np.ndarray) -> np.ndarray:
+    """(N, 34) uint8 counts of 0..15 -> (N, 17) uint8 nibble pairs (kind 2j low, 2j+1 high)."""
+    pairs = np.ascontiguousarray(counts, dtype=np.uint8).view("<u2")
+    return (pairs | (pairs >> 4)).astype(np.uint8)
+
+
+def unpack_4bit(packed: np.ndarray) -> np.ndarray:
+    """(N, 17) uint8 nibble pairs -> (N, 34) uint8 counts."""
+    counts = np.empty((packed.shape[0], N_KINDS), dtype=np.uint8)
+    counts[:, 0::2] = packed & 15
+    counts[:, 1::2] = packed >> 4
+    return counts
+
+
 class Batch:
     """A decoded batch: counts, meld counts, and the hands already known to be bad."""
 
-    __slots__ = ("counts", "n_melds", "errors", "text_result")
+    __slots__ = ("counts", "errors", "n_melds", "text_result")
 
     def __init__(self, counts: np.ndarray, n_melds: np.ndarray,
                  errors: dict[int, InvalidHandError],
@@ -57,11 +73,22 @@ class Batch:
         return self.counts.shape[0]
 
 
+def _melds_for_total(total: int) -> int:
+    k = (14 - total) // 3 if total % 3 == 2 else (13 - total) // 3
+    return min(4, max(0, k))
+
+
+_MELDS_FOR_TOTAL = np.array([_melds_for_total(t) for t in range(256)], dtype=np.uint8)
+
+
 def derive_n_melds(counts: np.ndarray) -> np.ndarray:
-    """Called melds implied by each hand's tile count (13 - 3k or 14 - 3k); 0 when neither."""
-    total = counts.sum(axis=1, dtype=np.int32)
-    k = np.where(total % 3 == 2, (14 - total) // 3, (13 - total) // 3)
-    return np.clip(k, 0, 4).astype(np.uint8)
+    """Called melds implied by each hand's tile count (13 - 3k or 14 - 3k); 0 when neither.
+    The uint8 sum only wraps for rows holding a count above 4, which the kernels reject."""
+    flat = np.ascontiguousarray(counts, dtype=np.uint8).ravel()
+    if not flat.size:
+        return np.zeros(0, dtype=np.uint8)
+    total = np.add.reduceat(flat, np.arange(0, flat.size, N_KINDS), dtype=np.uint8)
+    return _MELDS_FOR_TOTAL[total]
 
 
 def _size_checks(n: int, max_batch: int, batch_no: int) -> None:
@@ -91,7 +118,7 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
     if encoding == TEXT_LINES:
         text_result = _text(data, max_batch, batch_no)
         counts = text_result.counts
-        errors = {e.index: e for e in text_result.errors()
+        errors = {int(e.index or 0): e for e in text_result.errors()
                   if e.reason not in ("wrong_tile_count", "bad_meld_count")}
     elif encoding in BYTES_PER_HAND:
         size = BYTES_PER_HAND[encoding]
@@ -104,6 +131,8 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
         _size_checks(n, max_batch, batch_no)
         if encoding == COUNTS_U8:
             counts = np.frombuffer(data, dtype=np.uint8).reshape(n, N_KINDS)
+        elif encoding == PACKED_4BIT:
+            counts = unpack_4bit(np.frombuffer(data, dtype=np.uint8).reshape(n, N_KINDS // 2))
         else:
             words = np.frombuffer(data, dtype="<u4").reshape(n, 4)
             counts = mj_batch.unpack(words)
@@ -131,15 +160,18 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
 
 
 def encode(counts: np.ndarray, n_melds: np.ndarray | None = None,
-           encoding: int = PACKED_3BIT) -> types_pb2.PackedHands:
+           encoding: types_pb2.HandEncoding = PACKED_4BIT) -> types_pb2.PackedHands:
     """Build a PackedHands message from (N, 34) counts (client side)."""
     counts = np.ascontiguousarray(counts, dtype=np.uint8)
     if counts.ndim != 2 or counts.shape[1] != N_KINDS:
         raise ValueError(f"counts must have shape (N, 34), not {counts.shape}")
-    if encoding == PACKED_3BIT and counts.size and counts.max() > 7:
-        encoding = COUNTS_U8  # not representable in 3 bits; let the server report the rows
+    limit = 7 if encoding == PACKED_3BIT else 15 if encoding == PACKED_4BIT else None
+    if limit is not None and counts.size and counts.max() > limit:
+        encoding = COUNTS_U8  # not representable; let the server report the rows
     if encoding == PACKED_3BIT:
         data = pack_3bit(counts).tobytes()
+    elif encoding == PACKED_4BIT:
+        data = pack_4bit(counts).tobytes()
     elif encoding == COUNTS_U8:
         data = counts.tobytes()
     else:

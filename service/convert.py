@@ -15,9 +15,19 @@ WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
                 types_pb2.WIND_NORTH)
 
 
+# every possible TileCount, built once: copying a message is cheaper than building it
+_TILE_COUNTS = [[types_pb2.TileCount(kind=k, tile=TILE_NAMES[k], remaining=r) for r in range(5)]
+                for k in range(len(TILE_NAMES))]
+
+
+def _tile_count(kind: int, remaining: int) -> types_pb2.TileCount:
+    if 0 <= remaining <= 4:
+        return _TILE_COUNTS[kind][remaining]
+    return types_pb2.TileCount(kind=kind, tile=TILE_NAMES[kind], remaining=remaining)
+
+
 def tile_counts(waits: Iterable[Any]) -> list[types_pb2.TileCount]:
-    return [types_pb2.TileCount(kind=w.tile, tile=TILE_NAMES[w.tile], remaining=w.remaining)
-            for w in waits]
+    return [_tile_count(w.tile, w.remaining) for w in waits]
 
 
 def shanten_info(sh: Any) -> pb.ShantenInfo:
@@ -126,9 +136,6 @@ def decomposition(d: Any) -> scoring_pb2.Decomposition:
 
 def score_response(r: Any) -> scoring_pb2.ScoreResponse:
     msg = scoring_pb2.ScoreResponse(is_win=r.is_win, status=r.status)
-    if not r.is_win:
-        msg.limit = scoring_pb2.LIMIT_NONE
-        return msg
     msg.yaku.extend(scoring_pb2.Yaku(tenhou_id=y.id, name=y.name, name_japanese=y.name_ja,
                                      han=y.han) for y in r.yaku)
     msg.fu_items.extend(

@@ -18,8 +18,8 @@ import mjcore
 from mjcore import batch as mj_batch
 from mjcore.batch import BatchResult
 from mjcore.batch_scoring import score as score_batch
-from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.decomposition import decompose
+from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
 from mjcore.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
@@ -48,20 +48,25 @@ def _abort(context: grpc.ServicerContext, err: RpcError) -> None:
 def _check_deadline(context: grpc.ServicerContext) -> None:
     remaining = context.time_remaining()
     if remaining is not None and remaining <= 0:
-        _abort(context, RpcError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded",
-                                 "DEADLINE_EXCEEDED"))
+        raise RpcError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded",
+                       "DEADLINE_EXCEEDED")
 
 
 def _unary(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def wrapper(self, request, context):
-        _check_deadline(context)
         try:
+            _check_deadline(context)
             return method(self, request, context)
         except RpcError as err:
             _abort(context, err)
         except InvalidRuleError as err:
             _abort(context, invalid_rule(err))
+        except Exception:
+            if not context.is_active():
+                raise
+            log.exception("%s failed", method.__name__)
+            _abort(context, RpcError(grpc.StatusCode.INTERNAL, "internal error", "INTERNAL"))
     return wrapper
 
 
@@ -75,6 +80,13 @@ def _streaming(method: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[A
                 yield response
         except RpcError as err:
             _abort(context, err)
+        except InvalidRuleError as err:
+            _abort(context, invalid_rule(err))
+        except Exception:
+            if not context.is_active():
+                raise
+            log.exception("%s failed", method.__name__)
+            _abort(context, RpcError(grpc.StatusCode.INTERNAL, "internal error", "INTERNAL"))
         finally:
             self._track(-1)
     return wrapper
@@ -203,7 +215,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             for name, out in fields.items():
                 out[start:stop] = getattr(result, name)
             if result.status.any():
-                found.update((start + e.index, e) for e in result.errors())
+                found.update((start + int(e.index or 0), e) for e in result.errors())
         if not context.is_active():
             return None
         found.update(batch.errors)  # framing and parse errors explain a row best
@@ -305,12 +317,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 return
             found.update(batch.errors)
 
-            def joined(name: str, dtype: str) -> bytes:
-                arr = np.concatenate([getattr(p, name) for p in parts])
-                if found:
-                    arr[sorted(found)] = 0
-                return arr.astype(dtype, copy=False).tobytes()
-
+            joined = functools.partial(_joined, parts, sorted(found))
             status = np.concatenate([p.status for p in parts]).astype(np.int8)
             if found:
                 bad = sorted(found)
@@ -329,6 +336,14 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 response.fu_items = joined("fu_items", "u1")
                 response.n_fu_items = joined("n_fu_items", "u1")
             yield response
+
+
+def _joined(parts: list[Any], bad: list[int], name: str, dtype: str) -> bytes:
+    """Result array ``name`` of all chunks, bad rows zeroed, as little-endian bytes."""
+    arr = np.concatenate([getattr(p, name) for p in parts])
+    if bad:
+        arr[bad] = 0
+    return arr.astype(dtype, copy=False).tobytes()
 
 
 # per-hand arrays of StreamScoreRequest: (dtype, values per hand)

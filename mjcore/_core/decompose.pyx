@@ -14,18 +14,16 @@ cdef u8[13] YAOCHUU = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 
 cdef int check_hand(const HandC* hand) noexcept nogil:
-    cdef int i, k, t, total = 0, fives = 0
-    cdef int used[34]
+    cdef int i, k, t, n, total = 0, over = 0
     cdef const MeldC* m
     if hand.n_melds > 4:
         return ST_BAD_MELDS
     for i in range(34):
-        if hand.counts[i] > 4:
-            return ST_BAD_COUNT
-        used[i] = hand.counts[i]
         total += hand.counts[i]
-    fives = hand.counts[4] + hand.counts[13] + hand.counts[22]
-    if hand.red > fives:
+        over |= hand.counts[i] > 4
+    if over:
+        return ST_BAD_COUNT
+    if hand.red > hand.counts[4] + hand.counts[13] + hand.counts[22]:
         return ST_BAD_COUNT
     for k in range(hand.n_melds):
         m = &hand.melds[k]
@@ -35,23 +33,32 @@ cdef int check_hand(const HandC* hand) noexcept nogil:
         if m.kind == MK_CHI:
             if t >= 27 or t % 9 > 6:
                 return ST_BAD_MELDS
-            used[t] += 1
-            used[t + 1] += 1
-            used[t + 2] += 1
-            if m.red > (1 if (t % 9 <= 4 and t % 9 >= 2) else 0):
+            if m.red > (1 if 2 <= t % 9 <= 4 else 0):
                 return ST_BAD_COUNT
+            for i in range(t, t + 3):
+                if _meld_use(hand, i) > 4:
+                    return ST_BAD_COUNT
         else:
-            used[t] += 3 if m.kind == MK_PON else 4
-            if m.red > 0 and t % 9 != 4 or t >= 27 and m.red > 0:
+            if m.red and (t >= 27 or t % 9 != 4 or m.red > (3 if m.kind == MK_PON else 4)):
                 return ST_BAD_COUNT
-            if m.red > (3 if m.kind == MK_PON else 4):
+            if _meld_use(hand, t) > 4:
                 return ST_BAD_COUNT
-    for i in range(34):
-        if used[i] > 4:
-            return ST_BAD_COUNT
     if total != 14 - 3 * hand.n_melds:
         return ST_BAD_TOTAL
     return ST_OK
+
+
+cdef inline int _meld_use(const HandC* hand, int tile) noexcept nogil:
+    """Copies of ``tile`` in the closed part and in every meld."""
+    cdef int k, t, n = hand.counts[tile]
+    for k in range(hand.n_melds):
+        t = hand.melds[k].tile
+        if hand.melds[k].kind == MK_CHI:
+            if t <= tile <= t + 2:
+                n += 1
+        elif t == tile:
+            n += 3 if hand.melds[k].kind == MK_PON else 4
+    return n
 
 
 cdef struct _Enum:
@@ -154,7 +161,7 @@ cdef void _rec(_Enum* e, int i) noexcept nogil:
 
 cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) noexcept nogil:
     cdef _Enum e
-    cdef int i, k, st, n_pairs, ok, suit_sum[4]
+    cdef int i, k, g, st, n_pairs, ok, honors_ok, n_simple, first, suit_sum[4]
     cdef const MeldC* m
     cdef Decomp* d
     st = check_hand(hand)
@@ -181,33 +188,49 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
             e.sets[k].kind = SET_KAN
     e.n_sets = hand.n_melds
 
-    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3.
-    suit_sum[0] = suit_sum[1] = suit_sum[2] = suit_sum[3] = 0
-    for i in range(34):
-        suit_sum[i // 9 if i < 27 else 3] += e.c[i]
-    ok = 1
+    # Group sums (straight loops the compiler vectorises); no honor may be single or a quad.
+    for k in range(3):
+        suit_sum[k] = 0
+        for i in range(9 * k, 9 * k + 9):
+            suit_sum[k] += e.c[i]
+    suit_sum[3] = 0
+    honors_ok = 1
     for i in range(27, 34):
-        if e.c[i] == 1 or e.c[i] == 4:
-            ok = 0
-    if ok:
-        for i in range(34):
-            if e.c[i] < 2 or suit_sum[i // 9 if i < 27 else 3] % 3 != 2:
+        suit_sum[3] += e.c[i]
+        honors_ok &= e.c[i] != 1 and e.c[i] != 4
+
+    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3.
+    g = -1
+    for k in range(4):
+        if suit_sum[k] % 3 == 2:
+            g = k if g < 0 else 4
+        elif suit_sum[k] % 3 == 1:
+            g = 4
+    if honors_ok and 0 <= g < 4:
+        first = 0
+        while first < 34 and e.c[first] == 0:
+            first += 1
+        for i in range(9 * g, 9 * g + (7 if g == 3 else 9)):
+            if e.c[i] < 2:
                 continue
             e.c[i] -= 2
             e.pair = i
-            _rec(&e, 0)
+            _rec(&e, first)
             e.c[i] += 2
 
     if hand.n_melds == 0:
-        # Seven pairs: seven different kinds, two each.
         n_pairs = 0
-        ok = 1
+        ok = 1              # every count is 0 or 2
         for i in range(34):
             if e.c[i] == 2:
                 n_pairs += 1
             elif e.c[i] != 0:
                 ok = 0
                 break
+        n_simple = 14       # tiles outside the 13 terminal/honor kinds
+        for i in range(13):
+            n_simple -= e.c[YAOCHUU[i]]
+        # Seven pairs: seven different kinds, two each.
         if ok and n_pairs == 7:
             if e.n < cap:
                 d = &out[e.n]
@@ -218,24 +241,24 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
                 d.win_set = -1
             e.n += 1
         # Thirteen orphans: every terminal/honor kind, one of them twice.
-        ok = 1
-        k = -1
-        for i in range(13):
-            if e.c[YAOCHUU[i]] == 0:
-                ok = 0
-                break
-            if e.c[YAOCHUU[i]] == 2:
-                k = YAOCHUU[i]
-        if ok and k >= 0 and e.c[YAOCHUU[0]] + e.c[8] + e.c[9] + e.c[17] + e.c[18] + e.c[26] \
-                + e.c[27] + e.c[28] + e.c[29] + e.c[30] + e.c[31] + e.c[32] + e.c[33] == 14:
-            if e.n < cap:
-                d = &out[e.n]
-                d.form = FORM_KOKUSHI
-                d.pair = <u8>k
-                d.n_sets = 0
-                d.wait = WAIT_KOKUSHI_13 if k == win_tile else WAIT_KOKUSHI
-                d.win_set = -1
-            e.n += 1
+        if n_simple == 0:
+            ok = 1
+            k = -1
+            for i in range(13):
+                if e.c[YAOCHUU[i]] == 0:
+                    ok = 0
+                    break
+                if e.c[YAOCHUU[i]] == 2:
+                    k = YAOCHUU[i]
+            if ok and k >= 0:
+                if e.n < cap:
+                    d = &out[e.n]
+                    d.form = FORM_KOKUSHI
+                    d.pair = <u8>k
+                    d.n_sets = 0
+                    d.wait = WAIT_KOKUSHI_13 if k == win_tile else WAIT_KOKUSHI
+                    d.win_set = -1
+                e.n += 1
     if e.n > cap:
         return ST_BAD_TOTAL
     return e.n

@@ -286,15 +286,30 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
                 _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHUUREN, 1)
 
 
+cdef inline void _sort4(int* a) noexcept nogil:
+    cdef int i, j, v
+    for i in range(1, 4):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
 cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     """Yaku, fu and basic points of one decomposition."""
     cdef const RulesC* r = x.rules
     cdef int i, j, t, kind, fu, conc, ankou = 0, n_trip = 0, n_kans = 0, n_seq = 0
     cdef int pinfu = 0, value_pair = 0, pair_fu = 0, set_fu, all_yaochuu_sets = 1
     cdef int dragons_trip = 0, winds_trip = 0, han, rounded, basic, tot, n_pairs
-    cdef u8 trip_at[34]
-    cdef u8 seq_at[27]
+    cdef u64 trip_m = 0         # bit t: a triplet/kan of kind t
+    cdef u32 seq_m = 0          # bit t: a sequence starting at t
+    cdef int seq_t[4]
     cdef u64 ym = x.base_yakuman_mask
+    cdef int set_fu_of[4]
+    cdef int set_tile_of[4]
+    cdef int n_set_fu = 0
     c.mask = x.base_mask
     memcpy(c.han_of, x.base_han, 55)
     c.han = x.base_total
@@ -326,14 +341,13 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         c.fu = 25
         _fu_item(c, FU_CHIITOITSU, 0, 25)
     else:
-        memset(trip_at, 0, 34)
-        memset(seq_at, 0, 27)
         for i in range(4):
             t = d.sets[i].tile
             kind = d.sets[i].kind
             if kind == SET_SEQ:
                 n_seq += 1
-                seq_at[t] += 1
+                seq_m |= (<u32>1) << t
+                seq_t[n_seq - 1] = t
                 if t % 9 != 0 and t % 9 != 6:
                     all_yaochuu_sets = 0
                 continue
@@ -341,7 +355,7 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
             if conc and not x.tsumo and i == d.win_set:
                 conc = 0            # a triplet completed by ron is open
             n_trip += 1
-            trip_at[t] = 1
+            trip_m |= ONE << t
             if kind == SET_KAN:
                 n_kans += 1
             if conc:
@@ -357,7 +371,9 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
                 set_fu *= 2
             if kind == SET_KAN:
                 set_fu *= 4
-            _fu_item(c, FU_SET, t, set_fu)
+            set_fu_of[n_set_fu] = set_fu
+            set_tile_of[n_set_fu] = t
+            n_set_fu += 1
         t = d.pair
         if not _is_yaochuu(t):
             all_yaochuu_sets = 0
@@ -371,11 +387,11 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
 
         # Yakuhai.
         for t in range(31, 34):
-            if trip_at[t]:
+            if trip_m & (ONE << t):
                 _add(&c.mask, c.han_of, &c.han, Y_HAKU + t - 31, 1)
-        if trip_at[x.seat_tile]:
+        if trip_m & (ONE << x.seat_tile):
             _add(&c.mask, c.han_of, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
-        if trip_at[x.round_tile]:
+        if trip_m & (ONE << x.round_tile):
             _add(&c.mask, c.han_of, &c.han, Y_ROUND_WIND + x.round_tile - 27, 1)
         # Pinfu.
         if x.menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
@@ -383,23 +399,33 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
             _add(&c.mask, c.han_of, &c.han, Y_PINFU, 1)
         # Iipeikou / ryanpeikou.
         if x.menzen and n_seq >= 2:
+            # identical sequences: disjoint equal pairs among the (at most 4) sequences
             n_pairs = 0
-            for t in range(27):
-                n_pairs += seq_at[t] // 2
+            if n_seq == 4:
+                _sort4(seq_t)
+                if seq_t[0] == seq_t[1]:
+                    n_pairs += 1
+                    if seq_t[2] == seq_t[3]:
+                        n_pairs += 1
+                elif seq_t[1] == seq_t[2]:
+                    n_pairs += 1
+                elif seq_t[2] == seq_t[3]:
+                    n_pairs += 1
+            elif n_seq == 3:
+                if seq_t[0] == seq_t[1] or seq_t[0] == seq_t[2] or seq_t[1] == seq_t[2]:
+                    n_pairs = 1
+            elif seq_t[0] == seq_t[1]:
+                n_pairs = 1
             if n_pairs >= 2:
                 _add(&c.mask, c.han_of, &c.han, Y_RYANPEIKOU, 3)
             elif n_pairs == 1:
                 _add(&c.mask, c.han_of, &c.han, Y_IIPEIKOU, 1)
         # Sanshoku, ittsu.
         if n_seq >= 3:
-            for t in range(7):
-                if seq_at[t] and seq_at[t + 9] and seq_at[t + 18]:
-                    _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
-                    break
-            for t in range(0, 27, 9):
-                if seq_at[t] and seq_at[t + 3] and seq_at[t + 6]:
-                    _add(&c.mask, c.han_of, &c.han, Y_ITTSU, 2 if x.menzen else 1)
-                    break
+            if seq_m & (seq_m >> 9) & (seq_m >> 18) & 0x7F:
+                _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
+            if seq_m & (seq_m >> 3) & (seq_m >> 6) & 0x8040201:
+                _add(&c.mask, c.han_of, &c.han, Y_ITTSU, 2 if x.menzen else 1)
         # Chanta / junchan (honroutou is the no-sequence case, counted hand-wide).
         if all_yaochuu_sets and n_seq > 0:
             if c.mask & (ONE << Y_HONROUTOU):
@@ -414,10 +440,8 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         if ankou == 3:
             _add(&c.mask, c.han_of, &c.han, Y_SANANKOU, 2)
         if n_trip >= 3:
-            for t in range(9):
-                if trip_at[t] and trip_at[t + 9] and trip_at[t + 18]:
-                    _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU_DOUKOU, 2)
-                    break
+            if trip_m & (trip_m >> 9) & (trip_m >> 18) & 0x1FF:
+                _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU_DOUKOU, 2)
         if n_kans == 3:
             _add(&c.mask, c.han_of, &c.han, Y_SANKANTSU, 2)
         if dragons_trip == 2 and d.pair >= 31:
@@ -455,9 +479,9 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
                 else:
                     fu += 2
                     _fu_item(c, FU_TSUMO, 0, 2)
-            for i in range(c.n_fu_items):
-                if c.fu_items[i].code == FU_SET:
-                    fu += c.fu_items[i].fu
+            for i in range(n_set_fu):
+                fu += set_fu_of[i]
+                _fu_item(c, FU_SET, set_tile_of[i], set_fu_of[i])
             if pair_fu:
                 fu += pair_fu
                 _fu_item(c, FU_PAIR, d.pair, pair_fu)

@@ -12,7 +12,7 @@ cdef struct GroupTable:
     u32 lo_mask
     u32 lo_bits
     u32 hi_size
-    const u8* dist         # [rank][p*5+m]
+    const u8* dist         # [rank] 16-byte min-plus vector (minplus.h)
     const u16* improve     # [rank][p*5+m]
     const u8* complete     # [rank] bit0 sets only, bit1 sets + pair
 

@@ -32,6 +32,7 @@ cdef extern from *:
     """
     u64 mj_load8(const u8* p) noexcept nogil
     int __builtin_popcount(unsigned int) noexcept nogil
+    int __builtin_ctz(unsigned int) noexcept nogil
 
 cdef u64 BYTES_GT4 = 0x7B7B7B7B7B7B7B7Bull
 cdef u64 HIGH_BITS = 0x8080808080808080ull
@@ -97,49 +98,26 @@ cdef int packed_total(const PackedHand* h) noexcept nogil:
     return t
 
 
-# v[p*5+m]: fewest draws for m sets + p pairs. out = min-plus combination of a and b.
-cdef inline void combine(const u8* a, const u8* b, u8* out) noexcept nogil:
-    cdef int m, k
-    cdef u8 best0, best1, x
-    for m in range(5):
-        best0 = a[m] + b[0]
-        best1 = a[5 + m] + b[0]
-        x = a[m] + b[5]
-        if x < best1:
-            best1 = x
-        for k in range(1, m + 1):
-            x = a[m - k] + b[k]
-            if x < best0:
-                best0 = x
-            x = a[5 + m - k] + b[k]
-            if x < best1:
-                best1 = x
-            x = a[m - k] + b[5 + k]
-            if x < best1:
-                best1 = x
-        out[m] = best0
-        out[5 + m] = best1
+cdef extern from "minplus.h":
+    ctypedef struct mp_vec:
+        pass
+    mp_vec mp_load(const u8* p) noexcept nogil
+    mp_vec mp_combine(mp_vec a, mp_vec b) noexcept nogil
+    int mp_lane(mp_vec v, int lane) noexcept nogil
+    unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) noexcept nogil
+    mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
+    int MP_WORTH
+    int MP_PAIR_LANE
 
 
-# The final step: m_total sets and exactly one pair over both inputs.
-cdef inline int combine_final(const u8* a, const u8* b, int m_total) noexcept nogil:
-    cdef int k, x, best = 127
-    for k in range(m_total + 1):
-        x = a[5 + m_total - k] + b[k]
-        if x < best:
-            best = x
-        x = a[m_total - k] + b[5 + k]
-        if x < best:
-            best = x
-    return best
+cdef inline mp_vec vec_of(const GroupTable* t, u32 rank) noexcept nogil:
+    return mp_load(t.dist + (<Py_ssize_t>rank) * 16)
 
 
 cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil:
-    cdef u8 ab[10]
-    cdef u8 abc[10]
-    combine(SUIT.dist + ranks[0] * 10, SUIT.dist + ranks[1] * 10, ab)
-    combine(ab, SUIT.dist + ranks[2] * 10, abc)
-    return combine_final(abc, HONOR.dist + ranks[3] * 10, 4 - n_melds) - 1
+    cdef mp_vec ab = mp_combine(vec_of(&SUIT, ranks[0]), vec_of(&SUIT, ranks[1]))
+    cdef mp_vec cd = mp_combine(vec_of(&SUIT, ranks[2]), vec_of(&HONOR, ranks[3]))
+    return MP_WORTH - mp_lane(mp_combine(ab, cd), MP_PAIR_LANE + 4 - n_melds) - 1
 
 
 cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil:
@@ -209,88 +187,118 @@ cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
     return 0
 
 
-cdef inline u64 group_shift(u64 mask16, int g) noexcept nogil:
-    return mask16 << (9 * g)
+cdef inline u64 lanes_to_mask(unsigned lanes, const u16* imp, int g) noexcept nogil:
+    # OR the improve masks of the optimal lanes (lane j -> entry j, or j - 6 for pair lanes)
+    cdef u64 mask = 0
+    cdef int j
+    while lanes:
+        j = __builtin_ctz(lanes)
+        lanes &= lanes - 1
+        mask |= imp[j if j < 5 else j - 6]
+    return mask << (9 * g)
 
 
-# The advancing mask of the standard form given the four group vectors and the target.
-cdef u64 standard_advance(const u32* ranks, int n_melds, int* shanten_out) noexcept nogil:
-    cdef const u8* v[4]
-    cdef const u16* imp[4]
-    cdef u8 left[3][10]    # left[i] = v0 (+) ... (+) v_i
-    cdef u8 right[3][10]   # right[i] = v_{3-i} (+) ... (+) v3
-    cdef u8 rest[10]
-    cdef int g, mp, p, m, i, target
+# Standard form: shanten and advancing mask from the four group vectors.
+cdef u64 standard_advance(const mp_vec* v, const u16** imp, int n_melds,
+                          int* shanten_out) noexcept nogil:
     cdef int M = 4 - n_melds
+    cdef mp_vec left = mp_combine(v[0], v[1])
+    cdef mp_vec right = mp_combine(v[2], v[3])
+    cdef mp_vec rest[4]
+    cdef int g, worth
+    cdef u64 mask = 0
+    rest[0] = mp_combine(v[1], right)
+    rest[1] = mp_combine(v[0], right)
+    rest[2] = mp_combine(left, v[3])
+    rest[3] = mp_combine(left, v[2])
+    worth = mp_lane(mp_combine(left, right), MP_PAIR_LANE + M)
+    shanten_out[0] = MP_WORTH - worth - 1
+    for g in range(4):
+        mask |= lanes_to_mask(mp_optimal_lanes(v[g], mp_reverse(rest[g], M), worth), imp[g], g)
+    return mask
+
+
+cdef inline u64 dense_bits(u32 spaced, int g) noexcept nogil:
+    # bits at 3*i of a packed word -> bits 9*g + i
+    cdef u64 out = 0
+    cdef int i
+    while spaced:
+        i = __builtin_ctz(spaced)
+        spaced &= spaced - 1
+        out |= (<u64>1) << (9 * g + i // 3)
+    return out
+
+
+# Seven pairs and thirteen orphans: their shanten and advancing masks.
+cdef inline u64 chiitoitsu_mask(const PackedHand* h) noexcept nogil:
+    cdef int g, kinds = 0
+    cdef u32 kb, pb
     cdef u64 mask = 0
     for g in range(4):
-        v[g] = table_of(g).dist + ranks[g] * 10
-        imp[g] = table_of(g).improve + ranks[g] * 10
-    for i in range(10):
-        left[0][i] = v[0][i]
-        right[0][i] = v[3][i]
-    combine(left[0], v[1], left[1])
-    combine(left[1], v[2], left[2])
-    combine(v[2], right[0], right[1])
-    combine(v[1], right[1], right[2])
-    target = combine_final(left[2], v[3], M)
-    shanten_out[0] = target - 1
+        kinds += __builtin_popcount(kinds_bits(h.words[g]))
     for g in range(4):
-        if g == 0:
-            for i in range(10):
-                rest[i] = right[2][i]
-        elif g == 1:
-            combine(left[0], right[1], rest)
-        elif g == 2:
-            combine(left[1], right[0], rest)
-        else:
-            for i in range(10):
-                rest[i] = left[2][i]
-        for p in range(2):
-            for m in range(M + 1):
-                mp = p * 5 + m
-                if v[g][mp] + rest[(1 - p) * 5 + M - m] == target:
-                    mask |= group_shift(imp[g][mp], g)
+        kb = kinds_bits(h.words[g])
+        pb = pairs_bits(h.words[g])
+        mask |= dense_bits(kb & ~pb, g)                       # singles become pairs
+        if kinds < 7:
+            mask |= dense_bits(~kb & (MASK3_HONOR if g == 3 else MASK3_SUIT), g)
     return mask
+
+
+cdef inline u64 kokushi_mask(const PackedHand* h) noexcept nogil:
+    cdef int g
+    cdef u32 pair = 0, kb, yao
+    cdef u64 mask = 0
+    for g in range(4):
+        yao = MASK3_HONOR if g == 3 else YAO_SUIT
+        pair |= pairs_bits(h.words[g]) & yao
+    for g in range(4):
+        yao = MASK3_HONOR if g == 3 else YAO_SUIT
+        kb = kinds_bits(h.words[g]) & yao
+        mask |= dense_bits(yao & ~kb, g)                      # missing orphans
+        if not pair:
+            mask |= dense_bits(kb, g)                         # any orphan makes the pair
+    return mask
+
+
+# The other forms' share of the advancing mask, given the standard form's shanten.
+cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
+    cdef int c = shanten_chiitoitsu(h)
+    cdef int k = shanten_kokushi(h)
+    cdef int best = s
+    if c < best:
+        best = c
+    if k < best:
+        best = k
+    if s != best:
+        smask[0] = 0
+    if c == best:
+        smask[0] |= chiitoitsu_mask(h)
+    if k == best:
+        smask[0] |= kokushi_mask(h)
+    return best
+
+
+# Minimum shanten of a 13-3k tile hand and the union of the advancing masks of the forms
+# that reach it.
+cdef inline int advance_vectors(const PackedHand* h, const mp_vec* v, const u16** imp,
+                                int n_melds, u64* mask_out) noexcept nogil:
+    cdef int s
+    mask_out[0] = standard_advance(v, imp, n_melds, &s)
+    if n_melds == 0:
+        return other_forms(h, s, mask_out)
+    return s
 
 
 cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds,
                        u64* mask_out) noexcept nogil:
-    cdef int s, c = 99, k = 99, best, kinds = 0, pair = 0, g, i, cnt, kind
-    cdef u64 smask = standard_advance(ranks, n_melds, &s)
-    cdef u64 mask = 0
-    best = s
-    if n_melds == 0:
-        c = shanten_chiitoitsu(h)
-        k = shanten_kokushi(h)
-        if c < best:
-            best = c
-        if k < best:
-            best = k
-    if s == best:
-        mask |= smask
-    if c == best:
-        for g in range(4):
-            for i in range(7 if g == 3 else 9):
-                if (h.words[g] >> (3 * i)) & 7:
-                    kinds += 1
-        for g in range(4):
-            for i in range(7 if g == 3 else 9):
-                cnt = (h.words[g] >> (3 * i)) & 7
-                if cnt == 1 or (cnt == 0 and kinds < 7):
-                    mask |= (<u64>1) << (9 * g + i)
-    if k == best:
-        for kind in range(34):
-            if IS_YAOCHUU[kind] and ((h.words[kind // 9] >> (3 * (kind % 9))) & 7) >= 2:
-                pair = 1
-        for kind in range(34):
-            if not IS_YAOCHUU[kind]:
-                continue
-            cnt = (h.words[kind // 9] >> (3 * (kind % 9))) & 7
-            if cnt == 0 or (cnt == 1 and not pair):
-                mask |= (<u64>1) << kind
-    mask_out[0] = mask
-    return best
+    cdef mp_vec v[4]
+    cdef const u16* imp[4]
+    cdef int g
+    for g in range(4):
+        v[g] = vec_of(table_of(g), ranks[g])
+        imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
+    return advance_vectors(h, v, imp, n_melds, mask_out)
 
 
 cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil:
@@ -302,13 +310,35 @@ cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept no
 
 
 cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) noexcept nogil:
+    # Discards of one group share the other groups' vectors: the combinations of the other
+    # groups are built once per hand, and each discard only recombines its own group.
     cdef u32 ranks[4]
-    cdef u32 saved
+    cdef mp_vec v[4]
+    cdef mp_vec pair_of[4][4]
+    cdef mp_vec rest_excl[4]
+    cdef mp_vec u, rest_g, rest_h
+    cdef const u16* imp[4]
+    cdef const u16* uimp
     cdef PackedHand h2
+    cdef const GroupTable* t
+    cdef int M = 4 - n_melds
     cdef int st = group_ranks(h, ranks)
-    cdef int kind, g, i, s, best = 127
+    cdef int kind, g, i, hh, a, b, worth, s, c, k, best = 127, sbest
+    cdef u32 r
+    cdef u64 mask, smask, cm, km
     if st != ST_OK:
         return st
+    for g in range(4):
+        v[g] = vec_of(table_of(g), ranks[g])
+        imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
+    for a in range(4):
+        for b in range(a + 1, 4):
+            pair_of[a][b] = mp_combine(v[a], v[b])
+            pair_of[b][a] = pair_of[a][b]
+    rest_excl[0] = mp_combine(pair_of[1][2], v[3])
+    rest_excl[1] = mp_combine(pair_of[0][2], v[3])
+    rest_excl[2] = mp_combine(pair_of[0][1], v[3])
+    rest_excl[3] = mp_combine(pair_of[0][1], v[2])
     h2 = h[0]
     for kind in range(34):
         g = kind // 9
@@ -317,15 +347,35 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
             after[kind] = 127
             masks[kind] = 0
             continue
+        t = table_of(g)
         h2.words[g] = h.words[g] - ((<u32>1) << (3 * i))
-        saved = ranks[g]
-        ranks[g] = rank_in(table_of(g), h2.words[g])
-        s = advance_ranks(&h2, ranks, n_melds, &masks[kind])
-        ranks[g] = saved
+        r = rank_in(t, h2.words[g])
+        u = vec_of(t, r)
+        uimp = t.improve + (<Py_ssize_t>r) * 10
+        rest_g = rest_excl[g]
+        worth = mp_lane(mp_combine(u, rest_g), MP_PAIR_LANE + M)
+        smask = lanes_to_mask(mp_optimal_lanes(u, mp_reverse(rest_g, M), worth), uimp, g)
+        for hh in range(4):
+            if hh == g:
+                continue
+            # the two groups other than g and hh
+            a = 0
+            while a == g or a == hh:
+                a += 1
+            b = a + 1
+            while b == g or b == hh:
+                b += 1
+            rest_h = mp_combine(u, pair_of[a][b])
+            smask |= lanes_to_mask(mp_optimal_lanes(v[hh], mp_reverse(rest_h, M), worth),
+                                   imp[hh], hh)
+        sbest = MP_WORTH - worth - 1
+        if n_melds == 0:
+            sbest = other_forms(&h2, sbest, &smask)
         h2.words[g] = h.words[g]
-        after[kind] = <i8>s
-        if s < best:
-            best = s
+        after[kind] = <i8>sbest
+        masks[kind] = smask
+        if sbest < best:
+            best = sbest
     return best
 
 
@@ -333,7 +383,7 @@ def _load(str path) -> None:
     """Map the generated tables (mjcore/_core/shanten_tables.bin) into the kernels."""
     global _keep
     raw = np.fromfile(path, dtype=np.uint8)
-    if raw.size < 8 or bytes(raw[:8]) != b"MJST0001":
+    if raw.size < 8 or bytes(raw[:8]) != b"MJST0002":
         raise RuntimeError(f"{path}: not a shanten table file")
     cdef Py_ssize_t off = 8
     groups = []
@@ -345,8 +395,8 @@ def _load(str path) -> None:
         off += 4 * lo_size
         hi = raw[off:off + 4 * nsum * hi_size].view(np.uint32)
         off += 4 * nsum * hi_size
-        dist = raw[off:off + 10 * npat]
-        off += 10 * npat
+        dist = raw[off:off + 16 * npat]
+        off += 16 * npat
         imp = raw[off:off + 20 * npat].view(np.uint16)
         off += 20 * npat
         comp = raw[off:off + npat]
@@ -456,3 +506,20 @@ def ukeire(bytes counts, int n_melds):
     if best < -1:
         return best, 0, None, None
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]
+
+
+def forms_index(bytes counts, int n_melds):
+    """A small index of (standard, chiitoitsu, kokushi) for the result cache in
+    mjcore.analysis, or a negative Status: ((s + 1) * 9 + c + 1) * 16 + k + 1, where c = 7 and
+    k = 14 stand for "not applicable" (called melds)."""
+    cdef PackedHand h
+    cdef int out3[3]
+    cdef int st = _checked(counts, n_melds, &h, 0)
+    if st != ST_OK:
+        return st
+    st = shanten_all(&h, n_melds, out3)
+    if st < -1:
+        return st
+    if n_melds:
+        return ((out3[0] + 1) * 9 + 8) * 16 + 15
+    return ((out3[0] + 1) * 9 + out3[1] + 1) * 16 + out3[2] + 1

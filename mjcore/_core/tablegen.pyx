@@ -214,11 +214,25 @@ cdef int write_group(FILE* f, int n, int seq, int lo_kinds) except -1:
         fwrite(header, sizeof(u32), 4, f)
         fwrite(lo_table, sizeof(u32), lo_size, f)
         fwrite(hi_table, sizeof(u32), (MAXT + 1) * hi_size, f)
-        fwrite(dist, 1, npat * 10, f)
+        _write_worth(f, dist, npat)
         fwrite(improve, sizeof(u16), npat * 10, f)
         fwrite(complete, 1, npat, f)
     finally:
         free(dist); free(improve); free(complete); free(lo_table); free(hi_table)
+    return 0
+
+
+cdef int _write_worth(FILE* f, const u8* dist, u32 npat) except -1:
+    # 16-byte min-plus vectors (see minplus.h): lanes 0-4 no pair, 11-15 one pair, 64 - dist
+    cdef u8 vec[16]
+    cdef u32 r
+    cdef int m
+    for r in range(npat):
+        memset(vec, 0, 16)
+        for m in range(5):
+            vec[m] = 64 - dist[r * 10 + m]
+            vec[11 + m] = 64 - dist[r * 10 + 5 + m]
+        fwrite(vec, 1, 16, f)
     return 0
 
 
@@ -251,7 +265,7 @@ cdef void _walk_complete(const GroupSpec* g, int i, int total, int* c, const u8*
 
 
 TABLE_FILE = "shanten_tables.bin"
-MAGIC = b"MJST0001"
+MAGIC = b"MJST0002"
 
 
 def write_tables(str directory) -> str:

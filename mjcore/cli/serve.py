@@ -55,7 +55,8 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
     """
     from pathlib import Path
 
-    from mjcore.service import ServerConfig, read_token_file, serve as run
+    from mjcore.service import ServerConfig, read_token_file
+    from mjcore.service import serve as run
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     settings: dict = {}

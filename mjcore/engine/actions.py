@@ -51,6 +51,14 @@ class Action(NamedTuple):
 
 
 PASS = Action(ActionType.PASS)
+
+# Shared instances of the discard actions (no allocation in the hot loop):
+# DISCARD_ACTIONS[tsumogiri][tile], RIICHI_ACTIONS[tsumogiri][tile].
+DISCARD_ACTIONS = tuple(tuple(Action(ActionType.DISCARD, t, (), g) for t in range(136))
+                        for g in (False, True))
+RIICHI_ACTIONS = tuple(tuple(Action(ActionType.RIICHI, t, (), g) for t in range(136))
+                       for g in (False, True))
+TILE_CLASS = tuple(tile_class(t) for t in range(136))
 DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI = (
     ActionType.DISCARD, ActionType.RIICHI, ActionType.TSUMO, ActionType.ANKAN,
     ActionType.KAKAN, ActionType.KYUUSHU, ActionType.RON, ActionType.PON,

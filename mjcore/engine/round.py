@@ -7,6 +7,7 @@ from a :class:`mjcore.rules.RuleSet`; wins are scored by :func:`mjcore.scoring.s
 """
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -14,10 +15,11 @@ from ..errors import MjcoreError
 from ..rules import RuleSet
 from ..scoring import (F_CHANKAN, F_CHIIHOU, F_DOUBLE_RIICHI, F_HAITEI, F_HOUTEI, F_IPPATSU,
                        F_RENHOU, F_RIICHI, F_RINSHAN, F_TENHOU, F_TSUMO, score_counts)
-from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
-                      TSUMO, Action)
+from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD_ACTIONS, KAKAN, KYUUSHU, PASS, PON,
+                      RIICHI, RIICHI_ACTIONS, RON, TILE_CLASS, TSUMO, Action)
 from .events import RED_IDS, WIND_NAMES, Event
 from .handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
+from .._core.shanten import advance as _advance
 from .wall import Wall
 
 Decider = Callable[[int, list[Action]], Action]
@@ -65,7 +67,9 @@ class RiichiRound:
         self.scores = scores
         self.events = events
         self.on_event = on_event
-        self.hands: list[list[int]] = wall.deal(dealer)
+        if on_event is None:
+            self.emit = events.append     # type: ignore[method-assign]
+        self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
         self.counts = [[0] * 34 for _ in range(4)]
         for s in range(4):
             c = self.counts[s]
@@ -107,7 +111,9 @@ class RiichiRound:
         return len(self.melds[seat])
 
     def _update_waits(self, seat: int) -> None:
-        sh, mask = advance(self.counts[seat], len(self.melds[seat]))
+        st, sh, mask = _advance(bytes(self.counts[seat]), len(self.melds[seat]))
+        if st:
+            advance(self.counts[seat], len(self.melds[seat]))   # raises with the details
         self.shanten13[seat] = sh
         self.waits[seat] = mask if sh == 0 else 0
 
@@ -134,7 +140,7 @@ class RiichiRound:
         self.counts[seat][tile >> 2] -= 1
 
     def _add(self, seat: int, tile: int) -> None:
-        self.hands[seat].append(tile)
+        insort(self.hands[seat], tile)
         self.counts[seat][tile >> 2] += 1
 
     def furiten(self, seat: int) -> bool:
@@ -144,7 +150,7 @@ class RiichiRound:
     # ---- scoring ----------------------------------------------------------------------
 
     def score(self, seat: int, tile: int, target: int, *, rinshan: bool = False,
-              chankan: bool = False, first_winner: bool = True):
+              chankan: bool = False, first_winner: bool = True, honba_anyway: bool = False):
         """Score seat's win on ``tile`` (already in hand for tsumo, not for ron)."""
         tsumo = target == seat
         counts = list(self.counts[seat])
@@ -157,7 +163,7 @@ class RiichiRound:
             melds.append((_MELD_CODE[m.type], min(m.tiles) >> 2,
                           sum(1 for t in m.tiles if t in RED_IDS),
                           (m.target - seat) % 4))
-        remaining = self.wall.remaining
+        remaining = self.wall.left
         flags = 0
         if tsumo:
             flags |= F_TSUMO
@@ -187,7 +193,7 @@ class RiichiRound:
             bytes(counts), tile >> 2, melds=melds, red=red, flags=flags,
             seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
             from_rel=(target - seat) % 4, pao_rel=-1 if pao < 0 else (pao - seat) % 4,
-            dora=dora, ura=ura, honba=self.honba if first_winner else 0,
+            dora=dora, ura=ura, honba=self.honba if (first_winner or honba_anyway) else 0,
             riichi_sticks=self.sticks if first_winner else 0, rules=self.rules, winner=seat)
 
     def _can_win(self, seat: int, tile: int, target: int, **kw: bool) -> bool:
@@ -199,58 +205,75 @@ class RiichiRound:
     # ---- legal actions ----------------------------------------------------------------
 
     def _discard_actions(self, seat: int, drawn: int, forbidden: int = 0,
-                         atype=DISCARD) -> list[Action]:
-        """One discard per tile class; the drawn tile as a separate tsumogiri action."""
-        seen = set()
+                         riichi: bool = False) -> list[Action]:
+        """One discard per tile class, the drawn tile as a separate tsumogiri action; in the
+        sort order of actions (the hand is kept sorted, so equal classes are adjacent)."""
+        table = RIICHI_ACTIONS if riichi else DISCARD_ACTIONS
+        plain = table[0]
         out = []
+        cls = TILE_CLASS
+        prev = -1
+        if forbidden:
+            for t in self.hands[seat]:
+                if (forbidden >> (t >> 2)) & 1:
+                    continue
+                if t == drawn:
+                    out.append(table[1][t])
+                    continue
+                c = cls[t]
+                if c != prev:
+                    out.append(plain[t])
+                    prev = c
+            return out
         for t in self.hands[seat]:
             if t == drawn:
+                out.append(table[1][t])
                 continue
-            k = t >> 2
-            if (forbidden >> k) & 1:
-                continue
-            cls = k * 2 + (t in RED_IDS)
-            if cls in seen:
-                continue
-            seen.add(cls)
-            out.append(Action(atype, t))
-        if drawn >= 0 and not (forbidden >> (drawn >> 2)) & 1:
-            out.append(Action(atype, drawn, (), True))
+            c = cls[t]
+            if c != prev:
+                out.append(plain[t])
+                prev = c
         return out
 
     def turn_actions(self, seat: int, drawn: int, *, rinshan: bool = False) -> list[Action]:
-        """Choices after a draw (``drawn`` >= 0)."""
-        acts: list[Action] = []
+        """Choices after a draw (``drawn`` >= 0), in sorted order."""
         counts = self.counts[seat]
         kind = drawn >> 2
-        wall_left = self.wall.remaining
-        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat, rinshan=rinshan):
-            acts.append(Action(TSUMO, drawn))
+        wall_left = self.wall.left
+        tsumo = ((self.waits[seat] >> kind) & 1
+                 and self._can_win(seat, drawn, seat, rinshan=rinshan))
         kans_ok = len(self.kan_owners) < 4 and wall_left > 0
         if self.riichi[seat]:
+            acts = [DISCARD_ACTIONS[1][drawn]]
+            if tsumo:
+                acts.append(Action(TSUMO, drawn))
             if kans_ok and counts[kind] == 4 and self.rules.riichi_ankan != "never" \
                     and self._riichi_ankan_ok(seat, kind):
-                acts.append(Action(ANKAN, -1, tuple(sorted(t for t in self.hands[seat]
-                                                           if t >> 2 == kind))))
-            acts.append(Action(DISCARD, drawn, (), True))
+                acts.append(Action(ANKAN, -1, tuple(t for t in self.hands[seat]
+                                                    if t >> 2 == kind)))
             return acts
-        if kans_ok:
-            for k in range(34):
-                if counts[k] == 4:
-                    acts.append(Action(ANKAN, -1, tuple(sorted(
-                        t for t in self.hands[seat] if t >> 2 == k))))
-            for m in self.melds[seat]:
-                if m.type == "pon" and counts[m.tiles[0] >> 2]:
-                    added = next(t for t in self.hands[seat] if t >> 2 == m.tiles[0] >> 2)
-                    acts.append(Action(KAKAN, added, m.tiles))
-        if (self.rules.kyuushu_kyuuhai and self.uninterrupted and not self.has_discarded[seat]
-                and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 9):
-            acts.append(Action(KYUUSHU))
-        acts.extend(self._discard_actions(seat, drawn))
+        acts = self._discard_actions(seat, drawn)
         if (self.n_open[seat] == 0 and wall_left >= 4 and self.shanten13[seat] <= 1
                 and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
             acts.extend(self._riichi_actions(seat, drawn))
-        acts.sort()
+        if tsumo:
+            acts.append(Action(TSUMO, drawn))
+        if kans_ok and 4 in counts:
+            for k in range(34):
+                if counts[k] == 4:
+                    acts.append(Action(ANKAN, -1, tuple(
+                        t for t in self.hands[seat] if t >> 2 == k)))
+        if kans_ok and self.n_open[seat]:
+            kakans = []
+            for m in self.melds[seat]:
+                if m.type == "pon" and counts[m.tiles[0] >> 2]:
+                    added = next(t for t in self.hands[seat] if t >> 2 == m.tiles[0] >> 2)
+                    kakans.append(Action(KAKAN, added, m.tiles))
+            kakans.sort()
+            acts.extend(kakans)
+        if (self.rules.kyuushu_kyuuhai and self.uninterrupted and not self.has_discarded[seat]
+                and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 9):
+            acts.append(Action(KYUUSHU))
         return acts
 
     def _riichi_actions(self, seat: int, drawn: int) -> list[Action]:
@@ -273,7 +296,7 @@ class RiichiRound:
                     ok |= 1 << k
         if not ok:
             return []
-        return self._discard_actions(seat, drawn, forbidden=~ok & ((1 << 34) - 1), atype=RIICHI)
+        return self._discard_actions(seat, drawn, forbidden=~ok & ((1 << 34) - 1), riichi=True)
 
     def _riichi_ankan_ok(self, seat: int, kind: int) -> bool:
         """Closed kan in riichi: only with the drawn tile, waits unchanged, and (strict) the
@@ -303,7 +326,7 @@ class RiichiRound:
         if ((self.waits[seat] >> kind) & 1 and not self.furiten(seat)
                 and self._can_win(seat, tile, discarder)):
             acts.append(Action(RON, tile))
-        if self.riichi[seat] or self.wall.remaining == 0:
+        if self.riichi[seat] or self.wall.left == 0:
             acts.append(PASS)
             return acts
         counts = self.counts[seat]
@@ -362,19 +385,19 @@ class RiichiRound:
             if after_call is None:
                 if rinshan:
                     tile = self.wall.draw_rinshan()
+                    self._add(seat, tile)
                     self.emit({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
                 else:
-                    if self.wall.remaining <= 0:
+                    if self.wall.left <= 0:
                         return self._exhaustive()
                     tile = self.wall.draw()
+                    self._add(seat, tile)
                     self.emit({"type": "tsumo", "actor": seat, "pai": tile})
-                self._add(seat, tile)
                 self.has_drawn[seat] = True
                 acts = self.turn_actions(seat, tile, rinshan=rinshan)
             else:
                 tile = -1
                 acts = self._discard_actions(seat, -1, forbidden=after_call[0])
-                acts.sort()
             act = self._ask(seat, acts)
             at = act.type
             if at == TSUMO:
@@ -520,13 +543,22 @@ class RiichiRound:
         rons: list[int] = []
         best_call: Action | None = None
         caller = -1
-        remaining = self.wall.remaining
+        callable_ = self.wall.left > 0
+        waits = self.waits
+        riichi = self.riichi
+        n = kind % 9
         for d in (1, 2, 3):
             s = (seat + d) % 4
-            in_waits = (self.waits[s] >> kind) & 1
-            if not in_waits and (self.riichi[s] or remaining == 0 or (
-                    self.counts[s][kind] < 2 and not (d == 1 and kind < 27))):
-                continue
+            in_waits = (waits[s] >> kind) & 1
+            if not in_waits:
+                if riichi[s] or not callable_:
+                    continue
+                c = self.counts[s]
+                if c[kind] < 2 and not (d == 1 and kind < 27 and (
+                        (n >= 2 and c[kind - 2] and c[kind - 1])
+                        or (1 <= n <= 7 and c[kind - 1] and c[kind + 1])
+                        or (n <= 6 and c[kind + 1] and c[kind + 2]))):
+                    continue
             acts = self.claim_actions(s, seat, tile)
             if len(acts) == 1:
                 if in_waits:
@@ -633,17 +665,20 @@ class RiichiRound:
 
     def _settle_wins(self, winners: list[int], target: int, tile: int, *, rinshan: bool = False,
                      chankan: bool = False) -> RoundResult:
-        total = [0, 0, 0, 0]
-        each_gets = self.rules.multi_ron_sticks == "each"
+        # the winner nearest the discarder takes the sticks; honba too, or each winner gets
+        # honba with multi_ron_sticks="each"
+        honba_each = self.rules.multi_ron_sticks == "each"
+        results = []
         for i, w in enumerate(winners):
-            first = i == 0 or each_gets
             res = self.score(w, tile, target, rinshan=rinshan, chankan=chankan,
-                             first_winner=first)
+                             first_winner=i == 0, honba_anyway=honba_each)
             if not res.is_win:
                 raise EngineError(f"seat {w} won without a valid hand ({res.status})")
+            results.append(res)
+        self.sticks = 0
+        total = [0, 0, 0, 0]
+        for w, res in zip(winners, results):
             deltas = list(res.deltas)
-            if i > 0 and each_gets:
-                pass
             for s in range(4):
                 total[s] += deltas[s]
                 self.scores[s] += deltas[s]
@@ -656,7 +691,6 @@ class RiichiRound:
             if self.pao[w] >= 0:
                 ev["pao"] = self.pao[w]
             self.emit(ev)
-        self.sticks = 0
         self.emit({"type": "end_kyoku"})
         renchan = self.dealer in winners
         return RoundResult("hora", total, renchan, self.honba + 1 if renchan else 0, 0,

@@ -18,7 +18,7 @@ from ..errors import InvalidHandError
 from ..rules import RuleSet
 from .events import MJAI_NAMES, Event, WIND_NAMES
 
-_TAG = re.compile(r"<(/?)([A-Za-z]+[0-9]*)([^>]*?)/?>")
+_TAG = re.compile(r"<([/?]?[A-Za-z]+)([0-9]*)([^>]*)>")
 _ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
@@ -116,16 +116,12 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
     in_round = False
     started = False
     n_tag = 0
-    for match in _TAG.finditer(text):
+    for c, digits, body in _TAG.findall(text):
         n_tag += 1
-        closing, tag, body = match.groups()
-        if closing:
-            continue
-        c = tag[0]
-        if in_round and c in _DRAW_OR_DISCARD and tag[1:].isdigit():
-            tile = int(tag[1:])
-            if c in _DRAW:
-                seat = _DRAW[c]
+        if digits and in_round:
+            tile = int(digits)
+            seat = _DRAW.get(c, -1)
+            if seat >= 0:
                 hands[seat].append(tile)
                 last_draw[seat] = tile
                 if rinshan_next[seat]:
@@ -134,12 +130,15 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 else:
                     events.append({"type": "tsumo", "actor": seat, "pai": tile})
                 continue
-            seat = _DISCARD[c]
+            seat = _DISCARD.get(c, -1)
+            if seat < 0:
+                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: unknown tag",
+                                       reason="bad_mjlog")
             try:
                 hands[seat].remove(tile)
             except ValueError:
                 raise InvalidHandError(
-                    f"{where}: tag {n_tag} <{tag}>: seat {seat} discards {MJAI_NAMES[tile]} "
+                    f"{where}: tag {n_tag} <{c}{digits}>: seat {seat} discards {MJAI_NAMES[tile]} "
                     "which it does not hold", reason="tile_not_held") from None
             events.append({"type": "dahai", "actor": seat, "pai": tile,
                            "tsumogiri": tile == last_draw[seat]})
@@ -148,6 +147,9 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 events.extend(pending_dora)
                 pending_dora = []
             continue
+        if c.startswith("/") or c.startswith("?"):
+            continue
+        tag = c + digits
         pos = f"{where}: tag {n_tag} <{tag}>"
         try:
             attrs = dict(_ATTR.findall(body))

@@ -42,7 +42,7 @@ class Wall:
     """One hand's wall. ``live``: 122 tiles; ``rinshan``: 4; ``dora``/``ura``: 5 indicators."""
 
     __slots__ = ("live", "rinshan", "dora", "ura", "dice", "break_seat", "pos", "n_rinshan",
-                 "n_dora")
+                 "n_dora", "left")
 
     def __init__(self, live: Sequence[int], rinshan: Sequence[int], dora: Sequence[int],
                  ura: Sequence[int], dice: tuple[int, int] = (0, 0), break_seat: int = -1):
@@ -61,6 +61,7 @@ class Wall:
         self.pos = DEAL_SIZE
         self.n_rinshan = 0
         self.n_dora = 1
+        self.left = LIVE_SIZE - DEAL_SIZE      # live tiles left to draw
 
     # ---- construction -------------------------------------------------------------------
 
@@ -150,11 +151,13 @@ class Wall:
     def draw(self) -> int:
         tile = self.live[self.pos]
         self.pos += 1
+        self.left -= 1
         return tile
 
     def draw_rinshan(self) -> int:
         tile = self.rinshan[self.n_rinshan]
         self.n_rinshan += 1
+        self.left -= 1          # the last live tile moves to the dead wall
         return tile
 
     def reveal_dora(self) -> int:

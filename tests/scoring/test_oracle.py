@@ -89,5 +89,7 @@ def test_oracle_rule_variants(name):
 
 
 @pytest.mark.slow
-def test_oracle_100k():
+def test_oracle_100k(request):
+    if "slow" not in (request.config.option.markexpr or "") and not os.environ.get("MJCORE_SLOW"):
+        pytest.skip("100,000-hand run: use -m slow or MJCORE_SLOW=1")
     _run("tenhou", 100_000, 12345)

@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from mjcore.service import ServerConfig
 
 from mjcore.client import Client
-from mjcore.service import ServerConfig
+
 from .service_helpers import start
+
 
 @pytest.fixture(scope="module")
 def plain_server() -> Iterator[tuple[object, int]]:

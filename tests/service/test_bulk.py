@@ -7,21 +7,22 @@ import time
 import grpc
 import numpy as np
 import pytest
-
-from mjcore import batch
-from mjcore.client import Client, ServiceError
-from mjcore.errors import BatchError, InvalidHandError
 from mjcore.service import ServerConfig
 from mjcore.service.errors import error_info
 from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
 from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.service.gen.mjcore.v1 import types_pb2
 
+from mjcore import batch
+from mjcore.client import Client, ServiceError
+from mjcore.errors import BatchError, InvalidHandError
+
 from .service_helpers import random_counts, start
 
 COUNTS = types_pb2.HAND_ENCODING_COUNTS_U8
 PACKED = types_pb2.HAND_ENCODING_PACKED_3BIT
 TEXT = types_pb2.HAND_ENCODING_TEXT_LINES
+NIBBLE = types_pb2.HAND_ENCODING_PACKED_4BIT
 
 
 def _melded(n: int, seed: int, extra: int) -> tuple[np.ndarray, np.ndarray]:
@@ -35,7 +36,7 @@ def _melded(n: int, seed: int, extra: int) -> tuple[np.ndarray, np.ndarray]:
     return counts, melds
 
 
-@pytest.mark.parametrize("encoding", ["packed", "counts"])
+@pytest.mark.parametrize("encoding", ["nibble", "packed", "counts"])
 def test_shanten_matches_batch_api(plain_server, encoding):
     _, port = plain_server
     counts = np.concatenate([random_counts(3000, 13, 1), random_counts(3000, 14, 2)])
@@ -154,7 +155,7 @@ def test_garbage_packed_bits_are_per_hand_errors(stub):
 
 def test_random_garbage_bytes_never_break_the_server(stub):
     rng = np.random.default_rng(5)
-    for encoding, size in ((COUNTS, 34), (PACKED, 16), (TEXT, 17)):
+    for encoding, size in ((COUNTS, 34), (PACKED, 16), (NIBBLE, 17), (TEXT, 17)):
         data = rng.integers(0, 256, size * 300, dtype=np.uint8).tobytes()
         req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(encoding=encoding, data=data))
         try:
@@ -178,6 +179,7 @@ def _batch_error(call, request, code=grpc.StatusCode.INVALID_ARGUMENT):
     (types_pb2.PackedHands(encoding=TEXT, data=b""), "EMPTY_BATCH"),
     (types_pb2.PackedHands(encoding=COUNTS, data=bytes(35)), "BAD_BATCH_LENGTH"),
     (types_pb2.PackedHands(encoding=PACKED, data=bytes(17)), "BAD_BATCH_LENGTH"),
+    (types_pb2.PackedHands(encoding=NIBBLE, data=bytes(34 * 3 + 1)), "BAD_BATCH_LENGTH"),
     (types_pb2.PackedHands(data=bytes(34)), "BAD_ENCODING"),
     (types_pb2.PackedHands(encoding=99, data=bytes(34)), "BAD_ENCODING"),
     (types_pb2.PackedHands(encoding=COUNTS, data=bytes(68), n_melds=b"\0"), "BAD_N_MELDS"),
@@ -242,7 +244,7 @@ def test_client_rejects_bad_shapes(client: Client):
 def test_deadline_exceeded_and_work_stops():
     server, port = start(ServerConfig(port=0, max_batch=1 << 18, workers=4))
     try:
-        counts = random_counts(1 << 18, 13, 1)
+        counts = np.tile(random_counts(1 << 12, 13, 1), (64, 1))
         req = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
             encoding=COUNTS, data=counts.tobytes()))
         with grpc.insecure_channel(f"127.0.0.1:{port}", options=[
@@ -323,7 +325,8 @@ def _score_rows(n: int, seed: int) -> list[dict]:
 
 
 def test_score_matches_batch_scoring(plain_server):
-    from mjcore.batch_scoring import pack, score as score_batch
+    from mjcore.batch_scoring import pack
+    from mjcore.batch_scoring import score as score_batch
 
     arrays = pack(_score_rows(600, 3))
     want = score_batch(**arrays, rules="tenhou")
@@ -397,3 +400,31 @@ def test_score_garbage_fields_never_break_the_server(stub):
     assert r.count == n and len(r.errors) > 0
     status = np.frombuffer(r.status, np.int8)
     assert {e.index for e in r.errors} == set(np.flatnonzero(status < 0).tolist())
+
+
+def test_pack_helpers_round_trip():
+    from mjcore.service import bulk
+
+    counts = random_counts(500, 14, 8)
+    assert np.array_equal(bulk.unpack_4bit(bulk.pack_4bit(counts)), counts)
+    assert np.array_equal(batch.unpack(bulk.pack_3bit(counts)), counts)
+    assert np.array_equal(bulk.pack_3bit(counts), batch.pack(counts))
+    melds = np.array([0, 1, 2, 3, 4], np.uint8)
+    sizes = 14 - 3 * melds - np.array([0, 1, 0, 1, 0])
+    rows = np.zeros((5, 34), np.uint8)
+    for i, n in enumerate(sizes):
+        rows[i, :n // 4] = 4
+        rows[i, n // 4] = n % 4
+    assert np.array_equal(bulk.derive_n_melds(rows), melds)
+
+
+def test_message_over_the_size_limit_is_resource_exhausted():
+    server, port = start(ServerConfig(port=0, max_message_size=64 * 1024))
+    try:
+        with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0) as c:
+            with pytest.raises(ServiceError) as err:
+                c.shanten(random_counts(4000, 13, 1))     # 68 kB of nibbles
+            assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert len(c.shanten(random_counts(1000, 13, 1))) == 1000
+    finally:
+        server.stop(0).wait()

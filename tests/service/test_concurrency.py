@@ -4,14 +4,15 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from mjcore.service import ServerConfig
 
 import mjcore
 from mjcore import batch
-from mjcore.batch_scoring import pack, score as score_batch
+from mjcore.batch_scoring import pack
+from mjcore.batch_scoring import score as score_batch
 from mjcore.client import Client
 from mjcore.errors import BatchError
 from mjcore.hand import Hand
-from mjcore.service import ServerConfig
 from mjcore.tiles import format_counts
 
 from .service_helpers import random_counts, start
@@ -34,7 +35,7 @@ def test_32_concurrent_clients_match_the_library():
             rows = _score_rows(300, 3000 + i)
             arrays = pack(rows)
             with Client(f"127.0.0.1:{port}", batch_size=512 + 64 * i,
-                        encoding="packed" if i % 2 else "counts", streams=1 + i % 3) as c:
+                        encoding=("nibble", "packed", "counts")[i % 3], streams=1 + i % 3) as c:
                 barrier.wait(30)
                 want = batch.shanten(counts)
                 try:

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from mjcore.service.errors import error_info
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
+from mjcore.service.gen.mjcore.v1 import types_pb2
 
 import mjcore
 from mjcore.client import Client, ServiceError
@@ -11,10 +15,6 @@ from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
 from mjcore.rules import RuleSet
 from mjcore.scoring import score
-from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
-from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.tiles import parse_kinds, parse_tile
 
 ANALYSE = ["123m456p789s1122z", "123m456p789s11223z", "19m19p19s1234567z", "11223344556677m",
@@ -260,3 +260,18 @@ def test_service_error_for_unreachable_server():
         with pytest.raises(ServiceError) as err:
             c.rule_presets()
     assert err.value.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
+def test_unexpected_failure_is_internal_and_the_server_stays_up(stub, monkeypatch):
+    import mjcore.service.servicer as servicer
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(servicer, "decompose", broken)
+    with pytest.raises(grpc.RpcError) as exc:
+        stub.Decompose(pb.DecomposeRequest(hand="123m456p789s11122z", win_tile="2z"))
+    assert exc.value.code() == grpc.StatusCode.INTERNAL
+    assert "boom" not in exc.value.details()
+    monkeypatch.undo()
+    assert stub.Decompose(pb.DecomposeRequest(hand="123m456p789s11122z", win_tile="2z"))

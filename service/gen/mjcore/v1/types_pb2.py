@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15mjcore/v1/types.proto\x12\tmjcore.v1\":\n\tTileCount\x12\x0c\n\x04kind\x18\x01 \x01(\x05\x12\x0c\n\x04tile\x18\x02 \x01(\t\x12\x11\n\tremaining\x18\x03 \x01(\x05\"W\n\x0bPackedHands\x12)\n\x08\x65ncoding\x18\x01 \x01(\x0e\x32\x17.mjcore.v1.HandEncoding\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0f\n\x07n_melds\x18\x03 \x01(\x0c\";\n\tHandError\x12\r\n\x05index\x18\x01 \x01(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\x87\x01\n\x0cHandEncoding\x12\x1d\n\x19HAND_ENCODING_UNSPECIFIED\x10\x00\x12\x1b\n\x17HAND_ENCODING_COUNTS_U8\x10\x01\x12\x1d\n\x19HAND_ENCODING_PACKED_3BIT\x10\x02\x12\x1c\n\x18HAND_ENCODING_TEXT_LINES\x10\x03*Z\n\x04Wind\x12\x14\n\x10WIND_UNSPECIFIED\x10\x00\x12\r\n\tWIND_EAST\x10\x01\x12\x0e\n\nWIND_SOUTH\x10\x02\x12\r\n\tWIND_WEST\x10\x03\x12\x0e\n\nWIND_NORTH\x10\x04\x42%\n\rdev.mjcore.v1P\x01Z\x12mjcore/v1;mjcorev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15mjcore/v1/types.proto\x12\tmjcore.v1\":\n\tTileCount\x12\x0c\n\x04kind\x18\x01 \x01(\x05\x12\x0c\n\x04tile\x18\x02 \x01(\t\x12\x11\n\tremaining\x18\x03 \x01(\x05\"W\n\x0bPackedHands\x12)\n\x08\x65ncoding\x18\x01 \x01(\x0e\x32\x17.mjcore.v1.HandEncoding\x12\x0c\n\x04\x64\x61ta\x18\x02 \x01(\x0c\x12\x0f\n\x07n_melds\x18\x03 \x01(\x0c\";\n\tHandError\x12\r\n\x05index\x18\x01 \x01(\r\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t*\xa6\x01\n\x0cHandEncoding\x12\x1d\n\x19HAND_ENCODING_UNSPECIFIED\x10\x00\x12\x1b\n\x17HAND_ENCODING_COUNTS_U8\x10\x01\x12\x1d\n\x19HAND_ENCODING_PACKED_3BIT\x10\x02\x12\x1c\n\x18HAND_ENCODING_TEXT_LINES\x10\x03\x12\x1d\n\x19HAND_ENCODING_PACKED_4BIT\x10\x04*Z\n\x04Wind\x12\x14\n\x10WIND_UNSPECIFIED\x10\x00\x12\r\n\tWIND_EAST\x10\x01\x12\x0e\n\nWIND_SOUTH\x10\x02\x12\r\n\tWIND_WEST\x10\x03\x12\x0e\n\nWIND_NORTH\x10\x04\x42%\n\rdev.mjcore.v1P\x01Z\x12mjcore/v1;mjcorev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,9 +33,9 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.mjcore.v1P\001Z\022mjcore/v1;mjcorev1'
   _globals['_HANDENCODING']._serialized_start=247
-  _globals['_HANDENCODING']._serialized_end=382
-  _globals['_WIND']._serialized_start=384
-  _globals['_WIND']._serialized_end=474
+  _globals['_HANDENCODING']._serialized_end=413
+  _globals['_WIND']._serialized_start=415
+  _globals['_WIND']._serialized_end=505
   _globals['_TILECOUNT']._serialized_start=36
   _globals['_TILECOUNT']._serialized_end=94
   _globals['_PACKEDHANDS']._serialized_start=96

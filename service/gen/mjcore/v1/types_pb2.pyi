@@ -11,6 +11,7 @@ class HandEncoding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HAND_ENCODING_COUNTS_U8: _ClassVar[HandEncoding]
     HAND_ENCODING_PACKED_3BIT: _ClassVar[HandEncoding]
     HAND_ENCODING_TEXT_LINES: _ClassVar[HandEncoding]
+    HAND_ENCODING_PACKED_4BIT: _ClassVar[HandEncoding]
 
 class Wind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -23,6 +24,7 @@ HAND_ENCODING_UNSPECIFIED: HandEncoding
 HAND_ENCODING_COUNTS_U8: HandEncoding
 HAND_ENCODING_PACKED_3BIT: HandEncoding
 HAND_ENCODING_TEXT_LINES: HandEncoding
+HAND_ENCODING_PACKED_4BIT: HandEncoding
 WIND_UNSPECIFIED: Wind
 WIND_EAST: Wind
 WIND_SOUTH: Wind

@@ -1,0 +1,128 @@
+/* Min-plus combination of per-group shanten distance vectors.
+ *
+ * A vector holds 16 bytes. Lanes 0-4: no pair, m = 0..4 sets; lanes 11-15: one pair,
+ * m = 0..4 sets; lanes 5-10 are zero. Each lane stores the "worth" 64 - distance, so the
+ * best (smallest) distance is the largest byte and shifted-in zero lanes are never chosen.
+ * combine(a, b)[p, m] = max over splits of worth_a + worth_b - 64.
+ * With SSSE3 this is a handful of byte shuffles per split; otherwise a plain loop.
+ */
+#ifndef MJCORE_MINPLUS_H
+#define MJCORE_MINPLUS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define MP_WORTH 64
+#define MP_PAIR_LANE 11
+
+#if defined(__SSSE3__)
+#include <tmmintrin.h>
+#include <smmintrin.h>
+
+typedef __m128i mp_vec;
+
+static inline mp_vec mp_load(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+
+static inline void mp_store(uint8_t *p, mp_vec v) { _mm_storeu_si128((__m128i *)p, v); }
+
+#define MP_STEP(k)                                                                       \
+    do {                                                                                 \
+        __m128i b0 = _mm_shuffle_epi8(b, _mm_set1_epi8(k));                             \
+        __m128i b1 = _mm_shuffle_epi8(b, _mm_set1_epi8(MP_PAIR_LANE + (k)));            \
+        __m128i t0 = _mm_subs_epu8(_mm_adds_epu8(_mm_slli_si128(a, k), b0), w);         \
+        __m128i t1 = _mm_subs_epu8(_mm_adds_epu8(_mm_slli_si128(a, MP_PAIR_LANE + (k)), b1), w); \
+        out = _mm_max_epu8(out, _mm_max_epu8(t0, t1));                                  \
+    } while (0)
+
+static inline mp_vec mp_combine(mp_vec a, mp_vec b) {
+    const __m128i w = _mm_set1_epi8(MP_WORTH);
+    const __m128i lanes = _mm_setr_epi8(-1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1);
+    __m128i out = _mm_setzero_si128();
+    MP_STEP(0);
+    MP_STEP(1);
+    MP_STEP(2);
+    MP_STEP(3);
+    MP_STEP(4);
+    return _mm_and_si128(out, lanes);
+}
+
+static inline int mp_lane(mp_vec v, int lane) {
+    uint8_t tmp[16];
+    _mm_storeu_si128((__m128i *)tmp, v);
+    return tmp[lane];
+}
+
+/* Lanes j of v whose (p, m) together with rest's (1 - p, M - m) reach `worth`: a bit mask. */
+static inline unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) {
+    const __m128i w = _mm_set1_epi8(MP_WORTH);
+    __m128i sum = _mm_subs_epu8(_mm_adds_epu8(v, rest_rev), w);
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(sum, _mm_set1_epi8((char)worth)));
+}
+
+/* rest_rev lane (p, m) = rest lane (1 - p, M - m), zero where M - m < 0. */
+static inline mp_vec mp_reverse(mp_vec rest, int M) {
+    static const int8_t idx[5][16] = {
+        {11, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1},
+        {12, 11, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0, -1, -1, -1},
+        {13, 12, 11, -1, -1, -1, -1, -1, -1, -1, -1, 2, 1, 0, -1, -1},
+        {14, 13, 12, 11, -1, -1, -1, -1, -1, -1, -1, 3, 2, 1, 0, -1},
+        {15, 14, 13, 12, 11, -1, -1, -1, -1, -1, -1, 4, 3, 2, 1, 0},
+    };
+    return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx[M]));
+}
+
+#else /* portable fallback */
+
+typedef struct { uint8_t b[16]; } mp_vec;
+
+static inline mp_vec mp_load(const uint8_t *p) { mp_vec v; memcpy(v.b, p, 16); return v; }
+
+static inline void mp_store(uint8_t *p, mp_vec v) { memcpy(p, v.b, 16); }
+
+static inline int mp_valid_lane(int j) { return j < 5 || j >= MP_PAIR_LANE; }
+
+static inline mp_vec mp_combine(mp_vec a, mp_vec b) {
+    mp_vec out;
+    memset(out.b, 0, 16);
+    for (int pa = 0; pa < 2; pa++)
+        for (int pb = 0; pb < 2 - pa; pb++)
+            for (int ma = 0; ma < 5; ma++)
+                for (int mb = 0; ma + mb < 5; mb++) {
+                    int x = a.b[pa * MP_PAIR_LANE + ma] + b.b[pb * MP_PAIR_LANE + mb] - MP_WORTH;
+                    int j = (pa + pb) * MP_PAIR_LANE + ma + mb;
+                    if (x < 0) x = 0;
+                    if (x > out.b[j]) out.b[j] = (uint8_t)x;
+                }
+    return out;
+}
+
+static inline int mp_lane(mp_vec v, int lane) { return v.b[lane]; }
+
+static inline unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) {
+    unsigned bits = 0;
+    for (int j = 0; j < 16; j++) {
+        int x = v.b[j] + rest_rev.b[j] - MP_WORTH;
+        if (x < 0) x = 0;
+        if (x == worth) bits |= 1u << j;
+    }
+    return bits;
+}
+
+static inline mp_vec mp_reverse(mp_vec rest, int M) {
+    mp_vec out;
+    memset(out.b, 0, 16);
+    for (int m = 0; m <= M; m++) {
+        out.b[m] = rest.b[MP_PAIR_LANE + M - m];
+        out.b[MP_PAIR_LANE + m] = rest.b[M - m];
+    }
+    return out;
+}
+
+#endif
+
+/* Distance for M sets and one pair over two vectors. */
+static inline int mp_final(mp_vec a, mp_vec b, int M) {
+    return MP_WORTH - mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
+}
+
+#endif

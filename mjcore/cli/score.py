@@ -1,0 +1,121 @@
+"""``mjcore score HAND --win 5p ...``: score one winning riichi hand."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import main
+
+_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
+          "tenhou", "chiihou", "renhou")
+
+
+def _tiles(values: tuple[str, ...]) -> list[str]:
+    from ..tiles import parse_kinds, tile_name
+
+    out: list[str] = []
+    for v in values:
+        out += [tile_name(k) for k in parse_kinds(v)]
+    return out
+
+
+def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-untyped-def]
+    from ..tiles import tile_name
+
+    lines = [f"hand   {hand}   win {win} ({'tsumo' if tsumo else 'ron'})"]
+    if not res.is_win:
+        lines.append(f"no win: {res.status.replace('_', ' ')} (fu {res.fu})")
+        return "\n".join(lines)
+    lines.append("yaku")
+    for y in res.yaku:
+        unit = "yakuman" if y.han >= 13 and 36 <= y.id < 52 and res.yakuman and not res.is_kazoe \
+            else "han"
+        value = y.han // 13 if unit == "yakuman" else y.han
+        lines.append(f"  {y.name:<24} {y.name_ja:<10} {value:>2} {unit}  (tenhou id {y.id})")
+    if not res.yakuman or res.is_kazoe:
+        lines.append(f"dora {res.dora}   ura {res.ura}   aka {res.aka}")
+    parts = []
+    for f in res.fu_items:
+        what = f.item
+        if isinstance(f.tile, int):
+            what += f" {tile_name(f.tile)}"
+        elif f.tile:
+            what += f" ({f.tile})"
+        parts.append(f"{what} {f.fu}")
+    lines.append(f"fu     {res.fu}" + (f" = {' + '.join(parts)}" if parts else ""))
+    if res.yakuman and not res.is_kazoe:
+        value = res.limit_name
+    else:
+        value = f"{res.han} han {res.fu} fu" + (f" {res.limit_name}" if res.limit else "")
+    lines.append(f"value  {value}: {res.points} points (basic {res.basic})")
+    seats = ("winner", "shimocha", "toimen", "kamicha")
+    pays = [f"{seats[s]} pays {p}" for s, p in enumerate(res.payments) if p]
+    lines.append("pay    " + ", ".join(pays))
+    lines.append("deltas " + "  ".join(f"{seats[s]} {d:+d}" for s, d in enumerate(res.deltas)))
+    lines.append(f"reading {res.decomposition}  (#{res.decomposition_index} of "
+                 f"{res.n_decompositions})")
+    return "\n".join(lines)
+
+
+@main.command("score")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--win", "win", required=True, help="Winning tile, e.g. 5p (part of HAND).")
+@click.option("--tsumo/--ron", default=False, help="Self-draw or ron (default ron).")
+@click.option("--dora", multiple=True, help="Dora indicator(s), e.g. --dora 3m or --dora 3m4p.")
+@click.option("--ura", multiple=True, help="Ura dora indicator(s) (used with riichi).")
+@click.option("--riichi", is_flag=True)
+@click.option("--double-riichi", is_flag=True)
+@click.option("--ippatsu", is_flag=True)
+@click.option("--rinshan", is_flag=True)
+@click.option("--chankan", is_flag=True)
+@click.option("--haitei", is_flag=True)
+@click.option("--houtei", is_flag=True)
+@click.option("--tenhou", is_flag=True)
+@click.option("--chiihou", is_flag=True)
+@click.option("--renhou", is_flag=True)
+@click.option("--seat", default="E", show_default=True, help="Seat wind E/S/W/N (E = dealer).")
+@click.option("--round", "round_", default="E", show_default=True, help="Round wind E/S/W/N.")
+@click.option("--from", "from_rel", type=click.IntRange(1, 3), default=None,
+              help="Discarder on ron, relative to the winner (1 shimocha, 2 toimen, 3 kamicha).")
+@click.option("--pao", type=click.IntRange(1, 3), default=None,
+              help="Liable player (pao), relative to the winner.")
+@click.option("--honba", type=click.IntRange(0, 999), default=0, show_default=True)
+@click.option("--sticks", type=click.IntRange(0, 999), default=0, show_default=True,
+              help="Riichi sticks collected by the winner.")
+@click.option("--rules", default="tenhou", show_default=True,
+              help="Rule preset: tenhou, ema or wrc.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str, ...],
+                  ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
+                  pao: int | None, honba: int, sticks: int, rules: str, as_json: bool,
+                  **flags: bool) -> None:
+    """Score a winning riichi hand: yaku, fu breakdown, limit, points and payments.
+
+    HAND is mpsz text including the winning tile, with called melds after it, e.g.
+    `mjcore score 123m456p789s11z234p --win 2p --tsumo --riichi --dora 1z`.
+    """
+    from ..errors import MjcoreError
+    from ..scoring import score
+
+    text = " ".join(hand)
+    try:
+        res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
+                    dora=_tiles(dora), ura=_tiles(ura), honba=honba, riichi_sticks=sticks,
+                    from_who=from_rel, pao_seat=pao, rules=rules,
+                    **{k: flags[k] for k in _FLAGS})
+    except MjcoreError as e:
+        reason = getattr(e, "reason", "invalid")
+        if as_json:
+            click.echo(json.dumps({"input": text, "error": {"reason": reason,
+                                                           "message": str(e)}},
+                                  ensure_ascii=False))
+        else:
+            click.echo(f"error: {e} [{reason}]", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **res.to_dict()},
+                              ensure_ascii=False))
+    else:
+        click.echo(render(text, win, tsumo, res))

@@ -1,0 +1,87 @@
+"""Conformance checks run after every event of a game.
+
+- all 136 tiles are accounted for (hands, melds, rivers, wall and dead wall), each once, and the
+  count lists agree with the hands;
+- points plus riichi sticks on the table are conserved.
+Records are checked separately: the same seed gives the same record, and a record replays to
+the same states (:func:`check_game`).
+"""
+from __future__ import annotations
+
+from ..errors import MjcoreError
+from ..rules import RuleSet
+from .events import Event
+from .round import RiichiRound
+
+_ALL = list(range(136))
+
+
+class InvariantError(MjcoreError):
+    """An engine invariant failed."""
+
+
+class InvariantChecker:
+    """Attach with ``on_round``/``on_event`` (see :func:`mjcore.engine.game.play_game`)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.total = 4 * rules.start_points
+        self.lost_sticks = rules.leftover_sticks != "first_place"
+        self.round: RiichiRound | None = None
+        self.checked = 0
+
+    def on_round(self, rnd: RiichiRound) -> None:
+        self.round = rnd
+
+    def on_event(self, ev: Event) -> None:
+        rnd = self.round
+        t = ev["type"]
+        if rnd is None or t == "start_game":
+            return
+        self.checked += 1
+        if t == "end_game":
+            total = sum(ev["scores"])
+            if total != self.total and not (self.lost_sticks and total < self.total
+                                            and (self.total - total) % 1000 == 0):
+                raise InvariantError(f"final scores {ev['scores']} do not add up to {self.total}")
+            return
+        census = rnd.tile_census()
+        if len(census) != 136 or sorted(census) != _ALL:
+            seen: dict[int, int] = {}
+            for x in census:
+                seen[x] = seen.get(x, 0) + 1
+            dup = sorted(x for x, n in seen.items() if n > 1)
+            missing = sorted(set(_ALL) - set(census))
+            raise InvariantError(f"after {t}: {len(census)} tiles, duplicated {dup}, "
+                                 f"missing {missing}")
+        for s in range(4):
+            c = [0] * 34
+            for x in rnd.hands[s]:
+                c[x >> 2] += 1
+            if c != rnd.counts[s]:
+                raise InvariantError(f"after {t}: seat {s} counts disagree with its hand")
+        points = sum(rnd.scores) + 1000 * rnd.sticks
+        if points != self.total:
+            raise InvariantError(f"after {t}: points {rnd.scores} + {rnd.sticks} sticks = "
+                                 f"{points}, not {self.total}")
+
+
+def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
+    """Play one game with every per-event check, then check determinism (the same seed gives
+    the same record) and that the record replays to the same states. Returns the events
+    checked; raises InvariantError."""
+    from .agents import make_agent
+    from .game import play_game
+    from .replay import replay_events
+
+    checker = InvariantChecker(rules)
+    agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
+    res = play_game(agents, seed=seed, rules=rules, on_event=checker.on_event,
+                    on_round=checker.on_round)
+    agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
+    again = play_game(agents, seed=seed, rules=rules)
+    if again.events != res.events:
+        raise InvariantError(f"seed {seed}: the same seed gave a different record")
+    report = replay_events(res.events, rules, where=f"seed {seed}")
+    if not report.ok:
+        raise InvariantError(f"seed {seed}: the record does not replay: {report.message}")
+    return checker.checked

@@ -1,0 +1,161 @@
+"""mjai protocol: an agent that runs in another process and talks JSON lines on stdin/stdout.
+
+At each choice the engine writes one line to the bot: a JSON array of the events the seat has
+seen since its last answer (mjai names: ``start_game`` with ``id`` = the bot's seat,
+``start_kyoku``, ``tsumo``, ``dahai``, ...; other seats' draws and hands are ``"?"``). The bot
+answers with one JSON object: ``dahai`` (with ``pai`` and ``tsumogiri``), ``reach`` (the engine
+then sends ``[{"type":"reach",...}]`` and reads the discard), ``hora``, ``chi``/``pon``/
+``daiminkan``/``kakan``/``ankan`` (with ``consumed``), ``ryukyoku`` (nine terminals) or
+``none`` (pass). An answer that is not a legal action is an error naming the seat and the line.
+
+``python -m mjcore.engine.mjai`` runs a small reference bot (tsumogiri) over stdin/stdout.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from typing import Any
+
+from ..errors import MjcoreError
+from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
+                      TILE_CLASS, TSUMO, Action)
+from .events import MJAI_NAMES, Event, to_mjai
+from .view import PlayerView
+
+_CALLS = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN, "kakan": KAKAN, "ankan": ANKAN}
+_NAME_CLASS: dict[str, int] = {}
+for _t, _n in enumerate(MJAI_NAMES):
+    _NAME_CLASS[_n] = TILE_CLASS[_t]
+
+
+class MjaiError(MjcoreError):
+    """The mjai bot answered something that is not a legal action, or died."""
+
+
+class MjaiAgent:
+    """An agent backed by an mjai bot subprocess (``command`` is split like a shell line)."""
+
+    name = "mjai"
+
+    def __init__(self, command: str | list[str], timeout: float = 30.0) -> None:
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv:
+            raise MjaiError("empty mjai command")
+        self.command = argv
+        self.timeout = timeout
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.pending: list[dict[str, Any]] = []
+        self.seat = -1
+
+    def observe(self, event: Event) -> None:
+        if event["type"] == "start_game":
+            return
+        self.pending.append(to_mjai(event))
+
+    def _exchange(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(json.dumps(events, separators=(",", ":")) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError) as exc:
+            raise MjaiError(f"mjai bot {self.command[0]} (seat {self.seat}) died: {exc}") from None
+        if not line:
+            raise MjaiError(f"mjai bot {self.command[0]} (seat {self.seat}) closed its output")
+        try:
+            answer = json.loads(line)
+        except json.JSONDecodeError:
+            raise MjaiError(f"mjai bot (seat {self.seat}) answered non-JSON: {line[:200]!r}") \
+                from None
+        if not isinstance(answer, dict) or not isinstance(answer.get("type"), str):
+            raise MjaiError(f"mjai bot (seat {self.seat}) answered {line[:200]!r}: expected an "
+                            "object with a 'type'")
+        return answer
+
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        if self.seat < 0:
+            self.seat = view.seat
+            self.pending.insert(0, {"type": "start_game", "id": view.seat})
+        events, self.pending = self.pending, []
+        answer = self._exchange(events)
+        t = answer["type"]
+        if t == "reach":
+            follow = self._exchange([{"type": "reach", "actor": self.seat}])
+            if follow.get("type") != "dahai":
+                raise MjaiError(f"mjai bot (seat {self.seat}) declared riichi, then answered "
+                                f"{follow!r} instead of a discard")
+            return self._match(actions, RIICHI, follow)
+        if t == "none":
+            return self._match(actions, PASS.type, answer)
+        if t == "dahai":
+            return self._match(actions, DISCARD, answer)
+        if t == "hora":
+            kind = TSUMO if any(a.type == TSUMO for a in actions) else RON
+            return self._match(actions, kind, answer)
+        if t == "ryukyoku":
+            return self._match(actions, KYUUSHU, answer)
+        if t in _CALLS:
+            return self._match(actions, _CALLS[t], answer)
+        raise MjaiError(f"mjai bot (seat {self.seat}) answered unknown type {t!r}")
+
+    def _match(self, actions: list[Action], kind: int, answer: dict[str, Any]) -> Action:
+        pai = answer.get("pai")
+        cons = answer.get("consumed") or []
+        try:
+            pai_cls = _NAME_CLASS[pai] if isinstance(pai, str) else None
+            cons_cls = sorted(_NAME_CLASS[c] for c in cons)
+        except KeyError as exc:
+            raise MjaiError(f"mjai bot (seat {self.seat}) named an unknown tile {exc}") from None
+        for a in actions:
+            if a.type != kind:
+                continue
+            if kind in (DISCARD, RIICHI):
+                if pai_cls != TILE_CLASS[a.tile]:
+                    continue
+                if "tsumogiri" in answer and bool(answer["tsumogiri"]) != a.tsumogiri:
+                    continue
+            elif kind in (CHI, PON, DAIMINKAN, KAKAN, ANKAN):
+                if sorted(TILE_CLASS[t] for t in a.consumed) != cons_cls:
+                    continue
+                if pai_cls is not None and a.tile >= 0 and TILE_CLASS[a.tile] != pai_cls:
+                    continue
+            return a
+        raise MjaiError(f"mjai bot (seat {self.seat}) answered {answer!r}, which is not among "
+                        f"the legal actions {[str(a) for a in actions]}")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                if self.proc.stdin:
+                    self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+def tsumogiri_bot(stdin=sys.stdin, stdout=sys.stdout) -> None:
+    """Reference mjai bot: discards each drawn tile, never calls; for protocol tests."""
+    seat = -1
+    last_draw: str | None = None
+    for line in stdin:
+        events = json.loads(line)
+        answer: dict[str, Any] = {"type": "none"}
+        for ev in events:
+            t = ev.get("type")
+            if t == "start_game":
+                seat = ev.get("id", seat)
+            elif t == "tsumo" and ev.get("actor") == seat:
+                last_draw = ev["pai"]
+        last = events[-1] if events else {}
+        if last.get("type") in ("tsumo", "reach") and last.get("actor") == seat and last_draw:
+            answer = {"type": "dahai", "actor": seat, "pai": last_draw, "tsumogiri": True}
+        stdout.write(json.dumps(answer) + "\n")
+        stdout.flush()
+
+
+if __name__ == "__main__":
+    tsumogiri_bot()

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from mjcore.engine.tenhou import decode_meld, read_mjlog, rules_for_go_type
+from mjcore.errors import InvalidHandError
+
+
+# An independent encoder of Tenhou's meld bit layout, to check the decoder on every meld.
+def encode_chi(base_kind: int, called_index: int, copies: tuple[int, int, int]) -> int:
+    suit, num = divmod(base_kind, 9)
+    b = (suit * 7 + num) * 3 + called_index
+    return (b << 10) | 4 | (copies[0] << 3) | (copies[1] << 5) | (copies[2] << 7) | 3
+
+
+def encode_pon(kind: int, unused: int, called_index: int, rel: int, added: bool) -> int:
+    return ((kind * 3 + called_index) << 9) | (unused << 5) | (0x10 if added else 0x08) | rel
+
+
+def encode_kan(tile: int, rel: int) -> int:
+    return (tile << 8) | rel
+
+
+def test_chi_every_shape():
+    for suit in range(3):
+        for num in range(7):
+            base = suit * 9 + num
+            for called in range(3):
+                for copies in itertools.product(range(4), repeat=3):
+                    kind, pai, tiles, rel = decode_meld(encode_chi(base, called, copies))
+                    ids = [(base + i) * 4 + copies[i] for i in range(3)]
+                    assert (kind, rel) == ("chi", 3)
+                    assert pai == ids[called]
+                    assert sorted(tiles + [pai]) == sorted(ids)
+
+
+def test_pon_and_kakan():
+    for kind in range(34):
+        for unused in range(4):
+            for called in range(3):
+                for rel in (1, 2, 3):
+                    t, pai, tiles, r = decode_meld(encode_pon(kind, unused, called, rel, False))
+                    three = [kind * 4 + c for c in range(4) if c != unused]
+                    assert (t, r) == ("pon", rel) and pai == three[called]
+                    assert sorted(tiles + [pai]) == three
+                    t, pai, tiles, r = decode_meld(encode_pon(kind, unused, called, rel, True))
+                    assert t == "kakan" and pai == kind * 4 + unused and sorted(tiles) == three
+
+
+def test_open_and_closed_kan():
+    for tile in range(136):
+        t, pai, tiles, rel = decode_meld(encode_kan(tile, 0))
+        assert t == "ankan" and sorted(tiles) == [tile // 4 * 4 + c for c in range(4)]
+        t, pai, tiles, rel = decode_meld(encode_kan(tile, 2))
+        assert (t, pai, rel) == ("daiminkan", tile, 2) and len(tiles) == 3
+
+
+def test_real_meld_codes():
+    # from the data: seat 1 called 5s-6s-7s? decode the recorded value and check consistency
+    kind, pai, tiles, rel = decode_meld(39047)
+    assert kind == "chi" and rel == 3 and len(tiles) == 2
+
+
+SMALL = ('<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="a" n1="b" n2="c" n3="d"/>'
+         '<TAIKYOKU oya="0"/><INIT seed="0,0,0,2,3,4" ten="250,250,250,250" oya="0" '
+         'hai0="{h0}" hai1="{h1}" hai2="{h2}" hai3="{h3}"/><T100/><D100/>'
+         '<U101/><E101/><RYUUKYOKU type="yao9" ba="0,0" sc="250,0,250,0,250,0,250,0" '
+         'hai1="1,2,3"/></mjloggm>')
+
+
+def _small(**fmt: str) -> str:
+    hands = {f"h{s}": ",".join(str(13 * s + i) for i in range(13)) for s in range(4)}
+    hands.update(fmt)
+    return SMALL.format(**hands)
+
+
+def test_read_small_record():
+    g = read_mjlog(_small())
+    types = [e["type"] for e in g.events]
+    assert types == ["start_game", "start_kyoku", "tsumo", "dahai", "tsumo", "dahai",
+                     "ryukyoku", "end_kyoku"]
+    assert g.events[1]["scores"] == [25000] * 4 and g.events[1]["dice"] == [3, 4]
+    assert g.events[3]["tsumogiri"] is True
+    assert g.events[6]["reason"] == "kyushukyuhai" and g.events[6]["tenpais"][1]
+    assert not g.complete and not g.sanma
+
+
+def test_malformed_records_raise_invalid_hand_error():
+    with pytest.raises(InvalidHandError, match="does not hold"):
+        read_mjlog(_small().replace("<D100/>", "<D120/>"))
+    with pytest.raises(InvalidHandError, match="unknown draw type"):
+        read_mjlog(_small().replace('type="yao9"', 'type="xyz"'))
+    with pytest.raises(InvalidHandError, match="malformed"):
+        read_mjlog(_small().replace('oya="0" hai0', 'oya="x" hai0'))
+
+
+def test_sanma_detected():
+    g = read_mjlog(_small().replace('type="169"', 'type="185"'))
+    assert g.sanma
+
+
+def test_rules_for_go_type():
+    assert rules_for_go_type(169).game_length == "hanchan"
+    assert rules_for_go_type(225).game_length == "tonpuusen"
+    assert rules_for_go_type(169 | 2).red_fives == 0
+    assert rules_for_go_type(169 | 4).kuitan is False

@@ -1,0 +1,143 @@
+"""Records: mjai JSON lines round trip, tenhou.net/6 export, the mjai subprocess agent and the
+two commands."""
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mjcore.cli import main
+from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent, make_agent
+from mjcore.engine.events import MJAI_NAMES, from_mjai_lines, write_mjai
+from mjcore.engine.game import play_game
+from mjcore.engine.mjai import MjaiAgent, MjaiError
+from mjcore.engine.replay import replay_events, replay_source
+from mjcore.engine.tenhou import to_tenhou6
+from mjcore.errors import InvalidHandError, MjcoreError
+
+
+def _game(seed=3):
+    return play_game([EfficiencyAgent(), RandomAgent(seed), TsumogiriAgent(),
+                      RandomAgent(seed + 9)], seed=seed)
+
+
+def test_mjai_lines_round_trip_and_replay():
+    res = _game()
+    lines = list(write_mjai(res.events))
+    first = json.loads(lines[1])
+    assert first["type"] == "start_kyoku" and all(isinstance(t, str) for t in first["tehais"][0])
+    assert any('"5mr"' in ln or '"5pr"' in ln or '"5sr"' in ln for ln in lines)
+    back = from_mjai_lines(lines)
+    assert [e["type"] for e in back] == [e["type"] for e in res.events]
+    for a, b in zip(back, res.events):
+        if "pai" in a:
+            assert MJAI_NAMES[a["pai"]] == MJAI_NAMES[b["pai"]]
+    rep = replay_events(back)
+    assert rep.ok, rep.message
+    assert rep.final_scores == res.scores
+
+
+def test_replay_detects_a_tampered_record():
+    res = _game()
+    events = [dict(e) for e in res.events]
+    hora = next(i for i, e in enumerate(events) if e["type"] == "hora")
+    events[hora]["deltas"] = [d + 100 * (i == events[hora]["actor"]) - 100 * (
+        i == events[hora]["target"]) for i, d in enumerate(events[hora]["deltas"])]
+    rep = replay_events(events)
+    assert not rep.ok and "score changes" in rep.message
+    events = [dict(e) for e in res.events]
+    d = next(i for i, e in enumerate(events) if e["type"] == "dahai" and i > 40)
+    hand_tiles = events[d]
+    events[d] = dict(hand_tiles, pai=(hand_tiles["pai"] + 4) % 136)
+    assert not replay_events(events).ok
+
+
+def test_malformed_mjai_lines():
+    with pytest.raises(InvalidHandError, match="not JSON"):
+        from_mjai_lines(["{"])
+    with pytest.raises(InvalidHandError, match="unknown mjai tile"):
+        from_mjai_lines(['{"type":"start_kyoku","tehais":[["9z"]],"dora_marker":"1m"}'])
+    with pytest.raises(InvalidHandError, match="does not hold"):
+        from_mjai_lines(['{"type":"start_kyoku","tehais":[["1m"],[],[],[]],'
+                         '"dora_marker":"2m"}', '{"type":"dahai","actor":0,"pai":"3m"}'])
+
+
+def test_tenhou6_export():
+    res = _game()
+    t6 = to_tenhou6(res.events)
+    hands = sum(1 for e in res.events if e["type"] == "start_kyoku")
+    assert len(t6["log"]) == hands
+    kyoku = t6["log"][0]
+    assert len(kyoku[4]) == 13 and all(11 <= t <= 53 for t in kyoku[4])
+    assert kyoku[-1][0] in ("和了", "流局", "九種九牌", "四風連打", "四家立直", "三家和了",
+                            "四槓散了", "流し満貫")
+    assert t6["sc"][0::2] == res.scores
+    json.dumps(t6, ensure_ascii=False)
+
+
+def test_mjai_subprocess_agent():
+    bot = MjaiAgent([sys.executable, "-m", "mjcore.engine.mjai"])
+    try:
+        res = play_game([bot, EfficiencyAgent(), RandomAgent(2), TsumogiriAgent()], seed=4)
+    finally:
+        bot.close()
+    assert sum(res.scores) == 100000
+    # the bot discarded every tile it drew
+    mine = [e for e in res.events if e["type"] == "dahai" and e["actor"] == 0]
+    assert mine and all(e["tsumogiri"] for e in mine)
+
+
+def test_mjai_bot_with_illegal_answers_is_reported():
+    bot = MjaiAgent([sys.executable, "-c",
+                     "import sys\nfor l in sys.stdin: print('{\"type\":\"dahai\",\"pai\":\"9z\"}'"
+                     ", flush=True)"])
+    try:
+        with pytest.raises(MjaiError, match="unknown tile"):
+            play_game([bot, TsumogiriAgent(), TsumogiriAgent(), TsumogiriAgent()], seed=1)
+    finally:
+        bot.close()
+
+
+def test_make_agent_rejects_unknown_names():
+    with pytest.raises(MjcoreError, match="unknown agent"):
+        make_agent("genius")
+
+
+def test_play_command(tmp_path):
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--games", "3", "--seed", "2", "--agents",
+                                  "efficiency,random", "--out", str(out), "--format", "both",
+                                  "--check-invariants", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "avg rank" in r.output and "invariants held on all 3 games" in r.output
+    files = sorted(p.name for p in out.iterdir())
+    assert len(files) == 6
+    r2 = CliRunner().invoke(main, ["replay", str(out)])
+    assert r2.exit_code == 0, r2.output
+    assert "3 records: 3 agree" in r2.output
+
+
+def test_replay_command_reports_disagreement(tmp_path):
+    res = _game()
+    lines = list(write_mjai(res.events))
+    good = tmp_path / "good.mjson"
+    good.write_text("\n".join(lines) + "\n")
+    bad_events = [json.loads(x) for x in lines]
+    end = next(e for e in bad_events if e["type"] == "end_game")
+    end["scores"] = [s + 100 * (i == 0) - 100 * (i == 1) for i, s in enumerate(end["scores"])]
+    bad = tmp_path / "bad.mjson"
+    bad.write_text("\n".join(json.dumps(e) for e in bad_events) + "\n")
+    r = CliRunner().invoke(main, ["replay", str(good), str(bad)])
+    assert r.exit_code == 1
+    assert "1 agree" in r.output and "1 disagree" in r.output
+    allow = tmp_path / "allow.json"
+    allow.write_text(json.dumps({"bad.mjson": "tampered on purpose"}))
+    r = CliRunner().invoke(main, ["replay", str(good), str(bad), "--allow", str(allow)])
+    assert r.exit_code == 0 and "1 known" in r.output
+
+
+def test_replay_source_handles_garbage():
+    assert replay_source("x.xml", b"<mjloggm><INIT seed=/></mjloggm>").status == "error"
+    assert replay_source("x.mjson", b"not json\n").status == "error"

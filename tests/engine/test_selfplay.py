@@ -1,0 +1,83 @@
+"""Conformance: invariants after every event on a few hundred seeded self-play games."""
+from __future__ import annotations
+
+import pytest
+
+from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
+from mjcore.engine.game import final_points, play_game, ranking
+from mjcore.engine.invariants import InvariantChecker, check_game
+from mjcore.rules import RuleSet
+
+MIXES = [["random", "random", "random", "random"],
+         ["efficiency", "random", "tsumogiri", "efficiency"],
+         ["efficiency", "efficiency", "efficiency", "efficiency"]]
+
+
+@pytest.mark.parametrize("preset,games", [("tenhou", 150), ("ema", 40), ("wrc", 40)])
+def test_invariants_hold_on_self_play(preset, games):
+    rules = RuleSet.preset(preset)
+    checked = 0
+    for seed in range(games):
+        checked += check_game(seed, MIXES[seed % 3], rules)
+    assert checked > games * 100
+
+
+def test_tonpuusen_games_end():
+    rules = RuleSet.preset("tenhou").replace(game_length="tonpuusen")
+    for seed in range(20):
+        check_game(seed, MIXES[seed % 3], rules)
+
+
+def test_same_seed_same_record_and_different_seeds_differ():
+    a = play_game([EfficiencyAgent(), RandomAgent(1), TsumogiriAgent(), RandomAgent(2)], seed=5)
+    b = play_game([EfficiencyAgent(), RandomAgent(1), TsumogiriAgent(), RandomAgent(2)], seed=5)
+    c = play_game([EfficiencyAgent(), RandomAgent(1), TsumogiriAgent(), RandomAgent(2)], seed=6)
+    assert a.events == b.events and a.scores == b.scores
+    assert a.events != c.events
+
+
+def test_results_are_consistent():
+    res = play_game([EfficiencyAgent() for _ in range(4)], seed=11)
+    assert sum(res.scores) == 100000
+    assert sorted(res.ranks) == [1, 2, 3, 4]
+    assert res.events[0]["type"] == "start_game" and res.events[-1]["type"] == "end_game"
+    assert abs(sum(res.final_points)) < 1e-6
+
+
+def test_efficiency_beats_random():
+    wins = 0
+    for seed in range(12):
+        res = play_game([EfficiencyAgent(), RandomAgent(seed), RandomAgent(seed + 100),
+                         RandomAgent(seed + 200)], seed=seed)
+        wins += res.ranks[0] == 1
+    assert wins >= 9
+
+
+def test_ranking_ties_go_to_the_earlier_seat():
+    assert ranking([30000, 30000, 20000, 20000]) == [1, 2, 3, 4]
+    assert ranking([20000, 30000, 30000, 20000]) == [3, 1, 2, 4]
+
+
+def test_tenhou_final_points_rounding():
+    rules = RuleSet.preset("tenhou")
+    # values from real records (owari)
+    assert final_points([39500, 13300, 500, 46700], rules) == [20.0, -27.0, -49.0, 56.0]
+    assert final_points([26900, 29200, 51400, -7500], rules) == [-13.0, 9.0, 62.0, -58.0]
+    assert final_points([28600, 36900, 27100, 7400], rules) == [9.0, 47.0, -13.0, -43.0]
+    exact = final_points([38300, 14300, -2800, 50200], rules, tenhou_rounding=False)
+    assert exact == [18.3, -25.7, -52.8, 60.2]
+
+
+def test_checker_detects_a_broken_state():
+    rules = RuleSet.preset("tenhou")
+    checker = InvariantChecker(rules)
+    from mjcore.engine.invariants import InvariantError
+
+    def corrupt(rnd):
+        checker.on_round(rnd)
+        rnd.hands[0].append(rnd.hands[1][0])       # a duplicated tile
+        rnd.counts[0][rnd.hands[1][0] >> 2] += 1
+
+    with pytest.raises(InvariantError, match="duplicated"):
+        play_game([TsumogiriAgent() for _ in range(4)], seed=1, on_event=checker.on_event,
+                  on_round=corrupt)
