@@ -23,7 +23,7 @@ class ServerConfig:
 
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
-    workers: int = max(4, 2 * (os.cpu_count() or 1))
+    workers: int = max(8, 4 * (os.cpu_count() or 1))
     max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     max_batch: int = DEFAULT_MAX_BATCH
     tls_cert: Path | None = None

@@ -75,6 +75,7 @@ cdef u64 YAKUMAN_MASK = ((ONE << 52) - 1) & ~((ONE << 36) - 1)
 
 cdef struct _Ctx:
     u8 all[34]              # every tile of the hand (kans count 4)
+    u64 present             # bit i: kind i is in the hand
     int menzen
     int tsumo
     int n_melds
@@ -121,6 +122,27 @@ cdef void rules_default(RulesC* r) noexcept nogil:
     r.pao_mask = 3
 
 
+cdef u64 MAN_BITS = 0x1FF
+cdef u64 HONOR_BITS = (<u64>0x7F) << 27
+cdef u64 TERMINAL_BITS = (ONE << 0) | (ONE << 8) | (ONE << 9) | (ONE << 17) | (ONE << 18) | (ONE << 26)
+cdef u64 SIMPLE_BITS = ((ONE << 27) - 1) & ~TERMINAL_BITS
+cdef u64 GREEN_BITS = (ONE << 19) | (ONE << 20) | (ONE << 21) | (ONE << 23) | (ONE << 25) | (ONE << 32)
+
+
+cdef inline u64 _presence(const u8* counts) noexcept nogil:
+    """Bit i set when kind i has at least one tile (counts are at most 7)."""
+    cdef u8 buf[40]
+    cdef u64 w, m = 0
+    cdef int k
+    memcpy(buf, counts, 34)
+    memset(buf + 34, 0, 6)
+    for k in range(5):
+        memcpy(&w, buf + 8 * k, 8)
+        w = (w | (w >> 1) | (w >> 2)) & <u64>0x0101010101010101
+        m |= ((w * <u64>0x0102040810204080) >> 56) << (8 * k)
+    return m
+
+
 cdef inline int _dora_of(int ind) noexcept nogil:
     if ind < 27:
         return ind - ind % 9 + (ind % 9 + 1) % 9
@@ -165,6 +187,7 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
                    _Ctx* x) noexcept nogil:
     """Hand-wide facts and the yaku that do not depend on the decomposition."""
     cdef int i, k, t, n_suits, has_honor, has_term, has_simple, all_green, chuuren, suit
+    cdef u64 pres
     cdef int seen_suit[3]
     cdef const MeldC* m
     cdef u32 f = sit.flags
@@ -227,23 +250,16 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     if f & F_RENHOU and rules.renhou == 1:
         _add(&x.base_mask, x.base_han, &x.base_total, Y_RENHOU, 5)
 
-    # Tile-content yaku.
-    seen_suit[0] = seen_suit[1] = seen_suit[2] = 0
-    has_honor = has_term = has_simple = 0
-    all_green = 1
-    for i in range(34):
-        if x.all[i] == 0:
-            continue
-        if i >= 27:
-            has_honor = 1
-        else:
-            seen_suit[i // 9] = 1
-            if i % 9 == 0 or i % 9 == 8:
-                has_term = 1
-            else:
-                has_simple = 1
-        if not (i == 19 or i == 20 or i == 21 or i == 23 or i == 25 or i == 32):
-            all_green = 0
+    # Tile-content yaku, from the set of kinds present.
+    pres = _presence(x.all)
+    x.present = pres
+    seen_suit[0] = (pres & MAN_BITS) != 0
+    seen_suit[1] = (pres & (MAN_BITS << 9)) != 0
+    seen_suit[2] = (pres & (MAN_BITS << 18)) != 0
+    has_honor = (pres & HONOR_BITS) != 0
+    has_term = (pres & TERMINAL_BITS) != 0
+    has_simple = (pres & SIMPLE_BITS) != 0
+    all_green = (pres & ~GREEN_BITS) == 0
     n_suits = seen_suit[0] + seen_suit[1] + seen_suit[2]
     if not has_honor and not has_term and (x.menzen or rules.kuitan):
         _add(&x.base_mask, x.base_han, &x.base_total, Y_TANYAO, 1)
@@ -430,8 +446,7 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         if all_yaochuu_sets and n_seq > 0:
             if c.mask & (ONE << Y_HONROUTOU):
                 pass
-            elif x.all[27] | x.all[28] | x.all[29] | x.all[30] | x.all[31] | x.all[32] \
-                    | x.all[33]:
+            elif x.present & HONOR_BITS:
                 _add(&c.mask, c.han_of, &c.han, Y_CHANTA, 2 if x.menzen else 1)
             else:
                 _add(&c.mask, c.han_of, &c.han, Y_JUNCHAN, 3 if x.menzen else 2)

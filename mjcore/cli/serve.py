@@ -15,7 +15,7 @@ from . import main
 @click.option("--port", default=50051, show_default=True, type=click.IntRange(0, 65535),
               envvar="MJCORE_PORT", help="TCP port; 0 picks a free one. [env MJCORE_PORT]")
 @click.option("--workers", default=None, type=click.IntRange(1), envvar="MJCORE_WORKERS",
-              help="RPC worker threads (default: max(4, 2 x cores)). [env MJCORE_WORKERS]")
+              help="RPC worker threads (default: max(8, 4 x cores)). [env MJCORE_WORKERS]")
 @click.option("--kernel-threads", default=1, show_default=True, type=click.IntRange(1),
               envvar="MJCORE_KERNEL_THREADS",
               help="Threads per bulk kernel call. [env MJCORE_KERNEL_THREADS]")

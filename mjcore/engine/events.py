@@ -79,6 +79,7 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
     """
     events: list[Event] = []
     pool = TilePool()
+    ura: list[int] | None = None
     hands: list[list[int]] = [[], [], [], []]
     meld_tiles: list[list[int]] = [[], [], [], []]
 
@@ -103,6 +104,7 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
         t = ev["type"]
         try:
             if t == "start_kyoku":
+                ura = None
                 pool = TilePool()
                 hands = [[pool.take(x, pos) for x in h] for h in ev["tehais"]]
                 meld_tiles = [[], [], [], []]
@@ -122,9 +124,11 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
             elif t in ("chi", "pon", "daiminkan"):
                 a = ev["actor"]
                 called = events_last_discard(events, ev["target"], ev["pai"], pos)
-                cons = [own(a, x, pos) for x in ev["consumed"]]
-                for c in cons:
+                cons = []
+                for x in ev["consumed"]:
+                    c = own(a, x, pos)
                     hands[a].remove(c)
+                    cons.append(c)
                 ev["pai"] = called
                 ev["consumed"] = cons
                 meld_tiles[a].extend(cons + [called])
@@ -152,7 +156,9 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
             elif t == "hora":
                 ev["pai"] = _hora_tile(events, ev, hands, pos)
                 if "uradora_markers" in ev:
-                    ev["uradora_markers"] = [pool.take(x, pos) for x in ev["uradora_markers"]]
+                    if ura is None:       # a double ron shows the same indicators twice
+                        ura = [pool.take(x, pos) for x in ev["uradora_markers"]]
+                    ev["uradora_markers"] = list(ura)
                 ev.pop("hora_tehais", None)
         except (KeyError, TypeError, IndexError, StopIteration, AttributeError) as exc:
             raise InvalidHandError(f"{pos}: malformed {t} event ({exc!r})",

@@ -287,7 +287,7 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
 
 # ---- record sources (files, directories, tar archives) ---------------------------------------
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".json", ".jsonl", ".mjson")
+RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson")
 
 
 def iter_record_sources(paths: list[str]):
@@ -301,7 +301,7 @@ def iter_record_sources(paths: list[str]):
             for root, _dirs, files in os.walk(path):
                 for fn in sorted(files):
                     full = os.path.join(root, fn)
-                    if fn.endswith(RECORD_SUFFIXES) or fn.endswith((".gz",)):
+                    if fn.endswith(RECORD_SUFFIXES):
                         with open(full, "rb") as f:
                             yield full, f.read()
             continue

@@ -390,6 +390,10 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             cur = [[round_no, ev["honba"], ev["kyotaku"]], list(ev["scores"]),
                    [_t6(ev["dora_marker"])], []]
             cur.append(oya)
+        elif t == "end_game":
+            scores = ev.get("scores") or []
+            pts = ev.get("final_points") or [0.0] * 4
+            final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
         elif cur is None:
             continue
         elif t == "tsumo":
@@ -436,10 +440,6 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             if cur is not None and len(cur) > 5:
                 logs.append(cur)
             cur = None
-        elif t == "end_game":
-            scores = ev.get("scores") or []
-            pts = ev.get("final_points") or [0.0] * 4
-            final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
     return {"title": ["", ""], "name": start_names, "rule": {"disp": rule_name, "aka": 1},
             "log": logs, "sc": final}
 

@@ -57,6 +57,15 @@ def test_reflection_needs_the_token_too(token_server):
             iter([req]), metadata=(("authorization", f"Bearer {TOKEN}"),)))
         names = {s.name for s in r.list_services_response.service}
         assert "mjcore.v1.HandAnalysisService" in names and "grpc.health.v1.Health" in names
+        req = reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol="mjcore.v1.HandAnalysisService")
+        (r,) = list(stub.ServerReflectionInfo(
+            iter([req]), metadata=(("authorization", f"Bearer {TOKEN}"),)))
+        from google.protobuf import descriptor_pb2
+
+        files = [descriptor_pb2.FileDescriptorProto.FromString(b)
+                 for b in r.file_descriptor_response.file_descriptor_proto]
+        assert "mjcore/v1/analysis_service.proto" in {f.name for f in files}
 
 
 def test_health_is_open_without_token(token_server):

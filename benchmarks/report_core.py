@@ -1,0 +1,205 @@
+"""The core benchmark table, without pytest: plain timing, median of N runs, peers side by side.
+
+    .venv/bin/python benchmarks/report_core.py [--repeats 5] [--only waits] [--no-agreement]
+
+Prints Markdown for BENCHMARKS.md: throughput of every workload in core_corpus.WORKLOADS (the
+same seeded hands for mjcore and its peers), thread scaling, import time, table memory, the
+machine load (``uptime``) before and after, and how often the peers agree with mjcore.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+try:
+    import mjcore  # noqa: F401
+except ImportError:  # a checkout that is built in place but not installed
+    sys.path.insert(0, str(ROOT))
+
+import core_corpus as cc  # noqa: E402
+
+TARGETS = {  # issue 2, one core, batch API
+    "shanten": 25e6, "agari": 40e6, "waits": 7e6, "ukeire": 1e6, "text to shanten": 5e6,
+}
+SINGLE_API_TARGET = 1e6
+
+
+def uptime() -> str:
+    try:
+        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def time_workload(work: cc.Workload, repeats: int) -> float:
+    """Median seconds of one run, after one warm-up run."""
+    work.run()
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        work.run()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def rate(x: float) -> str:
+    if x >= 1e6:
+        return f"{x / 1e6:.2f} M/s"
+    if x >= 1e3:
+        return f"{x / 1e3:.1f} k/s"
+    return f"{x:.0f} /s"
+
+
+_IMPORT_PROBE = """
+import os, time, psutil
+p = psutil.Process()
+rss0 = p.memory_info().rss
+t = time.perf_counter()
+import mjcore
+t_import = time.perf_counter() - t
+rss1 = p.memory_info().rss
+import numpy as np
+from mjcore import batch
+batch.shanten(np.zeros((1, 34), np.uint8))
+rss2 = p.memory_info().rss
+print(t_import, rss1 - rss0, rss2 - rss0)
+"""
+
+_NUMPY_PROBE = """
+import time, psutil
+p = psutil.Process()
+rss0 = p.memory_info().rss
+t = time.perf_counter()
+import numpy
+print(time.perf_counter() - t, p.memory_info().rss - rss0)
+"""
+
+
+def import_stats(runs: int) -> dict[str, float]:
+    """Medians over fresh interpreters: import time and RSS growth of mjcore (and of numpy
+    alone, which mjcore imports), process wall time of `python -c 'import mjcore'`."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    rows: dict[str, list[float]] = {k: [] for k in
+                                     ("import_s", "rss_import", "rss_first_call", "numpy_s",
+                                      "numpy_rss", "process_s", "bare_process_s")}
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", _IMPORT_PROBE], env=env, check=True,
+                             capture_output=True, text=True).stdout.split()
+        rows["import_s"].append(float(out[0]))
+        rows["rss_import"].append(float(out[1]))
+        rows["rss_first_call"].append(float(out[2]))
+        out = subprocess.run([sys.executable, "-c", _NUMPY_PROBE], env=env, check=True,
+                             capture_output=True, text=True).stdout.split()
+        rows["numpy_s"].append(float(out[0]))
+        rows["numpy_rss"].append(float(out[1]))
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import mjcore"], env=env, check=True)
+        rows["process_s"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        rows["bare_process_s"].append(time.perf_counter() - t)
+    return {k: statistics.median(v) for k, v in rows.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs per workload (median)")
+    ap.add_argument("--only", default="", help="only operations containing this text")
+    ap.add_argument("--import-runs", type=int, default=7)
+    ap.add_argument("--no-agreement", action="store_true", help="skip the peer agreement check")
+    args = ap.parse_args(argv)
+
+    load_before = uptime()
+    t0 = time.perf_counter()
+    results: list[tuple[str, str, int, float]] = []
+    for op, impl, factory in cc.WORKLOADS:
+        if args.only and args.only not in op:
+            continue
+        work = factory()
+        seconds = time_workload(work, args.repeats)
+        results.append((op, impl, work.hands, seconds))
+        print(f"  measured {op} / {impl}: {rate(work.hands / seconds)}", file=sys.stderr)
+    stats = import_stats(args.import_runs) if not args.only else None
+    agree = cc.agreement() if not (args.no_agreement or args.only) else []
+    load_after = uptime()
+
+    import numpy as np
+
+    import mjcore
+
+    print("## Core kernels\n")
+    print(f"Command: `.venv/bin/python benchmarks/report_core.py --repeats {args.repeats}`  ")
+    print(f"mjcore {mjcore.__version__}, numpy {np.__version__}, Python {platform.python_version()}"
+          f", {platform.machine()}, {os.cpu_count()} CPUs; {cc.N_HANDS:,} hands per corpus "
+          f"(seed {cc.SEED}), each drawn from a shuffled 136-tile wall.  ")
+    print(f"Median of {args.repeats} runs after a warm-up; {time.perf_counter() - t0:.0f} s in "
+          f"all. The machine is shared: load before `{load_before.split('load average:')[-1].strip()}`"
+          f", after `{load_after.split('load average:')[-1].strip()}` (1/5/15 min).\n")
+    print("| operation | corpus | implementation | hands/round | median | throughput "
+          "| mjcore batch (1 thread) / this | target |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")
+    ref: dict[str, float] = {}
+    for op, impl, hands, seconds in results:
+        tput = hands / seconds
+        ref.setdefault(op, tput)
+        if impl.startswith("mjcore.shanten(Hand)"):
+            target = f"≥ {rate(SINGLE_API_TARGET)}"
+        elif "1 thread" in impl and ref[op] == tput and op in TARGETS:
+            target = f"≥ {rate(TARGETS[op])}"
+        else:
+            target = ""
+        ratio = "1" if ref[op] == tput else f"{ref[op] / tput:,.1f}×"
+        print(f"| {op} | {cc.CORPUS_OF[op]} | {impl} | {hands:,} | {seconds * 1e3:,.1f} ms "
+              f"| {rate(tput)} | {ratio} | {target} |")
+
+    scaling = []
+    by_key = {(op, impl): hands / s for op, impl, hands, s in results}
+    for op, impl, _, _ in results:
+        if impl.endswith("1 thread"):
+            two = by_key.get((op, impl.replace("1 thread", "2 threads")))
+            if two:
+                scaling.append((op, by_key[(op, impl)], two))
+    if scaling:
+        print("\n### Thread scaling (target: 2 threads ≥ 1.8× one thread)\n")
+        print("| operation | 1 thread | 2 threads | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        for op, one, two in scaling:
+            print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
+
+    if stats:
+        tables = ROOT / "mjcore" / "_core" / "shanten_tables.bin"
+        size = tables.stat().st_size if tables.exists() else 0
+        print(f"\n### Import and memory (median of {args.import_runs} fresh interpreters)\n")
+        print("| measure | value | target |")
+        print("| --- | ---: | --- |")
+        print(f"| `import mjcore` (in-process, numpy included) | {stats['import_s'] * 1e3:.0f} ms "
+              f"| < 500 ms |")
+        print(f"| of which `import numpy` alone | {stats['numpy_s'] * 1e3:.0f} ms | |")
+        print(f"| `python -c 'import mjcore'` minus `python -c pass` | "
+              f"{(stats['process_s'] - stats['bare_process_s']) * 1e3:.0f} ms | |")
+        print(f"| shanten_tables.bin on disk | {size / 2**20:.1f} MiB | < 64 MB |")
+        print(f"| RSS growth by `import mjcore` | {stats['rss_import'] / 2**20:.1f} MiB | |")
+        print(f"| of which `import numpy` alone | {stats['numpy_rss'] / 2**20:.1f} MiB | |")
+        print(f"| RSS growth after a first batch call | {stats['rss_first_call'] / 2**20:.1f} MiB "
+              f"| < 64 MB (tables) |")
+
+    if agree:
+        print("\n### Agreement of the peers with mjcore on the measured hands\n")
+        print("| operation | peer | agree | hands |")
+        print("| --- | --- | ---: | ---: |")
+        for op, peer, same, n in agree:
+            print(f"| {op} | {peer} | {same:,} | {n:,} |")
+
+
+if __name__ == "__main__":
+    main()
