@@ -2,9 +2,14 @@
 PY ?= .venv/bin/python
 PIP ?= .venv/bin/pip
 
-.PHONY: venv build debug-build test test-debug check demo bench proto lint clean
+.PHONY: venv venv-test build-release build debug-build test test-debug check demo bench proto lint clean
 
 venv:
+	test -x $(PY) || python3 -m venv .venv
+	$(PIP) install -q --upgrade pip setuptools wheel
+	$(PIP) install -q -e .
+
+venv-test:
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install -q --upgrade pip setuptools wheel
 	$(PIP) install -q -e '.[test]'
@@ -20,14 +25,14 @@ test: build
 
 # Once against a debug build (bounds checks, assertions, -O0), then back to the release build.
 test-debug: debug-build
-	MJCORE_DEBUG_RUN=1 $(PY) -m pytest -q -x tests/core
+	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core
 	$(MAKE) build-release
 
 build-release:
 	flock .build.lock $(PY) setup.py -q build_ext --inplace --force -j 2
 
 # The README's two commands.
-check: venv
+check: venv-test
 	$(MAKE) test
 	$(MAKE) test-debug
 

@@ -145,7 +145,7 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
     return BatchScores(out)
 
 
-def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]]) -> dict[str, np.ndarray]:
+def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Build the input arrays of :func:`score` from dicts of :func:`mjcore.scoring.score`
     arguments (``hand``, ``win_tile`` and the situation keywords). Invalid rows raise
     InvalidHandError with the row index."""
@@ -163,7 +163,7 @@ def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]]) -> dict[str,
     return pack_prepared(prepared)
 
 
-def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
+def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Arrays from kernel values (``mjcore.scoring.prepare`` output or Tenhou case args)."""
     n = len(prepared)
     counts = np.zeros((n, 34), np.uint8)
@@ -184,13 +184,13 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:
         ura[i, :len(p["ura"])] = p["ura"]
         for k, v in cols.items():
             v.append(p[k])
-    arrays = dict(counts=counts, melds=melds, dora=dora, ura=ura)
-    dtypes = dict(win_tile=np.uint8, red=np.uint8, flags=np.uint16, seat_wind=np.uint8,
-                  round_wind=np.uint8, from_rel=np.uint8, pao_rel=np.int8, honba=np.uint16,
-                  riichi_sticks=np.uint16)
+    arrays = {"counts": counts, "melds": melds, "dora": dora, "ura": ura}
+    dtypes = {"win_tile": np.uint8, "red": np.uint8, "flags": np.uint16, "seat_wind": np.uint8,
+                  "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8, "honba": np.uint16,
+                  "riichi_sticks": np.uint16}
     for k, v in cols.items():
         arrays[k] = np.array(v, dtypes[k])
     return arrays
 
 
-__all__ = ["score", "pack", "pack_prepared", "BatchScores", "encode_meld", "MELD_NONE"]
+__all__ = ["MELD_NONE", "BatchScores", "encode_meld", "pack", "pack_prepared", "score"]

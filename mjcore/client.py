@@ -298,7 +298,7 @@ class Client:
     # -- bulk -----------------------------------------------------------------------------------
 
     def _bulk(self, rpc: str, counts: np.ndarray, n_melds: np.ndarray | None,
-              make_request: Callable[[Any], Any], collect: Callable[[int, int, Any], None],
+              make_request: Callable[[], Any], collect: Callable[[int, int, Any], None],
               timeout: float | None) -> dict[int, InvalidHandError]:
         from mjcore.service import bulk
 
@@ -313,9 +313,12 @@ class Client:
                                        reason="bad_melds")
         n = counts.shape[0]
         bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        requests = [make_request(bulk.encode(counts[a:b], None if n_melds is None
-                                             else n_melds[a:b], self.encoding))
-                    for a, b in bounds]
+        requests = []
+        for a, b in bounds:
+            request = make_request()
+            bulk.encode_into(request.hands, counts[a:b],
+                             None if n_melds is None else n_melds[a:b], self.encoding)
+            requests.append(request)
         return self._run_streams(rpc, requests, bounds, collect, timeout)
 
     def _run_streams(self, rpc: str, requests: list[Any], bounds: list[tuple[int, int]],
@@ -384,7 +387,7 @@ class Client:
 
         errors = self._bulk(
             "StreamShanten", counts, n_melds,
-            lambda hands: self._pb.StreamShantenRequest(hands=hands, per_form=forms),
+            lambda: self._pb.StreamShantenRequest(per_form=forms),
             collect, timeout)
         result = (out, form_out) if forms else out
         self._raise_bad_rows(errors, result)
@@ -399,7 +402,7 @@ class Client:
             out[a:b] = np.frombuffer(r.masks, dtype="<u8")
 
         errors = self._bulk("StreamWaits", counts, n_melds,
-                            lambda hands: self._pb.StreamWaitsRequest(hands=hands),
+                            self._pb.StreamWaitsRequest,
                             collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
@@ -413,7 +416,7 @@ class Client:
             out[a:b] = np.frombuffer(r.agari, dtype=np.uint8).astype(bool)
 
         errors = self._bulk("StreamAgari", counts, n_melds,
-                            lambda hands: self._pb.StreamAgariRequest(hands=hands),
+                            self._pb.StreamAgariRequest,
                             collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
@@ -460,9 +463,8 @@ class Client:
         bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
         requests = []
         for a, b in bounds:
-            req = self._pb.StreamScoreRequest(
-                hands=bulk.encode(counts[a:b], None, self.encoding), rules=selection,
-                details=details)
+            req = self._pb.StreamScoreRequest(rules=selection, details=details)
+            bulk.encode_into(req.hands, counts[a:b], None, self.encoding)
             for name, arr in prepared.items():
                 setattr(req, name, arr[a:b].tobytes())
             if "dora" in prepared:

@@ -20,8 +20,8 @@ WAITS = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "kokush
 SET_KINDS = ("chi", "pon", "kan")
 
 _STATUS_REASONS = {
-    -1: ("bad_count", "a tile kind has more than 4 copies (closed tiles and melds together), "
-                      "or more red fives than fives"),
+    -1: ("bad_count", ("a tile kind has more than 4 copies (closed tiles and melds together), "
+                      "or more red fives than fives")),
     -2: ("bad_total", "wrong number of closed tiles for the melds (expected 14 - 3 per meld)"),
     -3: ("bad_melds", "a called meld is not a valid set, or more than 4 melds"),
     -4: ("bad_tile", "the winning tile is not a tile kind held in the closed hand"),
@@ -123,4 +123,4 @@ def decompose(hand: Any, win_tile: int | str) -> tuple[Decomposition, ...]:
     return tuple(Decomposition._from_raw(r) for r in raw)
 
 
-__all__ = ["Decomposition", "TileSet", "decompose", "WAITS", "FORMS"]
+__all__ = ["FORMS", "WAITS", "Decomposition", "TileSet", "decompose"]

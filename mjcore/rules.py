@@ -132,13 +132,12 @@ class RuleSet:
                     raise InvalidRuleError(
                         f"rule option {f.name}={value!r}: expected one of "
                         f"{', '.join(map(repr, self._CHOICES[f.name]))}")
-            elif f.type in ("bool", bool):
-                if not isinstance(value, bool):
-                    raise InvalidRuleError(f"rule option {f.name}={value!r}: expected True/False")
-            elif f.name in ("start_points", "target_points", "oka"):
-                if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                    raise InvalidRuleError(
-                        f"rule option {f.name}={value!r}: expected a non-negative int")
+            elif f.type in ("bool", bool) and not isinstance(value, bool):
+                raise InvalidRuleError(f"rule option {f.name}={value!r}: expected True/False")
+            elif f.name in ("start_points", "target_points", "oka") and (
+                    not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise InvalidRuleError(
+                    f"rule option {f.name}={value!r}: expected a non-negative int")
         pao = self.pao
         if isinstance(pao, str) or not all(p in _PAO_NAMES for p in pao):
             raise InvalidRuleError(
@@ -211,8 +210,8 @@ class RuleSet:
         return f"RuleSet({', '.join(diff)})"
 
 
-_ABORTIVE_OFF = dict(kyuushu_kyuuhai=False, suufon_renda=False, suucha_riichi=False,
-                     suukaikan=False, sanchahou=False)
+_ABORTIVE_OFF: dict[str, Any] = {"kyuushu_kyuuhai": False, "suufon_renda": False, "suucha_riichi": False,
+                                 "suukaikan": False, "sanchahou": False}
 
 _PRESETS: dict[str, RuleSet] = {
     "tenhou": RuleSet(name="tenhou"),
@@ -232,4 +231,4 @@ _PRESETS: dict[str, RuleSet] = {
 
 DEFAULT_RULES = _PRESETS["tenhou"]
 
-__all__ = ["RuleSet", "DEFAULT_RULES"]
+__all__ = ["DEFAULT_RULES", "RuleSet"]

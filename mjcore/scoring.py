@@ -12,12 +12,12 @@ as ``seat_wind``; a seat wind of East means the winner is the dealer).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ._core import scoring as _sc
+from ._core.scoring import LIMIT_NAMES, YAKU_NAMES, FuEntry, ScoreResult, Yaku
 from ._core.scoring import score_raw as _score_raw
-from ._core.scoring import FuEntry, ScoreResult, Yaku, YAKU_NAMES, LIMIT_NAMES
 from .decomposition import _hand_values, _win_kind, status_error
 from .errors import InvalidHandError
 from .hand import Hand
@@ -31,12 +31,12 @@ _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
           "east": 0, "south": 1, "west": 2, "north": 3}
 
 _SITUATION_REASONS = {
-    -20: ("bad_situation", "contradictory situation: riichi/ippatsu/tenhou/chiihou need a "
+    -20: ("bad_situation", ("contradictory situation: riichi/ippatsu/tenhou/chiihou need a "
                            "closed hand, ippatsu needs riichi, rinshan/haitei/tenhou/chiihou "
                            "need tsumo, chankan/houtei/renhou need ron, tenhou needs the "
-                           "dealer, chiihou/renhou a non-dealer"),
-    -21: ("bad_seats", "a wind or seat is out of range (winds E S W N, seats 0-3, the "
-                       "discarder and the liable player must not be the winner)"),
+                           "dealer, chiihou/renhou a non-dealer")),
+    -21: ("bad_seats", ("a wind or seat is out of range (winds E S W N, seats 0-3, the "
+                       "discarder and the liable player must not be the winner)")),
     -4: ("bad_tile", "the winning tile is not in the hand, or an indicator is not a tile"),
     -5: ("not_agari", "the hand is not complete"),
 }
@@ -151,10 +151,10 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
     if not (isinstance(honba, int) and 0 <= honba < 1000 and isinstance(riichi_sticks, int)
             and 0 <= riichi_sticks < 1000):
         raise InvalidHandError("honba and riichi_sticks must be ints 0..999", reason="bad_counter")
-    return dict(counts=counts, win_tile=win, melds=melds, red=red, flags=flags, seat_wind=sw,
-                round_wind=rw, from_rel=from_rel, pao_rel=pao_rel,
-                dora=_indicators(dora, "dora indicators"), ura=_indicators(ura, "ura indicators"),
-                honba=honba, riichi_sticks=riichi_sticks, winner=base)
+    return {"counts": counts, "win_tile": win, "melds": melds, "red": red, "flags": flags, "seat_wind": sw,
+                "round_wind": rw, "from_rel": from_rel, "pao_rel": pao_rel,
+                "dora": _indicators(dora, "dora indicators"), "ura": _indicators(ura, "ura indicators"),
+                "honba": honba, "riichi_sticks": riichi_sticks, "winner": base}
 
 
 def raise_for_status(res: ScoreResult, what: str) -> None:
@@ -176,7 +176,7 @@ def _fast_tiles(value: Any) -> list[int] | None:
             if type(k) is not int or not 0 <= k < 34:
                 return None
         if len(value) <= 10:
-            return value  # type: ignore[no-any-return]
+            return value  # type: ignore[return-value]
     return None
 
 
@@ -241,8 +241,8 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
 
 def score_counts(counts: Any, win_tile: int, *, melds: Iterable[tuple[int, int, int, int]] = (),
                  red: int = 0, flags: int = 0, seat_wind: int = 0, round_wind: int = 0,
-                 from_rel: int = 3, pao_rel: int = -1, dora: Iterable[int] = (),
-                 ura: Iterable[int] = (), honba: int = 0, riichi_sticks: int = 0,
+                 from_rel: int = 3, pao_rel: int = -1, dora: Sequence[int] = (),
+                 ura: Sequence[int] = (), honba: int = 0, riichi_sticks: int = 0,
                  rules: RuleSet | None = None, winner: int = 0) -> ScoreResult:
     """Low-level scoring from 34 closed counts and melds ``(kind, lowest tile, red, from_rel)``
     (kind: 0 chi, 1 pon, 2 open kan, 3 closed kan, 4 added kan); seats relative to the winner.
@@ -252,5 +252,14 @@ def score_counts(counts: Any, win_tile: int, *, melds: Iterable[tuple[int, int, 
                          (rules or DEFAULT_RULES).scoring_params, winner)
 
 
-__all__ = ["score", "score_counts", "prepare", "ScoreResult", "Yaku", "FuEntry", "situation_flags",
-           "YAKU_NAMES", "LIMIT_NAMES"]
+__all__ = [
+    "LIMIT_NAMES",
+    "YAKU_NAMES",
+    "FuEntry",
+    "ScoreResult",
+    "Yaku",
+    "prepare",
+    "score",
+    "score_counts",
+    "situation_flags",
+]

@@ -159,9 +159,10 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
     return Batch(counts, n_melds, errors, text_result)
 
 
-def encode(counts: np.ndarray, n_melds: np.ndarray | None = None,
-           encoding: types_pb2.HandEncoding = PACKED_4BIT) -> types_pb2.PackedHands:
-    """Build a PackedHands message from (N, 34) counts (client side)."""
+def encode_into(target: types_pb2.PackedHands, counts: np.ndarray,
+                n_melds: np.ndarray | None = None,
+                encoding: types_pb2.HandEncoding = PACKED_4BIT) -> None:
+    """Fill a PackedHands message (for example a request's ``hands``) from (N, 34) counts."""
     counts = np.ascontiguousarray(counts, dtype=np.uint8)
     if counts.ndim != 2 or counts.shape[1] != N_KINDS:
         raise ValueError(f"counts must have shape (N, 34), not {counts.shape}")
@@ -176,5 +177,15 @@ def encode(counts: np.ndarray, n_melds: np.ndarray | None = None,
         data = counts.tobytes()
     else:
         raise ValueError(f"cannot encode counts as {encoding}")
-    melds = b"" if n_melds is None else np.ascontiguousarray(n_melds, dtype=np.uint8).tobytes()
-    return types_pb2.PackedHands(encoding=encoding, data=data, n_melds=melds)
+    target.encoding = encoding
+    target.data = data
+    if n_melds is not None:
+        target.n_melds = np.ascontiguousarray(n_melds, dtype=np.uint8).tobytes()
+
+
+def encode(counts: np.ndarray, n_melds: np.ndarray | None = None,
+           encoding: types_pb2.HandEncoding = PACKED_4BIT) -> types_pb2.PackedHands:
+    """A new PackedHands message from (N, 34) counts."""
+    hands = types_pb2.PackedHands()
+    encode_into(hands, counts, n_melds, encoding)
+    return hands

@@ -1,7 +1,7 @@
 """Enumerate the decompositions of a complete hand (bodies for decompose.pxd)."""
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
-from .types cimport u8, i8, ST_OK, ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE
+from .types cimport u8, i8, u64, ST_OK, ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE
 from .decompose cimport (
     MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
     WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
@@ -14,13 +14,20 @@ cdef u8[13] YAOCHUU = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 
 cdef int check_hand(const HandC* hand) noexcept nogil:
-    cdef int i, k, t, n, total = 0, over = 0
+    cdef int i, k, t, n, total = 0
+    cdef u64 w, over = 0
+    cdef u8 buf[40]
     cdef const MeldC* m
     if hand.n_melds > 4:
         return ST_BAD_MELDS
-    for i in range(34):
-        total += hand.counts[i]
-        over |= hand.counts[i] > 4
+    memcpy(buf, hand.counts, 34)
+    memset(buf + 34, 0, 6)
+    for i in range(5):
+        memcpy(&w, buf + 8 * i, 8)
+        # bytes >= 5: the low 7 bits + 123 reach bit 7 (no carry between bytes), or bit 7 set
+        over |= (((w & <u64>0x7F7F7F7F7F7F7F7F) + <u64>0x7B7B7B7B7B7B7B7B) | w) \
+            & <u64>0x8080808080808080
+        total += <int>((w * <u64>0x0101010101010101) >> 56)     # counts <= 4: no overflow
     if over:
         return ST_BAD_COUNT
     if hand.red > hand.counts[4] + hand.counts[13] + hand.counts[22]:

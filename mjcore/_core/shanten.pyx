@@ -2,13 +2,10 @@
 
 import os
 
-import numpy as np
-cimport numpy as cnp
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS)
 
-cnp.import_array()
 
 cdef GroupTable SUIT
 cdef GroupTable HONOR
@@ -379,49 +376,47 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
     return best
 
 
-def _load(str path) -> None:
-    """Map the generated tables (mjcore/_core/shanten_tables.bin) into the kernels."""
-    global _keep
-    raw = np.fromfile(path, dtype=np.uint8)
-    if raw.size < 8 or bytes(raw[:8]) != b"MJST0002":
-        raise RuntimeError(f"{path}: not a shanten table file")
-    cdef Py_ssize_t off = 8
-    groups = []
-    for _ in range(2):
-        header = raw[off:off + 16].view(np.uint32)
-        npat, lo_size, hi_size, nsum = (int(x) for x in header)
-        off += 16
-        lo = raw[off:off + 4 * lo_size].view(np.uint32)
-        off += 4 * lo_size
-        hi = raw[off:off + 4 * nsum * hi_size].view(np.uint32)
-        off += 4 * nsum * hi_size
-        dist = raw[off:off + 16 * npat]
-        off += 16 * npat
-        imp = raw[off:off + 20 * npat].view(np.uint16)
-        off += 20 * npat
-        comp = raw[off:off + npat]
-        off += npat
-        groups.append((lo, hi, lo_size, hi_size, dist, imp, comp))
-    if off != raw.size:
-        raise RuntimeError(f"{path}: unexpected size")
-    _fill(&SUIT, groups[0])
-    _fill(&HONOR, groups[1])
-    _keep = (raw, groups)
-
-
-cdef void _fill(GroupTable* t, tuple g):
-    cdef cnp.ndarray lo = g[0], hi = g[1], dist = g[4], imp = g[5], comp = g[6]
-    cdef u32 lo_size = g[2]
-    t.lo = <const u32*>cnp.PyArray_DATA(lo)
-    t.hi = <const u32*>cnp.PyArray_DATA(hi)
+cdef int _fill(GroupTable* t, const unsigned char* base, Py_ssize_t size,
+               Py_ssize_t* off) except -1:
+    cdef const u32* header = <const u32*>(base + off[0])
+    cdef u32 npat = header[0], lo_size = header[1], hi_size = header[2], nsum = header[3]
+    cdef Py_ssize_t need = 16 + 4 * lo_size + 4 * nsum * hi_size + 16 * npat + 20 * npat + npat
+    if off[0] + need > size:
+        raise RuntimeError("shanten table file is truncated")
+    off[0] += 16
+    t.lo = <const u32*>(base + off[0])
+    off[0] += 4 * lo_size
+    t.hi = <const u32*>(base + off[0])
+    off[0] += 4 * nsum * hi_size
+    t.dist = base + off[0]
+    off[0] += 16 * npat
+    t.improve = <const u16*>(base + off[0])
+    off[0] += 20 * npat
+    t.complete = base + off[0]
+    off[0] += npat
+    off[0] = (off[0] + 15) & ~15
     t.lo_mask = lo_size - 1
     t.lo_bits = 0
     while (1u << t.lo_bits) < lo_size:
         t.lo_bits += 1
-    t.hi_size = g[3]
-    t.dist = <const u8*>cnp.PyArray_DATA(dist)
-    t.improve = <const u16*>cnp.PyArray_DATA(imp)
-    t.complete = <const u8*>cnp.PyArray_DATA(comp)
+    t.hi_size = hi_size
+    return 0
+
+
+def _load(str path) -> None:
+    """Map the generated tables (mjcore/_core/shanten_tables.bin) into the kernels."""
+    global _keep
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    if len(raw) < 8 or raw[:8] != b"MJST0003":
+        raise RuntimeError(f"{path}: not a shanten table file of this version; rebuild mjcore")
+    cdef const unsigned char* base = raw
+    cdef Py_ssize_t off = 16
+    _fill(&SUIT, base, len(raw), &off)
+    _fill(&HONOR, base, len(raw), &off)
+    if off != len(raw):
+        raise RuntimeError(f"{path}: unexpected size")
+    _keep = raw
 
 
 def _init() -> None:

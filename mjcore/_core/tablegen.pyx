@@ -192,6 +192,8 @@ cdef int write_group(FILE* f, int n, int seq, int lo_kinds) except -1:
     cdef u8 states[11 * 250]
     cdef int c[10]
     cdef u32 next_rank = 0, r, header[4]
+    cdef u8 pad[16]
+    memset(pad, 0, 16)
     cdef int k, tot
     if not dist or not improve or not complete or not lo_table or not hi_table:
         free(dist); free(improve); free(complete); free(lo_table); free(hi_table)
@@ -217,6 +219,7 @@ cdef int write_group(FILE* f, int n, int seq, int lo_kinds) except -1:
         _write_worth(f, dist, npat)
         fwrite(improve, sizeof(u16), npat * 10, f)
         fwrite(complete, 1, npat, f)
+        fwrite(pad, 1, (16 - (21 * npat) % 16) % 16, f)  # next group starts 16-byte aligned
     finally:
         free(dist); free(improve); free(complete); free(lo_table); free(hi_table)
     return 0
@@ -265,7 +268,7 @@ cdef void _walk_complete(const GroupSpec* g, int i, int total, int* c, const u8*
 
 
 TABLE_FILE = "shanten_tables.bin"
-MAGIC = b"MJST0002"
+MAGIC = b"MJST0003"
 
 
 def write_tables(str directory) -> str:
@@ -275,11 +278,14 @@ def write_tables(str directory) -> str:
     path = os.path.join(directory, TABLE_FILE)
     tmp = path + ".tmp"
     cdef bytes bpath = tmp.encode()
+    cdef char zeros[8]
+    memset(zeros, 0, 8)
     cdef FILE* f = fopen(bpath, b"wb")
     if f == NULL:
         raise OSError(f"cannot write {tmp}")
     try:
         fwrite(<const char*>MAGIC, 1, 8, f)
+        fwrite(zeros, 1, 8, f)                           # header padding to 16 bytes
         write_group(f, 9, 1, 5)
         write_group(f, 7, 0, 4)
     finally:

@@ -10,7 +10,6 @@ import random
 from typing import Protocol
 
 from .actions import DISCARD, PASS, RIICHI, RON, TSUMO, Action
-from .handcalc import ukeire
 from .view import PlayerView
 
 
@@ -25,9 +24,10 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
+        self.random = self.rng.random
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
-        return actions[self.rng.randrange(len(actions))]
+        return actions[int(self.random() * len(actions))]
 
 
 class TsumogiriAgent:
@@ -73,8 +73,7 @@ class EfficiencyAgent:
             return actions[0]
         if len(options) == 1:
             return options[0]
-        counts = view.counts
-        _, after, masks = ukeire(counts, view.n_melds)
+        _, after, masks = view.ukeire()
         seen = view.visible_counts()
         best = None
         best_key = None

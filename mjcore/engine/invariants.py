@@ -70,6 +70,7 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
     the same record) and that the record replays to the same states. Returns the events
     checked; raises InvariantError."""
     from .agents import make_agent
+    from .events import from_mjai_lines, write_mjai
     from .game import play_game
     from .replay import replay_events
 
@@ -81,7 +82,9 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
     again = play_game(agents, seed=seed, rules=rules)
     if again.events != res.events:
         raise InvariantError(f"seed {seed}: the same seed gave a different record")
-    report = replay_events(res.events, rules, where=f"seed {seed}")
+    # the record, written as mjai lines and read back, replays to the same states
+    lines = list(write_mjai(res.events))
+    report = replay_events(from_mjai_lines(lines, f"seed {seed}"), rules, where=f"seed {seed}")
     if not report.ok:
         raise InvariantError(f"seed {seed}: the record does not replay: {report.message}")
     return checker.checked

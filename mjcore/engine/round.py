@@ -95,6 +95,7 @@ class RiichiRound:
         self.pao = [-1, -1, -1, -1]
         self.first_discard_kind = -1
         self.riichi_count = 0
+        self._ukeire_cache: tuple[int, bytes, tuple[int, list[int], list[int]]] | None = None
         for s in range(4):
             self._update_waits(s)
 
@@ -276,10 +277,18 @@ class RiichiRound:
             acts.append(Action(KYUUSHU))
         return acts
 
+    def ukeire(self, seat: int) -> tuple[int, list[int], list[int]]:
+        """Ukeire of seat's 14-3k hand (cached: riichi checks and agents share it)."""
+        key = bytes(self.counts[seat])
+        cached = self._ukeire_cache
+        if cached is not None and cached[0] == seat and cached[1] == key:
+            return cached[2]  # type: ignore[no-any-return]
+        res = ukeire(self.counts[seat], len(self.melds[seat]))
+        self._ukeire_cache = (seat, key, res)
+        return res
+
     def _riichi_actions(self, seat: int, drawn: int) -> list[Action]:
-        counts = self.counts[seat]
-        n_melds = len(self.melds[seat])
-        best, after, masks = ukeire(counts, n_melds)
+        best, after, masks = self.ukeire(seat)
         if best > 0:
             return []
         held = self._held_counts(seat)
@@ -391,7 +400,8 @@ class RiichiRound:
                     if self.wall.left <= 0:
                         return self._exhaustive()
                     tile = self.wall.draw()
-                    self._add(seat, tile)
+                    insort(self.hands[seat], tile)
+                    self.counts[seat][tile >> 2] += 1
                     self.emit({"type": "tsumo", "actor": seat, "pai": tile})
                 self.has_drawn[seat] = True
                 acts = self.turn_actions(seat, tile, rinshan=rinshan)
@@ -526,16 +536,22 @@ class RiichiRound:
                 self.double_riichi[seat] = True
         elif self.riichi[seat]:
             self.ippatsu[seat] = False
-        self._remove(seat, tile)
+        kind = tile >> 2
+        self.hands[seat].remove(tile)
+        counts = self.counts[seat]
+        counts[kind] -= 1
         self.rivers[seat].append(tile)
         self.emit({"type": "dahai", "actor": seat, "pai": tile,
                    "tsumogiri": act.tsumogiri})
-        kind = tile >> 2
         self.disc_kinds[seat] |= 1 << kind
         self.furiten_temp[seat] = False
         first_round = self.uninterrupted and not self.has_discarded[seat]
         self.has_discarded[seat] = True
-        self._update_waits(seat)
+        st, sh, mask = _advance(bytes(counts), len(self.melds[seat]))
+        if st:
+            advance(counts, len(self.melds[seat]))      # raises with the details
+        self.shanten13[seat] = sh
+        self.waits[seat] = mask if sh == 0 else 0
         if self.pending_dora:
             self.pending_dora = 0
             self._reveal_dora()
@@ -589,14 +605,14 @@ class RiichiRound:
             self.emit({"type": "reach_accepted", "actor": seat,
                        "scores": list(self.scores)})
         # abortive draws after the discard
-        if first_round and self.rules.suufon_renda and seat == (self.dealer + 3) % 4 \
+        if first_round and seat == (self.dealer + 3) % 4 and self.rules.suufon_renda \
                 and self.uninterrupted and best_call is None:
             firsts = [self.rivers[s][0] >> 2 for s in range(4) if self.rivers[s]]
             if len(firsts) == 4 and firsts[0] in (27, 28, 29, 30) and len(set(firsts)) == 1:
                 return self._abort("suufonrenda")
-        if self.rules.suucha_riichi and declaring and self.riichi_count == 4:
+        if declaring and self.riichi_count == 4 and self.rules.suucha_riichi:
             return self._abort("suuchariichi")
-        if (self.rules.suukaikan and len(self.kan_owners) == 4
+        if (len(self.kan_owners) == 4 and self.rules.suukaikan
                 and len(set(self.kan_owners)) > 1):
             return self._abort("suukaikan")
         if best_call is None:

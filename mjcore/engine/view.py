@@ -43,6 +43,11 @@ class PlayerView:
         """Own closed tiles as 34 counts."""
         return list(self.round.counts[self.seat])
 
+    def ukeire(self) -> tuple[int, list[int], list[int]]:
+        """For own 14-3k hand: (best shanten after a discard, shanten after discarding each
+        kind (127 if not held), advancing-kind mask after each discard)."""
+        return self.round.ukeire(self.seat)
+
     @property
     def n_melds(self) -> int:
         return len(self.round.melds[self.seat])

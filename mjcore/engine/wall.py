@@ -9,8 +9,9 @@ and the five dora / ura-dora indicators in reveal order. Every hand's wall deriv
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Sequence
+
+import numpy as np
 
 from ..errors import InvalidHandError
 
@@ -90,11 +91,10 @@ class Wall:
     @classmethod
     def from_seed(cls, seed: int, round_index: int, honba: int) -> Wall:
         """The wall of one hand of a seeded game: shuffle, then roll two dice."""
-        rng = random.Random(hand_seed(seed, round_index, honba))
-        tiles = list(range(N_TILES))
-        rng.shuffle(tiles)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        return cls.from_ring(tiles, dice)
+        rng = np.random.Generator(np.random.PCG64(hand_seed(seed, round_index, honba)))
+        tiles = rng.permutation(N_TILES).tolist()
+        d1, d2 = rng.integers(1, 7, size=2).tolist()
+        return cls.from_ring(tiles, (d1, d2))
 
     @classmethod
     def from_record(cls, oya: int, tehais: Sequence[Sequence[int]], draws: Sequence[int],

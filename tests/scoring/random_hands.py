@@ -62,12 +62,12 @@ class RandomWin:
         flags = (1 * self.tsumo | 2 * self.riichi | 4 * self.double_riichi | 8 * self.ippatsu
                  | 16 * self.rinshan | 32 * self.chankan | 64 * self.haitei | 128 * self.houtei
                  | 256 * self.tenhou | 512 * self.chiihou | 1024 * self.renhou)
-        return dict(counts=counts, win_tile=self.win_id // 4, melds=melds,
-                    red=sum(1 for t in self.closed_ids if t in RED_IDS), flags=flags,
-                    seat_wind=self.seat_wind, round_wind=self.round_wind, from_rel=3,
-                    pao_rel=-1, dora=[t // 4 for t in self.dora_ids],
-                    ura=[t // 4 for t in self.ura_ids], honba=self.honba,
-                    riichi_sticks=self.riichi_sticks)
+        return {"counts": counts, "win_tile": self.win_id // 4, "melds": melds,
+                    "red": sum(1 for t in self.closed_ids if t in RED_IDS), "flags": flags,
+                    "seat_wind": self.seat_wind, "round_wind": self.round_wind, "from_rel": 3,
+                    "pao_rel": -1, "dora": [t // 4 for t in self.dora_ids],
+                    "ura": [t // 4 for t in self.ura_ids], "honba": self.honba,
+                    "riichi_sticks": self.riichi_sticks}
 
 
 class _Wall:

@@ -39,14 +39,14 @@ def case_args(case: dict[str, Any]) -> dict[str, Any]:
                       m["from_rel"]))
     sit = case["situational"]
     flags = (1 if case["tsumo"] else 0) | sum(bit for name, bit in SITUATION_BITS if sit[name])
-    return dict(
-        counts=counts, win_tile=case["win_tile_136"] // 4, melds=melds, red=red, flags=flags,
-        seat_wind=(winner - case["dealer"]) % 4, round_wind=WIND[case["round_wind"]],
-        from_rel=(case["from_who"] - winner) % 4,
-        pao_rel=-1 if case["pao_who"] is None else (case["pao_who"] - winner) % 4,
-        dora=[t // 4 for t in case["dora_indicators_136"]],
-        ura=[t // 4 for t in case["ura_indicators_136"]],
-        honba=case["honba_paid"], riichi_sticks=case["riichi_sticks"], winner=winner)
+    return {
+        "counts": counts, "win_tile": case["win_tile_136"] // 4, "melds": melds, "red": red, "flags": flags,
+        "seat_wind": (winner - case["dealer"]) % 4, "round_wind": WIND[case["round_wind"]],
+        "from_rel": (case["from_who"] - winner) % 4,
+        "pao_rel": -1 if case["pao_who"] is None else (case["pao_who"] - winner) % 4,
+        "dora": [t // 4 for t in case["dora_indicators_136"]],
+        "ura": [t // 4 for t in case["ura_indicators_136"]],
+        "honba": case["honba_paid"], "riichi_sticks": case["riichi_sticks"], "winner": winner}
 
 
 def expected_yaku(case: dict[str, Any]) -> dict[int, int]:

@@ -7,7 +7,7 @@ from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.rules import RuleSet
 from mjcore.scoring import score
 
-NON_DEALER = dict(seat_wind="S", round_wind="E")
+NON_DEALER = {"seat_wind": "S", "round_wind": "E"}
 
 
 def yaku_of(res):
@@ -16,27 +16,27 @@ def yaku_of(res):
 
 # (hand, win, situation, expected yaku {tenhou id: han})
 YAKU_CASES = [
-    ("123m45699p234789s", "4s", dict(tsumo=True), {0: 1, 7: 1}),                 # tsumo, pinfu
-    ("123m45699p234789s", "4s", dict(riichi=True), {1: 1, 7: 1, 53: 0}),           # riichi
-    ("123m45699p234789s", "4s", dict(riichi=True, ippatsu=True), {1: 1, 2: 1, 7: 1, 53: 0}),
-    ("123m45699p234789s", "4s", dict(double_riichi=True), {21: 2, 7: 1, 53: 0}),
-    ("123m45699p234789s", "4s", dict(chankan=True), {3: 1, 7: 1}),
+    ("123m45699p234789s", "4s", {"tsumo": True}, {0: 1, 7: 1}),                 # tsumo, pinfu
+    ("123m45699p234789s", "4s", {"riichi": True}, {1: 1, 7: 1, 53: 0}),           # riichi
+    ("123m45699p234789s", "4s", {"riichi": True, "ippatsu": True}, {1: 1, 2: 1, 7: 1, 53: 0}),
+    ("123m45699p234789s", "4s", {"double_riichi": True}, {21: 2, 7: 1, 53: 0}),
+    ("123m45699p234789s", "4s", {"chankan": True}, {3: 1, 7: 1}),
     ("123m45699p234s 4s ankan:7777s".replace(" 4s", ""), "4s",
-     dict(tsumo=True, rinshan=True), {0: 1, 4: 1}),
-    ("123m45699p234789s", "4s", dict(tsumo=True, haitei=True), {0: 1, 5: 1, 7: 1}),
-    ("123m45699p234789s", "4s", dict(houtei=True), {6: 1, 7: 1}),
+     {"tsumo": True, "rinshan": True}, {0: 1, 4: 1}),
+    ("123m45699p234789s", "4s", {"tsumo": True, "haitei": True}, {0: 1, 5: 1, 7: 1}),
+    ("123m45699p234789s", "4s", {"houtei": True}, {6: 1, 7: 1}),
     ("234m456p22678s chi:345s", "2m", {}, {8: 1}),                                # open tanyao
-    ("112233m45556p789s", "1m", dict(riichi=True), {1: 1, 7: 1, 9: 1, 53: 0}),     # iipeikou
+    ("112233m45556p789s", "1m", {"riichi": True}, {1: 1, 7: 1, 9: 1, 53: 0}),     # iipeikou
     ("123m456p789s11p pon:555z", "1p", {}, {18: 1}),                               # haku
     ("123m456p789s11p pon:666z", "1p", {}, {19: 1}),                               # hatsu
     ("123m456p789s11p pon:777z", "1p", {}, {20: 1}),                               # chun
-    ("123m456p789s11p pon:111z", "1p", dict(seat_wind="E", round_wind="E"), {10: 1, 14: 1}),
-    ("123m456p789s11p pon:222z", "1p", dict(seat_wind="S", round_wind="E"), {11: 1}),
-    ("123m456p789s11p pon:333z", "1p", dict(seat_wind="W", round_wind="E"), {12: 1}),
-    ("123m456p789s11p pon:444z", "1p", dict(seat_wind="N", round_wind="E"), {13: 1}),
-    ("123m456p789s11p pon:222z", "1p", dict(seat_wind="W", round_wind="S"), {15: 1}),
-    ("123m456p789s11p pon:333z", "1p", dict(seat_wind="S", round_wind="W"), {16: 1}),
-    ("123m456p789s11p pon:444z", "1p", dict(seat_wind="S", round_wind="N"), {17: 1}),
+    ("123m456p789s11p pon:111z", "1p", {"seat_wind": "E", "round_wind": "E"}, {10: 1, 14: 1}),
+    ("123m456p789s11p pon:222z", "1p", {"seat_wind": "S", "round_wind": "E"}, {11: 1}),
+    ("123m456p789s11p pon:333z", "1p", {"seat_wind": "W", "round_wind": "E"}, {12: 1}),
+    ("123m456p789s11p pon:444z", "1p", {"seat_wind": "N", "round_wind": "E"}, {13: 1}),
+    ("123m456p789s11p pon:222z", "1p", {"seat_wind": "W", "round_wind": "S"}, {15: 1}),
+    ("123m456p789s11p pon:333z", "1p", {"seat_wind": "S", "round_wind": "W"}, {16: 1}),
+    ("123m456p789s11p pon:444z", "1p", {"seat_wind": "S", "round_wind": "N"}, {17: 1}),
     ("1199m2288p3355s66z", "6z", {}, {22: 2}),                                     # chiitoitsu
     ("123m789p789999s44z", "3m", {}, {23: 2}),                                     # chanta
     ("123m789p999s11p chi:798s", "3m", {}, {23: 1} if False else {33: 2}),          # open junchan
@@ -49,13 +49,13 @@ YAKU_CASES = [
     ("111m999p55s pon:222s pon:777s", "5s", {}, {28: 2}),                          # toitoi
     ("111m999p333s55s789p", "8p", {}, {29: 2}),                                    # sanankou
     ("555z666z77z123m789p", "1m", {}, {18: 1, 19: 1, 30: 2, 23: 2}),               # shousangen
-    ("111m999p111s99s pon:111z", "9s", dict(seat_wind="S", round_wind="E"),
+    ("111m999p111s99s pon:111z", "9s", {"seat_wind": "S", "round_wind": "E"},
      {28: 2, 29: 2, 31: 2, 14: 1}),                                                # honroutou
     ("112233m445566p77s", "7s", {}, {32: 3}),                                      # ryanpeikou
-    ("123456999m111z22z", "2z", dict(seat_wind="W", round_wind="S"), {34: 3}),     # honitsu
-    ("123m456m11z chi:789m pon:222z", "1z", dict(seat_wind="W", round_wind="S"),
+    ("123456999m111z22z", "2z", {"seat_wind": "W", "round_wind": "S"}, {34: 3}),     # honitsu
+    ("123m456m11z chi:789m pon:222z", "1z", {"seat_wind": "W", "round_wind": "S"},
      {34: 2, 15: 1, 24: 1}),                                                       # open honitsu + ittsu
-    ("111234567999p55p", "2p", dict(tsumo=True), {0: 1, 35: 6}),            # chinitsu
+    ("111234567999p55p", "2p", {"tsumo": True}, {0: 1, 35: 6}),            # chinitsu
     ("234234567p55p chi:768p", "2p", {}, {35: 5, 8: 1}),                              # open chinitsu
 ]
 
@@ -72,7 +72,7 @@ def test_yaku(hand, win, sit, expected):
 YAKUMAN_CASES = [
     ("119m19p19s1234567z", "9s", {}, {47: 13}),
     ("119m19p19s1234567z", "1m", {}, {48: 13}),
-    ("111m222p333s444s55z", "4s", dict(tsumo=True), {40: 13}),
+    ("111m222p333s444s55z", "4s", {"tsumo": True}, {40: 13}),
     ("111m222p333s444s55z", "5z", {}, {41: 13}),
     ("555666777z123m11p", "1p", {}, {39: 13}),
     ("111z222z555z77z pon:666z", "7z", {}, {42: 13}),
@@ -83,8 +83,8 @@ YAKUMAN_CASES = [
     ("111z222z55m pon:333z pon:444z", "5m", {}, {49: 13}),
     ("111z222z33z123m pon:444z", "3m", {}, {50: 13}),
     ("55m ankan:1111m kan:2222p<1 kakan:3333s<3 ankan:7777z", "5m", {}, {51: 13}),
-    ("123m45699p234789s", "4s", dict(tsumo=True, tenhou=True, seat_wind="E"), {37: 13}),
-    ("123m45699p234789s", "4s", dict(tsumo=True, chiihou=True), {38: 13}),
+    ("123m45699p234789s", "4s", {"tsumo": True, "tenhou": True, "seat_wind": "E"}, {37: 13}),
+    ("123m45699p234789s", "4s", {"tsumo": True, "chiihou": True}, {38: 13}),
 ]
 
 
@@ -341,11 +341,11 @@ def test_dora_alone_is_not_a_yaku():
 @pytest.mark.parametrize("hand,win,kw,reason", [
     ("123m456p789s23456s", "5s", {}, "not_agari"),
     ("123m456p789s234s55p", "9m", {}, "bad_tile"),
-    ("123m456p789s11p pon:555z", "1p", dict(riichi=True), "bad_situation"),
-    ("123m45699p234789s", "4s", dict(haitei=True), "bad_situation"),
-    ("123m45699p234789s", "4s", dict(tsumo=True, chankan=True), "bad_situation"),
-    ("123m45699p234789s", "4s", dict(seat_wind="X"), "bad_wind"),
-    ("123m45699p234789s", "4s", dict(winner=1, from_who=1), "bad_seats"),
+    ("123m456p789s11p pon:555z", "1p", {"riichi": True}, "bad_situation"),
+    ("123m45699p234789s", "4s", {"haitei": True}, "bad_situation"),
+    ("123m45699p234789s", "4s", {"tsumo": True, "chankan": True}, "bad_situation"),
+    ("123m45699p234789s", "4s", {"seat_wind": "X"}, "bad_wind"),
+    ("123m45699p234789s", "4s", {"winner": 1, "from_who": 1}, "bad_seats"),
 ])
 def test_invalid(hand, win, kw, reason):
     with pytest.raises(InvalidHandError) as e:

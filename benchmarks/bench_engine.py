@@ -1,0 +1,153 @@
+"""The riichi game engine: self-play games per second and replay of the real Tenhou games,
+with riichienv's environment measured in the same run for comparison.
+
+    .venv/bin/python -m pytest benchmarks/bench_engine.py --benchmark-only \
+        --benchmark-columns=median,ops,rounds --benchmark-group-by=group
+    .venv/bin/python benchmarks/bench_engine.py        # plain table (CPU and wall time)
+
+Games are seeded (game i of a round uses seed i); ``extra_info["games_per_s"]`` is the
+throughput at the median round. Random agents pick uniformly among the legal actions in both
+engines (mjcore: :class:`RandomAgent`; riichienv: a random choice among
+``Observation.legal_actions()``), full hanchan with red fives.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from mjcore.engine.agents import EfficiencyAgent, RandomAgent  # noqa: E402
+from mjcore.engine.game import play_game  # noqa: E402
+from mjcore.engine.replay import mjlog_rounding, replay_events  # noqa: E402
+from mjcore.engine.tenhou import read_mjlog, rules_for_go_type  # noqa: E402
+
+DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", "/work/shared/data/tenhou"))
+ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "3"))
+GAMES = int(os.environ.get("MJCORE_BENCH_GAMES", "40"))
+
+
+def selfplay_random(n: int = GAMES) -> int:
+    for seed in range(n):
+        play_game([RandomAgent(seed * 4 + i) for i in range(4)], seed=seed)
+    return n
+
+
+def selfplay_efficiency(n: int = GAMES) -> int:
+    for seed in range(n):
+        play_game([EfficiencyAgent() for _ in range(4)], seed=seed)
+    return n
+
+
+def riichienv_random(n: int = GAMES) -> int:
+    from riichienv import RiichiEnv
+
+    rng = random.Random(0)
+    for seed in range(n):
+        env = RiichiEnv(game_mode="4p-red-half", seed=seed, skip_mjai_logging=True)
+        obs = env.reset()
+        while not env.done():
+            acts = {}
+            for pid, o in obs.items():
+                legal = o.legal_actions()
+                acts[pid] = legal[rng.randrange(len(legal))]
+            obs = env.step(acts)
+    return n
+
+
+def load_tenhou_games() -> list[tuple[str, bytes]]:
+    with gzip.open(DATA / "games.jsonl.gz", "rt") as f:
+        files = [json.loads(line)["file"] for line in f]
+    with gzip.open(DATA / "games.jsonl.gz", "rt") as f:
+        complete = {g["file"] for g in map(json.loads, f) if g["complete"]}
+    wanted = [x for x in files if x in complete]
+    out = {}
+    with tarfile.open(DATA / "mjlog.tar.xz") as tar:
+        for m in tar:
+            if m.name in complete:
+                out[m.name] = tar.extractfile(m).read()  # type: ignore[union-attr]
+    return [(name, out[name]) for name in wanted]
+
+
+def replay_all(games: list[tuple[str, bytes]]) -> int:
+    """Parse every mjlog and replay it with every check (what ``mjcore replay`` does)."""
+    ok = 0
+    for name, data in games:
+        g = read_mjlog(data.decode("utf-8"), name)
+        rep = replay_events(g.events, rules_for_go_type(g.go_type), where=name,
+                            tenhou_rounding=mjlog_rounding(g.events))
+        ok += rep.ok
+    return ok
+
+
+# ---- pytest-benchmark ----------------------------------------------------------------------
+
+def _record(benchmark, games: int) -> None:
+    benchmark.extra_info["games"] = games
+    median = benchmark.stats.stats.median
+    benchmark.extra_info["games_per_s"] = round(games / median, 1) if median else None
+
+
+def test_selfplay_random(benchmark):
+    benchmark.group = "self-play, random agents (hanchan)"
+    benchmark.pedantic(selfplay_random, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    _record(benchmark, GAMES)
+
+
+def test_riichienv_random(benchmark):
+    benchmark.group = "self-play, random agents (hanchan)"
+    benchmark.pedantic(riichienv_random, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    _record(benchmark, GAMES)
+
+
+def test_selfplay_efficiency(benchmark):
+    benchmark.group = "self-play, efficiency agents (hanchan)"
+    benchmark.pedantic(selfplay_efficiency, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    _record(benchmark, GAMES)
+
+
+def test_replay_all_tenhou_games(benchmark):
+    import pytest
+
+    if not (DATA / "mjlog.tar.xz").exists():
+        pytest.skip("Tenhou data not found")
+    games = load_tenhou_games()
+    benchmark.group = "replay of the 1,640 Tenhou games"
+    ok = benchmark.pedantic(replay_all, args=(games,), rounds=1, iterations=1)
+    benchmark.extra_info["agreeing"] = ok
+    _record(benchmark, len(games))
+
+
+def main() -> None:
+    rows = []
+    for name, fn in [("mjcore self-play, random agents", selfplay_random),
+                     ("riichienv RiichiEnv, random legal actions", riichienv_random),
+                     ("mjcore self-play, efficiency agents", selfplay_efficiency)]:
+        c0, w0 = time.process_time(), time.perf_counter()
+        n = fn()
+        c1, w1 = time.process_time(), time.perf_counter()
+        rows.append((name, n, n / (c1 - c0), n / (w1 - w0)))
+    games = load_tenhou_games()
+    c0, w0 = time.process_time(), time.perf_counter()
+    ok = replay_all(games)
+    c1, w1 = time.process_time(), time.perf_counter()
+    print("| workload | games | games/s (CPU) | games/s (wall) |")
+    print("|---|---|---|---|")
+    for name, n, cps, wps in rows:
+        print(f"| {name} | {n} | {cps:.1f} | {wps:.1f} |")
+    print(f"| replay of {len(games)} Tenhou games ({ok} agree) | {len(games)} | "
+          f"{len(games) / (c1 - c0):.1f} ({c1 - c0:.1f} s CPU) | "
+          f"{len(games) / (w1 - w0):.1f} ({w1 - w0:.1f} s wall) |")
+    print(f"load average: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Riichi scoring: mjcore batch and single-hand API against riichienv on the same
+seeded corpus of random winning hands with random situations (tests/scoring/random_hands.py).
+
+    .venv/bin/python -m pytest benchmarks/bench_scoring.py --benchmark-only \
+        --benchmark-columns=median,ops,rounds --benchmark-group-by=group
+    .venv/bin/python benchmarks/bench_scoring.py          # Markdown table, plain timing
+
+Every implementation scores the full result: mjcore batch fills the yaku bitmask and per-yaku
+han, the fu breakdown and the payments of every row; riichienv is called once per hand
+(``HandEvaluator(tiles, melds).calc(...)``, its compiled core, not the Python wrapper);
+``extra_info["hands_per_s"]`` is the throughput at the median round.
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "tests" / "scoring"))
+try:
+    import mjcore  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(ROOT))
+
+import pytest
+from random_hands import CHI, KAN_ADDED, KAN_CLOSED, KAN_OPEN, PON, random_wins
+
+SEED = 20260101
+N_BATCH = int(os.environ.get("MJCORE_BENCH_SCORING_N", "20000"))
+N_SINGLE = 5000
+ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "7"))
+
+
+class Corpus:
+    def __init__(self) -> None:
+        from mjcore.batch_scoring import pack_prepared
+        from mjcore.hand import Hand, Meld
+
+        self.hands = random_wins(N_BATCH, SEED)
+        self.arrays = pack_prepared([h.kernel_args() for h in self.hands])
+        kinds = {CHI: "chi", PON: "pon", KAN_OPEN: "kan-open", KAN_CLOSED: "kan-closed",
+                 KAN_ADDED: "kakan"}
+        self.single: list[tuple[Any, int, dict[str, Any]]] = []
+        for h in self.hands[:N_SINGLE]:
+            melds = [Meld.from_136(kinds[k], ids, None if k == KAN_CLOSED else ids[0],
+                                   None if k == KAN_CLOSED else (3 if k == CHI else 2))
+                     for k, ids in h.melds]
+            hand = Hand.from_136(h.closed_ids, melds)
+            kw = {"tsumo": h.tsumo, "seat_wind": h.seat_wind, "round_wind": h.round_wind,
+                      "dora": [t // 4 for t in h.dora_ids], "ura": [t // 4 for t in h.ura_ids],
+                      "riichi": h.riichi, "double_riichi": h.double_riichi, "ippatsu": h.ippatsu,
+                      "rinshan": h.rinshan, "chankan": h.chankan, "haitei": h.haitei, "houtei": h.houtei,
+                      "tenhou": h.tenhou, "chiihou": h.chiihou, "honba": h.honba,
+                      "riichi_sticks": h.riichi_sticks}
+            self.single.append((hand, h.win_id // 4, kw))
+
+
+_CORPUS: Corpus | None = None
+
+
+def corpus() -> Corpus:
+    global _CORPUS
+    if _CORPUS is None:
+        _CORPUS = Corpus()
+    return _CORPUS
+
+
+def batch_runner(n_threads: int) -> tuple[Callable[[], Any], int]:
+    from mjcore.batch_scoring import score
+
+    c = corpus()
+    return (lambda: score(**c.arrays, n_threads=n_threads)), len(c.hands)
+
+
+def single_runner() -> tuple[Callable[[], Any], int]:
+    from mjcore.scoring import score
+
+    items = corpus().single
+
+    def run() -> None:
+        for hand, win, kw in items:
+            score(hand, win, **kw)
+    return run, len(items)
+
+
+def riichienv_runner() -> tuple[Callable[[], Any], int]:
+    import riichienv._riichienv as rc
+
+    winds = [rc.Wind.East, rc.Wind.South, rc.Wind.West, rc.Wind.North]
+    types = {CHI: rc.MeldType.Chi, PON: rc.MeldType.Pon, KAN_OPEN: rc.MeldType.Daiminkan,
+             KAN_CLOSED: rc.MeldType.Ankan, KAN_ADDED: rc.MeldType.Kakan}
+    items = []
+    for h in corpus().hands[:N_SINGLE]:
+        melds = [rc.Meld(types[k], sorted(ids), k != KAN_CLOSED, -1) for k, ids in h.melds]
+        cond = rc.Conditions(
+            tsumo=h.tsumo, riichi=h.riichi, double_riichi=h.double_riichi, ippatsu=h.ippatsu,
+            haitei=h.haitei, houtei=h.houtei, rinshan=h.rinshan, chankan=h.chankan,
+            tsumo_first_turn=h.tenhou or h.chiihou, player_wind=winds[h.seat_wind],
+            round_wind=winds[h.round_wind], riichi_sticks=h.riichi_sticks, honba=h.honba)
+        items.append((list(h.closed_ids), melds, h.win_id, list(h.dora_ids),
+                      list(h.ura_ids), cond))
+    evaluator = rc.HandEvaluator
+
+    def run() -> None:
+        for tiles, melds, win, dora, ura, cond in items:
+            evaluator(tiles, melds).calc(win, dora, ura, cond)
+    return run, len(items)
+
+
+RUNNERS: dict[str, Callable[[], tuple[Callable[[], Any], int]]] = {
+    "mjcore batch, 1 thread": lambda: batch_runner(1),
+    "mjcore batch, 2 threads": lambda: batch_runner(2),
+    "mjcore.score single calls": single_runner,
+    "riichienv HandEvaluator.calc": riichienv_runner,
+}
+
+
+def _record(benchmark: Any, hands: int) -> None:
+    benchmark.extra_info["hands"] = hands
+    median = benchmark.stats.stats.median
+    benchmark.extra_info["hands_per_s"] = round(hands / median) if median else None
+
+
+@pytest.mark.parametrize("name", list(RUNNERS))
+def test_scoring(benchmark: Any, name: str) -> None:
+    run, hands = RUNNERS[name]()
+    benchmark.group = "riichi scoring"
+    benchmark.pedantic(run, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    _record(benchmark, hands)
+
+
+def _median_rates(run: Callable[[], Any], hands: int, repeats: int) -> tuple[float, float]:
+    """(wall-clock, process CPU-time) hands/s at the median of ``repeats`` runs. On a loaded
+    machine the CPU-time rate is the better estimate of one core's speed."""
+    run()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        t, c = time.perf_counter(), time.process_time()
+        run()
+        wall.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    return hands / statistics.median(wall), hands / statistics.median(cpu)
+
+
+def main() -> None:
+    load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+    print(f"corpus: {N_BATCH} random winning hands, seed {SEED}; load before: {load}\n")
+    rates = {}
+    for name, factory in RUNNERS.items():
+        run, hands = factory()
+        rates[name] = _median_rates(run, hands, ROUNDS)
+    peer_wall, peer_cpu = rates["riichienv HandEvaluator.calc"]
+    print("| implementation | hands/s, wall (median) | vs riichienv | hands/s, CPU time "
+          "(median) | vs riichienv |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, (w, c) in rates.items():
+        print(f"| {name} | {w / 1e6:.3f} M/s | {w / peer_wall:.1f}x | {c / 1e6:.3f} M/s | "
+              f"{c / peer_cpu:.1f}x |")
+    load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+    print(f"\nload after: {load}")
+
+
+if __name__ == "__main__":
+    main()
