@@ -42,24 +42,36 @@ OPENMP = _has_openmp()
 
 
 def _simd_flags() -> list[str]:
-    """-march=x86-64-v2 (SSSE3, SSE4.1, POPCNT) when the compiler and this CPU have it; the
-    kernels fall back to portable C otherwise. MJCORE_NO_SIMD=1 forces the fallback."""
+    """-march=x86-64-v3 (AVX2, BMI2) or -v2 (SSSE3, SSE4.1, POPCNT) when the compiler and this
+    CPU have it; the kernels fall back to portable C otherwise. MJCORE_NO_SIMD=1 forces the
+    fallback. The build is for the machine it runs on (pip install from source)."""
     if os.environ.get("MJCORE_NO_SIMD") or platform.machine().lower() not in ("x86_64", "amd64"):
         return []
     import subprocess
 
-    prog = ('int main(void){__builtin_cpu_init();return !(__builtin_cpu_supports("ssse3")'
-            ' && __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt"));}')
+    v2 = ('__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1")'
+          ' && __builtin_cpu_supports("popcnt")')
+    v3 = v2 + ' && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")'
+    for march, test in (("x86-64-v3", v3), ("x86-64-v2", v2)):
+        flags = _try_march(march, f"int main(void){{__builtin_cpu_init();return !({test});}}")
+        if flags:
+            return flags
+    return []
+
+
+def _try_march(march: str, prog: str) -> list[str]:
+    import subprocess
+
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "t.c"
         src.write_text(prog)
         exe = Path(tmp) / "t"
         cc = os.environ.get("CC", "cc")
         try:
-            if subprocess.run([cc, "-march=x86-64-v2", str(src), "-o", str(exe)],
+            if subprocess.run([cc, f"-march={march}", str(src), "-o", str(exe)],
                               capture_output=True).returncode != 0:
                 return []
-            return ["-march=x86-64-v2"] if subprocess.run([str(exe)]).returncode == 0 else []
+            return [f"-march={march}"] if subprocess.run([str(exe)]).returncode == 0 else []
         except OSError:
             return []
 

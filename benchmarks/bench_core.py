@@ -14,9 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import core_corpus as cc
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "5"))

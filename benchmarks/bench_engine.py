@@ -25,10 +25,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent  # noqa: E402
-from mjcore.engine.game import play_game  # noqa: E402
-from mjcore.engine.replay import mjlog_rounding, replay_events  # noqa: E402
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type  # noqa: E402
+from mjcore.engine.agents import EfficiencyAgent, RandomAgent
+from mjcore.engine.game import play_game
+from mjcore.engine.replay import mjlog_rounding, replay_events
+from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
 
 DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", "/work/shared/data/tenhou"))
 ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "3"))

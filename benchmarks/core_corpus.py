@@ -11,14 +11,13 @@ import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from mjcore import batch
-from mjcore.tiles import format_counts
 
 SEED = 20261129
 N_HANDS = 200_000
@@ -134,17 +133,17 @@ class Corpus:
         return ids_136(self.counts[:n])
 
 
-@lru_cache(maxsize=None)
+@cache
 def random13() -> Corpus:
     return Corpus("random 13-tile hands", wall_hands(N_HANDS, 13, SEED))
 
 
-@lru_cache(maxsize=None)
+@cache
 def random14() -> Corpus:
     return Corpus("random 14-tile hands", wall_hands(N_HANDS, 14, SEED + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def tenpai13() -> tuple[Corpus, Corpus]:
     """(tenpai 13-tile hands, the same hands plus their next draw: 14 tiles, some complete).
     Greedy play takes a while, so the result is cached in the temp directory (and re-checked
@@ -167,7 +166,7 @@ def tenpai13() -> tuple[Corpus, Corpus]:
             Corpus("tenpai hands + next draw (14 tiles)", drawn))
 
 
-@lru_cache(maxsize=None)
+@cache
 def text13() -> bytes:
     """random13() as mpsz lines."""
     return mpsz_lines(random13().counts)

@@ -74,7 +74,7 @@ def client_loop(port: int, fx: Fixtures, idx: int, stop_at: float, warm_until: f
                     ok = np.array_equal(got["points"], fx.scoring_points)
                 if not ok:
                     errors.append(f"client {idx}: wrong {kind} result")
-            except Exception as exc:  # every failure is counted; the run then fails
+            except Exception as exc:  # noqa: BLE001  (counted; the run then fails)
                 errors.append(f"client {idx}: {kind}: {exc!r}")
                 continue
             if t0 >= warm_until:
@@ -114,7 +114,8 @@ def main() -> int:
     result = {"clients": opts.clients, "seconds": opts.seconds, "errors": len(errors),
               "rss_mb_after_warmup": base / 2**20, "rss_mb_end": end / 2**20,
               "rss_mb_max": max(r for _, r in rss) / 2**20, "rss_growth": growth,
-              "server_alive_at_end": alive, "calls": {}}
+              "server_alive_at_end": alive, "calls": {},
+              "rss_mb_every_10s": [round(r / 2**20, 1) for t, r in rss[::10]]}
     print(f"{opts.clients} clients, {opts.seconds:.0f} s measured after {opts.warmup:.0f} s "
           f"warm-up")
     print(f"{'call':<14} {'count':>8} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
@@ -135,6 +136,8 @@ def main() -> int:
     print(f"total {total / opts.seconds:.1f} calls/s, {hands_per_s / 1e3:.0f} k hands/s")
     print(f"server RSS {base / 2**20:.1f} MB after warm-up -> {end / 2**20:.1f} MB at the end "
           f"({growth:+.1%}; max {result['rss_mb_max']:.1f} MB)")
+    print("server RSS every 10 s (MB): "
+          + " ".join(f"{r:.0f}" for r in result["rss_mb_every_10s"]))
     print(f"errors: {len(errors)}")
     for e in errors[:10]:
         print("  " + e)

@@ -25,7 +25,7 @@ try:
 except ImportError:  # a checkout that is built in place but not installed
     sys.path.insert(0, str(ROOT))
 
-import core_corpus as cc  # noqa: E402
+import core_corpus as cc
 
 TARGETS = {  # issue 2, one core, batch API
     "shanten": 25e6, "agari": 40e6, "waits": 7e6, "ukeire": 1e6, "text to shanten": 5e6,

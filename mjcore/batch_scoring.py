@@ -95,6 +95,8 @@ def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
     if a.ndim != 1 + len(shape) or a.shape[0] != n or a.shape[1:] != shape:
         raise InvalidHandError(f"batch {name}: shape {a.shape}, expected {(n,) + shape}",
                                reason="bad_shape")
+    if a.dtype == dtype:
+        return np.ascontiguousarray(a)
     if a.size and a.dtype.kind in "iub":
         info = np.iinfo(dtype)
         lo, hi = int(a.min()), int(a.max())
@@ -193,4 +195,46 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return arrays
 
 
-__all__ = ["MELD_NONE", "BatchScores", "encode_meld", "pack", "pack_prepared", "score"]
+_TENHOU_MELD = {"chi": 0, "pon": 1, "kan-open": 2, "kan-closed": 3, "kakan": 4}
+_TENHOU_FLAGS = (("riichi", 2), ("double_riichi", 4), ("ippatsu", 8), ("rinshan", 16),
+                 ("chankan", 32), ("haitei", 64), ("houtei", 128), ("tenhou", 256),
+                 ("chiihou", 512))
+_RED_136 = (16, 52, 88)
+
+
+def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
+    """Kernel values (as :func:`pack_prepared` takes them) for one case of the Tenhou data set
+    (shared/data/tenhou/cases.jsonl.gz: absolute seats, 136-ids, ``honba_paid`` and
+    ``riichi_sticks`` of this winner, ``situational`` flags)."""
+    counts = [0] * 34
+    for t in case["closed_136"]:
+        counts[t // 4] += 1
+    winner = case["winner"]
+    melds = []
+    for m in case["melds"]:
+        ids = set(m["tiles_136"])
+        if m.get("added_tile_136") is not None:
+            ids.add(m["added_tile_136"])
+        melds.append((_TENHOU_MELD[m["type"]], min(ids) // 4,
+                      sum(1 for t in ids if t in _RED_136), m["from_rel"]))
+    sit = case["situational"]
+    flags = (1 if case["tsumo"] else 0) | sum(bit for name, bit in _TENHOU_FLAGS if sit[name])
+    return {
+        "counts": counts, "win_tile": case["win_tile_136"] // 4, "melds": melds,
+        "red": sum(1 for t in case["closed_136"] if t in _RED_136), "flags": flags,
+        "seat_wind": (winner - case["dealer"]) % 4,
+        "round_wind": "ESWN".index(case["round_wind"]), "from_rel": (case["from_who"] - winner) % 4,
+        "pao_rel": -1 if case["pao_who"] is None else (case["pao_who"] - winner) % 4,
+        "dora": [t // 4 for t in case["dora_indicators_136"]],
+        "ura": [t // 4 for t in case["ura_indicators_136"]],
+        "honba": case["honba_paid"], "riichi_sticks": case["riichi_sticks"], "winner": winner}
+
+
+def pack_tenhou(cases: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Input arrays of :func:`score` for Tenhou data-set cases (deltas come out relative to
+    each case's winner: absolute seat = (winner + column) % 4)."""
+    return pack_prepared([tenhou_case_args(c) for c in cases])
+
+
+__all__ = ["MELD_NONE", "BatchScores", "encode_meld", "pack", "pack_prepared", "pack_tenhou",
+           "score", "tenhou_case_args"]

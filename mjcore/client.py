@@ -77,9 +77,9 @@ def _read(data: bytes | str | os.PathLike | None) -> bytes | None:
 
 
 def _error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
-    from mjcore.service.errors import error_info
-
     from google.protobuf.message import DecodeError
+
+    from mjcore.service.errors import error_info
 
     try:
         info = error_info(err)
@@ -130,7 +130,7 @@ class Client:
                  server_name: str | None = None, timeout: float | None = 60.0,
                  retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
                  max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
-                 streams: int = 1, encoding: str = "nibble") -> None:
+                 streams: int = 2, encoding: str = "nibble") -> None:
         pb, pb_grpc, _, types_pb2 = _gen()
         self._pb = pb
         self._types = types_pb2
@@ -171,7 +171,7 @@ class Client:
     def close(self) -> None:
         self._channel.close()
 
-    def __enter__(self) -> Client:
+    def __enter__(self) -> Client:  # noqa: PYI034
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -330,6 +330,8 @@ class Client:
         lock = threading.Lock()
 
         def on_response(offset: int, index: int, response: Any) -> None:
+            if not 0 <= offset + index < len(bounds):
+                raise ServiceError(f"{rpc}: answer for batch {index}, which was not sent")
             start, stop = bounds[offset + index]
             if response.count != stop - start:
                 raise ServiceError(f"{rpc}: batch {index} answered {response.count} hands, "
@@ -352,7 +354,7 @@ class Client:
             try:
                 self._stream(method, requests[a:b], deadline,
                              lambda i, r: on_response(a, i, r))
-            except BaseException as exc:  # re-raised in the calling thread
+            except BaseException as exc:  # noqa: BLE001  (re-raised in the calling thread)
                 failures.append(exc)
 
         threads = [threading.Thread(target=run, args=p, daemon=True) for p in parts[1:]]
@@ -481,30 +483,54 @@ class Client:
         self._raise_bad_rows(errors, out)
         return out
 
-    def shanten_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
-                     timeout: float | None = None) -> np.ndarray:
-        """Shanten of text hands, one per line: a path, bytes, or an iterable of lines. The
-        server parses the text; bad lines are reported by line index (0-based)."""
+    def _text_bulk(self, rpc: str, make_request: Callable[[], Any],
+                   source: str | os.PathLike | bytes | Iterable[str], field: str, dtype: Any,
+                   timeout: float | None) -> np.ndarray:
+        """Stream text hands (one per line) through ``rpc``; the server parses them."""
         if isinstance(source, bytes):
-            lines = source.decode("utf-8").splitlines()
+            lines = source.decode("utf-8").split("\n")
         elif isinstance(source, (str, os.PathLike)):
-            lines = Path(source).read_text(encoding="utf-8").splitlines()
+            lines = Path(source).read_text(encoding="utf-8").split("\n")
         else:
-            lines = [line.rstrip("\r\n") for line in source]
+            lines = [line.rstrip("\n") for line in source]
+        if isinstance(source, (bytes, str, os.PathLike)) and lines and lines[-1] == "":
+            lines.pop()
+        lines = [line.rstrip("\r") for line in lines]
         n = len(lines)
         bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        text = self._types.HAND_ENCODING_TEXT_LINES
-        requests = [self._pb.StreamShantenRequest(hands=self._types.PackedHands(
-            encoding=text, data="\n".join(lines[a:b]).encode("utf-8") + b"\n"))
-            for a, b in bounds]
-        out = np.empty(n, dtype=np.int8)
+        requests = []
+        for a, b in bounds:
+            request = make_request()
+            request.hands.encoding = self._types.HAND_ENCODING_TEXT_LINES
+            request.hands.data = "\n".join(lines[a:b]).encode("utf-8") + b"\n"
+            requests.append(request)
+        out = np.empty(n, dtype=dtype)
 
         def collect(a: int, b: int, r: Any) -> None:
-            out[a:b] = np.frombuffer(r.shanten, dtype=np.int8)
+            out[a:b] = np.frombuffer(getattr(r, field), dtype=dtype)
 
-        errors = self._run_streams("StreamShanten", requests, bounds, collect, timeout)
+        errors = self._run_streams(rpc, requests, bounds, collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
+
+    def shanten_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+                     timeout: float | None = None) -> np.ndarray:
+        """Shanten (int8) of text hands, one closed hand per line: a path, bytes, or an
+        iterable of lines. Bad lines are reported by line index (0-based) in a BatchError."""
+        return self._text_bulk("StreamShanten", self._pb.StreamShantenRequest, source,
+                               "shanten", np.int8, timeout)
+
+    def waits_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+                   timeout: float | None = None) -> np.ndarray:
+        """Winning-tile masks (uint64) of 13-tile text hands, one per line."""
+        return self._text_bulk("StreamWaits", self._pb.StreamWaitsRequest, source, "masks",
+                               np.dtype("<u8"), timeout)
+
+    def is_agari_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+                      timeout: float | None = None) -> np.ndarray:
+        """Whether each 14-tile text hand (one per line) is complete, as bool."""
+        return self._text_bulk("StreamAgari", self._pb.StreamAgariRequest, source, "agari",
+                               np.bool_, timeout)
 
 
 def _rule_selection(rules: Any) -> Any:

@@ -65,11 +65,15 @@ class Decomposition:
 
     @classmethod
     def _from_raw(cls, raw: tuple[Any, ...]) -> Decomposition:
+        """From the kernel's tuple; called melds first (as given), then closed sets by tile."""
         form, pair, sets, wait, win_set = raw
+        order = [j for j in range(len(sets)) if sets[j][3]] + sorted(
+            (j for j in range(len(sets)) if not sets[j][3]), key=lambda j: (sets[j][1], sets[j][0]))
         return cls(
             FORMS[form],
-            tuple(TileSet(SET_KINDS[k], t, bool(c), bool(m)) for k, t, c, m in sets),
-            pair, WAITS[wait], None if win_set < 0 else win_set)
+            tuple(TileSet(SET_KINDS[sets[j][0]], sets[j][1], bool(sets[j][2]), bool(sets[j][3]))
+                  for j in order),
+            pair, WAITS[wait], None if win_set < 0 else order.index(win_set))
 
     def __str__(self) -> str:
         if self.form == "standard":

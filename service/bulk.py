@@ -3,8 +3,8 @@
 Counts travel as ``HAND_ENCODING_COUNTS_U8`` (34 bytes a hand), ``HAND_ENCODING_PACKED_4BIT``
 (17 bytes a hand, a nibble a kind), ``HAND_ENCODING_PACKED_3BIT`` (four little-endian uint32
 words a hand, 3 bits a kind: man, pin, sou, honors) or ``HAND_ENCODING_TEXT_LINES`` (one mpsz
-hand a line). Batch-level problems raise ``RpcError``;
-problems of single hands are returned by index so the good hands are still answered.
+hand a line). Batch-level problems raise ``RpcError``; problems of single hands are returned
+by index so the good hands are still answered.
 """
 from __future__ import annotations
 
@@ -26,8 +26,6 @@ PACKED_4BIT = types_pb2.HAND_ENCODING_PACKED_4BIT
 BYTES_PER_HAND = {COUNTS_U8: N_KINDS, PACKED_3BIT: 16, PACKED_4BIT: N_KINDS // 2}
 
 _USED_BITS = np.array([(1 << 27) - 1] * 3 + [(1 << 21) - 1], dtype=np.uint32)
-
-
 _SHIFTS = np.array([3 * i for i in range(9)], dtype=np.uint32)
 
 

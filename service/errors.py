@@ -12,7 +12,7 @@ DOMAIN = "mjcore.dev"
 
 
 class RpcError(Exception):
-    """An error to send to the client: a status code, a message, an ErrorInfo reason and metadata."""
+    """An error for the client: status code, message, ErrorInfo reason and metadata."""
 
     def __init__(self, code: grpc.StatusCode, message: str, reason: str,
                  **metadata: object) -> None:

@@ -46,7 +46,7 @@ class AnalysisServer:
         return self.server.wait_for_termination(timeout)
 
     def shutdown(self, grace: float | None = None, drain: float | None = None) -> None:
-        """Health to NOT_SERVING, wait ``drain`` s, then stop with ``grace`` s for in-flight RPCs."""
+        """Health NOT_SERVING, wait ``drain`` s, then stop with ``grace`` s for in-flight RPCs."""
         if self._stopping.is_set():
             return
         self._stopping.set()
@@ -80,7 +80,8 @@ def build(config: ServerConfig) -> AnalysisServer:
         futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="mjcore-rpc"),
         interceptors=interceptors, options=options, maximum_concurrent_rpcs=None)
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
-                                    kernel_threads=config.kernel_threads)
+                                    kernel_threads=config.kernel_threads,
+                                    max_message_size=config.max_message_size)
     analysis_service_pb2_grpc.add_HandAnalysisServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer(
         experimental_non_blocking=True,

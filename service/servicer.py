@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -115,17 +116,23 @@ def _parse_tiles(text: str, field: str) -> list[int]:
         raise invalid_hand(err, field) from None
 
 
-def _hand_errors(errors: dict[int, InvalidHandError], offset: int = 0
-                 ) -> list[types_pb2.HandError]:
-    return [types_pb2.HandError(index=offset + i, reason=reason_code(e.reason), message=str(e))
+_ROW_PREFIX = re.compile(r"^(row|hand) \d+: ")
+
+
+def _hand_errors(errors: dict[int, InvalidHandError]) -> list[types_pb2.HandError]:
+    """The bad hands of a batch; messages drop the kernels' chunk-relative "row N: " prefix."""
+    return [types_pb2.HandError(index=i, reason=reason_code(e.reason),
+                                message=_ROW_PREFIX.sub("", str(e)))
             for i, e in sorted(errors.items())]
 
 
 class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     """``active``: bulk calls running now; ``batches_done``: bulk batches answered so far."""
 
-    def __init__(self, max_batch: int, kernel_threads: int = 1) -> None:
+    def __init__(self, max_batch: int, kernel_threads: int = 1,
+                 max_message_size: int = 64 * 1024 * 1024) -> None:
         self.max_batch = max_batch
+        self.max_message_size = max_message_size
         self.kernel_threads = kernel_threads
         self.active = 0
         self.batches_done = 0
@@ -193,10 +200,15 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     # -- streaming bulk -------------------------------------------------------------------------
 
-    def _batches(self, request_iterator, context) -> Iterator[tuple[int, Any, bulk.Batch]]:
+    def _batches(self, request_iterator, context, out_bytes: Callable[[Any], int]
+                 ) -> Iterator[tuple[int, Any, bulk.Batch]]:
+        """Decode each request batch; ``out_bytes(request)`` is the answer's size per hand,
+        so a batch whose answer could not be sent is refused up front."""
         for batch_no, request in enumerate(request_iterator):
             _check_deadline(context)
-            yield batch_no, request, bulk.decode(request.hands, self.max_batch, batch_no)
+            limit = min(self.max_batch,
+                        max(1, (self.max_message_size - 4096) // (out_bytes(request) + 8)))
+            yield batch_no, request, bulk.decode(request.hands, limit, batch_no)
 
     def _run(self, kernel: Callable[..., BatchResult], batch: bulk.Batch, context,
              fields: dict[str, np.ndarray]) -> dict[int, InvalidHandError] | None:
@@ -223,7 +235,8 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamShanten(self, request_iterator, context):
-        for batch_no, request, batch in self._batches(request_iterator, context):
+        for batch_no, request, batch in self._batches(request_iterator, context,
+                                                      _shanten_out):
             n = len(batch)
             if batch.text_result is not None and not request.per_form:
                 errors = {e.index: e for e in batch.text_result.errors()}
@@ -257,7 +270,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamWaits(self, request_iterator, context):
-        for batch_no, _request, batch in self._batches(request_iterator, context):
+        for batch_no, _request, batch in self._batches(request_iterator, context, _waits_out):
             n = len(batch)
             masks = np.empty(n, dtype="<u8")
             shanten = np.empty(n, dtype=np.int8)
@@ -275,7 +288,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamAgari(self, request_iterator, context):
-        for batch_no, _request, batch in self._batches(request_iterator, context):
+        for batch_no, _request, batch in self._batches(request_iterator, context, _agari_out):
             n = len(batch)
             agari = np.empty(n, dtype=np.bool_)
             errors = self._run(mj_batch.is_agari, batch, context, {"agari": agari})
@@ -290,7 +303,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     @_streaming
     def StreamScore(self, request_iterator, context):
         rules_cache: dict[bytes, Any] = {}
-        for batch_no, request, batch in self._batches(request_iterator, context):
+        for batch_no, request, batch in self._batches(request_iterator, context, _score_out):
             n = len(batch)
             arrays = _score_arrays(request, n, batch_no)
             key = request.rules.SerializeToString(deterministic=True)
@@ -344,6 +357,24 @@ def _joined(parts: list[Any], bad: list[int], name: str, dtype: str) -> bytes:
     if bad:
         arr[bad] = 0
     return arr.astype(dtype, copy=False).tobytes()
+
+
+def _shanten_out(request: Any) -> int:
+    return 4 if request.per_form else 1
+
+
+def _waits_out(request: Any) -> int:
+    return 9
+
+
+def _agari_out(request: Any) -> int:
+    return 1
+
+
+def _score_out(request: Any) -> int:
+    # status han fu limit yakuman basic points mask dora_ura_aka deltas payments decomposition
+    base = 1 + 1 + 1 + 1 + 1 + 4 + 4 + 8 + 3 + 16 + 16 + 4
+    return base + (55 + 36 + 1 if request.details else 0)
 
 
 # per-hand arrays of StreamScoreRequest: (dtype, values per hand)

@@ -4,6 +4,9 @@
 
 from cython.parallel cimport prange
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) noexcept nogil
+
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
 from mjcore._core.shanten cimport (pack_counts, group_ranks, shanten_all, agari_packed,
@@ -105,8 +108,10 @@ def advance(const u8[:, ::1] counts, const u8[::1] n_melds, u64[::1] masks, i8[:
 cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* masks_out,
                            i8* best_shanten, i8* best_discard, u16* best_count) noexcept nogil:
     cdef PackedHand h
-    cdef i8 aft[34]
-    cdef u64 msk[34]
+    cdef i8 aft_local[34]
+    cdef u64 msk_local[34]
+    cdef i8* aft = after_out if after_out != NULL else aft_local
+    cdef u64* msk = masks_out if masks_out != NULL else msk_local
     cdef u64 m
     cdef int b, k, t, cnt, bk = -1, bc = 0
     cdef int st = check_row(counts, n_melds, &h, 14)
@@ -121,18 +126,16 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     for k in range(34):
         if aft[k] != b:
             continue
+        # unseen copies of the advancing kinds, counting only this hand (the discard is out)
         cnt = 0
         m = msk[k]
-        for t in range(34):
-            if (m >> t) & 1:
-                cnt = cnt + 4 - counts[t] + (1 if t == k else 0)
+        while m:
+            t = __builtin_ctzll(m)
+            m &= m - 1
+            cnt = cnt + 4 - counts[t] + (1 if t == k else 0)
         if cnt > bc or bk < 0:
             bc = cnt
             bk = k
-    if after_out != NULL:
-        for k in range(34):
-            after_out[k] = aft[k]
-            masks_out[k] = msk[k]
     best_shanten[0] = <i8>b
     best_discard[0] = <i8>bk
     best_count[0] = <u16>bc

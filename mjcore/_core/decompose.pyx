@@ -1,7 +1,7 @@
 """Enumerate the decompositions of a complete hand (bodies for decompose.pxd)."""
 from libc.string cimport memcpy, memset
 
-from .types cimport u8, i8, u64, ST_OK, ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE
+from .types cimport u8, i8, u32, u64, ST_OK, ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE
 from .decompose cimport (
     MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
     WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
@@ -70,6 +70,8 @@ cdef inline int _meld_use(const HandC* hand, int tile) noexcept nogil:
 
 cdef struct _Enum:
     u8 c[34]
+    u32 w[4]            # closed counts packed 3 bits per kind: man, pin, sou, honors
+    int order[4]        # groups in the order they are split (the pair's group first)
     SetC sets[4]
     int n_sets
     int n_melds
@@ -129,41 +131,69 @@ cdef void _emit(_Enum* e) noexcept nogil:
             _push(e, WAIT_SHANPON, j)
 
 
-cdef void _rec(_Enum* e, int i) noexcept nogil:
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MJ_CTZ32(x) __builtin_ctz(x)
+    #else
+    static int MJ_CTZ32(unsigned int x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
+    #endif
+    """
+    int MJ_CTZ32(unsigned int x) noexcept nogil
+
+
+cdef inline u32 _pack9(const u8* c) noexcept nogil:
+    return (<u32>c[0] | (<u32>c[1] << 3) | (<u32>c[2] << 6) | (<u32>c[3] << 9)
+            | (<u32>c[4] << 12) | (<u32>c[5] << 15) | (<u32>c[6] << 18) | (<u32>c[7] << 21)
+            | (<u32>c[8] << 24))
+
+
+cdef inline int _sum_fields(u32 w) noexcept nogil:
+    """Sum of the nine 3-bit fields of a packed group (each at most 4)."""
+    cdef u32 t = (w & <u32>0o707070707) + ((w >> 3) & <u32>0o707070707)   # 6-bit fields
+    return <int>(((t * <u32>0x1041041) >> 24) & 63)
+
+
+cdef void _rec(_Enum* e, int k) noexcept nogil:
+    """Split the packed groups e.w[e.order[k..3]] (3 bits per kind) into sets, lowest kind
+    first; the pair's group comes first so that a wrong pair fails before other work."""
     cdef SetC* s
-    while i < 34 and e.c[i] == 0:
-        i += 1
-    if i == 34:
+    cdef u32 x
+    cdef int i, sh, g
+    while k < 4 and e.w[e.order[k]] == 0:
+        k += 1
+    if k == 4:
         if e.n_sets == 4:
             _emit(e)
         return
     if e.n_sets >= 4:
         return
+    g = e.order[k]
+    x = e.w[g]
+    sh = MJ_CTZ32(x)
+    sh -= sh % 3
+    i = sh // 3
     s = &e.sets[e.n_sets]
-    if e.c[i] >= 3:
-        e.c[i] -= 3
+    s.concealed = 1
+    s.meld = 0
+    s.tile = <u8>(9 * g + i)
+    if (x >> sh) & 7 >= 3:
+        e.w[g] = x - ((<u32>3) << sh)
         s.kind = SET_TRIPLET
-        s.tile = <u8>i
-        s.concealed = 1
-        s.meld = 0
         e.n_sets += 1
-        _rec(e, i)
+        _rec(e, k)
         e.n_sets -= 1
-        e.c[i] += 3
-    if i < 27 and i % 9 <= 6 and e.c[i + 1] > 0 and e.c[i + 2] > 0:
-        e.c[i] -= 1
-        e.c[i + 1] -= 1
-        e.c[i + 2] -= 1
+        e.w[g] = x
+    if g < 3 and i <= 6 and (x >> (sh + 3)) & 7 and (x >> (sh + 6)) & 7:
+        e.w[g] = x - ((<u32>0x49) << sh)
         s.kind = SET_SEQ
-        s.tile = <u8>i
+        s.tile = <u8>(9 * g + i)
         s.concealed = 1
         s.meld = 0
         e.n_sets += 1
-        _rec(e, i)
+        _rec(e, k)
         e.n_sets -= 1
-        e.c[i] += 1
-        e.c[i + 1] += 1
-        e.c[i + 2] += 1
+        e.w[g] = x
 
 
 cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) noexcept nogil:
@@ -195,16 +225,17 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
             e.sets[k].kind = SET_KAN
     e.n_sets = hand.n_melds
 
-    # Group sums (straight loops the compiler vectorises); no honor may be single or a quad.
+    # Packed groups and their tile sums; no honor may be single or a quad.
     for k in range(3):
-        suit_sum[k] = 0
-        for i in range(9 * k, 9 * k + 9):
-            suit_sum[k] += e.c[i]
+        e.w[k] = _pack9(e.c + 9 * k)
+        suit_sum[k] = _sum_fields(e.w[k])
+    e.w[3] = 0
     suit_sum[3] = 0
     honors_ok = 1
-    for i in range(27, 34):
-        suit_sum[3] += e.c[i]
-        honors_ok &= e.c[i] != 1 and e.c[i] != 4
+    for i in range(7):
+        e.w[3] |= (<u32>e.c[27 + i]) << (3 * i)
+        suit_sum[3] += e.c[27 + i]
+        honors_ok &= e.c[27 + i] != 1 and e.c[27 + i] != 4
 
     # Standard form: the pair lies in the one group whose tile sum is 2 mod 3.
     g = -1
@@ -214,16 +245,20 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
         elif suit_sum[k] % 3 == 1:
             g = 4
     if honors_ok and 0 <= g < 4:
-        first = 0
-        while first < 34 and e.c[first] == 0:
-            first += 1
+        e.order[0] = g
+        k = 1
+        for i in range(4):
+            if i != g:
+                e.order[k] = i
+                k += 1
         for i in range(9 * g, 9 * g + (7 if g == 3 else 9)):
             if e.c[i] < 2:
                 continue
-            e.c[i] -= 2
+            k = 3 * (i - 9 * g)
+            e.w[g] -= (<u32>2) << k
             e.pair = i
-            _rec(&e, first)
-            e.c[i] += 2
+            _rec(&e, 0)
+            e.w[g] += (<u32>2) << k
 
     if hand.n_melds == 0:
         n_pairs = 0

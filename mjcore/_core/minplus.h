@@ -120,6 +120,35 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
 
 #endif
 
+/* OR of the improve masks (10 u16 per table entry: no-pair m = 0..4, pair m = 0..4) at the
+ * optimal lanes. The AVX2 path loads 16 u16: the 6 past the entry are masked off, and the
+ * table file keeps at least that many bytes after the last entry. */
+#if defined(__AVX2__)
+#include <immintrin.h>
+static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
+    unsigned sel = (lanes & 0x1Fu) | ((lanes >> MP_PAIR_LANE) & 0x1Fu) << 5;
+    if (!sel) return 0;
+    const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
+                                          4096, 8192, 16384, (short)32768);
+    __m256i on = _mm256_cmpeq_epi16(_mm256_and_si256(_mm256_set1_epi16((short)sel), bit), bit);
+    __m256i v = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)imp), on);
+    __m128i x = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    x = _mm_or_si128(x, _mm_srli_si128(x, 8));
+    x = _mm_or_si128(x, _mm_srli_si128(x, 4));
+    x = _mm_or_si128(x, _mm_srli_si128(x, 2));
+    return (unsigned)_mm_extract_epi16(x, 0);
+}
+#else
+static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
+    unsigned out = 0;
+    for (int j = 0; j < 5; j++) {
+        if (lanes >> j & 1u) out |= imp[j];
+        if (lanes >> (MP_PAIR_LANE + j) & 1u) out |= imp[5 + j];
+    }
+    return out;
+}
+#endif
+
 /* Distance for M sets and one pair over two vectors. */
 static inline int mp_final(mp_vec a, mp_vec b, int M) {
     return MP_WORTH - mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);

@@ -70,6 +70,19 @@ cdef enum:
     Y_AKA = 54
 
 cdef u64 ONE = 1
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define MJ_POPCOUNT64(x) __builtin_popcountll(x)
+    #define MJ_CTZ64(x) __builtin_ctzll(x)
+    #else
+    static int MJ_POPCOUNT64(unsigned long long x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+    static int MJ_CTZ64(unsigned long long x) { int n = 0; while (!(x & 1ull)) { x >>= 1; n++; } return n; }
+    #endif
+    """
+    int _popcount64 "MJ_POPCOUNT64"(unsigned long long x) noexcept nogil
+    int _ctz64 "MJ_CTZ64"(unsigned long long x) noexcept nogil
 cdef u64 YAKUMAN_MASK = ((ONE << 52) - 1) & ~((ONE << 36) - 1)
 
 
@@ -89,7 +102,6 @@ cdef struct _Ctx:
     int aka
     # decomposition-independent yaku
     u64 base_mask
-    u8 base_han[55]
     int base_total
     u64 base_yakuman_mask
     const RulesC* rules
@@ -97,7 +109,6 @@ cdef struct _Ctx:
 
 cdef struct _Cand:
     u64 mask
-    u8 han_of[55]
     int han                 # yaku han (no dora)
     int yakuman             # multiplier
     int fu
@@ -143,21 +154,21 @@ cdef inline u64 _presence(const u8* counts) noexcept nogil:
     return m
 
 
+# Dora indicated by each kind (riichi.md §3.4: 9 wraps to 1, E>S>W>N>E, White>Green>Red>White).
+cdef u8[34] DORA_OF = [1, 2, 3, 4, 5, 6, 7, 8, 0, 10, 11, 12, 13, 14, 15, 16, 17, 9,
+                       19, 20, 21, 22, 23, 24, 25, 26, 18, 28, 29, 30, 27, 32, 33, 31]
+
+
 cdef inline int _dora_of(int ind) noexcept nogil:
-    if ind < 27:
-        return ind - ind % 9 + (ind % 9 + 1) % 9
-    if ind < 31:
-        return 27 + (ind - 27 + 1) % 4
-    return 31 + (ind - 31 + 1) % 3
+    return DORA_OF[ind]
 
 
 cdef inline bint _is_yaochuu(int t) noexcept nogil:
     return t >= 27 or t % 9 == 0 or t % 9 == 8
 
 
-cdef inline void _add(u64* mask, u8* han_of, int* total, int yid, int han) noexcept nogil:
+cdef inline void _add(u64* mask, int* total, int yid, int han) noexcept nogil:
     mask[0] |= ONE << yid
-    han_of[yid] = <u8>han
     total[0] += han
 
 
@@ -173,14 +184,46 @@ cdef inline int _ceil100(int x) noexcept nogil:
     return (x + 99) // 100 * 100
 
 
-cdef int _yakuman_value(u64 mask, const u8* han_of, int stacking) noexcept nogil:
-    cdef int i, v = 0
-    for i in range(36, 52):
-        if mask & (ONE << i):
-            v += han_of[i]
-    if stacking == 0 and v > 1:
-        v = 1
+# Yakuman that count double under yakuman_stacking == 2 (composite + double forms).
+cdef u64 DOUBLE_FORMS = (ONE << 41) | (ONE << 46) | (ONE << 48) | (ONE << 49)
+
+# Han of the ordinary yaku (tenhou ids 0..35), closed and open.
+cdef u8[36] HAN_CLOSED = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                          2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 6]
+cdef u8[36] HAN_OPEN = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                        2, 2, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 2, 2, 5]
+
+
+cdef inline int _yakuman_mult(int yid, int stacking) noexcept nogil:
+    return 2 if stacking == 2 and DOUBLE_FORMS & (ONE << yid) else 1
+
+
+cdef int _yakuman_value(u64 mask, int stacking) noexcept nogil:
+    cdef u64 m = mask & YAKUMAN_MASK
+    cdef int v
+    if stacking == 0:
+        return 1 if m else 0
+    v = _popcount64(m)
+    if stacking == 2:
+        v += _popcount64(m & DOUBLE_FORMS)
     return v
+
+
+cdef void _fill_han(ScoreOut* out, int menzen, int renhou_rule, int stacking,
+                    int yakuman_hand) noexcept nogil:
+    """yaku_han from the yaku mask (dora/ura/aka entries are set by the caller)."""
+    cdef u64 m = out.yaku_mask & ((ONE << 52) - 1)
+    cdef int i
+    memset(out.yaku_han, 0, 55)
+    while m:
+        i = _ctz64(m)
+        m &= m - 1
+        if i < 36:
+            out.yaku_han[i] = HAN_CLOSED[i] if menzen else HAN_OPEN[i]
+        elif i == 36 and not yakuman_hand:
+            out.yaku_han[i] = 5                     # renhou as a mangan yaku
+        else:
+            out.yaku_han[i] = <u8>_yakuman_mult(i, stacking)
 
 
 cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
@@ -229,26 +272,25 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     x.base_mask = 0
     x.base_yakuman_mask = 0
     x.base_total = 0
-    memset(x.base_han, 0, 55)
     # Situational yaku.
     if x.menzen and x.tsumo:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_TSUMO, 1)
+        _add(&x.base_mask, &x.base_total, Y_TSUMO, 1)
     if f & F_DOUBLE_RIICHI:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_DOUBLE_RIICHI, 2)
+        _add(&x.base_mask, &x.base_total, Y_DOUBLE_RIICHI, 2)
     elif f & F_RIICHI:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_RIICHI, 1)
+        _add(&x.base_mask, &x.base_total, Y_RIICHI, 1)
     if f & F_IPPATSU:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_IPPATSU, 1)
+        _add(&x.base_mask, &x.base_total, Y_IPPATSU, 1)
     if f & F_CHANKAN:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_CHANKAN, 1)
+        _add(&x.base_mask, &x.base_total, Y_CHANKAN, 1)
     if f & F_RINSHAN:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_RINSHAN, 1)
+        _add(&x.base_mask, &x.base_total, Y_RINSHAN, 1)
     if f & F_HAITEI:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_HAITEI, 1)
+        _add(&x.base_mask, &x.base_total, Y_HAITEI, 1)
     if f & F_HOUTEI:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_HOUTEI, 1)
+        _add(&x.base_mask, &x.base_total, Y_HOUTEI, 1)
     if f & F_RENHOU and rules.renhou == 1:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_RENHOU, 5)
+        _add(&x.base_mask, &x.base_total, Y_RENHOU, 5)
 
     # Tile-content yaku, from the set of kinds present.
     pres = _presence(x.all)
@@ -262,29 +304,29 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     all_green = (pres & ~GREEN_BITS) == 0
     n_suits = seen_suit[0] + seen_suit[1] + seen_suit[2]
     if not has_honor and not has_term and (x.menzen or rules.kuitan):
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_TANYAO, 1)
+        _add(&x.base_mask, &x.base_total, Y_TANYAO, 1)
     if n_suits == 1:
         if has_honor:
-            _add(&x.base_mask, x.base_han, &x.base_total, Y_HONITSU, 3 if x.menzen else 2)
+            _add(&x.base_mask, &x.base_total, Y_HONITSU, 3 if x.menzen else 2)
         else:
-            _add(&x.base_mask, x.base_han, &x.base_total, Y_CHINITSU, 6 if x.menzen else 5)
+            _add(&x.base_mask, &x.base_total, Y_CHINITSU, 6 if x.menzen else 5)
     if not has_simple and has_honor and has_term:
-        _add(&x.base_mask, x.base_han, &x.base_total, Y_HONROUTOU, 2)
+        _add(&x.base_mask, &x.base_total, Y_HONROUTOU, 2)
 
     # Yakuman that depend only on the tiles or the situation.
     i = 0
     if f & F_TENHOU:
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_TENHOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_TENHOU, 1)
     if f & F_CHIIHOU:
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHIIHOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_CHIIHOU, 1)
     if f & F_RENHOU and rules.renhou == 2:
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_RENHOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_RENHOU, 1)
     if n_suits == 0:
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_TSUUIISOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_TSUUIISOU, 1)
     if not has_simple and not has_honor:
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHINROUTOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_CHINROUTOU, 1)
     if all_green and (x.all[32] > 0 or not rules.ryuuiisou_needs_hatsu):
-        _add(&x.base_yakuman_mask, x.base_han, &i, Y_RYUUIISOU, 1)
+        _add(&x.base_yakuman_mask, &i, Y_RYUUIISOU, 1)
     if hand.n_melds == 0 and n_suits == 1 and not has_honor:
         suit = 0 if seen_suit[0] else (9 if seen_suit[1] else 18)
         chuuren = hand.counts[suit] >= 3 and hand.counts[suit + 8] >= 3
@@ -296,10 +338,10 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
             k = hand.counts[x.win] - 1
             t = x.win - suit
             if ((t == 0 or t == 8) and k == 3) or (t != 0 and t != 8 and k == 1):
-                _add(&x.base_yakuman_mask, x.base_han, &i, Y_JUNSEI_CHUUREN,
+                _add(&x.base_yakuman_mask, &i, Y_JUNSEI_CHUUREN,
                      2 if rules.yakuman_stacking == 2 else 1)
             else:
-                _add(&x.base_yakuman_mask, x.base_han, &i, Y_CHUUREN, 1)
+                _add(&x.base_yakuman_mask, &i, Y_CHUUREN, 1)
 
 
 cdef inline void _sort4(int* a) noexcept nogil:
@@ -327,7 +369,6 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     cdef int set_tile_of[4]
     cdef int n_set_fu = 0
     c.mask = x.base_mask
-    memcpy(c.han_of, x.base_han, 55)
     c.han = x.base_total
     c.yakuman = 0
     c.n_fu_items = 0
@@ -336,24 +377,19 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     tot = 0
 
     if d.form == FORM_KOKUSHI:
-        c.mask &= ~x.base_mask
-        memset(c.han_of, 0, 55)
-        for i in range(36, 52):
-            if ym & (ONE << i):
-                c.han_of[i] = x.base_han[i]
         if d.wait == WAIT_KOKUSHI_13:
-            _add(&ym, c.han_of, &tot, Y_KOKUSHI_13, 2 if r.yakuman_stacking == 2 else 1)
+            _add(&ym, &tot, Y_KOKUSHI_13, 2 if r.yakuman_stacking == 2 else 1)
         else:
-            _add(&ym, c.han_of, &tot, Y_KOKUSHI, 1)
+            _add(&ym, &tot, Y_KOKUSHI, 1)
         c.mask = ym
         c.han = 0
-        c.yakuman = _yakuman_value(ym, c.han_of, r.yakuman_stacking)
+        c.yakuman = _yakuman_value(ym, r.yakuman_stacking)
         c.basic = 8000 * c.yakuman
         c.limit = LIMIT_YAKUMAN
         return
 
     if d.form == FORM_CHIITOITSU:
-        _add(&c.mask, c.han_of, &c.han, Y_CHIITOITSU, 2)
+        _add(&c.mask, &c.han, Y_CHIITOITSU, 2)
         c.fu = 25
         _fu_item(c, FU_CHIITOITSU, 0, 25)
     else:
@@ -404,15 +440,15 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         # Yakuhai.
         for t in range(31, 34):
             if trip_m & (ONE << t):
-                _add(&c.mask, c.han_of, &c.han, Y_HAKU + t - 31, 1)
+                _add(&c.mask, &c.han, Y_HAKU + t - 31, 1)
         if trip_m & (ONE << x.seat_tile):
-            _add(&c.mask, c.han_of, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
+            _add(&c.mask, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
         if trip_m & (ONE << x.round_tile):
-            _add(&c.mask, c.han_of, &c.han, Y_ROUND_WIND + x.round_tile - 27, 1)
+            _add(&c.mask, &c.han, Y_ROUND_WIND + x.round_tile - 27, 1)
         # Pinfu.
         if x.menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
             pinfu = 1
-            _add(&c.mask, c.han_of, &c.han, Y_PINFU, 1)
+            _add(&c.mask, &c.han, Y_PINFU, 1)
         # Iipeikou / ryanpeikou.
         if x.menzen and n_seq >= 2:
             # identical sequences: disjoint equal pairs among the (at most 4) sequences
@@ -433,49 +469,49 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
             elif seq_t[0] == seq_t[1]:
                 n_pairs = 1
             if n_pairs >= 2:
-                _add(&c.mask, c.han_of, &c.han, Y_RYANPEIKOU, 3)
+                _add(&c.mask, &c.han, Y_RYANPEIKOU, 3)
             elif n_pairs == 1:
-                _add(&c.mask, c.han_of, &c.han, Y_IIPEIKOU, 1)
+                _add(&c.mask, &c.han, Y_IIPEIKOU, 1)
         # Sanshoku, ittsu.
         if n_seq >= 3:
             if seq_m & (seq_m >> 9) & (seq_m >> 18) & 0x7F:
-                _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
+                _add(&c.mask, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
             if seq_m & (seq_m >> 3) & (seq_m >> 6) & 0x8040201:
-                _add(&c.mask, c.han_of, &c.han, Y_ITTSU, 2 if x.menzen else 1)
+                _add(&c.mask, &c.han, Y_ITTSU, 2 if x.menzen else 1)
         # Chanta / junchan (honroutou is the no-sequence case, counted hand-wide).
         if all_yaochuu_sets and n_seq > 0:
             if c.mask & (ONE << Y_HONROUTOU):
                 pass
             elif x.present & HONOR_BITS:
-                _add(&c.mask, c.han_of, &c.han, Y_CHANTA, 2 if x.menzen else 1)
+                _add(&c.mask, &c.han, Y_CHANTA, 2 if x.menzen else 1)
             else:
-                _add(&c.mask, c.han_of, &c.han, Y_JUNCHAN, 3 if x.menzen else 2)
+                _add(&c.mask, &c.han, Y_JUNCHAN, 3 if x.menzen else 2)
         if n_trip == 4:
-            _add(&c.mask, c.han_of, &c.han, Y_TOITOI, 2)
+            _add(&c.mask, &c.han, Y_TOITOI, 2)
         if ankou == 3:
-            _add(&c.mask, c.han_of, &c.han, Y_SANANKOU, 2)
+            _add(&c.mask, &c.han, Y_SANANKOU, 2)
         if n_trip >= 3:
             if trip_m & (trip_m >> 9) & (trip_m >> 18) & 0x1FF:
-                _add(&c.mask, c.han_of, &c.han, Y_SANSHOKU_DOUKOU, 2)
+                _add(&c.mask, &c.han, Y_SANSHOKU_DOUKOU, 2)
         if n_kans == 3:
-            _add(&c.mask, c.han_of, &c.han, Y_SANKANTSU, 2)
+            _add(&c.mask, &c.han, Y_SANKANTSU, 2)
         if dragons_trip == 2 and d.pair >= 31:
-            _add(&c.mask, c.han_of, &c.han, Y_SHOUSANGEN, 2)
+            _add(&c.mask, &c.han, Y_SHOUSANGEN, 2)
 
         # Yakuman of the standard form.
         if dragons_trip == 3:
-            _add(&ym, c.han_of, &tot, Y_DAISANGEN, 1)
+            _add(&ym, &tot, Y_DAISANGEN, 1)
         if ankou == 4:
             if d.wait == WAIT_TANKI:
-                _add(&ym, c.han_of, &tot, Y_SUUANKOU_TANKI, 2 if r.yakuman_stacking == 2 else 1)
+                _add(&ym, &tot, Y_SUUANKOU_TANKI, 2 if r.yakuman_stacking == 2 else 1)
             else:
-                _add(&ym, c.han_of, &tot, Y_SUUANKOU, 1)
+                _add(&ym, &tot, Y_SUUANKOU, 1)
         if winds_trip == 4:
-            _add(&ym, c.han_of, &tot, Y_DAISUUSHII, 2 if r.yakuman_stacking == 2 else 1)
+            _add(&ym, &tot, Y_DAISUUSHII, 2 if r.yakuman_stacking == 2 else 1)
         elif winds_trip == 3 and d.pair >= 27 and d.pair < 31:
-            _add(&ym, c.han_of, &tot, Y_SHOUSUUSHII, 1)
+            _add(&ym, &tot, Y_SHOUSUUSHII, 1)
         if n_kans == 4:
-            _add(&ym, c.han_of, &tot, Y_SUUKANTSU, 1)
+            _add(&ym, &tot, Y_SUUKANTSU, 1)
 
         # Fu.
         fu = 20
@@ -514,12 +550,8 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     # Yakuman decide the hand when present.
     if ym:
         c.mask = ym
-        memset(c.han_of, 0, 36)
-        for i in range(36, 52):
-            if not (ym & (ONE << i)):
-                c.han_of[i] = 0
         c.han = 0
-        c.yakuman = _yakuman_value(ym, c.han_of, r.yakuman_stacking)
+        c.yakuman = _yakuman_value(ym, r.yakuman_stacking)
         c.basic = 8000 * c.yakuman
         c.limit = LIMIT_YAKUMAN
         return
@@ -690,7 +722,8 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
     out.decomp_index = best_i
     out.decomp = decomps[best_i]
     out.yaku_mask = best.mask
-    memcpy(out.yaku_han, best.han_of, 55)
+    _fill_han(out, x.menzen, rules.renhou, rules.yakuman_stacking,
+              best.yakuman > 0 and not best.kazoe)
     out.fu = <u8>best.fu
     out.n_fu_items = <u8>best.n_fu_items
     memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * best.n_fu_items)
@@ -797,8 +830,10 @@ cdef class ScoreResult:
 
     @property
     def yaku(self):
-        """Tuple of (tenhou_id, romaji, japanese, han); yakuman entries have han 13 per
-        yakuman (26 for a double). Dora, ura and aka appear as ids 52-54 when counted."""
+        """Tuple of Yaku(id, name, name_ja, han) in tenhou id order; yakuman entries have han
+        13 per yakuman (26 for a double). Dora and aka appear as ids 52/54 when counted; ura
+        dora (53) is listed whenever the winner is in riichi, with 0 han if none (as tenhou.net
+        lists it)."""
         cdef int i
         if self._yaku is None:
             items = []

@@ -103,6 +103,7 @@ cdef extern from "minplus.h":
     int mp_lane(mp_vec v, int lane) noexcept nogil
     unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) noexcept nogil
     mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
+    unsigned mp_or_improve(const u16* imp, unsigned lanes) noexcept nogil
     int MP_WORTH
     int MP_PAIR_LANE
 
@@ -118,21 +119,21 @@ cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil:
 
 
 cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil:
-    cdef int g, pairs = 0, kinds = 0
-    for g in range(4):
-        kinds += __builtin_popcount(kinds_bits(h.words[g]))
-        pairs += __builtin_popcount(pairs_bits(h.words[g]))
+    cdef u32 w0 = h.words[0], w1 = h.words[1], w2 = h.words[2], w3 = h.words[3]
+    cdef int kinds = (__builtin_popcount(kinds_bits(w0)) + __builtin_popcount(kinds_bits(w1))
+                      + __builtin_popcount(kinds_bits(w2)) + __builtin_popcount(kinds_bits(w3)))
+    cdef int pairs = (__builtin_popcount(pairs_bits(w0)) + __builtin_popcount(pairs_bits(w1))
+                      + __builtin_popcount(pairs_bits(w2)) + __builtin_popcount(pairs_bits(w3)))
     return 6 - pairs + (7 - kinds if kinds < 7 else 0)
 
 
 cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
-    cdef int g, kinds = 0
-    cdef u32 pair = 0
-    for g in range(3):
-        kinds += __builtin_popcount(kinds_bits(h.words[g]) & YAO_SUIT)
-        pair |= pairs_bits(h.words[g]) & YAO_SUIT
-    kinds += __builtin_popcount(kinds_bits(h.words[3]))
-    pair |= pairs_bits(h.words[3])
+    cdef u32 w0 = h.words[0], w1 = h.words[1], w2 = h.words[2], w3 = h.words[3]
+    cdef int kinds = (__builtin_popcount(kinds_bits(w0) & YAO_SUIT)
+                      + __builtin_popcount(kinds_bits(w1) & YAO_SUIT)
+                      + __builtin_popcount(kinds_bits(w2) & YAO_SUIT)
+                      + __builtin_popcount(kinds_bits(w3)))
+    cdef u32 pair = ((pairs_bits(w0) | pairs_bits(w1) | pairs_bits(w2)) & YAO_SUIT) | pairs_bits(w3)
     return 13 - kinds - (1 if pair else 0)
 
 
@@ -185,14 +186,8 @@ cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
 
 
 cdef inline u64 lanes_to_mask(unsigned lanes, const u16* imp, int g) noexcept nogil:
-    # OR the improve masks of the optimal lanes (lane j -> entry j, or j - 6 for pair lanes)
-    cdef u64 mask = 0
-    cdef int j
-    while lanes:
-        j = __builtin_ctz(lanes)
-        lanes &= lanes - 1
-        mask |= imp[j if j < 5 else j - 6]
-    return mask << (9 * g)
+    # OR the improve masks of the optimal lanes, placed at the group's kinds
+    return (<u64>mp_or_improve(imp, lanes)) << (9 * g)
 
 
 # Standard form: shanten and advancing mask from the four group vectors.
@@ -215,15 +210,13 @@ cdef u64 standard_advance(const mp_vec* v, const u16** imp, int n_melds,
     return mask
 
 
+cdef extern from "bits.h":
+    u32 mj_compress3(u32 spaced) noexcept nogil
+
+
 cdef inline u64 dense_bits(u32 spaced, int g) noexcept nogil:
     # bits at 3*i of a packed word -> bits 9*g + i
-    cdef u64 out = 0
-    cdef int i
-    while spaced:
-        i = __builtin_ctz(spaced)
-        spaced &= spaced - 1
-        out |= (<u64>1) << (9 * g + i // 3)
-    return out
+    return (<u64>mj_compress3(spaced)) << (9 * g)
 
 
 # Seven pairs and thirteen orphans: their shanten and advancing masks.
@@ -260,8 +253,11 @@ cdef inline u64 kokushi_mask(const PackedHand* h) noexcept nogil:
 
 # The other forms' share of the advancing mask, given the standard form's shanten.
 cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
-    cdef int c = shanten_chiitoitsu(h)
-    cdef int k = shanten_kokushi(h)
+    return other_forms_known(h, s, shanten_chiitoitsu(h), shanten_kokushi(h), smask)
+
+
+cdef inline int other_forms_known(const PackedHand* h, int s, int c, int k,
+                                  u64* smask) noexcept nogil:
     cdef int best = s
     if c < best:
         best = c
@@ -323,8 +319,17 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
     cdef int kind, g, i, hh, a, b, worth, s, c, k, best = 127, sbest
     cdef u32 r
     cdef u64 mask, smask, cm, km
+    cdef int cnt, kinds = 0, pairs = 0, ykinds = 0, ypairs = 0, yao, c_kinds, c_pairs, y_kinds, y_pairs
     if st != ST_OK:
         return st
+    if n_melds == 0:
+        # seven pairs / thirteen orphans counts of the 14 tiles; each discard changes them by one
+        for g in range(4):
+            kinds += __builtin_popcount(kinds_bits(h.words[g]))
+            pairs += __builtin_popcount(pairs_bits(h.words[g]))
+            yao = MASK3_HONOR if g == 3 else YAO_SUIT
+            ykinds += __builtin_popcount(kinds_bits(h.words[g]) & yao)
+            ypairs += __builtin_popcount(pairs_bits(h.words[g]) & yao)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
@@ -367,7 +372,17 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
                                    imp[hh], hh)
         sbest = MP_WORTH - worth - 1
         if n_melds == 0:
-            sbest = other_forms(&h2, sbest, &smask)
+            cnt = (h.words[g] >> (3 * i)) & 7
+            c_kinds = kinds - (1 if cnt == 1 else 0)
+            c_pairs = pairs - (1 if cnt == 2 else 0)
+            y_kinds = ykinds
+            y_pairs = ypairs
+            if IS_YAOCHUU[kind]:
+                y_kinds -= 1 if cnt == 1 else 0
+                y_pairs -= 1 if cnt == 2 else 0
+            c = 6 - c_pairs + (7 - c_kinds if c_kinds < 7 else 0)
+            k = 13 - y_kinds - (1 if y_pairs > 0 else 0)
+            sbest = other_forms_known(&h2, sbest, c, k, &smask)
         h2.words[g] = h.words[g]
         after[kind] = <i8>sbest
         masks[kind] = smask

@@ -79,4 +79,8 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
         click.echo(f"listening on {config.host}:{server.port} ({scheme}{auth})")
         sys.stdout.flush()
 
-    sys.exit(run(config, ready=ready))
+    try:
+        status = run(config, ready=ready)
+    except (OSError, RuntimeError) as err:  # unbindable address, unreadable certificates
+        raise click.ClickException(f"cannot serve on {config.address}: {err}") from None
+    sys.exit(status)

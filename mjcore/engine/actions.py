@@ -24,7 +24,8 @@ class ActionType(IntEnum):
     PON = 7
     DAIMINKAN = 8
     CHI = 9
-    PASS = 10
+    TENPAI = 10         # show a tenpai hand at an exhaustive draw (tenpai_declaration=optional)
+    PASS = 11           # pass, or keep the hand hidden (noten) at an exhaustive draw
 
 
 class Action(NamedTuple):
@@ -59,7 +60,7 @@ DISCARD_ACTIONS = tuple(tuple(Action(ActionType.DISCARD, t, (), g) for t in rang
 RIICHI_ACTIONS = tuple(tuple(Action(ActionType.RIICHI, t, (), g) for t in range(136))
                        for g in (False, True))
 TILE_CLASS = tuple(tile_class(t) for t in range(136))
-DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI = (
+DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI, TENPAI = (
     ActionType.DISCARD, ActionType.RIICHI, ActionType.TSUMO, ActionType.ANKAN,
     ActionType.KAKAN, ActionType.KYUUSHU, ActionType.RON, ActionType.PON,
-    ActionType.DAIMINKAN, ActionType.CHI)
+    ActionType.DAIMINKAN, ActionType.CHI, ActionType.TENPAI)

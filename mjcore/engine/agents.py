@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .actions import DISCARD, PASS, RIICHI, RON, TSUMO, Action
+from .actions import DISCARD, PASS, RIICHI, RON, TENPAI, TSUMO, Action
 from .view import PlayerView
 
 
@@ -31,7 +31,8 @@ class RandomAgent:
 
 
 class TsumogiriAgent:
-    """Discards every drawn tile and never calls or wins."""
+    """Discards every drawn tile, never calls or wins, and keeps its hand hidden at a draw
+    when showing it is optional."""
 
     name = "tsumogiri"
 
@@ -50,7 +51,8 @@ class TsumogiriAgent:
 
 class EfficiencyAgent:
     """Wins when it can, declares riichi when tenpai, otherwise discards the tile that keeps
-    the lowest shanten with the most unseen advancing tiles (ukeire). Never calls."""
+    the lowest shanten with the most unseen advancing tiles (ukeire). Never calls; shows its
+    tenpai hand at a draw."""
 
     name = "efficiency"
 
@@ -59,7 +61,7 @@ class EfficiencyAgent:
         riichis = []
         for a in actions:
             t = a.type
-            if t == TSUMO or t == RON:
+            if t == TSUMO or t == RON or t == TENPAI:
                 return a
             if t == RIICHI:
                 riichis.append(a)

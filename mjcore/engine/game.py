@@ -5,7 +5,9 @@ machinery it shares with replay (a wall source and a decider are all that differ
 """
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +16,7 @@ from ..rules import DEFAULT_RULES, RuleSet
 from .actions import Action
 from .agents import Agent
 from .events import Event
-from .round import RiichiRound, RoundResult
+from .round import EngineError, RiichiRound, RoundResult
 from .view import PlayerView, mask_event
 from .wall import Wall
 
@@ -30,6 +32,14 @@ class GameResult:
     n_hands: int
     hand_results: list[RoundResult] = field(default_factory=list)
     seed: int | None = None
+    agent_of_seat: list[int] = field(default_factory=lambda: [0, 1, 2, 3])
+
+    def agent_ranks(self) -> list[int]:
+        """Rank of each agent (in the order the agents were given)."""
+        out = [0] * 4
+        for seat, agent in enumerate(self.agent_of_seat):
+            out[agent] = self.ranks[seat]
+        return out
 
 
 def ranking(scores: Sequence[int]) -> list[int]:
@@ -95,7 +105,8 @@ class Game:
 
     def run(self) -> GameResult:
         rules = self.rules
-        start: Event = {"type": "start_game", "names": self.names, "rules": rules.name}
+        start: Event = {"type": "start_game", "names": self.names, "rules": rules.name,
+                        "rule_options": rules.to_dict()}
         if self.seed is not None:
             start["seed"] = self.seed
         self._emit(start)
@@ -106,7 +117,7 @@ class Game:
         results: list[RoundResult] = []
         while True:
             if len(results) >= self.max_hands:
-                raise RuntimeError("game did not end within max_hands")
+                raise EngineError(f"the game did not end within {self.max_hands} hands")
             dealer = position % 4
             wall = self.walls(position, honba)
             rnd = RiichiRound(rules, wall, round_wind=position // 4, kyoku=position % 4 + 1,
@@ -132,9 +143,8 @@ class Game:
                     break
                 continue
             position += 1
-            if position > last:
-                if top >= rules.target_points or position > limit:
-                    break
+            if position > last and (top >= rules.target_points or position > limit):
+                break
         # leftover sticks to the first place
         if sticks and rules.leftover_sticks == "first_place":
             first = ranking(self.scores).index(1)
@@ -167,14 +177,34 @@ class AgentDecider:
         return self.agents[seat].choose(self.views[seat], actions)
 
 
+def seat_draw(seed: int) -> list[int]:
+    """The seed's seat draw (riichi.md §2.3, as a uniform permutation): the index of the agent
+    that sits at each seat; seat 0 is the first dealer (East)."""
+    digest = hashlib.blake2b(f"mjcore-seating:{seed}".encode(), digest_size=8).digest()
+    order = [0, 1, 2, 3]
+    random.Random(int.from_bytes(digest, "little")).shuffle(order)
+    return order
+
+
 def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | None = None,
               names: Sequence[str] | None = None,
               on_event: Callable[[Event], None] | None = None,
-              on_round: Callable[[RiichiRound], None] | None = None) -> GameResult:
-    """Play one seeded game. The same seed, rules and agents give the same record."""
+              on_round: Callable[[RiichiRound], None] | None = None,
+              seating: str | None = None) -> GameResult:
+    """Play one seeded game. The same seed, rules and agents give the same record.
+
+    ``seating`` (default: the rules' ``seating`` option) is ``fixed`` (agent i sits at seat i)
+    or ``wind_draw``/``random`` (seats drawn from the seed, see :func:`seat_draw`);
+    ``GameResult.agent_of_seat`` tells who sat where, and ``ranks``/``scores`` are by seat."""
     if isinstance(rules, str):
         rules = RuleSet.preset(rules)
     rules = rules or DEFAULT_RULES
+    seating = seating or rules.seating
+    order = [0, 1, 2, 3] if seating == "fixed" else seat_draw(seed)
+    given_names = list(names) if names else [getattr(a, "name", type(a).__name__)
+                                             for a in agents]
+    agents = [agents[i] for i in order]
+    names = [given_names[i] for i in order]
     decider = AgentDecider(agents)
     any_observer = any(o is not None for o in decider.observers)
 
@@ -185,7 +215,7 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
             on_event(ev)
 
     game = Game(rules, lambda pos, honba: Wall.from_seed(seed, pos, honba), decider,
-                names=names or [getattr(a, "name", type(a).__name__) for a in agents],
+                names=names,
                 seed=seed,
                 on_event=events_hook if (any_observer or on_event is not None) else None)
 
@@ -195,7 +225,9 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
             on_round(rnd)
 
     game.on_round = round_hook
-    return game.run()
+    result = game.run()
+    result.agent_of_seat = order
+    return result
 
 
 def describe(result: GameResult) -> dict[str, Any]:

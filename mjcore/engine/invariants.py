@@ -11,6 +11,7 @@ from __future__ import annotations
 from ..errors import MjcoreError
 from ..rules import RuleSet
 from .events import Event
+from .game import GameResult
 from .round import RiichiRound
 
 _ALL = list(range(136))
@@ -65,10 +66,11 @@ class InvariantChecker:
                                  f"{points}, not {self.total}")
 
 
-def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
+def check_game(seed: int, agent_names: list[str], rules: RuleSet,
+               names: list[str] | None = None) -> tuple[int, GameResult]:
     """Play one game with every per-event check, then check determinism (the same seed gives
-    the same record) and that the record replays to the same states. Returns the events
-    checked; raises InvariantError."""
+    the same record) and that the record, written as mjai lines and read back, replays to the
+    same states. Returns (events checked, the game); raises InvariantError."""
     from .agents import make_agent
     from .events import from_mjai_lines, write_mjai
     from .game import play_game
@@ -77,9 +79,11 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
     checker = InvariantChecker(rules)
     agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
     res = play_game(agents, seed=seed, rules=rules, on_event=checker.on_event,
-                    on_round=checker.on_round)
+                    on_round=checker.on_round, names=names)
+    _close(agents)
     agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
-    again = play_game(agents, seed=seed, rules=rules)
+    again = play_game(agents, seed=seed, rules=rules, names=names)
+    _close(agents)
     if again.events != res.events:
         raise InvariantError(f"seed {seed}: the same seed gave a different record")
     # the record, written as mjai lines and read back, replays to the same states
@@ -87,4 +91,11 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet) -> int:
     report = replay_events(from_mjai_lines(lines, f"seed {seed}"), rules, where=f"seed {seed}")
     if not report.ok:
         raise InvariantError(f"seed {seed}: the record does not replay: {report.message}")
-    return checker.checked
+    return checker.checked, res
+
+
+def _close(agents: list) -> None:
+    for a in agents:
+        close = getattr(a, "close", None)
+        if close is not None:
+            close()

@@ -19,8 +19,22 @@ import sys
 from typing import Any
 
 from ..errors import MjcoreError
-from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
-                      TILE_CLASS, TSUMO, Action)
+from .actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TENPAI,
+    TILE_CLASS,
+    TSUMO,
+    Action,
+)
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
@@ -76,6 +90,8 @@ class MjaiAgent:
         return answer
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        if actions[0].type == TENPAI:     # mjai has no such question: always show the hand
+            return actions[0]
         if self.seat < 0:
             self.seat = view.seat
             self.pending.insert(0, {"type": "start_game", "id": view.seat})

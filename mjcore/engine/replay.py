@@ -14,9 +14,22 @@ from typing import Any
 
 from ..errors import InvalidHandError, MjcoreError
 from ..rules import DEFAULT_RULES, RuleSet
-from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON, RIICHI, RON,
-                      TSUMO, Action)
-from .actions import TILE_CLASS
+from .actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TENPAI,
+    TILE_CLASS,
+    TSUMO,
+    Action,
+)
 from .events import MJAI_NAMES, Event, tile_class
 from .game import Game
 from .wall import Wall
@@ -93,14 +106,14 @@ def _same(exp: Event, got: Event) -> str:
         return ""
     if "actor" in exp and exp["actor"] != got.get("actor"):
         return f"actor {got.get('actor')} instead of {exp['actor']}"
-    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan"):
-        if tile_class(exp["pai"]) != tile_class(got["pai"]):
-            return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
+    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan") and \
+            tile_class(exp["pai"]) != tile_class(got["pai"]):
+        return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
     if t == "dahai" and bool(exp.get("tsumogiri")) != bool(got.get("tsumogiri")):
         return "tsumogiri flag differs"
-    if t in ("chi", "pon", "daiminkan", "kakan", "ankan"):
-        if _classes(exp["consumed"]) != _classes(got["consumed"]):
-            return "consumed tiles differ"
+    if t in ("chi", "pon", "daiminkan", "kakan", "ankan") and \
+            _classes(exp["consumed"]) != _classes(got["consumed"]):
+        return "consumed tiles differ"
     if t in ("chi", "pon", "daiminkan") and exp["target"] != got["target"]:
         return f"target {got['target']} instead of {exp['target']}"
     if t == "dora" and tile_class(exp["dora_marker"]) != tile_class(got["dora_marker"]):
@@ -156,12 +169,12 @@ class _RecordDriver:
                             ev)
         exp = self.rec[self.pos]
         t = ev["type"]
-        if t == "tsumo" or t == "dahai":     # fast path for the common events
-            if (exp["type"] == t and exp["actor"] == ev["actor"]
-                    and TILE_CLASS[exp["pai"]] == TILE_CLASS[ev["pai"]]
-                    and (t == "tsumo" or exp["tsumogiri"] == ev["tsumogiri"])):
-                self.pos += 1
-                return
+        if (t == "tsumo" or t == "dahai") and (    # fast path for the common events
+                exp["type"] == t and exp["actor"] == ev["actor"]
+                and TILE_CLASS[exp["pai"]] == TILE_CLASS[ev["pai"]]
+                and (t == "tsumo" or exp["tsumogiri"] == ev["tsumogiri"])):
+            self.pos += 1
+            return
         diff = _same(exp, ev)
         if diff:
             raise self.fail(f"event {self.pos}: {diff}", ev)
@@ -179,15 +192,20 @@ class _RecordDriver:
         wt, wg = wanted.type, wanted.tsumogiri
         wc = TILE_CLASS[wanted.tile] if wanted.tile >= 0 else -1
         for a in actions:
-            if a.type == wt and a.tsumogiri == wg and (
-                    TILE_CLASS[a.tile] if a.tile >= 0 else -1) == wc:
-                if not a.consumed or _classes(a.consumed) == _classes(wanted.consumed):
-                    return a
+            if (a.type == wt and a.tsumogiri == wg
+                    and (TILE_CLASS[a.tile] if a.tile >= 0 else -1) == wc
+                    and (not a.consumed or _classes(a.consumed) == _classes(wanted.consumed))):
+                return a
         raise self.fail(f"event {self.pos}: seat {seat} took {wanted}, which the engine did not "
                         f"offer (legal: {', '.join(str(a) for a in actions)})")
 
     def _wanted(self, seat: int, actions: list[Action]) -> Action:
         rec = self.rec
+        if actions[0].type == TENPAI:             # show or hide a tenpai hand at the draw
+            i = self._next_decision()
+            if i < len(rec) and rec[i]["type"] == "ryukyoku" and rec[i]["tenpais"][seat]:
+                return actions[0]
+            return PASS
         claim = actions[-1].type == PASS.type   # PASS sorts last
         if claim:
             i = self._next_decision()
@@ -246,6 +264,8 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
         walls = _walls_from_record(events, where)
     except InvalidHandError as exc:
         return ReplayReport(False, message=f"bad record: {exc}")
+    except (KeyError, IndexError, TypeError, ValueError) as exc:
+        return ReplayReport(False, message=f"bad record: malformed ({exc!r})")
     driver = _RecordDriver(events)
     counter = iter(range(len(walls) + 1))
 
@@ -267,12 +287,16 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
                             events=driver.pos, decisions=driver.decisions,
                             extra={"incomplete": True})
     except ReplayMismatch as exc:
-        return ReplayReport(False, hands=len(game.events), events=driver.pos,
+        return ReplayReport(False, hands=sum(1 for ev in game.events
+                                             if ev["type"] == "start_kyoku"),
+                            events=driver.pos,
                             decisions=driver.decisions, message=str(exc), index=exc.index,
                             expected=exc.expected, got=exc.got)
-    except MjcoreError as exc:
+    except (MjcoreError, KeyError, IndexError, TypeError, ValueError) as exc:
+        # a malformed record (or one the engine cannot follow) is a disagreement, not a crash
+        what = str(exc) if isinstance(exc, MjcoreError) else f"malformed record ({exc!r})"
         return ReplayReport(False, events=driver.pos, decisions=driver.decisions,
-                            message=f"event {driver.pos}: {exc}", index=driver.pos,
+                            message=f"event {driver.pos}: {what}", index=driver.pos,
                             expected=driver.rec[driver.pos] if driver.pos < len(driver.rec)
                             else None)
     if driver.pos != len(driver.rec):
@@ -309,9 +333,9 @@ def iter_record_sources(paths: list[str]):
             with tarfile.open(path) as tar:
                 for member in tar:
                     if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
-                        f = tar.extractfile(member)
-                        if f is not None:
-                            yield member.name, f.read()
+                        member_file = tar.extractfile(member)
+                        if member_file is not None:
+                            yield member.name, member_file.read()
             continue
         with open(path, "rb") as f:
             yield path, f.read()
@@ -364,10 +388,20 @@ def mjlog_rounding(events: list[Event]) -> bool:
 
 
 def _rules_from_events(events: list[Event]) -> RuleSet:
+    """The rules a self-play record names (its option values, else its preset name)."""
     for ev in events:
-        if ev["type"] == "start_game" and isinstance(ev.get("rules"), str):
-            try:
+        if ev["type"] != "start_game":
+            continue
+        try:
+            if isinstance(ev.get("rule_options"), dict):
+                rules = RuleSet.from_dict(ev["rule_options"])
+                name = ev.get("rules")
+                if isinstance(name, str) and name != "custom" and \
+                        RuleSet.preset(name) == rules:
+                    return RuleSet.preset(name)
+                return rules
+            if isinstance(ev.get("rules"), str):
                 return RuleSet.preset(ev["rules"])
-            except MjcoreError:
-                break
+        except (MjcoreError, TypeError):
+            break
     return DEFAULT_RULES

@@ -11,23 +11,48 @@ from bisect import insort
 from collections.abc import Callable
 from typing import NamedTuple
 
+from .._core.shanten import advance as _advance
 from ..errors import MjcoreError
 from ..rules import RuleSet
-from ..scoring import (F_CHANKAN, F_CHIIHOU, F_DOUBLE_RIICHI, F_HAITEI, F_HOUTEI, F_IPPATSU,
-                       F_RENHOU, F_RIICHI, F_RINSHAN, F_TENHOU, F_TSUMO, score_counts)
-from .actions import (ANKAN, CHI, DAIMINKAN, DISCARD_ACTIONS, KAKAN, KYUUSHU, PASS, PON,
-                      RIICHI, RIICHI_ACTIONS, RON, TILE_CLASS, TSUMO, Action)
+from ..scoring import (
+    F_CHANKAN,
+    F_CHIIHOU,
+    F_DOUBLE_RIICHI,
+    F_HAITEI,
+    F_HOUTEI,
+    F_IPPATSU,
+    F_RENHOU,
+    F_RIICHI,
+    F_RINSHAN,
+    F_TENHOU,
+    F_TSUMO,
+    score_counts,
+)
+from .actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD_ACTIONS,
+    KAKAN,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RIICHI_ACTIONS,
+    RON,
+    TENPAI,
+    TILE_CLASS,
+    TSUMO,
+    Action,
+)
 from .events import RED_IDS, WIND_NAMES, Event
 from .handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
-from .._core.shanten import advance as _advance
 from .wall import Wall
 
 Decider = Callable[[int, list[Action]], Action]
 
 _MELD_CODE = {"chi": 0, "pon": 1, "daiminkan": 2, "ankan": 3, "kakan": 4}
 _IS_YAOCHUU = [k in YAOCHUU_KINDS for k in range(34)]
-_IS_DRAGON = [27 + 4 <= k for k in range(34)]
-_IS_WIND = [27 <= k < 31 for k in range(34)]
 
 
 class EngineError(MjcoreError):
@@ -68,7 +93,7 @@ class RiichiRound:
         self.events = events
         self.on_event = on_event
         if on_event is None:
-            self.emit = events.append     # type: ignore[method-assign]
+            self.emit = events.append     # type: ignore[method-assign,assignment]
         self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
         self.counts = [[0] * 34 for _ in range(4)]
         for s in range(4):
@@ -93,7 +118,6 @@ class RiichiRound:
         self.kan_owners: list[int] = []
         self.pending_dora = 0
         self.pao = [-1, -1, -1, -1]
-        self.first_discard_kind = -1
         self.riichi_count = 0
         self._ukeire_cache: tuple[int, bytes, tuple[int, list[int], list[int]]] | None = None
         for s in range(4):
@@ -236,7 +260,7 @@ class RiichiRound:
                 prev = c
         return out
 
-    def turn_actions(self, seat: int, drawn: int, *, rinshan: bool = False) -> list[Action]:
+    def turn_actions(self, seat: int, drawn: int, rinshan: bool = False) -> list[Action]:
         """Choices after a draw (``drawn`` >= 0), in sorted order."""
         counts = self.counts[seat]
         kind = drawn >> 2
@@ -272,7 +296,7 @@ class RiichiRound:
                     kakans.append(Action(KAKAN, added, m.tiles))
             kakans.sort()
             acts.extend(kakans)
-        if (self.rules.kyuushu_kyuuhai and self.uninterrupted and not self.has_discarded[seat]
+        if (self.uninterrupted and not self.has_discarded[seat] and self.rules.kyuushu_kyuuhai
                 and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 9):
             acts.append(Action(KYUUSHU))
         return acts
@@ -343,8 +367,8 @@ class RiichiRound:
         hand = self.hands[seat]
         if c >= 2:
             same = [t for t in hand if t >> 2 == kind]
-            for pair in _distinct_pairs(same):
-                if self._kuikae_ok(seat, 1 << kind, pair):
+            if self._kuikae_ok(seat, (kind,), (kind, kind)):
+                for pair in _distinct_pairs(same):
                     acts.append(Action(PON, tile, pair))
             if c == 3 and len(self.kan_owners) < 4:
                 acts.append(Action(DAIMINKAN, tile, tuple(sorted(same))))
@@ -356,27 +380,31 @@ class RiichiRound:
                 others = [k for k in (lo, lo + 1, lo + 2) if k != kind]
                 if not (counts[others[0]] and counts[others[1]]):
                     continue
-                forbidden = 1 << kind
-                if self.rules.kuikae == "forbidden":
-                    if lo == kind and n <= 5:
-                        forbidden |= 1 << (kind + 3)
-                    elif lo == kind - 2 and n >= 3:
-                        forbidden |= 1 << (kind - 3)
+                forbidden: tuple[int, ...] = (kind,)
+                if lo == kind and n <= 5:
+                    forbidden = (kind, kind + 3)
+                elif lo == kind - 2 and n >= 3:
+                    forbidden = (kind, kind - 3)
+                if not self._kuikae_ok(seat, forbidden, others):
+                    continue
                 for a in _distinct_tiles(hand, others[0]):
                     for b in _distinct_tiles(hand, others[1]):
-                        if self._kuikae_ok(seat, forbidden, (a, b)):
-                            acts.append(Action(CHI, tile, (a, b)))
+                        acts.append(Action(CHI, tile, (a, b)))
         acts.sort()
         acts.append(PASS)     # PASS sorts last
         return acts
 
-    def _kuikae_ok(self, seat: int, forbidden: int, consumed: tuple[int, ...]) -> bool:
+    def _kuikae_ok(self, seat: int, forbidden: tuple[int, ...],
+                   consumed: tuple[int, ...] | list[int]) -> bool:
+        """After calling with the ``consumed`` kinds, is some discard left that kuikae allows
+        (``forbidden``: the kinds it forbids)?"""
+        counts = self.counts[seat]
+        left = sum(counts) - len(consumed)
         if self.rules.kuikae != "forbidden":
-            forbidden = 0
-        rest = list(self.counts[seat])
-        for t in consumed:
-            rest[t >> 2] -= 1
-        return any(rest[k] and not (forbidden >> k) & 1 for k in range(34))
+            return left > 0
+        for k in forbidden:
+            left -= counts[k] - sum(1 for c in consumed if c == k)
+        return left > 0
 
     # ---- play -------------------------------------------------------------------------
 
@@ -404,7 +432,7 @@ class RiichiRound:
                     self.counts[seat][tile >> 2] += 1
                     self.emit({"type": "tsumo", "actor": seat, "pai": tile})
                 self.has_drawn[seat] = True
-                acts = self.turn_actions(seat, tile, rinshan=rinshan)
+                acts = self.turn_actions(seat, tile, rinshan)
             else:
                 tile = -1
                 acts = self._discard_actions(seat, -1, forbidden=after_call[0])
@@ -505,10 +533,9 @@ class RiichiRound:
             acts = [PASS]
             if not self.furiten(s) and self._can_win(s, tile, seat, chankan=True):
                 acts.insert(0, Action(RON, tile))
-            if len(acts) > 1:
-                if self._ask(s, acts).type == RON:
-                    rons.append(s)
-                    continue
+            if len(acts) > 1 and self._ask(s, acts).type == RON:
+                rons.append(s)
+                continue
             self.furiten_temp[s] = True
             if self.riichi[s]:
                 self.furiten_riichi[s] = True
@@ -517,9 +544,10 @@ class RiichiRound:
         return None
 
     def _is_kokushi_wait(self, seat: int) -> bool:
+        """A closed 13-tile hand of terminals and honors only, 12 or 13 kinds: kokushi tenpai."""
         c = self.counts[seat]
-        return self.n_melds(seat) == 0 and all(c[k] == 0 for k in range(34)
-                                               if not _IS_YAOCHUU[k])
+        return (self.n_melds(seat) == 0 and sum(c[k] for k in YAOCHUU_KINDS) == 13
+                and sum(1 for k in YAOCHUU_KINDS if c[k]) >= 12)
 
     def _interrupt(self) -> None:
         self.uninterrupted = False
@@ -590,10 +618,10 @@ class RiichiRound:
                 self.furiten_temp[s] = True
                 if self.riichi[s]:
                     self.furiten_riichi[s] = True
-            if choice.type != PASS.type:
-                if best_call is None or (choice.type in (PON, DAIMINKAN)
-                                         and best_call.type == CHI):
-                    best_call, caller = choice, s
+            if choice.type != PASS.type and (
+                    best_call is None or (choice.type in (PON, DAIMINKAN)
+                                          and best_call.type == CHI)):
+                best_call, caller = choice, s
         if rons:
             return self._resolve_rons(rons, seat, tile)
         if declaring:
@@ -619,7 +647,7 @@ class RiichiRound:
             return None
         return caller, self._apply_call(caller, seat, best_call)
 
-    def _apply_call(self, caller: int, target: int, call: Action) -> Action:
+    def _apply_call(self, caller: int, target: int, call: Action) -> _Call:
         tile = call.tile
         kind = tile >> 2
         self.rivers[target].pop()
@@ -659,12 +687,11 @@ class RiichiRound:
 
     def _check_pao(self, caller: int, target: int, kind: int) -> None:
         sets = [m.tiles[0] >> 2 for m in self.melds[caller] if m.type != "chi"]
-        if kind >= 31 and "daisangen" in self.rules.pao:
-            if sum(1 for k in sets if k >= 31) == 3:
-                self.pao[caller] = target
-        elif 27 <= kind < 31 and "daisuushii" in self.rules.pao:
-            if sum(1 for k in sets if 27 <= k < 31) == 4:
-                self.pao[caller] = target
+        dragons = sum(1 for k in sets if k >= 31)
+        winds = sum(1 for k in sets if 27 <= k < 31)
+        if (kind >= 31 and dragons == 3 and "daisangen" in self.rules.pao) or (
+                27 <= kind < 31 and winds == 4 and "daisuushii" in self.rules.pao):
+            self.pao[caller] = target
 
     # ---- endings ----------------------------------------------------------------------
 
@@ -672,9 +699,8 @@ class RiichiRound:
                       chankan: bool = False) -> RoundResult:
         rons.sort(key=lambda s: (s - discarder) % 4)
         mode = self.rules.multiple_ron
-        if len(rons) == 3 and mode == "double":
-            if self.rules.sanchahou:
-                return self._abort("sanchaho", reveal=rons)
+        if len(rons) == 3 and mode == "double" and self.rules.sanchahou:
+            return self._abort("sanchaho", reveal=rons)
         if mode == "atamahane":
             rons = rons[:1]
         return self._settle_wins(rons, discarder, tile, chankan=chankan)
@@ -699,9 +725,9 @@ class RiichiRound:
                 total[s] += deltas[s]
                 self.scores[s] += deltas[s]
             ev: Event = {"type": "hora", "actor": w, "target": target, "pai": tile,
-                         "deltas": deltas, "scores": list(self.scores), "han": res.han,
-                         "fu": res.fu, "points": res.points,
-                         "yaku": [[y[0], y[3]] for y in res.yaku]}
+                         "deltas": deltas, "scores": list(self.scores), "fu": res.fu,
+                         "fan": res.han, "hora_points": res.points,
+                         "yakus": [[y[1], y[3]] for y in res.yaku]}
             if self.riichi[w]:
                 ev["uradora_markers"] = list(self.wall.ura[:self.wall.n_dora])
             if self.pao[w] >= 0:
@@ -723,6 +749,13 @@ class RiichiRound:
 
     def _exhaustive(self) -> RoundResult:
         tenpai = [self.tenpai_mask(s) != 0 for s in range(4)]
+        if self.rules.tenpai_declaration == "optional":
+            # a tenpai hand not in riichi may be kept hidden (E, S, W, N from the dealer)
+            for d in range(4):
+                s = (self.dealer + d) % 4
+                if tenpai[s] and not self.riichi[s]:
+                    act = self._ask(s, [Action(TENPAI), PASS])
+                    tenpai[s] = act.type == TENPAI
         deltas = [0, 0, 0, 0]
         nagashi = []
         if self.rules.nagashi_mangan != "off":

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import InvalidHandError
 from ..rules import RuleSet
-from .events import MJAI_NAMES, Event, WIND_NAMES
+from .events import MJAI_NAMES, WIND_NAMES, Event
 
 _TAG = re.compile(r"<([/?]?[A-Za-z]+)([0-9]*)([^>]*)>")
 _ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
@@ -147,7 +147,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 events.extend(pending_dora)
                 pending_dora = []
             continue
-        if c.startswith("/") or c.startswith("?"):
+        if c.startswith(("/", "?")):
             continue
         tag = c + digits
         pos = f"{where}: tag {n_tag} <{tag}>"
@@ -335,30 +335,26 @@ def _t6(tile: int) -> int:
     return (kind // 9 + 1) * 10 + kind % 9 + 1
 
 
-def _meld_str(ev: Event, seat: int) -> str:
-    """tenhou.net/6 call string (``c`` chi, ``p`` pon, ``m`` open kan, ``k`` added, ``a`` closed)."""
+def _meld_str(ev: Event, seat: int, pon_rel: int = 3) -> str:
+    """tenhou.net/6 call string: ``c`` chi, ``p`` pon, ``m`` open kan, ``k`` added kan, ``a``
+    closed kan; the marked tile sits where the player it came from sits (left: first,
+    across: second, right: last)."""
     t = ev["type"]
+    cons = [str(_t6(x)) for x in ev["consumed"]]
     if t == "ankan":
-        cons = [_t6(x) for x in ev["consumed"]]
-        return "".join(str(x) for x in cons[:3]) + "a" + str(cons[3])
-    pai = _t6(ev["pai"])
-    cons = [_t6(x) for x in ev["consumed"]]
-    if t == "kakan":
-        base = cons[:2]
-        rel = ev.get("pon_rel", 3)
-        parts = [str(x) for x in cons]
-        parts.insert(3 - rel, "k" + str(pai))
-        return "".join(parts[:3 - rel] + [parts[3 - rel]] + parts[3 - rel + 1:]) \
-            if base is not None else ""
-    rel = (ev["target"] - seat) % 4
-    letter = {"chi": "c", "pon": "p", "daiminkan": "m"}[t]
-    tiles = [str(x) for x in cons]
-    # the called tile is written at the position of the player it came from
+        return "".join(cons[:3]) + "a" + cons[3]
+    pai = str(_t6(ev["pai"]))
     if t == "chi":
-        return letter + str(pai) + "".join(tiles)
-    idx = {3: 0, 2: 1, 1: len(tiles)}[rel]
-    tiles.insert(idx, letter + str(pai))
-    return "".join(tiles)
+        return "c" + pai + "".join(cons)
+    if t == "kakan":
+        rel = pon_rel
+        letter = "k"
+    else:
+        rel = (ev["target"] - seat) % 4
+        letter = "p" if t == "pon" else "m"
+    idx = {3: 0, 2: 1, 1: len(cons)}[rel]
+    cons.insert(idx, letter + pai)
+    return "".join(cons)
 
 
 def to_tenhou6(events: list[Event], names: list[str] | None = None,
@@ -402,7 +398,7 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             a = ev["actor"]
             code: Any = 60 if ev.get("tsumogiri") else _t6(ev["pai"])
             if riichi_pending[a]:
-                code = "r" + str(_t6(ev["pai"]))
+                code = "r" + str(code)
                 riichi_pending[a] = False
             discards[a].append(code)
         elif t == "reach":
@@ -416,9 +412,8 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
                 discards[a].append(0)
         elif t in ("kakan", "ankan"):
             a = ev["actor"]
-            if t == "kakan":
-                ev = dict(ev, pon_rel=pon_rel.get((a, ev["pai"] >> 2), 3))
-            discards[a].append(_meld_str(ev, a))
+            kind = (ev["pai"] if t == "kakan" else ev["consumed"][0]) >> 2
+            discards[a].append(_meld_str(ev, a, pon_rel.get((a, kind), 3)))
         elif t == "dora":
             cur[2].append(_t6(ev["dora_marker"]))
         elif t in ("hora", "ryukyoku"):
@@ -445,9 +440,9 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
 
 
 def _hora_text(ev: Event) -> str:
-    pts = ev.get("points", 0)
+    pts = ev.get("hora_points", ev.get("points", 0))
     fu = ev.get("fu", 0)
-    han = ev.get("han", 0)
+    han = ev.get("fan", 0)
     return f"{fu}符{han}飜{pts}点" if fu else f"{pts}点"
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 class PlayerView:
-    __slots__ = ("seat", "_round", "_events")
+    __slots__ = ("_events", "_round", "seat")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
@@ -26,8 +26,7 @@ class PlayerView:
         self._round = rnd
         self._events = events
 
-    @property
-    def round(self) -> RiichiRound:
+    def _r(self) -> RiichiRound:
         if self._round is None:
             raise RuntimeError("the view is not attached to a hand yet")
         return self._round
@@ -36,59 +35,59 @@ class PlayerView:
     @property
     def hand(self) -> list[int]:
         """Own closed tiles (136-ids)."""
-        return list(self.round.hands[self.seat])
+        return list(self._r().hands[self.seat])
 
     @property
     def counts(self) -> list[int]:
         """Own closed tiles as 34 counts."""
-        return list(self.round.counts[self.seat])
+        return list(self._r().counts[self.seat])
 
     def ukeire(self) -> tuple[int, list[int], list[int]]:
         """For own 14-3k hand: (best shanten after a discard, shanten after discarding each
         kind (127 if not held), advancing-kind mask after each discard)."""
-        return self.round.ukeire(self.seat)
+        return self._r().ukeire(self.seat)
 
     @property
     def n_melds(self) -> int:
-        return len(self.round.melds[self.seat])
+        return len(self._r().melds[self.seat])
 
     @property
     def in_riichi(self) -> bool:
-        return self.round.riichi[self.seat]
+        return self._r().riichi[self.seat]
 
     # public state
     def melds(self, seat: int) -> list[Meld]:
-        return list(self.round.melds[seat])
+        return list(self._r().melds[seat])
 
     def river(self, seat: int) -> list[int]:
-        return list(self.round.rivers[seat])
+        return list(self._r().rivers[seat])
 
     def riichi(self, seat: int) -> bool:
-        return self.round.riichi[seat]
+        return self._r().riichi[seat]
 
     @property
     def scores(self) -> list[int]:
-        return list(self.round.scores)
+        return list(self._r().scores)
 
     @property
     def dealer(self) -> int:
-        return self.round.dealer
+        return self._r().dealer
 
     @property
     def round_wind(self) -> int:
-        return self.round.round_wind
+        return self._r().round_wind
 
     @property
     def dora_indicators(self) -> list[int]:
-        return self.round.wall.dora_indicators
+        return self._r().wall.dora_indicators
 
     @property
     def tiles_left(self) -> int:
-        return self.round.wall.remaining
+        return self._r().wall.remaining
 
     def visible_counts(self) -> list[int]:
         """Counts of the tiles this seat can see: own hand, every river and meld, indicators."""
-        rnd = self.round
+        rnd = self._r()
         seen = list(rnd.counts[self.seat])
         for s in range(4):
             for t in rnd.rivers[s]:

@@ -42,8 +42,18 @@ def hand_seed(seed: int, round_index: int, honba: int) -> int:
 class Wall:
     """One hand's wall. ``live``: 122 tiles; ``rinshan``: 4; ``dora``/``ura``: 5 indicators."""
 
-    __slots__ = ("live", "rinshan", "dora", "ura", "dice", "break_seat", "pos", "n_rinshan",
-                 "n_dora", "left")
+    __slots__ = (
+        "break_seat",
+        "dice",
+        "dora",
+        "left",
+        "live",
+        "n_dora",
+        "n_rinshan",
+        "pos",
+        "rinshan",
+        "ura",
+    )
 
     def __init__(self, live: Sequence[int], rinshan: Sequence[int], dora: Sequence[int],
                  ura: Sequence[int], dice: tuple[int, int] = (0, 0), break_seat: int = -1):
@@ -77,7 +87,7 @@ class Wall:
         break_seat = (d - 1) % 4              # 0 E, 1 S, 2 W, 3 N (turn order from the dealer)
         j = (4 - break_seat) % 4              # ring order: E, N, W, S
         r0 = 17 * j + d
-        live = []
+        live: list[int] = []
         for i in range(61):
             r = (r0 + i) % N_STACKS
             live += (tiles[2 * r], tiles[2 * r + 1])

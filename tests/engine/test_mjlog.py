@@ -51,16 +51,16 @@ def test_pon_and_kakan():
 
 def test_open_and_closed_kan():
     for tile in range(136):
-        t, pai, tiles, rel = decode_meld(encode_kan(tile, 0))
+        t, _, tiles, rel = decode_meld(encode_kan(tile, 0))
         assert t == "ankan" and sorted(tiles) == [tile // 4 * 4 + c for c in range(4)]
         t, pai, tiles, rel = decode_meld(encode_kan(tile, 2))
         assert (t, pai, rel) == ("daiminkan", tile, 2) and len(tiles) == 3
 
 
 def test_real_meld_codes():
-    # from the data: seat 1 called 5s-6s-7s? decode the recorded value and check consistency
-    kind, pai, tiles, rel = decode_meld(39047)
-    assert kind == "chi" and rel == 3 and len(tiles) == 2
+    # 2022010503gm-00a9-0000-626f3911, East 1: <D65/><N who="1" m="39047"/>: seat 1 calls
+    # seat 0's 8p (id 65) with 6p (56) and 7p (60)
+    assert decode_meld(39047) == ("chi", 65, [56, 60], 3)
 
 
 SMALL = ('<mjloggm ver="2.3"><GO type="169" lobby="0"/><UN n0="a" n1="b" n2="c" n3="d"/>'

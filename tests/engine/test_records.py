@@ -60,8 +60,8 @@ def test_malformed_mjai_lines():
     with pytest.raises(InvalidHandError, match="unknown mjai tile"):
         from_mjai_lines(['{"type":"start_kyoku","tehais":[["9z"]],"dora_marker":"1m"}'])
     with pytest.raises(InvalidHandError, match="does not hold"):
-        from_mjai_lines(['{"type":"start_kyoku","tehais":[["1m"],[],[],[]],'
-                         '"dora_marker":"2m"}', '{"type":"dahai","actor":0,"pai":"3m"}'])
+        start = '{"type":"start_kyoku","tehais":[["1m"],[],[],[]],"dora_marker":"2m"}'
+        from_mjai_lines([start, '{"type":"dahai","actor":0,"pai":"3m"}'])
 
 
 def test_tenhou6_export():
@@ -85,14 +85,15 @@ def test_mjai_subprocess_agent():
         bot.close()
     assert sum(res.scores) == 100000
     # the bot discarded every tile it drew
-    mine = [e for e in res.events if e["type"] == "dahai" and e["actor"] == 0]
+    seat = res.agent_of_seat.index(0)
+    mine = [e for e in res.events if e["type"] == "dahai" and e["actor"] == seat]
     assert mine and all(e["tsumogiri"] for e in mine)
 
 
 def test_mjai_bot_with_illegal_answers_is_reported():
-    bot = MjaiAgent([sys.executable, "-c",
-                     "import sys\nfor l in sys.stdin: print('{\"type\":\"dahai\",\"pai\":\"9z\"}'"
-                     ", flush=True)"])
+    script = ("import sys\nfor l in sys.stdin: "
+              "print('{\"type\":\"dahai\",\"pai\":\"9z\"}', flush=True)")
+    bot = MjaiAgent([sys.executable, "-c", script])
     try:
         with pytest.raises(MjaiError, match="unknown tile"):
             play_game([bot, TsumogiriAgent(), TsumogiriAgent(), TsumogiriAgent()], seed=1)
@@ -141,3 +142,53 @@ def test_replay_command_reports_disagreement(tmp_path):
 def test_replay_source_handles_garbage():
     assert replay_source("x.xml", b"<mjloggm><INIT seed=/></mjloggm>").status == "error"
     assert replay_source("x.mjson", b"not json\n").status == "error"
+
+
+def test_tenhou6_call_strings():
+    from mjcore.engine.tenhou import _meld_str
+
+    # pon of 7z (code 47) from the left, across and right; open kan from across; chi of 3m
+    # with 1m 2m; closed kan of 5m holding the red five (code 51); added kan onto a pon
+    # called from across
+    pon = {"type": "pon", "pai": 132, "consumed": [133, 134]}
+    assert _meld_str(dict(pon, target=3), 0) == "p474747"
+    assert _meld_str(dict(pon, target=2), 0) == "47p4747"
+    assert _meld_str(dict(pon, target=1), 0) == "4747p47"
+    kan = {"type": "daiminkan", "pai": 132, "consumed": [133, 134, 135], "target": 2}
+    assert _meld_str(kan, 0) == "47m474747"
+    chi = {"type": "chi", "pai": 8, "consumed": [0, 4], "target": 3}
+    assert _meld_str(chi, 0) == "c131112"
+    assert _meld_str({"type": "ankan", "consumed": [16, 17, 18, 19]}, 0) == "511515a15"
+    kakan = {"type": "kakan", "pai": 135, "consumed": [132, 133, 134]}
+    assert _meld_str(kakan, 0, 2) == "47k474747"
+
+
+def test_mutated_records_never_crash():
+    """Corrupt a valid record in many ways: replay reports an error or a disagreement."""
+    import random as _random
+
+    res = _game(5)
+    lines = list(write_mjai(res.events))
+    rng = _random.Random(0)
+    statuses = set()
+    for _ in range(150):
+        evs = [json.loads(x) for x in lines]
+        i = rng.randrange(1, len(evs))
+        ev = evs[i]
+        key = rng.choice(sorted(ev))
+        ev[key] = rng.choice([None, -1, 7, "9z", "5mr", [], {}, "x", 10**9])
+        if rng.random() < 0.3:
+            del evs[rng.randrange(1, len(evs))]
+        data = "\n".join(json.dumps(e) for e in evs).encode()
+        out = replay_source("mutant.mjson", data)
+        statuses.add(out.status)
+        assert out.status in ("agree", "disagree", "error")
+    assert "disagree" in statuses or "error" in statuses
+
+
+def test_truncated_mjlogs_never_crash(mjlog_members):
+    name = next(n for n in mjlog_members if n.endswith("pao.xml"))
+    data = mjlog_members[name]
+    for cut in range(200, len(data), max(1, len(data) // 40)):
+        out = replay_source(name, data[:cut])
+        assert out.status in ("agree", "disagree", "error")

@@ -2,10 +2,19 @@
 conditions, kans, and the endings."""
 from __future__ import annotations
 
-import pytest
-
-from mjcore.engine.actions import (ANKAN, CHI, DAIMINKAN, DISCARD, KAKAN, KYUUSHU, PASS, PON,
-                                   RIICHI, RON, TSUMO, Action)
+from mjcore.engine.actions import (
+    ANKAN,
+    CHI,
+    DAIMINKAN,
+    DISCARD,
+    KYUUSHU,
+    PASS,
+    PON,
+    RIICHI,
+    RON,
+    TSUMO,
+    Action,
+)
 from mjcore.engine.round import RiichiRound
 from mjcore.engine.wall import Wall
 from mjcore.rules import RuleSet
@@ -241,3 +250,20 @@ def test_atamahane_keeps_the_nearest_winner():
                      rules=RuleSet.preset("wrc"))
     res = rnd._resolve_rons([2, 1], 0, tile("4m"))
     assert res.winners == (1,)
+
+
+def test_optional_tenpai_declaration():
+    rules = RuleSet.preset("ema")
+    assert rules.tenpai_declaration == "optional"
+    rnd = make_round({0: "23m456p789p11s567s", 1: "23m456p789p11s567s"}, rules=rules)
+    rnd.wall.left = 0
+    asked = []
+
+    def decide(seat, acts):
+        asked.append((seat, [a.type for a in acts]))
+        return acts[-1] if seat == 1 else acts[0]       # seat 1 hides its hand
+
+    rnd.decide = decide
+    res = rnd._exhaustive()
+    assert asked == [(0, [TENPAI, PASS.type]), (1, [TENPAI, PASS.type])]
+    assert res.deltas == [3000, -1000, -1000, -1000]

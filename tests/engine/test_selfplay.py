@@ -18,7 +18,7 @@ def test_invariants_hold_on_self_play(preset, games):
     rules = RuleSet.preset(preset)
     checked = 0
     for seed in range(games):
-        checked += check_game(seed, MIXES[seed % 3], rules)
+        checked += check_game(seed, MIXES[seed % 3], rules)[0]
     assert checked > games * 100
 
 
@@ -49,7 +49,7 @@ def test_efficiency_beats_random():
     for seed in range(12):
         res = play_game([EfficiencyAgent(), RandomAgent(seed), RandomAgent(seed + 100),
                          RandomAgent(seed + 200)], seed=seed)
-        wins += res.ranks[0] == 1
+        wins += res.agent_ranks()[0] == 1
     assert wins >= 9
 
 
@@ -81,3 +81,30 @@ def test_checker_detects_a_broken_state():
     with pytest.raises(InvariantError, match="duplicated"):
         play_game([TsumogiriAgent() for _ in range(4)], seed=1, on_event=checker.on_event,
                   on_round=corrupt)
+
+
+def test_custom_rules_travel_with_the_record():
+    from mjcore.engine.events import from_mjai_lines, write_mjai
+    from mjcore.engine.replay import replay_source
+
+    rules = RuleSet.preset("tenhou").replace(game_length="tonpuusen", kuikae="allowed")
+    res = play_game([RandomAgent(i) for i in range(4)], seed=9, rules=rules)
+    data = "\n".join(write_mjai(res.events)).encode()
+    assert replay_source("custom.mjson", data).status == "agree"
+    assert from_mjai_lines(data.decode().splitlines())[0]["rule_options"]["kuikae"] == "allowed"
+
+
+def test_seat_draw():
+    from mjcore.engine.game import seat_draw
+
+    orders = {tuple(seat_draw(s)) for s in range(200)}
+    assert len(orders) == 24                      # every permutation occurs
+    res = play_game([EfficiencyAgent(), TsumogiriAgent(), RandomAgent(1), RandomAgent(2)],
+                    seed=3)
+    assert res.agent_of_seat == seat_draw(3)
+    names = res.events[0]["names"]
+    assert names == [["efficiency", "tsumogiri", "random", "random"][i]
+                     for i in res.agent_of_seat]
+    fixed = play_game([EfficiencyAgent(), TsumogiriAgent(), RandomAgent(1), RandomAgent(2)],
+                      seed=3, seating="fixed")
+    assert fixed.agent_of_seat == [0, 1, 2, 3]

@@ -384,3 +384,39 @@ def test_red_fives_by_preset():
     hand = "123m406p789s234s55p"
     assert score(hand, "4s", riichi=True, **NON_DEALER).aka == 1
     assert score(hand, "4s", riichi=True, rules="ema", **NON_DEALER).aka == 0
+
+
+# ---- robustness --------------------------------------------------------------------------
+
+_FLAG_NAMES = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
+               "houtei", "tenhou", "chiihou", "renhou")
+
+
+def test_any_flags_and_seats_give_a_result_or_invalid_hand_error():
+    import random
+
+    from mjcore.hand import Hand
+
+    from .random_hands import random_wins
+
+    rng = random.Random(7)
+    for h in random_wins(400, 31):
+        hand = Hand.from_136(h.closed_ids) if not h.melds else None
+        if hand is None:
+            continue
+        kw = {name: rng.random() < 0.3 for name in _FLAG_NAMES}
+        kw.update(seat_wind=rng.choice(["E", "S", "W", "N", 0, 3, "1z"]),
+                  round_wind=rng.choice(["E", "S", 1, "4z"]),
+                  winner=rng.choice([None, 0, 1, 2, 3]),
+                  from_who=rng.choice([None, 0, 1, 2, 3]),
+                  pao_seat=rng.choice([None, None, 1, 2]),
+                  honba=rng.randrange(5), riichi_sticks=rng.randrange(3),
+                  rules=rng.choice([None, "tenhou", "ema", "wrc"]))
+        try:
+            res = score(hand, h.win_id // 4, **kw)
+        except InvalidHandError:
+            continue
+        assert res.is_win or res.status == "no_yaku"
+        if res.is_win:
+            assert sum(res.deltas) == 1000 * kw["riichi_sticks"]
+            assert res.points > 0

@@ -16,6 +16,7 @@ from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore import batch
 from mjcore.client import Client, ServiceError
 from mjcore.errors import BatchError, InvalidHandError
+from mjcore.tiles import format_counts
 
 from .service_helpers import random_counts, start
 
@@ -91,6 +92,22 @@ def test_text_lines(client: Client, tmp_path):
         ("\n".join(lines) + "\n").encode()).shanten)
 
 
+def test_text_helpers_for_waits_and_agari(client: Client, tmp_path):
+    thirteen = [format_counts(c) for c in random_counts(300, 13, 31)] + ["123m456p789s1122z"]
+    fourteen = [format_counts(c) for c in random_counts(300, 14, 32)] + ["123m456p789s11222z"]
+    path = tmp_path / "w.txt"
+    path.write_text("\r\n".join(thirteen) + "\r\n")
+    masks = client.waits_text(path)
+    assert np.array_equal(masks, batch.waits(batch.shanten_text(
+        "\n".join(thirteen).encode(), keep_counts=True).counts).mask)
+    agari = client.is_agari_text(fourteen)
+    assert agari[-1] and np.array_equal(agari, batch.is_agari(batch.shanten_text(
+        "\n".join(fourteen).encode(), keep_counts=True).counts).agari)
+    with pytest.raises(BatchError) as err:
+        client.is_agari_text(thirteen[:3] + fourteen[:2])
+    assert set(err.value.errors) == {0, 1, 2}
+
+
 def test_text_line_errors_by_index(stub):
     data = b"123m456p789s1122z\r\n\xff\xfe1m\n123m456p789s1122q\n\n11111m23p456s789s\n"
     (r,) = list(stub.StreamShanten(iter([pb.StreamShantenRequest(
@@ -105,10 +122,10 @@ def test_text_line_errors_by_index(stub):
 
 def test_text_lines_for_waits_and_agari(stub):
     data = b"123m456p789s1122z\n123m456p789s11222z\n"
-    waits = list(stub.StreamWaits(iter([pb.StreamWaitsRequest(
-        hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))[0]
-    agari = list(stub.StreamAgari(iter([pb.StreamAgariRequest(
-        hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))[0]
+    waits = next(iter(stub.StreamWaits(iter([pb.StreamWaitsRequest(
+        hands=types_pb2.PackedHands(encoding=TEXT, data=data))]))))
+    agari = next(iter(stub.StreamAgari(iter([pb.StreamAgariRequest(
+        hands=types_pb2.PackedHands(encoding=TEXT, data=data))]))))
     masks = np.frombuffer(waits.masks, "<u8")
     assert masks[0] == (1 << 27) | (1 << 28)
     assert [e.index for e in waits.errors] == [1]     # 14 tiles: no waits
@@ -302,7 +319,8 @@ def test_client_gives_up_within_its_deadline():
 
 
 WINNING = [("123m456p789s11122z", "2z"), ("22334455667788p", "8p"), ("11123455678999m", "5m"),
-           ("19m19p19s11234567z", "1z"), ("112233m456p789s55z", "3m"), ("234m567p345s22m678s", "8s"),
+           ("19m19p19s11234567z", "1z"), ("112233m456p789s55z", "3m"),
+           ("234m567p345s22m678s", "8s"),
            ("123m55z chi:345p pon:777s<2 kan:9999m<1", "5z"), ("234m406p345s22m678s", "0p"),
            ("11m pon:555z<1 pon:666z<2 pon:777z<3 123p", "1m"), ("234m456p789s55z chi:123s", "5z")]
 
@@ -314,10 +332,11 @@ def _score_rows(n: int, seed: int) -> list[dict]:
         hand, win = WINNING[i % len(WINNING)]
         tsumo = bool(rng.integers(2))
         closed = ":" not in hand
-        row = dict(hand=hand, win_tile=win, tsumo=tsumo, seat_wind="ESWN"[rng.integers(4)],
-                   round_wind="ES"[rng.integers(2)], dora=("1m", "1m2z")[int(rng.integers(2))],
-                   honba=int(rng.integers(3)), riichi_sticks=int(rng.integers(2)),
-                   riichi=closed and bool(rng.integers(2)))
+        row = {"hand": hand, "win_tile": win, "tsumo": tsumo, "seat_wind": "ESWN"[rng.integers(4)],
+                   "round_wind": "ES"[rng.integers(2)],
+                   "dora": ("1m", "1m2z")[int(rng.integers(2))],
+                   "honba": int(rng.integers(3)), "riichi_sticks": int(rng.integers(2)),
+                   "riichi": closed and bool(rng.integers(2))}
         if row["riichi"]:
             row["ura"] = "9p"
         rows.append(row)
@@ -426,5 +445,77 @@ def test_message_over_the_size_limit_is_resource_exhausted():
                 c.shanten(random_counts(4000, 13, 1))     # 68 kB of nibbles
             assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert len(c.shanten(random_counts(1000, 13, 1))) == 1000
+    finally:
+        server.stop(0).wait()
+
+
+def test_stream_resumes_on_another_server_after_unavailable():
+    first, port = start(ServerConfig(port=0))
+    holder = {}
+
+    def swap_servers():
+        give_up = time.monotonic() + 10
+        while first.servicer.batches_done < 3 and time.monotonic() < give_up:
+            time.sleep(0.001)
+        first.stop(0).wait()
+        holder["second"] = start(ServerConfig(port=port))[0]
+
+    counts = np.tile(random_counts(1000, 13, 21), (100, 1))   # 1000 batches of 100
+    t = threading.Thread(target=swap_servers)
+    t.start()
+    try:
+        with Client(f"127.0.0.1:{port}", batch_size=100, streams=1, retries=50, backoff=0.02,
+                    max_backoff=0.1, timeout=60) as c:
+            got = c.shanten(counts)
+    finally:
+        t.join()
+        if "second" in holder:
+            holder["second"].stop(0).wait()
+    assert np.array_equal(got, batch.shanten(counts).shanten)
+    assert holder["second"].servicer.batches_done > 0
+    assert first.servicer.batches_done + holder["second"].servicer.batches_done >= 1000
+
+
+def test_bad_meld_counts_are_per_hand_errors(client: Client):
+    counts = random_counts(6, 13, 40)
+    melds = np.array([0, 7, 0, 255, 0, 5], np.uint8)
+    with pytest.raises(BatchError) as err:
+        client.shanten(counts, melds)
+    want = batch.shanten(counts, melds)
+    assert {i: e.reason for i, e in err.value.errors.items()} == {
+        e.index: e.reason for e in want.errors()}
+    assert set(err.value.errors) == {1, 3, 5}
+
+
+def test_batch_whose_answer_would_not_fit_is_resource_exhausted():
+    server, port = start(ServerConfig(port=0, max_message_size=256 * 1024))
+    try:
+        counts = random_counts(2000, 14, 3)          # 34 kB of nibbles, fits the request limit
+        with Client(f"127.0.0.1:{port}", batch_size=2000, retries=0) as c:
+            assert len(c.shanten(counts)) == 2000
+            with pytest.raises(ServiceError) as err:
+                c.score_batch(counts, counts.argmax(axis=1), details=True)   # ~300 kB answer
+            assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert err.value.reason == "BATCH_TOO_LARGE"
+    finally:
+        server.stop(0).wait()
+
+
+def test_errors_beyond_the_first_kernel_chunk_keep_batch_indices():
+    from mjcore.service.servicer import CHUNK
+
+    server, port = start(ServerConfig(port=0))
+    try:
+        counts = np.tile(random_counts(1000, 13, 50), (CHUNK // 1000 + 5, 1))
+        bad = [3, CHUNK + 1, len(counts) - 1]
+        counts[bad, 0] = 5
+        with Client(f"127.0.0.1:{port}", batch_size=len(counts), streams=1) as c, \
+                pytest.raises(BatchError) as err:
+            c.shanten(counts)
+        assert sorted(err.value.errors) == bad
+        assert all(not e.args[0].startswith("row") for e in err.value.errors.values())
+        good = np.ones(len(counts), bool)
+        good[bad] = False
+        assert np.array_equal(err.value.partial[good], batch.shanten(counts[good]).shanten)
     finally:
         server.stop(0).wait()

@@ -69,7 +69,7 @@ def test_32_concurrent_clients_match_the_library():
                 got_b = c.score_batch(counts_s, arrays.pop("win_tile"), **arrays)
                 assert np.array_equal(got_b["points"], ws.points)
                 assert np.array_equal(got_b["deltas"], ws.deltas)
-        except Exception as exc:  # collected and reported by the main thread
+        except Exception as exc:  # noqa: BLE001  (reported by the main thread)
             failures.append(f"client {i}: {exc!r}")
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(N_CLIENTS)]

@@ -32,8 +32,17 @@ def _health(port: int, service: str = "") -> int:
             health_pb2.HealthCheckRequest(service=service), timeout=2).status
 
 
+def _wait_for(predicate, seconds: float = 1.5) -> bool:
+    give_up = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > give_up:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def test_health_during_graceful_shutdown():
-    server, port = start(ServerConfig(port=0, max_batch=1 << 16, grace=10, drain=0.6))
+    server, port = start(ServerConfig(port=0, max_batch=1 << 16, grace=10, drain=2.0))
     assert _health(port) == _health(port, SERVICE) == health_pb2.HealthCheckResponse.SERVING
     counts = random_counts(1 << 16, 13, 7)
     expected = batch.shanten(counts).shanten
@@ -55,12 +64,13 @@ def test_health_during_graceful_shutdown():
 
     t = threading.Thread(target=in_flight)
     t.start()
-    while server.servicer.batches_done < 1:
+    give_up = time.monotonic() + 10
+    while server.servicer.batches_done < 1 and time.monotonic() < give_up:
         time.sleep(0.01)
+    assert server.servicer.batches_done == 1
     stopper = threading.Thread(target=server.shutdown)
     stopper.start()
-    time.sleep(0.2)
-    assert _health(port) == health_pb2.HealthCheckResponse.NOT_SERVING
+    assert _wait_for(lambda: _health(port) == health_pb2.HealthCheckResponse.NOT_SERVING)
     assert _health(port, SERVICE) == health_pb2.HealthCheckResponse.NOT_SERVING
     release.set()
     t.join(10)
@@ -85,13 +95,12 @@ def _spawn(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signal_shuts_down_gracefully_with_exit_0(sig):
-    proc, port = _spawn("--drain", "0.5", "--grace", "2")
+    proc, port = _spawn("--drain", "2", "--grace", "2")
     try:
         with Client(f"127.0.0.1:{port}") as c:
             assert c.health() == "SERVING"
             proc.send_signal(sig)
-            time.sleep(0.2)
-            assert c.health() == "NOT_SERVING"
+            assert _wait_for(lambda: c.health() == "NOT_SERVING")
         assert proc.wait(10) == 0
     finally:
         if proc.poll() is None:
@@ -136,3 +145,15 @@ def test_serve_rejects_bad_settings(tmp_path):
     assert r.exit_code == 2 and "tls_key" in r.output
     r = runner.invoke(main, ["serve", "--help"])
     assert r.exit_code == 0 and "MJCORE_PORT" in r.output
+
+
+def test_serve_reports_an_address_in_use():
+    import socket
+
+    from mjcore.cli import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = CliRunner().invoke(main, ["serve", "--port", str(s.getsockname()[1])])
+    assert r.exit_code == 1 and "cannot serve" in r.output

@@ -121,14 +121,14 @@ def test_tls_rejects_untrusted_server_and_plaintext(tls_server, certs):
         with pytest.raises(ServiceError) as err:
             c.rule_presets()
         assert err.value.code == grpc.StatusCode.UNAVAILABLE
-    with Client(f"127.0.0.1:{tls_server}", timeout=2, retries=0) as c:
-        with pytest.raises(ServiceError):
-            c.rule_presets()
+    with Client(f"127.0.0.1:{tls_server}", timeout=2, retries=0) as c, \
+            pytest.raises(ServiceError):
+        c.rule_presets()
 
 
 def test_mutual_tls(mtls_server, certs):
-    good = dict(root_certificates=certs["ca"], client_cert=certs["client"],
-                client_key=certs["client.key"], timeout=5, retries=0)
+    good = {"root_certificates": certs["ca"], "client_cert": certs["client"],
+                "client_key": certs["client.key"], "timeout": 5, "retries": 0}
     with Client(f"localhost:{mtls_server}", token=TOKEN, **good) as c:
         counts = random_counts(5, 13, 4)
         assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)

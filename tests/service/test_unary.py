@@ -46,11 +46,10 @@ def test_analyze_matches_library(client: Client, text: str):
     tiles = hand.n_closed + 3 * hand.n_melds
     assert got.is_agari == (tiles == 14 and mjcore.is_agari(hand))
     if tiles == 13:
-        assert got.waits.tiles == mjcore.waits(hand).tiles
+        assert got.waits == mjcore.waits(hand)
     else:
         assert got.waits is None
-    assert got.ukeire.options == mjcore.ukeire(hand).options
-    assert got.ukeire.shanten == mjcore.ukeire(hand).shanten
+    assert got.ukeire == mjcore.ukeire(hand)
 
 
 def test_analyze_visible_tiles_lower_remaining(client: Client):
@@ -152,24 +151,24 @@ def test_decompose_errors(stub):
 SCORES = [
     (sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z", win_method=sp.WIN_METHOD_RON,
                      seat_wind=types_pb2.WIND_WEST, dora_indicators="1z"),
-     dict(round_wind="E", seat_wind="W", dora="1z")),
+     {"round_wind": "E", "seat_wind": "W", "dora": "1z"}),
     (sp.ScoreRequest(hand="234m567p345s22m678s", win_tile="8s", win_method=sp.WIN_METHOD_TSUMO,
                      seat_wind=types_pb2.WIND_SOUTH, situation=sp.Situation(riichi=True,
                                                                           ippatsu=True),
                      dora_indicators="1m", ura_indicators="4p", honba=2, riichi_sticks=1),
-     dict(tsumo=True, seat_wind="S", riichi=True, ippatsu=True, dora="1m", ura="4p", honba=2,
-          riichi_sticks=1)),
+     {"tsumo": True, "seat_wind": "S", "riichi": True, "ippatsu": True, "dora": "1m",
+      "ura": "4p", "honba": 2, "riichi_sticks": 1}),
     (sp.ScoreRequest(hand="11m pon:555z<1 pon:666z<2 pon:777z<3 123p", win_tile="1m",
                      win_method=sp.WIN_METHOD_RON, seat_wind=types_pb2.WIND_EAST,
                      discarder=2, liable=3),
-     dict(seat_wind="E", from_who=2, pao_seat=3)),
+     {"seat_wind": "E", "from_who": 2, "pao_seat": 3}),
     (sp.ScoreRequest(hand="19m19p19s12345677z", win_tile="7z", win_method=sp.WIN_METHOD_TSUMO,
                      winner=2, dealer=0, rules=sp.RuleSelection(preset="ema")),
-     dict(tsumo=True, winner=2, dealer=0, rules=RuleSet.preset("ema"))),
+     {"tsumo": True, "winner": 2, "dealer": 0, "rules": RuleSet.preset("ema")}),
     (sp.ScoreRequest(hand="22334455667788p", win_tile="8p", win_method=sp.WIN_METHOD_RON,
                      rules=sp.RuleSelection(preset="wrc", options=[
                          sp.RuleOption(name="kiriage", bool_value=False)])),
-     dict(rules=RuleSet.preset("wrc").replace(kiriage=False))),
+     {"rules": RuleSet.preset("wrc").replace(kiriage=False)}),
 ]
 
 
@@ -197,7 +196,7 @@ def test_score_no_yaku_is_not_an_error(stub):
 
 
 def test_score_errors(stub):
-    base = dict(hand="123m456p789s11122z", win_tile="2z")
+    base = {"hand": "123m456p789s11122z", "win_tile": "2z"}
     _check_raises(stub.Score, sp.ScoreRequest(**base), "MISSING_WIN_METHOD", "win_method")
     with pytest.raises(InvalidHandError) as lib:
         score("123m456p789s11123z", "3z")
@@ -256,14 +255,14 @@ def test_unknown_method_is_unimplemented(plain_server):
 
 
 def test_service_error_for_unreachable_server():
-    with Client("127.0.0.1:1", timeout=0.5, retries=2, backoff=0.01) as c:
-        with pytest.raises(ServiceError) as err:
-            c.rule_presets()
+    with Client("127.0.0.1:1", timeout=0.5, retries=2, backoff=0.01) as c, \
+            pytest.raises(ServiceError) as err:
+        c.rule_presets()
     assert err.value.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 def test_unexpected_failure_is_internal_and_the_server_stays_up(stub, monkeypatch):
-    import mjcore.service.servicer as servicer
+    from mjcore.service import servicer
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
