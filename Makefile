@@ -40,7 +40,7 @@ demo: venv
 	.venv/bin/mjcore analyze --file mjcore/data/sample_hands.txt
 
 bench: build
-	$(PY) -m pytest benchmarks -q --benchmark-only --benchmark-columns=median,ops,rounds
+	$(PY) -m pytest benchmarks -q --benchmark-only --benchmark-columns=median,ops,rounds --benchmark-sort=name
 
 proto:
 	$(PY) scripts/gen_proto.py

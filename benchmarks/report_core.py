@@ -35,7 +35,8 @@ SINGLE_API_TARGET = 1e6
 
 def uptime() -> str:
     try:
-        return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        return subprocess.run(["uptime"], capture_output=True, text=True,
+                              check=False).stdout.strip()
     except OSError:
         return "load average: " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 

@@ -198,7 +198,7 @@ cdef void _rec(_Enum* e, int k) noexcept nogil:
 
 cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) noexcept nogil:
     cdef _Enum e
-    cdef int i, k, g, st, n_pairs, ok, honors_ok, n_simple, first, suit_sum[4]
+    cdef int i, k, g, st, n_pairs, ok, honors_ok, n_simple, suit_sum[4]
     cdef const MeldC* m
     cdef Decomp* d
     st = check_hand(hand)

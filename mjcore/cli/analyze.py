@@ -88,14 +88,17 @@ def _wait_list(waits: Any) -> list[dict[str, Any]]:
     return [{"tile": TILE_NAMES[w.tile], "remaining": w.remaining} for w in waits]
 
 
-def analyse_hand(text: str, visible: list[int]) -> dict[str, Any]:
-    """Everything ``analyze`` shows for one hand, as plain data (the ``--json`` object)."""
+def analyse_hand(text: str, visible: list[int], client: Any = None) -> dict[str, Any]:
+    """Everything ``analyze`` shows for one hand, as plain data (the ``--json`` object).
+    With ``client`` (a ``mjcore.client.Client``) the analysis runs on the server."""
     from .. import analysis
     from ..hand import Hand
+    from ..tiles import format_tiles
 
     hand = Hand.parse(text)
     size = hand.require_tiles(13, 14)
-    sh = analysis.shanten(hand)
+    remote = client.analyze(text, format_tiles(visible)) if client is not None else None
+    sh = remote.shanten if remote else analysis.shanten(hand)
     record: dict[str, Any] = {
         "hand": str(hand),
         "unicode": hand.format(unicode=True),
@@ -108,7 +111,7 @@ def analyse_hand(text: str, visible: list[int]) -> dict[str, Any]:
             "kokushi": sh.kokushi,
         },
     }
-    uk = analysis.ukeire(hand, visible=visible)
+    uk = remote.ukeire if remote else analysis.ukeire(hand, visible=visible)
     options = []
     for opt in uk.options:
         options.append({
@@ -118,7 +121,7 @@ def analyse_hand(text: str, visible: list[int]) -> dict[str, Any]:
             "count": int(opt.remaining),
         })
     if size == 13:
-        w = analysis.waits(hand, visible=visible)
+        w = remote.waits if remote else analysis.waits(hand, visible=visible)
         record["tenpai"] = bool(w.tenpai)
         record["waits"] = _wait_list(w.tiles) if w.tenpai else []
     else:
@@ -193,8 +196,11 @@ def render(record: dict[str, Any], label: str) -> str:
               help="Tiles already seen (discards, melds, dora indicators), e.g. '1z1z5m'.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for more than 1000 lines on a terminal).")
+@click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
+              help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
+                   "token, if any, from MJCORE_TOKEN]")
 def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visible: str,
-            progress: bool | None) -> None:
+            progress: bool | None, server: str | None) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -222,13 +228,20 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
         bar = tqdm(total=total, unit="hand", file=sys.stderr, dynamic_ncols=True,
                    delay=0 if progress else 0.5)
+    client = None
+    if server:
+        import os
+
+        from ..client import Client
+
+        client = Client(server, token=os.environ.get("MJCORE_TOKEN") or None)
     out = sys.stdout
     failed = 0
     first_block = True
     try:
         for src in sources:
             try:
-                record = analyse_hand(src.text, seen)
+                record = analyse_hand(src.text, seen, client)
             except MjcoreError as e:
                 failed += 1
                 reason = getattr(e, "reason", "error")
@@ -252,6 +265,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     finally:
         if bar is not None:
             bar.close()
+        if client is not None:
+            client.close()
         out.flush()
     if failed:
         click.echo(f"{failed} hand(s) failed", err=True)

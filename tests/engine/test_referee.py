@@ -12,6 +12,7 @@ from mjcore.engine.actions import (
     PON,
     RIICHI,
     RON,
+    TENPAI,
     TSUMO,
     Action,
 )
