@@ -6,12 +6,12 @@ PIP ?= .venv/bin/pip
 
 venv:
 	test -x $(PY) || python3 -m venv .venv
-	$(PIP) install -q --upgrade pip setuptools wheel
+	$(PIP) install -q --upgrade pip 'setuptools>=77' wheel 'Cython>=3.0' numpy
 	$(PIP) install -q -e .
 
 venv-test:
 	test -x $(PY) || python3 -m venv .venv
-	$(PIP) install -q --upgrade pip setuptools wheel
+	$(PIP) install -q --upgrade pip 'setuptools>=77' wheel 'Cython>=3.0' numpy
 	$(PIP) install -q -e '.[test]'
 
 build:

@@ -268,3 +268,19 @@ def test_optional_tenpai_declaration():
     res = rnd._exhaustive()
     assert asked == [(0, [TENPAI, PASS.type]), (1, [TENPAI, PASS.type])]
     assert res.deltas == [3000, -1000, -1000, -1000]
+
+
+def test_kokushi_may_rob_a_closed_kan_only_by_option():
+    hands = {0: "1111m23456789p1s", 1: "9m19p19s1234567z"}      # seat 1: kokushi on 1m
+    for allowed in (False, True):
+        rules = TENHOU.replace(kokushi_chankan_ankan=allowed)
+        rnd = make_round(hands, draws="2s", rules=rules)
+        rnd.decide = lambda seat, acts: acts[0]
+        t = rnd.wall.draw()
+        rnd._add(0, t)
+        kan = next(a for a in rnd.turn_actions(0, t) if a.type == ANKAN)
+        res = rnd._kan(0, kan)
+        if allowed:
+            assert res is not None and res.winners == (1,)
+        else:
+            assert res is None and rnd.melds[0][0].type == "ankan"
