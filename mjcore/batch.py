@@ -247,3 +247,10 @@ def unpack(words: ArrayLike) -> np.ndarray:
         for i in range(7 if g == 3 else 9):
             out[:, 9 * g + i] = (w[:, g] >> np.uint32(3 * i)) & np.uint32(7)
     return out
+
+
+def score(*args, **kwargs):
+    """Batch riichi scoring; see ``mjcore.batch_scoring.score`` for the arrays it takes."""
+    from .batch_scoring import score as _score
+
+    return _score(*args, **kwargs)
