@@ -87,10 +87,13 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
 @click.option("--rules", default="tenhou", show_default=True,
               help="Rule preset: tenhou, ema or wrc.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
+              help="Score on a `mjcore serve` server. [env MJCORE_SERVER; the token, if any, "
+                   "from MJCORE_TOKEN]")
 def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
                   pao: int | None, honba: int, sticks: int, rules: str, as_json: bool,
-                  **flags: bool) -> None:
+                  server: str | None, **flags: bool) -> None:
     """Score a winning riichi hand: yaku, fu breakdown, limit, points and payments.
 
     HAND is mpsz text including the winning tile, with called melds after it, e.g.
@@ -100,6 +103,10 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
     from ..scoring import score
 
     text = " ".join(hand)
+    if server:
+        _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
+                      sticks, rules, as_json, flags)
+        return
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura), honba=honba, riichi_sticks=sticks,
@@ -119,3 +126,48 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
                               ensure_ascii=False))
     else:
         click.echo(render(text, win, tsumo, res))
+
+
+def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str, ...],
+                  ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
+                  pao: int | None, honba: int, sticks: int, rules: str, as_json: bool,
+                  flags: dict[str, bool]) -> None:
+    """The same command answered by the gRPC service (seats relative to the winner)."""
+    import os
+
+    from google.protobuf.json_format import MessageToDict
+
+    from ..client import Client
+    from ..errors import MjcoreError
+
+    try:
+        with Client(server, token=os.environ.get("MJCORE_TOKEN") or None) as client:
+            res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
+                               dora="".join(_tiles(dora)), ura="".join(_tiles(ura)),
+                               honba=honba, riichi_sticks=sticks, from_who=from_rel,
+                               pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
+    except MjcoreError as e:
+        reason = getattr(e, "reason", "invalid")
+        if as_json:
+            click.echo(json.dumps({"input": text, "error": {"reason": reason,
+                                                           "message": str(e)}}))
+        else:
+            click.echo(f"error: {e} [{reason}]", err=True)
+        sys.exit(1)
+    data = MessageToDict(res, preserving_proto_field_name=True)
+    if as_json:
+        click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **data},
+                              ensure_ascii=False))
+        return
+    lines = [f"hand   {text}   win {win} ({'tsumo' if tsumo else 'ron'})   [server {server}]"]
+    if not res.is_win:
+        lines.append(f"no win: {res.status.replace('_', ' ')}")
+    else:
+        for y in res.yaku:
+            lines.append(f"  {y.name:<24} {y.han:>2} han  (tenhou id {y.tenhou_id})")
+        lines.append(f"fu     {res.fu}")
+        lines.append(f"value  {res.han} han {res.fu} fu {res.limit_name}: {res.points} points "
+                     f"(basic {res.basic_points})")
+        seats = ("winner", "shimocha", "toimen", "kamicha")
+        lines.append("deltas " + "  ".join(f"{seats[i]} {d:+d}" for i, d in enumerate(res.deltas)))
+    click.echo("\n".join(lines))
