@@ -33,8 +33,36 @@ STATUS_REASONS = {
 ArrayLike = Union[np.ndarray, "list[list[int]]"]
 
 
+def _integers(values: object, what: str) -> np.ndarray:
+    """An integer array from numbers; anything else is an InvalidHandError."""
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as e:          # ragged nested lists and the like
+        raise InvalidHandError(f"{what} must be a rectangular array of integers: {e}",
+                               reason="bad_shape") from None
+    if arr.dtype.kind in "iub":
+        return arr
+    if arr.dtype.kind == "O" and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+                                     for x in arr.flat):
+        try:
+            return arr.astype(np.int64)
+        except OverflowError:
+            raise InvalidHandError(f"{what} hold integers out of range",
+                                   reason="too_many_copies") from None
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.round(arr))
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            raise InvalidHandError(f"{what} must be whole numbers; found {arr[tuple(where)]!r} "
+                                   f"at {tuple(int(x) for x in where)}",
+                                   reason="not_an_integer", index=int(where[0]))
+        return arr
+    raise InvalidHandError(f"{what} must be integers, got dtype {arr.dtype}",
+                           reason="not_an_integer")
+
+
 def _counts(counts: ArrayLike) -> np.ndarray:
-    arr = np.asarray(counts)
+    arr = _integers(counts, "counts")
     if arr.ndim != 2 or arr.shape[1] != 34:
         raise InvalidHandError(f"counts must have shape (N, 34), got {arr.shape}",
                                reason="bad_shape")
@@ -50,7 +78,7 @@ def _counts(counts: ArrayLike) -> np.ndarray:
 def _melds(n_melds: object, n: int) -> np.ndarray:
     if n_melds is None:
         return np.zeros(n, dtype=np.uint8)
-    arr = np.asarray(n_melds)
+    arr = _integers(n_melds, "n_melds")
     if arr.ndim == 0:
         value = int(arr)
         if not 0 <= value <= 4:
@@ -65,10 +93,15 @@ def _melds(n_melds: object, n: int) -> np.ndarray:
     return np.ascontiguousarray(arr)
 
 
+MAX_THREADS = 4 * (os.cpu_count() or 1)
+
+
 def _threads(n_threads: int | None) -> int:
+    """Threads for a kernel: None or <= 0 means one per core; at most 4 per core."""
+    cores = os.cpu_count() or 1
     if n_threads is None or n_threads <= 0:
-        return os.cpu_count() or 1
-    return int(n_threads)
+        return cores
+    return min(int(n_threads), MAX_THREADS)
 
 
 @dataclass(frozen=True)
@@ -173,8 +206,8 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     n = c.shape[0]
     m = _melds(n_melds, n)
     rows = n if full else 0
-    after = np.empty((rows, 34), dtype=np.int8)
-    masks = np.empty((rows, 34), dtype=np.uint64)
+    after = np.full((rows, 34), 127, dtype=np.int8)
+    masks = np.zeros((rows, 34), dtype=np.uint64)
     bs = np.empty(n, dtype=np.int8)
     bd = np.empty(n, dtype=np.int8)
     bc = np.empty(n, dtype=np.uint16)
@@ -188,9 +221,12 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
 
 
 def read_lines(source: bytes | str | os.PathLike) -> bytes:
-    """The bytes of a hands file, or the bytes themselves."""
+    """The bytes of a hands file (a path), or the bytes themselves."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
+    if not isinstance(source, (str, os.PathLike)):
+        raise InvalidHandError(f"expected bytes or a file path, got {type(source).__name__}",
+                               reason="bad_type")
     with open(source, "rb") as fh:
         return fh.read()
 

@@ -165,7 +165,7 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
     """Parse one closed hand into counts[34]. Returns ST_OK, or ST_PARSE with err_pos set, or
     ST_BAD_COUNT (a fifth copy / second red five) with err_pos at the suit letter."""
     cdef Py_ssize_t j, start = 0, digits_start = -1
-    cdef int k, base, d, nd = 0, reds[4], letter_first = 0, cur = -1
+    cdef int k, base, d, nd = 0, reds[4], letter_first = 0, cur = -1, cur_digits = 0
     cdef u8 pend[16]
     cdef unsigned char ch
     for k in range(34):
@@ -192,6 +192,7 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
                 if d <= 0:
                     err_pos[0] = <i32>j
                     return ST_BAD_COUNT if d == 0 else ST_PARSE
+                cur_digits += 1
                 continue
             if nd >= 16:
                 err_pos[0] = <i32>j
@@ -211,7 +212,11 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
             err_pos[0] = <i32>j
             return ST_PARSE
         if letter_first:
+            if cur >= 0 and cur_digits == 0:
+                err_pos[0] = <i32>j          # the previous suit letter had no digits
+                return ST_PARSE
             cur = base
+            cur_digits = 0
             continue
         if nd == 0:
             err_pos[0] = <i32>j
@@ -222,7 +227,7 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
                 err_pos[0] = <i32>j
                 return ST_BAD_COUNT if d == 0 else ST_PARSE
         nd = 0
-    if nd > 0:
+    if nd > 0 or (letter_first and cur_digits == 0):
         err_pos[0] = <i32>length
         return ST_PARSE
     return ST_OK

@@ -69,9 +69,7 @@ cdef inline int _meld_use(const HandC* hand, int tile) noexcept nogil:
 
 
 cdef struct _Enum:
-    u8 c[34]
     u32 w[4]            # closed counts packed 3 bits per kind: man, pin, sou, honors
-    int order[4]        # groups in the order they are split (the pair's group first)
     SetC sets[4]
     int n_sets
     int n_melds
@@ -135,11 +133,14 @@ cdef extern from *:
     """
     #if defined(__GNUC__) || defined(__clang__)
     #define MJ_CTZ32(x) __builtin_ctz(x)
+    #define MJ_POPCOUNT32(x) __builtin_popcount(x)
     #else
     static int MJ_CTZ32(unsigned int x) { int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n; }
+    static int MJ_POPCOUNT32(unsigned int x) { int n = 0; while (x) { x &= x - 1u; n++; } return n; }
     #endif
     """
     int MJ_CTZ32(unsigned int x) noexcept nogil
+    int MJ_POPCOUNT32(unsigned int x) noexcept nogil
 
 
 cdef inline u32 _pack9(const u8* c) noexcept nogil:
@@ -154,59 +155,162 @@ cdef inline int _sum_fields(u32 w) noexcept nogil:
     return <int>(((t * <u32>0x1041041) >> 24) & 63)
 
 
-cdef void _rec(_Enum* e, int k) noexcept nogil:
-    """Split the packed groups e.w[e.order[k..3]] (3 bits per kind) into sets, lowest kind
-    first; the pair's group comes first so that a wrong pair fails before other work."""
+# ---- Suit table: every complete single-suit pattern -> its readings as sets (+ pair) ----
+# A group reading is a u32: bits 0-2 number of sets, 3-6 pair offset (15 = none), then
+# 5 bits per set (offset | 16 for a triplet), in the order of a lowest-kind-first search
+# (triplet before sequence; pair kinds ascending), which fixes the order of decompositions.
+cdef enum:
+    _TABLE_BITS = 15
+    _TABLE_SIZE = 1 << 15
+    _MAX_READINGS = 1 << 15
+    _NO_PAIR = 15
+
+cdef u64 _table[_TABLE_SIZE]        # 0 empty, else key | start << 32 | count << 56
+cdef u32 _readings[_MAX_READINGS]
+cdef int _n_readings = 0
+
+
+cdef inline u32 _slot(u32 key) noexcept nogil:
+    return (key * <u32>0x9E3779B1) >> (32 - _TABLE_BITS)
+
+
+cdef inline u64 _find(u32 key) noexcept nogil:
+    cdef u32 i = _slot(key)
+    cdef u64 e
+    while True:
+        e = _table[i]
+        if e == 0 or <u32>e == key:
+            return e
+        i = (i + 1) & (_TABLE_SIZE - 1)
+
+
+cdef void _search(int* c, int i, u32 code, int n_sets) noexcept nogil:
+    global _n_readings
+    while i < 9 and c[i] == 0:
+        i += 1
+    if i == 9:
+        if _n_readings < _MAX_READINGS:
+            _readings[_n_readings] = code | <u32>n_sets
+        _n_readings += 1
+        return
+    if n_sets >= 4:
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        _search(c, i, code | (<u32>(i | 16) << (7 + 5 * n_sets)), n_sets + 1)
+        c[i] += 3
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        _search(c, i, code | (<u32>i << (7 + 5 * n_sets)), n_sets + 1)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
+cdef void _insert(int* c) noexcept nogil:
+    cdef u32 key = 0, i, start = _n_readings
+    cdef int k, total = 0
+    cdef u64 e
+    for k in range(9):
+        key |= (<u32>c[k]) << (3 * k)
+        total += c[k]
+    i = _slot(key)
+    while _table[i] != 0:
+        if <u32>_table[i] == key:
+            return
+        i = (i + 1) & (_TABLE_SIZE - 1)
+    if total % 3 == 2:
+        for k in range(9):
+            if c[k] >= 2:
+                c[k] -= 2
+                _search(c, 0, <u32>k << 3, 0)
+                c[k] += 2
+    else:
+        _search(c, 0, <u32>_NO_PAIR << 3, 0)
+    _table[i] = key | (<u64>start << 32) | (<u64>(_n_readings - start) << 56)
+
+
+cdef void _add_sets(int* c, int first, int left) noexcept nogil:
+    """Every multiset of at most ``left`` more sets (types >= first), with and without a pair."""
+    cdef int t, k
+    _insert(c)
+    for k in range(9):
+        if c[k] <= 2:
+            c[k] += 2
+            _insert(c)
+            c[k] -= 2
+    if left == 0:
+        return
+    for t in range(first, 16):
+        if t < 9:
+            if c[t] > 1:
+                continue
+            c[t] += 3
+            _add_sets(c, t, left - 1)
+            c[t] -= 3
+        else:
+            k = t - 9
+            if c[k] > 3 or c[k + 1] > 3 or c[k + 2] > 3:
+                continue
+            c[k] += 1
+            c[k + 1] += 1
+            c[k + 2] += 1
+            _add_sets(c, t, left - 1)
+            c[k] -= 1
+            c[k + 1] -= 1
+            c[k + 2] -= 1
+
+
+cdef int _build_table() except -1:
+    cdef int c[9]
+    cdef int k
+    for k in range(9):
+        c[k] = 0
+    _add_sets(c, 0, 4)
+    if _n_readings > _MAX_READINGS:
+        raise RuntimeError("decomposition table overflow")
+    return 0
+
+
+_build_table()
+
+
+cdef inline void _append_group(_Enum* e, u32 code, int base) noexcept nogil:
+    cdef int j, n = code & 7, v
     cdef SetC* s
-    cdef u32 x
-    cdef int i, sh, g
-    while k < 4 and e.w[e.order[k]] == 0:
-        k += 1
-    if k == 4:
-        if e.n_sets == 4:
-            _emit(e)
-        return
-    if e.n_sets >= 4:
-        return
-    g = e.order[k]
-    x = e.w[g]
-    sh = MJ_CTZ32(x)
-    sh -= sh % 3
-    i = sh // 3
-    s = &e.sets[e.n_sets]
-    s.concealed = 1
-    s.meld = 0
-    s.tile = <u8>(9 * g + i)
-    if (x >> sh) & 7 >= 3:
-        e.w[g] = x - ((<u32>3) << sh)
-        s.kind = SET_TRIPLET
-        e.n_sets += 1
-        _rec(e, k)
-        e.n_sets -= 1
-        e.w[g] = x
-    if g < 3 and i <= 6 and (x >> (sh + 3)) & 7 and (x >> (sh + 6)) & 7:
-        e.w[g] = x - ((<u32>0x49) << sh)
-        s.kind = SET_SEQ
-        s.tile = <u8>(9 * g + i)
+    if ((code >> 3) & 15) != _NO_PAIR:
+        e.pair = base + ((code >> 3) & 15)
+    code >>= 7
+    for j in range(n):
+        v = code & 31
+        code >>= 5
+        s = &e.sets[e.n_sets]
+        s.kind = SET_TRIPLET if v & 16 else SET_SEQ
+        s.tile = <u8>(base + (v & 15))
         s.concealed = 1
         s.meld = 0
         e.n_sets += 1
-        _rec(e, k)
-        e.n_sets -= 1
-        e.w[g] = x
 
 
 cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) noexcept nogil:
     cdef _Enum e
-    cdef int i, k, g, st, n_pairs, ok, honors_ok, n_simple, suit_sum[4]
+    cdef int i, k, g, st, n_groups, j
+    cdef u32 hw, x, any_w, twos, honor_code
+    cdef u64 entry
     cdef const MeldC* m
     cdef Decomp* d
+    cdef int suit_sum[4]
+    cdef const u32* lists[4]
+    cdef int counts[4]
+    cdef int bases[4]
+    cdef int idx[4]
     st = check_hand(hand)
     if st != ST_OK:
         return st
     if win_tile < 0 or win_tile >= 34 or hand.counts[win_tile] == 0:
         return ST_BAD_TILE
-    memcpy(e.c, hand.counts, 34)
     e.n_melds = hand.n_melds
     e.win = win_tile
     e.out = out
@@ -223,57 +327,88 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
             e.sets[k].kind = SET_TRIPLET
         else:
             e.sets[k].kind = SET_KAN
-    e.n_sets = hand.n_melds
 
-    # Packed groups and their tile sums; no honor may be single or a quad.
+    # Packed groups (3 bits per kind) and their tile sums.
     for k in range(3):
-        e.w[k] = _pack9(e.c + 9 * k)
+        e.w[k] = _pack9(hand.counts + 9 * k)
         suit_sum[k] = _sum_fields(e.w[k])
-    e.w[3] = 0
-    suit_sum[3] = 0
-    honors_ok = 1
+    hw = 0
     for i in range(7):
-        e.w[3] |= (<u32>e.c[27 + i]) << (3 * i)
-        suit_sum[3] += e.c[27 + i]
-        honors_ok &= e.c[27 + i] != 1 and e.c[27 + i] != 4
+        hw |= (<u32>hand.counts[27 + i]) << (3 * i)
+    e.w[3] = hw
+    suit_sum[3] = _sum_fields(hw)
 
-    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3.
+    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3; honors are
+    # triplets or the pair (no single, no quad).
     g = -1
     for k in range(4):
         if suit_sum[k] % 3 == 2:
             g = k if g < 0 else 4
         elif suit_sum[k] % 3 == 1:
             g = 4
-    if honors_ok and 0 <= g < 4:
-        e.order[0] = g
-        k = 1
-        for i in range(4):
-            if i != g:
-                e.order[k] = i
-                k += 1
-        for i in range(9 * g, 9 * g + (7 if g == 3 else 9)):
-            if e.c[i] < 2:
-                continue
-            k = 3 * (i - 9 * g)
-            e.w[g] -= (<u32>2) << k
-            e.pair = i
-            _rec(&e, 0)
-            e.w[g] += (<u32>2) << k
+    # honor fields: 1 = 001, 4 = 100 (a bit 2, or bit 0 without bit 1) are not allowed
+    if 0 <= g < 4 and (hw & <u32>0o4444444) == 0 and (hw & ~(hw >> 1) & <u32>0o1111111) == 0:
+        twos = (hw >> 1) & ~hw & <u32>0o1111111         # fields holding exactly 2
+        if twos == 0 if g != 3 else (twos & (twos - 1)) == 0:
+            n_groups = 0
+            honor_code = 0
+            if hw:
+                # honors as one group reading (triplets ascending, pair offset)
+                honor_code = <u32>_NO_PAIR << 3
+                if twos:
+                    honor_code = <u32>(MJ_CTZ32(twos) // 3) << 3
+                x = hw & ~(twos << 1)
+                j = 0
+                while x:
+                    i = MJ_CTZ32(x) // 3
+                    x &= ~((<u32>7) << (3 * i))
+                    honor_code |= <u32>(i | 16) << (7 + 5 * j)
+                    j += 1
+                honor_code |= <u32>j
+            for k in range(-1, 4):
+                # the pair's group first, then the others in order
+                if k == -1:
+                    i = g
+                elif k == g:
+                    continue
+                else:
+                    i = k
+                if e.w[i] == 0:
+                    continue
+                if i == 3:
+                    lists[n_groups] = &honor_code
+                    counts[n_groups] = 1
+                else:
+                    entry = _find(e.w[i])
+                    if entry == 0:
+                        n_groups = -1
+                        break
+                    lists[n_groups] = &_readings[(entry >> 32) & 0xFFFFFF]
+                    counts[n_groups] = <int>(entry >> 56)
+                bases[n_groups] = 9 * i
+                idx[n_groups] = 0
+                n_groups += 1
+            if n_groups >= 0:
+                while True:
+                    e.n_sets = e.n_melds
+                    for j in range(n_groups):
+                        _append_group(&e, lists[j][idx[j]], bases[j])
+                    _emit(&e)
+                    j = n_groups - 1
+                    while j >= 0:
+                        idx[j] += 1
+                        if idx[j] < counts[j]:
+                            break
+                        idx[j] = 0
+                        j -= 1
+                    if j < 0:
+                        break
 
     if hand.n_melds == 0:
-        n_pairs = 0
-        ok = 1              # every count is 0 or 2
-        for i in range(34):
-            if e.c[i] == 2:
-                n_pairs += 1
-            elif e.c[i] != 0:
-                ok = 0
-                break
-        n_simple = 14       # tiles outside the 13 terminal/honor kinds
-        for i in range(13):
-            n_simple -= e.c[YAOCHUU[i]]
-        # Seven pairs: seven different kinds, two each.
-        if ok and n_pairs == 7:
+        any_w = e.w[0] | e.w[1] | e.w[2] | hw
+        # Seven pairs: seven different kinds, two each (every field 0 or 2).
+        if (any_w & <u32>0o555555555) == 0 and MJ_POPCOUNT32(e.w[0]) + MJ_POPCOUNT32(e.w[1]) \
+                + MJ_POPCOUNT32(e.w[2]) + MJ_POPCOUNT32(hw) == 7:
             if e.n < cap:
                 d = &out[e.n]
                 d.form = FORM_CHIITOITSU
@@ -282,17 +417,16 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
                 d.wait = WAIT_TANKI
                 d.win_set = -1
             e.n += 1
-        # Thirteen orphans: every terminal/honor kind, one of them twice.
-        if n_simple == 0:
-            ok = 1
+        # Thirteen orphans: every terminal/honor kind, one of them twice (14 tiles).
+        if ((e.w[0] | e.w[1] | e.w[2]) & <u32>0o077777770) == 0:
             k = -1
             for i in range(13):
-                if e.c[YAOCHUU[i]] == 0:
-                    ok = 0
+                if hand.counts[YAOCHUU[i]] == 0:
+                    k = -2
                     break
-                if e.c[YAOCHUU[i]] == 2:
+                if hand.counts[YAOCHUU[i]] == 2:
                     k = YAOCHUU[i]
-            if ok and k >= 0:
+            if k >= 0:
                 if e.n < cap:
                     d = &out[e.n]
                     d.form = FORM_KOKUSHI

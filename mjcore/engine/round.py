@@ -418,25 +418,35 @@ class RiichiRound:
         seat = self.dealer
         rinshan = False
         after_call: tuple[int, ...] | None = None   # (forbidden mask,) after chi/pon
+        wall = self.wall
+        hands = self.hands
+        counts = self.counts
+        has_drawn = self.has_drawn
+        emit = self.emit
+        turn_actions = self.turn_actions
         while True:
             if after_call is None:
                 if rinshan:
-                    tile = self.wall.draw_rinshan()
+                    tile = wall.draw_rinshan()
                     self._add(seat, tile)
-                    self.emit({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
+                    emit({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
                 else:
-                    if self.wall.left <= 0:
+                    if wall.left <= 0:
                         return self._exhaustive()
-                    tile = self.wall.draw()
-                    insort(self.hands[seat], tile)
-                    self.counts[seat][tile >> 2] += 1
-                    self.emit({"type": "tsumo", "actor": seat, "pai": tile})
-                self.has_drawn[seat] = True
-                acts = self.turn_actions(seat, tile, rinshan)
+                    tile = wall.live[wall.pos]
+                    wall.pos += 1
+                    wall.left -= 1
+                    insort(hands[seat], tile)
+                    counts[seat][tile >> 2] += 1
+                    emit({"type": "tsumo", "actor": seat, "pai": tile})
+                has_drawn[seat] = True
+                acts = turn_actions(seat, tile, rinshan)
             else:
                 tile = -1
                 acts = self._discard_actions(seat, -1, forbidden=after_call[0])
-            act = self._ask(seat, acts)
+            act = decide(seat, acts)
+            if act not in acts:
+                act = self._check_choice(seat, act, acts)
             at = act.type
             if at == TSUMO:
                 return self._settle_wins([seat], seat, tile, rinshan=rinshan)
@@ -469,12 +479,18 @@ class RiichiRound:
     def _ask(self, seat: int, acts: list[Action]) -> Action:
         act = self.decide(seat, acts)
         if act not in acts:
-            key = act.key()
-            match = [a for a in acts if a.key() == key]
-            if not match:
-                raise EngineError(f"seat {seat} chose {act}, which is not among the legal "
-                                  f"actions {[str(a) for a in acts]}")
+            act = self._check_choice(seat, act, acts)
         return act
+
+    def _check_choice(self, seat: int, act: Action, acts: list[Action]) -> Action:
+        """An agent may name another copy of an offered tile (the offered one is used); anything
+        else is an error."""
+        key = act.key() if isinstance(act, Action) else None
+        for a in acts:
+            if a.key() == key:
+                return a
+        raise EngineError(f"seat {seat} chose {act}, which is not among the legal actions "
+                          f"{[str(a) for a in acts]}")
 
     def _reveal_dora(self) -> None:
         tile = self.wall.reveal_dora()

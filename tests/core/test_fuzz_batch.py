@@ -536,7 +536,7 @@ def test_shanten_text_large_threads():
     assert np.array_equal(one.shanten, batch.shanten(counts).shanten)
 
 
-# -- known bugs (reported to the lead; remove the xfail mark once fixed) ------------------------
+# -- bugs found by fuzzing, fixed; kept as regression tests --------------------------------------
 
 def _in_subprocess(code: str) -> subprocess.CompletedProcess:
     root = Path(__file__).resolve().parents[2]
@@ -561,8 +561,6 @@ def test_fractional_counts_are_rejected():
         batch.shanten(np.full((1, 34), 0.4))
 
 
-@pytest.mark.xfail(strict=True, reason="reported: string/object/ragged counts raise numpy "
-                   "errors instead of InvalidHandError")
 def test_non_numeric_counts_are_rejected():
     for bad in (np.array([["1"] * 34]), np.array([[None] * 34]), [[1] * 34, [1] * 3]):
         with pytest.raises(InvalidHandError):
