@@ -313,6 +313,7 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
         return ST_BAD_TILE
     e.n_melds = hand.n_melds
     e.win = win_tile
+    e.pair = -1
     e.out = out
     e.cap = cap
     e.n = 0
@@ -349,7 +350,7 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
     # honor fields: 1 = 001, 4 = 100 (a bit 2, or bit 0 without bit 1) are not allowed
     if 0 <= g < 4 and (hw & <u32>0o4444444) == 0 and (hw & ~(hw >> 1) & <u32>0o1111111) == 0:
         twos = (hw >> 1) & ~hw & <u32>0o1111111         # fields holding exactly 2
-        if twos == 0 if g != 3 else (twos & (twos - 1)) == 0:
+        if (twos != 0 and (twos & (twos - 1)) == 0) if g == 3 else twos == 0:
             n_groups = 0
             honor_code = 0
             if hw:

@@ -546,16 +546,12 @@ def _in_subprocess(code: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120, check=False)
 
 
-@pytest.mark.xfail(strict=True, reason="reported: n_threads is not clamped; 30000 threads "
-                   "segfault the process (OpenMP)")
 def test_huge_thread_count_does_not_crash():
     r = _in_subprocess("import numpy as np; from mjcore import batch; "
                        "batch.shanten(np.zeros((3, 34), np.uint8), n_threads=100000)")
     assert r.returncode == 0, r.stderr[-500:]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: float counts are truncated (0.4 -> 0, "
-                   "NaN -> 0) instead of raising InvalidHandError")
 def test_fractional_counts_are_rejected():
     with pytest.raises(InvalidHandError):
         batch.shanten(np.full((1, 34), 0.4))
@@ -567,8 +563,6 @@ def test_non_numeric_counts_are_rejected():
             batch.shanten(bad)
 
 
-@pytest.mark.xfail(strict=True, reason="reported: shanten_text(5) opens (and closes) file "
-                   "descriptor 5 instead of rejecting an int")
 def test_shanten_text_rejects_int_source():
     # In a subprocess: closing a descriptor this process uses would break pytest itself.
     r = _in_subprocess("import os, sys\n"
@@ -582,8 +576,6 @@ def test_shanten_text_rejects_int_source():
     assert r.returncode == 0, r.stderr[-500:]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: the bulk text parser accepts a suit letter "
-                   "without digits in letter-first form ('mp123...'); Hand.parse rejects it")
 def test_shanten_text_letter_without_digits():
     res = batch.shanten_text(b"mp123456789s1122z3\n")
     with pytest.raises(InvalidHandError):
@@ -591,8 +583,6 @@ def test_shanten_text_letter_without_digits():
     assert res.status[0] != 0
 
 
-@pytest.mark.xfail(strict=True, reason="reported: ukeire(full=True) leaves .after/.masks of "
-                   "bad rows uninitialised (np.empty garbage)")
 def test_ukeire_full_bad_rows_are_filled():
     res = batch.ukeire(np.full((2, 34), 9, np.uint8), full=True)
     assert (res.after == 127).all() and (res.masks == 0).all()
