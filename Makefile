@@ -21,11 +21,11 @@ debug-build:
 	flock .build.lock env MJCORE_DEBUG=1 $(PY) setup.py -q build_ext --inplace --force -j 2
 
 test: build
-	$(PY) -m pytest -q tests
+	MJCORE_SLOW=1 $(PY) -m pytest -q tests
 
 # Once against a debug build (bounds checks, assertions, -O0), then back to the release build.
 test-debug: debug-build
-	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core
+	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring
 	$(MAKE) build-release
 
 build-release:

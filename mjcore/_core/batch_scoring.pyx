@@ -58,8 +58,12 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     cdef HandC h
     cdef Situation s
     cdef ScoreOut o
-    cdef int k, n = 0
+    cdef int k, n = 0, nd = b.n_dora_cols, nu = b.n_ura_cols
     cdef u16 code
+    cdef u8 v
+    cdef const u8* ind
+    cdef i32* delta
+    cdef i32* pay
     memcpy(h.counts, b.counts + 34 * i, 34)
     for k in range(4):
         code = b.melds[4 * i + k]
@@ -78,17 +82,20 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     s.round_wind = b.rnd[i]
     s.from_rel = b.from_rel[i]
     s.pao_rel = b.pao[i]
+    # indicators, 255 = none (at most 10 columns, checked by score_arrays)
+    ind = b.dora + nd * i
     n = 0
-    for k in range(b.n_dora_cols):
-        if b.dora[b.n_dora_cols * i + k] != 255 and n < 10:
-            s.dora_ind[n] = b.dora[b.n_dora_cols * i + k]
-            n += 1
+    for k in range(nd):
+        v = ind[k]
+        s.dora_ind[n] = v
+        n += v != 255
     s.n_dora = n
+    ind = b.ura + nu * i
     n = 0
-    for k in range(b.n_ura_cols):
-        if b.ura[b.n_ura_cols * i + k] != 255 and n < 10:
-            s.ura_ind[n] = b.ura[b.n_ura_cols * i + k]
-            n += 1
+    for k in range(nu):
+        v = ind[k]
+        s.ura_ind[n] = v
+        n += v != 255
     s.n_ura = n
     s.honba = b.honba[i]
     s.riichi_sticks = b.sticks[i]
@@ -109,13 +116,9 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     b.dua[3 * i + 1] = o.ura
     b.dua[3 * i + 2] = o.aka
     b.n_fu[i] = o.n_fu_items
-    for k in range(o.n_fu_items):
-        b.fu_items[36 * i + 3 * k] = o.fu_items[k].code
-        b.fu_items[36 * i + 3 * k + 1] = o.fu_items[k].tile
-        b.fu_items[36 * i + 3 * k + 2] = o.fu_items[k].fu
-    for k in range(4):
-        b.delta[4 * i + k] = o.delta[k]
-        b.pay[4 * i + k] = o.pay[k]
+    memcpy(b.fu_items + 36 * i, o.fu_items, 36)      # unused items are zero
+    memcpy(b.delta + 4 * i, o.delta, 4 * sizeof(i32))
+    memcpy(b.pay + 4 * i, o.pay, 4 * sizeof(i32))
 
 
 def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1] red,
@@ -154,6 +157,8 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
     pay_a = np.zeros((n, 4), np.int32)
     decomp_a = np.zeros(n, np.int32)
     cdef _Batch b
+    if dora.shape[1] > 10 or ura.shape[1] > 10:
+        raise ValueError("at most 10 dora and 10 ura indicator columns")
     if n == 0:
         return dict(status=status_a, han=han_a, fu=fu_a, limit=limit_a, yakuman=yakuman_a,
                     basic=basic_a, points=points_a, yaku_mask=mask_a, yaku_han=yaku_han_a,

@@ -13,23 +13,35 @@ from .decompose cimport (
 cdef u8[13] YAOCHUU = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
 
 
+cdef inline u64 _over4(u64 w) noexcept nogil:
+    """Bit 7 of every byte >= 5: the low 7 bits + 123 reach bit 7 (no carry between bytes),
+    or bit 7 already set."""
+    return (((w & <u64>0x7F7F7F7F7F7F7F7F) + <u64>0x7B7B7B7B7B7B7B7B) | w) \
+        & <u64>0x8080808080808080
+
+
+cdef inline u64 _load8(const u8* p) noexcept nogil:
+    cdef u64 w
+    memcpy(&w, p, 8)
+    return w
+
+
 cdef int check_hand(const HandC* hand) noexcept nogil:
-    cdef int i, k, t, n, total = 0
-    cdef u64 w, over = 0
-    cdef u8 buf[40]
+    cdef int i, k, t, total
+    cdef u64 w0, w1, w2, w3, w4, over
     cdef const MeldC* m
     if hand.n_melds > 4:
         return ST_BAD_MELDS
-    memcpy(buf, hand.counts, 34)
-    memset(buf + 34, 0, 6)
-    for i in range(5):
-        memcpy(&w, buf + 8 * i, 8)
-        # bytes >= 5: the low 7 bits + 123 reach bit 7 (no carry between bytes), or bit 7 set
-        over |= (((w & <u64>0x7F7F7F7F7F7F7F7F) + <u64>0x7B7B7B7B7B7B7B7B) | w) \
-            & <u64>0x8080808080808080
-        total += <int>((w * <u64>0x0101010101010101) >> 56)     # counts <= 4: no overflow
+    w0 = _load8(hand.counts)
+    w1 = _load8(hand.counts + 8)
+    w2 = _load8(hand.counts + 16)
+    w3 = _load8(hand.counts + 24)
+    w4 = _load8(hand.counts + 26) >> 48         # kinds 32, 33
+    over = _over4(w0) | _over4(w1) | _over4(w2) | _over4(w3) | _over4(w4)
     if over:
         return ST_BAD_COUNT
+    # counts <= 4: byte sums fit in a byte
+    total = <int>(((w0 + w1 + w2 + w3 + w4) * <u64>0x0101010101010101) >> 56)
     if hand.red > hand.counts[4] + hand.counts[13] + hand.counts[22]:
         return ST_BAD_COUNT
     for k in range(hand.n_melds):
@@ -143,10 +155,11 @@ cdef extern from *:
     int MJ_POPCOUNT32(unsigned int x) noexcept nogil
 
 
-cdef inline u32 _pack9(const u8* c) noexcept nogil:
-    return (<u32>c[0] | (<u32>c[1] << 3) | (<u32>c[2] << 6) | (<u32>c[3] << 9)
-            | (<u32>c[4] << 12) | (<u32>c[5] << 15) | (<u32>c[6] << 18) | (<u32>c[7] << 21)
-            | (<u32>c[8] << 24))
+cdef inline u32 _pack8(u64 w) noexcept nogil:
+    """Eight byte counts (each < 8) -> eight 3-bit fields."""
+    w = (w | (w >> 5)) & <u64>0x003F003F003F003F
+    w = (w | (w >> 10)) & <u64>0x00000FFF00000FFF
+    return <u32>((w | (w >> 20)) & 0xFFFFFF)
 
 
 cdef inline int _sum_fields(u32 w) noexcept nogil:
@@ -331,11 +344,9 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
 
     # Packed groups (3 bits per kind) and their tile sums.
     for k in range(3):
-        e.w[k] = _pack9(hand.counts + 9 * k)
+        e.w[k] = _pack8(_load8(hand.counts + 9 * k)) | (<u32>hand.counts[9 * k + 8] << 24)
         suit_sum[k] = _sum_fields(e.w[k])
-    hw = 0
-    for i in range(7):
-        hw |= (<u32>hand.counts[27 + i]) << (3 * i)
+    hw = _pack8(_load8(hand.counts + 26)) >> 3
     e.w[3] = hw
     suit_sum[3] = _sum_fields(hw)
 

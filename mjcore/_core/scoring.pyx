@@ -137,21 +137,23 @@ cdef u64 MAN_BITS = 0x1FF
 cdef u64 HONOR_BITS = (<u64>0x7F) << 27
 cdef u64 TERMINAL_BITS = (ONE << 0) | (ONE << 8) | (ONE << 9) | (ONE << 17) | (ONE << 18) | (ONE << 26)
 cdef u64 SIMPLE_BITS = ((ONE << 27) - 1) & ~TERMINAL_BITS
+cdef u64 YAOCHUU_BITS = TERMINAL_BITS | HONOR_BITS
 cdef u64 GREEN_BITS = (ONE << 19) | (ONE << 20) | (ONE << 21) | (ONE << 23) | (ONE << 25) | (ONE << 32)
+
+
+cdef inline u64 _bytes_nonzero(const u8* p) noexcept nogil:
+    """8 bits, bit k set when p[k] != 0 (each byte at most 128)."""
+    cdef u64 w
+    memcpy(&w, p, 8)
+    w = ((w + <u64>0x7F7F7F7F7F7F7F7F) & <u64>0x8080808080808080) >> 7
+    return (w * <u64>0x0102040810204080) >> 56
 
 
 cdef inline u64 _presence(const u8* counts) noexcept nogil:
     """Bit i set when kind i has at least one tile (counts are at most 7)."""
-    cdef u8 buf[40]
-    cdef u64 w, m = 0
-    cdef int k
-    memcpy(buf, counts, 34)
-    memset(buf + 34, 0, 6)
-    for k in range(5):
-        memcpy(&w, buf + 8 * k, 8)
-        w = (w | (w >> 1) | (w >> 2)) & <u64>0x0101010101010101
-        m |= ((w * <u64>0x0102040810204080) >> 56) << (8 * k)
-    return m
+    return (_bytes_nonzero(counts) | (_bytes_nonzero(counts + 8) << 8)
+            | (_bytes_nonzero(counts + 16) << 16) | (_bytes_nonzero(counts + 24) << 24)
+            | ((_bytes_nonzero(counts + 26) >> 6) << 32))
 
 
 # Dora indicated by each kind (riichi.md §3.4: 9 wraps to 1, E>S>W>N>E, White>Green>Red>White).
@@ -164,7 +166,7 @@ cdef inline int _dora_of(int ind) noexcept nogil:
 
 
 cdef inline bint _is_yaochuu(int t) noexcept nogil:
-    return t >= 27 or t % 9 == 0 or t % 9 == 8
+    return (YAOCHUU_BITS >> t) & 1
 
 
 cdef inline void _add(u64* mask, int* total, int yid, int han) noexcept nogil:
@@ -172,12 +174,13 @@ cdef inline void _add(u64* mask, int* total, int yid, int han) noexcept nogil:
     total[0] += han
 
 
-cdef inline void _fu_item(_Cand* c, int code, int tile, int fu) noexcept nogil:
-    if c.n_fu_items < 12:
-        c.fu_items[c.n_fu_items].code = <u8>code
-        c.fu_items[c.n_fu_items].tile = <u8>tile
-        c.fu_items[c.n_fu_items].fu = <u8>fu
-        c.n_fu_items += 1
+cdef inline int _fu_item(FuItem* items, int n, int code, int tile, int fu) noexcept nogil:
+    """Write item n (at most 10 items arise: base, ron/tsumo, 4 sets, pair, wait, rounding,
+    open pinfu) and return n + 1."""
+    items[n].code = <u8>code
+    items[n].tile = <u8>tile
+    items[n].fu = <u8>fu
+    return n + 1
 
 
 cdef inline int _ceil100(int x) noexcept nogil:
@@ -329,10 +332,8 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
         _add(&x.base_yakuman_mask, &i, Y_RYUUIISOU, 1)
     if hand.n_melds == 0 and n_suits == 1 and not has_honor:
         suit = 0 if seen_suit[0] else (9 if seen_suit[1] else 18)
-        chuuren = hand.counts[suit] >= 3 and hand.counts[suit + 8] >= 3
-        for k in range(1, 8):
-            if hand.counts[suit + k] == 0:
-                chuuren = 0
+        chuuren = hand.counts[suit] >= 3 and hand.counts[suit + 8] >= 3 \
+            and (pres >> (suit + 1)) & 0x7F == 0x7F
         if chuuren:
             # Junsei (nine-sided): the hand without the winning tile is 1112345678999.
             k = hand.counts[x.win] - 1
@@ -367,11 +368,12 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     cdef u64 ym = x.base_yakuman_mask
     cdef int set_fu_of[4]
     cdef int set_tile_of[4]
-    cdef int n_set_fu = 0
+    cdef int n_set_fu = 0, nf = 0
     c.mask = x.base_mask
     c.han = x.base_total
     c.yakuman = 0
     c.n_fu_items = 0
+    memset(c.fu_items, 0, sizeof(FuItem) * 12)     # copied whole
     c.kazoe = 0
     c.fu = 0
     tot = 0
@@ -391,7 +393,7 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     if d.form == FORM_CHIITOITSU:
         _add(&c.mask, &c.han, Y_CHIITOITSU, 2)
         c.fu = 25
-        _fu_item(c, FU_CHIITOITSU, 0, 25)
+        c.n_fu_items = _fu_item(c.fu_items, 0, FU_CHIITOITSU, 0, 25)
     else:
         for i in range(4):
             t = d.sets[i].tile
@@ -515,37 +517,38 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
 
         # Fu.
         fu = 20
-        _fu_item(c, FU_BASE, 0, 20)
+        nf = _fu_item(c.fu_items, nf, FU_BASE, 0, 20)
         if pinfu and x.tsumo:
             pass
         else:
             if x.menzen and not x.tsumo:
                 fu += 10
-                _fu_item(c, FU_MENZEN_RON, 0, 10)
+                nf = _fu_item(c.fu_items, nf, FU_MENZEN_RON, 0, 10)
             if x.tsumo:
                 if x.flags & F_RINSHAN:
                     if r.rinshan_tsumo_fu:
                         fu += r.rinshan_tsumo_fu
-                        _fu_item(c, FU_TSUMO, 0, r.rinshan_tsumo_fu)
+                        nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, r.rinshan_tsumo_fu)
                 else:
                     fu += 2
-                    _fu_item(c, FU_TSUMO, 0, 2)
+                    nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, 2)
             for i in range(n_set_fu):
                 fu += set_fu_of[i]
-                _fu_item(c, FU_SET, set_tile_of[i], set_fu_of[i])
+                nf = _fu_item(c.fu_items, nf, FU_SET, set_tile_of[i], set_fu_of[i])
             if pair_fu:
                 fu += pair_fu
-                _fu_item(c, FU_PAIR, d.pair, pair_fu)
+                nf = _fu_item(c.fu_items, nf, FU_PAIR, d.pair, pair_fu)
             if d.wait == WAIT_KANCHAN or d.wait == WAIT_PENCHAN or d.wait == WAIT_TANKI:
                 fu += 2
-                _fu_item(c, FU_WAIT, d.wait, 2)
+                nf = _fu_item(c.fu_items, nf, FU_WAIT, d.wait, 2)
         rounded = (fu + 9) // 10 * 10
         if rounded != fu:
-            _fu_item(c, FU_ROUNDING, 0, rounded - fu)
+            nf = _fu_item(c.fu_items, nf, FU_ROUNDING, 0, rounded - fu)
         if rounded == 20 and not (pinfu and x.tsumo) and not x.menzen and r.open_pinfu_30fu:
-            _fu_item(c, FU_OPEN_PINFU, 0, 10)
+            nf = _fu_item(c.fu_items, nf, FU_OPEN_PINFU, 0, 10)
             rounded = 30
         c.fu = rounded
+        c.n_fu_items = nf
 
     # Yakuman decide the hand when present.
     if ym:
@@ -691,8 +694,11 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
                     ScoreOut* out) noexcept nogil:
     cdef Decomp decomps[MAX_DECOMP]
     cdef _Ctx x
-    cdef _Cand best, cur
-    cdef int n, i, best_i = -1, first_i = 0, st
+    cdef _Cand bufs[2]
+    cdef _Cand* cur = &bufs[0]
+    cdef _Cand* best = &bufs[1]
+    cdef _Cand* tmp
+    cdef int n, i, best_i = -1, st
     out.status = ST_OK
     n = decompose_hand(hand, sit.win_tile, decomps, MAX_DECOMP)
     if n < 0:
@@ -708,15 +714,20 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
         return st
     _prepare(hand, sit, rules, &x)
     for i in range(n):
-        _evaluate(&decomps[i], &x, &cur)
+        _evaluate(&decomps[i], &x, cur)
         if cur.basic == 0:
             continue
-        if best_i < 0 or _better(&cur, &best):
+        if best_i < 0 or _better(cur, best):
+            tmp = best
             best = cur
+            cur = tmp
             best_i = i
     if best_i < 0:
         # No yaku in any reading: report the first one's fu for information.
-        _evaluate(&decomps[0], &x, &best)
+        if n == 1:
+            best = cur
+        else:
+            _evaluate(&decomps[0], &x, best)
         best_i = 0
         out.status = ST_NO_YAKU
     out.decomp_index = best_i
@@ -726,7 +737,7 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
               best.yakuman > 0 and not best.kazoe)
     out.fu = <u8>best.fu
     out.n_fu_items = <u8>best.n_fu_items
-    memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * best.n_fu_items)
+    memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * 12)
     out.dora = <u8>x.dora
     out.ura = <u8>x.ura
     out.aka = <u8>x.aka

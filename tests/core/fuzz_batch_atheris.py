@@ -1,10 +1,23 @@
 """atheris fuzz harness for the batch entry points (run by hand, not collected by pytest).
 
     .venv/bin/python tests/core/fuzz_batch_atheris.py -atheris_runs=200000
-    # against a debug build (bounds checks, -O0) in a copy, so the shared checkout is untouched:
-    rsync -a --exclude .venv --exclude build /work/main/ /tmp/mjdebug/
-    (cd /tmp/mjdebug && MJCORE_DEBUG=1 /work/main/.venv/bin/python setup.py build_ext --inplace)
-    PYTHONPATH=/tmp/mjdebug /work/main/.venv/bin/python /tmp/mjdebug/tests/core/fuzz_batch_atheris.py
+
+Against a debug build (bounds checks, -O0) in a copy, so the shared checkout is untouched:
+
+    mkdir /tmp/mjdebug && tar cf - --exclude=./.venv --exclude=./build --exclude='*.so' . \
+        | tar xf - -C /tmp/mjdebug
+    cd /tmp/mjdebug && MJCORE_DEBUG=1 MJCORE_ONLY=batch,shanten,tablegen \
+        /work/main/.venv/bin/python setup.py build_ext --inplace
+    PYTHONPATH=/tmp/mjdebug /work/main/.venv/bin/python tests/core/fuzz_batch_atheris.py \
+        -max_total_time=600
+
+With AddressSanitizer: build a second copy the same way plus
+``MJCORE_CFLAGS="-fsanitize=address -fno-omit-frame-pointer" LDFLAGS=-fsanitize=address``
+(leave tablegen out of MJCORE_ONLY and copy shanten_tables.bin from the debug copy: the build
+cannot load an ASan module), then run with
+``ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$(gcc -print-file-name=libasan.so)``.
+The compiled kernels are not coverage-instrumented (gcc has no -fsanitize=fuzzer), so the
+fuzzer is guided by the Python wrappers' coverage and the checks below.
 
 Each input becomes a batch (rows of counts and meld numbers in some memory layout) for one of
 shanten / is_agari / waits / ukeire, a bytes buffer for shanten_text, or words for
@@ -14,13 +27,12 @@ test_fuzz_batch.py). Anything else, including a crash, is a finding.
 """
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import atheris
 
-ROOT = Path(os.environ.get("MJCORE_ROOT", Path(__file__).resolve().parents[2]))
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.append(str(ROOT))  # run from a checkout; PYTHONPATH, if set, comes first
 
 with atheris.instrument_imports():
