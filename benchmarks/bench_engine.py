@@ -65,10 +65,8 @@ def riichienv_random(n: int = GAMES) -> int:
 
 def load_tenhou_games() -> list[tuple[str, bytes]]:
     with gzip.open(DATA / "games.jsonl.gz", "rt") as f:
-        files = [json.loads(line)["file"] for line in f]
-    with gzip.open(DATA / "games.jsonl.gz", "rt") as f:
-        complete = {g["file"] for g in map(json.loads, f) if g["complete"]}
-    wanted = [x for x in files if x in complete]
+        wanted = [g["file"] for g in map(json.loads, f) if g["complete"]]
+    complete = set(wanted)
     out = {}
     with tarfile.open(DATA / "mjlog.tar.xz") as tar:
         for m in tar:

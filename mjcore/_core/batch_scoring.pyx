@@ -87,15 +87,17 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     n = 0
     for k in range(nd):
         v = ind[k]
-        s.dora_ind[n] = v
-        n += v != 255
+        if v != 255:
+            s.dora_ind[n] = v
+            n += 1
     s.n_dora = n
     ind = b.ura + nu * i
     n = 0
     for k in range(nu):
         v = ind[k]
-        s.ura_ind[n] = v
-        n += v != 255
+        if v != 255:
+            s.ura_ind[n] = v
+            n += 1
     s.n_ura = n
     s.honba = b.honba[i]
     s.riichi_sticks = b.sticks[i]

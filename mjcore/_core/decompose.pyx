@@ -162,12 +162,6 @@ cdef inline u32 _pack8(u64 w) noexcept nogil:
     return <u32>((w | (w >> 20)) & 0xFFFFFF)
 
 
-cdef inline int _sum_fields(u32 w) noexcept nogil:
-    """Sum of the nine 3-bit fields of a packed group (each at most 4)."""
-    cdef u32 t = (w & <u32>0o707070707) + ((w >> 3) & <u32>0o707070707)   # 6-bit fields
-    return <int>(((t * <u32>0x1041041) >> 24) & 63)
-
-
 # ---- Suit table: every complete single-suit pattern -> its readings as sets (+ pair) ----
 # A group reading is a u32: bits 0-2 number of sets, 3-6 pair offset (15 = none), then
 # 5 bits per set (offset | 16 for a triplet), in the order of a lowest-kind-first search
@@ -178,7 +172,9 @@ cdef enum:
     _MAX_READINGS = 1 << 15
     _NO_PAIR = 15
 
-cdef u64 _table[_TABLE_SIZE]        # 0 empty, else key | start << 32 | count << 56
+cdef u64 _PAIR_FLAG = (<u64>1) << 60    # table entry of a pattern with a pair
+
+cdef u64 _table[_TABLE_SIZE]        # 0 empty, else key | start << 32 | count << 56 | flag
 cdef u32 _readings[_MAX_READINGS]
 cdef int _n_readings = 0
 
@@ -242,7 +238,8 @@ cdef void _insert(int* c) noexcept nogil:
                 c[k] += 2
     else:
         _search(c, 0, <u32>_NO_PAIR << 3, 0)
-    _table[i] = key | (<u64>start << 32) | (<u64>(_n_readings - start) << 56)
+    _table[i] = key | (<u64>start << 32) | (<u64>(_n_readings - start) << 56) \
+        | (_PAIR_FLAG if total % 3 == 2 else 0)
 
 
 cdef void _add_sets(int* c, int first, int left) noexcept nogil:
@@ -314,7 +311,8 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
     cdef u64 entry
     cdef const MeldC* m
     cdef Decomp* d
-    cdef int suit_sum[4]
+    cdef u64 entries[3]
+    cdef int n_pairs
     cdef const u32* lists[4]
     cdef int counts[4]
     cdef int bases[4]
@@ -345,23 +343,27 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
     # Packed groups (3 bits per kind) and their tile sums.
     for k in range(3):
         e.w[k] = _pack8(_load8(hand.counts + 9 * k)) | (<u32>hand.counts[9 * k + 8] << 24)
-        suit_sum[k] = _sum_fields(e.w[k])
     hw = _pack8(_load8(hand.counts + 26)) >> 3
     e.w[3] = hw
-    suit_sum[3] = _sum_fields(hw)
 
-    # Standard form: the pair lies in the one group whose tile sum is 2 mod 3; honors are
-    # triplets or the pair (no single, no quad).
-    g = -1
-    for k in range(4):
-        if suit_sum[k] % 3 == 2:
-            g = k if g < 0 else 4
-        elif suit_sum[k] % 3 == 1:
-            g = 4
-    # honor fields: 1 = 001, 4 = 100 (a bit 2, or bit 0 without bit 1) are not allowed
-    if 0 <= g < 4 and (hw & <u32>0o4444444) == 0 and (hw & ~(hw >> 1) & <u32>0o1111111) == 0:
-        twos = (hw >> 1) & ~hw & <u32>0o1111111         # fields holding exactly 2
-        if (twos != 0 and (twos & (twos - 1)) == 0) if g == 3 else twos == 0:
+    # Standard form: every group splits into sets (+ a pair) and exactly one holds the pair;
+    # honors are triplets or the pair (no single, no quad: fields 001 and 1xx).
+    twos = (hw >> 1) & ~hw & <u32>0o1111111             # honor fields holding exactly 2
+    if (hw & <u32>0o4444444) == 0 and (hw & ~(hw >> 1) & <u32>0o1111111) == 0 \
+            and (twos & (twos - 1)) == 0:
+        g = 3 if twos else -1
+        n_pairs = twos != 0
+        for k in range(3):
+            entries[k] = 0
+            if e.w[k]:
+                entries[k] = _find(e.w[k])
+                if entries[k] == 0:
+                    n_pairs = -9
+                    break
+                if entries[k] & _PAIR_FLAG:
+                    g = k
+                    n_pairs += 1
+        if n_pairs == 1:
             n_groups = 0
             honor_code = 0
             if hw:
@@ -391,30 +393,26 @@ cdef int decompose_hand(const HandC* hand, int win_tile, Decomp* out, int cap) n
                     lists[n_groups] = &honor_code
                     counts[n_groups] = 1
                 else:
-                    entry = _find(e.w[i])
-                    if entry == 0:
-                        n_groups = -1
-                        break
+                    entry = entries[i]
                     lists[n_groups] = &_readings[(entry >> 32) & 0xFFFFFF]
-                    counts[n_groups] = <int>(entry >> 56)
+                    counts[n_groups] = <int>((entry >> 56) & 15)
                 bases[n_groups] = 9 * i
                 idx[n_groups] = 0
                 n_groups += 1
-            if n_groups >= 0:
-                while True:
-                    e.n_sets = e.n_melds
-                    for j in range(n_groups):
-                        _append_group(&e, lists[j][idx[j]], bases[j])
-                    _emit(&e)
-                    j = n_groups - 1
-                    while j >= 0:
-                        idx[j] += 1
-                        if idx[j] < counts[j]:
-                            break
-                        idx[j] = 0
-                        j -= 1
-                    if j < 0:
+            while True:
+                e.n_sets = e.n_melds
+                for j in range(n_groups):
+                    _append_group(&e, lists[j][idx[j]], bases[j])
+                _emit(&e)
+                j = n_groups - 1
+                while j >= 0:
+                    idx[j] += 1
+                    if idx[j] < counts[j]:
                         break
+                    idx[j] = 0
+                    j -= 1
+                if j < 0:
+                    break
 
     if hand.n_melds == 0:
         any_w = e.w[0] | e.w[1] | e.w[2] | hw

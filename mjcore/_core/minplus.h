@@ -71,6 +71,17 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
     return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx[M]));
 }
 
+/* Worth of M sets and one pair over a and b: the pair-lane M of combine(a, b), cheaper. */
+static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
+    const __m128i w = _mm_set1_epi8(MP_WORTH);
+    __m128i x = _mm_subs_epu8(_mm_adds_epu8(a, mp_reverse(b, M)), w);
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
+    return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
 #else /* portable fallback */
 
 typedef struct { uint8_t b[16]; } mp_vec;
@@ -146,6 +157,12 @@ static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
         if (lanes >> (MP_PAIR_LANE + j) & 1u) out |= imp[5 + j];
     }
     return out;
+}
+#endif
+
+#if !defined(__SSSE3__)
+static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
+    return mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
 }
 #endif
 

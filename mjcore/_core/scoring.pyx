@@ -138,6 +138,8 @@ cdef u64 HONOR_BITS = (<u64>0x7F) << 27
 cdef u64 TERMINAL_BITS = (ONE << 0) | (ONE << 8) | (ONE << 9) | (ONE << 17) | (ONE << 18) | (ONE << 26)
 cdef u64 SIMPLE_BITS = ((ONE << 27) - 1) & ~TERMINAL_BITS
 cdef u64 YAOCHUU_BITS = TERMINAL_BITS | HONOR_BITS
+# sequences made of a terminal: 123 and 789 of each suit
+cdef u32 SEQ_YAOCHUU_BITS = (1 << 0) | (1 << 6) | (1 << 9) | (1 << 15) | (1 << 18) | (1 << 24)
 cdef u64 GREEN_BITS = (ONE << 19) | (ONE << 20) | (ONE << 21) | (ONE << 23) | (ONE << 25) | (ONE << 32)
 
 
@@ -361,7 +363,8 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     cdef const RulesC* r = x.rules
     cdef int i, j, t, kind, fu, conc, ankou = 0, n_trip = 0, n_kans = 0, n_seq = 0
     cdef int pinfu = 0, value_pair = 0, pair_fu = 0, set_fu, all_yaochuu_sets = 1
-    cdef int dragons_trip = 0, winds_trip = 0, han, rounded, basic, tot, n_pairs
+    cdef int dragons_trip = 0, winds_trip = 0, han, rounded, basic, tot, n_pairs, is_kan
+    cdef u32 dragons
     cdef u64 trip_m = 0         # bit t: a triplet/kan of kind t
     cdef u32 seq_m = 0          # bit t: a sequence starting at t
     cdef int seq_t[4]
@@ -399,38 +402,28 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
             t = d.sets[i].tile
             kind = d.sets[i].kind
             if kind == SET_SEQ:
-                n_seq += 1
                 seq_m |= (<u32>1) << t
-                seq_t[n_seq - 1] = t
-                if t % 9 != 0 and t % 9 != 6:
-                    all_yaochuu_sets = 0
+                seq_t[n_seq] = t
+                n_seq += 1
                 continue
             conc = d.sets[i].concealed
             if conc and not x.tsumo and i == d.win_set:
                 conc = 0            # a triplet completed by ron is open
             n_trip += 1
             trip_m |= ONE << t
-            if kind == SET_KAN:
-                n_kans += 1
-            if conc:
-                ankou += 1
-            if not _is_yaochuu(t):
-                all_yaochuu_sets = 0
-            if t >= 31:
-                dragons_trip += 1
-            elif t >= 27:
-                winds_trip += 1
-            set_fu = 4 if _is_yaochuu(t) else 2
-            if conc:
-                set_fu *= 2
-            if kind == SET_KAN:
-                set_fu *= 4
-            set_fu_of[n_set_fu] = set_fu
+            ankou += conc
+            is_kan = kind == SET_KAN
+            n_kans += is_kan
+            # 2 fu, doubled for terminals/honors, doubled when concealed, x4 for a kan
+            set_fu_of[n_set_fu] = 2 << (_is_yaochuu(t) + conc + 2 * is_kan)
             set_tile_of[n_set_fu] = t
             n_set_fu += 1
         t = d.pair
-        if not _is_yaochuu(t):
-            all_yaochuu_sets = 0
+        all_yaochuu_sets = (seq_m & ~SEQ_YAOCHUU_BITS) == 0 and (trip_m & ~YAOCHUU_BITS) == 0 \
+            and _is_yaochuu(t)
+        dragons = <u32>(trip_m >> 31) & 7
+        dragons_trip = _popcount64(dragons)
+        winds_trip = _popcount64((trip_m >> 27) & 15)
         if t >= 31:
             pair_fu = 2
         elif t >= 27:
@@ -440,9 +433,8 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
                 pair_fu = 2
 
         # Yakuhai.
-        for t in range(31, 34):
-            if trip_m & (ONE << t):
-                _add(&c.mask, &c.han, Y_HAKU + t - 31, 1)
+        c.mask |= (<u64>dragons) << Y_HAKU
+        c.han += dragons_trip
         if trip_m & (ONE << x.seat_tile):
             _add(&c.mask, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
         if trip_m & (ONE << x.round_tile):

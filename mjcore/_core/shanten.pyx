@@ -104,6 +104,7 @@ cdef extern from "minplus.h":
     unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) noexcept nogil
     mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
     unsigned mp_or_improve(const u16* imp, unsigned lanes) noexcept nogil
+    int mp_final_worth(mp_vec a, mp_vec b, int M) noexcept nogil
     int MP_WORTH
     int MP_PAIR_LANE
 
@@ -115,26 +116,36 @@ cdef inline mp_vec vec_of(const GroupTable* t, u32 rank) noexcept nogil:
 cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil:
     cdef mp_vec ab = mp_combine(vec_of(&SUIT, ranks[0]), vec_of(&SUIT, ranks[1]))
     cdef mp_vec cd = mp_combine(vec_of(&SUIT, ranks[2]), vec_of(&HONOR, ranks[3]))
-    return MP_WORTH - mp_lane(mp_combine(ab, cd), MP_PAIR_LANE + 4 - n_melds) - 1
+    return MP_WORTH - mp_final_worth(ab, cd, 4 - n_melds) - 1
+
+
+cdef inline void closed_forms(const PackedHand* h, int* chiitoitsu, int* kokushi) noexcept nogil:
+    # seven pairs and thirteen orphans from one pass over the packed words
+    cdef u32 k0 = kinds_bits(h.words[0]), k1 = kinds_bits(h.words[1])
+    cdef u32 k2 = kinds_bits(h.words[2]), k3 = kinds_bits(h.words[3])
+    cdef u32 p0 = pairs_bits(h.words[0]), p1 = pairs_bits(h.words[1])
+    cdef u32 p2 = pairs_bits(h.words[2]), p3 = pairs_bits(h.words[3])
+    cdef int kinds = (__builtin_popcount(k0) + __builtin_popcount(k1) + __builtin_popcount(k2)
+                      + __builtin_popcount(k3))
+    cdef int pairs = (__builtin_popcount(p0) + __builtin_popcount(p1) + __builtin_popcount(p2)
+                      + __builtin_popcount(p3))
+    cdef int orphans = (__builtin_popcount((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
+                        + __builtin_popcount(k3))
+    cdef u32 orphan_pair = ((p0 | p1 | p2) & YAO_SUIT) | p3
+    chiitoitsu[0] = 6 - pairs + (7 - kinds if kinds < 7 else 0)
+    kokushi[0] = 13 - orphans - (1 if orphan_pair else 0)
 
 
 cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil:
-    cdef u32 w0 = h.words[0], w1 = h.words[1], w2 = h.words[2], w3 = h.words[3]
-    cdef int kinds = (__builtin_popcount(kinds_bits(w0)) + __builtin_popcount(kinds_bits(w1))
-                      + __builtin_popcount(kinds_bits(w2)) + __builtin_popcount(kinds_bits(w3)))
-    cdef int pairs = (__builtin_popcount(pairs_bits(w0)) + __builtin_popcount(pairs_bits(w1))
-                      + __builtin_popcount(pairs_bits(w2)) + __builtin_popcount(pairs_bits(w3)))
-    return 6 - pairs + (7 - kinds if kinds < 7 else 0)
+    cdef int c, k
+    closed_forms(h, &c, &k)
+    return c
 
 
 cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
-    cdef u32 w0 = h.words[0], w1 = h.words[1], w2 = h.words[2], w3 = h.words[3]
-    cdef int kinds = (__builtin_popcount(kinds_bits(w0) & YAO_SUIT)
-                      + __builtin_popcount(kinds_bits(w1) & YAO_SUIT)
-                      + __builtin_popcount(kinds_bits(w2) & YAO_SUIT)
-                      + __builtin_popcount(kinds_bits(w3)))
-    cdef u32 pair = ((pairs_bits(w0) | pairs_bits(w1) | pairs_bits(w2)) & YAO_SUIT) | pairs_bits(w3)
-    return 13 - kinds - (1 if pair else 0)
+    cdef int c, k
+    closed_forms(h, &c, &k)
+    return k
 
 
 cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil:
@@ -145,8 +156,7 @@ cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil
     cdef int s = shanten_standard_ranks(ranks, n_melds)
     cdef int c = 99, k = 99
     if n_melds == 0:
-        c = shanten_chiitoitsu(h)
-        k = shanten_kokushi(h)
+        closed_forms(h, &c, &k)
     if out3 != NULL:
         out3[0] = s
         out3[1] = c
@@ -203,7 +213,7 @@ cdef u64 standard_advance(const mp_vec* v, const u16** imp, int n_melds,
     rest[1] = mp_combine(v[0], right)
     rest[2] = mp_combine(left, v[3])
     rest[3] = mp_combine(left, v[2])
-    worth = mp_lane(mp_combine(left, right), MP_PAIR_LANE + M)
+    worth = mp_final_worth(left, right, M)
     shanten_out[0] = MP_WORTH - worth - 1
     for g in range(4):
         mask |= lanes_to_mask(mp_optimal_lanes(v[g], mp_reverse(rest[g], M), worth), imp[g], g)
@@ -253,7 +263,9 @@ cdef inline u64 kokushi_mask(const PackedHand* h) noexcept nogil:
 
 # The other forms' share of the advancing mask, given the standard form's shanten.
 cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
-    return other_forms_known(h, s, shanten_chiitoitsu(h), shanten_kokushi(h), smask)
+    cdef int c, k
+    closed_forms(h, &c, &k)
+    return other_forms_known(h, s, c, k, smask)
 
 
 cdef inline int other_forms_known(const PackedHand* h, int s, int c, int k,
@@ -355,7 +367,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
         u = vec_of(t, r)
         uimp = t.improve + (<Py_ssize_t>r) * 10
         rest_g = rest_excl[g]
-        worth = mp_lane(mp_combine(u, rest_g), MP_PAIR_LANE + M)
+        worth = mp_final_worth(u, rest_g, M)
         smask = lanes_to_mask(mp_optimal_lanes(u, mp_reverse(rest_g, M), worth), uimp, g)
         for hh in range(4):
             if hh == g:
