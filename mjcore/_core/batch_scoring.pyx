@@ -211,7 +211,7 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
             for i in range(n):
                 _one(&b, i)
     else:
-        for i in prange(n, nogil=True, num_threads=n_threads, schedule="static"):
+        for i in prange(n, nogil=True, num_threads=n_threads, schedule="dynamic", chunksize=512):
             _one(&b, i)
     return dict(status=status_a, han=han_a, fu=fu_a, limit=limit_a, yakuman=yakuman_a,
                 basic=basic_a, points=points_a, yaku_mask=mask_a, yaku_han=yaku_han_a,

@@ -29,6 +29,7 @@ cdef inline u64 _load8(const u8* p) noexcept nogil:
 cdef int check_hand(const HandC* hand) noexcept nogil:
     cdef int i, k, t, total
     cdef u64 w0, w1, w2, w3, w4, over
+    cdef u8 use[40]
     cdef const MeldC* m
     if hand.n_melds > 4:
         return ST_BAD_MELDS
@@ -44,6 +45,21 @@ cdef int check_hand(const HandC* hand) noexcept nogil:
     total = <int>(((w0 + w1 + w2 + w3 + w4) * <u64>0x0101010101010101) >> 56)
     if hand.red > hand.counts[4] + hand.counts[13] + hand.counts[22]:
         return ST_BAD_COUNT
+    if hand.n_melds == 0:
+        return ST_OK if total == 14 else ST_BAD_TOTAL
+    # copies of each kind in the closed part and every meld (tiles >= 34 are rejected below)
+    memcpy(use, hand.counts, 34)
+    memset(use + 34, 0, 6)
+    for k in range(hand.n_melds):
+        m = &hand.melds[k]
+        t = m.tile
+        if t < 34:
+            if m.kind == MK_CHI:
+                use[t] += 1
+                use[t + 1] += 1
+                use[t + 2] += 1
+            else:
+                use[t] += 3 if m.kind == MK_PON else 4
     for k in range(hand.n_melds):
         m = &hand.melds[k]
         t = m.tile
@@ -54,30 +70,16 @@ cdef int check_hand(const HandC* hand) noexcept nogil:
                 return ST_BAD_MELDS
             if m.red > (1 if 2 <= t % 9 <= 4 else 0):
                 return ST_BAD_COUNT
-            for i in range(t, t + 3):
-                if _meld_use(hand, i) > 4:
-                    return ST_BAD_COUNT
+            if use[t] > 4 or use[t + 1] > 4 or use[t + 2] > 4:
+                return ST_BAD_COUNT
         else:
             if m.red and (t >= 27 or t % 9 != 4 or m.red > (3 if m.kind == MK_PON else 4)):
                 return ST_BAD_COUNT
-            if _meld_use(hand, t) > 4:
+            if use[t] > 4:
                 return ST_BAD_COUNT
     if total != 14 - 3 * hand.n_melds:
         return ST_BAD_TOTAL
     return ST_OK
-
-
-cdef inline int _meld_use(const HandC* hand, int tile) noexcept nogil:
-    """Copies of ``tile`` in the closed part and in every meld."""
-    cdef int k, t, n = hand.counts[tile]
-    for k in range(hand.n_melds):
-        t = hand.melds[k].tile
-        if hand.melds[k].kind == MK_CHI:
-            if t <= tile <= t + 2:
-                n += 1
-        elif t == tile:
-            n += 3 if hand.melds[k].kind == MK_PON else 4
-    return n
 
 
 cdef struct _Enum:
@@ -221,7 +223,6 @@ cdef void _search(int* c, int i, u32 code, int n_sets) noexcept nogil:
 cdef void _insert(int* c) noexcept nogil:
     cdef u32 key = 0, i, start = _n_readings
     cdef int k, total = 0
-    cdef u64 e
     for k in range(9):
         key |= (<u32>c[k]) << (3 * k)
         total += c[k]

@@ -231,6 +231,41 @@ cdef void _fill_han(ScoreOut* out, int menzen, int renhou_rule, int stacking,
             out.yaku_han[i] = <u8>_yakuman_mult(i, stacking)
 
 
+# Situational yaku by flag bits 1..7 (riichi, double riichi, ippatsu, rinshan, chankan, haitei,
+# houtei): their mask and han; double riichi replaces riichi.
+cdef u64 SIT_MASK[128]
+cdef int SIT_HAN[128]
+
+
+cdef void _fill_situation_table() noexcept nogil:
+    cdef int k, f
+    cdef u64 m
+    cdef int h
+    for k in range(128):
+        f = k << 1
+        m = 0
+        h = 0
+        if f & F_DOUBLE_RIICHI:
+            _add(&m, &h, Y_DOUBLE_RIICHI, 2)
+        elif f & F_RIICHI:
+            _add(&m, &h, Y_RIICHI, 1)
+        if f & F_IPPATSU:
+            _add(&m, &h, Y_IPPATSU, 1)
+        if f & F_CHANKAN:
+            _add(&m, &h, Y_CHANKAN, 1)
+        if f & F_RINSHAN:
+            _add(&m, &h, Y_RINSHAN, 1)
+        if f & F_HAITEI:
+            _add(&m, &h, Y_HAITEI, 1)
+        if f & F_HOUTEI:
+            _add(&m, &h, Y_HOUTEI, 1)
+        SIT_MASK[k] = m
+        SIT_HAN[k] = h
+
+
+_fill_situation_table()
+
+
 cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
                    _Ctx* x) noexcept nogil:
     """Hand-wide facts and the yaku that do not depend on the decomposition."""
@@ -274,26 +309,12 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
         for i in range(sit.n_ura):
             x.ura += x.all[_dora_of(sit.ura_ind[i])]
 
-    x.base_mask = 0
     x.base_yakuman_mask = 0
-    x.base_total = 0
-    # Situational yaku.
+    # Situational yaku (riichi .. houtei from one table).
+    x.base_mask = SIT_MASK[(f >> 1) & 127]
+    x.base_total = SIT_HAN[(f >> 1) & 127]
     if x.menzen and x.tsumo:
         _add(&x.base_mask, &x.base_total, Y_TSUMO, 1)
-    if f & F_DOUBLE_RIICHI:
-        _add(&x.base_mask, &x.base_total, Y_DOUBLE_RIICHI, 2)
-    elif f & F_RIICHI:
-        _add(&x.base_mask, &x.base_total, Y_RIICHI, 1)
-    if f & F_IPPATSU:
-        _add(&x.base_mask, &x.base_total, Y_IPPATSU, 1)
-    if f & F_CHANKAN:
-        _add(&x.base_mask, &x.base_total, Y_CHANKAN, 1)
-    if f & F_RINSHAN:
-        _add(&x.base_mask, &x.base_total, Y_RINSHAN, 1)
-    if f & F_HAITEI:
-        _add(&x.base_mask, &x.base_total, Y_HAITEI, 1)
-    if f & F_HOUTEI:
-        _add(&x.base_mask, &x.base_total, Y_HOUTEI, 1)
     if f & F_RENHOU and rules.renhou == 1:
         _add(&x.base_mask, &x.base_total, Y_RENHOU, 5)
 
@@ -320,12 +341,13 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
 
     # Yakuman that depend only on the tiles or the situation.
     i = 0
-    if f & F_TENHOU:
-        _add(&x.base_yakuman_mask, &i, Y_TENHOU, 1)
-    if f & F_CHIIHOU:
-        _add(&x.base_yakuman_mask, &i, Y_CHIIHOU, 1)
-    if f & F_RENHOU and rules.renhou == 2:
-        _add(&x.base_yakuman_mask, &i, Y_RENHOU, 1)
+    if f & (F_TENHOU | F_CHIIHOU | F_RENHOU):
+        if f & F_TENHOU:
+            _add(&x.base_yakuman_mask, &i, Y_TENHOU, 1)
+        if f & F_CHIIHOU:
+            _add(&x.base_yakuman_mask, &i, Y_CHIIHOU, 1)
+        if f & F_RENHOU and rules.renhou == 2:
+            _add(&x.base_yakuman_mask, &i, Y_RENHOU, 1)
     if n_suits == 0:
         _add(&x.base_yakuman_mask, &i, Y_TSUUIISOU, 1)
     if not has_simple and not has_honor:
@@ -372,8 +394,10 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     cdef int set_fu_of[4]
     cdef int set_tile_of[4]
     cdef int n_set_fu = 0, nf = 0
-    c.mask = x.base_mask
-    c.han = x.base_total
+    cdef u64 mask = x.base_mask     # locals: the build has no strict aliasing
+    cdef int yh = x.base_total
+    cdef int menzen = x.menzen, tsumo = x.tsumo
+    cdef int seat_tile = x.seat_tile, round_tile = x.round_tile
     c.yakuman = 0
     c.n_fu_items = 0
     memset(c.fu_items, 0, sizeof(FuItem) * 12)     # copied whole
@@ -394,7 +418,7 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         return
 
     if d.form == FORM_CHIITOITSU:
-        _add(&c.mask, &c.han, Y_CHIITOITSU, 2)
+        _add(&mask, &yh, Y_CHIITOITSU, 2)
         c.fu = 25
         c.n_fu_items = _fu_item(c.fu_items, 0, FU_CHIITOITSU, 0, 25)
     else:
@@ -407,7 +431,7 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
                 n_seq += 1
                 continue
             conc = d.sets[i].concealed
-            if conc and not x.tsumo and i == d.win_set:
+            if conc and not tsumo and i == d.win_set:
                 conc = 0            # a triplet completed by ron is open
             n_trip += 1
             trip_m |= ONE << t
@@ -427,24 +451,24 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         if t >= 31:
             pair_fu = 2
         elif t >= 27:
-            if t == x.seat_tile and t == x.round_tile:
+            if t == seat_tile and t == round_tile:
                 pair_fu = r.double_wind_pair_fu
-            elif t == x.seat_tile or t == x.round_tile:
+            elif t == seat_tile or t == round_tile:
                 pair_fu = 2
 
         # Yakuhai.
-        c.mask |= (<u64>dragons) << Y_HAKU
-        c.han += dragons_trip
-        if trip_m & (ONE << x.seat_tile):
-            _add(&c.mask, &c.han, Y_SEAT_WIND + x.seat_tile - 27, 1)
-        if trip_m & (ONE << x.round_tile):
-            _add(&c.mask, &c.han, Y_ROUND_WIND + x.round_tile - 27, 1)
+        mask |= (<u64>dragons) << Y_HAKU
+        yh += dragons_trip
+        if trip_m & (ONE << seat_tile):
+            _add(&mask, &yh, Y_SEAT_WIND + seat_tile - 27, 1)
+        if trip_m & (ONE << round_tile):
+            _add(&mask, &yh, Y_ROUND_WIND + round_tile - 27, 1)
         # Pinfu.
-        if x.menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
+        if menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
             pinfu = 1
-            _add(&c.mask, &c.han, Y_PINFU, 1)
+            _add(&mask, &yh, Y_PINFU, 1)
         # Iipeikou / ryanpeikou.
-        if x.menzen and n_seq >= 2:
+        if menzen and n_seq >= 2:
             # identical sequences: disjoint equal pairs among the (at most 4) sequences
             n_pairs = 0
             if n_seq == 4:
@@ -463,34 +487,34 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
             elif seq_t[0] == seq_t[1]:
                 n_pairs = 1
             if n_pairs >= 2:
-                _add(&c.mask, &c.han, Y_RYANPEIKOU, 3)
+                _add(&mask, &yh, Y_RYANPEIKOU, 3)
             elif n_pairs == 1:
-                _add(&c.mask, &c.han, Y_IIPEIKOU, 1)
+                _add(&mask, &yh, Y_IIPEIKOU, 1)
         # Sanshoku, ittsu.
         if n_seq >= 3:
             if seq_m & (seq_m >> 9) & (seq_m >> 18) & 0x7F:
-                _add(&c.mask, &c.han, Y_SANSHOKU, 2 if x.menzen else 1)
+                _add(&mask, &yh, Y_SANSHOKU, 2 if menzen else 1)
             if seq_m & (seq_m >> 3) & (seq_m >> 6) & 0x8040201:
-                _add(&c.mask, &c.han, Y_ITTSU, 2 if x.menzen else 1)
+                _add(&mask, &yh, Y_ITTSU, 2 if menzen else 1)
         # Chanta / junchan (honroutou is the no-sequence case, counted hand-wide).
         if all_yaochuu_sets and n_seq > 0:
-            if c.mask & (ONE << Y_HONROUTOU):
+            if mask & (ONE << Y_HONROUTOU):
                 pass
             elif x.present & HONOR_BITS:
-                _add(&c.mask, &c.han, Y_CHANTA, 2 if x.menzen else 1)
+                _add(&mask, &yh, Y_CHANTA, 2 if menzen else 1)
             else:
-                _add(&c.mask, &c.han, Y_JUNCHAN, 3 if x.menzen else 2)
+                _add(&mask, &yh, Y_JUNCHAN, 3 if menzen else 2)
         if n_trip == 4:
-            _add(&c.mask, &c.han, Y_TOITOI, 2)
+            _add(&mask, &yh, Y_TOITOI, 2)
         if ankou == 3:
-            _add(&c.mask, &c.han, Y_SANANKOU, 2)
+            _add(&mask, &yh, Y_SANANKOU, 2)
         if n_trip >= 3:
             if trip_m & (trip_m >> 9) & (trip_m >> 18) & 0x1FF:
-                _add(&c.mask, &c.han, Y_SANSHOKU_DOUKOU, 2)
+                _add(&mask, &yh, Y_SANSHOKU_DOUKOU, 2)
         if n_kans == 3:
-            _add(&c.mask, &c.han, Y_SANKANTSU, 2)
+            _add(&mask, &yh, Y_SANKANTSU, 2)
         if dragons_trip == 2 and d.pair >= 31:
-            _add(&c.mask, &c.han, Y_SHOUSANGEN, 2)
+            _add(&mask, &yh, Y_SHOUSANGEN, 2)
 
         # Yakuman of the standard form.
         if dragons_trip == 3:
@@ -510,13 +534,13 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         # Fu.
         fu = 20
         nf = _fu_item(c.fu_items, nf, FU_BASE, 0, 20)
-        if pinfu and x.tsumo:
+        if pinfu and tsumo:
             pass
         else:
-            if x.menzen and not x.tsumo:
+            if menzen and not tsumo:
                 fu += 10
                 nf = _fu_item(c.fu_items, nf, FU_MENZEN_RON, 0, 10)
-            if x.tsumo:
+            if tsumo:
                 if x.flags & F_RINSHAN:
                     if r.rinshan_tsumo_fu:
                         fu += r.rinshan_tsumo_fu
@@ -536,12 +560,14 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         rounded = (fu + 9) // 10 * 10
         if rounded != fu:
             nf = _fu_item(c.fu_items, nf, FU_ROUNDING, 0, rounded - fu)
-        if rounded == 20 and not (pinfu and x.tsumo) and not x.menzen and r.open_pinfu_30fu:
+        if rounded == 20 and not (pinfu and tsumo) and not menzen and r.open_pinfu_30fu:
             nf = _fu_item(c.fu_items, nf, FU_OPEN_PINFU, 0, 10)
             rounded = 30
         c.fu = rounded
         c.n_fu_items = nf
 
+    c.mask = mask
+    c.han = yh
     # Yakuman decide the hand when present.
     if ym:
         c.mask = ym
