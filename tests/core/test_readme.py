@@ -8,5 +8,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 def test_readme_python_example_runs():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     assert blocks
-    for code in blocks:
-        exec(compile(code, "README.md", "exec"), {})
+    namespace: dict = {}
+    for code in blocks:      # the blocks continue one another, like a session
+        exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["r"].points == 12000
