@@ -3,6 +3,7 @@
 # costs the results of the good ones.
 
 from cython.parallel cimport prange
+from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
@@ -164,12 +165,12 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
                            i32* err_pos) noexcept nogil:
     """Parse one closed hand into counts[34]. Returns ST_OK, or ST_PARSE with err_pos set, or
     ST_BAD_COUNT (a fifth copy / second red five) with err_pos at the suit letter."""
-    cdef Py_ssize_t j, start = 0, digits_start = -1
+    cdef Py_ssize_t j, start = 0
     cdef int k, base, d, nd = 0, reds[4], letter_first = 0, cur = -1, cur_digits = 0
     cdef u8 pend[16]
+    cdef u64 hist = 0          # pending digits of an mpsz group: 4 bits per digit 0..9
     cdef unsigned char ch
-    for k in range(34):
-        counts[k] = 0
+    memset(counts, 0, 34)
     reds[0] = reds[1] = reds[2] = reds[3] = 0
     while length > 0 and (s[length - 1] == 32 or s[length - 1] == 13 or s[length - 1] == 9):
         length -= 1
@@ -194,10 +195,11 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
                     return ST_BAD_COUNT if d == 0 else ST_PARSE
                 cur_digits += 1
                 continue
-            if nd >= 16:
+            if nd >= 15:
                 err_pos[0] = <i32>j
                 return ST_PARSE
             pend[nd] = ch - 48
+            hist += (<u64>1) << (4 * (ch - 48))
             nd += 1
             continue
         if ch == 109:
@@ -221,16 +223,37 @@ cdef inline int parse_line(const unsigned char* s, Py_ssize_t length, u8* counts
         if nd == 0:
             err_pos[0] = <i32>j
             return ST_PARSE
-        for k in range(nd):
-            d = _add(counts, reds, base, pend[k])
-            if d <= 0:
+        if base < 3:
+            # a suit group: every digit is a tile; only a fifth copy or a second red five fail
+            if _add_suit(counts + 9 * base, &reds[base], hist) != 0:
                 err_pos[0] = <i32>j
-                return ST_BAD_COUNT if d == 0 else ST_PARSE
+                return ST_BAD_COUNT
+        else:
+            for k in range(nd):
+                d = _add(counts, reds, base, pend[k])
+                if d <= 0:
+                    err_pos[0] = <i32>j
+                    return ST_BAD_COUNT if d == 0 else ST_PARSE
         nd = 0
+        hist = 0
     if nd > 0 or (letter_first and cur_digits == 0):
         err_pos[0] = <i32>length
         return ST_PARSE
     return ST_OK
+
+
+cdef inline int _add_suit(u8* suit, int* red_used, u64 hist) noexcept nogil:
+    """Add a group's digit histogram (4 bits per digit, 0 = red five) to one suit's counts;
+    nonzero when a kind passes 4 copies or the suit gets a second red five."""
+    cdef int d, c, bad
+    cdef int red = <int>(hist & 15)
+    red_used[0] += red
+    bad = red_used[0] > 1
+    for d in range(1, 10):
+        c = suit[d - 1] + <int>((hist >> (4 * d)) & 15) + (red if d == 5 else 0)
+        bad |= c > 4
+        suit[d - 1] = <u8>c
+    return bad
 
 
 cdef inline int _add(u8* counts, int* reds, int suit, int d) noexcept nogil:
