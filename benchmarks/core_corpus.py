@@ -364,3 +364,27 @@ def agreement() -> list[tuple[str, str, int, int]]:
     same = sum(a == b for a, b in zip(ours_masks, theirs_masks))
     out.append(("waits", "mahjong", same, len(theirs_masks)))
     return out
+
+
+# -- thread scaling on large batches (10x the corpora, tiled) -----------------------------------
+
+SCALING_REPEAT = 10
+
+
+def scaling_workloads() -> list[tuple[str, Callable[[int], Workload]]]:
+    """(operation, threads -> workload) on the corpora repeated SCALING_REPEAT times: long
+    enough runs that waking the second thread on a busy machine does not dominate."""
+    def shanten_big(threads: int) -> Workload:
+        c = np.tile(random13().counts, (SCALING_REPEAT, 1))
+        return Workload(len(c), lambda: batch.shanten(c, n_threads=threads))
+
+    def waits_big(threads: int) -> Workload:
+        c = np.tile(tenpai13()[0].counts, (SCALING_REPEAT, 1))
+        return Workload(len(c), lambda: batch.waits(c, n_threads=threads))
+
+    def text_big(threads: int) -> Workload:
+        data = text13() * SCALING_REPEAT
+        return Workload(random13().n * SCALING_REPEAT,
+                        lambda: batch.shanten_text(data, n_threads=threads))
+
+    return [("shanten", shanten_big), ("waits", waits_big), ("text to shanten", text_big)]

@@ -130,6 +130,17 @@ def main(argv: list[str] | None = None) -> None:
         seconds = time_workload(work, args.repeats)
         results.append((op, impl, work.hands, seconds))
         print(f"  measured {op} / {impl}: {rate(work.hands / seconds)}", file=sys.stderr)
+    big: list[tuple[str, float, float]] = []
+    for op, factory in cc.scaling_workloads():
+        if args.only and args.only not in op:
+            continue
+        rates = []
+        for threads in (1, 2):
+            work = factory(threads)
+            rates.append(work.hands / time_workload(work, max(3, args.repeats // 2)))
+            del work
+        big.append((op, rates[0], rates[1]))
+        print(f"  measured scaling {op}: {rates[1] / rates[0]:.2f}x", file=sys.stderr)
     stats = import_stats(args.import_runs) if not args.only else None
     agree = cc.agreement() if not (args.no_agreement or args.only) else []
     load_after = uptime()
@@ -175,6 +186,15 @@ def main(argv: list[str] | None = None) -> None:
         print("| operation | 1 thread | 2 threads | ratio |")
         print("| --- | ---: | ---: | ---: |")
         for op, one, two in scaling:
+            print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
+
+    if big:
+        n_big = cc.N_HANDS * cc.SCALING_REPEAT
+        print(f"\n### Thread scaling on {n_big:,}-hand batches (the corpora repeated "
+              f"{cc.SCALING_REPEAT}×)\n")
+        print("| operation | 1 thread | 2 threads | ratio |")
+        print("| --- | ---: | ---: | ---: |")
+        for op, one, two in big:
             print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
 
     if stats:

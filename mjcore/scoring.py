@@ -17,6 +17,7 @@ from typing import Any
 
 from ._core import scoring as _sc
 from ._core.scoring import LIMIT_NAMES, YAKU_NAMES, FuEntry, ScoreResult, Yaku
+from ._core.scoring import score_plain as _score_plain
 from ._core.scoring import score_raw as _score_raw
 from .decomposition import _hand_values, _win_kind, status_error
 from .errors import InvalidHandError
@@ -169,17 +170,6 @@ def raise_for_status(res: ScoreResult, what: str) -> None:
 _FAST_WIND = {None: 0, "E": 0, "S": 1, "W": 2, "N": 3, 0: 0, 1: 1, 2: 2, 3: 3}
 
 
-def _fast_tiles(value: Any) -> list[int] | None:
-    """Indicators as a list of kind ids when they already are small ints, else None."""
-    if type(value) is tuple or type(value) is list:
-        for k in value:
-            if type(k) is not int or not 0 <= k < 34:
-                return None
-        if len(value) <= 10:
-            return value  # type: ignore[return-value]
-    return None
-
-
 def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
           seat_wind: int | str | None = None, round_wind: int | str = "E",
           dealer: int | bool | None = None, dora: Iterable[int | str] | str = (),
@@ -207,9 +197,7 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             and 0 <= riichi_sticks < 1000):
         sw = _FAST_WIND.get(seat_wind)  # type: ignore[arg-type]
         rw = _FAST_WIND.get(round_wind)  # type: ignore[arg-type]
-        dora_k = _fast_tiles(dora)
-        ura_k = _fast_tiles(ura)
-        if sw is not None and rw is not None and dora_k is not None and ura_k is not None:
+        if sw is not None and rw is not None:
             flags = (F_TSUMO if tsumo else 0) | (F_RIICHI if riichi else 0) \
                 | (F_DOUBLE_RIICHI if double_riichi else 0) | (F_IPPATSU if ippatsu else 0) \
                 | (F_RINSHAN if rinshan else 0) | (F_CHANKAN if chankan else 0) \
@@ -219,12 +207,14 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             melds = [(m.kind, m.tiles[0], m.red, m.from_rel or 0) for m in hand.melds] \
                 if hand.melds else ()
             red = hand.red
-            res = _score_raw(hand._packed, melds, red[0] + red[1] + red[2], win_tile, flags, sw,
-                             rw, 0 if tsumo else 3, -1, dora_k, ura_k, honba, riichi_sticks,
-                             params, 0)
-            if res.status_code < 0:
-                raise_for_status(res, f"hand {hand}")
-            return res
+            # None when an indicator is not a plain kind id: the validating path below
+            res = _score_plain(hand._packed, melds, red[0] + red[1] + red[2], win_tile, flags,
+                               sw, rw, 0 if tsumo else 3, dora, ura, honba, riichi_sticks,
+                               params)
+            if res is not None:
+                if res.status_code < 0:
+                    raise_for_status(res, f"hand {hand}")
+                return res
     a = prepare(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind,
                 dealer=dealer, dora=dora, ura=ura, riichi=riichi, double_riichi=double_riichi,
                 ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,

@@ -27,7 +27,7 @@ cdef inline u64 _load8(const u8* p) noexcept nogil:
 
 
 cdef int check_hand(const HandC* hand) noexcept nogil:
-    cdef int i, k, t, total
+    cdef int k, t, total
     cdef u64 w0, w1, w2, w3, w4, over
     cdef u8 use[40]
     cdef const MeldC* m

@@ -88,3 +88,18 @@ def score_raw(
     rules: tuple[int, ...],
     winner: int = ...,
 ) -> ScoreResult: ...
+def score_plain(
+    counts: bytes,
+    melds: Sequence[tuple[int, int, int, int]],
+    red: int,
+    win_tile: int,
+    flags: int,
+    seat_wind: int,
+    round_wind: int,
+    from_rel: int,
+    dora: object,
+    ura: object,
+    honba: int,
+    riichi_sticks: int,
+    rules: tuple[int, ...],
+) -> ScoreResult | None: ...

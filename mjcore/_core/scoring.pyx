@@ -1066,3 +1066,60 @@ def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
         score_hand(&h, &s, &r, &res.o)
     res.winner = winner
     return res
+
+
+cdef int _plain_kinds(u8* dst, object src) except -2:
+    """Indicators given as a list/tuple of at most 10 plain ints 0..33 into dst; -1 for
+    anything else (the caller then takes the validating path)."""
+    cdef Py_ssize_t k, n
+    cdef long v
+    if type(src) is tuple:
+        n = len(<tuple>src)
+    elif type(src) is list:
+        n = len(<list>src)
+    else:
+        return -1
+    if n > 10:
+        return -1
+    for k in range(n):
+        t = src[k]
+        if type(t) is not int:
+            return -1
+        v = t
+        if v < 0 or v >= 34:
+            return -1
+        dst[k] = <u8>v
+    return <int>n
+
+
+def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_wind,
+                int round_wind, int from_rel, dora, ura, int honba, int riichi_sticks,
+                tuple rules):
+    """score_raw for the common call (34 count bytes, winner-relative seats, no pao, valid
+    winds and tile), or None when an indicator is not a plain kind id."""
+    cdef HandC h
+    cdef Situation s
+    cdef RulesC r
+    cdef int nd, nu
+    cdef ScoreResult res
+    nd = _plain_kinds(s.dora_ind, dora)
+    nu = _plain_kinds(s.ura_ind, ura)
+    if nd < 0 or nu < 0:
+        return None
+    res = ScoreResult.__new__(ScoreResult)
+    fill_hand(&h, counts, melds, red)
+    _fill_rules(&r, rules)
+    s.n_dora = <u8>nd
+    s.n_ura = <u8>nu
+    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
+    s.flags = <u16>flags
+    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
+    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
+    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
+    s.pao_rel = -1
+    s.honba = <u16>honba
+    s.riichi_sticks = <u16>riichi_sticks
+    with nogil:
+        score_hand(&h, &s, &r, &res.o)
+    res.winner = 0
+    return res
