@@ -82,6 +82,10 @@ static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
     return _mm_cvtsi128_si32(x) & 0xFF;
 }
 
+static inline int mp_equal(mp_vec a, mp_vec b) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF;
+}
+
 #else /* portable fallback */
 
 typedef struct { uint8_t b[16]; } mp_vec;
@@ -161,6 +165,8 @@ static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
 #endif
 
 #if !defined(__SSSE3__)
+static inline int mp_equal(mp_vec a, mp_vec b) { return memcmp(a.b, b.b, 16) == 0; }
+
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
     return mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
 }

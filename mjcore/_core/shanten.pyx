@@ -105,6 +105,7 @@ cdef extern from "minplus.h":
     mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
     unsigned mp_or_improve(const u16* imp, unsigned lanes) noexcept nogil
     int mp_final_worth(mp_vec a, mp_vec b, int M) noexcept nogil
+    int mp_equal(mp_vec a, mp_vec b) noexcept nogil
     int MP_WORTH
     int MP_PAIR_LANE
 
@@ -322,6 +323,11 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
     cdef mp_vec pair_of[4][4]
     cdef mp_vec rest_excl[4]
     cdef mp_vec u, rest_g, rest_h
+    cdef mp_vec last_u[4]           # the last discard's vector per group, and what it gave
+    cdef u64 last_other[4]
+    cdef int last_worth[4]
+    cdef bint has_last[4]
+    cdef u64 other
     cdef const u16* imp[4]
     cdef const u16* uimp
     cdef PackedHand h2
@@ -353,6 +359,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
     rest_excl[1] = mp_combine(pair_of[0][2], v[3])
     rest_excl[2] = mp_combine(pair_of[0][1], v[3])
     rest_excl[3] = mp_combine(pair_of[0][1], v[2])
+    has_last[0] = has_last[1] = has_last[2] = has_last[3] = False
     h2 = h[0]
     for kind in range(34):
         g = kind // 9
@@ -369,19 +376,27 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
         rest_g = rest_excl[g]
         worth = mp_final_worth(u, rest_g, M)
         smask = lanes_to_mask(mp_optimal_lanes(u, mp_reverse(rest_g, M), worth), uimp, g)
-        for hh in range(4):
-            if hh == g:
-                continue
-            # the two groups other than g and hh
-            a = 0
-            while a == g or a == hh:
-                a += 1
-            b = a + 1
-            while b == g or b == hh:
-                b += 1
-            rest_h = mp_combine(u, pair_of[a][b])
-            smask |= lanes_to_mask(mp_optimal_lanes(v[hh], mp_reverse(rest_h, M), worth),
-                                   imp[hh], hh)
+        if has_last[g] and mp_equal(u, last_u[g]):
+            other = last_other[g]         # same vector as a discard before: same other groups
+        else:
+            other = 0
+            for hh in range(4):
+                if hh == g:
+                    continue
+                # the two groups other than g and hh
+                a = 0
+                while a == g or a == hh:
+                    a += 1
+                b = a + 1
+                while b == g or b == hh:
+                    b += 1
+                rest_h = mp_combine(u, pair_of[a][b])
+                other |= lanes_to_mask(mp_optimal_lanes(v[hh], mp_reverse(rest_h, M), worth),
+                                       imp[hh], hh)
+            last_u[g] = u
+            last_other[g] = other
+            has_last[g] = True
+        smask |= other
         sbest = MP_WORTH - worth - 1
         if n_melds == 0:
             cnt = (h.words[g] >> (3 * i)) & 7
