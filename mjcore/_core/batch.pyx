@@ -121,7 +121,7 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     best_count[0] = 0
     if st != ST_OK:
         return st
-    b = ukeire_packed(&h, n_melds, aft, msk)
+    b = ukeire_packed(&h, n_melds, aft, msk, after_out == NULL)
     if b < -1:
         return b
     for k in range(34):

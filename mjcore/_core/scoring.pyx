@@ -731,21 +731,24 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
         out.status = st
         return st
     _prepare(hand, sit, rules, &x)
-    for i in range(n):
-        _evaluate(&decomps[i], &x, cur)
-        if cur.basic == 0:
-            continue
-        if best_i < 0 or _better(cur, best):
-            tmp = best
-            best = cur
-            cur = tmp
-            best_i = i
-    if best_i < 0:
-        # No yaku in any reading: report the first one's fu for information.
-        if n == 1:
-            best = cur
-        else:
+    if n == 1:
+        # the common single reading: no comparison, no swap
+        _evaluate(&decomps[0], &x, best)
+        best_i = 0 if best.basic else -1
+    else:
+        for i in range(n):
+            _evaluate(&decomps[i], &x, cur)
+            if cur.basic == 0:
+                continue
+            if best_i < 0 or _better(cur, best):
+                tmp = best
+                best = cur
+                cur = tmp
+                best_i = i
+        if best_i < 0:
+            # no yaku in any reading: report the first one's fu for information
             _evaluate(&decomps[0], &x, best)
+    if best_i < 0:
         best_i = 0
         out.status = ST_NO_YAKU
     out.decomp_index = best_i

@@ -39,6 +39,8 @@ cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil
 cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil
 
 # For a 14-3k tile hand: shanten after each discard (127 for kinds not held) and the
-# advancing mask of each resulting hand. Returns the best shanten after a discard.
-cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) noexcept nogil
+# advancing mask of each resulting hand. Returns the best shanten after a discard. With
+# best_only, masks are filled only where they can belong to a best discard (0 elsewhere).
+cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
+                       bint best_only) noexcept nogil
 

@@ -315,7 +315,14 @@ cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept no
     return advance_ranks(h, ranks, n_melds, mask)
 
 
-cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) noexcept nogil:
+cdef inline int min3(int a, int b, int c) noexcept nogil:
+    if b < a:
+        a = b
+    return c if c < a else a
+
+
+cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
+                       bint best_only) noexcept nogil:
     # Discards of one group share the other groups' vectors: the combinations of the other
     # groups are built once per hand, and each discard only recombines its own group.
     cdef u32 ranks[4]
@@ -375,6 +382,24 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
         uimp = t.improve + (<Py_ssize_t>r) * 10
         rest_g = rest_excl[g]
         worth = mp_final_worth(u, rest_g, M)
+        if n_melds == 0:
+            cnt = (h.words[g] >> (3 * i)) & 7
+            c_kinds = kinds - (1 if cnt == 1 else 0)
+            c_pairs = pairs - (1 if cnt == 2 else 0)
+            y_kinds = ykinds
+            y_pairs = ypairs
+            if IS_YAOCHUU[kind]:
+                y_kinds -= 1 if cnt == 1 else 0
+                y_pairs -= 1 if cnt == 2 else 0
+            c = 6 - c_pairs + (7 - c_kinds if c_kinds < 7 else 0)
+            k = 13 - y_kinds - (1 if y_pairs > 0 else 0)
+        sbest = MP_WORTH - worth - 1
+        if best_only and (sbest if n_melds else min3(sbest, c, k)) > best:
+            # a summary needs the masks of the best discards only
+            h2.words[g] = h.words[g]
+            after[kind] = <i8>(sbest if n_melds else min3(sbest, c, k))
+            masks[kind] = 0
+            continue
         smask = lanes_to_mask(mp_optimal_lanes(u, mp_reverse(rest_g, M), worth), uimp, g)
         if has_last[g] and mp_equal(u, last_u[g]):
             other = last_other[g]         # same vector as a discard before: same other groups
@@ -397,18 +422,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks) 
             last_other[g] = other
             has_last[g] = True
         smask |= other
-        sbest = MP_WORTH - worth - 1
         if n_melds == 0:
-            cnt = (h.words[g] >> (3 * i)) & 7
-            c_kinds = kinds - (1 if cnt == 1 else 0)
-            c_pairs = pairs - (1 if cnt == 2 else 0)
-            y_kinds = ykinds
-            y_pairs = ypairs
-            if IS_YAOCHUU[kind]:
-                y_kinds -= 1 if cnt == 1 else 0
-                y_pairs -= 1 if cnt == 2 else 0
-            c = 6 - c_pairs + (7 - c_kinds if c_kinds < 7 else 0)
-            k = 13 - y_kinds - (1 if y_pairs > 0 else 0)
             sbest = other_forms_known(&h2, sbest, c, k, &smask)
         h2.words[g] = h.words[g]
         after[kind] = <i8>sbest
@@ -539,7 +553,7 @@ def ukeire(bytes counts, int n_melds):
     cdef int best, st = _checked(counts, n_melds, &h, 14)
     if st != ST_OK:
         return st, 0, None, None
-    best = ukeire_packed(&h, n_melds, after, masks)
+    best = ukeire_packed(&h, n_melds, after, masks, False)
     if best < -1:
         return best, 0, None, None
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]

@@ -7,6 +7,7 @@ never empty. An agent may also define ``observe(event)`` to receive every event 
 from __future__ import annotations
 
 import random
+from itertools import compress
 from typing import Protocol
 
 from .actions import DISCARD, PASS, RIICHI, RON, TENPAI, TSUMO, Action
@@ -76,26 +77,29 @@ class EfficiencyAgent:
         if len(options) == 1:
             return options[0]
         _, after, masks = view.ukeire()
-        seen = view.visible_counts()
+        rem = [4 - n for n in view.visible_counts()]
+        unseen_of: dict[int, int] = {}       # advancing mask -> unseen tiles (masks repeat)
         best = None
         best_key = None
         for a in options:
             k = a.tile >> 2
             mask = masks[k]
-            unseen = 0
-            w = 0
-            while mask:
-                if mask & 1:
-                    unseen += 4 - seen[w]
-                mask >>= 1
-                w += 1
+            unseen = unseen_of.get(mask)
+            if unseen is None:
+                # the mask as bytes 0/1 (kind 0 first) selects the kinds to count
+                bits = (_BITS9[mask & 511] + _BITS9[(mask >> 9) & 511]
+                        + _BITS9[(mask >> 18) & 511] + _BITS9[mask >> 27])
+                unseen = unseen_of[mask] = sum(compress(rem, bits))
             # lower shanten, more tiles, then outer tiles (honors, terminals) first
-            outer = 0 if k >= 27 else (1 if k % 9 in (0, 8) else 2)
-            key = (after[k], -unseen, outer, not a.tsumogiri, a.tile)
+            key = (after[k], -unseen, _OUTER[k], not a.tsumogiri, a.tile)
             if best_key is None or key < best_key:
                 best, best_key = a, key
         return best  # type: ignore[return-value]
 
+
+_BITS9 = tuple(bytes((m >> i) & 1 for i in range(9)) for m in range(512))
+# discard order among equals: honors, then terminals, then the rest
+_OUTER = tuple(0 if k >= 27 else (1 if k % 9 in (0, 8) else 2) for k in range(34))
 
 AGENTS = {"random": RandomAgent, "tsumogiri": TsumogiriAgent, "efficiency": EfficiencyAgent}
 

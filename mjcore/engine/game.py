@@ -163,6 +163,7 @@ class AgentDecider:
         self.agents = list(agents)
         self.views = [PlayerView(s) for s in range(4)]
         self.observers = [getattr(a, "observe", None) for a in self.agents]
+        self._choose = [a.choose for a in self.agents]
 
     def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
         for v in self.views:
@@ -174,7 +175,7 @@ class AgentDecider:
                 obs(mask_event(ev, s))
 
     def __call__(self, seat: int, actions: list[Action]) -> Action:
-        return self.agents[seat].choose(self.views[seat], actions)
+        return self._choose[seat](self.views[seat], actions)
 
 
 def seat_draw(seed: int) -> list[int]:

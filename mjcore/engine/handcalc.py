@@ -6,6 +6,8 @@ objects, because the hot loop calls them on every discard.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from mjcore._core import shanten as _k
 
 from ..errors import MjcoreError
@@ -13,11 +15,12 @@ from ..errors import MjcoreError
 YAOCHUU_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
-def _bad(status: int, what: str, counts: list[int]) -> MjcoreError:
-    return MjcoreError(f"shanten kernel rejected a {what} hand (status {status}): {counts}")
+def _bad(status: int, what: str, counts: Sequence[int]) -> MjcoreError:
+    return MjcoreError(f"shanten kernel rejected a {what} hand (status {status}): "
+                       f"{list(counts)}")
 
 
-def advance(counts: list[int], n_melds: int) -> tuple[int, int]:
+def advance(counts: Sequence[int], n_melds: int) -> tuple[int, int]:
     """(shanten, mask) of a 13-3k tile hand; for a tenpai hand the mask holds its winning kinds."""
     st, sh, mask = _k.advance(bytes(counts), n_melds)
     if st:
@@ -25,16 +28,16 @@ def advance(counts: list[int], n_melds: int) -> tuple[int, int]:
     return sh, mask
 
 
-def ukeire(counts: list[int], n_melds: int) -> tuple[int, list[int], list[int]]:
+def ukeire(counts: Sequence[int], n_melds: int) -> tuple[int, list[int], list[int]]:
     """For a 14-3k hand: (best shanten after a discard, shanten after discarding each kind
     (127 if not held), advancing-kind mask after each discard)."""
     st, best, after, masks = _k.ukeire(bytes(counts), n_melds)
-    if st:
+    if st or after is None or masks is None:
         raise _bad(st, "14-3k", counts)
     return best, after, masks
 
 
-def is_agari(counts: list[int], n_melds: int) -> bool:
+def is_agari(counts: Sequence[int], n_melds: int) -> bool:
     return _k.agari(bytes(counts), n_melds) == 1
 
 

@@ -58,7 +58,7 @@ class InvariantChecker:
             c = [0] * 34
             for x in rnd.hands[s]:
                 c[x >> 2] += 1
-            if c != rnd.counts[s]:
+            if c != list(rnd.counts[s]):
                 raise InvariantError(f"after {t}: seat {s} counts disagree with its hand")
         points = sum(rnd.scores) + 1000 * rnd.sticks
         if points != self.total:

@@ -19,6 +19,7 @@ from .actions import (
     CHI,
     DAIMINKAN,
     DISCARD,
+    DISCARD_ACTIONS,
     KAKAN,
     KYUUSHU,
     PASS,
@@ -188,6 +189,16 @@ class _RecordDriver:
 
     def __call__(self, seat: int, actions: list[Action]) -> Action:
         self.decisions += 1
+        if actions[-1].type == DISCARD and self.pos < len(self.rec):
+            # fast path: a recorded discard that the engine offers with the same tile copy
+            # (one discard action per tile class, so it is the only match)
+            ev = self.rec[self.pos]
+            pai = ev.get("pai")
+            if ev["type"] == "dahai" and ev.get("actor") == seat and type(pai) is int \
+                    and 0 <= pai < 136:
+                a = DISCARD_ACTIONS[1 if ev.get("tsumogiri") else 0][pai]
+                if a in actions:
+                    return a
         wanted = self._wanted(seat, actions)
         wt, wg = wanted.type, wanted.tsumogiri
         wc = TILE_CLASS[wanted.tile] if wanted.tile >= 0 else -1

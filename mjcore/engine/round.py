@@ -7,11 +7,12 @@ from a :class:`mjcore.rules.RuleSet`; wins are scored by :func:`mjcore.scoring.s
 """
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Callable
 from typing import NamedTuple
 
 from .._core.shanten import advance as _advance
+from .._core.shanten import ukeire as _ukeire
 from ..errors import MjcoreError
 from ..rules import RuleSet
 from ..scoring import (
@@ -94,8 +95,17 @@ class RiichiRound:
         self.on_event = on_event
         if on_event is None:
             self.emit = events.append     # type: ignore[method-assign,assignment]
+        else:
+            append = events.append
+
+            def emit(ev: Event) -> None:
+                append(ev)
+                on_event(ev)
+
+            self.emit = emit              # type: ignore[method-assign]
         self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
-        self.counts = [[0] * 34 for _ in range(4)]
+        # bytearrays: bytes(counts) for the kernels is a copy, not a conversion
+        self.counts = [bytearray(34) for _ in range(4)]
         for s in range(4):
             c = self.counts[s]
             for t in self.hands[s]:
@@ -106,7 +116,7 @@ class RiichiRound:
         self.river_called = [False] * 4        # one of the seat's discards was called
         self.disc_kinds = [0, 0, 0, 0]         # bitmask of kinds discarded (furiten)
         self.waits = [0, 0, 0, 0]              # winning kinds of the 13-3k hand (bitmask)
-        self.shanten13 = [8, 8, 8, 8]
+        self.shanten13 = [8, 8, 8, 8]             # exact when <= 1, else a lower bound
         self.riichi = [False] * 4
         self.double_riichi = [False] * 4
         self.ippatsu = [False] * 4
@@ -178,7 +188,7 @@ class RiichiRound:
               chankan: bool = False, first_winner: bool = True, honba_anyway: bool = False):
         """Score seat's win on ``tile`` (already in hand for tsumo, not for ron)."""
         tsumo = target == seat
-        counts = list(self.counts[seat])
+        counts = bytearray(self.counts[seat])
         if not tsumo:
             counts[tile >> 2] += 1
         red = sum(1 for t in self.hands[seat] if t in RED_IDS) + (
@@ -277,7 +287,20 @@ class RiichiRound:
                 acts.append(Action(ANKAN, -1, tuple(t for t in self.hands[seat]
                                                     if t >> 2 == kind)))
             return acts
-        acts = self._discard_actions(seat, drawn)
+        # the discards (as _discard_actions, inlined: this runs on every draw)
+        plain = DISCARD_ACTIONS[0]
+        cls = TILE_CLASS
+        acts = []
+        append = acts.append
+        prev = -1
+        for t in self.hands[seat]:
+            if t == drawn:
+                append(DISCARD_ACTIONS[1][t])
+                continue
+            c = cls[t]
+            if c != prev:
+                append(plain[t])
+                prev = c
         if (self.n_open[seat] == 0 and wall_left >= 4 and self.shanten13[seat] <= 1
                 and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
             acts.extend(self._riichi_actions(seat, drawn))
@@ -307,7 +330,10 @@ class RiichiRound:
         cached = self._ukeire_cache
         if cached is not None and cached[0] == seat and cached[1] == key:
             return cached[2]  # type: ignore[no-any-return]
-        res = ukeire(self.counts[seat], len(self.melds[seat]))
+        st, best, after, masks = _ukeire(key, len(self.melds[seat]))
+        if st or after is None or masks is None:
+            return ukeire(self.counts[seat], len(self.melds[seat]))   # raises with the details
+        res = (best, after, masks)
         self._ukeire_cache = (seat, key, res)
         return res
 
@@ -366,29 +392,22 @@ class RiichiRound:
         c = counts[kind]
         hand = self.hands[seat]
         if c >= 2:
-            same = [t for t in hand if t >> 2 == kind]
+            # the hand is sorted: the copies of a kind are adjacent, lowest (red) first
+            i = bisect_left(hand, kind << 2)
+            same = hand[i:i + c]
             if self._kuikae_ok(seat, (kind,), (kind, kind)):
                 for pair in _distinct_pairs(same):
                     acts.append(Action(PON, tile, pair))
             if c == 3 and len(self.kan_owners) < 4:
-                acts.append(Action(DAIMINKAN, tile, tuple(sorted(same))))
+                acts.append(Action(DAIMINKAN, tile, tuple(same)))
         if seat == (discarder + 1) % 4 and kind < 27:
-            n = kind % 9
-            for lo in (kind - 2, kind - 1, kind):
-                if lo < kind - n or lo + 2 > kind - n + 8:
+            for x, y, forbidden in _CHI_OPTIONS[kind]:
+                if not (counts[x] and counts[y]):
                     continue
-                others = [k for k in (lo, lo + 1, lo + 2) if k != kind]
-                if not (counts[others[0]] and counts[others[1]]):
+                if not self._kuikae_ok(seat, forbidden, (x, y)):
                     continue
-                forbidden: tuple[int, ...] = (kind,)
-                if lo == kind and n <= 5:
-                    forbidden = (kind, kind + 3)
-                elif lo == kind - 2 and n >= 3:
-                    forbidden = (kind, kind - 3)
-                if not self._kuikae_ok(seat, forbidden, others):
-                    continue
-                for a in _distinct_tiles(hand, others[0]):
-                    for b in _distinct_tiles(hand, others[1]):
+                for a in _distinct_tiles(hand, x, counts[x]):
+                    for b in _distinct_tiles(hand, y, counts[y]):
                         acts.append(Action(CHI, tile, (a, b)))
         acts.sort()
         acts.append(PASS)     # PASS sorts last
@@ -403,7 +422,7 @@ class RiichiRound:
         if self.rules.kuikae != "forbidden":
             return left > 0
         for k in forbidden:
-            left -= counts[k] - sum(1 for c in consumed if c == k)
+            left -= counts[k] - consumed.count(k)
         return left > 0
 
     # ---- play -------------------------------------------------------------------------
@@ -582,20 +601,31 @@ class RiichiRound:
             self.ippatsu[seat] = False
         kind = tile >> 2
         self.hands[seat].remove(tile)
-        counts = self.counts[seat]
+        all_counts = self.counts
+        counts = all_counts[seat]
         counts[kind] -= 1
         self.rivers[seat].append(tile)
         self.emit({"type": "dahai", "actor": seat, "pai": tile,
                    "tsumogiri": act.tsumogiri})
         self.disc_kinds[seat] |= 1 << kind
         self.furiten_temp[seat] = False
-        first_round = self.uninterrupted and not self.has_discarded[seat]
-        self.has_discarded[seat] = True
-        st, sh, mask = _advance(bytes(counts), len(self.melds[seat]))
-        if st:
-            advance(counts, len(self.melds[seat]))      # raises with the details
-        self.shanten13[seat] = sh
-        self.waits[seat] = mask if sh == 0 else 0
+        has_discarded = self.has_discarded
+        first_round = self.uninterrupted and not has_discarded[seat]
+        has_discarded[seat] = True
+        waits = self.waits
+        if tile != drawn:
+            # (a tsumogiri leaves the 13-3k hand of before the draw: its waits still hold)
+            sh = self.shanten13[seat]
+            if drawn >= 0 and sh >= 3:
+                # one draw and one discard lower the shanten by one at most: no wait yet
+                self.shanten13[seat] = sh - 1
+                waits[seat] = 0
+            else:
+                st, sh, mask = _advance(bytes(counts), len(self.melds[seat]))
+                if st:
+                    advance(counts, len(self.melds[seat]))      # raises with the details
+                self.shanten13[seat] = sh
+                waits[seat] = mask if sh == 0 else 0
         if self.pending_dora:
             self.pending_dora = 0
             self._reveal_dora()
@@ -604,21 +634,23 @@ class RiichiRound:
         best_call: Action | None = None
         caller = -1
         callable_ = self.wall.left > 0
-        waits = self.waits
         riichi = self.riichi
-        n = kind % 9
-        for d in (1, 2, 3):
-            s = (seat + d) % 4
+        # chi needs two of these neighbour pairs (none for honors)
+        chi_pairs = _CHI_PAIRS[kind]
+        for s, left in _OTHERS[seat]:
             in_waits = (waits[s] >> kind) & 1
             if not in_waits:
                 if riichi[s] or not callable_:
                     continue
-                c = self.counts[s]
-                if c[kind] < 2 and not (d == 1 and kind < 27 and (
-                        (n >= 2 and c[kind - 2] and c[kind - 1])
-                        or (1 <= n <= 7 and c[kind - 1] and c[kind + 1])
-                        or (n <= 6 and c[kind + 1] and c[kind + 2]))):
-                    continue
+                c = all_counts[s]
+                if c[kind] < 2:
+                    if not left:
+                        continue
+                    for x, y in chi_pairs:
+                        if c[x] and c[y]:
+                            break
+                    else:
+                        continue
             acts = self.claim_actions(s, seat, tile)
             if len(acts) == 1:
                 if in_waits:
@@ -821,6 +853,50 @@ class RiichiRound:
         return tiles
 
 
+# the other seats in turn order after a discarder, each with "is the next seat" (may chi)
+_OTHERS = tuple(tuple(((seat + d) % 4, d == 1) for d in (1, 2, 3)) for seat in range(4))
+
+
+def _chi_pairs(kind: int) -> tuple[tuple[int, int], ...]:
+    """The kinds a hand needs (both) to chi ``kind``, for each of the up to three runs."""
+    if kind >= 27:
+        return ()
+    n = kind % 9
+    out = []
+    if n >= 2:
+        out.append((kind - 2, kind - 1))
+    if 1 <= n <= 7:
+        out.append((kind - 1, kind + 1))
+    if n <= 6:
+        out.append((kind + 1, kind + 2))
+    return tuple(out)
+
+
+_CHI_PAIRS = tuple(_chi_pairs(k) for k in range(34))
+
+
+def _chi_options(kind: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """Each chi of ``kind``: the two other kinds and the kinds kuikae then forbids."""
+    if kind >= 27:
+        return ()
+    n = kind % 9
+    out = []
+    for lo in (kind - 2, kind - 1, kind):
+        if lo < kind - n or lo + 2 > kind - n + 8:
+            continue
+        x, y = [k for k in (lo, lo + 1, lo + 2) if k != kind]
+        forbidden: tuple[int, ...] = (kind,)
+        if lo == kind and n <= 5:
+            forbidden = (kind, kind + 3)
+        elif lo == kind - 2 and n >= 3:
+            forbidden = (kind, kind - 3)
+        out.append((x, y, forbidden))
+    return tuple(out)
+
+
+_CHI_OPTIONS = tuple(_chi_options(k) for k in range(34))
+
+
 class _Call(NamedTuple):
     action: Action
     forbidden: int
@@ -830,16 +906,14 @@ class _Call(NamedTuple):
         return self.action.type
 
 
-def _distinct_tiles(hand: list[int], kind: int) -> list[int]:
-    out = []
-    seen = set()
-    for t in hand:
-        if t >> 2 == kind:
-            red = t in RED_IDS
-            if red not in seen:
-                seen.add(red)
-                out.append(t)
-    return out
+def _distinct_tiles(hand: list[int], kind: int, n: int) -> list[int]:
+    """The first copy of ``kind`` in the sorted hand (it holds ``n``), and the first plain copy
+    after it when the first is red."""
+    i = bisect_left(hand, kind << 2)
+    first = hand[i]
+    if n > 1 and first in RED_IDS:
+        return [first, hand[i + 1]]
+    return [first]
 
 
 def _distinct_pairs(same: list[int]) -> list[tuple[int, int]]:

@@ -102,9 +102,22 @@ class Wall:
     def from_seed(cls, seed: int, round_index: int, honba: int) -> Wall:
         """The wall of one hand of a seeded game: shuffle, then roll two dice."""
         rng = np.random.Generator(np.random.PCG64(hand_seed(seed, round_index, honba)))
-        tiles = rng.permutation(N_TILES).tolist()
+        perm = rng.permutation(N_TILES)
         d1, d2 = rng.integers(1, 7, size=2).tolist()
-        return cls.from_ring(tiles, (d1, d2))
+        # the same layout as from_ring, by index tables (a permutation needs no checks)
+        live, rinshan, dora, ura, break_seat = _RING_LAYOUTS[d1 + d2]
+        w = cls.__new__(cls)
+        w.live = perm[live].tolist()
+        w.rinshan = perm[rinshan].tolist()
+        w.dora = perm[dora].tolist()
+        w.ura = perm[ura].tolist()
+        w.dice = (d1, d2)
+        w.break_seat = break_seat
+        w.pos = DEAL_SIZE
+        w.n_rinshan = 0
+        w.n_dora = 1
+        w.left = LIVE_SIZE - DEAL_SIZE
+        return w
 
     @classmethod
     def from_record(cls, oya: int, tehais: Sequence[Sequence[int]], draws: Sequence[int],
@@ -186,3 +199,13 @@ class Wall:
     def unseen_count(self) -> int:
         """Tiles still in the wall (live and dead, not yet drawn or revealed)."""
         return (LIVE_SIZE - self.pos) + (4 - self.n_rinshan) + (5 - self.n_dora) + 5
+
+
+def _ring_layout(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """Where from_ring takes each part of the wall from, for the dice sum ``d``."""
+    w = Wall.from_ring(range(N_TILES), (1, d - 1))
+    return (np.array(w.live), np.array(w.rinshan), np.array(w.dora), np.array(w.ura),
+            w.break_seat)
+
+
+_RING_LAYOUTS = {d: _ring_layout(d) for d in range(2, 13)}

@@ -270,3 +270,10 @@ def test_text_bulk_reports_bad_lines_with_position():
     assert errs[3].reason == "too_many_copies"
     assert errs[4].reason == "too_many_copies"      # two red fives of one suit
     assert errs[5].reason == "parse_error"           # digits without a suit
+
+
+def test_ukeire_summary_equals_full_summary():
+    c = random_counts(5000, 14, seed=23)
+    full, summary = batch.ukeire(c, full=True), batch.ukeire(c)
+    for name in ("best_shanten", "best_discard", "best_count"):
+        assert (getattr(full, name) == getattr(summary, name)).all(), name
