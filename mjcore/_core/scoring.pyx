@@ -214,21 +214,37 @@ cdef int _yakuman_value(u64 mask, int stacking) noexcept nogil:
     return v
 
 
-cdef void _fill_han(ScoreOut* out, int menzen, int renhou_rule, int stacking,
-                    int yakuman_hand) noexcept nogil:
+# han per yaku id 0..51 by [menzen][yakuman_stacking] (yakuman ids: the multiplier)
+cdef u8 HAN_TABLE[2][3][52]
+
+
+cdef void _fill_han_table() noexcept nogil:
+    cdef int z, st, i
+    for z in range(2):
+        for st in range(3):
+            for i in range(52):
+                if i < 36:
+                    HAN_TABLE[z][st][i] = HAN_CLOSED[i] if z else HAN_OPEN[i]
+                else:
+                    HAN_TABLE[z][st][i] = <u8>_yakuman_mult(i, st)
+
+
+_fill_han_table()
+
+
+cdef inline void _fill_han(ScoreOut* out, int menzen, int renhou_rule, int stacking,
+                           int yakuman_hand) noexcept nogil:
     """yaku_han from the yaku mask (dora/ura/aka entries are set by the caller)."""
     cdef u64 m = out.yaku_mask & ((ONE << 52) - 1)
+    cdef const u8* han = HAN_TABLE[1 if menzen else 0][stacking if stacking <= 2 else 1]
     cdef int i
     memset(out.yaku_han, 0, 55)
     while m:
         i = _ctz64(m)
         m &= m - 1
-        if i < 36:
-            out.yaku_han[i] = HAN_CLOSED[i] if menzen else HAN_OPEN[i]
-        elif i == 36 and not yakuman_hand:
-            out.yaku_han[i] = 5                     # renhou as a mangan yaku
-        else:
-            out.yaku_han[i] = <u8>_yakuman_mult(i, stacking)
+        out.yaku_han[i] = han[i]
+    if out.yaku_mask & (ONE << 36) and not yakuman_hand:
+        out.yaku_han[36] = 5                        # renhou as a mangan yaku
 
 
 # Situational yaku by flag bits 1..7 (riichi, double riichi, ippatsu, rinshan, chankan, haitei,

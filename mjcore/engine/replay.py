@@ -200,6 +200,8 @@ class _RecordDriver:
                 if a in actions:
                     return a
         wanted = self._wanted(seat, actions)
+        if wanted is PASS and actions[-1] is PASS:      # (PASS sorts last, offered once)
+            return PASS
         wt, wg = wanted.type, wanted.tsumogiri
         wc = TILE_CLASS[wanted.tile] if wanted.tile >= 0 else -1
         for a in actions:
