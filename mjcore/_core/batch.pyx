@@ -55,7 +55,7 @@ def shanten(const u8[:, ::1] counts, const u8[::1] n_melds, i8[::1] out, i8[::1]
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint want_forms = forms.shape[0] == n and n > 0
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="static"):
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_shanten(&counts[i, 0], n_melds[i], &out[i],
                                         &forms[i, 0] if want_forms else NULL)
 
@@ -77,7 +77,7 @@ def is_agari(const u8[:, ::1] counts, const u8[::1] n_melds, u8[::1] out, i8[::1
              int n_threads):
     cdef Py_ssize_t n = counts.shape[0], i
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="static"):
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], &out[i])
 
 
@@ -102,7 +102,7 @@ def advance(const u8[:, ::1] counts, const u8[::1] n_melds, u64[::1] masks, i8[:
     when the shanten is 0)."""
     cdef Py_ssize_t n = counts.shape[0], i
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="static"):
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_advance(&counts[i, 0], n_melds[i], &masks[i], &shanten_out[i])
 
 
@@ -152,7 +152,7 @@ def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, i8[:, ::1] after, u64
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint full = after.shape[0] == n and n > 0
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="static"):
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_ukeire(&counts[i, 0], n_melds[i],
                                        &after[i, 0] if full else NULL,
                                        &masks[i, 0] if full else NULL,
@@ -331,6 +331,6 @@ def text_shanten(const unsigned char[::1] data, const long long[:, ::1] offsets,
     cdef bint keep = counts_out.shape[0] == n and n > 0
     cdef const unsigned char* base = &data[0] if data.shape[0] > 0 else NULL
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="static"):
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_text(base + offsets[i, 0], offsets[i, 1] - offsets[i, 0],
                                      &out[i], &err_pos[i], &counts_out[i, 0] if keep else NULL)
