@@ -20,8 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from mjcore import batch  # noqa: E402
-from tests.core.hands import random_counts, tenpai_hands  # noqa: E402
+from mjcore import batch
+from tests.core.hands import random_counts, tenpai_hands
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
         "ukeire": (lambda th: batch.ukeire(h14, full=True, n_threads=th), len(h14)),
         "text to shanten": (lambda th: batch.shanten_text(text, n_threads=th), len(h13)),
     }
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip()
     print(f"Command: `.venv/bin/python benchmarks/thread_scaling.py --rounds {args.rounds} "
           f"--hands {args.hands}`; load before: {load.split('load average:')[-1].strip()}\n")
     print("| operation | 1 thread (median) | 2 threads (median) | ratio of medians | "
@@ -60,7 +60,7 @@ def main() -> None:
         m1, m2 = statistics.median(one), statistics.median(two)
         print(f"| {name} | {m1 / 1e6:.2f} M/s | {m2 / 1e6:.2f} M/s | {m2 / m1:.2f}× | "
               f"{min(ratios):.2f}–{max(ratios):.2f} |")
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip()
     print(f"\nload after: {load.split('load average:')[-1].strip()}")
 
 
