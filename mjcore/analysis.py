@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from ._core import shanten as _k
 from .errors import InvalidHandError
 from .hand import Hand, as_hand
-from .results import Shanten, UkeireOption, Ukeire, Wait, Waits
+from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .tiles import parse_kinds
 
 _NO_FORM = 99
@@ -112,8 +112,8 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = ()) -> Ukeire:
         if st:
             raise _fail(h, st, 13, "ukeire")
         return Ukeire(s, (UkeireOption(None, s, _tiles(mask, unseen)),))
-    st, best, after, masks = _k.ukeire(h._packed, h.n_melds)
-    if st:
+    st, _best, after, masks = _k.ukeire(h._packed, h.n_melds)
+    if st or after is None or masks is None:
         raise _fail(h, st, 0 if total not in (13, 14) else 14, "ukeire")
     options = [UkeireOption(k, after[k], _tiles(masks[k], unseen))
                for k in range(34) if after[k] != 127]

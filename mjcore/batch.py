@@ -138,10 +138,10 @@ class BatchResult:
                                         position=pos))
         return out
 
-    def raise_for_errors(self) -> "BatchResult":
+    def raise_for_errors(self) -> BatchResult:
         errs = self.errors()
         if errs:
-            raise BatchError({e.index: e for e in errs}, partial=self)
+            raise BatchError({e.index: e for e in errs if e.index is not None}, partial=self)
         return self
 
     def __repr__(self) -> str:
@@ -160,7 +160,7 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
     status = np.empty(n, dtype=np.int8)
     f = np.zeros((n if forms else 0, 3), dtype=np.int8)
     _k.shanten(c, m, out, status, f, _threads(n_threads))
-    values = {"shanten": out}
+    values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
         values["forms"] = f
     return BatchResult(status, values)
@@ -213,7 +213,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     bc = np.empty(n, dtype=np.uint16)
     status = np.empty(n, dtype=np.int8)
     _k.ukeire(c, m, after, masks, bs, bd, bc, status, _threads(n_threads))
-    values = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
+    values: dict[str, np.ndarray] = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
     if full:
         values["after"] = after
         values["masks"] = masks
@@ -245,7 +245,7 @@ def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False
     pos = np.empty(n, dtype=np.int32)
     counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
     _k.text_shanten(buf, offsets, out, status, pos, counts, _threads(n_threads))
-    values = {"shanten": out}
+    values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts
     return BatchResult(status, values, error_positions=pos)

@@ -15,7 +15,8 @@ class Shanten(int):
     chiitoitsu: int | None
     kokushi: int | None
 
-    def __new__(cls, standard: int, chiitoitsu: int | None, kokushi: int | None) -> "Shanten":
+    def __new__(cls, standard: int, chiitoitsu: int | None,  # noqa: PYI034
+                kokushi: int | None) -> Shanten:
         best = standard
         if chiitoitsu is not None and chiitoitsu < best:
             best = chiitoitsu

@@ -1,9 +1,11 @@
 # Typed surface of the compiled batch kernels (private; use mjcore.batch).
+from typing import TypeAlias
+
 import numpy as np
 import numpy.typing as npt
 
-U8 = npt.NDArray[np.uint8]
-I8 = npt.NDArray[np.int8]
+U8: TypeAlias = npt.NDArray[np.uint8]
+I8: TypeAlias = npt.NDArray[np.int8]
 
 def shanten(counts: U8, n_melds: U8, out: I8, status: I8, forms: I8, n_threads: int) -> None: ...
 def is_agari(counts: U8, n_melds: U8, out: U8, status: I8, n_threads: int) -> None: ...

@@ -11,11 +11,13 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import analyze  # noqa: F401  (each module adds its commands to `main`)
-    from . import serve  # noqa: F401
-    from . import score  # noqa: F401
-    from . import play  # noqa: F401
-    from . import replay  # noqa: F401
+    from . import (
+        analyze,  # noqa: F401  (each module adds its commands to `main`)
+        play,  # noqa: F401
+        replay,  # noqa: F401
+        score,  # noqa: F401
+        serve,  # noqa: F401
+    )
 
 
 _register()
