@@ -11,7 +11,7 @@ cdef extern from *:
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
 from mjcore._core.shanten cimport (pack_counts, group_ranks, shanten_all, agari_packed,
-                                   advance_packed, ukeire_packed, shanten_standard_ranks)
+                                   advance_packed, ukeire_packed)
 
 
 cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:

@@ -172,9 +172,5 @@ static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
 }
 #endif
 
-/* Distance for M sets and one pair over two vectors. */
-static inline int mp_final(mp_vec a, mp_vec b, int M) {
-    return MP_WORTH - mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
-}
 
 #endif

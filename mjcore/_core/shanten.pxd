@@ -20,8 +20,6 @@ cdef struct GroupTable:
 cdef int pack_counts(const u8* counts, PackedHand* out) noexcept nogil
 # Ranks of the four groups; ST_BAD_TOTAL if a group holds more than 14 tiles.
 cdef int group_ranks(const PackedHand* h, u32* ranks) noexcept nogil
-# Sum of all counts.
-cdef int packed_total(const PackedHand* h) noexcept nogil
 
 # Shanten of each form for a hand of 13-3k or 14-3k tiles (k = n_melds, not checked here).
 cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil

@@ -10,7 +10,6 @@ from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BA
 cdef GroupTable SUIT
 cdef GroupTable HONOR
 cdef object _keep = None      # owns the table memory
-cdef u64 YAOCHUU_MASK = 0
 cdef u8 IS_YAOCHUU[34]
 
 cdef u32 INVALID = 0xFFFFFFFFu
@@ -87,20 +86,11 @@ cdef int group_ranks(const PackedHand* h, u32* ranks) noexcept nogil:
     return ST_OK
 
 
-cdef int packed_total(const PackedHand* h) noexcept nogil:
-    cdef int g, i, t = 0
-    for g in range(4):
-        for i in range(9):
-            t += (h.words[g] >> (3 * i)) & 7
-    return t
-
-
 cdef extern from "minplus.h":
     ctypedef struct mp_vec:
         pass
     mp_vec mp_load(const u8* p) noexcept nogil
     mp_vec mp_combine(mp_vec a, mp_vec b) noexcept nogil
-    int mp_lane(mp_vec v, int lane) noexcept nogil
     unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) noexcept nogil
     mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
     unsigned mp_or_improve(const u16* imp, unsigned lanes) noexcept nogil
