@@ -114,6 +114,32 @@ def riichienv_runner() -> tuple[Callable[[], Any], int]:
     return run, len(items)
 
 
+def riichienv_public_runner() -> tuple[Callable[[], Any], int]:
+    """riichienv's documented Python API: ``riichienv.HandEvaluator(tiles, melds).calc(win,
+    dora, conditions, ura)`` with its ``riichienv.Conditions`` dataclass."""
+    import riichienv
+    import riichienv._riichienv as rc
+
+    types = {CHI: rc.MeldType.Chi, PON: rc.MeldType.Pon, KAN_OPEN: rc.MeldType.Daiminkan,
+             KAN_CLOSED: rc.MeldType.Ankan, KAN_ADDED: rc.MeldType.Kakan}
+    items = []
+    for h in corpus().hands[:N_SINGLE]:
+        melds = [rc.Meld(types[k], sorted(ids), k != KAN_CLOSED, -1) for k, ids in h.melds]
+        cond = riichienv.Conditions(
+            tsumo=h.tsumo, riichi=h.riichi, double_riichi=h.double_riichi, ippatsu=h.ippatsu,
+            haitei=h.haitei, houtei=h.houtei, rinshan=h.rinshan, chankan=h.chankan,
+            tsumo_first_turn=h.tenhou or h.chiihou, player_wind=h.seat_wind,
+            round_wind=h.round_wind, riichi_sticks=h.riichi_sticks, honba=h.honba)
+        items.append((list(h.closed_ids), melds, h.win_id, list(h.dora_ids),
+                      list(h.ura_ids), cond))
+    evaluator = riichienv.HandEvaluator
+
+    def run() -> None:
+        for tiles, melds, win, dora, ura, cond in items:
+            evaluator(tiles, melds).calc(win, dora, cond, ura)
+    return run, len(items)
+
+
 def tenhou_runner() -> tuple[Callable[[], Any], int]:
     """The 13,558 real Tenhou wins (a realistic mix; skipped when the data set is absent)."""
     import gzip
@@ -132,6 +158,7 @@ RUNNERS: dict[str, Callable[[], tuple[Callable[[], Any], int]]] = {
     "mjcore batch, 2 threads": lambda: batch_runner(2),
     "mjcore.score single calls": single_runner,
     "riichienv HandEvaluator.calc": riichienv_runner,
+    "riichienv public API (riichienv.HandEvaluator)": riichienv_public_runner,
 }
 
 
@@ -162,6 +189,36 @@ def _median_rates(run: Callable[[], Any], hands: int, repeats: int) -> tuple[flo
     return hands / statistics.median(wall), hands / statistics.median(cpu)
 
 
+def batch_same_hands_runner() -> tuple[Callable[[], Any], int]:
+    """mjcore batch, 1 thread, on exactly the hands riichienv scores (the first N_SINGLE)."""
+    from mjcore.batch_scoring import score
+
+    c = corpus()
+    arrays = {k: v[:N_SINGLE] for k, v in c.arrays.items()}
+    return (lambda: score(**arrays, n_threads=1)), min(N_SINGLE, len(c.hands))
+
+
+def interleaved_ratio(rounds: int, peer_runner: Callable[[], tuple[Callable[[], Any], int]]
+                      ) -> list[float]:
+    """Per-round speed ratio mjcore batch / a riichienv entry point on the same hands, the two
+    timed back to back in each round (CPU time), so that the host's speed drift cancels out of
+    each ratio."""
+    ours, n_ours = batch_same_hands_runner()
+    peer, n_peer = peer_runner()
+    ours()
+    peer()
+    ratios = []
+    for _ in range(rounds):
+        c = time.process_time()
+        ours()
+        t_ours = time.process_time() - c
+        c = time.process_time()
+        peer()
+        t_peer = time.process_time() - c
+        ratios.append((n_ours / t_ours) / (n_peer / t_peer))
+    return ratios
+
+
 def main() -> None:
     load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     print(f"corpus: {N_BATCH} random winning hands, seed {SEED}; load before: {load}\n")
@@ -181,6 +238,13 @@ def main() -> None:
     for name, (w, c) in rates.items():
         print(f"| {name} | {w / 1e6:.3f} M/s | {w / peer_wall:.1f}x | {c / 1e6:.3f} M/s | "
               f"{c / peer_cpu:.1f}x |")
+    print(f"\nmjcore batch (1 thread) / riichienv on the same {N_SINGLE} hands, timed back to "
+          f"back in each of {ROUNDS * 3} rounds (CPU time):")
+    for label, peer_runner in (("its compiled HandEvaluator class", riichienv_runner),
+                               ("its public riichienv.HandEvaluator", riichienv_public_runner)):
+        ratios = interleaved_ratio(ROUNDS * 3, peer_runner)
+        print(f"- vs {label}: median {statistics.median(ratios):.1f}x, "
+              f"range {min(ratios):.1f}x-{max(ratios):.1f}x")
     load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     print(f"\nload after: {load}")
 
