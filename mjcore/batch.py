@@ -238,13 +238,14 @@ def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False
     with the character position. ``keep_counts=True`` also returns ``.counts`` (N, 34)."""
     data = read_lines(source)
     buf = np.frombuffer(data, dtype=np.uint8) if data else np.zeros(0, dtype=np.uint8)
-    offsets = _k.split_lines(buf)
+    threads = _threads(n_threads)
+    offsets = _k.split_lines(buf, threads)
     n = offsets.shape[0]
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
     counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
-    _k.text_shanten(buf, offsets, out, status, pos, counts, _threads(n_threads))
+    _k.text_shanten(buf, offsets, out, status, pos, counts, threads)
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts

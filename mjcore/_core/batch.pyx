@@ -276,28 +276,48 @@ cdef inline int _add(u8* counts, int* reds, int suit, int d) noexcept nogil:
     return 1
 
 
-def split_lines(const unsigned char[::1] data):
-    """Offsets (start, end) of each line; a final empty line after the last newline is dropped."""
-    import numpy as np
-    cdef Py_ssize_t n = data.shape[0], i, count = 0, start = 0
+cdef Py_ssize_t _count_newlines(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i, count = 0
     for i in range(n):
-        if data[i] == 10:
-            count += 1
-    if n > 0 and data[n - 1] != 10:
-        count += 1
+        count += p[i] == 10
+    return count
+
+
+def split_lines(const unsigned char[::1] data, int n_threads=1):
+    """Offsets (start, end) of each line; a final empty line after the last newline is dropped.
+    Chunks of the buffer are counted, then filled, in parallel."""
+    import numpy as np
+    cdef Py_ssize_t n = data.shape[0], count, c, i, row, lo, hi
+    cdef Py_ssize_t n_chunks = min(max(1, n // 65536), 16 * max(1, n_threads))
+    cdef Py_ssize_t size = (n + n_chunks - 1) // n_chunks if n else 0
+    if n == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    first_row = np.zeros(n_chunks + 1, dtype=np.int64)
+    cdef long long[::1] first = first_row
+    cdef const unsigned char* base = &data[0]
+    with nogil:
+        for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
+            first[c + 1] = _count_newlines(base + c * size, min(size, n - c * size))
+    for c in range(n_chunks):
+        first[c + 1] += first[c]
+    count = first[n_chunks] + (1 if data[n - 1] != 10 else 0)
     offsets = np.empty((count, 2), dtype=np.int64)
     cdef long long[:, ::1] off = offsets
-    cdef Py_ssize_t row = 0
     with nogil:
-        for i in range(n):
-            if data[i] == 10:
-                off[row, 0] = start
-                off[row, 1] = i
-                row += 1
-                start = i + 1
-        if start < n:
-            off[row, 0] = start
-            off[row, 1] = n
+        # line ends, chunk by chunk
+        for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
+            row = first[c]
+            lo = c * size
+            hi = min(lo + size, n)
+            for i in range(lo, hi):
+                if base[i] == 10:
+                    off[row, 1] = i
+                    row = row + 1
+        if count > first[n_chunks]:
+            off[count - 1, 1] = n                   # the last line has no newline
+        # each line starts after the previous line's end
+        for row in prange(count, num_threads=n_threads, schedule="static"):
+            off[row, 0] = off[row - 1, 1] + 1 if row > 0 else 0
     return offsets
 
 

@@ -608,3 +608,48 @@ def test_shanten_text_letter_without_digits():
 def test_ukeire_full_bad_rows_are_filled():
     res = batch.ukeire(np.full((2, 34), 9, np.uint8), full=True)
     assert (res.after == 127).all() and (res.masks == 0).all()
+
+
+def _reference_lines(data: bytes) -> list[tuple[int, int]]:
+    out, start = [], 0
+    for i, ch in enumerate(data):
+        if ch == 10:
+            out.append((start, i))
+            start = i + 1
+    if start < len(data):
+        out.append((start, len(data)))
+    return out
+
+
+@pytest.mark.parametrize("size", [65535, 65536, 131072, 131073, 400_000])
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_split_lines_across_chunks(size, threads):
+    """Buffers above 64 KiB are split in parallel chunks; lines that cross a chunk edge,
+    newlines on the edge and an unterminated last line come out as in one serial pass."""
+    from mjcore._core import batch as kernels
+
+    rng = np.random.default_rng(size + threads)
+    data = bytearray(rng.choice(np.frombuffer(b"123456789mpsz\n", np.uint8), size).tobytes())
+    for edge in range(0, size, (size + 15) // 16):     # newlines around some chunk edges
+        data[edge] = 10
+    for tail in (bytes(data), bytes(data[:-1]) + b"x"):
+        got = kernels.split_lines(np.frombuffer(tail, np.uint8), threads)
+        assert [tuple(r) for r in got.tolist()] == _reference_lines(tail)
+
+
+def test_shanten_text_large_buffer_threads():
+    """A multi-chunk text buffer gives the same rows on 1 and 2 threads as the counts path."""
+    rng = np.random.default_rng(7)
+    hands = []
+    for _ in range(30_000):
+        wall = rng.permutation(136)[:13] // 4
+        hands.append(np.bincount(wall, minlength=34).astype(np.uint8))
+    counts = np.array(hands)
+    text = b"\n".join(str(Hand.from_counts(tuple(int(v) for v in row))).encode()
+                      for row in counts)
+    assert len(text) > 4 * 65536
+    expect = batch.shanten(counts).shanten
+    for threads in (1, 2):
+        res = batch.shanten_text(text, n_threads=threads)
+        assert res.status.tolist() == [0] * len(counts)
+        assert np.array_equal(res.shanten, expect)
