@@ -9,6 +9,17 @@ Games are seeded (game i of a round uses seed i); ``extra_info["games_per_s"]`` 
 throughput at the median round. Random agents pick uniformly among the legal actions in both
 engines (mjcore: :class:`RandomAgent`; riichienv: a random choice among
 ``Observation.legal_actions()``), full hanchan with red fives.
+
+What the self-play figures include: ``play_game`` with the built-in agents, every legal-action
+list built and every event of the record kept in memory. Not included: the per-event invariant
+checks (the tests and ``mjcore play --check-invariants`` run those), writing records, the
+progress bar.
+
+CPU cost without the timing noise of a shared host, as instructions (the difference of two
+runs; ``--only random --games 0`` only imports):
+
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python benchmarks/bench_engine.py --only random --games 40
 """
 from __future__ import annotations
 
@@ -125,6 +136,21 @@ def test_replay_all_tenhou_games(benchmark):
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", choices=["random", "efficiency"],
+                        help="run only this self-play workload and print its CPU games/s")
+    parser.add_argument("--games", type=int, default=GAMES, help="games for --only")
+    args = parser.parse_args()
+    if args.only:
+        fn = selfplay_random if args.only == "random" else selfplay_efficiency
+        c0 = time.process_time()
+        n = fn(args.games)
+        cpu = time.process_time() - c0
+        print(f"{args.only}: {n} games, {cpu:.3f} s CPU"
+              + (f", {n / cpu:.1f} games/s" if n else ""))
+        return
     rows = []
     for name, fn in [("mjcore self-play, random agents", selfplay_random),
                      ("riichienv RiichiEnv, random legal actions", riichienv_random),

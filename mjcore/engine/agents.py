@@ -2,14 +2,17 @@
 
 The protocol is one method, ``choose(view, actions) -> Action``; ``actions`` is sorted and
 never empty. An agent may also define ``observe(event)`` to receive every event of its view
-(other seats' draws hidden) and ``close()``.
+(other seats' draws hidden), ``close()``, and ``chooser(view)``: a callable ``actions ->
+Action`` that does what ``choose(view, actions)`` does, which the turn loop then calls directly.
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import compress
 from typing import Protocol
 
+from .._core.engine_turn import UniformChoice
 from .actions import DISCARD, PASS, RIICHI, RON, TENPAI, TSUMO, Action
 from .view import PlayerView
 
@@ -29,6 +32,10 @@ class RandomAgent:
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
         return actions[int(self.random() * len(actions))]
+
+    def chooser(self, view: PlayerView) -> Callable[[list[Action]], Action]:
+        """``choose`` bound to a view (the same draws from the same generator), compiled."""
+        return UniformChoice(self.random)
 
 
 class TsumogiriAgent:

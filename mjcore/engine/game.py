@@ -10,6 +10,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..rules import DEFAULT_RULES, RuleSet
@@ -164,6 +165,10 @@ class AgentDecider:
         self.views = [PlayerView(s) for s in range(4)]
         self.observers = [getattr(a, "observe", None) for a in self.agents]
         self._choose = [a.choose for a in self.agents]
+        # per seat: actions -> action (the referee's turn loop calls these directly); an
+        # agent may offer its own as ``chooser(view)``
+        self.choosers = [a.chooser(v) if hasattr(a, "chooser") else partial(a.choose, v)
+                         for a, v in zip(self.agents, self.views)]
 
     def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
         for v in self.views:

@@ -1,16 +1,29 @@
 """The riichi referee of one hand: turn machinery, legal actions, claims and settlement.
 
 :class:`RiichiRound` holds the wall and every hidden tile. It asks a *decider* for each choice
-(``decide(seat, actions) -> Action``, with ``actions`` sorted and never empty), emits events
-(see :mod:`.events`) to ``events`` and returns a :class:`RoundResult`. The rule options come
-from a :class:`mjcore.rules.RuleSet`; wins are scored by :func:`mjcore.scoring.score_counts`.
+(``decide(seat, actions) -> Action``, with ``actions`` sorted and never empty; a decider may
+also carry ``choosers``, one ``actions -> Action`` per seat doing the same, which the turn loop
+calls directly), emits events (see :mod:`.events`) to ``events`` and returns a
+:class:`RoundResult`. The rule options come from a :class:`mjcore.rules.RuleSet`; wins are
+scored by :func:`mjcore.scoring.score_counts`. The per-turn loops (discard choices, the
+bookkeeping of a discard, who may claim it) run in :mod:`mjcore._core.engine_turn`.
 """
 from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Callable
+from functools import partial
+from operator import itemgetter
 from typing import NamedTuple
 
+from .._core.engine_turn import (
+    discard_choices,
+    kind_counts,
+    may_claim,
+    offered,
+    take_discard,
+    take_draw,
+)
 from .._core.shanten import advance as _advance
 from .._core.shanten import ukeire as _ukeire
 from ..errors import MjcoreError
@@ -42,7 +55,6 @@ from .actions import (
     RIICHI_ACTIONS,
     RON,
     TENPAI,
-    TILE_CLASS,
     TSUMO,
     Action,
 )
@@ -53,6 +65,9 @@ from .wall import Wall
 Decider = Callable[[int, list[Action]], Action]
 
 _MELD_CODE = {"chi": 0, "pon": 1, "daiminkan": 2, "ankan": 3, "kakan": 4}
+_CALL_NAMES = {PON: "pon", CHI: "chi", DAIMINKAN: "daiminkan"}
+_PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS = DISCARD_ACTIONS
+_YAOCHUU_COUNTS = itemgetter(*YAOCHUU_KINDS)      # counts -> the 13 terminal/honor counts
 _IS_YAOCHUU = [k in YAOCHUU_KINDS for k in range(34)]
 
 
@@ -105,13 +120,10 @@ class RiichiRound:
             self.emit = emit              # type: ignore[method-assign]
         self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
         # bytearrays: bytes(counts) for the kernels is a copy, not a conversion
-        self.counts = [bytearray(34) for _ in range(4)]
-        for s in range(4):
-            c = self.counts[s]
-            for t in self.hands[s]:
-                c[t >> 2] += 1
+        self.counts = [kind_counts(h) for h in self.hands]
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.n_open = [0, 0, 0, 0]
+        self.pon_kinds = [0, 0, 0, 0]          # bitmask of the kinds of the seat's pons
         self.rivers: list[list[int]] = [[], [], [], []]
         self.river_called = [False] * 4        # one of the seat's discards was called
         self.disc_kinds = [0, 0, 0, 0]         # bitmask of kinds discarded (furiten)
@@ -244,83 +256,45 @@ class RiichiRound:
         """One discard per tile class, the drawn tile as a separate tsumogiri action; in the
         sort order of actions (the hand is kept sorted, so equal classes are adjacent)."""
         table = RIICHI_ACTIONS if riichi else DISCARD_ACTIONS
-        plain = table[0]
-        out = []
-        cls = TILE_CLASS
-        prev = -1
-        if forbidden:
-            for t in self.hands[seat]:
-                if (forbidden >> (t >> 2)) & 1:
-                    continue
-                if t == drawn:
-                    out.append(table[1][t])
-                    continue
-                c = cls[t]
-                if c != prev:
-                    out.append(plain[t])
-                    prev = c
-            return out
-        for t in self.hands[seat]:
-            if t == drawn:
-                out.append(table[1][t])
-                continue
-            c = cls[t]
-            if c != prev:
-                out.append(plain[t])
-                prev = c
-        return out
+        return discard_choices(self.hands[seat], drawn, table[0], table[1], forbidden)
 
     def turn_actions(self, seat: int, drawn: int, rinshan: bool = False) -> list[Action]:
         """Choices after a draw (``drawn`` >= 0), in sorted order."""
         counts = self.counts[seat]
         kind = drawn >> 2
-        wall_left = self.wall.left
-        tsumo = ((self.waits[seat] >> kind) & 1
-                 and self._can_win(seat, drawn, seat, rinshan=rinshan))
-        kans_ok = len(self.kan_owners) < 4 and wall_left > 0
         if self.riichi[seat]:
             acts = [DISCARD_ACTIONS[1][drawn]]
-            if tsumo:
+            if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat,
+                                                               rinshan=rinshan):
                 acts.append(Action(TSUMO, drawn))
-            if kans_ok and counts[kind] == 4 and self.rules.riichi_ankan != "never" \
-                    and self._riichi_ankan_ok(seat, kind):
+            if (counts[kind] == 4 and len(self.kan_owners) < 4 and self.wall.left > 0
+                    and self.rules.riichi_ankan != "never" and self._riichi_ankan_ok(seat, kind)):
                 acts.append(Action(ANKAN, -1, tuple(t for t in self.hands[seat]
                                                     if t >> 2 == kind)))
             return acts
-        # the discards (as _discard_actions, inlined: this runs on every draw)
-        plain = DISCARD_ACTIONS[0]
-        cls = TILE_CLASS
-        acts = []
-        append = acts.append
-        prev = -1
-        for t in self.hands[seat]:
-            if t == drawn:
-                append(DISCARD_ACTIONS[1][t])
-                continue
-            c = cls[t]
-            if c != prev:
-                append(plain[t])
-                prev = c
-        if (self.n_open[seat] == 0 and wall_left >= 4 and self.shanten13[seat] <= 1
+        # the discards: one per tile class, the drawn tile as its own (tsumogiri) action
+        acts = discard_choices(self.hands[seat], drawn, _PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS)
+        if (self.shanten13[seat] <= 1 and self.n_open[seat] == 0 and self.wall.left >= 4
                 and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
             acts.extend(self._riichi_actions(seat, drawn))
-        if tsumo:
+        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat, rinshan=rinshan):
             acts.append(Action(TSUMO, drawn))
-        if kans_ok and 4 in counts:
+        if 4 in counts and len(self.kan_owners) < 4 and self.wall.left > 0:
             for k in range(34):
                 if counts[k] == 4:
                     acts.append(Action(ANKAN, -1, tuple(
                         t for t in self.hands[seat] if t >> 2 == k)))
-        if kans_ok and self.n_open[seat]:
+        if self.pon_kinds[seat] and len(self.kan_owners) < 4 and self.wall.left > 0:
             kakans = []
             for m in self.melds[seat]:
                 if m.type == "pon" and counts[m.tiles[0] >> 2]:
                     added = next(t for t in self.hands[seat] if t >> 2 == m.tiles[0] >> 2)
                     kakans.append(Action(KAKAN, added, m.tiles))
-            kakans.sort()
-            acts.extend(kakans)
+            if kakans:
+                kakans.sort()
+                acts.extend(kakans)
         if (self.uninterrupted and not self.has_discarded[seat] and self.rules.kyuushu_kyuuhai
-                and sum(1 for k in YAOCHUU_KINDS if counts[k]) >= 9):
+                and _YAOCHUU_COUNTS(counts).count(0) <= 4):     # nine kinds or more
             acts.append(Action(KYUUSHU))
         return acts
 
@@ -418,7 +392,7 @@ class RiichiRound:
         """After calling with the ``consumed`` kinds, is some discard left that kuikae allows
         (``forbidden``: the kinds it forbids)?"""
         counts = self.counts[seat]
-        left = sum(counts) - len(consumed)
+        left = len(self.hands[seat]) - len(consumed)
         if self.rules.kuikae != "forbidden":
             return left > 0
         for k in forbidden:
@@ -434,70 +408,76 @@ class RiichiRound:
                    "oya": self.dealer, "scores": list(self.scores),
                    "dora_marker": self.wall.dora[0],
                    "tehais": [list(h) for h in self.hands]})
+        # one chooser per seat: an AgentDecider has them (a call less per decision)
+        choosers = getattr(decide, "choosers", None) or [partial(decide, s) for s in range(4)]
         seat = self.dealer
         rinshan = False
-        after_call: tuple[int, ...] | None = None   # (forbidden mask,) after chi/pon
+        forbidden = -1        # after chi/pon: the kinds kuikae forbids (a mask >= 0)
         wall = self.wall
+        live = wall.live
         hands = self.hands
         counts = self.counts
         has_drawn = self.has_drawn
         emit = self.emit
         turn_actions = self.turn_actions
+        discard = self._discard
         while True:
-            if after_call is None:
+            if forbidden < 0:
                 if rinshan:
                     tile = wall.draw_rinshan()
                     self._add(seat, tile)
                     emit({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
                 else:
-                    if wall.left <= 0:
+                    left = wall.left
+                    if left <= 0:
                         return self._exhaustive()
-                    tile = wall.live[wall.pos]
-                    wall.pos += 1
-                    wall.left -= 1
-                    insort(hands[seat], tile)
-                    counts[seat][tile >> 2] += 1
+                    pos = wall.pos
+                    tile = live[pos]
+                    wall.pos = pos + 1
+                    wall.left = left - 1
+                    take_draw(hands[seat], counts[seat], tile)
                     emit({"type": "tsumo", "actor": seat, "pai": tile})
                 has_drawn[seat] = True
                 acts = turn_actions(seat, tile, rinshan)
             else:
                 tile = -1
-                acts = self._discard_actions(seat, -1, forbidden=after_call[0])
-            act = decide(seat, acts)
-            if act not in acts:
+                acts = self._discard_actions(seat, -1, forbidden=forbidden)
+            act = choosers[seat](acts)
+            if not offered(act, acts):
                 act = self._check_choice(seat, act, acts)
             at = act.type
-            if at == TSUMO:
-                return self._settle_wins([seat], seat, tile, rinshan=rinshan)
-            if at == KYUUSHU:
-                return self._abort("kyushukyuhai", reveal=[seat])
-            if at == ANKAN or at == KAKAN:
+            if at > RIICHI:
+                if at == TSUMO:
+                    return self._settle_wins([seat], seat, tile, rinshan=rinshan)
+                if at == KYUUSHU:
+                    return self._abort("kyushukyuhai", reveal=[seat])
+                # ANKAN or KAKAN
                 res = self._kan(seat, act)
                 if res is not None:
                     return res
                 rinshan = True
-                after_call = None
+                forbidden = -1
                 continue
             # a discard (plain or with riichi)
-            res = self._discard(seat, act, tile)
+            res = discard(seat, act, tile)
+            if res is None:
+                seat = (seat + 1) & 3
+                rinshan = False
+                forbidden = -1
+                continue
             if isinstance(res, RoundResult):
                 return res
-            if res is None:
-                seat = (seat + 1) % 4
-                rinshan = False
-                after_call = None
-                continue
             seat, call = res
             if call.type == DAIMINKAN:
                 rinshan = True
-                after_call = None
+                forbidden = -1
             else:
                 rinshan = False
-                after_call = (call.forbidden,)   # type: ignore[attr-defined]
+                forbidden = call.forbidden   # type: ignore[attr-defined]
 
     def _ask(self, seat: int, acts: list[Action]) -> Action:
         act = self.decide(seat, acts)
-        if act not in acts:
+        if not offered(act, acts):
             act = self._check_choice(seat, act, acts)
         return act
 
@@ -547,6 +527,7 @@ class RiichiRound:
             self._remove(seat, tile)
             self.melds[seat][idx] = Meld("kakan", pon.tiles + (tile,), pon.called, pon.target,
                                          tile)
+            self.pon_kinds[seat] &= ~(1 << (tile >> 2))
             if immediate:
                 self._reveal_dora()
             else:
@@ -578,79 +559,20 @@ class RiichiRound:
             return self._resolve_rons(rons, seat, tile, chankan=True)
         return None
 
-    def _is_kokushi_wait(self, seat: int) -> bool:
-        """A closed 13-tile hand of terminals and honors only, 12 or 13 kinds: kokushi tenpai."""
-        c = self.counts[seat]
-        return (self.n_melds(seat) == 0 and sum(c[k] for k in YAOCHUU_KINDS) == 13
-                and sum(1 for k in YAOCHUU_KINDS if c[k]) >= 12)
-
-    def _interrupt(self) -> None:
-        self.uninterrupted = False
-        self.ippatsu = [False] * 4
-
-    def _discard(self, seat: int, act: Action, drawn: int):
-        """Discard, claims, riichi acceptance, abortive checks. Returns a RoundResult, None
-        (no call) or (caller, call action)."""
-        tile = act.tile
-        declaring = act.type == RIICHI
-        if declaring:
-            self.emit({"type": "reach", "actor": seat})
-            if self.uninterrupted and not self.has_discarded[seat]:
-                self.double_riichi[seat] = True
-        elif self.riichi[seat]:
-            self.ippatsu[seat] = False
+    def _claims(self, seat: int, tile: int,
+                candidates: int) -> tuple[list[int], Action | None, int]:
+        """Ask the ``candidates`` (a bitmask of seats, see :func:`may_claim`) about ``seat``'s
+        discard ``tile`` in turn order: (seats that ron, the best call, its caller). A seat
+        that passes a winning tile becomes furiten."""
         kind = tile >> 2
-        self.hands[seat].remove(tile)
-        all_counts = self.counts
-        counts = all_counts[seat]
-        counts[kind] -= 1
-        self.rivers[seat].append(tile)
-        self.emit({"type": "dahai", "actor": seat, "pai": tile,
-                   "tsumogiri": act.tsumogiri})
-        self.disc_kinds[seat] |= 1 << kind
-        self.furiten_temp[seat] = False
-        has_discarded = self.has_discarded
-        first_round = self.uninterrupted and not has_discarded[seat]
-        has_discarded[seat] = True
         waits = self.waits
-        if tile != drawn:
-            # (a tsumogiri leaves the 13-3k hand of before the draw: its waits still hold)
-            sh = self.shanten13[seat]
-            if drawn >= 0 and sh >= 3:
-                # one draw and one discard lower the shanten by one at most: no wait yet
-                self.shanten13[seat] = sh - 1
-                waits[seat] = 0
-            else:
-                st, sh, mask = _advance(bytes(counts), len(self.melds[seat]))
-                if st:
-                    advance(counts, len(self.melds[seat]))      # raises with the details
-                self.shanten13[seat] = sh
-                waits[seat] = mask if sh == 0 else 0
-        if self.pending_dora:
-            self.pending_dora = 0
-            self._reveal_dora()
-        # claims
         rons: list[int] = []
         best_call: Action | None = None
         caller = -1
-        callable_ = self.wall.left > 0
-        riichi = self.riichi
-        # chi needs two of these neighbour pairs (none for honors)
-        chi_pairs = _CHI_PAIRS[kind]
-        for s, left in _OTHERS[seat]:
+        for s in _OTHER_SEATS[seat]:
+            if not (candidates >> s) & 1:
+                continue
             in_waits = (waits[s] >> kind) & 1
-            if not in_waits:
-                if riichi[s] or not callable_:
-                    continue
-                c = all_counts[s]
-                if c[kind] < 2:
-                    if not left:
-                        continue
-                    for x, y in chi_pairs:
-                        if c[x] and c[y]:
-                            break
-                    else:
-                        continue
             acts = self.claim_actions(s, seat, tile)
             if len(acts) == 1:
                 if in_waits:
@@ -670,10 +592,56 @@ class RiichiRound:
                     best_call is None or (choice.type in (PON, DAIMINKAN)
                                           and best_call.type == CHI)):
                 best_call, caller = choice, s
-        if rons:
-            return self._resolve_rons(rons, seat, tile)
+        return rons, best_call, caller
+
+    def _is_kokushi_wait(self, seat: int) -> bool:
+        """A closed 13-tile hand of terminals and honors only, 12 or 13 kinds: kokushi tenpai."""
+        c = self.counts[seat]
+        return (self.n_melds(seat) == 0 and sum(c[k] for k in YAOCHUU_KINDS) == 13
+                and sum(1 for k in YAOCHUU_KINDS if c[k]) >= 12)
+
+    def _interrupt(self) -> None:
+        self.uninterrupted = False
+        self.ippatsu = [False] * 4
+
+    def _discard(self, seat: int, act: Action, drawn: int):
+        """Discard, claims, riichi acceptance, abortive checks. Returns a RoundResult, None
+        (no call) or (caller, call action)."""
+        tile = act.tile
+        riichi = self.riichi
+        emit = self.emit
+        declaring = act.type == RIICHI
         if declaring:
-            self.riichi[seat] = True
+            emit({"type": "reach", "actor": seat})
+            if self.uninterrupted and not self.has_discarded[seat]:
+                self.double_riichi[seat] = True
+        elif riichi[seat]:
+            self.ippatsu[seat] = False
+        kind = tile >> 2
+        all_counts = self.counts
+        waits = self.waits
+        first_round = self.uninterrupted and not self.has_discarded[seat]
+        # the tile to the river; the shanten and waits of the hand left (see take_discard)
+        if take_discard(self.hands[seat], all_counts[seat], self.rivers[seat], tile, drawn,
+                        len(self.melds[seat]), seat, self.shanten13, waits, self.disc_kinds,
+                        self.furiten_temp, self.has_discarded):
+            advance(all_counts[seat], len(self.melds[seat]))      # raises with the details
+        emit({"type": "dahai", "actor": seat, "pai": tile, "tsumogiri": act.tsumogiri})
+        if self.pending_dora:
+            self.pending_dora = 0
+            self._reveal_dora()
+        # claims, asked of the seats that wait on the tile or could call it
+        candidates = may_claim(all_counts, waits, riichi, seat, kind, self.wall.left > 0)
+        if candidates:
+            rons, best_call, caller = self._claims(seat, tile, candidates)
+            if rons:
+                return self._resolve_rons(rons, seat, tile)
+        elif not declaring and not first_round and len(self.kan_owners) < 4:
+            return None         # (no call, and none of the checks below can apply)
+        else:
+            best_call, caller = None, -1
+        if declaring:
+            riichi[seat] = True
             self.ippatsu[seat] = True
             self.scores[seat] -= 1000
             self.sticks += 1
@@ -703,9 +671,11 @@ class RiichiRound:
         for t in call.consumed:
             self._remove(caller, t)
         tiles = tuple(sorted(call.consumed + (tile,)))
-        typ = {PON: "pon", CHI: "chi", DAIMINKAN: "daiminkan"}[call.type]
+        typ = _CALL_NAMES[call.type]
         self.melds[caller].append(Meld(typ, tiles, tile, target))
         self.n_open[caller] += 1
+        if call.type == PON:
+            self.pon_kinds[caller] |= 1 << kind
         self.emit({"type": typ, "actor": caller, "target": target, "pai": tile,
                    "consumed": list(call.consumed)})
         self._interrupt()
@@ -853,26 +823,8 @@ class RiichiRound:
         return tiles
 
 
-# the other seats in turn order after a discarder, each with "is the next seat" (may chi)
-_OTHERS = tuple(tuple(((seat + d) % 4, d == 1) for d in (1, 2, 3)) for seat in range(4))
-
-
-def _chi_pairs(kind: int) -> tuple[tuple[int, int], ...]:
-    """The kinds a hand needs (both) to chi ``kind``, for each of the up to three runs."""
-    if kind >= 27:
-        return ()
-    n = kind % 9
-    out = []
-    if n >= 2:
-        out.append((kind - 2, kind - 1))
-    if 1 <= n <= 7:
-        out.append((kind - 1, kind + 1))
-    if n <= 6:
-        out.append((kind + 1, kind + 2))
-    return tuple(out)
-
-
-_CHI_PAIRS = tuple(_chi_pairs(k) for k in range(34))
+# the other seats in turn order after a discarder
+_OTHER_SEATS = tuple(tuple((seat + d) % 4 for d in (1, 2, 3)) for seat in range(4))
 
 
 def _chi_options(kind: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from operator import itemgetter
 
-import numpy as np
-
+from .._core.engine_turn import shuffled_wall
 from ..errors import InvalidHandError
 
 N_TILES = 136
@@ -30,13 +30,17 @@ def deal_slots(seat_from_dealer: int) -> list[int]:
 
 
 _DEAL_SLOTS = [deal_slots(s) for s in range(4)]
+_DEAL_TILES = [itemgetter(*slots) for slots in _DEAL_SLOTS]   # live wall -> a seat's 13
+
+
+def _hand_digest(seed: int, round_index: int, honba: int) -> bytes:
+    return hashlib.blake2b(f"mjcore-wall:{seed}:{round_index}:{honba}".encode(),
+                           digest_size=16).digest()
 
 
 def hand_seed(seed: int, round_index: int, honba: int) -> int:
     """The seed of one hand's shuffle: a hash of (game seed, round index, honba)."""
-    digest = hashlib.blake2b(f"mjcore-wall:{seed}:{round_index}:{honba}".encode(),
-                             digest_size=16).digest()
-    return int.from_bytes(digest, "little")
+    return int.from_bytes(_hand_digest(seed, round_index, honba), "little")
 
 
 class Wall:
@@ -101,16 +105,16 @@ class Wall:
     @classmethod
     def from_seed(cls, seed: int, round_index: int, honba: int) -> Wall:
         """The wall of one hand of a seeded game: shuffle, then roll two dice."""
-        rng = np.random.Generator(np.random.PCG64(hand_seed(seed, round_index, honba)))
-        perm = rng.permutation(N_TILES)
-        d1, d2 = rng.integers(1, 7, size=2).tolist()
+        # numpy's rng = Generator(PCG64(hand_seed(...))), rng.permutation(136) and, for the
+        # dice, rng.integers(1, 7, size=2), computed in one compiled call (see shuffled_wall)
+        perm, d1, d2 = shuffled_wall(_hand_digest(seed, round_index, honba))
         # the same layout as from_ring, by index tables (a permutation needs no checks)
         live, rinshan, dora, ura, break_seat = _RING_LAYOUTS[d1 + d2]
         w = cls.__new__(cls)
-        w.live = perm[live].tolist()
-        w.rinshan = perm[rinshan].tolist()
-        w.dora = perm[dora].tolist()
-        w.ura = perm[ura].tolist()
+        w.live = list(live(perm))
+        w.rinshan = list(rinshan(perm))
+        w.dora = list(dora(perm))
+        w.ura = list(ura(perm))
         w.dice = (d1, d2)
         w.break_seat = break_seat
         w.pos = DEAL_SIZE
@@ -164,7 +168,7 @@ class Wall:
     def deal(self, oya: int) -> list[list[int]]:
         """The four starting hands of 13 tiles, by absolute seat."""
         live = self.live
-        return [[live[i] for i in _DEAL_SLOTS[(seat - oya) % 4]] for seat in range(4)]
+        return [list(_DEAL_TILES[(seat - oya) % 4](live)) for seat in range(4)]
 
     @property
     def remaining(self) -> int:
@@ -201,11 +205,12 @@ class Wall:
         return (LIVE_SIZE - self.pos) + (4 - self.n_rinshan) + (5 - self.n_dora) + 5
 
 
-def _ring_layout(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Where from_ring takes each part of the wall from, for the dice sum ``d``."""
+def _ring_layout(d: int) -> tuple[itemgetter, itemgetter, itemgetter, itemgetter, int]:
+    """Where from_ring takes each part of the wall from, for the dice sum ``d``: getters of
+    those places in the shuffled tiles."""
     w = Wall.from_ring(range(N_TILES), (1, d - 1))
-    return (np.array(w.live), np.array(w.rinshan), np.array(w.dora), np.array(w.ura),
-            w.break_seat)
+    return (itemgetter(*w.live), itemgetter(*w.rinshan), itemgetter(*w.dora),
+            itemgetter(*w.ura), w.break_seat)
 
 
 _RING_LAYOUTS = {d: _ring_layout(d) for d in range(2, 13)}
