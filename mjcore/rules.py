@@ -37,6 +37,7 @@ game engine and the gRPC service all read their options from this one object.
 | west_extension | True | False | False |
 | leftover_sticks | first_place | first_place | lost |
 | uma / oka | (20000, 10000, -10000, -20000) / 20000 | (15000, 5000, -5000, -15000) / 0 | same as ema |
+| final_rounding | tenhou | exact | exact |
 | ryuuiisou_needs_hatsu | False | False | False |
 
 Option values: ``multiple_ron`` "double" (two winners; a triple ron is sanchahou when that
@@ -45,7 +46,9 @@ only); ``yakuman_stacking`` "composite" (different yakuman add up), "single" (on
 most), "double" (composite, and 13-wait kokushi, suuankou tanki, junsei chuuren and
 daisuushii count double); ``renhou`` "off", "mangan" (a 5-han yaku), "yakuman";
 ``nagashi_mangan`` "draw_settlement", "mangan_tsumo" (paid like a mangan tsumo with honba),
-"off"; ``pao`` a subset of {"daisangen", "daisuushii", "suukantsu"}.
+"off"; ``pao`` a subset of {"daisangen", "daisuushii", "suukantsu"}; ``final_rounding``
+"tenhou" (every final score but first place's rounded to a whole thousand, halves away from
+zero; first place takes the balance, which includes the oka) or "exact".
 """
 from __future__ import annotations
 
@@ -100,6 +103,7 @@ class RuleSet:
     leftover_sticks: str = "first_place"
     uma: tuple[int, int, int, int] = (20000, 10000, -10000, -20000)
     oka: int = 20000
+    final_rounding: str = "tenhou"
     ryuuiisou_needs_hatsu: bool = False
     name: str = field(default="custom", compare=False)
 
@@ -120,6 +124,7 @@ class RuleSet:
         "chombo": ("reverse_mangan", "points_20000"),
         "game_length": ("hanchan", "tonpuusen"),
         "leftover_sticks": ("first_place", "lost"),
+        "final_rounding": ("tenhou", "exact"),
     }
 
     def __post_init__(self) -> None:
@@ -220,13 +225,13 @@ _PRESETS: dict[str, RuleSet] = {
         renhou="mangan", kan_dora_timing="immediate", nagashi_mangan="off",
         tenpai_declaration="optional", chombo="points_20000", start_points=30000,
         target_points=30000, tobi=False, agari_yame=False, west_extension=False,
-        uma=(15000, 5000, -5000, -15000), oka=0, **_ABORTIVE_OFF),
+        uma=(15000, 5000, -5000, -15000), oka=0, final_rounding="exact", **_ABORTIVE_OFF),
     "wrc": RuleSet(
         name="wrc", red_fives=0, multiple_ron="atamahane", kazoe=False, kiriage=True,
         yakuman_stacking="single", renhou="mangan", nagashi_mangan="off",
         chombo="points_20000", start_points=30000, target_points=30000, agari_yame=False,
         west_extension=False, leftover_sticks="lost", uma=(15000, 5000, -5000, -15000), oka=0,
-        **_ABORTIVE_OFF),
+        final_rounding="exact", **_ABORTIVE_OFF),
 }
 
 DEFAULT_RULES = _PRESETS["tenhou"]

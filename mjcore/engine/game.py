@@ -56,12 +56,13 @@ def final_points(scores: Sequence[int], rules: RuleSet = DEFAULT_RULES,
                  tenhou_rounding: bool | None = None) -> list[float]:
     """Points after uma and oka, in thousands; first place also gets the oka.
 
-    With Tenhou rounding (the default of the ``tenhou`` preset) every score but the first is
-    first rounded to a whole thousand, halves away from zero (39 500 -> 40, -7 500 -> -8), and
-    first place gets whatever makes the four results sum to zero."""
+    With Tenhou rounding (``rules.final_rounding == "tenhou"``, unless ``tenhou_rounding``
+    overrides it) every score but the first is first rounded to a whole thousand, halves away
+    from zero (39 500 -> 40, -7 500 -> -8), and first place gets whatever makes the four
+    results sum to zero."""
     ranks = ranking(scores)
     if tenhou_rounding is None:
-        tenhou_rounding = rules.name == "tenhou"
+        tenhou_rounding = rules.final_rounding == "tenhou"
     pts = [0.0] * 4
     first = ranks.index(1)
     for s in range(4):

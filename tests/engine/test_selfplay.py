@@ -68,6 +68,18 @@ def test_tenhou_final_points_rounding():
     assert exact == [18.3, -25.7, -52.8, 60.2]
 
 
+def test_final_rounding_is_a_rule_option():
+    scores = [39500, 13300, 500, 46700]
+    custom = RuleSet.preset("tenhou").replace(red_fives=0)      # keeps Tenhou's rounding
+    assert final_points(scores, custom) == [20.0, -27.0, -49.0, 56.0]
+    exact = RuleSet.preset("tenhou").replace(final_rounding="exact")
+    assert final_points(scores, exact) == [19.5, -26.7, -49.5, 56.7]
+    ema = RuleSet.preset("ema")
+    assert ema.final_rounding == "exact"
+    # (score - 30000) / 1000 + uma 15, 5, -5, -15 by rank, no oka, no rounding
+    assert final_points([38300, 14300, -2800, 50200], ema) == [13.3, -20.7, -47.8, 35.2]
+
+
 def test_checker_detects_a_broken_state():
     rules = RuleSet.preset("tenhou")
     checker = InvariantChecker(rules)
