@@ -159,10 +159,10 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             raise invalid_hand(err, "hand") from None
         response = pb.AnalyzeHandResponse(
             hand=str(hand), closed_tiles=hand.n_closed, melds=hand.n_melds,
-            shanten=convert.shanten_info(shanten), is_agari=agari,
-            ukeire=convert.ukeire_info(ukeire))
+            shanten=convert.shanten_info(shanten), is_agari=agari)
+        convert.fill_ukeire(response.ukeire, ukeire)
         if waits is not None:
-            response.waits.CopyFrom(convert.waits_info(waits))
+            convert.fill_waits(response.waits, waits)
         return response
 
     @_unary

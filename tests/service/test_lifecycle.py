@@ -157,3 +157,55 @@ def test_serve_reports_an_address_in_use():
         s.listen()
         r = CliRunner().invoke(main, ["serve", "--port", str(s.getsockname()[1])])
     assert r.exit_code == 1 and "cannot serve" in r.output
+
+
+_ENGINE_PROBE = ("import os, sys; from mjcore.cli.serve import _select_io_engine; "
+                 "_select_io_engine(sys.argv[1]); print(os.environ.get('GRPC_EXPERIMENTS', ''))")
+
+
+@pytest.mark.parametrize(("engine", "preset", "expected"), [
+    ("legacy", None, "-event_engine_client,-event_engine_listener,-event_engine_callback_cq"),
+    ("event-engine", None, ""),
+    ("legacy", "-event_engine_client", "-event_engine_client"),   # the user's setting wins
+])
+def test_io_engine_sets_grpc_experiments_before_grpc_starts(engine, preset, expected):
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
+    if preset is not None:
+        env["GRPC_EXPERIMENTS"] = preset
+    out = subprocess.run([sys.executable, "-c", _ENGINE_PROBE, engine], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == expected
+
+
+def test_io_engine_is_left_alone_once_grpc_is_imported(monkeypatch):
+    from mjcore.cli.serve import _select_io_engine
+
+    monkeypatch.delenv("GRPC_EXPERIMENTS", raising=False)
+    assert "grpc" in sys.modules
+    _select_io_engine("legacy")
+    assert "GRPC_EXPERIMENTS" not in os.environ
+
+
+@pytest.mark.parametrize("engine", ["legacy", "event-engine"])
+def test_served_process_with_each_io_engine(engine, certs):
+    """Mutual TLS, the token, bulk and unary calls in a `mjcore serve` process per engine."""
+    token_file = certs["ca"].parent / "token"
+    token_file.write_text(TOKEN + "\n")
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
+    proc, port = _spawn("--drain", "0", "--io-engine", engine, "--tls-cert",
+                        str(certs["server"]), "--tls-key", str(certs["server.key"]),
+                        "--client-ca", str(certs["ca"]), "--token-file", str(token_file),
+                        env=env)
+    try:
+        with Client(f"localhost:{port}", token=TOKEN, root_certificates=certs["ca"],
+                    client_cert=certs["client"], client_key=certs["client.key"],
+                    timeout=10, retries=0) as c:
+            counts = random_counts(300, 13, 9)
+            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert int(c.analyze("123m456p789s1122z").shanten) == 0
+        proc.terminate()
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
