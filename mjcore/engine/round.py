@@ -244,6 +244,12 @@ class RiichiRound:
             riichi_sticks=self.sticks if first_winner else 0, rules=self.rules, winner=seat)
 
     def _can_win(self, seat: int, tile: int, target: int, **kw: bool) -> bool:
+        if self.rules.ryanhan_shibari and self.honba >= 5:
+            # at 5 honba or more a win needs 2 han of yaku (dora not counted) or a yakuman
+            res = self.score(seat, tile, target, **kw)
+            return bool(res.is_win) and (
+                (res.yakuman > 0 and not res.is_kazoe)
+                or res.han - res.dora - res.ura - res.aka >= 2)
         # A closed tsumo always has menzen tsumo and riichi is a yaku: skip the scorer then.
         if self.riichi[seat] or (target == seat and self.n_open[seat] == 0):
             return True

@@ -284,3 +284,23 @@ def test_kokushi_may_rob_a_closed_kan_only_by_option():
             assert res is not None and res.winners == (1,)
         else:
             assert res is None and rnd.melds[0][0].type == "ankan"
+
+
+def test_ryanhan_shibari_needs_two_yaku_han_from_five_honba():
+    shibari = TENHOU.replace(ryanhan_shibari=True)
+    hand = {1: "23m456p789p11s567s"}                 # ron on 4m: pinfu only (1 han)
+    for honba, rules, offered in ((5, shibari, False), (4, shibari, True), (5, TENHOU, True)):
+        rnd = make_round(hand, rules=rules)
+        rnd.honba = honba
+        assert (RON in types(rnd.claim_actions(1, 0, tile("4m")))) is offered, (honba, rules)
+    rnd = make_round(hand, rules=shibari)
+    rnd.honba = 5
+    rnd.riichi[1] = True                             # riichi + pinfu: 2 han
+    assert RON in types(rnd.claim_actions(1, 0, tile("4m")))
+    for honba, offered in ((5, False), (4, True)):
+        rnd = make_round({0: "13m456p789p11s567s"}, draws="2m", rules=shibari)
+        rnd.honba = honba                            # kanchan tsumo: menzen tsumo only
+        rnd.has_discarded[0] = True
+        t = rnd.wall.draw()
+        rnd._add(0, t)
+        assert (TSUMO in types(rnd.turn_actions(0, t))) is offered, honba
