@@ -48,7 +48,9 @@ daisuushii count double); ``renhou`` "off", "mangan" (a 5-han yaku), "yakuman";
 ``nagashi_mangan`` "draw_settlement", "mangan_tsumo" (paid like a mangan tsumo with honba),
 "off"; ``pao`` a subset of {"daisangen", "daisuushii", "suukantsu"}; ``final_rounding``
 "tenhou" (every final score but first place's rounded to a whole thousand, halves away from
-zero; first place takes the balance, which includes the oka) or "exact".
+zero; first place takes the balance, which includes the oka) or "exact". ``atozuke`` is True
+only (False is refused as not implemented). ``chombo`` is kept for records: the engine offers
+only legal declarations, so it never produces a chombo.
 """
 from __future__ import annotations
 
@@ -143,6 +145,10 @@ class RuleSet:
                     not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise InvalidRuleError(
                     f"rule option {f.name}={value!r}: expected a non-negative int")
+        if self.atozuke is False:
+            raise InvalidRuleError(
+                "rule option atozuke=False is not implemented: the engine lets the winning tile "
+                "complete the yaku (riichi.md §16 lists 'off' as an alternative only)")
         pao = self.pao
         if isinstance(pao, str) or not all(p in _PAO_NAMES for p in pao):
             raise InvalidRuleError(

@@ -120,3 +120,11 @@ def test_seat_draw():
     fixed = play_game([EfficiencyAgent(), TsumogiriAgent(), RandomAgent(1), RandomAgent(2)],
                       seed=3, seating="fixed")
     assert fixed.agent_of_seat == [0, 1, 2, 3]
+
+
+def test_unimplemented_atozuke_off_is_refused():
+    import pytest
+
+    from mjcore.errors import InvalidRuleError
+    with pytest.raises(InvalidRuleError, match="atozuke"):
+        RuleSet.preset("tenhou").replace(atozuke=False)
