@@ -46,7 +46,7 @@ proto:
 	$(PY) scripts/gen_proto.py
 
 lint:
-	$(PY) -m ruff check mjcore service tests benchmarks
+	$(PY) -m ruff check mjcore service tests benchmarks scripts setup.py
 	$(PY) -m mypy mjcore
 
 clean:

@@ -32,7 +32,7 @@ def _has_openmp() -> bool:
         cc = os.environ.get("CC", "cc")
         try:
             r = subprocess.run([cc, "-fopenmp", str(src), "-o", str(Path(tmp) / "t")],
-                               capture_output=True)
+                               capture_output=True, check=False)
         except OSError:
             return False
         return r.returncode == 0
@@ -47,8 +47,6 @@ def _simd_flags() -> list[str]:
     fallback. The build is for the machine it runs on (pip install from source)."""
     if os.environ.get("MJCORE_NO_SIMD") or platform.machine().lower() not in ("x86_64", "amd64"):
         return []
-    import subprocess
-
     v2 = ('__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1")'
           ' && __builtin_cpu_supports("popcnt")')
     v3 = v2 + ' && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")'
@@ -69,9 +67,10 @@ def _try_march(march: str, prog: str) -> list[str]:
         cc = os.environ.get("CC", "cc")
         try:
             if subprocess.run([cc, f"-march={march}", str(src), "-o", str(exe)],
-                              capture_output=True).returncode != 0:
+                              capture_output=True, check=False).returncode != 0:
                 return []
-            return [f"-march={march}"] if subprocess.run([str(exe)]).returncode == 0 else []
+            return [f"-march={march}"] if subprocess.run([str(exe)], check=False).returncode == 0 \
+                else []
         except OSError:
             return []
 
