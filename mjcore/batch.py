@@ -239,13 +239,12 @@ def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False
     data = read_lines(source)
     buf = np.frombuffer(data, dtype=np.uint8) if data else np.zeros(0, dtype=np.uint8)
     threads = _threads(n_threads)
-    offsets = _k.split_lines(buf, threads)
-    n = offsets.shape[0]
+    n, plan = _k.line_chunks(buf, threads)
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
     counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
-    _k.text_shanten(buf, offsets, out, status, pos, counts, threads)
+    _k.text_shanten(buf, plan, out, status, pos, counts, threads)
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts

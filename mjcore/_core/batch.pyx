@@ -276,49 +276,53 @@ cdef inline int _add(u8* counts, int* reds, int suit, int d) noexcept nogil:
     return 1
 
 
-cdef Py_ssize_t _count_newlines(const unsigned char* p, Py_ssize_t n) noexcept nogil:
+cdef Py_ssize_t _count_newlines(const unsigned char* p, Py_ssize_t n,
+                                Py_ssize_t* last) noexcept nogil:
+    """Newlines in p[:n]; *last = index of the last one (-1 when none)."""
     cdef Py_ssize_t i, count = 0
     for i in range(n):
-        count += p[i] == 10
+        count += p[i] == 10             # branch-free: the compiler vectorises it
+    i = n - 1
+    while i >= 0 and p[i] != 10:
+        i -= 1
+    last[0] = i
     return count
 
 
-def split_lines(const unsigned char[::1] data, int n_threads=1):
-    """Offsets (start, end) of each line; a final empty line after the last newline is dropped.
-    Chunks of the buffer are counted, then filled, in parallel."""
+def line_chunks(const unsigned char[::1] data, int n_threads=1):
+    """Split the buffer into chunks for parallel parsing: returns (lines, plan) where ``plan``
+    is an (n_chunks + 1, 3) int64 array: for chunk c, its byte range [plan[c, 0],
+    plan[c + 1, 0]), the index of the first line that ends in it (plan[c, 1]) and where that
+    line starts (plan[c, 2]). A final line without a newline ends in the last chunk; a final
+    empty line after the last newline is not a line. Chunks are counted in parallel."""
     import numpy as np
-    cdef Py_ssize_t n = data.shape[0], count, c, i, row, lo, hi
+    cdef Py_ssize_t n = data.shape[0], c, count, last_nl = -1
     cdef Py_ssize_t n_chunks = min(max(1, n // 65536), 16 * max(1, n_threads))
     cdef Py_ssize_t size = (n + n_chunks - 1) // n_chunks if n else 0
+    plan_a = np.zeros((n_chunks + 1, 3), dtype=np.int64)
+    counts_a = np.zeros((n_chunks, 2), dtype=np.int64)
     if n == 0:
-        return np.empty((0, 2), dtype=np.int64)
-    first_row = np.zeros(n_chunks + 1, dtype=np.int64)
-    cdef long long[::1] first = first_row
+        return 0, plan_a
+    cdef long long[:, ::1] plan = plan_a
+    cdef long long[:, ::1] cnt = counts_a
     cdef const unsigned char* base = &data[0]
+    cdef Py_ssize_t lo, hi, last
     with nogil:
         for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
-            first[c + 1] = _count_newlines(base + c * size, min(size, n - c * size))
-    for c in range(n_chunks):
-        first[c + 1] += first[c]
-    count = first[n_chunks] + (1 if data[n - 1] != 10 else 0)
-    offsets = np.empty((count, 2), dtype=np.int64)
-    cdef long long[:, ::1] off = offsets
-    with nogil:
-        # line ends, chunk by chunk
-        for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
-            row = first[c]
-            lo = c * size
+            lo = min(c * size, n)
             hi = min(lo + size, n)
-            for i in range(lo, hi):
-                if base[i] == 10:
-                    off[row, 1] = i
-                    row = row + 1
-        if count > first[n_chunks]:
-            off[count - 1, 1] = n                   # the last line has no newline
-        # each line starts after the previous line's end
-        for row in prange(count, num_threads=n_threads, schedule="static"):
-            off[row, 0] = off[row - 1, 1] + 1 if row > 0 else 0
-    return offsets
+            cnt[c, 0] = _count_newlines(base + lo, hi - lo, &last)
+            cnt[c, 1] = lo + last if last >= 0 else -1
+    for c in range(n_chunks):
+        plan[c, 0] = min(c * size, n)
+        plan[c + 1, 1] = plan[c, 1] + cnt[c, 0]
+        plan[c, 2] = last_nl + 1
+        if cnt[c, 1] >= 0:
+            last_nl = cnt[c, 1]
+    plan[n_chunks, 0] = n
+    plan[n_chunks, 2] = last_nl + 1
+    count = plan[n_chunks, 1] + (1 if data[n - 1] != 10 else 0)
+    return count, plan_a
 
 
 cdef inline int row_text(const unsigned char* line, Py_ssize_t length, i8* out, i32* pos,
@@ -344,13 +348,28 @@ cdef inline int row_text(const unsigned char* line, Py_ssize_t length, i8* out, 
     return ST_OK
 
 
-def text_shanten(const unsigned char[::1] data, const long long[:, ::1] offsets, i8[::1] out,
+def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, i8[::1] out,
                  i8[::1] status, i32[::1] err_pos, u8[:, ::1] counts_out, int n_threads):
-    """Parse each line and compute its minimum shanten (closed hands of 13 or 14 tiles)."""
-    cdef Py_ssize_t n = offsets.shape[0], i
+    """Parse each line and compute its minimum shanten (closed hands of 13 or 14 tiles), chunk
+    by chunk in parallel, as planned by line_chunks (out and the others have one row a line)."""
+    cdef Py_ssize_t n_chunks = plan.shape[0] - 1, n = out.shape[0], c, i, row, start, hi
+    cdef Py_ssize_t size = data.shape[0]
     cdef bint keep = counts_out.shape[0] == n and n > 0
-    cdef const unsigned char* base = &data[0] if data.shape[0] > 0 else NULL
+    cdef const unsigned char* base = &data[0] if size > 0 else NULL
+    if n == 0:
+        return
     with nogil:
-        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_text(base + offsets[i, 0], offsets[i, 1] - offsets[i, 0],
-                                     &out[i], &err_pos[i], &counts_out[i, 0] if keep else NULL)
+        for c in prange(n_chunks, num_threads=n_threads, schedule="dynamic", chunksize=1):
+            row = plan[c, 1]
+            start = plan[c, 2]
+            hi = plan[c + 1, 0]
+            for i in range(plan[c, 0], hi):
+                if base[i] == 10:
+                    status[row] = <i8>row_text(base + start, i - start, &out[row],
+                                               &err_pos[row],
+                                               &counts_out[row, 0] if keep else NULL)
+                    row = row + 1
+                    start = i + 1
+            if c == n_chunks - 1 and start < size:       # the last line has no newline
+                status[row] = <i8>row_text(base + start, size - start, &out[row],
+                                           &err_pos[row], &counts_out[row, 0] if keep else NULL)

@@ -610,31 +610,27 @@ def test_ukeire_full_bad_rows_are_filled():
     assert (res.after == 127).all() and (res.masks == 0).all()
 
 
-def _reference_lines(data: bytes) -> list[tuple[int, int]]:
-    out, start = [], 0
-    for i, ch in enumerate(data):
-        if ch == 10:
-            out.append((start, i))
-            start = i + 1
-    if start < len(data):
-        out.append((start, len(data)))
-    return out
-
-
 @pytest.mark.parametrize("size", [65535, 65536, 131072, 131073, 400_000])
 @pytest.mark.parametrize("threads", [1, 2, 3])
-def test_split_lines_across_chunks(size, threads):
-    """Buffers above 64 KiB are split in parallel chunks; lines that cross a chunk edge,
-    newlines on the edge and an unterminated last line come out as in one serial pass."""
-    from mjcore._core import batch as kernels
-
+def test_shanten_text_across_chunks(size, threads):
+    """Buffers above 64 KiB are parsed in parallel chunks. Lines that cross a chunk edge (some
+    longer than a chunk), newlines on the edges and an unterminated last line must come out as
+    when each line is parsed on its own."""
     rng = np.random.default_rng(size + threads)
-    data = bytearray(rng.choice(np.frombuffer(b"123456789mpsz\n", np.uint8), size).tobytes())
+    alphabet = np.frombuffer(b"123456789mpsz\n", np.uint8)
+    data = bytearray(rng.choice(alphabet, size).tobytes())
     for edge in range(0, size, (size + 15) // 16):     # newlines around some chunk edges
         data[edge] = 10
-    for tail in (bytes(data), bytes(data[:-1]) + b"x"):
-        got = kernels.split_lines(np.frombuffer(tail, np.uint8), threads)
-        assert [tuple(r) for r in got.tolist()] == _reference_lines(tail)
+    data[size // 3: size // 3 + 70_000] = b"1" * 70_000  # a line longer than a chunk
+    for buf in (bytes(data), bytes(data[:-1]) + b"x"):
+        lines = expected_lines(buf)
+        res = batch.shanten_text(buf, n_threads=threads)
+        assert len(res) == len(lines)
+        sample = sorted(set(rng.integers(0, len(lines), 300).tolist()) | {0, len(lines) - 1})
+        for i in sample:
+            one = batch.shanten_text(lines[i] + b"\n")
+            assert (res.status[i], res.shanten[i], res.error_positions[i]) == (
+                one.status[0], one.shanten[0], one.error_positions[0]), i
 
 
 def test_shanten_text_large_buffer_threads():
