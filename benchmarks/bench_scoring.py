@@ -90,22 +90,36 @@ def single_runner() -> tuple[Callable[[], Any], int]:
     return run, len(items)
 
 
-def riichienv_runner() -> tuple[Callable[[], Any], int]:
+def _riichienv_items(public: bool) -> list[tuple[Any, ...]]:
+    """(tiles, melds, win, dora, ura, conditions) per hand, with riichienv's compiled
+    ``Conditions`` or, when ``public``, its Python ``riichienv.Conditions`` dataclass."""
+    import riichienv
     import riichienv._riichienv as rc
 
     winds = [rc.Wind.East, rc.Wind.South, rc.Wind.West, rc.Wind.North]
     types = {CHI: rc.MeldType.Chi, PON: rc.MeldType.Pon, KAN_OPEN: rc.MeldType.Daiminkan,
              KAN_CLOSED: rc.MeldType.Ankan, KAN_ADDED: rc.MeldType.Kakan}
+    conditions = riichienv.Conditions if public else rc.Conditions
     items = []
     for h in corpus().hands[:N_SINGLE]:
         melds = [rc.Meld(types[k], sorted(ids), k != KAN_CLOSED, -1) for k, ids in h.melds]
-        cond = rc.Conditions(
+        cond = conditions(
             tsumo=h.tsumo, riichi=h.riichi, double_riichi=h.double_riichi, ippatsu=h.ippatsu,
             haitei=h.haitei, houtei=h.houtei, rinshan=h.rinshan, chankan=h.chankan,
-            tsumo_first_turn=h.tenhou or h.chiihou, player_wind=winds[h.seat_wind],
-            round_wind=winds[h.round_wind], riichi_sticks=h.riichi_sticks, honba=h.honba)
+            tsumo_first_turn=h.tenhou or h.chiihou,
+            player_wind=h.seat_wind if public else winds[h.seat_wind],
+            round_wind=h.round_wind if public else winds[h.round_wind],
+            riichi_sticks=h.riichi_sticks, honba=h.honba)
         items.append((list(h.closed_ids), melds, h.win_id, list(h.dora_ids),
                       list(h.ura_ids), cond))
+    return items
+
+
+def riichienv_runner() -> tuple[Callable[[], Any], int]:
+    """riichienv's compiled ``HandEvaluator`` class, called directly."""
+    import riichienv._riichienv as rc
+
+    items = _riichienv_items(public=False)
     evaluator = rc.HandEvaluator
 
     def run() -> None:
@@ -118,20 +132,8 @@ def riichienv_public_runner() -> tuple[Callable[[], Any], int]:
     """riichienv's documented Python API: ``riichienv.HandEvaluator(tiles, melds).calc(win,
     dora, conditions, ura)`` with its ``riichienv.Conditions`` dataclass."""
     import riichienv
-    import riichienv._riichienv as rc
 
-    types = {CHI: rc.MeldType.Chi, PON: rc.MeldType.Pon, KAN_OPEN: rc.MeldType.Daiminkan,
-             KAN_CLOSED: rc.MeldType.Ankan, KAN_ADDED: rc.MeldType.Kakan}
-    items = []
-    for h in corpus().hands[:N_SINGLE]:
-        melds = [rc.Meld(types[k], sorted(ids), k != KAN_CLOSED, -1) for k, ids in h.melds]
-        cond = riichienv.Conditions(
-            tsumo=h.tsumo, riichi=h.riichi, double_riichi=h.double_riichi, ippatsu=h.ippatsu,
-            haitei=h.haitei, houtei=h.houtei, rinshan=h.rinshan, chankan=h.chankan,
-            tsumo_first_turn=h.tenhou or h.chiihou, player_wind=h.seat_wind,
-            round_wind=h.round_wind, riichi_sticks=h.riichi_sticks, honba=h.honba)
-        items.append((list(h.closed_ids), melds, h.win_id, list(h.dora_ids),
-                      list(h.ura_ids), cond))
+    items = _riichienv_items(public=True)
     evaluator = riichienv.HandEvaluator
 
     def run() -> None:
