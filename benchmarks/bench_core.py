@@ -23,6 +23,8 @@ ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "5"))
 
 def _record(benchmark, hands: int) -> None:
     benchmark.extra_info["hands"] = hands
+    if benchmark.stats is None:          # --benchmark-disable: nothing timed
+        return
     median = benchmark.stats.stats.median
     benchmark.extra_info["hands_per_s"] = round(hands / median) if median else None
 

@@ -101,6 +101,8 @@ def replay_all(games: list[tuple[str, bytes]]) -> int:
 
 def _record(benchmark, games: int) -> None:
     benchmark.extra_info["games"] = games
+    if benchmark.stats is None:          # --benchmark-disable: nothing timed
+        return
     median = benchmark.stats.stats.median
     benchmark.extra_info["games_per_s"] = round(games / median, 1) if median else None
 

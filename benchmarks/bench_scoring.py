@@ -166,6 +166,8 @@ RUNNERS: dict[str, Callable[[], tuple[Callable[[], Any], int]]] = {
 
 def _record(benchmark: Any, hands: int) -> None:
     benchmark.extra_info["hands"] = hands
+    if benchmark.stats is None:          # --benchmark-disable: nothing timed
+        return
     median = benchmark.stats.stats.median
     benchmark.extra_info["hands_per_s"] = round(hands / median) if median else None
 
