@@ -135,6 +135,26 @@ def rate(fn, n: int, repeat: int = 3) -> float:
     return n / best
 
 
+class _Schedule:
+    """When one latency client sends (perf_counter_ns): back to back when ``gaps`` is None
+    (closed loop), else after each of the ``gaps`` in seconds in turn (open loop); ``None``
+    once the run's end ``t_end`` is reached."""
+
+    def __init__(self, gaps: np.ndarray | None, t_end: int) -> None:
+        self.gaps = gaps
+        self.t_end = t_end
+        self.due = time.perf_counter_ns()
+        self.k = 0
+
+    def next_send(self) -> int | None:
+        if self.gaps is None:
+            self.due = time.perf_counter_ns()
+        else:
+            self.due += int(self.gaps[self.k % len(self.gaps)] * 1e9)
+            self.k += 1
+        return self.due if self.due < self.t_end else None
+
+
 def _latency_client(port: int, index: int, seconds: float, rate: float | None) -> None:
     """One client process: warm up, print "ready", wait for "go" on stdin, then call
     AnalyzeHand through ``mjcore.client`` (10 s deadline) for ``seconds`` and print JSON:
@@ -159,23 +179,14 @@ def _latency_client(port: int, index: int, seconds: float, rate: float | None) -
             c.analyze_raw(hands[i])
         print("ready", flush=True)
         sys.stdin.readline()
-        t_end = now() + int(seconds * 1e9)
-        due = now()
+        sched = _Schedule(gaps, now() + int(seconds * 1e9))
         k = 0
-        while True:
-            if gaps is not None:
-                due += int(gaps[k % len(gaps)] * 1e9)
-                if due >= t_end:
-                    break
-                wait = due - now()
-                if wait > 0:
-                    time.sleep(wait / 1e9)
+        while (due := sched.next_send()) is not None:
+            wait = due - now()
+            if wait > 0:
+                time.sleep(wait / 1e9)
             i = order[k % len(order)]
             t0 = now()
-            if gaps is None:
-                if t0 >= t_end:
-                    break
-                due = t0
             r = c.analyze_raw(hands[i])
             latency.append(now() - t0)
             late.append(t0 - due)
@@ -209,22 +220,14 @@ def _aio_latency_clients(port: int, clients: int, seconds: float, rate: float | 
         rng = np.random.default_rng(SEED + 100 + index)
         order = rng.permutation(len(hands))
         gaps = rng.exponential(1 / rate, 1 << 16) if rate else None
-        due = now()
+        sched = _Schedule(gaps, t_end)
         k = 0
-        while True:
-            if gaps is not None:
-                due += int(gaps[k % len(gaps)] * 1e9)
-                if due >= t_end:
-                    break
-                wait = due - now()
-                if wait > 0:
-                    await asyncio.sleep(wait / 1e9)
+        while (due := sched.next_send()) is not None:
+            wait = due - now()
+            if wait > 0:
+                await asyncio.sleep(wait / 1e9)
             i = order[k % len(order)]
             t0 = now()
-            if gaps is None:
-                if t0 >= t_end:
-                    break
-                due = t0
             r = await stub.AnalyzeHand(requests[i], timeout=10)
             latency.append(now() - t0)
             late.append(t0 - due)
