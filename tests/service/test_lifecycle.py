@@ -1,12 +1,14 @@
 """Health, graceful shutdown (in-process and by signal), and the `mjcore serve` command."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 import grpc
 import numpy as np
@@ -82,38 +84,38 @@ def test_health_during_graceful_shutdown():
         _health(port)
 
 
-def _spawn(*args: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:
+@contextlib.contextmanager
+def _served(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Popen, int]]:
+    """A `mjcore serve` process on a free port; killed on the way out if still running."""
     proc = subprocess.Popen([sys.executable, "-c", "from mjcore.cli import main; main()",
                              "serve", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
-    line = proc.stdout.readline()
-    assert line.startswith("listening on "), (line, proc.stderr.read() if proc.poll() else "")
-    port = int(line.split()[2].rsplit(":", 1)[1])
-    return proc, port
-
-
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_signal_shuts_down_gracefully_with_exit_0(sig):
-    proc, port = _spawn("--drain", "2", "--grace", "2")
     try:
-        with Client(f"127.0.0.1:{port}") as c:
-            assert c.health() == "SERVING"
-            proc.send_signal(sig)
-            assert _wait_for(lambda: c.health() == "NOT_SERVING")
-        assert proc.wait(10) == 0
+        line = proc.stdout.readline()
+        assert line.startswith("listening on "), (line, proc.stderr.read() if proc.poll() else "")
+        yield proc, int(line.split()[2].rsplit(":", 1)[1])
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_shuts_down_gracefully_with_exit_0(sig):
+    with _served("--drain", "2", "--grace", "2") as (proc, port):
+        with Client(f"127.0.0.1:{port}") as c:
+            assert c.health() == "SERVING"
+            proc.send_signal(sig)
+            assert _wait_for(lambda: c.health() == "NOT_SERVING")
+        assert proc.wait(10) == 0
+
+
 def test_serve_settings_from_environment(tmp_path):
     token_file = tmp_path / "token"
     token_file.write_text(TOKEN + "\n")
-    proc, port = _spawn(env={"MJCORE_TOKEN_FILE": str(token_file), "MJCORE_MAX_BATCH": "10",
-                             "MJCORE_HOST": "127.0.0.1", "MJCORE_DRAIN": "0"})
-    try:
+    with _served(env={"MJCORE_TOKEN_FILE": str(token_file), "MJCORE_MAX_BATCH": "10",
+                             "MJCORE_HOST": "127.0.0.1", "MJCORE_DRAIN": "0"}) as (proc, port):
         with Client(f"127.0.0.1:{port}", token=TOKEN, retries=0) as c:
             assert len(c.shanten(random_counts(10, 13, 1))) == 10
             with pytest.raises(Exception) as err:
@@ -125,10 +127,6 @@ def test_serve_settings_from_environment(tmp_path):
             assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
         proc.terminate()
         assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 def test_serve_rejects_bad_settings(tmp_path):
@@ -192,11 +190,10 @@ def test_served_process_with_each_io_engine(engine, certs):
     token_file = certs["ca"].parent / "token"
     token_file.write_text(TOKEN + "\n")
     env = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
-    proc, port = _spawn("--drain", "0", "--io-engine", engine, "--tls-cert",
+    with _served("--drain", "0", "--io-engine", engine, "--tls-cert",
                         str(certs["server"]), "--tls-key", str(certs["server.key"]),
                         "--client-ca", str(certs["ca"]), "--token-file", str(token_file),
-                        env=env)
-    try:
+                        env=env) as (proc, port):
         with Client(f"localhost:{port}", token=TOKEN, root_certificates=certs["ca"],
                     client_cert=certs["client"], client_key=certs["client.key"],
                     timeout=10, retries=0) as c:
@@ -205,7 +202,3 @@ def test_served_process_with_each_io_engine(engine, certs):
             assert int(c.analyze("123m456p789s1122z").shanten) == 0
         proc.terminate()
         assert proc.wait(10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
