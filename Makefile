@@ -23,9 +23,10 @@ debug-build:
 test: build
 	MJCORE_SLOW=1 $(PY) -m pytest -q tests
 
-# Once against a debug build (bounds checks, assertions, -O0), then back to the release build.
+# Once against a debug build (bounds checks, assertions, -O0): the kernels' tests, then back to
+# the release build.
 test-debug: debug-build
-	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring
+	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring tests/engine/test_fast_paths.py
 	$(MAKE) build-release
 
 build-release:
