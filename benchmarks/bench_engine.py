@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from mjcore.engine.agents import EfficiencyAgent, RandomAgent
 from mjcore.engine.game import play_game
-from mjcore.engine.replay import mjlog_rounding, replay_events
+from mjcore.engine.replay import replay_events, with_record_rounding
 from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
 
 DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", "/work/shared/data/tenhou"))
@@ -91,8 +91,8 @@ def replay_all(games: list[tuple[str, bytes]]) -> int:
     ok = 0
     for name, data in games:
         g = read_mjlog(data.decode("utf-8"), name)
-        rep = replay_events(g.events, rules_for_go_type(g.go_type), where=name,
-                            tenhou_rounding=mjlog_rounding(g.events))
+        rules = with_record_rounding(rules_for_go_type(g.go_type), g.events)
+        rep = replay_events(g.events, rules, where=name)
         ok += rep.ok
     return ok
 

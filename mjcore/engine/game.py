@@ -52,17 +52,14 @@ def ranking(scores: Sequence[int]) -> list[int]:
     return ranks
 
 
-def final_points(scores: Sequence[int], rules: RuleSet = DEFAULT_RULES,
-                 tenhou_rounding: bool | None = None) -> list[float]:
+def final_points(scores: Sequence[int], rules: RuleSet = DEFAULT_RULES) -> list[float]:
     """Points after uma and oka, in thousands; first place also gets the oka.
 
-    With Tenhou rounding (``rules.final_rounding == "tenhou"``, unless ``tenhou_rounding``
-    overrides it) every score but the first is first rounded to a whole thousand, halves away
-    from zero (39 500 -> 40, -7 500 -> -8), and first place gets whatever makes the four
-    results sum to zero."""
+    With Tenhou rounding (``rules.final_rounding == "tenhou"``) every score but the first is
+    first rounded to a whole thousand, halves away from zero (39 500 -> 40, -7 500 -> -8), and
+    first place gets whatever makes the four results sum to zero."""
     ranks = ranking(scores)
-    if tenhou_rounding is None:
-        tenhou_rounding = rules.final_rounding == "tenhou"
+    tenhou_rounding = rules.final_rounding == "tenhou"
     pts = [0.0] * 4
     first = ranks.index(1)
     for s in range(4):
@@ -86,7 +83,7 @@ class Game:
                  names: Sequence[str] = ("", "", "", ""), seed: int | None = None,
                  on_event: Callable[[Event], None] | None = None,
                  on_round: Callable[[RiichiRound], None] | None = None,
-                 max_hands: int = 1000, tenhou_rounding: bool | None = None) -> None:
+                 max_hands: int = 1000) -> None:
         self.rules = rules
         self.walls = walls
         self.decide = decide
@@ -95,7 +92,6 @@ class Game:
         self.on_event = on_event
         self.on_round = on_round
         self.max_hands = max_hands
-        self.tenhou_rounding = tenhou_rounding
         self.events: list[Event] = []
         self.scores = [rules.start_points] * 4
         self.round: RiichiRound | None = None
@@ -152,7 +148,7 @@ class Game:
             first = ranking(self.scores).index(1)
             self.scores[first] += 1000 * sticks
         ranks = ranking(self.scores)
-        pts = final_points(self.scores, rules, self.tenhou_rounding)
+        pts = final_points(self.scores, rules)
         self._emit({"type": "end_game", "scores": list(self.scores), "final_points": pts})
         return GameResult(list(self.scores), ranks, pts, self.events, len(results), results,
                           self.seed)

@@ -268,11 +268,8 @@ class _RecordDriver:
 
 
 def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
-                  where: str = "record", tenhou_rounding: bool | None = None) -> ReplayReport:
-    """Replay a whole-game record; never raises on disagreement (see the report).
-
-    ``tenhou_rounding`` chooses how final points are rounded (None: the rules' default; see
-    :func:`mjcore.engine.game.final_points`)."""
+                  where: str = "record") -> ReplayReport:
+    """Replay a whole-game record; never raises on disagreement (see the report)."""
     try:
         walls = _walls_from_record(events, where)
     except InvalidHandError as exc:
@@ -291,7 +288,7 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
 
     names = next((ev.get("names") for ev in events if ev["type"] == "start_game"), None)
     game = Game(rules, wall_source, driver, names=names or ["", "", "", ""],
-                on_event=driver.on_event, tenhou_rounding=tenhou_rounding)
+                on_event=driver.on_event)
     try:
         result = game.run()
     except _RecordEnd:
@@ -375,29 +372,29 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
             if game.sanma:
                 return RecordOutcome(name, "skipped", "three-player record")
             events = game.events
-            use = rules or rules_for_go_type(game.go_type)
-            rounding = mjlog_rounding(events)
+            use = with_record_rounding(rules or rules_for_go_type(game.go_type), events)
         else:
             events = from_mjai_lines(text.splitlines(), name)
             use = rules or _rules_from_events(events)
-            rounding = None
     except InvalidHandError as exc:
         return RecordOutcome(name, "error", str(exc))
     if not any(ev["type"] == "start_kyoku" for ev in events):
         return RecordOutcome(name, "error", "no hands in the record")
-    rep = replay_events(events, use, where=name, tenhou_rounding=rounding)
+    rep = replay_events(events, use, where=name)
     if rep.ok:
         return RecordOutcome(name, "agree", hands=rep.hands,
                              incomplete=bool(rep.extra.get("incomplete")))
     return RecordOutcome(name, "disagree", rep.message, hands=rep.hands)
 
 
-def mjlog_rounding(events: list[Event]) -> bool:
-    """Tenhou rounds final points to whole numbers; logs from 2009-2010 do not."""
+def with_record_rounding(rules: RuleSet, events: list[Event]) -> RuleSet:
+    """``rules`` with the final rounding a Tenhou record shows: Tenhou rounds final points to
+    whole numbers; logs from 2009-2010 do not."""
     end = next((ev for ev in events if ev["type"] == "end_game"), None)
-    if end is None or end.get("final_points") is None:
-        return True
-    return all(float(p).is_integer() for p in end["final_points"])
+    whole = end is None or end.get("final_points") is None or all(
+        float(p).is_integer() for p in end["final_points"])
+    rounding = "tenhou" if whole else "exact"
+    return rules if rules.final_rounding == rounding else rules.replace(final_rounding=rounding)
 
 
 def _rules_from_events(events: list[Event]) -> RuleSet:

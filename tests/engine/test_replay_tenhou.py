@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mjcore.engine.replay import mjlog_rounding, replay_events
+from mjcore.engine.replay import replay_events, with_record_rounding
 from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
 
 KNOWN = json.loads((Path(__file__).parent / "known_replay_mismatches.json").read_text())
@@ -58,8 +58,8 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
     for g in complete:
         mjlog = read_mjlog(mjlog_members[g["file"]].decode("utf-8"), g["file"])
         assert not mjlog.sanma and mjlog.complete
-        rep = replay_events(mjlog.events, rules_for_go_type(mjlog.go_type), where=g["file"],
-                            tenhou_rounding=mjlog_rounding(mjlog.events))
+        rules = with_record_rounding(rules_for_go_type(mjlog.go_type), mjlog.events)
+        rep = replay_events(mjlog.events, rules, where=g["file"])
         if not rep.ok:
             mismatches[g["file"]] = rep.message
             continue

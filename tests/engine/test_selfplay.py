@@ -64,7 +64,7 @@ def test_tenhou_final_points_rounding():
     assert final_points([39500, 13300, 500, 46700], rules) == [20.0, -27.0, -49.0, 56.0]
     assert final_points([26900, 29200, 51400, -7500], rules) == [-13.0, 9.0, 62.0, -58.0]
     assert final_points([28600, 36900, 27100, 7400], rules) == [9.0, 47.0, -13.0, -43.0]
-    exact = final_points([38300, 14300, -2800, 50200], rules, tenhou_rounding=False)
+    exact = final_points([38300, 14300, -2800, 50200], rules.replace(final_rounding="exact"))
     assert exact == [18.3, -25.7, -52.8, 60.2]
 
 
