@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import psutil
@@ -39,14 +40,14 @@ class Fixtures:
     def __init__(self, seed: int = 7) -> None:
         self.hands = analyse_hands(500)
         self.shanten = [int(mjcore.shanten(h)) for h in self.hands]
-        self.score_rows = [("123m456p789s11122z", "2z", {}),
+        self.score_rows: list[tuple[str, str, dict[str, Any]]] = [("123m456p789s11122z", "2z", {}),
                            ("234m567p345s22m678s", "8s", {"tsumo": True, "riichi": True}),
                            ("22334455667788p", "8p", {"dora": "7p"}),
                            ("11m pon:555z<1 pon:666z<2 pon:777z<3 123p", "1m", {"pao_seat": 3})]
         self.score_points = [mjcore.score(h, w, **kw).points for h, w, kw in self.score_rows]
         self.bulk = [wall_hands(20_000, 13 + i % 2, seed + i) for i in range(4)]
         self.bulk_shanten = [batch.shanten(c).shanten for c in self.bulk]
-        self.scoring = winning_hands(5_000, seed)
+        self.scoring = cast("dict[str, Any]", winning_hands(5_000, seed))
         self.scoring_points = score_batch(**self.scoring).points
 
 

@@ -131,12 +131,12 @@ def main(argv: list[str] | None = None) -> None:
         results.append((op, impl, work.hands, seconds))
         print(f"  measured {op} / {impl}: {rate(work.hands / seconds)}", file=sys.stderr)
     big: list[tuple[str, float, float]] = []
-    for op, factory in cc.scaling_workloads():
+    for op, scaled in cc.scaling_workloads():
         if args.only and args.only not in op:
             continue
         rates = []
         for threads in (1, 2):
-            work = factory(threads)
+            work = scaled(threads)
             rates.append(work.hands / time_workload(work, max(3, args.repeats // 2)))
             del work
         big.append((op, rates[0], rates[1]))

@@ -52,7 +52,8 @@ def main() -> None:
     for name, (fn, n) in work.items():
         fn(1)
         fn(2)
-        one, two = [], []
+        one: list[float] = []
+        two: list[float] = []
         for _ in range(args.rounds):
             for th, out in ((1, one), (2, two)):
                 t = time.perf_counter()
