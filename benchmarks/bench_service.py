@@ -1,6 +1,8 @@
 """gRPC service benchmarks on loopback, client and server sharing this machine.
 
     python benchmarks/bench_service.py            # the table of issue 4's targets
+    python benchmarks/bench_service.py --only h2load   # AnalyzeHand from h2load (a compiled
+                                                       # client), mjcore serve --processes 1, 2
     python -m pytest benchmarks/bench_service.py --benchmark-only   # pytest-benchmark form
 
 The server runs in its own process (``mjcore serve``); the in-process batch API is measured on
@@ -500,14 +502,188 @@ def floor_rows(calls: int, repeats: int) -> list[tuple[str, str, str]]:
     return rows
 
 
+# -- a compiled client: h2load (nghttp2), so no Python runs on the client side -----------------
+
+ANALYZE_PATH = "/mjcore.v1.HandAnalysisService/AnalyzeHand"
+H2LOAD_HEADERS = ("-H", "content-type: application/grpc", "-H", "te: trailers")
+# (connections, total calls/s or None = closed loop, arrivals): "rps" is h2load --rps, each
+# connection on its own fixed-period timer (connections started together fire together);
+# "poisson" is one h2load per connection replaying a seeded Poisson --timing-script-file
+H2LOAD_LOADS = ((1, None, "closed"), (1, 200.0, "rps"), (1, 1000.0, "rps"),
+                (8, None, "closed"), (8, 200.0, "rps"), (8, 1000.0, "rps"),
+                (8, 200.0, "poisson"), (8, 1000.0, "poisson"))
+H2LOAD_PROCESSES = (1, 2)
+
+
+def grpc_frame(message: bytes) -> bytes:
+    """A gRPC length-prefixed message: flag 0 (not compressed), 4-byte big-endian length."""
+    return b"\0" + len(message).to_bytes(4, "big") + message
+
+
+def server_pids(proc: subprocess.Popen) -> list[int]:
+    """The ``mjcore serve`` process and its pre-forked children."""
+    import psutil
+
+    return [proc.pid, *(c.pid for c in psutil.Process(proc.pid).children())]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of processes ``pids`` (/proc/PID/stat fields 14 and 15)."""
+    ticks = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _connections_per_process(pids: list[int], port: int) -> list[int]:
+    import psutil
+
+    return [sum(1 for c in psutil.Process(pid).net_connections("tcp")
+                if c.laddr and c.laddr.port == port and c.status == psutil.CONN_ESTABLISHED)
+            for pid in pids]
+
+
+def _h2load_totals(out: str) -> tuple[int, int]:
+    """(requests failed, response body bytes) from h2load's summary."""
+    import re
+
+    failed = re.search(r"requests: .* (\d+) failed", out)
+    data = re.search(r"traffic: .*\((\d+)\) data", out)
+    if failed is None or data is None:
+        raise RuntimeError(f"unexpected h2load output:\n{out}")
+    return int(failed.group(1)), int(data.group(1))
+
+
+def h2load_run(port: int, body: Path, reply_bytes: int, connections: int, total: float | None,
+               arrivals: str, seconds: float, pids: list[int], workdir: Path) -> dict[str, float]:
+    """One h2load measurement of AnalyzeHand; latencies from h2load's --log-file (start in
+    us since the epoch, HTTP status, us until the end of the response). Every answer must be
+    a whole gRPC reply of ``reply_bytes`` (an error reply has no body)."""
+    import resource
+
+    url = f"http://127.0.0.1:{port}{ANALYZE_PATH}"
+    base = ["h2load", "-m", "1", "-t", "1", "-d", str(body), *H2LOAD_HEADERS]
+    logs = []
+    commands = []
+    if arrivals == "poisson":
+        per_connection = total / connections
+        for i in range(connections):
+            rng = np.random.default_rng(SEED + 300 + i)
+            at = np.cumsum(rng.exponential(1 / per_connection, int(per_connection * seconds * 2)))
+            script = workdir / f"timing{i}.tsv"
+            script.write_text("".join(f"{t * 1e3:.3f}\t{url}\n" for t in at[at < seconds]))
+            logs.append(workdir / f"log{i}.tsv")
+            commands.append([*base, "-c", "1", "--timing-script-file", str(script),
+                             "--log-file", str(logs[-1])])
+    else:
+        logs.append(workdir / "log.tsv")
+        pace = [] if total is None else ["--rps", f"{total / connections:g}"]
+        commands.append([*base, "-c", str(connections), "-D", f"{seconds:g}", *pace,
+                         "--log-file", str(logs[-1]), url])
+    for log in logs:
+        log.unlink(missing_ok=True)  # h2load appends to its log file
+    load = os.getloadavg()[0]
+    cpu0 = cpu_seconds(pids)
+    own0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+             for c in commands]
+    time.sleep(min(1.0, seconds / 4))
+    held = _connections_per_process(pids[1:] or pids, port)
+    outs = [p.communicate()[0] for p in procs]
+    cpu1 = cpu_seconds(pids)
+    own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    rows = np.concatenate([np.loadtxt(f, dtype=np.int64, ndmin=2) for f in logs])
+    ok = rows[rows[:, 1] == 200]
+    failed, data = map(sum, zip(*map(_h2load_totals, outs)))
+    if failed or len(ok) != len(rows) or data != len(ok) * reply_bytes:
+        raise AssertionError(f"AnalyzeHand failed through h2load: {failed} failed, "
+                             f"{len(rows) - len(ok)} not 200, {data} body bytes for {len(ok)}"
+                             f" replies of {reply_bytes}")
+    start = np.sort(ok[:, 0])
+    span = (ok[:, 0] + ok[:, 2]).max() - start[0]
+    lat = ok[:, 2].astype(np.float64)
+    return {"calls": len(ok), "rps": len(ok) / span * 1e6,
+            "p50_us": float(np.percentile(lat, 50)), "p99_us": float(np.percentile(lat, 99)),
+            "mean_us": float(lat.mean()),
+            "server_cpu_us": (cpu1 - cpu0) / len(ok) * 1e6,
+            "client_cpu_us": (own1.ru_utime + own1.ru_stime - own0.ru_utime - own0.ru_stime
+                              ) / len(ok) * 1e6,
+            # calls sent within 100 us of the previous one (any connection): bunched arrivals
+            "bunched": float(np.mean(np.diff(start) < 100)) if len(start) > 1 else 0.0,
+            "load": load, "held": "/".join(map(str, held))}
+
+
+def h2load_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]:
+    """AnalyzeHand through h2load against ``mjcore serve --processes 1`` and ``2``, each load
+    ``repeats`` times interleaved; medians (and every run's p50 and load average)."""
+    import shutil
+    import tempfile
+
+    import grpc
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+
+    import mjcore
+
+    if shutil.which("h2load") is None:
+        print("h2load not found (Debian: nghttp2-client): compiled-client rows skipped")
+        return []
+    hand = analyse_hands()[0]
+    request = pb.AnalyzeHandRequest(hand=hand).SerializeToString()
+    runs: dict[tuple[int, int], list[dict]] = {}
+    with contextlib.ExitStack() as stack:
+        workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        body = workdir / "body.bin"
+        body.write_bytes(grpc_frame(request))
+        servers = {}
+        for processes in H2LOAD_PROCESSES:
+            proc, port = stack.enter_context(
+                server_process(*SERVER_ARGS, "--processes", str(processes)))
+            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                reply = channel.unary_unary(ANALYZE_PATH)(request, timeout=10)
+            if pb.AnalyzeHandResponse.FromString(reply).shanten.shanten != int(
+                    mjcore.shanten(hand)):
+                raise AssertionError("AnalyzeHand answered a wrong shanten")
+            subprocess.run(["h2load", "-n", "2000", "-c", "8", "-m", "1", "-t", "1", "-d",
+                            str(body), *H2LOAD_HEADERS, f"http://127.0.0.1:{port}{ANALYZE_PATH}"],
+                           capture_output=True, check=True)  # warm-up
+            servers[processes] = (port, server_pids(proc), len(grpc_frame(reply)))
+        for _ in range(repeats):
+            for processes, (port, pids, reply_bytes) in servers.items():
+                for i, (connections, total, arrivals) in enumerate(H2LOAD_LOADS):
+                    runs.setdefault((processes, i), []).append(h2load_run(
+                        port, body, reply_bytes, connections, total, arrivals, seconds, pids,
+                        workdir))
+    rows = []
+    for (processes, i), got in runs.items():
+        connections, total, arrivals = H2LOAD_LOADS[i]
+        med = {k: float(np.median([r[k] for r in got])) for k in got[0]
+               if k != "held"}
+        load = "closed loop" if total is None else (
+            f"{total:,.0f} calls/s ({'--rps' if arrivals == 'rps' else 'Poisson'})")
+        conn = f"{connections} connection{'s' if connections > 1 else ''}"
+        runs_text = " ".join(f"{r['p50_us']:.0f}@{r['load']:.1f}" for r in got)
+        split = f", connections {'|'.join(r['held'] for r in got)}" if processes > 1 else ""
+        procs = f"{processes} process{'es' if processes > 1 else ''}"
+        rows.append((
+            f"h2load AnalyzeHand, {procs}, {conn}, {load}",
+            (f"p50 {med['p50_us']:.0f} us, p99 {med['p99_us']:.0f} us, mean "
+             f"{med['mean_us']:.0f} us, {med['rps']:.0f} calls/s; CPU per call server "
+             f"{med['server_cpu_us']:.0f} us, h2load {med['client_cpu_us']:.0f} us; bunched "
+             f"{med['bunched']:.0%}; runs p50@load {runs_text}{split}"),
+            LATENCY_TARGET))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="mjcore service benchmarks")
     parser.add_argument("--hands", type=int, default=1 << 20, help="hands for bulk shanten")
     parser.add_argument("--score-hands", type=int, default=200_000, help="hands for scoring")
     parser.add_argument("--seconds", type=float, default=5.0, help="per latency measurement")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each latency load")
-    parser.add_argument("--only", choices=("bulk", "latency", "floor"),
-                        help="one part of the table (floor: an empty RPC, not in the default run)")
+    parser.add_argument("--only", choices=("bulk", "latency", "h2load", "floor"),
+                        help="one part of the table (floor: an empty RPC, not in the default "
+                             "run; h2load: a compiled client, --processes 1 and 2)")
     parser.add_argument("--floor-calls", type=int, default=3000, help="calls per floor run")
     parser.add_argument("--client-io-engine", choices=("event-engine", "legacy"),
                         default="event-engine",
@@ -535,7 +711,9 @@ def main() -> None:
         return
     rows = floor_rows(opts.floor_calls, opts.repeats) if opts.only == "floor" else []
     client_env = {"GRPC_EXPERIMENTS": LEGACY_IO} if opts.client_io_engine == "legacy" else {}
-    if opts.only != "floor":
+    if opts.only in (None, "h2load"):
+        rows += h2load_rows(opts.seconds, opts.repeats)
+    if opts.only not in ("floor", "h2load"):
         with server_process(*SERVER_ARGS) as (_, port):
             if opts.only != "latency":
                 rows += bulk_rows(port, opts.hands, opts.score_hands)

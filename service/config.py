@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,8 @@ class ServerConfig:
     ``tls_key`` enables TLS, and ``client_ca`` on top of them requires client certificates.
     ``kernel_threads`` is the ``n_threads`` of each batch kernel call. On shutdown, health
     reports NOT_SERVING for ``drain`` seconds, then in-flight RPCs get ``grace`` seconds.
+    ``processes`` > 1 (Linux only) runs that many server processes sharing the port through
+    SO_REUSEPORT; with 1 the port is bound without it, so a port in use is an error.
     """
 
     host: str = "127.0.0.1"
@@ -33,6 +36,7 @@ class ServerConfig:
     kernel_threads: int = 1
     grace: float = 10.0
     drain: float = 1.0
+    processes: int = 1
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -51,6 +55,10 @@ class ServerConfig:
             raise ValueError("empty token")
         if self.kernel_threads < 1:
             raise ValueError(f"kernel_threads {self.kernel_threads}: expected at least 1")
+        if self.processes < 1:
+            raise ValueError(f"processes {self.processes}: expected at least 1")
+        if self.processes > 1 and not sys.platform.startswith("linux"):
+            raise ValueError("processes > 1 needs Linux (SO_REUSEPORT spreads connections)")
 
     @property
     def address(self) -> str:

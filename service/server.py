@@ -1,8 +1,11 @@
 """Build and run the gRPC server: the analysis service, health, reflection, auth and TLS."""
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
+import os
+import select
 import signal
 import threading
 from collections.abc import Callable
@@ -75,7 +78,7 @@ def build(config: ServerConfig) -> AnalysisServer:
     options = [
         ("grpc.max_receive_message_length", config.max_message_size),
         ("grpc.max_send_message_length", config.max_message_size),
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", 1 if config.processes > 1 else 0),
     ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="mjcore-rpc"),
@@ -108,27 +111,81 @@ def build_server(config: ServerConfig) -> tuple[AnalysisServer, int]:
     return built, built.port
 
 
-def serve(config: ServerConfig, ready: Callable[[AnalysisServer], None] | None = None) -> int:
-    """Run until SIGTERM or SIGINT, then shut down gracefully; returns the exit status 0."""
-    built = build(config)
+def serve(config: ServerConfig, ready: Callable[[int], None] | None = None) -> int:
+    """Run until SIGTERM or SIGINT, then shut down gracefully; returns the exit status.
+
+    ``ready(port)`` is called once the service answers. With ``config.processes`` > 1 this
+    process forks that many server processes sharing the port (see ``ServerProcesses``).
+    """
+    if config.processes > 1:
+        from .processes import ServerProcesses  # it imports this module
+        return ServerProcesses(config).run(ready)
     stop = threading.Event()
+    previous = on_stop_signals(lambda: stop.set())
+    try:
+        serve_until(build(config), stop, ready)
+    finally:
+        restore_signals(previous)
+    return 0
+
+
+def on_stop_signals(then: Callable[[], None]) -> dict:
+    """SIGTERM and SIGINT log and call ``then``; returns the previous handlers."""
 
     def on_signal(signum, frame):
         log.info("received %s, shutting down", signal.Signals(signum).name)
-        stop.set()
+        then()
 
-    previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+    return {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+
+
+def restore_signals(previous: dict) -> None:
+    for s, handler in previous.items():
+        signal.signal(s, handler)
+
+
+class SignalWaker:
+    """Wakes the main thread on every signal, whichever thread the kernel delivered it to.
+
+    CPython runs signal handlers in the main thread only, once it runs bytecode again; a
+    signal that lands on one of grpc's threads would not end a blocking wait of the main
+    thread. With ``signal.set_wakeup_fd`` every signal also writes a byte to a pipe that the
+    main thread waits on. Main thread only.
+    """
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        for fd in (self.read_fd, self.write_fd):
+            os.set_blocking(fd, False)
+        self.previous = signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
+
+    def wait(self, timeout: float, *fds: int) -> list[int]:
+        """Wait up to ``timeout`` s for a signal or for one of ``fds`` to be readable; returns
+        the readable ``fds``. The main thread runs the signals' Python handlers right after."""
+        readable = select.select([self.read_fd, *fds], [], [], timeout)[0]
+        if self.read_fd in readable:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self.read_fd, 4096)
+        return [fd for fd in readable if fd != self.read_fd]
+
+    def close(self) -> None:
+        signal.set_wakeup_fd(self.previous)
+        os.close(self.read_fd)
+        os.close(self.write_fd)
+
+
+def serve_until(built: AnalysisServer, stop: threading.Event,
+                 ready: Callable[[int], None] | None) -> None:
+    waker = SignalWaker()
     try:
         built.start()
         # startup objects (modules, descriptors) leave the collector's view: collections on
         # the RPC path then scan only the calls' own objects, which shortens the pauses
         gc.freeze()
         if ready is not None:
-            ready(built)
-        while not stop.wait(3600):
-            pass
-        built.shutdown()
+            ready(built.port)
+        while not stop.is_set():
+            waker.wait(3600)
     finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-    return 0
+        waker.close()
+    built.shutdown()

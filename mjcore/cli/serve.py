@@ -64,6 +64,11 @@ def _select_io_engine(engine: str) -> None:
               envvar="MJCORE_DRAIN",
               help="Seconds health reports NOT_SERVING before the server stops taking calls. "
                    "[env MJCORE_DRAIN]")
+@click.option("--processes", default=1, show_default=True, type=click.IntRange(1),
+              envvar="MJCORE_PROCESSES",
+              help="Server processes sharing the port through SO_REUSEPORT (Linux), each with "
+                   "its own grpc, GIL and --workers threads; with --port 0 the first picks the "
+                   "port. [env MJCORE_PROCESSES]")
 @click.option("--io-engine", type=click.Choice(["legacy", "event-engine"]), default="legacy",
               show_default=True, envvar="MJCORE_IO_ENGINE",
               help="gRPC core I/O: legacy (the polling thread reads the sockets; lower unary "
@@ -71,11 +76,13 @@ def _select_io_engine(engine: str) -> None:
 def serve(host: str, port: int, workers: int | None, kernel_threads: int,
           max_message_size: int, max_batch: int, tls_cert: str | None, tls_key: str | None,
           client_ca: str | None, token_file: str | None, grace: float, drain: float,
-          io_engine: str) -> None:
+          processes: int, io_engine: str) -> None:
     """Serve the gRPC hand-analysis API (proto/mjcore/v1) with health and reflection.
 
     Prints "listening on HOST:PORT" when ready. SIGTERM or SIGINT: health goes NOT_SERVING,
-    in-flight calls get --grace seconds, then the process exits with status 0.
+    in-flight calls get --grace seconds, then the process exits with status 0. With
+    --processes N the signal goes to every server process; the exit status is 0 when all of
+    them stopped cleanly, 1 when one failed (the others are then stopped too).
     """
     from pathlib import Path
 
@@ -83,7 +90,8 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
     from mjcore.service import ServerConfig, read_token_file
     from mjcore.service import serve as run
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    pid = " [%(process)d]" if processes > 1 else ""
+    logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s{pid} %(message)s")
     settings: dict = {}
     if workers is not None:
         settings["workers"] = workers
@@ -94,14 +102,16 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
             tls_key=Path(tls_key) if tls_key else None,
             client_ca=Path(client_ca) if client_ca else None,
             token=read_token_file(token_file) if token_file else None,
-            kernel_threads=kernel_threads, grace=grace, drain=drain, **settings)
+            kernel_threads=kernel_threads, grace=grace, drain=drain, processes=processes,
+            **settings)
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
 
-    def ready(server) -> None:
+    def ready(port: int) -> None:
         scheme = "tls" if config.tls_cert else "plaintext"
         auth = ", token required" if config.token else ""
-        click.echo(f"listening on {config.host}:{server.port} ({scheme}{auth})")
+        procs = f", {processes} processes" if processes > 1 else ""
+        click.echo(f"listening on {config.host}:{port} ({scheme}{auth}{procs})")
         sys.stdout.flush()
 
     try:
