@@ -48,7 +48,7 @@ proto:
 
 lint:
 	$(PY) -m ruff check mjcore service tests benchmarks scripts setup.py
-	$(PY) -m mypy mjcore
+	$(PY) -m mypy mjcore benchmarks
 
 clean:
 	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin

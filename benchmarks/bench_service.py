@@ -20,6 +20,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -47,7 +48,7 @@ def wall_hands(n: int, tiles: int, seed: int = SEED) -> np.ndarray:
     return out
 
 
-def winning_hands(n: int, seed: int = SEED) -> dict[str, np.ndarray]:
+def winning_hands(n: int, seed: int = SEED) -> dict[str, Any]:
     """Arrays for ``mjcore.batch_scoring.score``: random complete hands (0-2 called melds),
     random winning tile, tsumo/ron, riichi, winds, one dora indicator, honba and sticks."""
     rng = np.random.default_rng(seed)
@@ -106,6 +107,7 @@ def server_process(*args: str) -> Iterator[tuple[subprocess.Popen, int]]:
         [sys.executable, "-c", "from mjcore.cli import main; main()", "serve", "--port", "0",
          "--drain", "0", "--grace", "2", *args],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
     try:
         line = proc.stdout.readline()
         if not line.startswith("listening on "):
@@ -279,15 +281,18 @@ def unary_latency(port: int, clients: int, seconds: float, rate: float | None = 
              for command in commands]
     try:
         for p in procs:
+            assert p.stdout is not None and p.stdin is not None
             if p.stdout.readline().strip() != "ready":
                 raise RuntimeError("latency client did not start")
         for p in procs:
+            assert p.stdin is not None
             p.stdin.write("go\n")
             p.stdin.flush()
-        results = [json.loads(p.stdout.readline()) for p in procs]
+        results = [json.loads(p.stdout.readline()) for p in procs if p.stdout is not None]
     finally:
         for p in procs:
-            p.stdin.close()
+            if p.stdin is not None:
+                p.stdin.close()
             p.wait()
     if any(r["wrong"] for r in results):
         raise AssertionError("AnalyzeHand answered a wrong shanten")
@@ -472,6 +477,7 @@ def floor_rows(calls: int, repeats: int) -> list[tuple[str, str, str]]:
             client_env = {**env, "GRPC_EXPERIMENTS": LEGACY_IO} if legacy_client else env
             server = subprocess.Popen([sys.executable, __file__, "--floor-server", kind],
                                       stdout=subprocess.PIPE, text=True, env=server_env)
+            assert server.stdout is not None
             try:
                 port = server.stdout.readline().strip()
                 ps = psutil.Process(server.pid)
@@ -567,6 +573,7 @@ def h2load_run(port: int, body: Path, reply_bytes: int, connections: int, total:
     logs = []
     commands = []
     if arrivals == "poisson":
+        assert total is not None, "Poisson arrivals need a total rate"
         per_connection = total / connections
         for i in range(connections):
             rng = np.random.default_rng(SEED + 300 + i)
