@@ -7,11 +7,15 @@ from libc.string cimport memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
+    int __builtin_popcountll(unsigned long long) noexcept nogil
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
 from mjcore._core.shanten cimport (pack_counts, group_ranks, shanten_all, agari_packed,
                                    advance_packed, ukeire_packed)
+
+cdef extern from "bits.h":
+    u32 mj_compress3(u32 spaced) noexcept nogil
 
 
 cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:
@@ -113,8 +117,8 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     cdef u64 msk_local[34]
     cdef i8* aft = after_out if after_out != NULL else aft_local
     cdef u64* msk = masks_out if masks_out != NULL else msk_local
-    cdef u64 m
-    cdef int b, k, t, cnt, bk = -1, bc = 0
+    cdef u64 m, held, ones = 0, twos = 0, fours = 0
+    cdef int b, g, k, cnt, bk = -1, bc = 0
     cdef int st = check_row(counts, n_melds, &h, 14)
     best_shanten[0] = -128
     best_discard[0] = -1
@@ -124,16 +128,22 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     b = ukeire_packed(&h, n_melds, aft, msk, after_out == NULL)
     if b < -1:
         return b
-    for k in range(34):
+    # the hand's counts as three 34-bit planes (count = ones + 2 twos + 4 fours)
+    for g in range(4):
+        ones |= (<u64>mj_compress3(h.words[g])) << (9 * g)
+        twos |= (<u64>mj_compress3(h.words[g] >> 1)) << (9 * g)
+        fours |= (<u64>mj_compress3(h.words[g] >> 2)) << (9 * g)
+    held = ones | twos | fours
+    while held:
+        k = __builtin_ctzll(held)
+        held &= held - 1
         if aft[k] != b:
             continue
         # unseen copies of the advancing kinds, counting only this hand (the discard is out)
-        cnt = 0
         m = msk[k]
-        while m:
-            t = __builtin_ctzll(m)
-            m &= m - 1
-            cnt = cnt + 4 - counts[t] + (1 if t == k else 0)
+        cnt = (4 * __builtin_popcountll(m) - __builtin_popcountll(m & ones)
+               - 2 * __builtin_popcountll(m & twos) - 4 * __builtin_popcountll(m & fours)
+               + <int>((m >> k) & 1))
         if cnt > bc or bk < 0:
             bc = cnt
             bk = k

@@ -25,12 +25,13 @@ static inline mp_vec mp_load(const uint8_t *p) { return _mm_loadu_si128((const _
 
 static inline void mp_store(uint8_t *p, mp_vec v) { _mm_storeu_si128((__m128i *)p, v); }
 
+/* The 64 is taken off once at the end: saturating subtraction commutes with max. */
 #define MP_STEP(k)                                                                       \
     do {                                                                                 \
         __m128i b0 = _mm_shuffle_epi8(b, _mm_set1_epi8(k));                             \
         __m128i b1 = _mm_shuffle_epi8(b, _mm_set1_epi8(MP_PAIR_LANE + (k)));            \
-        __m128i t0 = _mm_subs_epu8(_mm_adds_epu8(_mm_slli_si128(a, k), b0), w);         \
-        __m128i t1 = _mm_subs_epu8(_mm_adds_epu8(_mm_slli_si128(a, MP_PAIR_LANE + (k)), b1), w); \
+        __m128i t0 = _mm_adds_epu8(_mm_slli_si128(a, k), b0);                           \
+        __m128i t1 = _mm_adds_epu8(_mm_slli_si128(a, MP_PAIR_LANE + (k)), b1);          \
         out = _mm_max_epu8(out, _mm_max_epu8(t0, t1));                                  \
     } while (0)
 
@@ -43,7 +44,7 @@ static inline mp_vec mp_combine(mp_vec a, mp_vec b) {
     MP_STEP(2);
     MP_STEP(3);
     MP_STEP(4);
-    return _mm_and_si128(out, lanes);
+    return _mm_and_si128(_mm_subs_epu8(out, w), lanes);
 }
 
 static inline int mp_lane(mp_vec v, int lane) {
@@ -80,6 +81,39 @@ static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
     x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
     x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
     return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+/* Saturated lane sums x[j] = a[j] + rest_rev[j] - 64, with rest_rev from mp_reverse. */
+static inline mp_vec mp_add_rev(mp_vec a, mp_vec rest_rev) {
+    return _mm_subs_epu8(_mm_adds_epu8(a, rest_rev), _mm_set1_epi8(MP_WORTH));
+}
+
+/* The largest lane. mp_final_worth(a, b, M) == mp_max_lane(mp_add_rev(a, mp_reverse(b, M))). */
+static inline int mp_max_lane(mp_vec x) {
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
+    x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
+    return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+/* Lanes of x equal to worth: a bit mask. */
+static inline unsigned mp_lanes_equal(mp_vec x, int worth) {
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8((char)worth)));
+}
+
+/* Like mp_reverse, for any target lane (p, m): out lane (q, n) = rest lane (p - q, m - n),
+ * zero where that is not a lane. */
+static inline mp_vec mp_reverse_to(mp_vec rest, int lane) {
+    static const int8_t idx_np[5][16] = {
+        {0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {4, 3, 2, 1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+    };
+    if (lane >= MP_PAIR_LANE) return mp_reverse(rest, lane - MP_PAIR_LANE);
+    return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx_np[lane]));
 }
 
 static inline int mp_equal(mp_vec a, mp_vec b) {
@@ -133,6 +167,37 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
     return out;
 }
 
+static inline mp_vec mp_add_rev(mp_vec a, mp_vec rest_rev) {
+    mp_vec out;
+    for (int j = 0; j < 16; j++) {
+        int x = a.b[j] + rest_rev.b[j] - MP_WORTH;
+        out.b[j] = (uint8_t)(x < 0 ? 0 : x);
+    }
+    return out;
+}
+
+static inline int mp_max_lane(mp_vec x) {
+    int best = 0;
+    for (int j = 0; j < 16; j++) if (x.b[j] > best) best = x.b[j];
+    return best;
+}
+
+static inline unsigned mp_lanes_equal(mp_vec x, int worth) {
+    unsigned bits = 0;
+    for (int j = 0; j < 16; j++) if (x.b[j] == worth) bits |= 1u << j;
+    return bits;
+}
+
+static inline mp_vec mp_reverse_to(mp_vec rest, int lane) {
+    mp_vec out;
+    int p = lane >= MP_PAIR_LANE, m = lane - p * MP_PAIR_LANE;
+    memset(out.b, 0, 16);
+    for (int q = 0; q <= p; q++)
+        for (int n = 0; n <= m; n++)
+            out.b[q * MP_PAIR_LANE + n] = rest.b[(p - q) * MP_PAIR_LANE + m - n];
+    return out;
+}
+
 #endif
 
 /* OR of the improve masks (10 u16 per table entry: no-pair m = 0..4, pair m = 0..4) at the
@@ -141,7 +206,11 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
 #if defined(__AVX2__)
 #include <immintrin.h>
 static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
+#if defined(__BMI2__)
+    unsigned sel = _pext_u32(lanes, 0x1Fu | 0x1Fu << MP_PAIR_LANE);
+#else
     unsigned sel = (lanes & 0x1Fu) | ((lanes >> MP_PAIR_LANE) & 0x1Fu) << 5;
+#endif
     if (!sel) return 0;
     const __m256i bit = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048,
                                           4096, 8192, 16384, (short)32768);

@@ -2,6 +2,7 @@
 
 import os
 
+from libc.string cimport memset
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS)
@@ -10,7 +11,6 @@ from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BA
 cdef GroupTable SUIT
 cdef GroupTable HONOR
 cdef object _keep = None      # owns the table memory
-cdef u8 IS_YAOCHUU[34]
 
 cdef u32 INVALID = 0xFFFFFFFFu
 
@@ -28,6 +28,7 @@ cdef extern from *:
     """
     u64 mj_load8(const u8* p) noexcept nogil
     int __builtin_popcount(unsigned int) noexcept nogil
+    int __builtin_popcountll(unsigned long long) noexcept nogil
     int __builtin_ctz(unsigned int) noexcept nogil
 
 cdef u64 BYTES_GT4 = 0x7B7B7B7B7B7B7B7Bull
@@ -95,7 +96,11 @@ cdef extern from "minplus.h":
     mp_vec mp_reverse(mp_vec rest, int M) noexcept nogil
     unsigned mp_or_improve(const u16* imp, unsigned lanes) noexcept nogil
     int mp_final_worth(mp_vec a, mp_vec b, int M) noexcept nogil
-    int mp_equal(mp_vec a, mp_vec b) noexcept nogil
+    void mp_store(u8* p, mp_vec v) noexcept nogil
+    mp_vec mp_add_rev(mp_vec a, mp_vec rest_rev) noexcept nogil
+    int mp_max_lane(mp_vec x) noexcept nogil
+    unsigned mp_lanes_equal(mp_vec x, int worth) noexcept nogil
+    mp_vec mp_reverse_to(mp_vec rest, int lane) noexcept nogil
     int MP_WORTH
     int MP_PAIR_LANE
 
@@ -311,114 +316,169 @@ cdef inline int min3(int a, int b, int c) noexcept nogil:
     return c if c < a else a
 
 
+# For a discard group g: the other three groups, and for each of them the remaining two.
+cdef int OTHER_OF[4][3]
+cdef int PAIR_A[4][4]
+cdef int PAIR_B[4][4]
+
+
+cdef void _init_group_order() noexcept nogil:
+    cdef int g, hh, a, b, j
+    for g in range(4):
+        j = 0
+        for hh in range(4):
+            if hh == g:
+                continue
+            OTHER_OF[g][j] = hh
+            j += 1
+            a = 0
+            while a == g or a == hh:
+                a += 1
+            b = a + 1
+            while b == g or b == hh:
+                b += 1
+            PAIR_A[g][hh] = a
+            PAIR_B[g][hh] = b
+
+
+_init_group_order()
+
+
+# When the discard group g's optimal lane is x, each other group hh's optimal lanes among the
+# three groups other than g for the complement of x; packed 16 bits per hh (OTHER_OF order).
+# A discard's advancing tiles in the other groups come from the union over its optimal lanes x,
+# because the optimum over all four groups splits into an optimum of g's lane x and of the
+# other three.
+cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec* pair_of,
+                             const u8* rest_bytes) noexcept nogil:
+    cdef int c, j, hh
+    cdef u64 out = 0
+    if x >= MP_PAIR_LANE:
+        c = M - (x - MP_PAIR_LANE)              # x holds the pair: the rest holds none
+    else:
+        c = MP_PAIR_LANE + M - x                # the rest holds the pair
+    cdef int target = rest_bytes[c]
+    cdef mp_vec rest_rev
+    for j in range(3):
+        hh = OTHER_OF[g][j]
+        rest_rev = mp_reverse_to(pair_of[PAIR_A[g][hh] * 4 + PAIR_B[g][hh]], c)
+        out |= (<u64>mp_optimal_lanes(v[hh], rest_rev, target)) << (16 * j)
+    return out
+
+
+cdef u64 YAO34 = (0x7Full << 27) | 0x4060301ull     # kinds 0, 8, 9, 17, 18, 26 and the honors
+cdef u64 ALL34 = (1ull << 34) - 1
+
+
 cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                        bint best_only) noexcept nogil:
-    # Discards of one group share the other groups' vectors: the combinations of the other
-    # groups are built once per hand, and each discard only recombines its own group.
+    # The other groups' vectors are combined once per hand; a discard only looks up its own
+    # group's new vector, and the other groups' optimal lanes per optimal lane of it
+    # (others_lanes) are computed once per hand and group, on first use. Seven pairs and
+    # thirteen orphans work on 34-bit masks of the kinds held and the kinds paired.
     cdef u32 ranks[4]
     cdef mp_vec v[4]
-    cdef mp_vec pair_of[4][4]
+    cdef mp_vec pair_of[16]         # [a * 4 + b]: groups a and b combined
     cdef mp_vec rest_excl[4]
-    cdef mp_vec u, rest_g, rest_h
-    cdef mp_vec last_u[4]           # the last discard's vector per group, and what it gave
-    cdef u64 last_other[4]
-    cdef int last_worth[4]
-    cdef bint has_last[4]
-    cdef u64 other
+    cdef mp_vec rest_rev[4]
+    cdef u8 rest_bytes[4][16]
+    cdef u64 lane_others[4][16]     # others_lanes per group and lane (set in lane_known)
+    cdef u32 lane_known[4]
+    cdef unsigned last_lanes[4]     # the last discard's optimal lanes per group, and its share
+    cdef u64 last_others[4]
+    cdef mp_vec u, sums
     cdef const u16* imp[4]
-    cdef const u16* uimp
-    cdef PackedHand h2
     cdef const GroupTable* t
     cdef int M = 4 - n_melds
     cdef int st = group_ranks(h, ranks)
-    cdef int kind, g, i, hh, a, b, worth, s, c, k, best = 127, sbest
-    cdef u32 r
-    cdef u64 mask, smask, cm, km
-    cdef int cnt, kinds = 0, pairs = 0, ykinds = 0, ypairs = 0, yao, c_kinds, c_pairs, y_kinds, y_pairs
+    cdef int kind, g, i, a, b, j, hh, x, worth, sbest, total, cnt, best = 127
+    cdef int c = 99, k = 99, n_kinds = 0
+    cdef unsigned lanes, rest_lanes
+    cdef u32 r, w, held
+    cdef u64 other_lanes, smask, bit, kinds_held = 0, kinds_paired = 0, held2 = 0, paired2 = 0
     if st != ST_OK:
         return st
+    memset(after, 127, 34)
+    memset(masks, 0, 34 * sizeof(u64))
     if n_melds == 0:
-        # seven pairs / thirteen orphans counts of the 14 tiles; each discard changes them by one
         for g in range(4):
-            kinds += __builtin_popcount(kinds_bits(h.words[g]))
-            pairs += __builtin_popcount(pairs_bits(h.words[g]))
-            yao = MASK3_HONOR if g == 3 else YAO_SUIT
-            ykinds += __builtin_popcount(kinds_bits(h.words[g]) & yao)
-            ypairs += __builtin_popcount(pairs_bits(h.words[g]) & yao)
+            kinds_held |= dense_bits(kinds_bits(h.words[g]), g)
+            kinds_paired |= dense_bits(pairs_bits(h.words[g]), g)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
     for a in range(4):
         for b in range(a + 1, 4):
-            pair_of[a][b] = mp_combine(v[a], v[b])
-            pair_of[b][a] = pair_of[a][b]
-    rest_excl[0] = mp_combine(pair_of[1][2], v[3])
-    rest_excl[1] = mp_combine(pair_of[0][2], v[3])
-    rest_excl[2] = mp_combine(pair_of[0][1], v[3])
-    rest_excl[3] = mp_combine(pair_of[0][1], v[2])
-    has_last[0] = has_last[1] = has_last[2] = has_last[3] = False
-    h2 = h[0]
-    for kind in range(34):
-        g = kind // 9
-        i = kind % 9
-        if ((h.words[g] >> (3 * i)) & 7) == 0:
-            after[kind] = 127
-            masks[kind] = 0
-            continue
+            pair_of[a * 4 + b] = mp_combine(v[a], v[b])
+    rest_excl[0] = mp_combine(pair_of[1 * 4 + 2], v[3])
+    rest_excl[1] = mp_combine(pair_of[0 * 4 + 2], v[3])
+    rest_excl[2] = mp_combine(pair_of[0 * 4 + 1], v[3])
+    rest_excl[3] = mp_combine(pair_of[0 * 4 + 1], v[2])
+    for g in range(4):
+        rest_rev[g] = mp_reverse(rest_excl[g], M)
+        mp_store(rest_bytes[g], rest_excl[g])
+        lane_known[g] = 0
+        last_lanes[g] = 0
+    for g in range(4):
+        w = h.words[g]
+        held = mj_compress3(kinds_bits(w))
         t = table_of(g)
-        h2.words[g] = h.words[g] - ((<u32>1) << (3 * i))
-        r = rank_in(t, h2.words[g])
-        u = vec_of(t, r)
-        uimp = t.improve + (<Py_ssize_t>r) * 10
-        rest_g = rest_excl[g]
-        worth = mp_final_worth(u, rest_g, M)
-        if n_melds == 0:
-            cnt = (h.words[g] >> (3 * i)) & 7
-            c_kinds = kinds - (1 if cnt == 1 else 0)
-            c_pairs = pairs - (1 if cnt == 2 else 0)
-            y_kinds = ykinds
-            y_pairs = ypairs
-            if IS_YAOCHUU[kind]:
-                y_kinds -= 1 if cnt == 1 else 0
-                y_pairs -= 1 if cnt == 2 else 0
-            c = 6 - c_pairs + (7 - c_kinds if c_kinds < 7 else 0)
-            k = 13 - y_kinds - (1 if y_pairs > 0 else 0)
-        sbest = MP_WORTH - worth - 1
-        if best_only and (sbest if n_melds else min3(sbest, c, k)) > best:
-            # a summary needs the masks of the best discards only
-            h2.words[g] = h.words[g]
-            after[kind] = <i8>(sbest if n_melds else min3(sbest, c, k))
-            masks[kind] = 0
-            continue
-        smask = lanes_to_mask(mp_optimal_lanes(u, mp_reverse(rest_g, M), worth), uimp, g)
-        if has_last[g] and mp_equal(u, last_u[g]):
-            other = last_other[g]         # same vector as a discard before: same other groups
-        else:
-            other = 0
-            for hh in range(4):
-                if hh == g:
-                    continue
-                # the two groups other than g and hh
-                a = 0
-                while a == g or a == hh:
-                    a += 1
-                b = a + 1
-                while b == g or b == hh:
-                    b += 1
-                rest_h = mp_combine(u, pair_of[a][b])
-                other |= lanes_to_mask(mp_optimal_lanes(v[hh], mp_reverse(rest_h, M), worth),
-                                       imp[hh], hh)
-            last_u[g] = u
-            last_other[g] = other
-            has_last[g] = True
-        smask |= other
-        if n_melds == 0:
-            sbest = other_forms_known(&h2, sbest, c, k, &smask)
-        h2.words[g] = h.words[g]
-        after[kind] = <i8>sbest
-        masks[kind] = smask
-        if sbest < best:
-            best = sbest
+        while held:
+            i = __builtin_ctz(held)
+            held &= held - 1
+            kind = 9 * g + i
+            r = rank_in(t, w - ((<u32>1) << (3 * i)))
+            u = vec_of(t, r)
+            sums = mp_add_rev(u, rest_rev[g])
+            worth = mp_max_lane(sums)
+            sbest = MP_WORTH - worth - 1
+            total = sbest
+            if n_melds == 0:
+                # seven pairs / thirteen orphans after the discard
+                cnt = (w >> (3 * i)) & 7
+                bit = (<u64>1) << kind
+                held2 = kinds_held ^ (bit if cnt == 1 else 0)
+                paired2 = kinds_paired ^ (bit if cnt == 2 else 0)
+                c = 6 - __builtin_popcountll(paired2)
+                n_kinds = __builtin_popcountll(held2)
+                if n_kinds < 7:
+                    c += 7 - n_kinds
+                k = 13 - __builtin_popcountll(held2 & YAO34) - (1 if paired2 & YAO34 else 0)
+                total = min3(sbest, c, k)
+            after[kind] = <i8>total
+            if best_only and total > best:
+                continue            # a summary needs the masks of the best discards only
+            lanes = mp_lanes_equal(sums, worth)
+            smask = lanes_to_mask(lanes, t.improve + (<Py_ssize_t>r) * 10, g)
+            if lanes != last_lanes[g]:
+                last_lanes[g] = lanes
+                rest_lanes = lanes & ~lane_known[g]
+                while rest_lanes:
+                    x = __builtin_ctz(rest_lanes)
+                    rest_lanes &= rest_lanes - 1
+                    lane_others[g][x] = others_lanes(g, x, M, v, pair_of, rest_bytes[g])
+                lane_known[g] |= lanes
+                other_lanes = 0
+                while lanes:
+                    x = __builtin_ctz(lanes)
+                    lanes &= lanes - 1
+                    other_lanes |= lane_others[g][x]
+                last_others[g] = 0
+                for j in range(3):
+                    hh = OTHER_OF[g][j]
+                    last_others[g] |= lanes_to_mask(<unsigned>(other_lanes >> (16 * j)) & 0xFFFF,
+                                                    imp[hh], hh)
+            smask |= last_others[g]
+            if n_melds == 0:
+                if sbest != total:
+                    smask = 0
+                if c == total:
+                    smask |= (held2 & ~paired2) | ((ALL34 & ~held2) if n_kinds < 7 else 0)
+                if k == total:
+                    smask |= (YAO34 & ~held2) | ((held2 & YAO34) if (paired2 & YAO34) == 0 else 0)
+            masks[kind] = smask
+            if total < best:
+                best = total
     return best
 
 
@@ -473,9 +533,6 @@ def _init() -> None:
         from mjcore._core import tablegen
         tablegen.write_tables(here)
     _load(path)
-    cdef int kind
-    for kind in range(34):
-        IS_YAOCHUU[kind] = 1 if (kind >= 27 or kind % 9 == 0 or kind % 9 == 8) else 0
 
 
 _init()
