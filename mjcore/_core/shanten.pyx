@@ -357,6 +357,8 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
         c = M - (x - MP_PAIR_LANE)              # x holds the pair: the rest holds none
     else:
         c = MP_PAIR_LANE + M - x                # the rest holds the pair
+    if c < 0 or 4 < c < MP_PAIR_LANE or c > MP_PAIR_LANE + 4:
+        return 0                                # x beyond M sets: no split; keeps reads in bounds
     cdef int target = rest_bytes[c]
     cdef mp_vec rest_rev
     for j in range(3):
