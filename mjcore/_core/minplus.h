@@ -72,29 +72,23 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
     return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx[M]));
 }
 
-/* Worth of M sets and one pair over a and b: the pair-lane M of combine(a, b), cheaper. */
-static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
-    const __m128i w = _mm_set1_epi8(MP_WORTH);
-    __m128i x = _mm_subs_epu8(_mm_adds_epu8(a, mp_reverse(b, M)), w);
-    x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
-    x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
-    x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
-    x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
-    return _mm_cvtsi128_si32(x) & 0xFF;
-}
-
 /* Saturated lane sums x[j] = a[j] + rest_rev[j] - 64, with rest_rev from mp_reverse. */
 static inline mp_vec mp_add_rev(mp_vec a, mp_vec rest_rev) {
     return _mm_subs_epu8(_mm_adds_epu8(a, rest_rev), _mm_set1_epi8(MP_WORTH));
 }
 
-/* The largest lane. mp_final_worth(a, b, M) == mp_max_lane(mp_add_rev(a, mp_reverse(b, M))). */
+/* The largest lane. */
 static inline int mp_max_lane(mp_vec x) {
     x = _mm_max_epu8(x, _mm_srli_si128(x, 8));
     x = _mm_max_epu8(x, _mm_srli_si128(x, 4));
     x = _mm_max_epu8(x, _mm_srli_si128(x, 2));
     x = _mm_max_epu8(x, _mm_srli_si128(x, 1));
     return _mm_cvtsi128_si32(x) & 0xFF;
+}
+
+/* Worth of M sets and one pair over a and b: the pair-lane M of combine(a, b), cheaper. */
+static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
+    return mp_max_lane(mp_add_rev(a, mp_reverse(b, M)));
 }
 
 /* Lanes of x equal to worth: a bit mask. */
