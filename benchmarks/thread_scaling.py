@@ -1,7 +1,6 @@
 """Thread scaling of the batch kernels, measured fairly on a machine whose cores differ.
 
     .venv/bin/python benchmarks/thread_scaling.py [--rounds 15] [--hands 2000000] [--per-core]
-        [--host-probe]
 
 One thread and two threads alternate for every round, on the same seeded hands, so a core
 that is slow for a while affects both sides alike. The table gives the median throughput of
@@ -10,18 +9,14 @@ runs are back to back, so that statistic is the least affected by the host's dri
 asks for 2 threads >= 1.8x one thread). ``--per-core`` adds, per round, 1 thread pinned to
 each core in turn and a second 2-thread run: 2 threads against the mean of the cores' single-
 thread rates at that moment, since the two vCPUs of this host often run at different speeds.
-``--host-probe`` adds, per round, the scaling of plain SHA-256 threads (nothing shared): the
-host's capacity for two busy threads then, and the kernel's ratio relative to it.
 """
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -41,9 +36,6 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2_000_000)
     ap.add_argument("--per-core", action="store_true",
                     help="also time 1 thread pinned to each core in every round")
-    ap.add_argument("--host-probe", action="store_true",
-                    help="also measure, in every round, what 2 threads of plain SHA-256 get "
-                         "over 1: the host's capacity for two busy threads at that moment")
     args = ap.parse_args()
     reps = max(1, args.hands // 200_000)
     h13 = np.tile(random_counts(200_000, 13, seed=1), (reps, 1))
@@ -58,33 +50,24 @@ def main() -> None:
         "text to shanten": (lambda th: batch.shanten_text(text, n_threads=th), len(h13)),
     }
     load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip()
-    flags = "".join(f" --{f}" for f in ("per-core", "host-probe")
-                    if getattr(args, f.replace("-", "_")))
     print(f"Command: `.venv/bin/python benchmarks/thread_scaling.py --rounds {args.rounds} "
-          f"--hands {args.hands}{flags}`; load before: {load.split('load average:')[-1].strip()}\n")
+          f"--hands {args.hands}`; load before: {load.split('load average:')[-1].strip()}\n")
     cpus = sorted(os.sched_getaffinity(0))
     pinned = args.per_core and len(cpus) >= 2
-    probe = args.host_probe
     print("| operation | 1 thread (median) | 2 threads (median) | ratio of medians | "
           "median of per-round ratios | per-round ratios (min–max) |"
           + (" 2 threads / mean of 1 thread pinned to each core (median, min–max) |"
-             if pinned else "")
-          + (" host probe: SHA-256 2 threads / 1 (median, min–max) | kernel ratio / host ratio, "
-             "per round (median, min–max) |" if probe else ""))
-    print("| --- | ---: | ---: | ---: | ---: | --- |" + (" --- |" if pinned else "")
-          + (" --- | --- |" if probe else ""))
+             if pinned else ""))
+    print("| --- | ---: | ---: | ---: | ---: | --- |" + (" --- |" if pinned else ""))
     for name, (fn, n) in work.items():
         fn(1)
         fn(2)  # the OpenMP pool is created here, before any pinning, so it may use every core
         one: list[float] = []
         two: list[float] = []
         per_core: list[float] = []
-        host: list[float] = []
         for _ in range(args.rounds):
             for th, out in ((1, one), (2, two)):
                 out.append(_rate(fn, th, n))
-            if probe:
-                host.append(_hash_rate(2) / _hash_rate(1))
             if pinned:
                 # the same round on each core alone: what "one thread" is worth right now
                 # on an average core of this host, whose cores drift apart
@@ -98,10 +81,6 @@ def main() -> None:
         m1, m2 = statistics.median(one), statistics.median(two)
         extra = (f" {statistics.median(per_core):.2f}× ({min(per_core):.2f}–{max(per_core):.2f}) |"
                  if pinned else "")
-        if probe:
-            rel = [r / h for r, h in zip(ratios, host)]
-            extra += (f" {statistics.median(host):.2f}× ({min(host):.2f}–{max(host):.2f}) |"
-                      f" {statistics.median(rel):.2f} ({min(rel):.2f}–{max(rel):.2f}) |")
         print(f"| {name} | {m1 / 1e6:.2f} M/s | {m2 / 1e6:.2f} M/s | {m2 / m1:.2f}× | "
               f"{statistics.median(ratios):.2f}× | {min(ratios):.2f}–{max(ratios):.2f} |{extra}")
     load = subprocess.run(["uptime"], check=False, capture_output=True, text=True).stdout.strip()
@@ -112,26 +91,6 @@ def _rate(fn: Callable[[int], object], threads: int, n: int) -> float:
     t = time.perf_counter()
     fn(threads)
     return n / (time.perf_counter() - t)
-
-
-_PROBE_BLOCK = bytes(range(256)) * 2048   # 512 KiB; hashlib drops the GIL on large updates
-
-
-def _hash_rate(threads: int, blocks: int = 64) -> float:
-    """Bytes/s of SHA-256 with ``threads`` threads each hashing ``blocks`` blocks: code that
-    shares nothing between threads, so its scaling is the host's alone."""
-    def work() -> None:
-        h = hashlib.sha256()
-        for _ in range(blocks):
-            h.update(_PROBE_BLOCK)
-
-    pool = [threading.Thread(target=work) for _ in range(threads)]
-    t = time.perf_counter()
-    for th in pool:
-        th.start()
-    for th in pool:
-        th.join()
-    return threads * blocks * len(_PROBE_BLOCK) / (time.perf_counter() - t)
 
 
 def _mpsz(row: np.ndarray) -> str:
