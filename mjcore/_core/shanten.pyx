@@ -37,6 +37,8 @@ cdef u64 BYTE_SUM = 0x0101010101010101ull
 cdef u32 MASK3_SUIT = 0o111111111
 cdef u32 MASK3_HONOR = 0o1111111
 cdef u32 YAO_SUIT = 1u | (1u << 24)
+cdef u64 YAO34 = (0x7Full << 27) | 0x4060301ull     # kinds 0, 8, 9, 17, 18, 26 and the honors
+cdef u64 ALL34 = (1ull << 34) - 1
 
 
 cdef inline u32 pack8(u64 x) noexcept nogil:
@@ -225,47 +227,27 @@ cdef inline u64 dense_bits(u32 spaced, int g) noexcept nogil:
     return (<u64>mj_compress3(spaced)) << (9 * g)
 
 
-# Seven pairs and thirteen orphans: their shanten and advancing masks.
-cdef inline u64 chiitoitsu_mask(const PackedHand* h) noexcept nogil:
-    cdef int g, kinds = 0
-    cdef u32 kb, pb
-    cdef u64 mask = 0
-    for g in range(4):
-        kinds += __builtin_popcount(kinds_bits(h.words[g]))
-    for g in range(4):
-        kb = kinds_bits(h.words[g])
-        pb = pairs_bits(h.words[g])
-        mask |= dense_bits(kb & ~pb, g)                       # singles become pairs
-        if kinds < 7:
-            mask |= dense_bits(~kb & (MASK3_HONOR if g == 3 else MASK3_SUIT), g)
-    return mask
-
-
-cdef inline u64 kokushi_mask(const PackedHand* h) noexcept nogil:
+# Seven pairs and thirteen orphans on 34-bit masks of the kinds held and the kinds paired
+# (bit = kind id): their shanten, and their share of the advancing tiles.
+cdef inline void held_and_paired(const PackedHand* h, u64* held, u64* paired) noexcept nogil:
     cdef int g
-    cdef u32 pair = 0, kb, yao
-    cdef u64 mask = 0
+    held[0] = paired[0] = 0
     for g in range(4):
-        yao = MASK3_HONOR if g == 3 else YAO_SUIT
-        pair |= pairs_bits(h.words[g]) & yao
-    for g in range(4):
-        yao = MASK3_HONOR if g == 3 else YAO_SUIT
-        kb = kinds_bits(h.words[g]) & yao
-        mask |= dense_bits(yao & ~kb, g)                      # missing orphans
-        if not pair:
-            mask |= dense_bits(kb, g)                         # any orphan makes the pair
-    return mask
+        held[0] |= dense_bits(kinds_bits(h.words[g]), g)
+        paired[0] |= dense_bits(pairs_bits(h.words[g]), g)
 
 
-# The other forms' share of the advancing mask, given the standard form's shanten.
-cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
-    cdef int c, k
-    closed_forms(h, &c, &k)
-    return other_forms_known(h, s, c, k, smask)
+cdef inline void closed_forms_dense(u64 held, u64 paired, int* chiitoitsu,
+                                    int* kokushi) noexcept nogil:
+    cdef int kinds = __builtin_popcountll(held)
+    chiitoitsu[0] = 6 - __builtin_popcountll(paired) + (7 - kinds if kinds < 7 else 0)
+    kokushi[0] = 13 - __builtin_popcountll(held & YAO34) - (1 if paired & YAO34 else 0)
 
 
-cdef inline int other_forms_known(const PackedHand* h, int s, int c, int k,
+cdef inline int closed_forms_mask(u64 held, u64 paired, int s, int c, int k,
                                   u64* smask) noexcept nogil:
+    # The minimum of the standard form's s and the closed forms' c and k; smask (the standard
+    # form's advancing tiles) becomes the union over the forms that reach it.
     cdef int best = s
     if c < best:
         best = c
@@ -273,11 +255,22 @@ cdef inline int other_forms_known(const PackedHand* h, int s, int c, int k,
         best = k
     if s != best:
         smask[0] = 0
-    if c == best:
-        smask[0] |= chiitoitsu_mask(h)
-    if k == best:
-        smask[0] |= kokushi_mask(h)
+    if c == best:        # singles become pairs; below 7 kinds, any new kind
+        smask[0] |= (held & ~paired) | ((ALL34 & ~held) if __builtin_popcountll(held) < 7 else 0)
+    if k == best:        # missing orphans; without an orphan pair, any orphan held
+        smask[0] |= (YAO34 & ~held) | ((held & YAO34) if (paired & YAO34) == 0 else 0)
     return best
+
+
+# The other forms' share of the advancing mask, given the standard form's shanten.
+cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
+    cdef int c, k
+    cdef u64 held, paired
+    closed_forms(h, &c, &k)
+    if c > s and k > s:
+        return s
+    held_and_paired(h, &held, &paired)
+    return closed_forms_mask(held, paired, s, c, k, smask)
 
 
 # Minimum shanten of a 13-3k tile hand and the union of the advancing masks of the forms
@@ -368,10 +361,6 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
     return out
 
 
-cdef u64 YAO34 = (0x7Full << 27) | 0x4060301ull     # kinds 0, 8, 9, 17, 18, 26 and the honors
-cdef u64 ALL34 = (1ull << 34) - 1
-
-
 cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                        bint best_only) noexcept nogil:
     # The other groups' vectors are combined once per hand; a discard only looks up its own
@@ -394,7 +383,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
     cdef int M = 4 - n_melds
     cdef int st = group_ranks(h, ranks)
     cdef int kind, g, i, a, b, j, hh, x, worth, sbest, total, cnt, best = 127
-    cdef int c = 99, k = 99, n_kinds = 0
+    cdef int c = 99, k = 99
     cdef unsigned lanes, rest_lanes
     cdef u32 r, w, held
     cdef u64 other_lanes, smask, bit, kinds_held = 0, kinds_paired = 0, held2 = 0, paired2 = 0
@@ -403,9 +392,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
     memset(after, 127, 34)
     memset(masks, 0, 34 * sizeof(u64))
     if n_melds == 0:
-        for g in range(4):
-            kinds_held |= dense_bits(kinds_bits(h.words[g]), g)
-            kinds_paired |= dense_bits(pairs_bits(h.words[g]), g)
+        held_and_paired(h, &kinds_held, &kinds_paired)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
@@ -441,11 +428,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                 bit = (<u64>1) << kind
                 held2 = kinds_held ^ (bit if cnt == 1 else 0)
                 paired2 = kinds_paired ^ (bit if cnt == 2 else 0)
-                c = 6 - __builtin_popcountll(paired2)
-                n_kinds = __builtin_popcountll(held2)
-                if n_kinds < 7:
-                    c += 7 - n_kinds
-                k = 13 - __builtin_popcountll(held2 & YAO34) - (1 if paired2 & YAO34 else 0)
+                closed_forms_dense(held2, paired2, &c, &k)
                 total = min3(sbest, c, k)
             after[kind] = <i8>total
             if best_only and total > best:
@@ -472,12 +455,7 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                                                     imp[hh], hh)
             smask |= last_others[g]
             if n_melds == 0:
-                if sbest != total:
-                    smask = 0
-                if c == total:
-                    smask |= (held2 & ~paired2) | ((ALL34 & ~held2) if n_kinds < 7 else 0)
-                if k == total:
-                    smask |= (YAO34 & ~held2) | ((held2 & YAO34) if (paired2 & YAO34) == 0 else 0)
+                closed_forms_mask(held2, paired2, sbest, c, k, &smask)
             masks[kind] = smask
             if total < best:
                 best = total
