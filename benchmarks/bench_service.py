@@ -534,12 +534,10 @@ def server_pids(proc: subprocess.Popen) -> list[int]:
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """utime + stime of processes ``pids`` (/proc/PID/stat fields 14 and 15)."""
-    ticks = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds of processes ``pids``."""
+    import psutil
+
+    return sum(t.user + t.system for t in (psutil.Process(pid).cpu_times() for pid in pids))
 
 
 def _connections_per_process(pids: list[int], port: int) -> list[int]:

@@ -121,7 +121,7 @@ def serve(config: ServerConfig, ready: Callable[[int], None] | None = None) -> i
         from .processes import ServerProcesses  # it imports this module
         return ServerProcesses(config).run(ready)
     stop = threading.Event()
-    previous = on_stop_signals(lambda: stop.set())
+    previous = on_stop_signals(stop.set)
     try:
         serve_until(build(config), stop, ready)
     finally:
@@ -175,7 +175,7 @@ class SignalWaker:
 
 
 def serve_until(built: AnalysisServer, stop: threading.Event,
-                 ready: Callable[[int], None] | None) -> None:
+                ready: Callable[[int], None] | None) -> None:
     waker = SignalWaker()
     try:
         built.start()
