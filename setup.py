@@ -95,21 +95,25 @@ if OPENMP:
     link_args.append("-fopenmp")
 
 extensions = []
-for pyx in sorted((ROOT / "mjcore" / "_core").glob("*.pyx")):
-    name = pyx.stem
-    if ONLY and name not in ONLY:
-        continue
-    extensions.append(
-        Extension(
-            f"mjcore._core.{name}",
-            [str(pyx.relative_to(ROOT))],
-            include_dirs=[np.get_include(), str(ROOT / "mjcore" / "_core")],
-            define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
-            + ([("CYTHON_TRACE_NOGIL", "0")] if DEBUG else []),
-            extra_compile_args=compile_args,
-            extra_link_args=link_args,
+# the core's modules, then the service's compiled parts (its HTTP/2 front), installed as
+# mjcore.service.*
+SOURCES = [("mjcore._core", ROOT / "mjcore" / "_core"), ("mjcore.service", ROOT / "service")]
+for package, folder in SOURCES:
+    for pyx in sorted(folder.glob("*.pyx")):
+        name = pyx.stem
+        if ONLY and name not in ONLY:
+            continue
+        extensions.append(
+            Extension(
+                f"{package}.{name}",
+                [str(pyx.relative_to(ROOT))],
+                include_dirs=[np.get_include(), str(folder)],
+                define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+                + ([("CYTHON_TRACE_NOGIL", "0")] if DEBUG else []),
+                extra_compile_args=compile_args,
+                extra_link_args=link_args,
+            )
         )
-    )
 
 
 class BuildExt(build_ext):

@@ -22,6 +22,8 @@ class ServerConfig:
     reports NOT_SERVING for ``drain`` seconds, then in-flight RPCs get ``grace`` seconds.
     ``processes`` > 1 (Linux only) runs that many server processes sharing the port through
     SO_REUSEPORT; with 1 the port is bound without it, so a port in use is an error.
+    ``unary_port`` (None: off) also serves the unary RPCs and health Check on that port through
+    the compiled HTTP/2 front (``unary_front.py``), with the same TLS and token.
     """
 
     host: str = "127.0.0.1"
@@ -37,6 +39,7 @@ class ServerConfig:
     grace: float = 10.0
     drain: float = 1.0
     processes: int = 1
+    unary_port: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -57,6 +60,15 @@ class ServerConfig:
             raise ValueError(f"kernel_threads {self.kernel_threads}: expected at least 1")
         if self.processes < 1:
             raise ValueError(f"processes {self.processes}: expected at least 1")
+        if self.unary_port is not None:
+            if not 0 <= self.unary_port <= 65535:
+                raise ValueError(f"unary_port {self.unary_port}: expected 0..65535")
+            if self.processes > 1 and self.unary_port == 0:
+                raise ValueError("with processes > 1 the unary port must be a fixed port")
+            if self.unary_port != 0 and self.unary_port == self.port:
+                raise ValueError(f"unary_port {self.unary_port} is the main port")
+            if not sys.platform.startswith("linux"):
+                raise ValueError("the unary front needs Linux (epoll)")
         if self.processes > 1 and not sys.platform.startswith("linux"):
             raise ValueError("processes > 1 needs Linux (SO_REUSEPORT spreads connections)")
 

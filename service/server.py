@@ -20,6 +20,7 @@ from .auth import TokenAuthInterceptor
 from .config import ServerConfig
 from .gen.mjcore.v1 import analysis_service_pb2, analysis_service_pb2_grpc
 from .servicer import HandAnalysisServicer
+from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
 log = logging.getLogger("mjcore.service")
 
@@ -30,8 +31,11 @@ class AnalysisServer:
     """A built (not yet started) server with its health service. Quacks like ``grpc.Server``."""
 
     def __init__(self, server: grpc.Server, health_servicer: health.HealthServicer,
-                 servicer: HandAnalysisServicer, config: ServerConfig, port: int) -> None:
+                 servicer: HandAnalysisServicer, config: ServerConfig, port: int,
+                 front: UnaryFront | None = None) -> None:
         self.server = server
+        self.front = front
+        self.unary_port = front.port if front is not None else None
         self.servicer = servicer
         self.health = health_servicer
         self.config = config
@@ -40,10 +44,14 @@ class AnalysisServer:
 
     def start(self) -> None:
         self.server.start()
+        if self.front is not None:
+            self.front.start()
         for name in ("", SERVICE_NAME):
             self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
 
     def stop(self, grace: float | None) -> threading.Event:
+        if self.front is not None:
+            self.front.shutdown(grace or 0.0)
         return self.server.stop(grace)
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
@@ -59,7 +67,10 @@ class AnalysisServer:
         self.health.enter_graceful_shutdown()
         if drain > 0:
             threading.Event().wait(drain)
-        self.server.stop(grace).wait()
+        stopped = self.server.stop(grace)
+        if self.front is not None:
+            self.front.shutdown(grace)
+        stopped.wait()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -102,7 +113,21 @@ def build(config: ServerConfig) -> AnalysisServer:
         port = server.add_secure_port(config.address, creds)
     if port == 0:
         raise OSError(f"could not bind {config.address}")
-    return AnalysisServer(server, health_servicer, servicer, config, port)
+    front = None
+    if config.unary_port is not None:
+        front = UnaryFront(
+            unary_methods(servicer, health_servicer), config.host, config.unary_port,
+            token=config.token, max_message=config.max_message_size,
+            tls=(tls_context(str(config.tls_cert), str(config.tls_key),
+                             str(config.client_ca) if config.client_ca else None)
+                 if config.tls_cert else None),
+            reuse_port=config.processes > 1)
+        try:
+            front.bind()
+        except OSError as err:
+            server.stop(None)
+            raise OSError(bind_error(err, config.host, config.unary_port)) from None
+    return AnalysisServer(server, health_servicer, servicer, config, port, front)
 
 
 def build_server(config: ServerConfig) -> tuple[AnalysisServer, int]:
