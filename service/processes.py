@@ -112,6 +112,8 @@ class ServerProcesses:
         """Fork every child and wait until each serves; the shared port."""
         config = self.config
         first = 0
+        if config.unary_port is not None:  # fixed when processes > 1 (ServerConfig checks)
+            check_port_free(config.host, config.unary_port)
         if config.port == 0:  # the first child picks the port, the others join it
             config = replace(config, port=self._await_ready(*self._fork(config, 0)))
             first = 1

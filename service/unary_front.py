@@ -185,6 +185,8 @@ class UnaryFront:
         self._thread = threading.Thread(target=self._run, name="mjcore-unary-front",
                                         daemon=True)
         self._thread.start()
+        log.info("unary front listening on %s:%d (%s)", self.host, self.port,
+                 "tls" if self.tls is not None else "plaintext")
         return self.port
 
     def shutdown(self, grace: float) -> None:
