@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -619,9 +620,19 @@ def h2load_run(port: int, body: Path, reply_bytes: int, connections: int, total:
             "load": load, "held": "/".join(map(str, held))}
 
 
-def h2load_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]:
-    """AnalyzeHand through h2load against ``mjcore serve --processes 1`` and ``2``, each load
-    ``repeats`` times interleaved; medians (and every run's p50 and load average)."""
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def h2load_rows(seconds: float, repeats: int,
+                endpoints: tuple[str, ...] = ("main port", "unary front"),
+                processes_list: tuple[int, ...] = H2LOAD_PROCESSES
+                ) -> list[tuple[str, str, str]]:
+    """AnalyzeHand through h2load against ``mjcore serve --processes 1`` and ``2``, on the
+    main (grpcio) port and on the unary front (``--unary-port``), each load ``repeats`` times
+    interleaved; medians (and every run's p50 and load average)."""
     import shutil
     import tempfile
 
@@ -641,26 +652,32 @@ def h2load_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]:
         body = workdir / "body.bin"
         body.write_bytes(grpc_frame(request))
         servers = {}
-        for processes in H2LOAD_PROCESSES:
-            proc, port = stack.enter_context(
-                server_process(*SERVER_ARGS, "--processes", str(processes)))
-            with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-                reply = channel.unary_unary(ANALYZE_PATH)(request, timeout=10)
-            if pb.AnalyzeHandResponse.FromString(reply).shanten.shanten != int(
-                    mjcore.shanten(hand)):
-                raise AssertionError("AnalyzeHand answered a wrong shanten")
-            subprocess.run(["h2load", "-n", "2000", "-c", "8", "-m", "1", "-t", "1", "-d",
-                            str(body), *H2LOAD_HEADERS, f"http://127.0.0.1:{port}{ANALYZE_PATH}"],
-                           capture_output=True, check=True)  # warm-up
-            servers[processes] = (port, server_pids(proc), len(grpc_frame(reply)))
+        for processes in processes_list:
+            unary_port = free_port()
+            proc, main_port = stack.enter_context(server_process(
+                *SERVER_ARGS, "--processes", str(processes), "--unary-port", str(unary_port)))
+            for endpoint, port in (("main port", main_port), ("unary front", unary_port)):
+                if endpoint not in endpoints:
+                    continue
+                with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+                    reply = channel.unary_unary(ANALYZE_PATH)(request, timeout=10)
+                if pb.AnalyzeHandResponse.FromString(reply).shanten.shanten != int(
+                        mjcore.shanten(hand)):
+                    raise AssertionError("AnalyzeHand answered a wrong shanten")
+                subprocess.run(["h2load", "-n", "2000", "-c", "8", "-m", "1", "-t", "1", "-d",
+                                str(body), *H2LOAD_HEADERS,
+                                f"http://127.0.0.1:{port}{ANALYZE_PATH}"],
+                               capture_output=True, check=True)  # warm-up
+                servers[endpoint, processes] = (port, server_pids(proc),
+                                                len(grpc_frame(reply)))
         for _ in range(repeats):
-            for processes, (port, pids, reply_bytes) in servers.items():
+            for key, (port, pids, reply_bytes) in servers.items():
                 for i, (connections, total, arrivals) in enumerate(H2LOAD_LOADS):
-                    runs.setdefault((processes, i), []).append(h2load_run(
+                    runs.setdefault((*key, i), []).append(h2load_run(
                         port, body, reply_bytes, connections, total, arrivals, seconds, pids,
                         workdir))
     rows = []
-    for (processes, i), got in runs.items():
+    for (endpoint, processes, i), got in runs.items():
         connections, total, arrivals = H2LOAD_LOADS[i]
         med = {k: float(np.median([r[k] for r in got])) for k in got[0]
                if k != "held"}
@@ -671,7 +688,7 @@ def h2load_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]:
         split = f", connections {'|'.join(r['held'] for r in got)}" if processes > 1 else ""
         procs = f"{processes} process{'es' if processes > 1 else ''}"
         rows.append((
-            f"h2load AnalyzeHand, {procs}, {conn}, {load}",
+            f"h2load AnalyzeHand, {endpoint}, {procs}, {conn}, {load}",
             (f"p50 {med['p50_us']:.0f} us, p99 {med['p99_us']:.0f} us, mean "
              f"{med['mean_us']:.0f} us, {med['rps']:.0f} calls/s; CPU per call server "
              f"{med['server_cpu_us']:.0f} us, h2load {med['client_cpu_us']:.0f} us; bunched "
@@ -689,6 +706,10 @@ def main() -> None:
     parser.add_argument("--only", choices=("bulk", "latency", "h2load", "floor"),
                         help="one part of the table (floor: an empty RPC, not in the default "
                              "run; h2load: a compiled client, --processes 1 and 2)")
+    parser.add_argument("--endpoints", default="main port,unary front",
+                        help="h2load targets, comma-separated: main port, unary front")
+    parser.add_argument("--h2load-processes", default="1,2",
+                        help="h2load: server --processes values, comma-separated")
     parser.add_argument("--floor-calls", type=int, default=3000, help="calls per floor run")
     parser.add_argument("--client-io-engine", choices=("event-engine", "legacy"),
                         default="event-engine",
@@ -717,7 +738,9 @@ def main() -> None:
     rows = floor_rows(opts.floor_calls, opts.repeats) if opts.only == "floor" else []
     client_env = {"GRPC_EXPERIMENTS": LEGACY_IO} if opts.client_io_engine == "legacy" else {}
     if opts.only in (None, "h2load"):
-        rows += h2load_rows(opts.seconds, opts.repeats)
+        rows += h2load_rows(opts.seconds, opts.repeats,
+                            tuple(e.strip() for e in opts.endpoints.split(",")),
+                            tuple(int(p) for p in opts.h2load_processes.split(",")))
     if opts.only not in ("floor", "h2load"):
         with server_process(*SERVER_ARGS) as (_, port):
             if opts.only != "latency":

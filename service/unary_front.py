@@ -57,7 +57,7 @@ class Aborted(Exception):
 class CallContext:
     """The part of ``grpc.ServicerContext`` the unary servicer methods use."""
 
-    __slots__ = ("deadline", "code", "details")
+    __slots__ = ("code", "deadline", "details")
 
     def __init__(self, deadline: float | None) -> None:
         self.deadline = deadline
@@ -120,7 +120,7 @@ def tls_context(cert: str, key: str, client_ca: str | None) -> ssl.SSLContext:
 
 
 class Connection:
-    __slots__ = ("sock", "fd", "h2", "out", "handshaking", "writing", "peer")
+    __slots__ = ("fd", "h2", "handshaking", "out", "peer", "sock", "writing")
 
     def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any) -> None:
         self.sock = sock
