@@ -646,7 +646,7 @@ def h2load_rows(seconds: float, repeats: int,
         return []
     hand = analyse_hands()[0]
     request = pb.AnalyzeHandRequest(hand=hand).SerializeToString()
-    runs: dict[tuple[int, int], list[dict]] = {}
+    runs: dict[tuple[str, int, int], list[dict]] = {}
     with contextlib.ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         body = workdir / "body.bin"
