@@ -2,6 +2,7 @@
 
     python benchmarks/load_service.py                  # 130 s of load after a 15 s warm-up
     python benchmarks/load_service.py --seconds 20     # a short smoke run
+    python benchmarks/load_service.py --unary-front    # unary calls through --unary-port
 
 Loopback only; the server runs in its own process (``mjcore serve``). Every answer is checked
 against the in-process library. Passes (exit 0) when there were no errors and the server's RSS
@@ -23,7 +24,7 @@ import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_service import analyse_hands, server_process, wall_hands, winning_hands
+from bench_service import analyse_hands, free_port, server_process, wall_hands, winning_hands
 
 import mjcore
 from mjcore import batch
@@ -51,11 +52,12 @@ class Fixtures:
         self.scoring_points = score_batch(**self.scoring).points
 
 
-def client_loop(port: int, fx: Fixtures, idx: int, stop_at: float, warm_until: float,
-                stats: dict[str, list[float]], errors: list[str]) -> None:
+def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_at: float,
+                warm_until: float, stats: dict[str, list[float]], errors: list[str]) -> None:
     rng = np.random.default_rng(idx)
     rest = {k: v for k, v in fx.scoring.items() if k not in ("counts", "win_tile")}
-    with Client(f"127.0.0.1:{port}", timeout=30, batch_size=5_000) as c:
+    unary = f"127.0.0.1:{unary_port}" if unary_port else None
+    with Client(f"127.0.0.1:{port}", timeout=30, batch_size=5_000, unary_target=unary) as c:
         while time.perf_counter() < stop_at:
             kind = KINDS[rng.choice(len(KINDS), p=WEIGHTS)]
             t0 = time.perf_counter()
@@ -88,18 +90,23 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=130.0, help="measured load time")
     parser.add_argument("--warmup", type=float, default=15.0)
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--unary-front", action="store_true",
+                        help="serve with --unary-port; the clients' unary calls go there")
     opts = parser.parse_args()
     fx = Fixtures()
     stats: dict[str, list[float]] = {k: [] for k in KINDS}
     errors: list[str] = []
     rss: list[tuple[float, int]] = []
-    with server_process("--workers", "32", "--kernel-threads", "1") as (proc, port):
+    unary_port = free_port() if opts.unary_front else None
+    extra = ("--unary-port", str(unary_port)) if unary_port else ()
+    with server_process("--workers", "32", "--kernel-threads", "1", *extra) as (proc, port):
         server = psutil.Process(proc.pid)
         start = time.perf_counter()
         warm_until = start + opts.warmup
         stop_at = warm_until + opts.seconds
         threads = [threading.Thread(target=client_loop,
-                                    args=(port, fx, i, stop_at, warm_until, stats, errors))
+                                    args=(port, unary_port, fx, i, stop_at, warm_until, stats,
+                                          errors))
                    for i in range(opts.clients)]
         for t in threads:
             t.start()
@@ -113,6 +120,7 @@ def main() -> int:
     end = rss[-1][1]
     growth = (end - base) / base
     result = {"clients": opts.clients, "seconds": opts.seconds, "errors": len(errors),
+              "unary_front": opts.unary_front,
               "rss_mb_after_warmup": base / 2**20, "rss_mb_end": end / 2**20,
               "rss_mb_max": max(r for _, r in rss) / 2**20, "rss_growth": growth,
               "server_alive_at_end": alive, "calls": {},

@@ -120,7 +120,9 @@ class Client:
     many times ``UNAVAILABLE`` is retried, starting after ``backoff`` s and doubling up to
     ``max_backoff`` s. Bulk helpers send ``batch_size`` hands per message over ``streams``
     concurrent streams, packed as ``encoding``: "nibble" (17 bytes a hand), "packed" (3 bits a
-    kind, 16 bytes) or "counts" (34 bytes).
+    kind, 16 bytes) or "counts" (34 bytes). ``unary_target`` is the ``host:port`` of the
+    server's unary front (``mjcore serve --unary-port``): the unary calls go there, over the
+    same TLS and token, and the bulk streams to ``target``.
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
@@ -130,7 +132,8 @@ class Client:
                  server_name: str | None = None, timeout: float | None = 60.0,
                  retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
                  max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
-                 streams: int = 2, encoding: str = "nibble") -> None:
+                 streams: int = 2, encoding: str = "nibble",
+                 unary_target: str | None = None) -> None:
         pb, pb_grpc, _, types_pb2 = _gen()
         self._pb = pb
         self._types = types_pb2
@@ -141,14 +144,20 @@ class Client:
         if server_name:
             options.append(("grpc.ssl_target_name_override", server_name))
         secure = tls or root_certificates is not None or client_cert is not None
-        if secure:
-            creds = grpc.ssl_channel_credentials(
-                root_certificates=_read(root_certificates), private_key=_read(client_key),
-                certificate_chain=_read(client_cert))
-            self._channel = grpc.secure_channel(target, creds, options=options)
-        else:
-            self._channel = grpc.insecure_channel(target, options=options)
+        creds = grpc.ssl_channel_credentials(
+            root_certificates=_read(root_certificates), private_key=_read(client_key),
+            certificate_chain=_read(client_cert)) if secure else None
+
+        def channel(address: str) -> grpc.Channel:
+            if creds is None:
+                return grpc.insecure_channel(address, options=options)
+            return grpc.secure_channel(address, creds, options=options)
+
+        self._channel = channel(target)
         self._stub = pb_grpc.HandAnalysisServiceStub(self._channel)
+        self._unary_channel = channel(unary_target) if unary_target else None
+        self._unary_stub = (pb_grpc.HandAnalysisServiceStub(self._unary_channel)
+                            if self._unary_channel is not None else self._stub)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
         self.target = target
         self.timeout = timeout
@@ -170,6 +179,8 @@ class Client:
 
     def close(self) -> None:
         self._channel.close()
+        if self._unary_channel is not None:
+            self._unary_channel.close()
 
     def __enter__(self) -> Client:  # noqa: PYI034
         return self
@@ -231,7 +242,7 @@ class Client:
         """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand."""
         from .results import Shanten, Ukeire, UkeireOption, Waits
 
-        r = self._unary(self._stub.AnalyzeHand,
+        r = self._unary(self._unary_stub.AnalyzeHand,
                         self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
         sh = r.shanten
         shanten = Shanten(sh.standard, sh.chiitoitsu if sh.HasField("chiitoitsu") else None,
@@ -246,12 +257,12 @@ class Client:
 
     def analyze_raw(self, hand: str, visible: str = "", *, timeout: float | None = None) -> Any:
         """The AnalyzeHandResponse message itself."""
-        return self._unary(self._stub.AnalyzeHand,
+        return self._unary(self._unary_stub.AnalyzeHand,
                            self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
 
     def decompose(self, hand: str, win_tile: str, *, timeout: float | None = None) -> Any:
         """The DecomposeResponse: every reading of a complete hand for ``win_tile``."""
-        return self._unary(self._stub.Decompose,
+        return self._unary(self._unary_stub.Decompose,
                            self._pb.DecomposeRequest(hand=str(hand), win_tile=win_tile), timeout)
 
     def score(self, hand: str, win_tile: str, *, tsumo: bool = False,
@@ -281,11 +292,12 @@ class Client:
                              ("liable", pao_seat)):
             if value is not None:
                 setattr(req, field, value)
-        return self._unary(self._stub.Score, req, timeout)
+        return self._unary(self._unary_stub.Score, req, timeout)
 
     def rule_presets(self, *, timeout: float | None = None) -> Any:
         """The ListRulePresetsResponse: every preset with all its options."""
-        return self._unary(self._stub.ListRulePresets, self._pb.ListRulePresetsRequest(), timeout)
+        return self._unary(self._unary_stub.ListRulePresets, self._pb.ListRulePresetsRequest(),
+                           timeout)
 
     def health(self, service: str = "", *, timeout: float | None = None) -> str:
         """The health status name of ``service`` ("" = the whole server), e.g. "SERVING"."""
