@@ -14,7 +14,7 @@ from binascii import b2a_base64
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
-from libc.string cimport memcmp, memcpy, memmove, memset
+from libc.string cimport memcmp, memcpy, memmove
 
 # frame types
 cdef enum:
@@ -69,6 +69,7 @@ cdef enum:
     RESOURCE_EXHAUSTED = 8
     UNIMPLEMENTED = 12
     INTERNAL = 13
+    UNAUTHENTICATED = 16
 
 cdef extern from "hpack.h":
     ctypedef struct hpack_decoder:
@@ -86,7 +87,7 @@ cdef extern from "hpack.h":
 cdef struct RequestHeaders:
     uint8_t path[256]
     size_t path_len
-    uint8_t authorization[512]
+    uint8_t authorization[8192]
     size_t authorization_len
     uint8_t timeout[16]
     size_t timeout_len
@@ -96,7 +97,8 @@ cdef struct RequestHeaders:
     bint method_post
     bint grpc_content_type
     bint has_content_type
-    bint oversize           # a path, token or timeout longer than its buffer
+    bint oversize           # a path longer than its buffer
+    bint authorization_oversize
 
 
 # A growable byte buffer.
@@ -175,7 +177,7 @@ cdef void collect_header(void *ctx, const uint8_t *name, size_t name_len,
     elif named(name, name_len, b"authorization", 13):
         h.has_authorization = True
         if value_len > sizeof(h.authorization):
-            h.oversize = True
+            h.authorization_oversize = True
         else:
             memcpy(h.authorization, value, value_len)
             h.authorization_len = value_len
@@ -186,6 +188,14 @@ cdef void collect_header(void *ctx, const uint8_t *name, size_t name_len,
         else:
             memcpy(h.timeout, value, value_len)
             h.timeout_len = value_len
+
+
+cdef inline void clear_scan(RequestHeaders *h) noexcept nogil:
+    """Everything but the buffers, which are read only up to their lengths."""
+    h.path_len = h.authorization_len = h.timeout_len = 0
+    h.has_path = h.has_authorization = h.has_timeout = False
+    h.method_post = h.grpc_content_type = h.has_content_type = False
+    h.oversize = h.authorization_oversize = False
 
 
 cdef int64_t parse_timeout(const uint8_t *text, size_t length) noexcept nogil:
@@ -480,7 +490,7 @@ cdef class ServerConnection:
         if kind == PRIORITY:
             if sid == 0:
                 return self._fail(PROTOCOL_ERROR, "PRIORITY on stream 0")
-            if length != 5:
+            if length != 5 and sid in self.streams:   # never RST_STREAM an idle stream
                 return self._reset(sid, FRAME_SIZE_ERROR)
             return 0
         if kind == GOAWAY:
@@ -538,7 +548,7 @@ cdef class ServerConnection:
                            size_t length) except -1:
         cdef int rc
         cdef Stream stream
-        memset(&self.scan, 0, sizeof(RequestHeaders))
+        clear_scan(&self.scan)
         # always decoded, even for streams we ignore: the dynamic table must stay in step
         rc = hpack_decode_block(&self.decoder, block, length, collect_header, &self.scan)
         if rc < 0:
@@ -573,10 +583,14 @@ cdef class ServerConnection:
                 self._reset(sid, NO_ERROR)
             return 0
         path = PyBytes_FromStringAndSize(<char *>h.path, h.path_len)
-        if h.oversize or path not in self.paths:
+        if h.oversize or h.authorization_oversize or path not in self.paths:
             if h.oversize:
-                self._trailers_only(sid, RESOURCE_EXHAUSTED, "a request header is too long",
+                self._trailers_only(sid, UNIMPLEMENTED, "the :path is too long for any method",
                                     None)
+            elif h.authorization_oversize:
+                self._trailers_only(sid, UNAUTHENTICATED,
+                                    f"authorization longer than {sizeof(h.authorization)} "
+                                    "bytes", None)
             else:
                 self._trailers_only(sid, UNIMPLEMENTED,
                                     f"method {path.decode('utf-8', 'replace')} is not served "

@@ -38,6 +38,7 @@ from .gen.mjcore.v1 import scoring_pb2
 log = logging.getLogger("mjcore.service")
 
 RECV_BYTES = 256 * 1024
+BACKLOG = 1 << 20       # unsent bytes at which a connection is no longer read
 SERVICE = "/mjcore.v1.HandAnalysisService/"
 
 
@@ -120,13 +121,14 @@ def tls_context(cert: str, key: str, client_ca: str | None) -> ssl.SSLContext:
 
 
 class Connection:
-    __slots__ = ("fd", "h2", "handshaking", "out", "peer", "sock", "writing")
+    __slots__ = ("fd", "h2", "handshaking", "out", "paused", "peer", "sock", "writing")
 
     def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any) -> None:
         self.sock = sock
         self.fd = sock.fileno()
         self.h2 = h2
-        self.out = b""
+        self.out = bytearray()
+        self.paused = False
         self.handshaking = h2 is None
         self.writing = False
         self.peer = peer
@@ -150,9 +152,7 @@ class UnaryFront:
         self.calls = 0
         self._listener: socket.socket | None = None
         self._epoll: Any = None
-        self._wake_r, self._wake_w = os.pipe()
-        os.set_blocking(self._wake_r, False)
-        os.set_blocking(self._wake_w, False)
+        self._wake_r = self._wake_w = -1
         self._stop_at: float | None = None      # set by shutdown(): the grace deadline
         self._thread: threading.Thread | None = None
 
@@ -179,6 +179,9 @@ class UnaryFront:
     def start(self) -> int:
         if self._listener is None:
             self.bind()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self._epoll = select.epoll()
         self._epoll.register(self._listener.fileno(), select.EPOLLIN)
         self._epoll.register(self._wake_r, select.EPOLLIN)
@@ -191,7 +194,7 @@ class UnaryFront:
 
     def shutdown(self, grace: float) -> None:
         """Stop accepting, send GOAWAY, answer what was received, close within ``grace`` s."""
-        if self._thread is None:
+        if self._thread is None:   # never started
             self._close_listener()
             return
         self._stop_at = time.monotonic() + max(0.0, grace)
@@ -231,12 +234,19 @@ class UnaryFront:
                     conn = connections.get(fd)
                     if conn is None:
                         continue
-                    if conn.handshaking:
-                        self._handshake(conn)
-                    elif event & (select.EPOLLIN | select.EPOLLHUP | select.EPOLLERR):
-                        self._readable(conn)
-                    elif event & select.EPOLLOUT:
-                        self._send(conn)
+                    try:
+                        if conn.handshaking:
+                            self._handshake(conn)
+                        elif event & select.EPOLLIN and not conn.paused:
+                            self._readable(conn)
+                        elif event & select.EPOLLOUT:
+                            self._send(conn)
+                        elif event & (select.EPOLLHUP | select.EPOLLERR):
+                            self._close(conn)
+                    except Exception:   # one connection's failure is not the front's
+                        log.exception("unary front: dropping the connection from %s",
+                                      conn.peer)
+                        self._close(conn)
                 if stopping:
                     for conn in list(connections.values()):
                         if conn.h2 is not None and not conn.out and not conn.h2.active_streams:
@@ -262,8 +272,9 @@ class UnaryFront:
 
     def _close_listener(self) -> None:
         if self._listener is not None:
-            with contextlib.suppress(OSError, ValueError):
-                self._epoll.unregister(self._listener.fileno())
+            if self._epoll is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self._epoll.unregister(self._listener.fileno())
             self._listener.close()
             self._listener = None
 
@@ -338,7 +349,9 @@ class UnaryFront:
                 return
             for request in h2.receive(data):
                 self._call(h2, request)
-            if self.tls is None or not sock.pending():
+            if h2.has_output:
+                conn.out += h2.take_output()
+            if len(conn.out) >= BACKLOG or self.tls is None or not sock.pending():
                 break
         self._send(conn)
 
@@ -373,35 +386,40 @@ class UnaryFront:
         h2.respond(stream_id, response.SerializeToString())
 
     def _send(self, conn: Connection) -> None:
+        """Send what is queued. A peer that does not read stops being read from once
+        ``BACKLOG`` bytes wait for it, so it cannot make the server queue without limit."""
         h2 = conn.h2
         if h2 is not None and h2.has_output:
-            conn.out = conn.out + h2.take_output() if conn.out else h2.take_output()
-        while conn.out:
+            conn.out += h2.take_output()
+        out = conn.out
+        while out:
             try:
-                sent = conn.sock.send(conn.out)
-            except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError):
-                break
-            except ssl.SSLWantReadError:
+                sent = conn.sock.send(out)
+            except (BlockingIOError, InterruptedError, ssl.SSLWantWriteError,
+                    ssl.SSLWantReadError):
                 break
             except (OSError, ssl.SSLError):
                 self._close(conn)
                 return
-            conn.out = conn.out[sent:]
-        if conn.out:
-            self._want_write(conn, True)
-        else:
-            if conn.writing:
-                self._want_write(conn, False)
-            if h2 is not None and h2.closed:
-                if h2.error:
-                    log.info("closing HTTP/2 connection from %s: %s", conn.peer, h2.error)
-                self._close(conn)
+            del out[:sent]
+        paused = len(out) >= BACKLOG
+        if out or paused != conn.paused:
+            conn.paused = paused
+            self._want_write(conn, bool(out))
+        elif conn.writing:
+            self._want_write(conn, False)
+        if not out and h2 is not None and h2.closed:
+            if h2.error:
+                log.info("closing HTTP/2 connection from %s: %s", conn.peer, h2.error)
+            self._close(conn)
 
     def _want_write(self, conn: Connection, on: bool) -> None:
-        if conn.writing == on or conn.fd not in self.connections:
+        """Wait for the socket to take more bytes (``on``) or not; paused: not readable."""
+        if conn.fd not in self.connections:
             return
         conn.writing = on
-        self._epoll.modify(conn.fd, select.EPOLLIN | (select.EPOLLOUT if on else 0))
+        self._epoll.modify(conn.fd, (0 if conn.paused else select.EPOLLIN)
+                           | (select.EPOLLOUT if on else 0))
 
     def _close(self, conn: Connection) -> None:
         if self.connections.pop(conn.fd, None) is None:
