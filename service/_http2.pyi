@@ -1,7 +1,8 @@
 # The server side of an HTTP/2 connection carrying gRPC unary calls (compiled: _http2.pyx).
 from collections.abc import Iterable
+from typing import TypeAlias
 
-Request = tuple[int, bytes, bytes, bytes | None, int]
+Request: TypeAlias = tuple[int, bytes, bytes, bytes | None, int]
 
 class ServerConnection:
     closed: bool
