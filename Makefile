@@ -23,10 +23,11 @@ debug-build:
 test: build
 	MJCORE_SLOW=1 $(PY) -m pytest -q tests
 
-# Once against a debug build (bounds checks, assertions, -O0): the kernels' tests, then back to
-# the release build.
+# Once against a debug build (bounds checks, assertions, -O0): the kernels' tests and the HTTP/2
+# front's compiled parts (HPACK, framing), then back to the release build.
 test-debug: debug-build
-	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring tests/engine/test_fast_paths.py
+	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring tests/engine/test_fast_paths.py \
+		tests/service/test_hpack.py tests/service/test_http2_connection.py
 	$(MAKE) build-release
 
 build-release:

@@ -2,7 +2,12 @@
  *
  * One hpack_decoder per HTTP/2 connection (the peer's request headers). Not thread-safe; emit
  * must not call back into the same decoder. Every error is a COMPRESSION_ERROR: after one,
- * hpack_decode_block returns HPACK_E_UNUSABLE until the decoder is freed.
+ * hpack_decode_block returns HPACK_E_UNUSABLE (free it; init makes a fresh one).
+ *
+ * max_table_size (init) is both the table's starting maximum and the limit for the peer's size
+ * updates: our SETTINGS_HEADER_TABLE_SIZE. Keep it >= 4096 (the protocol default): a peer may
+ * use 4096 before it sees our SETTINGS, and a decoder table larger than the encoder's is safe
+ * (it holds the same newest entries under the same indexes), a smaller one is not.
  *
  * Dynamic table: entry bytes (name then value) live oldest first in one buffer at logical
  * offsets [head, tail); eviction advances head, an append that does not fit compacts or grows
@@ -26,6 +31,7 @@
 #define HPACK_E_NOMEM (-6)      /* allocation failed */
 #define HPACK_E_UNUSABLE (-7)   /* an earlier error (or a failed init) broke this decoder */
 
+/* Called once per header field, in order; name and value are valid only during the call. */
 typedef void (*hpack_emit_fn)(void *ctx, const uint8_t *name, size_t name_len,
                               const uint8_t *value, size_t value_len);
 
@@ -238,24 +244,52 @@ static inline int hpack__read_int(const uint8_t **pp, const uint8_t *end, unsign
 }
 
 /* Decodes len Huffman-coded bytes into dst, which has room for len * 8 / 5 bytes (the
-   shortest code is 5 bits). 8-bit first-level table; longer codes by canonical limits. */
+   shortest code is 5 bits). 8-bit first-level table; longer codes by canonical limits.
+   Bits wait left-aligned in acc; while 8 input bytes remain, refills are one unaligned load
+   (bits past nbits are the next bytes' own bits, so ORing them in again is harmless). */
 static inline int hpack__huff_decode(const uint8_t *src, size_t len, uint8_t *dst,
                                      size_t *out_len)
 {
     const uint8_t *p = src, *end = src + len;
     uint8_t *o = dst;
-    uint64_t acc = 0; /* unread bits, left-aligned */
-    unsigned nbits = 0;
-    for (;;) {
-        unsigned entry, code_len, sym;
-        if (nbits < 30) {
-            while (nbits <= 56 && p < end) {
-                acc |= (uint64_t)*p++ << (56 - nbits);
-                nbits += 8;
+    uint64_t acc = 0;
+    unsigned nbits = 0, entry, code_len, sym;
+    while (end - p >= 8) {
+        uint64_t word = 0;
+        unsigned i;
+        for (i = 0; i < 8; i++) /* big-endian load; compilers make it one load + bswap */
+            word = word << 8 | p[i];
+        acc |= word >> nbits;
+        p += (63u - nbits) >> 3;
+        nbits |= 56u;
+        do { /* nbits >= 30: any code fits */
+            entry = hpack__huff_primary[acc >> 56];
+            if (entry) {
+                code_len = entry >> 8;
+                sym = entry & 0xffu;
+            } else {
+                uint32_t window = (uint32_t)(acc >> 32);
+                code_len = 9;
+                while (window >= hpack__huff_limit[code_len])
+                    code_len++;
+                sym = hpack__huff_sorted[hpack__huff_base[code_len]
+                                         + ((window >> (32 - code_len)) - hpack__huff_first[code_len])];
+                if (sym == 256)
+                    return HPACK_E_HUFFMAN;
             }
-            if (nbits == 0)
-                break;
+            *o++ = (uint8_t)sym;
+            acc <<= code_len;
+            nbits -= code_len;
+        } while (nbits >= 30);
+    }
+    acc &= nbits ? ~(uint64_t)0 << (64 - nbits) : 0; /* drop bits past nbits: reloaded below */
+    for (;;) {
+        while (nbits <= 56 && p < end) {
+            acc |= (uint64_t)*p++ << (56 - nbits);
+            nbits += 8;
         }
+        if (nbits == 0)
+            break;
         entry = hpack__huff_primary[acc >> 56];
         if (entry) {
             code_len = entry >> 8;
@@ -269,7 +303,7 @@ static inline int hpack__huff_decode(const uint8_t *src, size_t len, uint8_t *ds
                                      + ((window >> (32 - code_len)) - hpack__huff_first[code_len])];
         }
         if (code_len > nbits) {
-            /* input exhausted inside a code: valid only as < 8 bits of EOS prefix (all ones) */
+            /* input ends inside a code: valid only as < 8 bits of EOS prefix (all ones) */
             if (nbits <= 7 && (acc >> (64 - nbits)) == (((uint64_t)1 << nbits) - 1u))
                 break;
             return HPACK_E_HUFFMAN;
@@ -499,6 +533,8 @@ static inline int hpack_decode_block(hpack_decoder *d, const uint8_t *block, siz
     int fields = 0, rc = HPACK_OK;
     if (d->failed)
         return HPACK_E_UNUSABLE;
+    if (len == 0)
+        return HPACK_OK;
     while (p < end) {
         const uint8_t *start = p;
         uint8_t b = *p;
