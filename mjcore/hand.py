@@ -37,6 +37,7 @@ from .tiles import (
     check_counts,
     format_bonus,
     format_counts,
+    format_packed,
     format_tiles,
     kinds_from_136,
     parse_tile_red,
@@ -481,6 +482,11 @@ class Hand:
         """Parse mpsz / letter-first / Unicode text with optional bonus tiles and melds."""
         if not isinstance(text, str):
             raise InvalidHandError(f"hand {text!r}: not a string", reason="bad_type")
+        if max_red == 1 and "0" not in text:
+            hand = _plain_hand(text)
+            if hand is not None:
+                return hand
+            return _parse_tokens(text, _ONE_RED)  # the plain parsers cannot take it either
         return _parse_hand(text, _red_limits(max_red))
 
     @classmethod
@@ -649,23 +655,31 @@ class Hand:
                      + "".join(UNICODE_BONUS[b] for b in self.bonus)]
             parts += ["".join(UNICODE_TILES[k] for k in m.tiles) for m in self.melds]
             return " ".join(p for p in parts if p)
-        closed = format_counts(self.counts, self.red, letter_first=letter_first)
+        if self.red == _ZERO_RED and not letter_first:
+            closed = format_packed(self._packed)
+        else:
+            closed = format_counts(self.counts, self.red, letter_first=letter_first)
         if self.bonus:
             bonus = format_bonus(self.bonus)
             closed += ("f" + bonus[:-1]) if letter_first else bonus
         if not self.melds:
             return closed
-        melds = [str(m) for m in self.melds]
+        texts = _MELD_TEXT
+        melds = []
+        for m in self.melds:
+            known = texts.get(id(m))
+            melds.append(known[1] if known is not None and known[0] is m else str(m))
         if letter_first:
             melds = [_letter_first_meld(s) for s in melds]
         return " ".join(([closed] if closed else []) + melds)
 
     def __str__(self) -> str:
-        text = getattr(self, "_text", None)
-        if text is None:
+        try:
+            return self._text  # type: ignore[attr-defined]
+        except AttributeError:
             text = self.format()
             _hand_setattr(self, "_text", text)
-        return text
+            return text
 
     def __repr__(self) -> str:
         return f"Hand({str(self)!r})"
@@ -697,6 +711,13 @@ class Hand:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Hand:
         return self
+
+
+# Slot setters of Hand: the fast constructors fill the slots without object.__setattr__.
+_new_hand = object.__new__
+_set_counts, _set_red, _set_melds, _set_bonus, _set_n_melds, _set_n_closed, _set_packed, \
+    _set_text = (Hand.__dict__[name].__set__ for name in (
+        "counts", "red", "melds", "bonus", "n_melds", "n_closed", "_packed", "_text"))
 
 
 def _letter_first_meld(text: str) -> str:
@@ -763,9 +784,24 @@ _TOKEN_RE = re.compile(r"\S+")
 
 
 def _parse_hand(text: str, limits: tuple[int, int, int]) -> Hand:
+    if "0" not in text:
+        hand = _plain_hand(text)
+        if hand is not None:
+            return hand
     plain = _plain_counts(text, limits)
     if plain is not None:
         return Hand._trusted(tuple(plain[0]), tuple(plain[1]), ())
+    return _parse_tokens(text, limits)
+
+
+# Meld tokens already parsed (the meld depends on the token alone; Melds are immutable, so the
+# hands share them). Valid tokens are few; the size bound only matters for odd spellings.
+_MELD_OF_TOKEN: dict[str, Meld] = {}
+_MELD_TEXT: dict[int, tuple[Meld, str]] = {}  # by id: those melds' str()
+
+
+def _parse_tokens(text: str, limits: tuple[int, int, int]) -> Hand:
+    """The general parser: closed tiles, bonus tiles and melds, token by token."""
     counts = [0] * N_KINDS
     red = [0, 0, 0]
     bonus: list[int] = []
@@ -773,10 +809,20 @@ def _parse_hand(text: str, limits: tuple[int, int, int]) -> Hand:
     for match in _TOKEN_RE.finditer(text):
         token = match.group()
         start = match.start()
+        if not start and "0" not in token:
+            plain = _plain_packed(token)
+            if plain is not None:  # a plain first token: its counts, nothing to check
+                counts = list(plain[0])
+                continue
         if ":" in token:
             if len(melds) == MAX_MELDS:
                 raise _fail(text, "too_many_melds", start, "a fifth meld (at most 4)")
-            meld = _parse_meld(token, text, start)
+            meld = _MELD_OF_TOKEN.get(token)
+            if meld is None:
+                meld = _parse_meld(token, text, start)
+                if len(_MELD_OF_TOKEN) < 8192:
+                    _MELD_OF_TOKEN[token] = meld
+                    _MELD_TEXT[id(meld)] = (meld, str(meld))
             melds.append(meld)
             red_seen = 0
             for k in meld.tiles:
@@ -837,6 +883,64 @@ _KIND_OF = {
     for suit, base in (("m", 0), ("p", 9), ("s", 18), ("z", 27))
 }
 _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
+
+
+# mpsz without red fives, groups in m p s z order, digits ascending, at most 4 of each:
+# str(hand) gives it back
+_CANONICAL_RE = re.compile(
+    "".join(f"(?:{''.join(f'{n}{{0,4}}+' for n in range(1, 10))}(?<=[1-9]){s})?+" for s in "mps")
+    + f"(?:{''.join(f'{n}{{0,4}}+' for n in range(1, 8))}(?<=[1-7])z)?+")
+_AT_MOST_FOUR = bytes(range(MAX_COPIES + 1))
+_PLAIN_NO_RED_RE = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)+")
+# per suit letter (as a byte): a table from character byte to kind, -1 for the suit letters
+_KIND_OF_BYTE: list[list[int] | None] = [None] * 128
+for _suit, _base in (("m", 0), ("p", 9), ("s", 18), ("z", 27)):
+    _table = [-1] * 128
+    for _n in range(1, 8 if _suit == "z" else 10):
+        _table[48 + _n] = _base + _n - 1
+    _KIND_OF_BYTE[ord(_suit)] = _table
+
+
+def _plain_packed(text: str) -> tuple[bytes, bool] | None:
+    """Closed counts (34 bytes) of plain mpsz without red fives and whether ``text`` is how
+    ``str`` writes them, or None: not plain, or a fifth copy."""
+    if not text or len(text) > 255:
+        return None
+    canonical = _CANONICAL_RE.fullmatch(text) is not None
+    if not canonical and _PLAIN_NO_RED_RE.fullmatch(text) is None:
+        return None
+    counts = bytearray(N_KINDS)
+    tables = _KIND_OF_BYTE
+    kind_of = tables[109]  # the text ends with a suit letter, which sets it
+    for c in reversed(text.encode()):
+        k = kind_of[c]  # type: ignore[index]
+        if k < 0:
+            kind_of = tables[c]
+        else:
+            counts[k] += 1
+    packed = bytes(counts)
+    if not canonical and packed.translate(None, _AT_MOST_FOUR):
+        return None  # a fifth copy
+    return packed, canonical
+
+
+def _plain_hand(text: str) -> Hand | None:
+    """A closed hand written in plain mpsz without red fives, or None (other parsers run)."""
+    plain = _plain_packed(text)
+    if plain is None:
+        return None
+    packed, canonical = plain
+    h = _new_hand(Hand)
+    _set_counts(h, tuple(packed))
+    _set_red(h, _ZERO_RED)
+    _set_melds(h, ())
+    _set_bonus(h, ())
+    _set_n_melds(h, 0)
+    _set_n_closed(h, sum(packed))
+    _set_packed(h, packed)
+    if canonical:
+        _set_text(h, text)
+    return h
 
 
 def _plain_counts(text: str, limits: tuple[int, int, int]) -> tuple[list[int], list[int]] | None:

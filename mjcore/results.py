@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
+
+_remaining_of = attrgetter("remaining")
 
 
 class Shanten(int):
@@ -62,7 +65,7 @@ class Waits:
 
     @property
     def remaining(self) -> int:
-        return sum(w.remaining for w in self.tiles)
+        return sum(map(_remaining_of, self.tiles))
 
     def __iter__(self):
         return iter(self.tiles)
@@ -87,7 +90,7 @@ class UkeireOption:
 
     @property
     def remaining(self) -> int:
-        return sum(w.remaining for w in self.tiles)
+        return sum(map(_remaining_of, self.tiles))
 
     def __repr__(self) -> str:
         from .tiles import tile_name

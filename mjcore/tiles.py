@@ -362,6 +362,35 @@ def format_counts(counts: Sequence[int], red: Sequence[int] = (0, 0, 0),
     return "".join(parts)
 
 
+def _digit_runs(first: int, size: int) -> dict[bytes, str]:
+    # every run of ``size`` counts 0..4 -> its digits, starting at digit ``first``
+    table = {b"": ""}
+    for n in range(first, first + size):
+        table = {key + bytes((c,)): text + str(n) * c
+                 for key, text in table.items() for c in range(MAX_COPIES + 1)}
+    return table
+
+
+_RUNS: list[dict[bytes, str]] = []  # built on first use (~4 ms)
+
+
+def format_packed(packed: bytes) -> str:
+    """``format_counts`` of 34 counts 0..4 given as bytes, without red fives."""
+    if not _RUNS:
+        # digits 1-4 and 5-9 of a suit, 1-3 and 4-7 of the honors
+        _RUNS.extend((_digit_runs(1, 4), _digit_runs(5, 5), _digit_runs(1, 3), _digit_runs(4, 4)))
+    low, high, honor_low, honor_high = _RUNS
+    try:
+        m = low[packed[0:4]] + high[packed[4:9]]
+        p = low[packed[9:13]] + high[packed[13:18]]
+        s = low[packed[18:22]] + high[packed[22:27]]
+        z = honor_low[packed[27:30]] + honor_high[packed[30:34]]
+    except KeyError:  # a count above 4
+        return format_counts(packed)
+    return "".join((m, "m" if m else "", p, "p" if p else "", s, "s" if s else "",
+                    z, "z" if z else ""))
+
+
 def format_tiles(kinds: Iterable[int], reds: Iterable[bool] | None = None,
                  *, letter_first: bool = False, sort: bool = True) -> str:
     """Kinds (and red flags) -> mpsz. Sorted by default; ``sort=False`` keeps the order given,

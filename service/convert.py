@@ -46,6 +46,125 @@ def _merge_tiles(target: Any, table: list[list[bytes]], waits: Iterable[Any]) ->
     target.MergeFromString(b"".join(chunks))
 
 
+# -- AnalyzeHand as bytes -----------------------------------------------------------------------
+# The response is written field by field in the canonical wire form (fields in number order,
+# zero scalars left out, int32 as sign-extended varints) and parsed once into the message.
+
+def _varint(n: int) -> bytes:
+    if n < 0:
+        n += 1 << 64
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_LEN = [_varint(n) for n in range(1 << 14)]  # length prefixes of up to 16 KiB
+
+
+def _length(n: int) -> bytes:
+    return _LEN[n] if n < 16384 else _varint(n)
+
+
+def _scalar(tag: int, value: int) -> bytes:
+    """An int32/bool field, empty when zero (proto3 leaves defaults out)."""
+    return bytes((tag << 3,)) + _varint(value) if value else b""
+
+
+def _tile_body(kind: int, remaining: int) -> bytes:
+    name = TILE_NAMES[kind].encode()
+    return _scalar(1, kind) + b"\x12" + _LEN[len(name)] + name + _scalar(3, remaining)
+
+
+# [kind][remaining]: one TileCount as an entry of UkeireOption.tiles (field 3) and of
+# WaitsInfo.tiles (field 2)
+_OPTION_ENTRY = [[b"\x1a" + _LEN[len(b)] + b for b in (_tile_body(k, r) for r in range(5))]
+                 for k in range(len(TILE_NAMES))]
+_WAITS_ENTRY = [[b"\x12" + _LEN[len(b)] + b for b in (_tile_body(k, r) for r in range(5))]
+                for k in range(len(TILE_NAMES))]
+_DISCARD = [b"\x0a\x02" + name.encode() for name in TILE_NAMES]
+# [tag][value + 1]: an int32 field for values -1..255
+_INT_FIELD = [[_scalar(tag, v) for v in range(-1, 256)] for tag in range(8)]
+_SHANTEN_BODY: dict[int, tuple[Any, bytes]] = {}
+
+
+def _int_field(tag: int, value: int) -> bytes:
+    return _INT_FIELD[tag][value + 1] if -1 <= value <= 255 else _scalar(tag, value)
+
+
+def _shanten_field(sh: Any) -> bytes:
+    # the library hands out shared Shanten values: their serialized field is kept by identity
+    known = _SHANTEN_BODY.get(id(sh))
+    if known is not None and known[0] is sh:
+        return known[1]
+    body = shanten_info(sh).SerializeToString()
+    field = b"\x22" + _length(len(body)) + body
+    if len(_SHANTEN_BODY) < 4096:
+        _SHANTEN_BODY[id(sh)] = (sh, field)
+    return field
+
+
+# TileCount entries written at a fixed width of 10 bytes (the zero kind and remaining fields
+# written out, which parse the same), so a run of them is a template with four byte columns
+# filled in: kind, the two characters of its name, remaining.
+_ENTRY_WIDTH = 10
+_OPTION_ENTRIES = b"\x1a\x08\x08\x00\x12\x02\x00\x00\x18\x00" * 34
+_WAITS_ENTRIES = b"\x12\x08\x08\x00\x12\x02\x00\x00\x18\x00" * 34
+_NAME_DIGIT = bytes(ord(TILE_NAMES[k][0]) if k < len(TILE_NAMES) else 0 for k in range(256))
+_NAME_SUIT = bytes(ord(TILE_NAMES[k][1]) if k < len(TILE_NAMES) else 0 for k in range(256))
+
+
+def _entries(template: bytes, tiles: bytes, unseen: bytes) -> bytearray:
+    """The TileCount entries of ``tiles`` (kind bytes) with their unseen counts."""
+    n = len(tiles)
+    out = bytearray(template[:_ENTRY_WIDTH * n])
+    out[3::10] = tiles
+    out[6::10] = tiles.translate(_NAME_DIGIT)
+    out[7::10] = tiles.translate(_NAME_SUIT)
+    out[9::10] = tiles.translate(unseen)
+    return out
+
+
+def analyze_hand_bytes(hand: Any, shanten: Any, agari: bool, ukeire: tuple[int, list, bytes],
+                       with_waits: bool) -> bytes:
+    """AnalyzeHandResponse wire bytes for ``hand`` from ``mjcore.shanten``, the agari flag and
+    ``mjcore.analysis.ukeire_rows`` (the values ``ukeire``/``waits`` return). ``with_waits``:
+    a 13-3k tile hand, whose single ukeire option holds its waits. Parsing them gives the
+    response; some zero fields are written out, so serialize the parsed message to send it."""
+    current, rows, unseen = ukeire
+    fields = _INT_FIELD
+    lengths = _LEN
+    text = str(hand).encode()
+    known = _SHANTEN_BODY.get(id(shanten))
+    head = [b"\x0a", lengths[len(text)], text,
+            fields[2][hand.n_closed + 1] if hand.n_closed < 255 else _scalar(2, hand.n_closed),
+            fields[3][hand.n_melds + 1],
+            known[1] if known is not None and known[0] is shanten else _shanten_field(shanten),
+            b"\x28\x01" if agari else b""]
+    parts = [_int_field(1, current)]
+    blocks: dict[bytes, bytearray] = {}
+    for s, neg_remaining, discard, tiles in rows:
+        block = blocks.get(tiles)
+        if block is None:
+            block = blocks[tiles] = _entries(_OPTION_ENTRIES, tiles, unseen)
+        body = b"".join((b"" if discard is None else _DISCARD[discard], _int_field(2, s),
+                         block, fields[4][1 - neg_remaining]))
+        parts += (b"\x12", _length(len(body)), body)
+    if with_waits:
+        s, neg_remaining, _discard, tiles = rows[0]
+        if s == 0 and tiles:
+            waits = b"".join((b"\x08\x01", _entries(_WAITS_ENTRIES, tiles, unseen),
+                              fields[3][1 - neg_remaining]))
+            head += (b"\x32", lengths[len(waits)], waits)
+        else:
+            head.append(b"\x32\x00")
+    uk = b"".join(parts)
+    head += (b"\x3a", _length(len(uk)), uk)
+    return b"".join(head)
+
+
 def shanten_info(sh: Any) -> pb.ShantenInfo:
     info = pb.ShantenInfo(shanten=int(sh), standard=sh.standard)
     if sh.chiitoitsu is not None:

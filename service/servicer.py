@@ -17,6 +17,7 @@ import numpy as np
 
 import mjcore
 from mjcore import batch as mj_batch
+from mjcore.analysis import ukeire_rows
 from mjcore.batch import BatchResult
 from mjcore.batch_scoring import score as score_batch
 from mjcore.decomposition import decompose
@@ -116,6 +117,29 @@ def _parse_tiles(text: str, field: str) -> list[int]:
         raise invalid_hand(err, field) from None
 
 
+def _analyze_hand(request: pb.AnalyzeHandRequest) -> bytes:
+    """AnalyzeHand's answer as wire bytes (see ``convert.analyze_hand_bytes``)."""
+    try:
+        hand = Hand.parse(request.hand)
+    except InvalidHandError as err:
+        raise invalid_hand(err, "hand") from None
+    text = request.visible
+    visible = _parse_tiles(text, "visible") if text else None
+    try:
+        shanten = _shanten(hand)
+        ukeire = ukeire_rows(hand, visible)
+        tiles = hand.n_closed + 3 * hand.n_melds
+        agari = tiles == 14 and _is_agari(hand)
+    except InvalidHandError as err:
+        raise invalid_hand(err, "hand") from None
+    return convert.analyze_hand_bytes(hand, shanten, agari, ukeire, tiles == 13)
+
+
+_shanten = mjcore.shanten
+_is_agari = mjcore.is_agari
+_analyze_response = pb.AnalyzeHandResponse.FromString
+
+
 _ROW_PREFIX = re.compile(r"^(row|hand) \d+: ")
 
 
@@ -147,23 +171,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_unary
     def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> pb.AnalyzeHandResponse:
-        hand = _parse_hand(request.hand)
-        visible = _parse_tiles(request.visible, "visible")
-        try:
-            shanten = mjcore.shanten(hand)
-            ukeire = mjcore.ukeire(hand, visible)
-            tiles = hand.n_closed + 3 * hand.n_melds
-            agari = tiles == 14 and mjcore.is_agari(hand)
-            waits = mjcore.waits(hand, visible) if tiles == 13 else None
-        except InvalidHandError as err:
-            raise invalid_hand(err, "hand") from None
-        response = pb.AnalyzeHandResponse(
-            hand=str(hand), closed_tiles=hand.n_closed, melds=hand.n_melds,
-            shanten=convert.shanten_info(shanten), is_agari=agari)
-        convert.fill_ukeire(response.ukeire, ukeire)
-        if waits is not None:
-            convert.fill_waits(response.waits, waits)
-        return response
+        return _analyze_response(_analyze_hand(request))
 
     @_unary
     def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:
