@@ -2,7 +2,9 @@
 
     python benchmarks/bench_service.py            # the table of issue 4's targets
     python benchmarks/bench_service.py --only h2load   # AnalyzeHand from h2load (a compiled
-                                                       # client), mjcore serve --processes 1, 2
+                                                       # client), main port and unary front,
+                                                       # mjcore serve --processes 1, 2
+    python benchmarks/bench_service.py --only front-floor   # the unary front, empty handler
     python -m pytest benchmarks/bench_service.py --benchmark-only   # pytest-benchmark form
 
 The server runs in its own process (``mjcore serve``); the in-process batch API is measured on
@@ -697,15 +699,65 @@ def h2load_rows(seconds: float, repeats: int,
     return rows
 
 
+def front_floor_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]:
+    """The unary front with an AnalyzeHand that does no work (a fixed 263-byte answer), in
+    this process: what the loop, HTTP/2 and h2load cost without mjcore or protobuf."""
+    import shutil
+    import tempfile
+
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+    from mjcore.service.unary_front import Method, UnaryFront
+
+    if shutil.which("h2load") is None:
+        print("h2load not found (Debian: nghttp2-client): front floor skipped")
+        return []
+    reply = b"\x08" * 263
+
+    class Fixed:
+        def SerializeToString(self) -> bytes:
+            return reply
+
+    answer = Fixed()
+    front = UnaryFront({ANALYZE_PATH.encode(): Method(bytes, lambda request, ctx: answer,
+                                                      False)}, "127.0.0.1", 0)
+    port = front.start()
+    runs: dict[int, list[dict]] = {}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            body = workdir / "body.bin"
+            body.write_bytes(grpc_frame(pb.AnalyzeHandRequest(
+                hand=analyse_hands()[0]).SerializeToString()))
+            for _ in range(repeats):
+                for i, (connections, total, arrivals) in enumerate(H2LOAD_LOADS):
+                    runs.setdefault(i, []).append(h2load_run(
+                        port, body, len(grpc_frame(reply)), connections, total, arrivals,
+                        seconds, [os.getpid()], workdir))
+    finally:
+        front.shutdown(1.0)
+    rows = []
+    for i, got in runs.items():
+        connections, total, arrivals = H2LOAD_LOADS[i]
+        med = {k: float(np.median([r[k] for r in got])) for k in got[0] if k != "held"}
+        load = "closed loop" if total is None else (
+            f"{total:,.0f} calls/s ({'--rps' if arrivals == 'rps' else 'Poisson'})")
+        rows.append((f"h2load, unary front with an empty handler, {connections} conn., {load}",
+                     f"p50 {med['p50_us']:.0f} us, p99 {med['p99_us']:.0f} us, "
+                     f"{med['rps']:.0f} calls/s; runs p50@load "
+                     + " ".join(f"{r['p50_us']:.0f}@{r['load']:.1f}" for r in got), ""))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="mjcore service benchmarks")
     parser.add_argument("--hands", type=int, default=1 << 20, help="hands for bulk shanten")
     parser.add_argument("--score-hands", type=int, default=200_000, help="hands for scoring")
     parser.add_argument("--seconds", type=float, default=5.0, help="per latency measurement")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each latency load")
-    parser.add_argument("--only", choices=("bulk", "latency", "h2load", "floor"),
+    parser.add_argument("--only", choices=("bulk", "latency", "h2load", "floor", "front-floor"),
                         help="one part of the table (floor: an empty RPC, not in the default "
-                             "run; h2load: a compiled client, --processes 1 and 2)")
+                             "run; h2load: a compiled client, --processes 1 and 2; front-floor: "
+                             "the unary front with an empty handler)")
     parser.add_argument("--endpoints", default="main port,unary front",
                         help="h2load targets, comma-separated: main port, unary front")
     parser.add_argument("--h2load-processes", default="1,2",
@@ -736,12 +788,14 @@ def main() -> None:
         _latency_client(int(port), int(index), float(seconds), float(per_s) or None)
         return
     rows = floor_rows(opts.floor_calls, opts.repeats) if opts.only == "floor" else []
+    if opts.only == "front-floor":
+        rows += front_floor_rows(opts.seconds, opts.repeats)
     client_env = {"GRPC_EXPERIMENTS": LEGACY_IO} if opts.client_io_engine == "legacy" else {}
     if opts.only in (None, "h2load"):
         rows += h2load_rows(opts.seconds, opts.repeats,
                             tuple(e.strip() for e in opts.endpoints.split(",")),
                             tuple(int(p) for p in opts.h2load_processes.split(",")))
-    if opts.only not in ("floor", "h2load"):
+    if opts.only not in ("floor", "front-floor", "h2load"):
         with server_process(*SERVER_ARGS) as (_, port):
             if opts.only != "latency":
                 rows += bulk_rows(port, opts.hands, opts.score_hands)
