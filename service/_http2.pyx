@@ -503,20 +503,28 @@ cdef class ServerConnection:
             return self._fail(PROTOCOL_ERROR, "PUSH_PROMISE from a client")
         return 0       # unknown frame types are ignored
 
+    cdef int _unpad(self, const uint8_t **payload, size_t *length, str kind) except -1:
+        """Drop a PADDED frame's pad length and padding; 1 (connection failed) when they do
+        not fit the payload."""
+        cdef size_t pad
+        if length[0] < 1:
+            self._fail(FRAME_SIZE_ERROR, f"padded {kind} without pad length")
+            return 1
+        pad = payload[0][0]
+        payload[0] += 1
+        length[0] -= 1
+        if pad > length[0]:
+            self._fail(PROTOCOL_ERROR, f"{kind} padding exceeds the payload")
+            return 1
+        length[0] -= pad
+        return 0
+
     cdef int _on_headers(self, uint8_t flags, uint32_t sid, const uint8_t *payload,
                          size_t length) except -1:
-        cdef size_t pad
         if sid == 0:
             return self._fail(PROTOCOL_ERROR, "HEADERS on stream 0")
-        if flags & PADDED:
-            if length < 1:
-                return self._fail(FRAME_SIZE_ERROR, "padded HEADERS without pad length")
-            pad = payload[0]
-            payload += 1
-            length -= 1
-            if pad > length:
-                return self._fail(PROTOCOL_ERROR, "HEADERS padding exceeds the payload")
-            length -= pad
+        if flags & PADDED and self._unpad(&payload, &length, "HEADERS"):
+            return 0
         if flags & PRIORITY_FLAG:
             if length < 5:
                 return self._fail(FRAME_SIZE_ERROR, "HEADERS priority truncated")
@@ -621,7 +629,6 @@ cdef class ServerConnection:
     cdef int _on_data(self, uint8_t flags, uint32_t sid, const uint8_t *payload,
                       size_t length) except -1:
         cdef Stream stream
-        cdef size_t pad
         cdef size_t frame_length = length
         cdef uint8_t increment[4]
         if sid == 0:
@@ -636,15 +643,8 @@ cdef class ServerConnection:
             buf_append(&self.outbox, increment, 4)
             self.recv_window += self.recv_unacked
             self.recv_unacked = 0
-        if flags & PADDED:
-            if length < 1:
-                return self._fail(FRAME_SIZE_ERROR, "padded DATA without pad length")
-            pad = payload[0]
-            payload += 1
-            length -= 1
-            if pad > length:
-                return self._fail(PROTOCOL_ERROR, "DATA padding exceeds the payload")
-            length -= pad
+        if flags & PADDED and self._unpad(&payload, &length, "DATA"):
+            return 0
         stream = self.streams.get(sid)
         if stream is None:
             if sid > self.last_stream_id:

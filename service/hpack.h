@@ -243,6 +243,24 @@ static inline int hpack__read_int(const uint8_t **pp, const uint8_t *end, unsign
     return HPACK_OK;
 }
 
+/* The symbol whose code starts at the top bit of acc, and the code's length: the 8-bit
+   table for codes of up to 8 bits, the canonical limits for longer ones. */
+static inline unsigned hpack__huff_symbol(uint64_t acc, unsigned *code_len)
+{
+    unsigned entry = hpack__huff_primary[acc >> 56];
+    uint32_t window;
+    unsigned n = 9;
+    if (entry) {
+        *code_len = entry >> 8;
+        return entry & 0xffu;
+    }
+    window = (uint32_t)(acc >> 32);
+    while (window >= hpack__huff_limit[n])
+        n++;
+    *code_len = n;
+    return hpack__huff_sorted[hpack__huff_base[n] + ((window >> (32 - n)) - hpack__huff_first[n])];
+}
+
 /* Decodes len Huffman-coded bytes into dst, which has room for len * 8 / 5 bytes (the
    shortest code is 5 bits). 8-bit first-level table; longer codes by canonical limits.
    Bits wait left-aligned in acc; while 8 input bytes remain, refills are one unaligned load
@@ -253,7 +271,7 @@ static inline int hpack__huff_decode(const uint8_t *src, size_t len, uint8_t *ds
     const uint8_t *p = src, *end = src + len;
     uint8_t *o = dst;
     uint64_t acc = 0;
-    unsigned nbits = 0, entry, code_len, sym;
+    unsigned nbits = 0, code_len, sym;
     while (end - p >= 8) {
         uint64_t word = 0;
         unsigned i;
@@ -263,20 +281,9 @@ static inline int hpack__huff_decode(const uint8_t *src, size_t len, uint8_t *ds
         p += (63u - nbits) >> 3;
         nbits |= 56u;
         do { /* nbits >= 30: any code fits */
-            entry = hpack__huff_primary[acc >> 56];
-            if (entry) {
-                code_len = entry >> 8;
-                sym = entry & 0xffu;
-            } else {
-                uint32_t window = (uint32_t)(acc >> 32);
-                code_len = 9;
-                while (window >= hpack__huff_limit[code_len])
-                    code_len++;
-                sym = hpack__huff_sorted[hpack__huff_base[code_len]
-                                         + ((window >> (32 - code_len)) - hpack__huff_first[code_len])];
-                if (sym == 256)
-                    return HPACK_E_HUFFMAN;
-            }
+            sym = hpack__huff_symbol(acc, &code_len);
+            if (sym == 256)
+                return HPACK_E_HUFFMAN;
             *o++ = (uint8_t)sym;
             acc <<= code_len;
             nbits -= code_len;
@@ -290,18 +297,7 @@ static inline int hpack__huff_decode(const uint8_t *src, size_t len, uint8_t *ds
         }
         if (nbits == 0)
             break;
-        entry = hpack__huff_primary[acc >> 56];
-        if (entry) {
-            code_len = entry >> 8;
-            sym = entry & 0xffu;
-        } else {
-            uint32_t window = (uint32_t)(acc >> 32);
-            code_len = 9;
-            while (window >= hpack__huff_limit[code_len])
-                code_len++;
-            sym = hpack__huff_sorted[hpack__huff_base[code_len]
-                                     + ((window >> (32 - code_len)) - hpack__huff_first[code_len])];
-        }
+        sym = hpack__huff_symbol(acc, &code_len);
         if (code_len > nbits) {
             /* input ends inside a code: valid only as < 8 bits of EOS prefix (all ones) */
             if (nbits <= 7 && (acc >> (64 - nbits)) == (((uint64_t)1 << nbits) - 1u))

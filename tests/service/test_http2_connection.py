@@ -172,6 +172,26 @@ class Answer:
         return self.data[5:]
 
 
+
+def record(answers: dict, e) -> Answer | None:
+    """Fold one h2 client event into ``answers`` (stream id -> Answer); that stream's Answer."""
+    sid = getattr(e, "stream_id", None)
+    if not sid:
+        return None
+    a = answers.setdefault(sid, Answer())
+    if isinstance(e, h2.events.ResponseReceived):
+        a.headers = e.headers
+    elif isinstance(e, h2.events.DataReceived):
+        a.data += e.data
+        a.data_frames.append(len(e.data))
+    elif isinstance(e, h2.events.TrailersReceived):
+        a.trailers = e.headers
+    elif isinstance(e, h2.events.StreamEnded):
+        a.ended = True
+    elif isinstance(e, h2.events.StreamReset):
+        a.reset = e.error_code
+    return a
+
 class Pair:
     """An h2 client wired to a ServerConnection; ``pump`` moves bytes both ways."""
 
@@ -210,21 +230,7 @@ class Pair:
     def _on(self, events) -> None:
         self.events += events
         for e in events:
-            sid = getattr(e, "stream_id", None)
-            if not sid:
-                continue
-            a = self.answers.setdefault(sid, Answer())
-            if isinstance(e, h2.events.ResponseReceived):
-                a.headers = e.headers
-            elif isinstance(e, h2.events.DataReceived):
-                a.data += e.data
-                a.data_frames.append(len(e.data))
-            elif isinstance(e, h2.events.TrailersReceived):
-                a.trailers = e.headers
-            elif isinstance(e, h2.events.StreamEnded):
-                a.ended = True
-            elif isinstance(e, h2.events.StreamReset):
-                a.reset = e.error_code
+            record(self.answers, e)
 
     def start(self, message: bytes, headers=None, end: bool = True) -> int:
         sid = self.client.get_next_available_stream_id()

@@ -40,6 +40,7 @@ from .test_http2_connection import (
     frame,
     grpc_message,
     parse_frames,
+    record,
     request_headers,
     settings_frame,
 )
@@ -338,21 +339,10 @@ class RawH2:
             for e in self.conn.receive_data(data):
                 if isinstance(e, h2.events.ConnectionTerminated):
                     self.goaway = e
-                sid = getattr(e, "stream_id", 0)
-                if not sid:
-                    continue
-                a = self.answers.setdefault(sid, Answer())
-                if isinstance(e, h2.events.ResponseReceived):
-                    a.headers = e.headers
-                elif isinstance(e, h2.events.DataReceived):
-                    a.data += e.data
-                    self.conn.acknowledge_received_data(e.flow_controlled_length, sid)
-                elif isinstance(e, h2.events.TrailersReceived):
-                    a.trailers = e.headers
-                elif isinstance(e, h2.events.StreamEnded):
-                    a.ended = True
-                elif isinstance(e, h2.events.StreamReset):
-                    a.reset = e.error_code
+                a = record(self.answers, e)
+                if isinstance(e, h2.events.DataReceived):
+                    self.conn.acknowledge_received_data(e.flow_controlled_length, e.stream_id)
+                elif isinstance(e, h2.events.StreamReset) and a is not None:
                     a.ended = True
             try:
                 self.flush()
@@ -363,7 +353,8 @@ class RawH2:
         self.sock.close()
 
 
-@pytest.mark.parametrize("timeout", ["0m", "0n", "1n", "0S"])
+# already expired; "1n" raced on grpcio's side (the main port sometimes answered OK)
+@pytest.mark.parametrize("timeout", ["0m", "0n", "0S"])
 def test_expired_grpc_timeout_is_deadline_exceeded_on_both_ports(server, timeout):
     request = pb.AnalyzeHandRequest(hand="123m456p789s1122z").SerializeToString()
     for port in (server.unary_port, server.port):
