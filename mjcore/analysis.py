@@ -123,9 +123,8 @@ def ukeire_rows(h: Hand, kinds: list[int] | None) -> tuple[int, list[Row], bytes
         st, s, mask = _advance(packed, n_melds)
         if st:
             raise _fail(h, st, 13, "ukeire")
-        unseen = (packed.translate(_UNSEEN_OF_SEEN) + _PAD if not kinds and not n_melds
-                  else unseen_counts(h, kinds))
-        tiles = _KINDS_LO[mask & 0xFFF] + _KINDS_MID[mask >> 12 & 0xFFF] + _KINDS_HI[mask >> 24]
+        unseen = unseen_counts(h, kinds)
+        tiles = kinds_of(mask)
         return s, [(s, -sum(tiles.translate(unseen)), None, tiles)], unseen
     st, _best, after, masks = _ukeire(packed, n_melds)
     if st or after is None or masks is None:
@@ -140,7 +139,7 @@ def ukeire_rows(h: Hand, kinds: list[int] | None) -> tuple[int, list[Row], bytes
         mask = masks[k]
         known = done.get(mask)
         if known is None:
-            tiles = _KINDS_LO[mask & 0xFFF] + _KINDS_MID[mask >> 12 & 0xFFF] + _KINDS_HI[mask >> 24]
+            tiles = kinds_of(mask)
             known = done[mask] = (-sum(tiles.translate(unseen)), tiles)
         rows.append((after[k], known[0], k, known[1]))
     rows.sort()

@@ -482,11 +482,6 @@ class Hand:
         """Parse mpsz / letter-first / Unicode text with optional bonus tiles and melds."""
         if not isinstance(text, str):
             raise InvalidHandError(f"hand {text!r}: not a string", reason="bad_type")
-        if max_red == 1 and "0" not in text:
-            hand = _plain_hand(text)
-            if hand is not None:
-                return hand
-            return _parse_tokens(text, _ONE_RED)  # the plain parsers cannot take it either
         return _parse_hand(text, _red_limits(max_red))
 
     @classmethod

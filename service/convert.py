@@ -15,40 +15,10 @@ WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
                 types_pb2.WIND_NORTH)
 
 
-# every possible TileCount, built once: copying a message is cheaper than building it
-_TILE_COUNTS = [[types_pb2.TileCount(kind=k, tile=TILE_NAMES[k], remaining=r) for r in range(5)]
-                for k in range(len(TILE_NAMES))]
-
-
-def _tile_count(kind: int, remaining: int) -> types_pb2.TileCount:
-    if 0 <= remaining <= 4:
-        return _TILE_COUNTS[kind][remaining]
-    return types_pb2.TileCount(kind=kind, tile=TILE_NAMES[kind], remaining=remaining)
-
-
-def tile_counts(waits: Iterable[Any]) -> list[types_pb2.TileCount]:
-    return [_tile_count(w.tile, w.remaining) for w in waits]
-
-
-# The same TileCounts serialized as one entry of the `tiles` field of UkeireOption and of
-# WaitsInfo. Repeated fields concatenate on the wire, so joining entries and merging the bytes
-# into a message fills `tiles` in one C call instead of one Python call per tile.
-_OPTION_TILE = [[pb.UkeireOption(tiles=[c]).SerializeToString() for c in row]
-                for row in _TILE_COUNTS]
-_WAITS_TILE = [[pb.WaitsInfo(tiles=[c]).SerializeToString() for c in row]
-               for row in _TILE_COUNTS]
-
-
-def _merge_tiles(target: Any, table: list[list[bytes]], waits: Iterable[Any]) -> None:
-    chunks = [table[w.tile][w.remaining] if 0 <= w.remaining <= 4
-              else type(target)(tiles=[_tile_count(w.tile, w.remaining)]).SerializeToString()
-              for w in waits]
-    target.MergeFromString(b"".join(chunks))
-
-
 # -- AnalyzeHand as bytes -----------------------------------------------------------------------
-# The response is written field by field in the canonical wire form (fields in number order,
-# zero scalars left out, int32 as sign-extended varints) and parsed once into the message.
+# The response is written field by field (fields in number order, int32 as sign-extended
+# varints, zero scalars left out except inside the fixed-width TileCount entries below) and
+# parsed once into the message, whose serialization is then the canonical one.
 
 def _varint(n: int) -> bytes:
     if n < 0:
@@ -73,17 +43,6 @@ def _scalar(tag: int, value: int) -> bytes:
     return bytes((tag << 3,)) + _varint(value) if value else b""
 
 
-def _tile_body(kind: int, remaining: int) -> bytes:
-    name = TILE_NAMES[kind].encode()
-    return _scalar(1, kind) + b"\x12" + _LEN[len(name)] + name + _scalar(3, remaining)
-
-
-# [kind][remaining]: one TileCount as an entry of UkeireOption.tiles (field 3) and of
-# WaitsInfo.tiles (field 2)
-_OPTION_ENTRY = [[b"\x1a" + _LEN[len(b)] + b for b in (_tile_body(k, r) for r in range(5))]
-                 for k in range(len(TILE_NAMES))]
-_WAITS_ENTRY = [[b"\x12" + _LEN[len(b)] + b for b in (_tile_body(k, r) for r in range(5))]
-                for k in range(len(TILE_NAMES))]
 _DISCARD = [b"\x0a\x02" + name.encode() for name in TILE_NAMES]
 # [tag][value + 1]: an int32 field for values -1..255
 _INT_FIELD = [[_scalar(tag, v) for v in range(-1, 256)] for tag in range(8)]
@@ -137,11 +96,8 @@ def analyze_hand_bytes(hand: Any, shanten: Any, agari: bool, ukeire: tuple[int, 
     fields = _INT_FIELD
     lengths = _LEN
     text = str(hand).encode()
-    known = _SHANTEN_BODY.get(id(shanten))
-    head = [b"\x0a", lengths[len(text)], text,
-            fields[2][hand.n_closed + 1] if hand.n_closed < 255 else _scalar(2, hand.n_closed),
-            fields[3][hand.n_melds + 1],
-            known[1] if known is not None and known[0] is shanten else _shanten_field(shanten),
+    head = [b"\x0a", lengths[len(text)], text, _int_field(2, hand.n_closed),
+            fields[3][hand.n_melds + 1], _shanten_field(shanten),
             b"\x28\x01" if agari else b""]
     parts = [_int_field(1, current)]
     blocks: dict[bytes, bytearray] = {}
@@ -172,36 +128,6 @@ def shanten_info(sh: Any) -> pb.ShantenInfo:
     if sh.kokushi is not None:
         info.kokushi = sh.kokushi
     return info
-
-
-def waits_info(waits: Any) -> pb.WaitsInfo:
-    return pb.WaitsInfo(tenpai=waits.tenpai, tiles=tile_counts(waits.tiles),
-                        remaining=waits.remaining)
-
-
-def ukeire_info(uk: Any) -> pb.UkeireInfo:
-    return pb.UkeireInfo(shanten=uk.shanten, options=[
-        pb.UkeireOption(discard="" if o.discard is None else TILE_NAMES[o.discard],
-                        shanten=o.shanten, tiles=tile_counts(o.tiles), remaining=o.remaining)
-        for o in uk.options])
-
-
-def fill_waits(target: pb.WaitsInfo, waits: Any) -> None:
-    """``waits_info`` written into an existing message (the fast path of AnalyzeHand)."""
-    _merge_tiles(target, _WAITS_TILE, waits.tiles)
-    target.tenpai = waits.tenpai
-    target.remaining = waits.remaining
-
-
-def fill_ukeire(target: pb.UkeireInfo, uk: Any) -> None:
-    """``ukeire_info`` written into an existing message (the fast path of AnalyzeHand)."""
-    target.shanten = uk.shanten
-    for o in uk.options:
-        option = target.options.add()
-        _merge_tiles(option, _OPTION_TILE, o.tiles)
-        option.discard = "" if o.discard is None else TILE_NAMES[o.discard]
-        option.shanten = o.shanten
-        option.remaining = o.remaining
 
 
 # -- rules ------------------------------------------------------------------------------------

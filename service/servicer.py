@@ -119,10 +119,7 @@ def _parse_tiles(text: str, field: str) -> list[int]:
 
 def _analyze_hand(request: pb.AnalyzeHandRequest) -> bytes:
     """AnalyzeHand's answer as wire bytes (see ``convert.analyze_hand_bytes``)."""
-    try:
-        hand = Hand.parse(request.hand)
-    except InvalidHandError as err:
-        raise invalid_hand(err, "hand") from None
+    hand = _parse_hand(request.hand)
     text = request.visible
     visible = _parse_tiles(text, "visible") if text else None
     try:

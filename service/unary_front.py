@@ -121,7 +121,7 @@ def tls_context(cert: str, key: str, client_ca: str | None) -> ssl.SSLContext:
 
 
 class Connection:
-    __slots__ = ("fd", "h2", "handshaking", "out", "paused", "peer", "sock", "writing")
+    __slots__ = ("fd", "h2", "out", "paused", "peer", "sock", "writing")
 
     def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any) -> None:
         self.sock = sock
@@ -129,7 +129,6 @@ class Connection:
         self.h2 = h2
         self.out = bytearray()
         self.paused = False
-        self.handshaking = h2 is None
         self.writing = False
         self.peer = peer
 
@@ -235,7 +234,7 @@ class UnaryFront:
                     if conn is None:
                         continue
                     try:
-                        if conn.handshaking:
+                        if conn.h2 is None:  # TLS handshake not done yet
                             self._handshake(conn)
                         elif event & select.EPOLLIN and not conn.paused:
                             self._readable(conn)
@@ -302,7 +301,7 @@ class UnaryFront:
                 conn = Connection(sock, self._new_h2(), peer)
             self.connections[conn.fd] = conn
             self._epoll.register(conn.fd, select.EPOLLIN)
-            if conn.handshaking:
+            if conn.h2 is None:  # TLS handshake not done yet
                 self._handshake(conn)
             else:
                 self._send(conn)
@@ -323,12 +322,11 @@ class UnaryFront:
             log.info("TLS handshake with %s failed: %s", conn.peer, err)
             self._close(conn)
             return
-        conn.handshaking = False
         conn.h2 = self._new_h2()
         self._send(conn)
 
     def _readable(self, conn: Connection) -> None:
-        if conn.handshaking:
+        if conn.h2 is None:  # TLS handshake not done yet
             self._handshake(conn)
             return
         sock = conn.sock

@@ -15,6 +15,7 @@ import pytest
 from mjcore.service import convert
 from mjcore.service.errors import invalid_hand
 from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.service.servicer import HandAnalysisServicer
 
 import mjcore
@@ -199,6 +200,11 @@ def reference_analysis(hand: Hand, visible: list[int]) -> tuple[Ukeire, Waits | 
     return Ukeire(current, tuple(options)), None
 
 
+def tile_counts(waits) -> list[types_pb2.TileCount]:
+    return [types_pb2.TileCount(kind=w.tile, tile=mjcore.tile_name(w.tile), remaining=w.remaining)
+            for w in waits]
+
+
 def reference_response(hand: Hand, ukeire: Ukeire, waits: Waits | None) -> bytes:
     tiles = hand.n_closed + 3 * hand.n_melds
     response = pb.AnalyzeHandResponse(
@@ -209,13 +215,13 @@ def reference_response(hand: Hand, ukeire: Ukeire, waits: Waits | None) -> bytes
             np.array([hand.n_melds], dtype=np.uint8)).agari[0]),
         ukeire=pb.UkeireInfo(shanten=ukeire.shanten, options=[
             pb.UkeireOption(discard="" if o.discard is None else mjcore.tile_name(o.discard),
-                            shanten=o.shanten, tiles=convert.tile_counts(o.tiles),
+                            shanten=o.shanten, tiles=tile_counts(o.tiles),
                             remaining=sum(w.remaining for w in o.tiles))
             for o in ukeire.options]))
     if waits is not None:
         response.waits.CopyFrom(pb.WaitsInfo(
             tenpai=waits.shanten == 0 and bool(waits.tiles),
-            tiles=convert.tile_counts(waits.tiles),
+            tiles=tile_counts(waits.tiles),
             remaining=sum(w.remaining for w in waits.tiles)))
     return response.SerializeToString()
 

@@ -274,26 +274,3 @@ def test_unexpected_failure_is_internal_and_the_server_stays_up(stub, monkeypatc
     assert "boom" not in exc.value.details()
     monkeypatch.undo()
     assert stub.Decompose(pb.DecomposeRequest(hand="123m456p789s11122z", win_tile="2z"))
-
-
-def test_fast_response_building_matches_plain_messages():
-    """AnalyzeHand fills ukeire and waits from cached serialized tiles; the bytes must equal
-    the messages built field by field (seeded 13- and 14-tile hands, with visible tiles)."""
-    from mjcore.service import convert
-
-    from .service_helpers import random_counts
-
-    hands = [Hand.from_counts(tuple(int(x) for x in row))
-             for tiles in (13, 14) for row in random_counts(150, tiles, 11)]
-    hands += [Hand.parse(t) for t in ANALYSE]
-    for i, hand in enumerate(hands):
-        visible = parse_kinds("1m5p5p7z") if i % 2 else []
-        uk = mjcore.ukeire(hand, visible)
-        fast = pb.UkeireInfo()
-        convert.fill_ukeire(fast, uk)
-        assert fast.SerializeToString() == convert.ukeire_info(uk).SerializeToString()
-        if hand.n_closed + 3 * hand.n_melds == 13:
-            w = mjcore.waits(hand, visible)
-            fast_w = pb.WaitsInfo()
-            convert.fill_waits(fast_w, w)
-            assert fast_w.SerializeToString() == convert.waits_info(w).SerializeToString()
