@@ -67,8 +67,12 @@ def server():
 
 @pytest.fixture(scope="module")
 def channels(server):
-    main = grpc.insecure_channel(f"127.0.0.1:{server.port}")
-    front = grpc.insecure_channel(f"127.0.0.1:{server.unary_port}")
+    # the long-details case sends about 8 KiB of trailers: above grpc's default soft metadata
+    # limit, where the client refuses a random share of calls (RESOURCE_EXHAUSTED)
+    options = [("grpc.max_metadata_size", 64 * 1024),
+               ("grpc.absolute_max_metadata_size", 64 * 1024)]
+    main = grpc.insecure_channel(f"127.0.0.1:{server.port}", options=options)
+    front = grpc.insecure_channel(f"127.0.0.1:{server.unary_port}", options=options)
     yield main, front
     main.close()
     front.close()
