@@ -144,7 +144,7 @@ class BuildExt(build_ext):
 
 
 setup(
-    packages=["mjcore", "mjcore._core", "mjcore.cli", "mjcore.engine", "mjcore.service",
+    packages=["mjcore", "mjcore._core", "mjcore.cli", "mjcore.engine", "mjcore.riichi", "mjcore.service",
               "mjcore.service.gen", "mjcore.service.gen.mjcore", "mjcore.service.gen.mjcore.v1"],
     package_dir={"mjcore.service": "service"},
     ext_modules=cythonize(

@@ -40,7 +40,7 @@ ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "7"))
 
 class Corpus:
     def __init__(self) -> None:
-        from mjcore.batch_scoring import pack_prepared
+        from mjcore.riichi.batch_scoring import pack_prepared
         from mjcore.hand import Hand, Meld
 
         self.hands = random_wins(N_BATCH, SEED)
@@ -73,14 +73,14 @@ def corpus() -> Corpus:
 
 
 def batch_runner(n_threads: int) -> tuple[Callable[[], Any], int]:
-    from mjcore.batch_scoring import score
+    from mjcore.riichi.batch_scoring import score
 
     c = corpus()
     return (lambda: score(**c.arrays, n_threads=n_threads)), len(c.hands)
 
 
 def single_runner() -> tuple[Callable[[], Any], int]:
-    from mjcore.scoring import score
+    from mjcore.riichi.scoring import score
 
     items = corpus().single
 
@@ -147,7 +147,7 @@ def tenhou_runner() -> tuple[Callable[[], Any], int]:
     import gzip
     import json
 
-    from mjcore.batch_scoring import pack_tenhou, score
+    from mjcore.riichi.batch_scoring import pack_tenhou, score
 
     path = ROOT.parent / "shared" / "data" / "tenhou" / "cases.jsonl.gz"
     with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -195,7 +195,7 @@ def _median_rates(run: Callable[[], Any], hands: int, repeats: int) -> tuple[flo
 
 def batch_same_hands_runner() -> tuple[Callable[[], Any], int]:
     """mjcore batch, 1 thread, on exactly the hands riichienv scores (the first N_SINGLE)."""
-    from mjcore.batch_scoring import score
+    from mjcore.riichi.batch_scoring import score
 
     c = corpus()
     arrays = {k: v[:N_SINGLE] for k, v in c.arrays.items()}

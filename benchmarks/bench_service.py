@@ -29,8 +29,8 @@ import numpy as np
 import pytest
 
 from mjcore import batch
-from mjcore.batch_scoring import encode_meld
-from mjcore.batch_scoring import score as score_batch
+from mjcore.riichi.batch_scoring import encode_meld
+from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.client import Client
 from mjcore.tiles import format_counts
 
@@ -52,7 +52,7 @@ def wall_hands(n: int, tiles: int, seed: int = SEED) -> np.ndarray:
 
 
 def winning_hands(n: int, seed: int = SEED) -> dict[str, Any]:
-    """Arrays for ``mjcore.batch_scoring.score``: random complete hands (0-2 called melds),
+    """Arrays for ``mjcore.riichi.batch_scoring.score``: random complete hands (0-2 called melds),
     random winning tile, tsumo/ron, riichi, winds, one dora indicator, honba and sticks."""
     rng = np.random.default_rng(seed)
     counts = np.zeros((n, 34), np.uint8)

@@ -28,7 +28,7 @@ from bench_service import analyse_hands, free_port, server_process, wall_hands, 
 
 import mjcore
 from mjcore import batch
-from mjcore.batch_scoring import score as score_batch
+from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.client import Client
 
 KINDS = ("AnalyzeHand", "Score", "StreamShanten", "StreamScore")

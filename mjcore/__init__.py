@@ -6,7 +6,7 @@ Single hands: ``Hand.parse``, ``shanten``, ``is_agari``, ``decompose``, ``waits`
 from __future__ import annotations
 
 from .analysis import is_agari, shanten, ukeire, waits
-from .dora import count_dora, dora_from_indicator
+from .riichi.dora import count_dora, dora_from_indicator
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
 from .hand import Hand, Meld, MeldKind
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
@@ -24,13 +24,13 @@ __all__ = [
 def __getattr__(name: str):
     # Scoring and decomposition load on first use so `import mjcore` stays light.
     if name == "score":
-        from .scoring import score
+        from .riichi.scoring import score
         return score
     if name == "decompose":
         from .decomposition import decompose
         return decompose
     if name == "RuleSet":
-        from .rules import RuleSet
+        from .riichi.rules import RuleSet
         return RuleSet
     if name == "batch":
         import importlib

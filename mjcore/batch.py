@@ -286,7 +286,7 @@ def unpack(words: ArrayLike) -> np.ndarray:
 
 
 def score(*args, **kwargs):
-    """Batch riichi scoring; see ``mjcore.batch_scoring.score`` for the arrays it takes."""
-    from .batch_scoring import score as _score
+    """Batch riichi scoring; see ``mjcore.riichi.batch_scoring.score`` for the arrays it takes."""
+    from .riichi.batch_scoring import score as _score
 
     return _score(*args, **kwargs)

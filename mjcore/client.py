@@ -439,7 +439,7 @@ class Client:
                     details: bool = False, timeout: float | None = None,
                     **arrays: np.ndarray | None) -> dict[str, np.ndarray]:
         """Score N winning hands through StreamScore. ``arrays`` are the per-hand arrays of
-        ``mjcore.batch_scoring.score`` (melds, red, flags, seat_wind, round_wind, from_rel,
+        ``mjcore.riichi.batch_scoring.score`` (melds, red, flags, seat_wind, round_wind, from_rel,
         pao_rel, dora, ura, honba, riichi_sticks). Returns the result arrays by name (status,
         han, fu, limit, yakuman, basic, points, yaku_mask, dora_ura_aka, deltas, payments,
         decomposition_index; with ``details`` also yaku_han, fu_items, n_fu_items)."""
@@ -548,7 +548,7 @@ class Client:
 def _rule_selection(rules: Any) -> Any:
     """A RuleSelection from None, a preset name, a RuleSet or a dict of option overrides."""
     _, _, sp, _ = _gen()
-    from mjcore.rules import RuleSet
+    from mjcore.riichi.rules import RuleSet
     from mjcore.service.convert import option_to_proto
 
     if rules is None:

@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mjcore.errors import InvalidRuleError
-from mjcore.rules import RuleSet
+from mjcore.riichi.rules import RuleSet
 from mjcore.tiles import TILE_NAMES
 
 from .gen.mjcore.v1 import analysis_service_pb2 as pb

@@ -19,11 +19,11 @@ import mjcore
 from mjcore import batch as mj_batch
 from mjcore.analysis import ukeire_rows
 from mjcore.batch import BatchResult
-from mjcore.batch_scoring import score as score_batch
+from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
-from mjcore.scoring import score
+from mjcore.riichi.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
 
 from . import bulk, convert

@@ -128,7 +128,7 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
                  const u8[::1] round_wind, const u8[::1] from_rel, const i8[::1] pao_rel,
                  const u8[:, ::1] dora, const u8[:, ::1] ura, const u16[::1] honba,
                  const u16[::1] riichi_sticks, tuple rules, int n_threads=1):
-    """Score N hands. Inputs are validated for shape by mjcore.batch_scoring.score; rows
+    """Score N hands. Inputs are validated for shape by mjcore.riichi.batch_scoring.score; rows
     with bad content get a negative status and zeros elsewhere. Returns a dict of arrays."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef RulesC r

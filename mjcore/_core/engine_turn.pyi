@@ -1,4 +1,4 @@
-# Typed surface of the compiled referee helpers (private; used by mjcore.engine.round).
+# Typed surface of the compiled referee helpers (private; used by mjcore.riichi.round).
 from typing import Any
 
 def discard_choices(hand: list[int], drawn: int, plain: tuple[Any, ...],

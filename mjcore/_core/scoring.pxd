@@ -48,7 +48,7 @@ cdef enum:
     FU_OPEN_PINFU = 7       # open 20-fu hand raised to 30
     FU_ROUNDING = 8         # rounded up to a multiple of 10
 
-# Scoring options, packed from mjcore.rules.RuleSet.scoring_params (same order).
+# Scoring options, packed from mjcore.riichi.rules.RuleSet.scoring_params (same order).
 cdef struct RulesC:
     u8 kuitan
     u8 red_fives            # 0 = red fives ignored

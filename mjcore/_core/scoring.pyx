@@ -1063,7 +1063,7 @@ cdef int _fill_indicators(u8* dst, object src) except -1:
 def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
               int round_wind, int from_rel, int pao_rel, dora, ura, int honba,
               int riichi_sticks, tuple rules, int winner=0):
-    """Score from plain values (see mjcore.scoring.score for the friendly API).
+    """Score from plain values (see mjcore.riichi.scoring.score for the friendly API).
     Returns a ScoreResult; errors are reported in its ``status`` (negative codes)."""
     cdef HandC h
     cdef Situation s

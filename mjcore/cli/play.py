@@ -43,7 +43,7 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
 
     from ..engine.agents import make_agent
     from ..errors import MjcoreError
-    from ..rules import RuleSet
+    from ..riichi.rules import RuleSet
 
     names = [a.strip() for a in agents.split(",") if a.strip()]
     if not names or len(names) > 4:
@@ -99,7 +99,7 @@ def _one_game(task: tuple) -> dict[str, Any]:
     from ..engine.invariants import check_game
     from ..engine.tenhou import dumps_tenhou6
     from ..errors import MjcoreError
-    from ..rules import RuleSet
+    from ..riichi.rules import RuleSet
 
     game_seed, names, preset, out_dir, fmt, check = task
     rules = RuleSet.preset(preset)

@@ -25,7 +25,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     """Replay mjlog files, mjai records, directories or .tar.xz archives; exit 1 on any
     disagreement (three-player records are reported as skipped)."""
     from ..engine.replay import iter_record_sources, replay_source
-    from ..rules import RuleSet
+    from ..riichi.rules import RuleSet
 
     rules = RuleSet.preset(preset) if preset else None
     allowed: dict[str, str] = {}
@@ -73,7 +73,7 @@ def _allowed(name: str, allowed: dict[str, str]) -> bool:
 
 def _work(item: tuple[str, bytes, str | None]):
     from ..engine.replay import replay_source
-    from ..rules import RuleSet
+    from ..riichi.rules import RuleSet
 
     name, data, preset = item
     return replay_source(name, data, RuleSet.preset(preset) if preset else None)

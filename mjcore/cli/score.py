@@ -100,7 +100,7 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
     `mjcore score 123m456p789s11z234p --win 2p --tsumo --riichi --dora 1z`.
     """
     from ..errors import MjcoreError
-    from ..scoring import score
+    from ..riichi.scoring import score
 
     text = " ".join(hand)
     if server:

@@ -7,7 +7,7 @@ Layout (the Chinese classical engine reuses the turn machinery pieces):
 - :mod:`.wall` ring wall model and seeded shuffle; :mod:`.events` record events and mjai
   tile names; :mod:`.actions` the sorted legal actions; :mod:`.view` a seat's view;
   :mod:`.agents` built-in agents; :mod:`.mjai` agents in another process;
-- :mod:`.round` the riichi referee of one hand (ruleset-specific); :mod:`.game` hand after
+- :mod:`mjcore.riichi.round` the riichi referee of one hand (ruleset-specific); :mod:`.game` hand after
   hand, end of game, uma/oka; :mod:`.replay` record-driven replay and checks;
   :mod:`.tenhou` mjlog reader and tenhou.net/6 export; :mod:`.invariants` conformance checks.
 
@@ -19,16 +19,42 @@ Layout (the Chinese classical engine reuses the turn machinery pieces):
 """
 from __future__ import annotations
 
-from .actions import Action, ActionType
-from .agents import Agent, EfficiencyAgent, RandomAgent, TsumogiriAgent, make_agent
-from .events import from_mjai_lines, to_mjai, write_mjai
-from .game import Game, GameResult, final_points, play_game, ranking
-from .invariants import InvariantChecker, InvariantError, check_game
-from .replay import ReplayReport, replay_events, replay_source
-from .round import EngineError, RiichiRound, RoundResult
-from .tenhou import read_mjlog, read_mjlog_file, to_tenhou6
-from .view import PlayerView
-from .wall import Wall
+import importlib
+from typing import Any
+
+# Names load on first use: the referees import the shared pieces of this package, so an eager
+# import here would be circular.
+_EXPORTS = {
+    "Action": ".actions",
+    "ActionType": ".actions",
+    "Agent": ".agents",
+    "EfficiencyAgent": ".agents",
+    "EngineError": "..riichi.round",
+    "Game": ".game",
+    "GameResult": ".game",
+    "InvariantChecker": ".invariants",
+    "InvariantError": ".invariants",
+    "PlayerView": ".view",
+    "RandomAgent": ".agents",
+    "ReplayReport": ".replay",
+    "RiichiRound": "..riichi.round",
+    "RoundResult": "..riichi.round",
+    "TsumogiriAgent": ".agents",
+    "Wall": ".wall",
+    "check_game": ".invariants",
+    "final_points": ".game",
+    "from_mjai_lines": ".events",
+    "make_agent": ".agents",
+    "play_game": ".game",
+    "ranking": ".game",
+    "read_mjlog": ".tenhou",
+    "read_mjlog_file": ".tenhou",
+    "replay_events": ".replay",
+    "replay_source": ".replay",
+    "to_mjai": ".events",
+    "to_tenhou6": ".tenhou",
+    "write_mjai": ".events",
+}
 
 __all__ = [
     "Action",
@@ -61,3 +87,16 @@ __all__ = [
     "to_tenhou6",
     "write_mjai",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mjcore.engine' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidHandError, MjcoreError
-from ..rules import DEFAULT_RULES, RuleSet
+from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
     CHI,

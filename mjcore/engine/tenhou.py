@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InvalidHandError
-from ..rules import RuleSet
+from ..riichi.rules import RuleSet
 from .events import MJAI_NAMES, WIND_NAMES, Event
 
 _TAG = re.compile(r"<([/?]?[A-Za-z]+)([0-9]*)([^>]*)>")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .events import Event
 
 if TYPE_CHECKING:
-    from .round import Meld, RiichiRound
+    from ..riichi.round import Meld, RiichiRound
 
 
 class PlayerView:

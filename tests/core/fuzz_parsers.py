@@ -16,7 +16,7 @@ import atheris
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run from a checkout
 
 with atheris.instrument_imports():
-    from mjcore.dora import count_dora, dora_from_indicator
+    from mjcore.riichi.dora import count_dora, dora_from_indicator
     from mjcore.errors import InvalidHandError
     from mjcore.hand import Hand, Meld, parse_counts
     from mjcore.tiles import kinds_from_136, parse_tile, parse_tiles

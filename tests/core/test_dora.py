@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mjcore.dora import (
+from mjcore.riichi.dora import (
     DORA_OF,
     DoraCount,
     count_dora,

@@ -16,9 +16,9 @@ from mjcore.engine.actions import (
     TSUMO,
     Action,
 )
-from mjcore.engine.round import RiichiRound
+from mjcore.riichi.round import RiichiRound
 from mjcore.engine.wall import Wall
-from mjcore.rules import RuleSet
+from mjcore.riichi.rules import RuleSet
 
 TENHOU = RuleSet.preset("tenhou")
 
@@ -86,7 +86,7 @@ def test_ron_offered_and_permanent_furiten():
 def test_no_yaku_no_ron_but_tsumo_closed():
     rnd = make_round({1: "23m456p789p11s567s"})
     # an open hand without yaku: move 567s into a chi meld
-    from mjcore.engine.round import Meld
+    from mjcore.riichi.round import Meld
     for t in [x for x in rnd.hands[1] if 22 <= x >> 2 <= 24][:3]:
         rnd._remove(1, t)
     rnd.melds[1].append(Meld("chi", (88 + 1, 92 + 1, 96 + 1), 89, 0))
@@ -130,7 +130,7 @@ def test_chi_only_from_the_left_and_kuikae():
 
 
 def test_chi_refused_when_only_kuikae_tiles_would_remain():
-    from mjcore.engine.round import Meld
+    from mjcore.riichi.round import Meld
     rnd = make_round({1: "4566m123p456p789p"})
     for t in [x for x in rnd.hands[1] if x >> 2 >= 9]:
         rnd._remove(1, t)
@@ -203,7 +203,7 @@ def test_riichi_ankan_must_keep_the_waits():
 
 
 def test_wait_on_own_fourth_tile_is_not_tenpai():
-    from mjcore.engine.round import Meld
+    from mjcore.riichi.round import Meld
     rnd = make_round({0: "1m234p567p888s99s1z"})
     rnd._remove(0, next(t for t in rnd.hands[0] if t >> 2 == 27))
     for t in [x for x in rnd.hands[0] if x >> 2 == 26][:2]:

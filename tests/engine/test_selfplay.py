@@ -6,7 +6,7 @@ import pytest
 from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
 from mjcore.engine.game import final_points, play_game, ranking
 from mjcore.engine.invariants import InvariantChecker, check_game
-from mjcore.rules import RuleSet
+from mjcore.riichi.rules import RuleSet
 
 MIXES = [["random", "random", "random", "random"],
          ["efficiency", "random", "tsumogiri", "efficiency"],

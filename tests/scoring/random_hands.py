@@ -53,7 +53,7 @@ class RandomWin:
         return all(k == KAN_CLOSED for k, _ in self.melds)
 
     def kernel_args(self) -> dict[str, Any]:
-        """Keyword arguments of mjcore.scoring.score_counts (relative seats, discarder 3)."""
+        """Keyword arguments of mjcore.riichi.scoring.score_counts (relative seats, discarder 3)."""
         counts = [0] * 34
         for t in self.closed_ids:
             counts[t // 4] += 1

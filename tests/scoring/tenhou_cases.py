@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mjcore.batch_scoring import tenhou_case_args
+from mjcore.riichi.batch_scoring import tenhou_case_args
 
 CASES = Path(os.environ.get(
     "MJCORE_TENHOU_DATA",
@@ -22,7 +22,7 @@ def load_cases() -> tuple[dict[str, Any], ...]:
 
 
 def case_args(case: dict[str, Any]) -> dict[str, Any]:
-    """Arguments of mjcore.scoring.score_counts for one case (seats relative to the winner)."""
+    """Arguments of mjcore.riichi.scoring.score_counts for one case (seats relative to the winner)."""
     return tenhou_case_args(case)
 
 

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mjcore.batch_scoring import encode_meld, pack, pack_prepared
-from mjcore.batch_scoring import score as batch_score
+from mjcore.riichi.batch_scoring import encode_meld, pack, pack_prepared
+from mjcore.riichi.batch_scoring import score as batch_score
 from mjcore.errors import InvalidHandError
-from mjcore.scoring import score_counts
+from mjcore.riichi.scoring import score_counts
 
 from .random_hands import random_wins
 

@@ -23,8 +23,8 @@ import os
 
 import pytest
 
-from mjcore.rules import RuleSet
-from mjcore.scoring import score_counts
+from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.scoring import score_counts
 
 from .oracle import YAKU_ID, oracle_score
 from .random_hands import random_wins

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
-from mjcore.rules import RuleSet
-from mjcore.scoring import score
+from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.scoring import score
 
 NON_DEALER = {"seat_wind": "S", "round_wind": "E"}
 
@@ -373,7 +373,7 @@ def test_presets_and_options():
         t.replace(red_fives=2)
     with pytest.raises(InvalidRuleError):
         t.replace(pao=("daisangen", "chombo"))
-    import mjcore.rules as rules_mod
+    import mjcore.riichi.rules as rules_mod
 
     for name in RuleSet.option_names():
         if name not in ("uma", "oka", "start_points", "target_points"):

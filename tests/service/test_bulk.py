@@ -344,8 +344,8 @@ def _score_rows(n: int, seed: int) -> list[dict]:
 
 
 def test_score_matches_batch_scoring(plain_server):
-    from mjcore.batch_scoring import pack
-    from mjcore.batch_scoring import score as score_batch
+    from mjcore.riichi.batch_scoring import pack
+    from mjcore.riichi.batch_scoring import score as score_batch
 
     arrays = pack(_score_rows(600, 3))
     want = score_batch(**arrays, rules="tenhou")
@@ -366,7 +366,7 @@ def test_score_matches_batch_scoring(plain_server):
 
 
 def test_score_bad_rows_and_fields(stub, client):
-    from mjcore.batch_scoring import pack
+    from mjcore.riichi.batch_scoring import pack
 
     arrays = pack(_score_rows(20, 4))
     counts, win = arrays.pop("counts"), arrays.pop("win_tile")

@@ -8,8 +8,8 @@ from mjcore.service import ServerConfig
 
 import mjcore
 from mjcore import batch
-from mjcore.batch_scoring import pack
-from mjcore.batch_scoring import score as score_batch
+from mjcore.riichi.batch_scoring import pack
+from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.client import Client
 from mjcore.errors import BatchError
 from mjcore.hand import Hand

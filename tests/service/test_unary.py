@@ -13,8 +13,8 @@ from mjcore.client import Client, ServiceError
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
-from mjcore.rules import RuleSet
-from mjcore.scoring import score
+from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
 
 ANALYSE = ["123m456p789s1122z", "123m456p789s11223z", "19m19p19s1234567z", "11223344556677m",

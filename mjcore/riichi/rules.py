@@ -58,7 +58,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .errors import InvalidRuleError
+from ..errors import InvalidRuleError
 
 _PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
 

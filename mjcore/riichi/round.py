@@ -27,8 +27,8 @@ from .._core.engine_turn import (
 from .._core.shanten import advance as _advance
 from .._core.shanten import ukeire as _ukeire
 from ..errors import MjcoreError
-from ..rules import RuleSet
-from ..scoring import (
+from .rules import RuleSet
+from .scoring import (
     F_CHANKAN,
     F_CHIIHOU,
     F_DOUBLE_RIICHI,
@@ -42,7 +42,7 @@ from ..scoring import (
     F_TSUMO,
     score_counts,
 )
-from .actions import (
+from ..engine.actions import (
     ANKAN,
     CHI,
     DAIMINKAN,
@@ -58,9 +58,9 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .events import RED_IDS, WIND_NAMES, Event
-from .handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
-from .wall import Wall
+from ..engine.events import RED_IDS, WIND_NAMES, Event
+from ..engine.handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
+from ..engine.wall import Wall
 
 Decider = Callable[[int, list[Action]], Action]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .errors import InvalidHandError
-from .hand import Hand, as_hand
-from .tiles import N_BONUS, N_KINDS, TILE_NAMES, parse_bonus_tiles, parse_tiles
+from ..errors import InvalidHandError
+from ..hand import Hand, as_hand
+from ..tiles import N_BONUS, N_KINDS, TILE_NAMES, parse_bonus_tiles, parse_tiles
 
 __all__ = ["DORA_OF", "DoraCount", "count_dora", "dora_from_indicator", "own_bonus"]
 

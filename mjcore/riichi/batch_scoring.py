@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
-from .errors import InvalidHandError
+from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
+from ..errors import InvalidHandError
 from .rules import DEFAULT_RULES, RuleSet
 
 _ROW_REASONS = {
