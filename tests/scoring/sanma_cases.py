@@ -1,0 +1,401 @@
+"""Three-player (sanma) scoring cases, converted from the raw Tenhou archive.
+
+``load_sanma_cases()`` reads ``mjlog.tar.xz`` (shared/data/tenhou, or $MJCORE_TENHOU_DATA),
+keeps the games whose ``<GO type>`` has the sanma bit (0x10), replays every round and turns
+each ``<AGARI>`` into a case shaped like the four-player cases of ``cases.jsonl.gz``
+(README.md of that folder describes the fields), plus:
+
+- ``players`` (3) and ``kita_136`` / ``kita``: the winner's north declarations (nukidora),
+  which are not melds; the AGARI ``m`` attribute lists them with the melds and ``melds`` here
+  does not;
+- ``checks``: ``replay_hand_ok`` (the closed hand rebuilt from INIT, draws, discards, calls and
+  north declarations equals ``hai``), ``tile_count_ok``, ``situational_vs_yaku_ok`` (every
+  situational flag found by the replay agrees with the official yaku list; for a yakuman hand,
+  which lists no ordinary yaku, only tenhou/chiihou are compared), ``winner_delta_ok``.
+
+Seats are Tenhou's (0-2; seat 3 is empty and its score stays 0). Situational flags come from
+the replay: a riichi is the winner's accepted ``REACH``; double riichi a riichi declared on
+the player's first discard with no call or north declaration before it; ippatsu a riichi
+won before the player's next discard with no call or north declaration by anyone in between
+(35 wins would otherwise be ippatsu that Tenhou did not award); rinshan a tsumo on the replacement draw after the winner's kan or north
+declaration; chankan a ron on an added kan (robbing a north declaration is not chankan);
+haitei / houtei a tsumo on the last live tile / a ron on the discard after it (the live wall
+is 108 - 14 - 39 = 55 draws, replacement draws included); tenhou / chiihou a win on the first
+draw with no call or north declaration before it.
+
+Run as a script for the counts: ``python tests/scoring/sanma_cases.py``.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tarfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(os.environ.get(
+    "MJCORE_TENHOU_DATA",
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "tenhou"))
+ARCHIVE = DATA / "mjlog.tar.xz"
+
+SANMA_BIT = 0x10
+LIVE_DRAWS = 108 - 14 - 3 * 13
+NORTH = 30
+_RED_136 = (16, 52, 88)
+_TAG = re.compile(r"<(\w+)([^>]*?)/?>")
+_ATTR = re.compile(r'(\w+)="([^"]*)"')
+_DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
+_DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
+_SUITS = "mpsz"
+_YAKU = (
+    "menzen tsumo", "riichi", "ippatsu", "chankan", "rinshan kaihou", "haitei raoyue",
+    "houtei raoyui", "pinfu", "tanyao", "iipeikou", "seat wind east", "seat wind south",
+    "seat wind west", "seat wind north", "round wind east", "round wind south",
+    "round wind west", "round wind north", "haku", "hatsu", "chun", "double riichi",
+    "chiitoitsu", "chanta", "ittsu", "sanshoku doujun", "sanshoku doukou", "sankantsu",
+    "toitoi", "sanankou", "shousangen", "honroutou", "ryanpeikou", "junchan", "honitsu",
+    "chinitsu", "renhou", "tenhou", "chiihou", "daisangen", "suuankou", "suuankou tanki",
+    "tsuuiisou", "ryuuiisou", "chinroutou", "chuuren poutou", "junsei chuuren poutou",
+    "kokushi musou", "kokushi musou 13-sided", "daisuushii", "shousuushii", "suukantsu",
+    "dora", "ura dora", "aka dora")
+_LIMITS = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+# situational flag -> tenhou yaku id
+_FLAG_YAKU = {"riichi": 1, "ippatsu": 2, "chankan": 3, "rinshan": 4, "haitei": 5, "houtei": 6,
+              "double_riichi": 21, "tenhou": 37, "chiihou": 38}
+
+
+def mpsz(ids: list[int], red: bool = True) -> str:
+    """136-ids as sorted mpsz text (a red five written 0 when ``red``)."""
+    out = []
+    for s in range(4):
+        digits = [(t // 4 % 9 + 1, t) for t in sorted(ids) if t // 36 == s]
+        if digits:
+            out.append("".join("0" if red and t in _RED_136 else str(d) for d, t in
+                               sorted(digits, key=lambda x: (x[0], x[1])))
+                       + _SUITS[s])
+    return "".join(out)
+
+
+def decode_meld(m: int) -> dict[str, Any]:
+    """One Tenhou meld code: ``type`` (pon, kakan, kan-open, kan-closed, kita), its tiles, the
+    called tile and the caller-relative offset Tenhou stores in the low two bits. Bit 2 is a
+    chi, bit 3 a pon, bit 4 an added kan; bit 5 alone (bits 2-4 clear) a north declaration
+    (in a pon it is part of the unused-copy index)."""
+    rel = m & 3
+    if m & 0x4:
+        raise ValueError(f"meld code {m}: a chi, which sanma does not have")
+    if m & 0x18:
+        t, r = divmod(m >> 9, 3)
+        unused = (m >> 5) & 3
+        base = t * 4
+        tiles = [base + i for i in range(4) if i != unused]
+        meld = {"type": "pon" if m & 0x8 else "kakan", "tiles_136": tiles,
+                "called_tile_136": tiles[r], "from_rel": rel}
+        if m & 0x10:
+            meld["added_tile_136"] = base + unused
+        return meld
+    if m & 0x20:
+        return {"type": "kita", "tiles_136": [m >> 8], "called_tile_136": m >> 8, "from_rel": 0}
+    called = m >> 8
+    base = called // 4 * 4
+    return {"type": "kan-closed" if rel == 0 else "kan-open",
+            "tiles_136": [base + i for i in range(4)], "called_tile_136": called, "from_rel": rel}
+
+
+def _attrs(text: str) -> dict[str, str]:
+    return dict(_ATTR.findall(text))
+
+
+def _ints(text: str | None) -> list[int]:
+    return [int(x) for x in text.split(",")] if text else []
+
+
+class _Round:
+    """Replay state of one hand (kyoku)."""
+
+    def __init__(self, a: dict[str, str], index: int) -> None:
+        seed = _ints(a["seed"])
+        self.index = index
+        self.round_no, self.honba, self.sticks = seed[0], seed[1], seed[2]
+        self.dealer = int(a["oya"])
+        self.start = [100 * x for x in _ints(a["ten"])]
+        self.hands = [_ints(a.get(f"hai{i}")) for i in range(4)]
+        self.melds: list[list[dict[str, Any]]] = [[], [], [], []]
+        self.kita: list[list[int]] = [[], [], [], []]
+        self.draws = 0
+        self.discards = [0, 0, 0, 0]
+        self.interrupted = False       # a pon/kan or north declaration happened
+        self.riichi = [False] * 4
+        self.double = [False] * 4
+        self.ippatsu = [False] * 4
+        self.declaring = [-1, -1, -1, -1]   # discard number of the riichi tile, while pending
+        self.last: tuple[str, int, int] = ("", -1, -1)   # (what, seat, tile)
+        self.replacement = False       # the last draw was a replacement draw
+        self.clean = True
+        self.results = 0
+
+    def draw(self, seat: int, tile: int) -> None:
+        self.replacement = self.last[0] in ("kan", "kakan", "kita") and self.last[1] == seat
+        self.draws += 1
+        self.hands[seat].append(tile)
+        self.last = ("draw", seat, tile)
+
+    def discard(self, seat: int, tile: int) -> None:
+        if tile not in self.hands[seat]:
+            self.clean = False
+        else:
+            self.hands[seat].remove(tile)
+        self.discards[seat] += 1
+        if self.declaring[seat] >= 0:
+            self.declaring[seat] = -1
+            self.ippatsu[seat] = True
+        else:
+            self.ippatsu[seat] = False
+        self.last = ("discard", seat, tile)
+
+    def reach(self, seat: int, step: int) -> None:
+        if step == 1:
+            self.declaring[seat] = self.discards[seat]
+            self.double[seat] = self.discards[seat] == 0 and not self.interrupted
+        else:
+            self.riichi[seat] = True
+
+    def call(self, seat: int, m: int) -> None:
+        meld = decode_meld(m)
+        meld["m"] = m
+        kind = meld["type"]
+        if kind == "kita":
+            self._take(seat, meld["tiles_136"])
+            self.kita[seat].extend(meld["tiles_136"])
+            self.interrupted = True
+            self.ippatsu = [False] * 4       # as a call does (the records show it)
+            self.last = ("kita", seat, meld["tiles_136"][0])
+            return
+        self.interrupted = True
+        self.ippatsu = [False] * 4
+        if kind == "kakan":
+            added = meld["added_tile_136"]
+            self._take(seat, [added])
+            for i, old in enumerate(self.melds[seat]):
+                if old["type"] == "pon" and old["tiles_136"][0] // 4 == added // 4:
+                    meld["from_who"] = old["from_who"]
+                    self.melds[seat][i] = meld
+                    break
+            else:
+                self.clean = False
+            self.last = ("kakan", seat, added)
+            return
+        if kind == "kan-closed":
+            self._take(seat, meld["tiles_136"])
+            meld["from_who"] = seat
+        else:
+            what, frm, tile = self.last
+            if what != "discard" or tile != meld["called_tile_136"]:
+                self.clean = False
+            meld["from_who"] = frm
+            self._take(seat, [t for t in meld["tiles_136"] if t != meld["called_tile_136"]])
+        self.melds[seat].append(meld)
+        self.last = ("kan" if kind.startswith("kan") else "pon", seat, meld["called_tile_136"])
+
+    def _take(self, seat: int, tiles: list[int]) -> None:
+        for t in tiles:
+            if t in self.hands[seat]:
+                self.hands[seat].remove(t)
+            else:
+                self.clean = False
+
+
+def _case(game: dict[str, Any], rnd: _Round, a: dict[str, str], result_index: int,
+          multi: dict[str, int] | None, honba_paid: int) -> dict[str, Any]:
+    who, frm = int(a["who"]), int(a["fromWho"])
+    tsumo = who == frm
+    hai = sorted(_ints(a["hai"]))
+    machi = int(a["machi"])
+    melds = [dict(m) for m in rnd.melds[who]]
+    for m in melds:
+        m["tiles"] = mpsz(m["tiles_136"])
+        m["called_tile"] = mpsz([m["called_tile_136"]])
+        if "added_tile_136" in m:
+            m["added_tile"] = mpsz([m["added_tile_136"]])
+    ten = _ints(a["ten"])
+    yaku_raw, yakuman_raw = _ints(a.get("yaku")), _ints(a.get("yakuman"))
+    yaku = [{"id": i, "name": _YAKU[i], "han": h} for i, h in zip(yaku_raw[::2], yaku_raw[1::2])]
+    yakuman = [{"id": i, "name": _YAKU[i]} for i in yakuman_raw]
+    sc = _ints(a["sc"])
+    ba = _ints(a["ba"])
+    dora_136, ura_136 = _ints(a.get("doraHai")), _ints(a.get("doraHaiUra"))
+    closed_wo = list(hai)
+    closed_wo.remove(machi)
+    last_draw = rnd.last[0] == "draw" and rnd.last[1] == who
+    first_turn = not rnd.interrupted and rnd.discards[who] == 0 and tsumo
+    situational = {
+        "riichi": rnd.riichi[who] and not rnd.double[who],
+        "double_riichi": rnd.riichi[who] and rnd.double[who],
+        "ippatsu": rnd.riichi[who] and rnd.ippatsu[who],
+        "rinshan": tsumo and last_draw and rnd.replacement,
+        "chankan": not tsumo and rnd.last[0] == "kakan",
+        "haitei": tsumo and rnd.draws == LIVE_DRAWS and not rnd.replacement,
+        "houtei": not tsumo and rnd.last[0] == "discard" and rnd.draws == LIVE_DRAWS,
+        "tenhou": first_turn and who == rnd.dealer,
+        "chiihou": first_turn and who != rnd.dealer,
+        "tiles_left": LIVE_DRAWS - rnd.draws,
+    }
+    ids = {y["id"] for y in yaku} | set(yakuman_raw)
+    if yakuman:
+        sit_ok = all(situational[f] == (_FLAG_YAKU[f] in ids) for f in ("tenhou", "chiihou"))
+    else:
+        sit_ok = all(situational[f] == (y in ids) for f, y in _FLAG_YAKU.items())
+    expected_hand = sorted(rnd.hands[who] + ([] if tsumo else [machi]))
+    n_kans = sum(1 for m in melds if m["type"] != "pon")
+    deltas = [100 * x for x in sc[1::2]]
+    round_wind = "ESWN"[rnd.round_no // 4]
+    return {
+        "case_id": f"{game['source']}/{game['game_id']}#{rnd.index}.{result_index}",
+        "source": game["source"], "game_id": game["game_id"], "file": game["file"],
+        "go_type": game["go_type"], "rules": game["rules"], "players": 3,
+        "round": {"index": rnd.index, "round_wind": round_wind, "kyoku": rnd.round_no % 4 + 1,
+                  "honba": rnd.honba, "riichi_sticks": rnd.sticks, "dealer": rnd.dealer,
+                  "start_scores": rnd.start},
+        "winner": who, "from_who": frm, "tsumo": tsumo,
+        "pao_who": int(a["paoWho"]) if "paoWho" in a else None,
+        "dealer": rnd.dealer, "is_dealer": who == rnd.dealer,
+        "round_wind": round_wind, "round_wind_tile": f"{rnd.round_no // 4 + 1}z",
+        "seat_wind": "ESW"[(who - rnd.dealer) % 3],
+        "seat_wind_tile": f"{(who - rnd.dealer) % 3 + 1}z",
+        "closed_136": hai, "closed": mpsz(hai), "closed_plain": mpsz(hai, red=False),
+        "closed_without_win": mpsz(closed_wo),
+        "win_tile_136": machi, "win_tile": mpsz([machi]),
+        "melds": melds, "kita_136": list(rnd.kita[who]), "kita": len(rnd.kita[who]),
+        "n_kans": n_kans, "menzen": all(m["type"] == "kan-closed" for m in melds),
+        "dora_indicators_136": dora_136, "dora_indicators": [mpsz([t]) for t in dora_136],
+        "ura_indicators_136": ura_136, "ura_indicators": [mpsz([t]) for t in ura_136],
+        "honba": ba[0], "riichi_sticks": ba[1], "honba_paid": honba_paid,
+        "situational": situational, "multi_ron": multi,
+        "expected": {
+            "fu": ten[0], "points": ten[1], "limit": ten[2], "limit_name": _LIMITS[ten[2]],
+            "han": sum(y["han"] for y in yaku), "yaku": yaku, "yakuman": yakuman,
+            "scores_before": [100 * x for x in sc[0::2]], "deltas": deltas,
+        },
+        "raw": dict(a),
+        "checks": {
+            "replay_hand_ok": expected_hand == hai,
+            "round_replay_clean": rnd.clean,
+            "tile_count_ok": len(hai) + 3 * len(melds) == 14,
+            "win_tile_ok": machi in hai,
+            "situational_vs_yaku_ok": sit_ok,
+            "winner_delta_ok": deltas[who] == max(deltas) > 0,
+        },
+    }
+
+
+def _rules_of(go: int) -> dict[str, Any]:
+    room = {0xA0: "houou", 0x80: "joukyuu", 0x20: "tokujou", 0: "ippan"}[go & 0xA0]
+    return {"vs_human": bool(go & 1), "aka": not go & 2, "kuitan": not go & 4,
+            "hanchan": bool(go & 8), "players": 3 if go & SANMA_BIT else 4,
+            "fast": bool(go & 0x40), "room": room}
+
+
+def convert_game(text: str, source: str, game_id: str, file: str) -> dict[str, Any] | None:
+    """Every win of one sanma mjlog as cases, with the game's draws and end; None when the
+    game is not a sanma game."""
+    tags = _TAG.findall(text)
+    go = next((int(_attrs(body)["type"]) for name, body in tags if name == "GO"), None)
+    if go is None or not go & SANMA_BIT:
+        return None
+    game = {"source": source, "game_id": game_id, "file": file, "go_type": go,
+            "rules": _rules_of(go)}
+    cases: list[dict[str, Any]] = []
+    draws: list[dict[str, Any]] = []
+    rnd: _Round | None = None
+    n_rounds = 0
+    owari = None
+    for name, body in tags:
+        if name[0] in _DRAW and name[1:].isdigit() and rnd is not None:
+            rnd.draw(_DRAW[name[0]], int(name[1:]))
+        elif name[0] in _DISCARD and name[1:].isdigit() and rnd is not None:
+            rnd.discard(_DISCARD[name[0]], int(name[1:]))
+        elif name == "INIT":
+            rnd = _Round(_attrs(body), n_rounds)
+            n_rounds += 1
+        elif rnd is None:
+            continue
+        elif name == "N":
+            a = _attrs(body)
+            rnd.call(int(a["who"]), int(a["m"]))
+        elif name == "REACH":
+            a = _attrs(body)
+            rnd.reach(int(a["who"]), int(a["step"]))
+        elif name == "AGARI":
+            a = _attrs(body)
+            idx = rnd.results
+            rnd.results += 1
+            cases.append(_case(game, rnd, a, idx, None, 0))
+            if "owari" in a:
+                owari = [float(x) for x in a["owari"].split(",")]
+        elif name == "RYUUKYOKU":
+            a = _attrs(body)
+            draws.append({"round": rnd.index, "kind": a.get("type", "exhaustive"),
+                          "deltas": [100 * x for x in _ints(a["sc"])[1::2]]})
+            if "owari" in a:
+                owari = [float(x) for x in a["owari"].split(",")]
+    _mark_multi_ron(cases)
+    return {"cases": cases, "draws": draws, "rounds": n_rounds, "owari": owari, **game}
+
+
+def _mark_multi_ron(cases: list[dict[str, Any]]) -> None:
+    """Double ron: ``multi_ron`` on both cases; honba are paid to the first winner only
+    (Tenhou's rule, as the deltas show), sticks to whoever ``ba`` names."""
+    by_round: dict[int, list[dict[str, Any]]] = {}
+    for c in cases:
+        by_round.setdefault(c["round"]["index"], []).append(c)
+    for group in by_round.values():
+        for i, c in enumerate(group):
+            if len(group) > 1:
+                c["multi_ron"] = {"count": len(group), "index": i}
+            c["honba_paid"] = c["honba"] if i == 0 else 0
+
+
+@lru_cache(maxsize=1)
+def load_sanma_games() -> tuple[dict[str, Any], ...]:
+    """Every sanma game of the archive (sorted by file), each with its ``cases``."""
+    games = []
+    with tarfile.open(ARCHIVE, "r:xz") as tar:
+        for member in tar:
+            if not member.isfile():
+                continue
+            f = tar.extractfile(member)
+            if f is None:
+                continue
+            raw = f.read()
+            if b'<GO type="' not in raw:
+                continue
+            text = raw.decode("utf-8", "replace")
+            source = member.name.split("/", 1)[0]
+            game_id = Path(member.name).stem
+            g = convert_game(text, source, game_id, member.name)
+            if g is not None:
+                games.append(g)
+    games.sort(key=lambda g: g["file"])
+    return tuple(games)
+
+
+@lru_cache(maxsize=1)
+def load_sanma_cases() -> tuple[dict[str, Any], ...]:
+    """Every sanma win of the archive as a case (see the module doc)."""
+    return tuple(c for g in load_sanma_games() for c in g["cases"])
+
+
+if __name__ == "__main__":
+    import collections
+    import time
+
+    t0 = time.perf_counter()
+    games = load_sanma_games()
+    cases = load_sanma_cases()
+    dt = time.perf_counter() - t0
+    print(f"{len(games)} sanma games ({sum(g['owari'] is not None for g in games)} complete), "
+          f"{len(cases)} wins, {sum(len(g['draws']) for g in games)} draws, "
+          f"{sum(c['kita'] for c in cases)} north declarations by winners; {dt:.2f} s")
+    bad = collections.Counter(k for c in cases for k, v in c["checks"].items() if not v)
+    print("failed checks:", dict(bad))
