@@ -218,6 +218,13 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         seen = parse_kinds(visible) if visible else []
     except MjcoreError as e:
         raise click.BadParameter(str(e), param_hint="--visible") from None
+    over = sorted({k for k in seen if seen.count(k) > 4})
+    if over:
+        from ..tiles import tile_name
+
+        raise click.BadParameter(
+            f"{visible!r} has more than four copies of {', '.join(map(tile_name, over))}",
+            param_hint="--visible")
 
     sources, total = _sources(hands, files)
     show = progress if progress is not None else (

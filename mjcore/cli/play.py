@@ -18,7 +18,8 @@ from . import main
 
 
 @main.command("play")
-@click.option("--games", "-n", default=10, show_default=True, help="Number of games.")
+@click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(min=1),
+              help="Number of games.")
 @click.option("--seed", "-s", default=0, show_default=True,
               help="Seed of the first game; game i uses seed + i.")
 @click.option("--agents", "-a", default="efficiency,random,random,random", show_default=True,
@@ -34,7 +35,8 @@ from . import main
 @click.option("--check-invariants", is_flag=True,
               help="Check every invariant after every event, that the same seed gives the same "
                    "record and that each record replays to the same states.")
-@click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Worker processes.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | None, fmt: str,
              check_invariants: bool, jobs: int, progress: bool) -> None:
@@ -51,11 +53,16 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
     names = (names * 4)[:4]
     try:
         RuleSet.preset(preset)
+    except MjcoreError as exc:
+        raise click.ClickException(f"--rules {preset!r}: {exc}") from None
+    try:
         for n in names:
-            if not n.startswith("mjai:"):
+            if n.startswith("mjai:"):
+                _check_command(n)
+            else:
                 make_agent(n)
     except MjcoreError as exc:
-        raise click.BadParameter(str(exc)) from None
+        raise click.ClickException(str(exc)) from None
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     stats = _Stats()
@@ -81,6 +88,23 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
     if check_invariants:
         click.echo(f"invariants held on all {games} games ({stats.checked} events checked; "
                    "same seed -> same record; every record replayed)")
+
+
+def _check_command(agent: str) -> None:
+    """Refuse an mjai agent whose command cannot be found before any game starts."""
+    import shlex
+    import shutil
+
+    from ..engine.mjai import MjaiError
+
+    try:
+        argv = shlex.split(agent[len("mjai:"):])
+    except ValueError as exc:
+        raise MjaiError(f"--agents {agent!r}: {exc}") from None
+    if not argv:
+        raise MjaiError(f"--agents {agent!r}: no command after 'mjai:'")
+    if shutil.which(argv[0]) is None:
+        raise MjaiError(f"--agents {agent!r}: command {argv[0]!r} not found or not executable")
 
 
 def _take(stats: _Stats, summary: dict[str, Any], bar) -> None:

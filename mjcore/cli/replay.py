@@ -20,27 +20,55 @@ from . import main
 @click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per record.")
 @click.option("--show", default=10, show_default=True, help="Disagreements printed in full.")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="A running count of records on stderr.")
 def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | None, jobs: int,
-               as_json: bool, show: int) -> None:
-    """Replay mjlog files, mjai records, directories or .tar.xz archives; exit 1 on any
-    disagreement (three-player records are reported as skipped)."""
-    from ..engine.replay import iter_record_sources, replay_source
+               as_json: bool, show: int, progress: bool) -> None:
+    """Replay mjlog files, mjai records (also tenhou.net/6 JSON as written by `mjcore play`),
+    directories or .tar.xz archives; exit 1 on any disagreement (three-player records are
+    reported as skipped)."""
+    from tqdm import tqdm
+
+    from ..engine.replay import RECORD_SUFFIXES, iter_record_sources, replay_source
+    from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 
-    rules = RuleSet.preset(preset) if preset else None
-    allowed: dict[str, str] = {}
-    if allow_file:
-        with open(allow_file) as f:
-            allowed = dict(json.load(f))
+    try:
+        rules = RuleSet.preset(preset) if preset else None
+    except MjcoreError as exc:
+        raise click.ClickException(f"--rules {preset!r}: {exc}") from None
+    allowed = _read_allow(allow_file) if allow_file else {}
     start = time.perf_counter()
-    sources = iter_record_sources(list(paths))
-    if jobs > 1:
-        import multiprocessing
+    found = dict.fromkeys(paths, 0)
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            outcomes = list(pool.imap(_work, ((n, d, preset) for n, d in sources), 8))
-    else:
-        outcomes = [replay_source(n, d, rules) for n, d in sources]
+    def sources():
+        for path in paths:
+            for name, data in iter_record_sources([path]):
+                found[path] += 1
+                yield name, data
+
+    bar = tqdm(desc="records", unit="record", file=sys.stderr, disable=not progress,
+               mininterval=0.5)
+    outcomes = []
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for o in pool.imap(_work, ((n, d, preset) for n, d in sources()), 8):
+                    outcomes.append(o)
+                    bar.update(1)
+        else:
+            for n, d in sources():
+                outcomes.append(replay_source(n, d, rules))
+                bar.update(1)
+    finally:
+        bar.close()
+    empty = [p for p, n in found.items() if n == 0]
+    if empty:
+        raise click.ClickException(
+            f"no records in {', '.join(map(repr, empty))} (looked for "
+            f"{', '.join(RECORD_SUFFIXES)} files, directories and tar archives)")
     elapsed = time.perf_counter() - start
     counts = {"agree": 0, "disagree": 0, "skipped": 0, "error": 0, "allowed": 0}
     hands = 0
@@ -65,6 +93,23 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     click.echo(summary, err=as_json)
     if counts["disagree"] or counts["error"]:
         sys.exit(1)
+
+
+def _read_allow(path: str) -> dict[str, str]:
+    """The --allow file: a JSON object {record name: reason}."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            allowed = json.load(f)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.ClickException(f"--allow {path!r}: cannot read it ({exc})") from None
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"--allow {path!r}: not JSON (line {exc.lineno} column "
+                                   f"{exc.colno}: {exc.msg})") from None
+    if not isinstance(allowed, dict):
+        raise click.ClickException(f"--allow {path!r}: expected a JSON object "
+                                   "{record name: reason}, got a JSON "
+                                   f"{type(allowed).__name__}")
+    return {str(k): str(v) for k, v in allowed.items()}
 
 
 def _allowed(name: str, allowed: dict[str, str]) -> bool:

@@ -12,12 +12,18 @@ _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", 
           "tenhou", "chiihou", "renhou")
 
 
-def _tiles(values: tuple[str, ...]) -> list[str]:
+def _tiles(values: tuple[str, ...], option: str = "--dora") -> list[str]:
+    from ..errors import InvalidHandError
     from ..tiles import parse_kinds, tile_name
 
     out: list[str] = []
     for v in values:
-        out += [tile_name(k) for k in parse_kinds(v)]
+        try:
+            out += [tile_name(k) for k in parse_kinds(v)]
+        except InvalidHandError as exc:    # name the option, not a "hand"
+            why = str(exc).removeprefix(f"hand {v!r}: ")
+            raise InvalidHandError(f"{option} {v!r}: {why}", reason=exc.reason,
+                                   position=exc.position, text=v) from None
     return out
 
 
@@ -109,7 +115,8 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
         return
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
-                    dora=_tiles(dora), ura=_tiles(ura), honba=honba, riichi_sticks=sticks,
+                    dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
+                    riichi_sticks=sticks,
                     from_who=from_rel, pao_seat=pao, rules=rules,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
@@ -143,7 +150,7 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
     try:
         with Client(server, token=os.environ.get("MJCORE_TOKEN") or None) as client:
             res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
-                               dora="".join(_tiles(dora)), ura="".join(_tiles(ura)),
+                               dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
                                honba=honba, riichi_sticks=sticks, from_who=from_rel,
                                pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:

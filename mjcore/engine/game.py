@@ -133,10 +133,15 @@ class Game:
                 break
             top = max(scores)
             if res.renchan:
-                # agari-yame / tenpai-yame in the last hand (and in the extension): the
-                # dealer won or was tenpai and is now first with at least the target
+                if position > last and rules.west_sudden_death and top >= rules.target_points:
+                    # the extension ends after the first hand that leaves anyone at the
+                    # target, even when the dealer repeats (riichi.md §15.4 (4))
+                    break
+                # agari-yame / tenpai-yame in the last hand: the dealer won (or, with
+                # tenpai_yame, was tenpai at the draw) and is now first with the target
                 if (position >= last and rules.agari_yame
-                        and (res.kind == "hora" or res.kind == "exhaustive")
+                        and (res.kind == "hora" or (res.kind == "exhaustive"
+                                                    and rules.tenpai_yame))
                         and ranking(scores)[dealer] == 1 and top >= rules.target_points):
                     break
                 continue

@@ -54,13 +54,20 @@ class MjaiAgent:
     name = "mjai"
 
     def __init__(self, command: str | list[str], timeout: float = 30.0) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as exc:
+            raise MjaiError(f"mjai command {command!r}: {exc}") from None
         if not argv:
             raise MjaiError("empty mjai command")
         self.command = argv
         self.timeout = timeout
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         text=True, bufsize=1)
+        except OSError as exc:
+            raise MjaiError(f"mjai command {argv[0]!r} cannot be started: "
+                            f"{exc.strerror or exc}") from None
         self.pending: list[dict[str, Any]] = []
         self.seat = -1
 

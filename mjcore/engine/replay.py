@@ -33,6 +33,7 @@ from .actions import (
 )
 from .events import MJAI_NAMES, Event, tile_class
 from .game import Game
+from .tenhou import with_record_rounding  # noqa: F401  (kept importable from here)
 from .wall import Wall
 
 
@@ -321,7 +322,7 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
 
 # ---- record sources (files, directories, tar archives) ---------------------------------------
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson")
+RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json")
 
 
 def iter_record_sources(paths: list[str]):
@@ -363,7 +364,7 @@ class RecordOutcome:
 def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> RecordOutcome:
     """Parse one record (mjlog XML or mjai JSON lines) and replay it."""
     from .events import from_mjai_lines
-    from .tenhou import _decode, read_mjlog, rules_for_go_type
+    from .tenhou import _decode, read_mjlog, read_tenhou6, rules_for_mjlog
 
     try:
         text = _decode(data, name)
@@ -372,9 +373,10 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
             if game.sanma:
                 return RecordOutcome(name, "skipped", "three-player record")
             events = game.events
-            use = with_record_rounding(rules or rules_for_go_type(game.go_type), events)
+            use = rules or rules_for_mjlog(game)
         else:
-            events = from_mjai_lines(text.splitlines(), name)
+            events = (read_tenhou6(text, name) if _is_tenhou6(text)
+                      else from_mjai_lines(text.splitlines(), name))
             use = rules or _rules_from_events(events)
     except InvalidHandError as exc:
         return RecordOutcome(name, "error", str(exc))
@@ -387,14 +389,15 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
     return RecordOutcome(name, "disagree", rep.message, hands=rep.hands)
 
 
-def with_record_rounding(rules: RuleSet, events: list[Event]) -> RuleSet:
-    """``rules`` with the final rounding a Tenhou record shows: Tenhou rounds final points to
-    whole numbers; logs from 2009-2010 do not."""
-    end = next((ev for ev in events if ev["type"] == "end_game"), None)
-    whole = end is None or end.get("final_points") is None or all(
-        float(p).is_integer() for p in end["final_points"])
-    rounding = "tenhou" if whole else "exact"
-    return rules if rules.final_rounding == rounding else rules.replace(final_rounding=rounding)
+def _is_tenhou6(text: str) -> bool:
+    """A tenhou.net/6 record is one JSON object with a ``log``; mjai is one event a line."""
+    import json
+
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and "log" in doc
 
 
 def _rules_from_events(events: list[Event]) -> RuleSet:

@@ -42,20 +42,46 @@ class MjlogGame:
     sanma: bool
     final_scores: list[int] | None = None
     final_points: list[float] | None = None
+    early: bool = False      # a 2009-2010 log: the wall's shuffle state is an INIT attribute
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def rules_for_go_type(go_type: int) -> RuleSet:
-    """The ``tenhou`` preset adjusted to a record's lobby flags (length, red fives, kuitan)."""
+def rules_for_go_type(go_type: int, early: bool = False) -> RuleSet:
+    """The ``tenhou`` preset adjusted to a record's lobby flags (length, red fives, kuitan).
+    Tenhou's lobbies play a dealer repeat in the extension on (``west_sudden_death`` off).
+
+    ``early``: the lobby rules of 2009-2010 (the logs whose INIT tag carries the shuffle
+    state): no tenpai-yame (a tenpai dealer first at the all-last draw played on), and the
+    East-only lobby paid uma 5-10."""
     rules = RuleSet.preset("tenhou")
-    opts: dict[str, Any] = {}
+    opts: dict[str, Any] = {"west_sudden_death": False}
     if not go_type & 0x08:
         opts["game_length"] = "tonpuusen"
     if go_type & 0x02:
         opts["red_fives"] = 0
     if go_type & 0x04:
         opts["kuitan"] = False
-    return rules.replace(**opts) if opts else rules
+    if early:
+        opts["tenpai_yame"] = False
+        if not go_type & 0x08:
+            opts["uma"] = (10000, 5000, -5000, -10000)
+    return rules.replace(**opts)
+
+
+def rules_for_mjlog(game: MjlogGame) -> RuleSet:
+    """The rules a Tenhou record was played under: its lobby flags and era, and the final
+    rounding its result shows."""
+    return with_record_rounding(rules_for_go_type(game.go_type, game.early), game.events)
+
+
+def with_record_rounding(rules: RuleSet, events: list[Event]) -> RuleSet:
+    """``rules`` with the final rounding a Tenhou record shows: Tenhou rounds final points to
+    whole numbers; logs from 2009-2010 do not."""
+    end = next((ev for ev in events if ev["type"] == "end_game"), None)
+    whole = end is None or end.get("final_points") is None or all(
+        float(p).is_integer() for p in end["final_points"])
+    rounding = "tenhou" if whole else "exact"
+    return rules if rules.final_rounding == rounding else rules.replace(final_rounding=rounding)
 
 
 def decode_meld(m: int) -> tuple[str, int, list[int], int]:
@@ -108,6 +134,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
     sanma = False
     complete = False
     final_scores = final_points = None
+    early = False
     hands: list[list[int]] = [[], [], [], []]
     last_draw = [-1, -1, -1, -1]
     rinshan_next = [False] * 4
@@ -168,6 +195,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 continue
             if tag == "INIT":
                 seed = _ints(attrs["seed"])
+                early = early or "shuffle" in attrs
                 hai = [_ints(attrs.get(f"hai{i}", "")) for i in range(4)]
                 if not hai[3]:
                     sanma = True
@@ -293,7 +321,8 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
             raise InvalidHandError(f"{pos}: malformed tag ({exc!r})", reason="bad_mjlog") from None
     events = _close_rounds(events)
     return MjlogGame(go_type=go_type, names=names, events=events, complete=complete,
-                     sanma=sanma, final_scores=final_scores, final_points=final_points)
+                     sanma=sanma, final_scores=final_scores, final_points=final_points,
+                     early=early)
 
 
 def _close_rounds(events: list[Event]) -> list[Event]:
@@ -368,11 +397,16 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
     riichi_pending = [False] * 4
     pon_rel: dict[tuple[int, int], int] = {}
     start_names = names or ["", "", "", ""]
+    rule: dict[str, Any] = {"disp": rule_name, "aka": 1}
     final: list[Any] = []
     for ev in events:
         t = ev["type"]
         if t == "start_game":
             start_names = list(ev.get("names") or start_names)
+            if isinstance(ev.get("rule_options"), dict):     # read back by read_tenhou6
+                rule["aka"] = int(ev["rule_options"].get("red_fives", 3) > 0)
+                rule["preset"] = ev.get("rules", "custom")
+                rule["mjcore"] = ev["rule_options"]
         elif t == "start_kyoku":
             wind = WIND_NAMES.index(ev["bakaze"])
             round_no = wind * 4 + ev["kyoku"] - 1
@@ -424,7 +458,8 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
                 cur.append(None)
             if t == "hora":
                 ura = [_t6(x) for x in ev.get("uradora_markers", [])]
-                cur[3] = ura
+                if ura:          # (a double ron's second winner may not be in riichi)
+                    cur[3] = ura
                 if cur[-1] is None:
                     cur[-1] = ["和了"]
                 cur[-1].extend([list(ev["deltas"]), [ev["actor"], ev["target"],
@@ -435,8 +470,7 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             if cur is not None and len(cur) > 5:
                 logs.append(cur)
             cur = None
-    return {"title": ["", ""], "name": start_names, "rule": {"disp": rule_name, "aka": 1},
-            "log": logs, "sc": final}
+    return {"title": ["", ""], "name": start_names, "rule": rule, "log": logs, "sc": final}
 
 
 def _hora_text(ev: Event) -> str:
@@ -454,3 +488,237 @@ def _draw_name(reason: str) -> str:
 
 def dumps_tenhou6(events: list[Event], names: list[str] | None = None) -> str:
     return json.dumps(to_tenhou6(events, names), ensure_ascii=False, separators=(",", ":"))
+
+
+# ---- tenhou.net/6 JSON import -------------------------------------------------------------
+
+_T6_DRAWS = {v: k for k, v in {"exhaustive": "流局", "kyushukyuhai": "九種九牌",
+                               "suufonrenda": "四風連打", "suuchariichi": "四家立直",
+                               "sanchaho": "三家和了", "suukaikan": "四槓散了",
+                               "nagashimangan": "流し満貫"}.items()}
+_T6_CALL = re.compile(r"^(\d*)([cpmka])(\d\d)(\d*)$")
+
+
+def _t6_name(code: Any, where: str) -> str:
+    """The mjai name of a tenhou.net/6 tile code."""
+    if isinstance(code, int) and not isinstance(code, bool):
+        if code in (51, 52, 53):
+            return "5" + "mps"[code - 51] + "r"
+        suit, num = divmod(code, 10)
+        if 1 <= suit <= 3 and 1 <= num <= 9:
+            return f"{num}{'mps'[suit - 1]}"
+        if suit == 4 and 1 <= num <= 7:
+            return "ESWNPFC"[num - 1]
+    raise InvalidHandError(f"{where}: {code!r} is not a tenhou.net/6 tile code",
+                           reason="bad_tenhou6")
+
+
+def _t6_kind(code: int) -> int:
+    if code in (51, 52, 53):
+        return (code - 51) * 9 + 4
+    suit, num = divmod(code, 10)
+    return (suit - 1) * 9 + num - 1
+
+
+def _t6_call(text: str, seat: int, where: str) -> tuple[str, int, list[int], int]:
+    """(event type, called or added tile, other tiles, seat called from) of a call string."""
+    m = _T6_CALL.match(text)
+    if m is None or len(m.group(1)) % 2 or len(m.group(4)) % 2:
+        raise InvalidHandError(f"{where}: {text!r} is not a tenhou.net/6 call",
+                               reason="bad_tenhou6")
+    before, letter, pai, after = m.groups()
+    others = [int(before[i:i + 2]) for i in range(0, len(before), 2)] + \
+        [int(after[i:i + 2]) for i in range(0, len(after), 2)]
+    typ = {"c": "chi", "p": "pon", "m": "daiminkan", "k": "kakan", "a": "ankan"}[letter]
+    if letter == "a":
+        return typ, int(pai), others, seat
+    rel = 3 if not before else (1 if not after else 2)    # left, right or across
+    if letter == "c":
+        rel = 3
+    return typ, int(pai), others, (seat + rel) % 4
+
+
+def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Event]:
+    """The mjai-named events of one ``log`` entry; ``immediate``: kan dora shows at the kan
+    (the ``kan_dora_timing`` option), else after the next discard."""
+    from .handcalc import advance
+
+    (round_no, honba, sticks), scores, dora, ura = entry[0], entry[1], entry[2], entry[3]
+    haipai = [list(entry[4 + 3 * s]) for s in range(4)]
+    takes = [entry[5 + 3 * s] for s in range(4)]
+    discards = [entry[6 + 3 * s] for s in range(4)]
+    result = entry[16]
+    dealer = round_no % 4
+    scores = list(scores)
+    name = _t6_name
+    out: list[Event] = [{
+        "type": "start_kyoku", "bakaze": WIND_NAMES[round_no // 4], "kyoku": round_no % 4 + 1,
+        "honba": honba, "kyotaku": sticks, "oya": dealer, "scores": list(scores),
+        "dora_marker": name(dora[0], where),
+        "tehais": [[name(c, where) for c in h] for h in haipai]}]
+    kan_dora = iter(dora[1:])
+    held = [[0] * 34 for _ in range(4)]          # concealed tiles
+    melded = [[0] * 34 for _ in range(4)]
+    n_melds = [0, 0, 0, 0]
+    for s in range(4):
+        for c in haipai[s]:
+            held[s][_t6_kind(c)] += 1
+    ti, di = [0, 0, 0, 0], [0, 0, 0, 0]
+    last_draw = [0, 0, 0, 0]
+    pending_dora = rinshan = False
+    last_discard = (-1, 0)
+    cur = dealer
+
+    def reveal() -> None:
+        out.append({"type": "dora", "dora_marker": name(next(kan_dora), where)})
+
+    def meld(seat: int, codes: list[int]) -> None:
+        for c in codes:
+            held[seat][_t6_kind(c)] -= 1
+            melded[seat][_t6_kind(c)] += 1
+
+    while ti[cur] < len(takes[cur]):
+        take = takes[cur][ti[cur]]
+        ti[cur] += 1
+        if isinstance(take, str):
+            typ, pai, others, target = _t6_call(take, cur, where)
+            if target != last_discard[0]:
+                raise InvalidHandError(f"{where}: seat {cur} calls {take!r} from seat {target}, "
+                                       f"but seat {last_discard[0]} discarded last",
+                                       reason="bad_tenhou6")
+            out.append({"type": typ, "actor": cur, "target": target, "pai": name(pai, where),
+                        "consumed": [name(c, where) for c in others]})
+            meld(cur, others)
+            melded[cur][_t6_kind(pai)] += 1
+            n_melds[cur] += 1
+            if typ == "daiminkan":
+                rinshan = True
+                if immediate:
+                    reveal()
+                else:
+                    pending_dora = True
+                di[cur] += 1                      # the 0 that stands for the kan's discard
+                continue
+        else:
+            out.append({"type": "tsumo", "actor": cur, "pai": name(take, where),
+                        **({"rinshan": True} if rinshan else {})})
+            held[cur][_t6_kind(take)] += 1
+            last_draw[cur] = take
+            rinshan = False
+        if di[cur] >= len(discards[cur]):
+            break                                 # a win or a draw on this take
+        d = discards[cur][di[cur]]
+        di[cur] += 1
+        if isinstance(d, str) and ("a" in d or "k" in d):
+            typ, pai, others, _ = _t6_call(d, cur, where)
+            if typ == "ankan":
+                out.append({"type": "ankan", "actor": cur,
+                            "consumed": [name(c, where) for c in [pai] + others]})
+                meld(cur, [pai] + others)
+                n_melds[cur] += 1
+                if pending_dora:
+                    reveal()
+                pending_dora = False
+                reveal()
+            else:
+                out.append({"type": "kakan", "actor": cur, "pai": name(pai, where),
+                            "consumed": [name(c, where) for c in others]})
+                meld(cur, [pai])
+                if pending_dora:
+                    reveal()
+                pending_dora = not immediate
+                if immediate and ti[cur] < len(takes[cur]):    # (not when robbed)
+                    reveal()
+            last_discard = (cur, pai)
+            rinshan = True
+            continue                              # (no rinshan draw: the kan was robbed)
+        riichi = isinstance(d, str) and d.startswith("r")
+        code = int(d[1:]) if riichi else d
+        tsumogiri = code == 60
+        tile = last_draw[cur] if tsumogiri else code
+        if riichi:
+            out.append({"type": "reach", "actor": cur})
+        out.append({"type": "dahai", "actor": cur, "pai": name(tile, where),
+                    "tsumogiri": tsumogiri})
+        held[cur][_t6_kind(tile)] -= 1
+        if pending_dora:
+            reveal()
+            pending_dora = False
+        last_discard = (cur, tile)
+        ronned = (result[0] == "和了" and result[2][1] == cur and result[2][0] != cur
+                  and all(ti[s] >= len(takes[s]) for s in range(4)))
+        if riichi and not ronned:
+            scores[cur] -= 1000
+            out.append({"type": "reach_accepted", "actor": cur, "scores": list(scores)})
+        nxt = (cur + 1) % 4
+        for s in sorted(range(4), key=lambda s: (s == nxt, s)):   # pon or kan before chi
+            if s != cur and ti[s] < len(takes[s]) and isinstance(takes[s][ti[s]], str):
+                typ, pai, _, target = _t6_call(takes[s][ti[s]], s, where)
+                if target == cur and _t6_kind(pai) == _t6_kind(tile) and \
+                        (typ != "chi" or s == nxt):
+                    nxt = s
+                    break
+        cur = nxt
+    if not isinstance(result, list) or not result:
+        raise InvalidHandError(f"{where}: the hand has no result", reason="bad_tenhou6")
+    if result[0] == "和了":
+        for i in range(1, len(result) - 1, 2):
+            deltas, info = result[i], result[i + 1]
+            ev: Event = {"type": "hora", "actor": info[0], "target": info[1],
+                         "deltas": list(deltas)}
+            if ura:
+                ev["uradora_markers"] = [name(c, where) for c in ura]
+            out.append(ev)
+    else:
+        reason = _T6_DRAWS.get(result[0], result[0])
+        deltas = list(result[1]) if len(result) > 1 else [0, 0, 0, 0]
+        tenpais = [d > 0 for d in deltas]
+        if reason == "sanchaho":
+            tenpais = [s != last_discard[0] for s in range(4)]
+        elif reason == "exhaustive" and not any(deltas):
+            # all four tenpai or none: the hands tell (a hidden tenpai, with the optional
+            # declaration, is not in this format)
+            def tenpai(s: int) -> bool:
+                sh, mask = advance(held[s], n_melds[s])
+                return sh == 0 and any((mask >> k) & 1 and held[s][k] + melded[s][k] < 4
+                                       for k in range(34))
+            tenpais = [all(tenpai(s) for s in range(4))] * 4
+        out.append({"type": "ryukyoku", "reason": reason, "deltas": deltas,
+                    "tenpais": tenpais})
+    out.append({"type": "end_kyoku"})
+    return out
+
+
+def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
+    """Read a tenhou.net/6 JSON record (as :func:`dumps_tenhou6` writes it) into engine
+    events, so that every record format mjcore writes, it reads. Raises InvalidHandError."""
+    from .events import from_mjai_lines
+
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidHandError(f"{where}: not JSON ({exc.msg})", reason="bad_json") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
+        raise InvalidHandError(f"{where}: not a tenhou.net/6 record (no 'log' list)",
+                               reason="bad_tenhou6")
+    rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+    start: Event = {"type": "start_game", "names": list(doc.get("name") or [""] * 4)}
+    if isinstance(rule.get("mjcore"), dict):
+        start["rules"] = rule.get("preset", "custom")
+        start["rule_options"] = rule["mjcore"]
+    events: list[Event] = [start]
+    immediate = start.get("rule_options", {}).get("kan_dora_timing") == "immediate"
+    for i, entry in enumerate(doc["log"]):
+        pos = f"{where} hand {i + 1}"
+        try:
+            events += _t6_hand(entry, pos, immediate)
+        except (KeyError, IndexError, TypeError, ValueError, StopIteration) as exc:
+            if isinstance(exc, InvalidHandError):
+                raise
+            raise InvalidHandError(f"{pos}: malformed hand ({exc!r})",
+                                   reason="bad_tenhou6") from None
+    sc = doc.get("sc")
+    if isinstance(sc, list) and len(sc) == 8:
+        events.append({"type": "end_game", "scores": sc[0::2],
+                       "final_points": [float(x) for x in sc[1::2]]})
+    return from_mjai_lines((json.dumps(ev) for ev in events), where)

@@ -34,7 +34,9 @@ game engine and the gRPC service all read their options from this one object.
 | start_points / target_points | 25000 / 30000 | 30000 / 30000 | 30000 / 30000 |
 | tobi | True | False | True |
 | agari_yame | True | False | False |
+| tenpai_yame | True | False | False |
 | west_extension | True | False | False |
+| west_sudden_death | True | True | True |
 | leftover_sticks | first_place | first_place | lost |
 | uma / oka | (20000, 10000, -10000, -20000) / 20000 | (15000, 5000, -5000, -15000) / 0 | same as ema |
 | final_rounding | tenhou | exact | exact |
@@ -45,6 +47,10 @@ draw is on, else allowed), "triple" (two or three winners), "atamahane" (nearest
 only); ``yakuman_stacking`` "composite" (different yakuman add up), "single" (one yakuman at
 most), "double" (composite, and 13-wait kokushi, suuankou tanki, junsei chuuren and
 daisuushii count double); ``renhou`` "off", "mangan" (a 5-han yaku), "yakuman";
+``tenpai_yame`` (with ``agari_yame``): a dealer tenpai and first at the all-last
+exhaustive draw also ends the game (Tenhou's 2009-2010 lobbies played on). ``west_sudden_death``:
+the extension ends after the first hand that leaves anyone at the target, even when the dealer
+repeats (riichi.md §15.4 (4)); False plays a dealer repeat on, as Tenhou's lobbies do.
 ``nagashi_mangan`` "draw_settlement", "mangan_tsumo" (paid like a mangan tsumo with honba),
 "off"; ``pao`` a subset of {"daisangen", "daisuushii", "suukantsu"}; ``final_rounding``
 "tenhou" (every final score but first place's rounded to a whole thousand, halves away from
@@ -101,7 +107,9 @@ class RuleSet:
     target_points: int = 30000
     tobi: bool = True
     agari_yame: bool = True
+    tenpai_yame: bool = True      # with agari_yame: a tenpai dealer at a draw ends it too
     west_extension: bool = True
+    west_sudden_death: bool = True   # False: a dealer repeat in the extension plays on
     leftover_sticks: str = "first_place"
     uma: tuple[int, int, int, int] = (20000, 10000, -10000, -20000)
     oka: int = 20000
@@ -230,13 +238,15 @@ _PRESETS: dict[str, RuleSet] = {
         name="ema", red_fives=0, multiple_ron="triple", kazoe=False, yakuman_stacking="single",
         renhou="mangan", kan_dora_timing="immediate", nagashi_mangan="off",
         tenpai_declaration="optional", chombo="points_20000", start_points=30000,
-        target_points=30000, tobi=False, agari_yame=False, west_extension=False,
-        uma=(15000, 5000, -5000, -15000), oka=0, final_rounding="exact", **_ABORTIVE_OFF),
+        target_points=30000, tobi=False, agari_yame=False, tenpai_yame=False,
+        west_extension=False, uma=(15000, 5000, -5000, -15000), oka=0, final_rounding="exact",
+        **_ABORTIVE_OFF),
     "wrc": RuleSet(
         name="wrc", red_fives=0, multiple_ron="atamahane", kazoe=False, kiriage=True,
         yakuman_stacking="single", renhou="mangan", nagashi_mangan="off",
         chombo="points_20000", start_points=30000, target_points=30000, agari_yame=False,
-        west_extension=False, leftover_sticks="lost", uma=(15000, 5000, -5000, -15000), oka=0,
+        tenpai_yame=False, west_extension=False, leftover_sticks="lost",
+        uma=(15000, 5000, -5000, -15000), oka=0,
         final_rounding="exact", **_ABORTIVE_OFF),
 }
 

@@ -117,7 +117,7 @@ def test_play_command(tmp_path):
     assert len(files) == 6
     r2 = CliRunner().invoke(main, ["replay", str(out)])
     assert r2.exit_code == 0, r2.output
-    assert "3 records: 3 agree" in r2.output
+    assert "6 records: 6 agree" in r2.output      # both formats read back
 
 
 def test_replay_command_reports_disagreement(tmp_path):

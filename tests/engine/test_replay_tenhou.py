@@ -1,16 +1,11 @@
 """The proof: every complete four-player Tenhou game replays through the engine with the same
 results (each hand's outcome, every score change, riichi sticks, final scores and points), and
-every recorded choice is among the legal actions offered. Known exceptions are listed, with
-their reasons, in known_replay_mismatches.json, and this test keeps that list exact."""
+every recorded choice is among the legal actions offered. Each record is replayed under the
+rules it names (lobby flags and era), with no exceptions."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from mjcore.engine.replay import replay_events, with_record_rounding
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
-
-KNOWN = json.loads((Path(__file__).parent / "known_replay_mismatches.json").read_text())
+from mjcore.engine.replay import replay_events
+from mjcore.engine.tenhou import read_mjlog, rules_for_mjlog
 
 
 def _check_against_summary(game: dict, events: list[dict]) -> str:
@@ -58,8 +53,7 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
     for g in complete:
         mjlog = read_mjlog(mjlog_members[g["file"]].decode("utf-8"), g["file"])
         assert not mjlog.sanma and mjlog.complete
-        rules = with_record_rounding(rules_for_go_type(mjlog.go_type), mjlog.events)
-        rep = replay_events(mjlog.events, rules, where=g["file"])
+        rep = replay_events(mjlog.events, rules_for_mjlog(mjlog), where=g["file"])
         if not rep.ok:
             mismatches[g["file"]] = rep.message
             continue
@@ -68,8 +62,8 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
             mismatches[g["file"]] = "summary: " + problem
             continue
         agreed += 1
-    assert sorted(mismatches) == sorted(KNOWN), mismatches
-    assert agreed == 1640 - len(KNOWN)
+    assert mismatches == {}
+    assert agreed == 1640
 
 
 def test_three_player_records_are_skipped(mjlog_members):

@@ -1,0 +1,79 @@
+"""Bad input to the `mjcore` commands: a one-line error that names the input (never a
+traceback), and input that must be refused is refused."""
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from mjcore.cli import main
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line_error(result, *needles: str) -> str:
+    assert result.exit_code != 0, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1, result.stderr
+    assert "Traceback" not in result.output
+    for needle in needles:
+        assert needle in errors[0], errors[0]
+    return errors[0]
+
+
+def test_replay_unknown_rules(tmp_path):
+    one_line_error(run("replay", "--rules", "xyz", str(tmp_path)), "--rules", "'xyz'")
+
+
+def test_replay_allow_file_that_is_not_json(tmp_path):
+    bad = tmp_path / "allow.json"
+    bad.write_text("dnovikoff: [not json\n")
+    one_line_error(run("replay", "--allow", str(bad), str(tmp_path)), "--allow", "not JSON",
+                   str(bad))
+    bad.write_text("[1, 2]")
+    one_line_error(run("replay", "--allow", str(bad), str(tmp_path)), "expected a JSON object")
+
+
+def test_replay_refuses_a_folder_without_records(tmp_path):
+    (tmp_path / "notes.md").write_text("no records here\n")
+    one_line_error(run("replay", "--no-progress", str(tmp_path)), "no records in", str(tmp_path))
+
+
+def test_play_refuses_a_negative_game_count():
+    r = run("play", "--games", "-3", "--no-progress")
+    assert r.exit_code == 2 and "--games" in r.stderr and "-3" in r.stderr
+    assert "games/s" not in r.output
+
+
+def test_play_with_a_missing_mjai_command():
+    one_line_error(run("play", "--games", "1", "--agents", "mjai:/no/such/bot", "--no-progress"),
+                   "--agents", "/no/such/bot", "not found")
+
+
+def test_play_unknown_rules():
+    one_line_error(run("play", "--games", "1", "--rules", "xyz", "--no-progress"), "--rules")
+
+
+def test_mjai_agent_that_cannot_start_is_an_mjcore_error():
+    import pytest
+
+    from mjcore.engine.mjai import MjaiAgent, MjaiError
+
+    with pytest.raises(MjaiError, match="cannot be started"):
+        MjaiAgent("/no/such/bot --flag")
+
+
+def test_score_names_the_dora_option():
+    r = run("score", "123m456p789s11122z", "--win", "2z", "--tsumo", "--dora", "9z")
+    assert r.exit_code == 1
+    assert "--dora '9z'" in r.stderr and "hand '9z'" not in r.stderr
+    r = run("score", "123m456p789s11122z", "--win", "2z", "--tsumo", "--riichi", "--ura", "0z")
+    assert "--ura '0z'" in r.stderr
+
+
+def test_analyze_refuses_a_fifth_visible_copy():
+    r = run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z1z")
+    assert r.exit_code == 2 and "--visible" in r.stderr and "four copies of 1z" in r.stderr
+    assert run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z").exit_code == 0
