@@ -13,8 +13,10 @@ def main() -> None:
 def _register() -> None:
     from . import (
         analyze,  # noqa: F401  (each module adds its commands to `main`)
+        extract,  # noqa: F401
         play,  # noqa: F401
         replay,  # noqa: F401
+        report,  # noqa: F401
         score,  # noqa: F401
         serve,  # noqa: F401
     )

@@ -199,8 +199,17 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
+@click.option("--out", "out_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="Table job: analyse SOURCE (a folder of Parquet parts from `mjcore "
+                   "extract`, or a Parquet, CSV or text file) into Parquet parts in DIR.")
+@click.option("--dask", metavar="ADDRESS",
+              help="Table job on the Dask scheduler at ADDRESS, or 'local' for a local "
+                   "cluster (default: every core of this machine).")
+@click.option("--workers", "-j", default=0, type=click.IntRange(0),
+              help="Table job: parts analysed at a time in-process (0: one per core).")
 def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visible: str,
-            progress: bool | None, server: str | None) -> None:
+            progress: bool | None, server: str | None, out_dir: str | None = None,
+            dask: str | None = None, workers: int = 0) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -212,6 +221,11 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     from ..errors import MjcoreError
     from ..tiles import parse_kinds
 
+    if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
+        from .extract import analyze_table_job
+
+        analyze_table_job(hands, out_dir, dask, workers, progress)
+        return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
     try:

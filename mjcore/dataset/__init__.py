@@ -1,0 +1,18 @@
+"""Bulk analysis of game records and tables of hands: extract, analyse, report.
+
+``extract`` turns records into one row per decision, ``analyze`` adds shanten, waits, ukeire of
+every discard, efficiency and scores through the batch kernels, ``report`` summarises an analysed
+table. Each takes and returns Arrow tables or pandas DataFrames (``analyze`` also Dask
+DataFrames), reads and writes folders of Parquet parts, and runs on every core or on a Dask
+cluster. The columns are in SCHEMA.md. Needs the ``dataset`` extra (pyarrow, pandas,
+matplotlib); Dask needs the ``dask`` extra.
+"""
+from __future__ import annotations
+
+from .analyze import analyze, analyze_dir, read_table
+from .common import Problem
+from .extract import extract
+from .report import Report, build_report, plot_report, report
+
+__all__ = ["Problem", "Report", "analyze", "analyze_dir", "build_report", "extract",
+           "plot_report", "read_table", "report"]

@@ -1,0 +1,765 @@
+"""A table of hands -> the same table with the analysis columns added (see SCHEMA.md).
+
+The hands come from an extract (``closed`` 136-ids, ``n_melds``, ``visible``, ``action``,
+``tile`` and the win columns) or from a user's table with a ``hand`` column (mpsz text, called
+melds written as tokens) or a ``counts`` column (34 counts), optionally ``n_melds``,
+``visible`` and ``discard`` (the tile discarded, mpsz). Every row gets a result: a row that
+cannot be analysed keeps its place, with ``analysis_error`` saying why.
+
+Remaining counts (waits, ukeire) count the tiles the player cannot see: 4 minus the copies in
+the hand and in ``visible`` (discards, melds and dora indicators), never below 0. On a 14-3k
+tile hand the discards are ranked by the shanten after the discard, then by ukeire; the
+efficiency-best discards are those ranked first.
+
+All the counting runs in the GIL-free kernels of :mod:`mjcore.batch`; a folder of Parquet parts
+is analysed part by part, on every core (one part per core) or on a Dask cluster.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import batch
+from ..errors import MjcoreError
+from .common import (
+    PartitionPlan,
+    Problem,
+    atomic_write_json,
+    cores,
+    part_files,
+    progress,
+    read_problems,
+    write_table_atomic,
+)
+
+NOT_HELD = 127
+NO_FORM = 99
+WIN_ACTIONS = ("tsumo", "ron")
+DISCARD_ACTIONS = ("discard", "riichi")
+_FLAG_NAMES = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
+               "houtei", "tenhou", "chiihou")
+
+
+def analysis_fields() -> list[Any]:
+    """The columns :func:`analyze` adds (appended after the input's columns)."""
+    import pyarrow as pa
+
+    return [
+        pa.field("tiles", pa.int8()), pa.field("analysis_error", pa.string()),
+        pa.field("shanten", pa.int8()), pa.field("shanten_standard", pa.int8()),
+        pa.field("shanten_chiitoitsu", pa.int8()), pa.field("shanten_kokushi", pa.int8()),
+        pa.field("ukeire", pa.int16()),
+        pa.field("waits", pa.list_(pa.int8())), pa.field("waits_remaining", pa.list_(pa.int8())),
+        pa.field("discard_kinds", pa.list_(pa.int8())),
+        pa.field("discard_shanten", pa.list_(pa.int8())),
+        pa.field("discard_ukeire", pa.list_(pa.int16())),
+        pa.field("best_discards", pa.list_(pa.int8())), pa.field("best_shanten", pa.int8()),
+        pa.field("best_ukeire", pa.int16()),
+        pa.field("made_discard", pa.int8()), pa.field("made_shanten", pa.int8()),
+        pa.field("made_ukeire", pa.int16()), pa.field("made_best", pa.bool_()),
+        pa.field("acceptance_lost", pa.int16()),
+        pa.field("score_status", pa.string()), pa.field("score_han", pa.int16()),
+        pa.field("score_fu", pa.int16()), pa.field("score_points", pa.int32()),
+        pa.field("score_yakuman", pa.int8()),
+    ]
+
+
+ANALYSIS_COLUMNS = (
+    "tiles", "analysis_error", "shanten", "shanten_standard", "shanten_chiitoitsu",
+    "shanten_kokushi", "ukeire", "waits", "waits_remaining", "discard_kinds", "discard_shanten",
+    "discard_ukeire", "best_discards", "best_shanten", "best_ukeire", "made_discard",
+    "made_shanten", "made_ukeire", "made_best", "acceptance_lost", "score_status", "score_han",
+    "score_fu", "score_points", "score_yakuman")
+
+
+# ---- input -> arrays ---------------------------------------------------------------------------
+
+@dataclass
+class _Hands:
+    counts: np.ndarray           # (N, 34) uint8 closed counts
+    n_melds: np.ndarray          # (N,) uint8
+    visible: np.ndarray          # (N, 34) uint8
+    made: np.ndarray             # (N,) int16 discarded kind or -1
+    tiles: np.ndarray            # (N,) int16 closed tile count
+    error: dict[int, str]        # row -> why it cannot be analysed
+
+
+def _column(table: Any, name: str) -> Any:
+    return table.column(name).combine_chunks() if name in table.column_names else None
+
+
+def _list_values(col: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(flat values, offsets) of a list column; null lists count as empty."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if col.null_count:
+        col = pc.fill_null(col, pa.scalar([], col.type))
+    offsets = col.offsets.to_numpy()
+    values = col.values.to_numpy(zero_copy_only=False)[offsets[0]:offsets[-1]]
+    return values, offsets - offsets[0]
+
+
+def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
+    if col is None:
+        return np.full(n, default, np.int64)
+    import pyarrow.compute as pc
+
+    return pc.fill_null(col, default).to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _hands(table: Any) -> _Hands:
+    n = table.num_rows
+    error: dict[int, str] = {}
+    melds = _small_ints(_column(table, "n_melds"), n, 0)
+    if "closed" in table.column_names:
+        values, offsets = _list_values(_column(table, "closed"))
+        values = values.astype(np.int64)
+        lengths = np.diff(offsets)
+        rows = np.repeat(np.arange(n), lengths)
+        bad_tile = (values < 0) | (values > 135)
+        for r in np.unique(rows[bad_tile]):
+            error[int(r)] = "bad_tile: a tile id outside 0..135"
+        if bad_tile.any():
+            rows, values = rows[~bad_tile], values[~bad_tile]
+        counts = np.bincount(rows * 34 + (values >> 2), minlength=n * 34).reshape(n, 34)
+        counts = np.minimum(counts, 255).astype(np.uint8)
+    elif "counts" in table.column_names:
+        col = _column(table, "counts")
+        flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False), np.int64)
+        if flat.size != n * 34:
+            raise MjcoreError("the counts column must hold 34 counts per row")
+        flat = flat.reshape(n, 34)
+        for r in np.flatnonzero((flat < 0).any(axis=1) | (flat > 4).any(axis=1)):
+            error[int(r)] = "too_many_copies: counts must be 0..4"
+        counts = np.clip(flat, 0, 4).astype(np.uint8)
+    elif "hand" in table.column_names:
+        counts, parsed_melds = _parse_hands(_column(table, "hand").to_pylist(), error)
+        melds = np.where(parsed_melds >= 0, parsed_melds, melds)
+    else:
+        raise MjcoreError("a table of hands needs a 'closed', 'counts' or 'hand' column "
+                          f"(has: {', '.join(table.column_names)})")
+    bad_melds = (melds < 0) | (melds > 4)
+    for r in np.flatnonzero(bad_melds):
+        error.setdefault(int(r), "bad_meld_count: n_melds must be 0..4")
+    melds = np.where(bad_melds, 0, melds)
+    tiles = counts.sum(axis=1, dtype=np.int16)
+    visible = np.zeros((n, 34), np.uint8)
+    if "visible" in table.column_names:
+        col = _column(table, "visible")
+        flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False))
+        if flat.size == n * 34:
+            visible = np.clip(flat.reshape(n, 34), 0, 4).astype(np.uint8)
+        else:
+            raise MjcoreError("the visible column must hold 34 counts per row")
+    made = np.full(n, -1, np.int16)
+    if "action" in table.column_names and "tile" in table.column_names:
+        action = _column(table, "action").to_numpy(zero_copy_only=False)
+        tile = _small_ints(_column(table, "tile"), n, -1)
+        is_discard = np.isin(action, DISCARD_ACTIONS) & (tile >= 0) & (tile < 136)
+        made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
+    elif "discard" in table.column_names:
+        made = _parse_discards(_column(table, "discard").to_pylist(), error)
+    return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8), visible, made, tiles,
+                  error)
+
+
+def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, np.ndarray]:
+    """Counts and meld numbers of mpsz hands: meld-free rows through the compiled line parser,
+    rows with meld tokens through :class:`mjcore.Hand`."""
+    from ..errors import InvalidHandError
+    from ..hand import Hand
+
+    n = len(texts)
+    counts = np.zeros((n, 34), np.uint8)
+    melds = np.full(n, -1, np.int64)
+    plain = [i for i, t in enumerate(texts) if isinstance(t, str) and ":" not in t
+             and "\n" not in t and "\r" not in t]
+    if plain:
+        data = "\n".join(texts[i] for i in plain).encode("utf-8", "replace") + b"\n"
+        res = batch.shanten_text(data, keep_counts=True)
+        if len(res) != len(plain):
+            raise MjcoreError("hand column: the text parser saw a different number of lines")
+        idx = np.asarray(plain)
+        counts[idx] = res.counts
+        for e in res.errors():
+            assert e.index is not None
+            row = plain[e.index]
+            if e.reason in ("wrong_tile_count", "too_many_copies"):
+                continue         # left to the kernels, which say the same per row
+            error[row] = f"{e.reason}: {texts[row]!r}"
+            counts[row] = 0
+    plain_set = set(plain)
+    for i, t in enumerate(texts):
+        if i in plain_set:
+            continue
+        if not isinstance(t, str):
+            error[i] = "bad_hand: no hand text"
+            continue
+        try:
+            hand = Hand.parse(t)
+        except InvalidHandError as exc:
+            error[i] = f"{exc.reason}: {exc}"
+            continue
+        counts[i] = np.asarray(hand.counts, np.uint8)
+        melds[i] = len(hand.melds)
+    return counts, melds
+
+
+def _parse_discards(values: list[Any], error: dict[int, str]) -> np.ndarray:
+    from ..errors import InvalidHandError
+    from ..tiles import parse_tile
+
+    out = np.full(len(values), -1, np.int16)
+    for i, v in enumerate(values):
+        if v is None or v == "":
+            continue
+        try:
+            out[i] = parse_tile(v)
+        except InvalidHandError as exc:
+            error.setdefault(i, f"bad_discard: {exc}")
+    return out
+
+
+# ---- kernels -----------------------------------------------------------------------------------
+
+def _bit_planes(remaining: np.ndarray) -> list[np.ndarray]:
+    """Three (N,) uint64 masks: bit k of plane b is bit b of remaining[:, k]."""
+    n = remaining.shape[0]
+    planes = []
+    for b in range(3):
+        bits = np.packbits((remaining >> b) & 1, axis=1, bitorder="little")   # (N, 5)
+        words = np.zeros((n, 8), np.uint8)
+        words[:, :bits.shape[1]] = bits
+        planes.append(words.view(np.uint64).reshape(n))
+    return planes
+
+
+def _weighted(masks: np.ndarray, planes: list[np.ndarray]) -> np.ndarray:
+    """Sum of remaining[k] over the kinds k set in ``masks`` (planes gathered per mask)."""
+    total = np.bitwise_count(masks & planes[0]).astype(np.int16)
+    total += np.bitwise_count(masks & planes[1]).astype(np.int16) << 1
+    total += np.bitwise_count(masks & planes[2]).astype(np.int16) << 2
+    return total
+
+
+def _kinds_of(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row index, kind) of every bit set in (N,) uint64 masks, row-major."""
+    bits = np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    rows, kinds = np.nonzero(bits[:, :34])
+    return rows, kinds
+
+
+def _list_array(offsets_rows: np.ndarray, n: int, values: np.ndarray, value_type: Any,
+                valid: np.ndarray | None = None) -> Any:
+    """A list column from sorted row numbers and their values (rows not in ``valid``: null)."""
+    import pyarrow as pa
+
+    lengths = np.bincount(offsets_rows, minlength=n)
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    arr = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=value_type))
+    if valid is not None and not valid.all():
+        arr = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=value_type),
+                                       mask=pa.array(~valid))
+    return arr
+
+
+def _errors_column(errors: dict[int, str], n: int) -> Any:
+    import pyarrow as pa
+
+    if not errors:
+        return pa.nulls(n, pa.string())
+    values = np.full(n, None, object)
+    for r, e in errors.items():
+        values[r] = e
+    return pa.array(values, type=pa.string())
+
+
+def _masked(values: np.ndarray, valid: np.ndarray, arrow_type: Any) -> Any:
+    import pyarrow as pa
+
+    return pa.array(values, type=arrow_type, mask=~valid)
+
+
+def analyze_table(table: Any, *, n_threads: int | None = 1,
+                  problems: list[Problem] | None = None, where: str = "table") -> Any:
+    """The Arrow ``table`` with the analysis columns appended (see the module doc).
+
+    Bad rows get ``analysis_error`` and are listed in ``problems`` (when given) with their
+    row number in ``table``."""
+    import pyarrow as pa
+
+    h = _hands(table)
+    n = table.num_rows
+    nt = n_threads
+    counts, melds = h.counts, h.n_melds
+    remaining = np.clip(4 - counts.astype(np.int16) - h.visible, 0, 4).astype(np.uint8)
+    planes = _bit_planes(remaining)
+
+    sh = batch.shanten(counts, melds, forms=True, n_threads=nt)
+    status = sh.status.copy()
+    ok = status == 0
+    forms = sh.forms
+    form_tiles = h.tiles + 3 * melds.astype(np.int16)
+    is13 = ok & (form_tiles % 3 == 1)
+    is14 = ok & (form_tiles % 3 == 2)
+
+    # 13-3k tiles: waits (when tenpai) and ukeire
+    ukeire13 = np.zeros(n, np.int16)
+    wait_masks = np.zeros(n, np.uint64)
+    r13 = np.flatnonzero(is13)
+    if r13.size:
+        w = batch.waits(counts[r13], melds[r13], n_threads=nt)
+        adv = w.advance_mask
+        ukeire13[r13] = _weighted(adv, [p[r13] for p in planes])
+        wait_masks[r13] = w.mask
+    w_rows, w_kinds = _kinds_of(wait_masks)
+    w_left = remaining[w_rows, w_kinds].astype(np.int8)
+
+    # 14-3k tiles: every discard, the best ones, the one made
+    r14 = np.flatnonzero(is14)
+    best_sh = np.zeros(n, np.int8)
+    best_uk = np.zeros(n, np.int16)
+    made_sh = np.zeros(n, np.int8)
+    made_uk = np.zeros(n, np.int16)
+    made_best = np.zeros(n, bool)
+    lost = np.zeros(n, np.int16)
+    has_made = np.zeros(n, bool)
+    d_rows = np.zeros(0, np.int64)
+    d_kinds = d_sh = d_uk = b_rows = b_kinds = np.zeros(0, np.int64)
+    if r14.size:
+        u = batch.ukeire(counts[r14], melds[r14], full=True, n_threads=nt)
+        held_r, held_k = np.nonzero(u.after != NOT_HELD)
+        rows = r14[held_r]
+        d_rows, d_kinds = rows, held_k
+        d_sh = u.after[held_r, held_k]
+        d_uk = _weighted(u.masks[held_r, held_k], [p[rows] for p in planes])
+        key = d_sh.astype(np.int32) * 1024 - d_uk        # smaller is better
+        best_key = np.full(r14.size, np.iinfo(np.int32).max, np.int32)
+        starts = np.flatnonzero(np.r_[True, held_r[1:] != held_r[:-1]]) if held_r.size \
+            else np.zeros(0, np.int64)
+        best_key[held_r[starts]] = np.minimum.reduceat(key, starts) if starts.size else 0
+        is_best = key == best_key[held_r]
+        b_rows, b_kinds = rows[is_best], held_k[is_best]
+        best_sh[r14] = best_key // 1024 + (best_key % 1024 != 0)
+        best_uk[r14] = -(best_key - best_sh[r14].astype(np.int32) * 1024)
+        # the discard made
+        made = h.made[rows]
+        hit = made == held_k
+        m_rows = rows[hit]
+        has_made[m_rows] = True
+        made_sh[m_rows] = d_sh[hit]
+        made_uk[m_rows] = d_uk[hit]
+        made_best[m_rows] = is_best[hit]
+        same = d_sh[hit] == best_sh[m_rows]
+        lost[m_rows] = np.where(same, best_uk[m_rows] - d_uk[hit], best_uk[m_rows])
+    bad_made = (h.made >= 0) & is14 & ~has_made
+    for r in np.flatnonzero(bad_made):
+        h.error.setdefault(int(r), "discard_not_held: the discard is not in the hand")
+
+    # errors: the kernels' reasons unless the input already had one
+    for r in np.flatnonzero(~ok):
+        if int(r) not in h.error:
+            reason, text = batch.STATUS_REASONS.get(int(status[r]), ("invalid_hand", "invalid"))
+            h.error[int(r)] = f"{reason}: {text}"
+    if h.error:
+        ok[np.fromiter(h.error, np.int64)] = False
+    is13 &= ok
+    is14 &= ok
+    if problems is not None:
+        game = table.column("game").to_numpy() if "game" in table.column_names else None
+        for r in np.flatnonzero(~ok):
+            problems.append(Problem(where, int(game[r]) if game is not None else -1, int(r),
+                                    str(h.error[r]).split(":", 1)[0], str(h.error[r])))
+
+    scores = _score_wins(table, h, ok, nt)
+
+    def form(col: int) -> Any:
+        v = forms[:, col]
+        return _masked(v, ok & (v != NO_FORM), pa.int8())
+
+    keep13 = is13[w_rows]
+    keep_d = is14[d_rows]
+    keep_b = is14[b_rows]
+    has_made &= ok
+    cols = {
+        "tiles": _masked(h.tiles.astype(np.int8), np.ones(n, bool), pa.int8()),
+        "analysis_error": _errors_column(h.error, n),
+        "shanten": _masked(sh.shanten, ok, pa.int8()),
+        "shanten_standard": form(0), "shanten_chiitoitsu": form(1), "shanten_kokushi": form(2),
+        "ukeire": _masked(ukeire13, is13, pa.int16()),
+        "waits": _list_array(w_rows[keep13], n, w_kinds[keep13].astype(np.int8), pa.int8(),
+                             is13),
+        "waits_remaining": _list_array(w_rows[keep13], n, w_left[keep13], pa.int8(), is13),
+        "discard_kinds": _list_array(d_rows[keep_d], n, d_kinds[keep_d].astype(np.int8),
+                                     pa.int8(), is14),
+        "discard_shanten": _list_array(d_rows[keep_d], n, np.asarray(d_sh)[keep_d]
+                                       .astype(np.int8), pa.int8(), is14),
+        "discard_ukeire": _list_array(d_rows[keep_d], n, np.asarray(d_uk)[keep_d]
+                                      .astype(np.int16), pa.int16(), is14),
+        "best_discards": _list_array(b_rows[keep_b], n, b_kinds[keep_b].astype(np.int8),
+                                     pa.int8(), is14),
+        "best_shanten": _masked(best_sh, is14, pa.int8()),
+        "best_ukeire": _masked(best_uk, is14, pa.int16()),
+        "made_discard": _masked(h.made.astype(np.int8), has_made, pa.int8()),
+        "made_shanten": _masked(made_sh, has_made, pa.int8()),
+        "made_ukeire": _masked(made_uk, has_made, pa.int16()),
+        "made_best": _masked(made_best, has_made, pa.bool_()),
+        "acceptance_lost": _masked(lost, has_made, pa.int16()),
+    }
+    cols.update(scores)
+    out = table
+    for f in analysis_fields():
+        if f.name in out.column_names:
+            out = out.drop_columns([f.name])
+        out = out.append_column(f, cols[f.name])
+    return out
+
+
+def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
+                n_threads: int | None) -> dict[str, Any]:
+    """Score columns: the win rows of an extract scored by the batch scoring kernel."""
+    import pyarrow as pa
+
+    n = table.num_rows
+    status = np.full(n, None, object)
+    han = np.zeros(n, np.int16)
+    fu = np.zeros(n, np.int16)
+    points = np.zeros(n, np.int32)
+    yakuman = np.zeros(n, np.int8)
+    scored = np.zeros(n, bool)
+    need = ("action", "closed", "melds", "tile", "seat", "dealer", "round_wind",
+            "dora_markers", "ura_markers", "win_flags", "from_seat", "rules")
+    if all(c in table.column_names for c in need):
+        action = _column(table, "action").to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(np.isin(action, WIN_ACTIONS) & ok)
+        if rows.size:
+            _score_rows(table.take(pa.array(rows)), h, rows, status, han, fu, points, yakuman,
+                        scored, n_threads)
+    return {
+        "score_status": pa.array(status, type=pa.string()),
+        "score_han": _masked(han, scored, pa.int16()),
+        "score_fu": _masked(fu, scored, pa.int16()),
+        "score_points": _masked(points, scored, pa.int32()),
+        "score_yakuman": _masked(yakuman, scored, pa.int8()),
+    }
+
+
+_MELD_KINDS = {"chi": 0, "pon": 1, "kan": 2, "ankan": 3, "kakan": 4}
+_MELD_CACHE: dict[str, int] = {}
+
+
+def _encode_token(token: str) -> int:
+    """A meld token of an extract (``pon:505m<2``) as the batch scoring kernel's uint16."""
+    code = _MELD_CACHE.get(token)
+    if code is None:
+        from ..riichi.batch_scoring import encode_meld
+
+        name, _, body = token.partition(":")
+        body, _, rel = body.partition("<")
+        suit = "mpsz".index(body[-1])
+        digits = body[:-1]
+        low = min(int(d) if d != "0" else 5 for d in digits)
+        code = encode_meld(_MELD_KINDS[name], suit * 9 + low - 1, digits.count("0"),
+                           int(rel) if rel else 0)
+        if len(_MELD_CACHE) < 65536:
+            _MELD_CACHE[token] = code
+    return code
+
+
+def _indicator_kinds(col: Any, n: int) -> np.ndarray:
+    values, offsets = _list_values(col.combine_chunks() if hasattr(col, "combine_chunks")
+                                   else col)
+    lengths = np.diff(offsets)
+    width = int(min(max(lengths.max(initial=0), 0), 10))
+    out = np.full((n, width), 255, np.uint8)
+    if width:
+        rows = np.repeat(np.arange(n), lengths)
+        pos = np.arange(values.size) - np.repeat(offsets[:-1], lengths)
+        keep = pos < width
+        out[rows[keep], pos[keep]] = (values[keep].astype(np.int64) >> 2).astype(np.uint8)
+    return out
+
+
+def _score_rows(wins: Any, h: _Hands, rows: np.ndarray, status: np.ndarray, han: np.ndarray,
+                fu: np.ndarray, points: np.ndarray, yakuman: np.ndarray, scored: np.ndarray,
+                n_threads: int | None) -> None:
+    from ..riichi.batch_scoring import MELD_NONE, score
+    from ..riichi.rules import RuleSet
+    from .extract import RED_IDS, WIN_FLAG_BITS
+
+    m = rows.size
+
+    def col(name: str, default: int = 0) -> np.ndarray:
+        return _small_ints(wins.column(name).combine_chunks(), m, default)
+
+    tile = col("tile", -1)
+    seat = col("seat")
+    flags = col("win_flags")
+    tsumo = (flags & WIN_FLAG_BITS["tsumo"]) != 0
+    counts = h.counts[rows].copy()
+    bad = (tile < 0) | (tile > 135)
+    ron_rows = np.flatnonzero(~tsumo & ~bad)
+    counts[ron_rows, tile[ron_rows] >> 2] += 1
+    closed, offsets = _list_values(wins.column("closed").combine_chunks())
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    red = np.bincount(owner[np.isin(closed, RED_IDS)], minlength=m)
+    red = red + (~tsumo & np.isin(tile, RED_IDS))
+    melds = np.full((m, 4), MELD_NONE, np.uint16)
+    for j, tokens in enumerate(wins.column("melds").to_pylist()):
+        for k, token in enumerate((tokens or [])[:4]):
+            try:
+                melds[j, k] = _encode_token(token)
+            except (ValueError, IndexError):
+                bad[j] = True
+    pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
+    arrays = {
+        "counts": counts, "win_tile": np.where(bad, 0, tile >> 2).astype(np.uint8),
+        "melds": melds, "red": red.astype(np.uint8), "flags": flags.astype(np.uint16),
+        "seat_wind": ((seat - col("dealer")) % 4).astype(np.uint8),
+        "round_wind": (col("round_wind") % 4).astype(np.uint8),
+        "from_rel": np.where(tsumo, 0, (col("from_seat") - seat) % 4).astype(np.uint8),
+        "pao_rel": np.where(pao < 0, -1, (pao - seat) % 4).astype(np.int8),
+        "dora": _indicator_kinds(wins.column("dora_markers"), m),
+        "ura": _indicator_kinds(wins.column("ura_markers"), m),
+    }
+    rules_col = wins.column("rules").to_pylist()
+    for rules_text in sorted(set(rules_col), key=str):
+        sel = np.flatnonzero(np.asarray([r == rules_text for r in rules_col]))
+        try:
+            rules = RuleSet.from_dict(json.loads(rules_text)) if rules_text else None
+        except (MjcoreError, ValueError, TypeError) as exc:
+            status[rows[sel]] = f"bad_rules: {exc}"
+            continue
+        res = score(rules=rules, n_threads=n_threads or cores(),
+                    **{k: v[sel] for k, v in arrays.items()})
+        st = np.asarray(res.status)
+        target = rows[sel]
+        won = (st == 0) & ~bad[sel]
+        status[target] = np.where(bad[sel] | (st < 0), "invalid",
+                                  np.where(st == 0, "win", "no_yaku"))
+        han[target] = np.where(won, res.han, 0)
+        fu[target] = np.where(won, res.fu, 0)
+        points[target] = np.where(won, res.points, 0)
+        yakuman[target] = np.where(won, res.yakuman, 0)
+        scored[target] = won
+
+
+# ---- the API on tables, DataFrames and folders --------------------------------------------------
+
+def analyze(data: Any, *, n_threads: int | None = None) -> Any:
+    """Analyse a table of hands: an Arrow table, a pandas DataFrame or a Dask DataFrame;
+    returns the same kind with the analysis columns added. ``n_threads``: kernel threads
+    (default: every core; on Dask, 1 per task)."""
+    import pyarrow as pa
+
+    if isinstance(data, pa.Table):
+        return analyze_table(data, n_threads=n_threads)
+    module = type(data).__module__
+    if module.startswith("dask"):
+        return _analyze_dask_frame(data)
+    if module.startswith("pandas"):
+        table = pa.Table.from_pandas(data, preserve_index=False)
+        return analyze_table(table, n_threads=n_threads).to_pandas()
+    raise MjcoreError(f"analyze takes an Arrow table or a pandas or Dask DataFrame, not "
+                      f"{type(data).__name__}")
+
+
+def _pandas_part(frame: Any) -> Any:
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    return analyze_table(table, n_threads=1).to_pandas()
+
+
+def _analyze_dask_frame(ddf: Any) -> Any:
+    import pyarrow as pa
+
+    sample = pa.Table.from_pandas(ddf._meta, preserve_index=False)
+    meta = pa.schema(list(sample.schema) + [f for f in analysis_fields()
+                                             if f.name not in sample.column_names])
+    return ddf.map_partitions(_pandas_part, meta=meta.empty_table().to_pandas())
+
+
+@dataclass
+class AnalyzeSummary:
+    parts: int = 0
+    rows: int = 0
+    resumed: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+
+def input_parts(source: str, rows_per_part: int = 1_000_000) -> list[tuple[str, Any]]:
+    """(name, path or loader) of every input part: the Parquet files of a folder, one Parquet
+    file, or a CSV or text file (one hand per line) cut into parts of ``rows_per_part``."""
+    source = os.fspath(source)
+    if os.path.isdir(source):
+        files = part_files(source)
+        if not files:
+            raise MjcoreError(f"{source}: no Parquet files in the folder")
+        return [(os.path.basename(f), f) for f in files]
+    if not os.path.exists(source):
+        raise MjcoreError(f"{source}: no such file or folder")
+    if source.endswith(".parquet"):
+        return [(os.path.basename(source), source)]
+    table = _read_text_table(source)
+    parts = []
+    for i, start in enumerate(range(0, max(table.num_rows, 1), rows_per_part)):
+        parts.append((f"{os.path.basename(source)}#{i}", table.slice(start, rows_per_part)))
+    return parts
+
+
+def _read_text_table(path: str) -> Any:
+    import pyarrow as pa
+
+    if path.endswith((".csv", ".csv.gz")):
+        import pyarrow.csv as pcsv
+
+        try:
+            return pcsv.read_csv(path)
+        except pa.ArrowInvalid as exc:
+            raise MjcoreError(f"{path}: not a readable CSV file ({exc})") from None
+    with open(path, "rb") as f:
+        data = f.read()
+    lines = data.decode("utf-8", "replace").splitlines()
+    return pa.table({"hand": pa.array([ln.strip() for ln in lines], pa.string())})
+
+
+def _out_name(name: str) -> str:
+    base = name.rsplit(".parquet", 1)[0].replace("#", "-")
+    return base + ".parquet"
+
+
+def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> dict[str, Any]:
+    """Analyse one input part and write it to ``out_dir``; returns its row and problem counts.
+    The unit of work of every runner (in-process and Dask)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    problems: list[Problem] = []
+    if isinstance(source, str):
+        try:
+            table = pq.read_table(source)
+        except (OSError, pa.ArrowInvalid) as exc:
+            problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
+            table = None
+    else:
+        table = source
+    out_name = _out_name(name)
+    if table is not None:
+        try:
+            result = analyze_table(table, n_threads=n_threads, problems=problems, where=name)
+        except MjcoreError as exc:
+            problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
+            result = None
+        if result is not None:
+            write_table_atomic(result, os.path.join(out_dir, out_name))
+    atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
+                      [p.as_dict() for p in problems])
+    return {"name": name, "rows": 0 if table is None else table.num_rows,
+            "problems": [p.as_dict() for p in problems]}
+
+
+def _problems_file(out_name: str) -> str:
+    return "_problems-" + out_name.rsplit(".parquet", 1)[0] + ".json"
+
+
+def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str | None = None,
+                show_progress: bool = False, resume: bool = True,
+                rows_per_part: int = 1_000_000) -> AnalyzeSummary:
+    """Analyse a folder of Parquet parts (or a Parquet, CSV or text file) into ``out``, one
+    output part per input part. In-process: ``workers`` parts at a time (default one per
+    core), each on one kernel thread. ``dask``: a scheduler address, or ``"local"`` for a
+    local cluster of one single-threaded worker process per core."""
+    parts = input_parts(source, rows_per_part)
+    plan = PartitionPlan(out)
+    summary = AnalyzeSummary()
+    todo = []
+    for name, src in parts:
+        out_name = _out_name(name)
+        if resume and os.path.exists(os.path.join(out, out_name)) and \
+                os.path.exists(os.path.join(out, _problems_file(out_name))):
+            summary.resumed += 1
+            continue
+        todo.append((name, src))
+    bar = progress(show_progress, desc="analyze", unit="part", total=len(todo))
+    rows = 0
+
+    def done(res: dict[str, Any]) -> None:
+        nonlocal rows
+        rows += res["rows"]
+        summary.parts += 1
+        bar.update(1)
+        bar.set_postfix(rows=rows, refresh=False)
+
+    if dask:
+        _run_dask(dask, todo, out, done)
+    else:
+        import concurrent.futures as cf
+
+        n = cores() if workers is None or workers <= 0 else workers
+        with cf.ThreadPoolExecutor(n) as pool:
+            futures = [pool.submit(analyze_part, name, src, out, 1) for name, src in todo]
+            for f in cf.as_completed(futures):
+                done(f.result())
+    bar.close()
+    summary.rows = rows
+    summary.problems = read_problems(out)
+    atomic_write_json(os.path.join(out, "_analyze.json"),
+                      {"input": os.path.abspath(source), "parts": plan.count(),
+                       "schema": "mjcore.dataset.analyze/1"})
+    return summary
+
+
+def dask_client(address: str) -> Any:
+    """A Dask client: ``"local"`` starts a local cluster of one single-threaded worker
+    process per core; anything else is a scheduler address."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise MjcoreError("Dask is not installed: pip install 'mjcore[dask]'") from None
+    if address == "local":
+        cluster = LocalCluster(n_workers=cores(), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        return Client(cluster)
+    try:
+        return Client(address, timeout=30)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise MjcoreError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _run_dask(address: Any, todo: list[tuple[str, Any]], out: str, done: Any) -> None:
+    from dask.distributed import as_completed
+
+    client = address if not isinstance(address, str) else dask_client(address)
+    try:
+        futures = [client.submit(analyze_part, name, src, os.path.abspath(out), 1, pure=False)
+                   for name, src in todo]
+        for f in as_completed(futures):
+            done(f.result())
+    finally:
+        if isinstance(address, str):
+            cluster = client.cluster
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def read_table(directory: str, columns: list[str] | None = None) -> Any:
+    """A folder of Parquet parts as one Arrow table, parts in name order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = part_files(directory)
+    if not files:
+        raise MjcoreError(f"{directory}: no Parquet parts")
+    return pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+
+
+__all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",
+           "analyze_part", "analyze_table", "dask_client", "read_table"]

@@ -1,0 +1,159 @@
+"""What the dataset jobs share: partition files, problem lists, progress bars, worker pools."""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PART_PREFIX = "part-"
+PROBLEMS_PREFIX = "_problems-"
+
+
+def partition_name(index: int) -> str:
+    return f"{PART_PREFIX}{index:05d}.parquet"
+
+
+def problems_name(index: int) -> str:
+    return f"{PROBLEMS_PREFIX}{index:05d}.json"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A record or row that could not be used: where it is and why."""
+
+    file: str           # the record (file or archive member) or the Parquet part
+    game: int           # game number in the extract, -1 when not known
+    row: int            # row in the part or decision in the game, -1 for a whole record
+    reason: str         # a short machine-readable reason
+    detail: str = ""    # the message
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        where = self.file + (f" game {self.game}" if self.game >= 0 else "") + \
+            (f" row {self.row}" if self.row >= 0 else "")
+        return f"{where}: {self.reason}: {self.detail}"
+
+
+def atomic_write_json(path: str, value: Any) -> None:
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(value, f, indent=None, separators=(",", ":"))
+    os.replace(tmp, path)
+
+
+def write_table_atomic(table: Any, path: str) -> None:
+    """Write a Parquet file under a temporary name, then rename it: a part that exists is
+    complete, which is what resuming relies on."""
+    import pyarrow.parquet as pq
+
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".parquet")
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+class PartitionPlan:
+    """An output folder of ``part-NNNNN.parquet`` files and their problem lists."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = os.fspath(directory)
+        os.makedirs(self.directory, exist_ok=True)
+
+    def path(self, index: int) -> str:
+        return os.path.join(self.directory, partition_name(index))
+
+    def done(self, index: int) -> bool:
+        return os.path.exists(self.path(index)) and os.path.exists(
+            os.path.join(self.directory, problems_name(index)))
+
+    def count(self) -> int:
+        return len(part_files(self.directory))
+
+    def read_problems(self) -> list[Problem]:
+        return read_problems(self.directory)
+
+    def clear(self) -> None:
+        """Remove the parts and problem lists (not other files)."""
+        for name in os.listdir(self.directory):
+            if (name.startswith(PART_PREFIX) and name.endswith(".parquet")) or \
+                    (name.startswith(PROBLEMS_PREFIX) and name.endswith(".json")):
+                os.unlink(os.path.join(self.directory, name))
+
+
+def part_files(directory: str) -> list[str]:
+    """The Parquet files of a table folder, in name order (hidden and ``_`` files left out)."""
+    names = sorted(n for n in os.listdir(directory)
+                   if n.endswith(".parquet") and not n.startswith((".", "_")))
+    return [os.path.join(directory, n) for n in names]
+
+
+def read_problems(directory: str) -> list[Problem]:
+    out: list[Problem] = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith(PROBLEMS_PREFIX) and name.endswith(".json"):
+            with open(os.path.join(directory, name)) as f:
+                out.extend(Problem(**p) for p in json.load(f))
+    return out
+
+
+def cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:          # not Linux
+        return os.cpu_count() or 1
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress(show: bool, **kwargs: Any) -> Any:
+    """A tqdm bar (rate and ETA) when ``show``, else a bar that does nothing."""
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(dynamic_ncols=True, **kwargs)
+
+
+def parallel_map(fn: Callable[[Any], Any], tasks: Iterable[Any],
+                 workers: int | None) -> Iterator[Any]:
+    """``fn`` over ``tasks`` on ``workers`` processes (None: one per core), in completion
+    order, with at most two tasks per worker in flight so memory stays bounded."""
+    n = cores() if workers is None or workers <= 0 else workers
+    if n == 1:
+        for t in tasks:
+            yield fn(t)
+        return
+    import concurrent.futures as cf
+    import multiprocessing as mp
+
+    ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() else None
+    with cf.ProcessPoolExecutor(n, mp_context=ctx) as pool:
+        pending: set[Any] = set()
+        for t in tasks:
+            pending.add(pool.submit(fn, t))
+            if len(pending) >= 2 * n:
+                done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for f in done:
+                    yield f.result()
+        for f in cf.as_completed(pending):
+            yield f.result()

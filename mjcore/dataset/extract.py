@@ -1,0 +1,803 @@
+"""Game records -> one table row per decision, written as partitioned Parquet.
+
+A *decision* is an action a player took in the record: a discard (``discard``, or ``riichi``
+for the discard that declares riichi), a call (``chi``, ``pon``, ``daiminkan``), a kan from
+the hand (``kakan``, ``ankan``), a win (``tsumo``, ``ron``) or the nine-terminals abort
+(``kyuushu``). Declining a call is not recorded by the logs and is not a row. Rows come in
+record order; ``decision`` numbers them within a game. The columns are listed in
+:data:`EXTRACT_SCHEMA` and in ``mjcore/dataset/SCHEMA.md``.
+
+Records are read from files, folders and ``.tar``/``.tar.gz``/``.tar.xz`` archives: Tenhou
+mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and the records of
+``mjcore play``). Every format becomes the engine's event list first (see
+:mod:`mjcore.engine.events`), so a new format (Bradfield ``.mjs`` hand histories once the
+classical engine reads them) only needs a reader to events and a ``format`` name.
+
+Records are grouped into partitions of ``records_per_partition`` in input order; partition i
+is ``part-<i>.parquet`` plus ``_problems-<i>.json`` (the records and rows that could not be
+used, with file, game, row and reason). A partition whose Parquet file exists is not redone.
+Memory is bounded by one partition per worker.
+"""
+from __future__ import annotations
+
+import json
+import os
+from array import array
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.events import Event
+from ..errors import InvalidHandError, MjcoreError
+from .common import (
+    PartitionPlan,
+    Problem,
+    atomic_write_json,
+    parallel_map,
+    partition_name,
+    problems_name,
+    progress,
+    write_table_atomic,
+)
+
+ACTIONS = ("discard", "riichi", "chi", "pon", "daiminkan", "kakan", "ankan", "tsumo", "ron",
+           "kyuushu")
+WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rinshan": 16,
+                 "chankan": 32, "haitei": 64, "houtei": 128, "tenhou": 256, "chiihou": 512}
+LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
+RED_IDS = (16, 52, 88)
+_SUITS = "mpsz"
+
+
+def schema() -> Any:
+    """The Arrow schema of an extract (see SCHEMA.md for the meaning of each column)."""
+    import pyarrow as pa
+
+    i16list = pa.list_(pa.int16())
+    return pa.schema([
+        ("source", pa.string()), ("format", pa.string()), ("game", pa.int32()),
+        ("rules", pa.string()), ("hand", pa.int16()), ("round_wind", pa.int8()),
+        ("kyoku", pa.int8()), ("honba", pa.int16()), ("riichi_sticks", pa.int16()),
+        ("dealer", pa.int8()), ("decision", pa.int32()), ("event", pa.int32()),
+        ("seat", pa.int8()), ("player", pa.string()), ("turn", pa.int16()), ("tiles_left", pa.int16()),
+        ("closed", i16list), ("melds", pa.list_(pa.string())), ("n_melds", pa.int8()),
+        ("visible", pa.list_(pa.uint8(), 34)), ("dora_markers", i16list),
+        ("riichi", pa.bool_()), ("riichi_seats", pa.int8()), ("scores", pa.list_(pa.int32(), 4)),
+        ("action", pa.string()), ("tile", pa.int16()), ("tsumogiri", pa.bool_()),
+        ("consumed", i16list), ("from_seat", pa.int8()), ("win_flags", pa.int16()),
+        ("ura_markers", i16list), ("pao_seat", pa.int8()),
+        ("win_han", pa.int16()), ("win_fu", pa.int16()), ("win_points", pa.int32()),
+        ("hand_result", pa.string()), ("hand_delta", pa.int32()), ("hand_won", pa.bool_()),
+    ])
+
+
+# ---- reading records ---------------------------------------------------------------------------
+
+RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz")
+
+
+def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
+    """(name, raw bytes) of every record under ``paths`` (files, folders searched recursively,
+    tar archives read in place), in a stable order. A path that cannot be read yields
+    (path, the error) instead of stopping the run."""
+    for name, data, _done in _sources_with_bytes(paths):
+        yield name, data
+
+
+def input_bytes(paths: Iterable[str]) -> int:
+    """The total size of the record files under ``paths`` (for progress bars)."""
+    total = 0
+    for path in paths:
+        path = os.fspath(path)
+        if os.path.isdir(path):
+            for root, _dirs, files in os.walk(path):
+                total += sum(os.path.getsize(os.path.join(root, fn)) for fn in files
+                             if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn))
+        elif os.path.isfile(path):
+            total += os.path.getsize(path)
+    return total
+
+
+def _sources_with_bytes(paths: Iterable[str], done: int = 0
+                        ) -> Iterator[tuple[str, bytes | Exception, int]]:
+    """iter_sources plus the input bytes consumed so far after each record."""
+    import tarfile
+
+    for path in paths:
+        path = os.fspath(path)
+        try:
+            if os.path.isdir(path):
+                for root, dirs, files in os.walk(path):
+                    dirs.sort()
+                    for fn in sorted(files):
+                        full = os.path.join(root, fn)
+                        if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn):
+                            for item in _sources_with_bytes([full], done):
+                                done = item[2]
+                                yield item
+                continue
+            size = os.path.getsize(path)
+            if _is_tar_name(path) or tarfile.is_tarfile(path):
+                with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as tar:
+                    for member in tar:
+                        if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
+                            fh = tar.extractfile(member)
+                            if fh is not None:
+                                yield f"{path}:{member.name}", fh.read(), done + raw.tell()
+                done += size
+                continue
+            with open(path, "rb") as f:
+                data = f.read()
+            done += size
+            yield path, data, done
+        except (OSError, EOFError, tarfile.TarError) as exc:
+            yield path, exc, done
+
+
+def _is_tar_name(name: str) -> bool:
+    return name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
+
+
+@dataclass
+class ParsedRecord:
+    format: str
+    events: list[Event]
+    rules: str                 # JSON of the options that differ from the default rules
+    sanma: bool = False
+
+
+def parse_record(name: str, data: bytes) -> ParsedRecord:
+    """The events of one record; raises MjcoreError naming the record on bad input."""
+    from ..engine.events import from_mjai_lines
+    from ..engine.replay import _rules_from_events, with_record_rounding
+    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type
+
+    text = _decode(data, name)
+    head = text.lstrip()[:1]
+    if head == "<":
+        game = read_mjlog(text, name)
+        if game.sanma:
+            return ParsedRecord("mjlog", [], "", sanma=True)
+        rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
+        return ParsedRecord("mjlog", game.events, _rules_text(rules))
+    if head == "{":
+        events = from_mjai_lines(text.splitlines(), name)
+        return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)))
+    raise InvalidHandError(f"{name}: unknown record format (neither mjlog XML nor mjai JSON "
+                           "lines)", reason="unknown_format")
+
+
+def _rules_text(rules: Any) -> str:
+    """The options of ``rules`` that differ from the default rules, as JSON."""
+    from ..riichi.rules import DEFAULT_RULES
+
+    base = DEFAULT_RULES.to_dict()
+    diff = {k: v for k, v in rules.to_dict().items() if base.get(k) != v}
+    return json.dumps(diff, sort_keys=True, default=list)
+
+
+# ---- events -> rows ----------------------------------------------------------------------------
+
+def _mpsz(ids: Iterable[int]) -> str:
+    out = []
+    for t in ids:
+        k = t >> 2
+        out.append(("0" if t in RED_IDS else str(k % 9 + 1)) + _SUITS[k // 9])
+    # group runs of the same suit: 1m2m3m -> 123m
+    text = ""
+    for i, tok in enumerate(out):
+        nxt = out[i + 1][1] if i + 1 < len(out) else ""
+        text += tok[0] if nxt == tok[1] else tok
+    return text
+
+
+def meld_token(kind: str, called: int | None, tiles: list[int], from_rel: int) -> str:
+    """A meld in the notation of :class:`mjcore.Meld` (``chi:324m``, ``pon:555z<2``, ...)."""
+    if kind == "chi":
+        assert called is not None
+        return "chi:" + _mpsz([called] + sorted(tiles))
+    body = _mpsz(sorted(tiles + ([called] if called is not None else [])))
+    if kind == "ankan":
+        return "ankan:" + body
+    name = {"pon": "pon", "daiminkan": "kan", "kakan": "kakan"}[kind]
+    return f"{name}:{body}<{from_rel}"
+
+
+class _ListColumn:
+    """A list column kept as flat values plus offsets (cheap to append, cheap to convert)."""
+
+    def __init__(self, typecode: str) -> None:
+        self.values = array(typecode)
+        self.offsets = array("i", [0])
+
+    def add(self, seq: Iterable[Any]) -> None:
+        self.values.extend(seq)
+        self.offsets.append(len(self.values))
+
+    def truncate(self, rows: int) -> None:
+        end = self.offsets[rows]
+        del self.offsets[rows + 1:]
+        del self.values[end:]
+
+    def arrow(self, value_type: Any) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        values = pa.array(np.frombuffer(self.values, self.values.typecode), type=value_type)
+        return pa.ListArray.from_arrays(pa.array(np.frombuffer(self.offsets, np.int32)), values)
+
+
+class _Pool:
+    """A list column whose rows repeat a few distinct lists (dora indicators, meld tokens):
+    each row stores the number of its list in a pool of distinct tuples."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[Any, ...]] = [()]
+        self.ids: dict[tuple[Any, ...], int] = {(): 0}
+        self.rows = array("i")
+
+    def intern(self, items: Iterable[Any]) -> int:
+        key = tuple(items)
+        i = self.ids.get(key)
+        if i is None:
+            i = self.ids[key] = len(self.items)
+            self.items.append(key)
+        return i
+
+    def truncate(self, rows: int) -> None:
+        del self.rows[rows:]
+
+    def arrow(self, value_type: Any) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        lengths = np.array([len(x) for x in self.items], np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        flat = pa.array([v for x in self.items for v in x], type=value_type)
+        ids = np.frombuffer(self.rows, np.int32)
+        row_len = lengths[ids]
+        offsets = np.concatenate([[0], np.cumsum(row_len)]).astype(np.int32)
+        idx = np.repeat(starts[ids] - offsets[:-1], row_len) + np.arange(offsets[-1])
+        return pa.ListArray.from_arrays(pa.array(offsets), flat.take(pa.array(idx)))
+
+
+class _Columns:
+    """Column buffers of one partition."""
+
+    PER_ROW = ("decision", "event", "seat", "player", "turn", "tiles_left", "n_melds", "riichi",
+               "riichi_seats", "action", "tile", "tsumogiri", "from_seat", "win_flags")
+    PER_HAND = ("source", "format", "game", "rules", "hand", "round_wind", "kyoku", "honba",
+                "riichi_sticks", "dealer", "hand_result", "hand_delta", "hand_won")
+    PER_WIN = ("pao_seat", "win_han", "win_fu", "win_points")
+    POOLED = ("melds", "dora_markers", "consumed", "ura_markers")
+
+    def __init__(self) -> None:
+        self.cols: dict[str, list[Any]] = {n: [] for n in self.PER_ROW + self.PER_HAND}
+        self.closed = _ListColumn("h")
+        self.pools = {n: _Pool() for n in self.POOLED}
+        self.wins: dict[int, tuple[Any, ...]] = {}     # row -> PER_WIN values
+        self.visible = bytearray()
+        self.scores = array("i")
+
+    def __len__(self) -> int:
+        return len(self.cols["seat"])
+
+    def fill_hand(self, start: int, values: dict[str, Any], scores: list[int]) -> None:
+        """Set the per-hand columns of rows ``start:`` (rows added since the hand began)."""
+        n = len(self) - start
+        for k in self.PER_HAND:
+            col = self.cols[k]
+            del col[start:]
+            v = values[k]
+            col.extend(v if isinstance(v, list) else [v] * n)
+        del self.scores[start * 4:]
+        self.scores.extend(array("i", scores) * n)
+
+    def truncate(self, n: int) -> None:
+        for v in self.cols.values():
+            del v[n:]
+        self.closed.truncate(n)
+        for pool in self.pools.values():
+            pool.truncate(n)
+        for r in [r for r in self.wins if r >= n]:
+            del self.wins[r]
+        del self.visible[n * 34:]
+        del self.scores[n * 4:]
+
+    def table(self) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        sch = schema()
+        n = len(self)
+        arrays = []
+        for f in sch:
+            name = f.name
+            if name == "visible":
+                values = pa.array(np.frombuffer(bytes(self.visible), np.uint8))
+                arrays.append(pa.FixedSizeListArray.from_arrays(values, 34))
+            elif name == "scores":
+                values = pa.array(np.frombuffer(self.scores, np.int32))
+                arrays.append(pa.FixedSizeListArray.from_arrays(values, 4))
+            elif name == "closed":
+                arrays.append(self.closed.arrow(f.type.value_type))
+            elif name in self.pools:
+                arrays.append(self.pools[name].arrow(f.type.value_type))
+            elif name in self.PER_WIN:
+                j = self.PER_WIN.index(name)
+                default = -1 if name == "pao_seat" else None
+                col = [default] * n
+                for r, vals in self.wins.items():
+                    col[r] = vals[j]
+                arrays.append(pa.array(col, type=f.type))
+            else:
+                arrays.append(pa.array(self.cols[name], type=f.type))
+        return pa.Table.from_arrays(arrays, schema=sch)
+
+
+def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str, game: int,
+                   rules: str) -> int:
+    """Append one row per decision of ``events`` to ``out``; returns the rows added.
+
+    Raises MjcoreError naming the event when the record contradicts itself (the partial rows
+    of the game are then the caller's to drop)."""
+    cols = out.cols
+    c_decision, c_event, c_seat, c_player, c_turn, c_left, c_nmelds, c_riichi, c_rseats, c_action, \
+        c_tile, c_tsumogiri, c_from, c_flags = (cols[n] for n in _Columns.PER_ROW)
+    l_closed = out.closed
+    p_melds, p_dora, p_consumed, p_ura = (out.pools[n] for n in _Columns.POOLED)
+    r_melds, r_dora, r_consumed, r_ura = (p.rows for p in (p_melds, p_dora, p_consumed, p_ura))
+    hands: list[list[int]] = [[], [], [], []]
+    melds: list[list[list[Any]]] = [[], [], [], []]   # [kind, called, tiles, from_rel]
+    tokens = [0, 0, 0, 0]       # pooled meld tokens of each seat
+    dora_id = 0
+    seen = bytearray(34)
+    dora: list[int] = []
+    riichi = [False] * 4
+    riichi_bits = 0
+    ippatsu = [False] * 4
+    pending_riichi = -1
+    double_riichi = [False] * 4
+    discarded = [False] * 4     # seat has discarded in this hand
+    turns = [0] * 4
+    draws = 0
+    called_in_hand = False
+    last_rinshan = False
+    hand_no = -1
+    header: dict[str, Any] = {}
+    scores: list[int] = []
+    hand_rows_start = len(out)
+    start_rows = len(out)
+    decision = 0
+    last_actor_event: Event | None = None
+    result_deltas = [0, 0, 0, 0]
+    winners: set[int] = set()
+    result_kind = ""
+    names = [f"seat {s}" for s in range(4)]
+
+    def row(i: int, seat: int, action: str, tile: int, tsumogiri: bool = False,
+            consumed: list[int] | None = None, from_seat: int = -1,
+            closed: list[int] | None = None, flags: int = 0) -> None:
+        nonlocal decision
+        c_decision.append(decision)
+        c_event.append(i)
+        c_seat.append(seat)
+        c_player.append(names[seat])
+        c_turn.append(turns[seat])
+        c_left.append(LIVE_WALL - draws)
+        l_closed.add(sorted(hands[seat] if closed is None else closed))
+        r_melds.append(tokens[seat])
+        c_nmelds.append(len(melds[seat]))
+        out.visible += seen
+        r_dora.append(dora_id)
+        c_riichi.append(riichi[seat])
+        c_rseats.append(riichi_bits)
+        c_action.append(action)
+        c_tile.append(tile)
+        c_tsumogiri.append(tsumogiri)
+        r_consumed.append(p_consumed.intern(sorted(consumed)) if consumed else 0)
+        c_from.append(from_seat)
+        c_flags.append(flags)
+        r_ura.append(0)
+        decision += 1
+
+    def win_row(i: int, seat: int, action: str, ev: Event, from_seat: int, flags: int,
+                closed: list[int] | None) -> None:
+        row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
+        r = len(out) - 1
+        r_ura[r] = p_ura.intern(ev.get("uradora_markers") or ())
+        out.wins[r] = (int(ev.get("pao", -1)), _win_han(ev), ev.get("fu"),
+                       ev.get("hora_points", ev.get("points")))
+
+    def see(tile: int) -> None:
+        seen[tile >> 2] += 1
+
+    def close_hand(result: str, deltas: list[int] | None) -> None:
+        seats = c_seat[hand_rows_start:]
+        out.fill_hand(hand_rows_start, {
+            "source": source, "format": fmt, "game": game, "rules": rules, "hand": hand_no,
+            "round_wind": header["round_wind"], "kyoku": header["kyoku"],
+            "honba": header["honba"], "riichi_sticks": header["sticks"],
+            "dealer": header["dealer"], "hand_result": result,
+            "hand_delta": [deltas[s] for s in seats] if deltas is not None else None,
+            "hand_won": [s in winners for s in seats]}, scores)
+
+    for i, ev in enumerate(events):
+        t = ev["type"]
+        try:
+            if t == "tsumo":
+                if hand_no < 0:
+                    continue
+                a = ev["actor"]
+                hands[a].append(ev["pai"])
+                turns[a] += 1
+                draws += 1
+                last_rinshan = bool(ev.get("rinshan"))
+                continue
+            if t == "dahai":
+                if hand_no < 0:
+                    continue
+                a = ev["actor"]
+                tile = ev["pai"]
+                if pending_riichi == a:
+                    if not discarded[a] and not called_in_hand:
+                        double_riichi[a] = True
+                    row(i, a, "riichi", tile, bool(ev.get("tsumogiri")))
+                else:
+                    row(i, a, "discard", tile, bool(ev.get("tsumogiri")))
+                hands[a].remove(tile)
+                see(tile)
+                ippatsu[a] = False
+                discarded[a] = True
+                last_actor_event = ev
+                continue
+            if t == "start_game":
+                given = ev.get("names") or []
+                names = [str(given[s]) if s < len(given) and given[s] else f"seat {s}"
+                         for s in range(4)]
+                continue
+            if t == "start_kyoku":
+                if hand_no >= 0 and hand_rows_start < len(out):
+                    close_hand(result_kind or "unfinished", result_deltas if result_kind
+                               else None)
+                hand_no += 1
+                header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
+                          "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
+                scores = [int(x) for x in ev["scores"]]
+                if len(scores) != 4 or len(ev["tehais"]) != 4:
+                    raise InvalidHandError("start_kyoku: four hands and scores expected",
+                                           reason="bad_event")
+                hands = [list(h) for h in ev["tehais"]]
+                melds = [[], [], [], []]
+                tokens = [0, 0, 0, 0]
+                seen = bytearray(34)
+                dora = [ev["dora_marker"]]
+                dora_id = p_dora.intern(dora)
+                see(ev["dora_marker"])
+                riichi = [False] * 4
+                riichi_bits = 0
+                ippatsu = [False] * 4
+                double_riichi = [False] * 4
+                pending_riichi = -1
+                discarded = [False] * 4
+                turns = [0] * 4
+                draws = 0
+                called_in_hand = False
+                last_rinshan = False
+                hand_rows_start = len(out)
+                result_deltas = [0, 0, 0, 0]
+                winners = set()
+                result_kind = ""
+                last_actor_event = None
+                continue
+            if hand_no < 0:
+                continue
+            if t == "reach":
+                pending_riichi = ev["actor"]
+                continue
+            if t == "reach_accepted":
+                a = ev["actor"]
+                riichi[a] = True
+                riichi_bits |= 1 << a
+                ippatsu[a] = True
+                pending_riichi = -1
+                continue
+            if t in ("chi", "pon", "daiminkan"):
+                a = ev["actor"]
+                cons = list(ev["consumed"])
+                target = ev["target"]
+                row(i, a, t, ev["pai"], consumed=cons, from_seat=target)
+                for c in cons:
+                    hands[a].remove(c)
+                    see(c)
+                melds[a].append([t, ev["pai"], cons, (target - a) % 4])
+                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
+                called_in_hand = True
+                ippatsu = [False] * 4
+                last_actor_event = ev
+                continue
+            if t == "kakan":
+                a = ev["actor"]
+                tile = ev["pai"]
+                row(i, a, "kakan", tile, consumed=list(ev["consumed"]))
+                hands[a].remove(tile)
+                see(tile)
+                kind = tile >> 2
+                pon = next((m for m in melds[a] if m[0] == "pon" and m[1] >> 2 == kind), None)
+                if pon is None:
+                    raise InvalidHandError(f"event {i}: added kan without a pon",
+                                           reason="bad_event")
+                pon[0] = "kakan"
+                pon[2] = pon[2] + [tile]
+                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
+                called_in_hand = True
+                ippatsu = [False] * 4
+                last_actor_event = ev
+                continue
+            if t == "ankan":
+                a = ev["actor"]
+                cons = list(ev["consumed"])
+                row(i, a, "ankan", cons[0], consumed=cons)
+                for c in cons:
+                    hands[a].remove(c)
+                    see(c)
+                melds[a].append(["ankan", None, cons, 0])
+                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
+                called_in_hand = True
+                ippatsu = [False] * 4
+                last_actor_event = ev
+                continue
+            if t == "dora":
+                dora = dora + [ev["dora_marker"]]
+                dora_id = p_dora.intern(dora)
+                see(ev["dora_marker"])
+                continue
+            if t == "hora":
+                a = ev["actor"]
+                target = ev["target"]
+                flags = 0
+                if riichi[a]:
+                    flags |= WIN_FLAG_BITS["riichi"]
+                    if ippatsu[a]:
+                        flags |= WIN_FLAG_BITS["ippatsu"]
+                    if double_riichi[a]:
+                        flags |= WIN_FLAG_BITS["double_riichi"]
+                if a == target:
+                    flags |= WIN_FLAG_BITS["tsumo"]
+                    if last_rinshan:
+                        flags |= WIN_FLAG_BITS["rinshan"]
+                    elif draws == LIVE_WALL:
+                        flags |= WIN_FLAG_BITS["haitei"]
+                    if not called_in_hand and not discarded[a]:
+                        flags |= WIN_FLAG_BITS["tenhou" if a == header["dealer"] else "chiihou"]
+                    win_row(i, a, "tsumo", ev, a, flags, None)
+                else:
+                    prev = last_actor_event
+                    if prev is not None and prev["type"] in ("kakan", "ankan"):
+                        flags |= WIN_FLAG_BITS["chankan"]
+                    elif draws == LIVE_WALL:
+                        flags |= WIN_FLAG_BITS["houtei"]
+                    win_row(i, a, "ron", ev, target, flags, hands[a])
+                for s in range(4):
+                    result_deltas[s] += int(ev["deltas"][s])
+                winners.add(a)
+                result_kind = "win"
+                continue
+            if t == "ryukyoku":
+                if ev.get("reason") == "kyushukyuhai":
+                    row(i, _kyuushu_seat(events, i), "kyuushu", -1)
+                for s in range(4):
+                    result_deltas[s] += int(ev["deltas"][s])
+                result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
+                continue
+            if t == "end_kyoku":
+                close_hand(result_kind or "unfinished", result_deltas if result_kind else None)
+                hand_rows_start = len(out)
+                continue
+        except MjcoreError:
+            raise
+        except (KeyError, ValueError, IndexError, TypeError) as exc:
+            raise InvalidHandError(f"event {i} ({t}): {exc!r}", reason="bad_event") from None
+    if hand_rows_start < len(out):      # a truncated record: the last hand has no result
+        close_hand("unfinished", None)
+    return len(out) - start_rows
+
+
+def _win_han(ev: Event) -> int | None:
+    if "fan" in ev:
+        return int(ev["fan"])
+    if ev.get("yakuman"):
+        return 13 * len(ev["yakuman"])
+    if "yaku" in ev:
+        return sum(int(h) for _y, h in ev["yaku"])
+    return None
+
+
+def _kyuushu_seat(events: list[Event], i: int) -> int:
+    for ev in reversed(events[:i]):
+        if ev["type"] == "tsumo":
+            return int(ev["actor"])
+    raise InvalidHandError(f"event {i}: nine-terminals draw before any draw", reason="bad_event")
+
+
+# ---- partitions --------------------------------------------------------------------------------
+
+@dataclass
+class PartitionResult:
+    index: int
+    rows: int
+    records: int
+    problems: list[Problem] = field(default_factory=list)
+    skipped: bool = False          # already written (resume)
+
+
+def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes | str]],
+                      out_dir: str | None) -> tuple[PartitionResult, Any]:
+    """Extract the records ``items`` (name, bytes or a read error) as partition ``index``.
+    Writes the partition when ``out_dir`` is given, else returns its table."""
+    cols = _Columns()
+    problems: list[Problem] = []
+    for offset, (name, data) in enumerate(items):
+        game = first_game + offset
+        if isinstance(data, str):
+            problems.append(Problem(name, game, -1, "unreadable", data))
+            continue
+        try:
+            rec = parse_record(name, data)
+        except MjcoreError as exc:
+            problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
+                                    str(exc)))
+            continue
+        except (KeyError, ValueError, IndexError, TypeError) as exc:   # a reader's slip
+            problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
+            continue
+        if rec.sanma:
+            problems.append(Problem(name, game, -1, "three_player",
+                                    "three-player records are not analysed"))
+            continue
+        if not any(ev["type"] == "start_kyoku" for ev in rec.events):
+            problems.append(Problem(name, game, -1, "no_hands", "the record has no hands"))
+            continue
+        mark = len(cols)
+        try:
+            extract_events(rec.events, cols, source=name, fmt=rec.format, game=game,
+                           rules=rec.rules)
+        except MjcoreError as exc:
+            cols.truncate(mark)
+            problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
+                                    str(exc)))
+            continue
+        if not any(ev["type"] == "end_game" for ev in rec.events):
+            problems.append(Problem(name, game, len(cols) - mark, "incomplete",
+                                    f"the record stops before the game ends: its "
+                                    f"{len(cols) - mark} rows are kept, the last hand has no "
+                                    "result"))
+    table = cols.table()
+    res = PartitionResult(index, table.num_rows, len(items), problems)
+    if out_dir is not None:
+        atomic_write_json(os.path.join(out_dir, problems_name(index)),
+                          [p.as_dict() for p in problems])
+        write_table_atomic(table, os.path.join(out_dir, partition_name(index)))
+        return res, None
+    return res, table
+
+
+def _task(args: tuple[int, int, list[tuple[str, bytes | str]], str | None]) -> Any:
+    return extract_partition(*args)
+
+
+def _batches(paths: Iterable[str], per: int) -> Iterator[tuple[int, int, list[Any], int]]:
+    """(part index, first game number, records, input bytes read) of each part."""
+    batch: list[tuple[str, bytes | str]] = []
+    index = game = 0
+    done = 0
+    for name, data, done in _sources_with_bytes(paths):
+        item = (name, data if isinstance(data, bytes) else f"{type(data).__name__}: {data}")
+        batch.append(item)
+        if len(batch) == per:
+            yield index, game, batch, done
+            index += 1
+            game += per
+            batch = []
+    if batch:
+        yield index, game, batch, done
+
+
+def extract(records: str | Iterable[str], out: str | None = None, *,
+            records_per_partition: int = 200, workers: int | None = None,
+            show_progress: bool = False, resume: bool = True) -> Any:
+    """Extract game records to one row per decision.
+
+    With ``out`` (a folder) the partitions are written there as Parquet and an
+    :class:`ExtractSummary` is returned; without it the whole extract is returned as one
+    Arrow table (small inputs only; its problems are in ``problems_of(table)``).
+    ``workers`` processes (default: one per core)."""
+    import pyarrow as pa
+
+    paths = [records] if isinstance(records, (str, os.PathLike)) else list(records)
+    if records_per_partition < 1:
+        raise MjcoreError("records_per_partition must be at least 1")
+    for p in paths:
+        if not os.path.exists(p):
+            raise MjcoreError(f"{p}: no such file or folder")
+    plan = PartitionPlan(out) if out is not None else None
+    if plan is not None:
+        _check_manifest(plan, paths, records_per_partition, resume)
+    tables: list[Any] = []
+    summary = ExtractSummary()
+    bytes_at: dict[int, int] = {}
+    bar = progress(show_progress, desc="extract", unit="B", unit_scale=True,
+                   total=input_bytes(paths))
+
+    def tasks() -> Iterator[Any]:
+        for index, first, batch, done in _batches(paths, records_per_partition):
+            if plan is not None and resume and plan.done(index):
+                summary.resumed += 1
+                summary.records += len(batch)
+                bar.update(max(0, done - bar_pos[0]))
+                bar_pos[0] = max(bar_pos[0], done)
+                continue
+            bytes_at[index] = done
+            yield (index, first, batch, out)
+
+    bar_pos = [0]
+    for res, table in parallel_map(_task, tasks(), workers):
+        summary.add(res)
+        if table is not None:
+            tables.append((res.index, table))
+        done = bytes_at.pop(res.index, 0)
+        if done > bar_pos[0]:
+            bar.update(done - bar_pos[0])
+            bar_pos[0] = done
+        bar.set_postfix(records=summary.records, rows=summary.rows, refresh=False)
+    bar.close()
+    if plan is not None:
+        summary.problems = plan.read_problems()
+        return summary
+    tables.sort(key=lambda x: x[0])
+    if not tables:
+        return schema().empty_table()
+    table = pa.concat_tables([t for _i, t in tables])
+    return table.replace_schema_metadata(
+        {"problems": json.dumps([p.as_dict() for p in summary.problems])})
+
+
+def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: bool) -> None:
+    """Parts are only reused for the same inputs and part size; ``resume=False`` clears them."""
+    path = os.path.join(plan.directory, "_extract.json")
+    manifest = {"inputs": [os.path.abspath(p) for p in paths], "records_per_part": per,
+                "schema": "mjcore.dataset.extract/1"}
+    if resume and os.path.exists(path):
+        with open(path) as f:
+            old = json.load(f)
+        if old != manifest:
+            raise MjcoreError(f"{plan.directory} holds an extract of other inputs or another "
+                              "part size; give a new folder or --no-resume")
+    elif resume and plan.count():
+        raise MjcoreError(f"{plan.directory} holds Parquet parts that are not an extract; "
+                          "give a new folder")
+    if not resume:
+        plan.clear()
+    atomic_write_json(path, manifest)
+
+
+@dataclass
+class ExtractSummary:
+    records: int = 0
+    rows: int = 0
+    partitions: int = 0
+    resumed: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, res: PartitionResult) -> None:
+        self.records += res.records
+        self.rows += res.rows
+        self.partitions += 1
+        self.problems.extend(res.problems)
+
+
+def problems_of(table: Any) -> list[Problem]:
+    """The problems an in-memory extract carries in its schema metadata."""
+    meta = table.schema.metadata or {}
+    raw = meta.get(b"problems")
+    return [Problem(**p) for p in json.loads(raw)] if raw else []

@@ -1,0 +1,195 @@
+"""The extract: one row per decision, in record order, checked against the engine's replay."""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import tarfile
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from mjcore.dataset.extract import (
+    ACTIONS,
+    extract,
+    extract_partition,
+    problems_of,
+    schema,
+)
+from mjcore.engine.actions import PASS, TENPAI, ActionType
+from mjcore.engine.events import write_mjai
+from mjcore.engine.game import Game
+from mjcore.engine.replay import _RecordDriver, _walls_from_record, with_record_rounding
+from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
+
+_ACTION_OF = {ActionType.DISCARD: "discard", ActionType.RIICHI: "riichi",
+              ActionType.TSUMO: "tsumo", ActionType.RON: "ron", ActionType.CHI: "chi",
+              ActionType.PON: "pon", ActionType.DAIMINKAN: "daiminkan",
+              ActionType.KAKAN: "kakan", ActionType.ANKAN: "ankan",
+              ActionType.KYUUSHU: "kyuushu"}
+
+
+def engine_decisions(events, rules) -> list[tuple[int, str, int]]:
+    """(seat, action, tile kind) of every choice the engine asked for while replaying a
+    record, passes left out (the record does not hold them)."""
+    walls = _walls_from_record(events, "test")
+    driver = _RecordDriver(events)
+    taken: list[tuple[int, str, int]] = []
+
+    def decide(seat, actions):
+        a = driver(seat, actions)
+        if a is not PASS and a.type not in (ActionType.PASS, TENPAI):
+            tile = a.tile if a.type != ActionType.ANKAN else min(a.consumed)
+            taken.append((seat, _ACTION_OF[a.type], tile >> 2 if tile >= 0 else -1))
+        return a
+
+    it = iter(walls)
+    game = Game(rules, lambda pos, honba: next(it), decide, on_event=driver.on_event)
+    game.run()
+    assert driver.pos == len(driver.rec)
+    return taken
+
+
+def test_every_decision_is_a_row_in_order(records, extract_table):
+    """For complete 4-player games: the extract's rows are exactly the choices the engine's
+    replay takes from the record, in the same order."""
+    checked = 0
+    for game_no, (name, data) in enumerate(records.items()):
+        game = read_mjlog(data.decode("utf-8"), name)
+        if game.sanma or not game.complete or checked >= 6:
+            continue
+        rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
+        expected = engine_decisions(game.events, rules)
+        rows = extract_table.filter(pa.compute.ends_with(extract_table["source"], name))
+        got = [(r["seat"], r["action"], r["tile"] >> 2 if r["tile"] >= 0 else -1)
+               for r in rows.select(["seat", "action", "tile"]).to_pylist()]
+        assert got == expected, name
+        assert rows["decision"].to_pylist() == list(range(len(got)))
+        checked += 1
+    assert checked == 6
+
+
+def test_rows_follow_the_hand(extract_table):
+    """Each row's closed hand has the size its action needs, and hands are 136-id sets."""
+    for r in extract_table.select(["closed", "n_melds", "action", "tile", "visible"]) \
+            .slice(0, 4000).to_pylist():
+        size = len(r["closed"]) + 3 * r["n_melds"]
+        if r["action"] in ("chi", "pon", "daiminkan", "ron"):
+            assert size == 13
+            assert r["tile"] not in r["closed"]
+        else:
+            assert size == 14
+            if r["action"] in ("discard", "riichi", "kakan"):
+                assert r["tile"] in r["closed"]
+        assert len(set(r["closed"])) == len(r["closed"])
+        assert all(0 <= v <= 4 for v in r["visible"])
+    assert set(extract_table["action"].to_pylist()) <= set(ACTIONS)
+
+
+def test_schema_and_outcomes(extract_table):
+    assert extract_table.schema.equals(schema(), check_metadata=False)
+    rows = extract_table.to_pandas()
+    assert rows["hand_result"].notna().all()
+    wins = rows[rows["action"].isin(["tsumo", "ron"])]
+    assert len(wins) > 20
+    assert wins["hand_won"].all() and wins["win_points"].notna().all()
+    # a hand's deltas sum to the sticks taken by its winner(s), or 0
+    per_hand = rows.groupby(["game", "hand", "seat"])["hand_delta"].first().groupby(
+        ["game", "hand"]).sum()
+    assert (per_hand >= 0).all()
+
+
+def test_bad_records_are_reported_not_dropped(records, tmp_path):
+    names = list(records)
+    good = records[names[0]]
+    corrupt = good[: len(good) // 2].replace(b"<T", b"<Q", 1) + b'<N who="9" m="x"/>'
+    undisc = good.replace(b"<D", b"<D1", 1)
+    items = [(names[0], good), ("garbage.bin", b"\x00\x01\x02 not a record"),
+             ("broken.xml", corrupt), ("gone.xml", "OSError: [Errno 2] missing"),
+             ("bad-discard.xml", undisc), ("empty.jsonl", b"\n"), (names[1], records[names[1]])]
+    res, table = extract_partition(0, 100, items, None)
+    by_file = {p.file: p for p in res.problems}
+    assert by_file["garbage.bin"].reason == "unknown_format"
+    assert by_file["broken.xml"].game == 102
+    assert by_file["gone.xml"].reason == "unreadable"
+    assert "bad-discard.xml" in by_file and "empty.jsonl" in by_file
+    assert set(table["game"].to_pylist()) >= {100}
+    assert 106 in set(table["game"].to_pylist()) or by_file.get(names[1]) is not None
+    for p in res.problems:
+        assert p.detail and p.reason
+
+
+def test_truncated_record_keeps_its_rows_and_is_counted(records):
+    name = next(n for n in records if n.startswith("thewaxmango"))
+    text = records[name].decode()
+    cut = text[: text.index("<AGARI", len(text) // 2)]        # stops mid-hand
+    res, table = extract_partition(0, 0, [(name, cut.encode())], None)
+    assert [p.reason for p in res.problems] == ["incomplete"]
+    assert res.problems[0].row == table.num_rows > 0
+    assert table["hand_result"].to_pylist()[-1] == "unfinished"
+
+
+def test_mjai_records_give_the_same_rows(records):
+    """Our own records (mjai JSON lines, as `mjcore play` writes) extract like the mjlog."""
+    name = next(n for n in records if n.startswith("dnovikoff"))
+    game = read_mjlog(records[name].decode(), name)
+    lines = "\n".join(write_mjai(game.events)).encode()
+    _res, from_xml = extract_partition(0, 0, [(name, records[name])], None)
+    _res, from_mjai = extract_partition(0, 0, [("game.jsonl", gzip.compress(lines))], None)
+    cols = ["seat", "action", "closed", "melds", "visible", "tile", "win_points",
+            "hand_delta", "win_flags"]
+    assert from_mjai["format"][0].as_py() == "mjai"
+    xml_rows = from_xml.select(cols).to_pylist()
+    mjai_rows = from_mjai.select(cols).to_pylist()
+    # mjai names tiles, not copies: compare kinds (and red fives) instead of 136-ids
+    def kinds(r):
+        r = dict(r)
+        r["closed"] = sorted((t >> 2, t in (16, 52, 88)) for t in r["closed"])
+        r["tile"] = r["tile"] >> 2 if r["tile"] >= 0 else -1
+        return r
+    assert [kinds(r) for r in mjai_rows] == [kinds(r) for r in xml_rows]
+
+
+def test_parts_resume_and_archives(records, tmp_path):
+    """A tar.gz archive extracts like its files; parts already written are kept as they are."""
+    archive = tmp_path / "some.tar.gz"
+    chosen = list(records.items())[:9]
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, data in chosen:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    out = tmp_path / "ex"
+    summary = extract(str(archive), str(out), records_per_partition=4, workers=1)
+    assert summary.partitions == 3 and summary.records == 9
+    parts = sorted(p for p in os.listdir(out) if p.endswith(".parquet"))
+    assert parts == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet"]
+    first = (out / parts[0]).stat().st_mtime_ns
+    (out / parts[1]).unlink()
+    again = extract(str(archive), str(out), records_per_partition=4, workers=1)
+    assert again.resumed == 2 and again.partitions == 1
+    assert (out / parts[0]).stat().st_mtime_ns == first
+    whole = pa.concat_tables(pq.read_table(out / p) for p in parts)
+    memory = extract(str(archive), records_per_partition=4, workers=1)
+    assert whole.equals(memory.replace_schema_metadata(None))
+    with pytest.raises(Exception, match="another part size"):
+        extract(str(archive), str(out), records_per_partition=5, workers=1)
+    meta = json.loads((out / "_extract.json").read_text())
+    assert meta["records_per_part"] == 4
+
+
+def test_worker_processes_give_the_same_table(records_dir, extract_table):
+    two = extract(str(records_dir), workers=2, records_per_partition=8)
+    assert two.equals(extract_table)
+    assert [p.reason for p in problems_of(two)] == [p.reason for p in problems_of(extract_table)]
+
+
+def test_missing_input_is_an_error(tmp_path):
+    from mjcore.errors import MjcoreError
+
+    with pytest.raises(MjcoreError, match="no such file"):
+        extract(str(tmp_path / "nope"), str(tmp_path / "out"))
+
+
