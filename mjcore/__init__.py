@@ -5,6 +5,8 @@ Single hands: ``Hand.parse``, ``shanten``, ``is_agari``, ``decompose``, ``waits`
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .analysis import is_agari, shanten, ukeire, waits
 from .riichi.dora import count_dora, dora_from_indicator
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
@@ -12,17 +14,29 @@ from .hand import Hand, Meld, MeldKind
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .tiles import parse_tile, tile_name
 
+if TYPE_CHECKING:      # loaded on first use (see __getattr__); named here for editors
+    from . import batch
+    from .decomposition import decompose
+    from .riichi.rules import RuleSet
+    from .riichi.scoring import score
+
 __version__ = "0.1.0"
 
 __all__ = [
     "BatchError", "Hand", "InvalidHandError", "InvalidRuleError", "Meld", "MeldKind",
-    "MjcoreError", "Shanten", "Ukeire", "UkeireOption", "Wait", "Waits", "count_dora",
-    "dora_from_indicator", "is_agari", "parse_tile", "shanten", "tile_name", "ukeire", "waits",
+    "MjcoreError", "RuleSet", "Shanten", "Ukeire", "UkeireOption", "Wait", "Waits", "batch",
+    "count_dora", "decompose", "dora_from_indicator", "is_agari", "parse_tile", "score",
+    "shanten", "tile_name", "ukeire", "waits",
 ]
 
 
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})
+
+
 def __getattr__(name: str):
-    # Scoring and decomposition load on first use so `import mjcore` stays light.
+    """Scoring, decomposition and the batch API load on first use, so `import mjcore` stays
+    light."""
     if name == "score":
         from .riichi.scoring import score
         return score

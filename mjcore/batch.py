@@ -118,6 +118,10 @@ class BatchResult:
             return values[name]
         raise AttributeError(name)
 
+    def __dir__(self) -> list[str]:
+        # the result arrays (.shanten, .forms, ...) are attributes too
+        return sorted(set(super().__dir__()) | set(self.values))
+
     def __len__(self) -> int:
         return int(self.status.shape[0])
 

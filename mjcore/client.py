@@ -177,7 +177,43 @@ class Client:
 
     # -- plumbing -------------------------------------------------------------------------------
 
+    def check(self, timeout: float = 5.0) -> None:
+        """Fail fast: wait up to ``timeout`` s for the connection, then make one small
+        authenticated call, so that an unreachable server, a failed TLS handshake or a refused
+        token is one clear :class:`ServiceError` instead of an error per call."""
+        settled = threading.Event()
+        state: list[grpc.ChannelConnectivity] = []
+
+        def watch(s: grpc.ChannelConnectivity) -> None:
+            if s in (grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.TRANSIENT_FAILURE):
+                state.append(s)
+                settled.set()
+
+        self._channel.subscribe(watch, try_to_connect=True)
+        try:
+            settled.wait(timeout)
+        finally:
+            self._channel.unsubscribe(watch)
+        if not state or state[0] != grpc.ChannelConnectivity.READY:
+            why = "the connection failed" if state else f"no connection within {timeout:g} s"
+            raise ServiceError(
+                f"server {self.target} is unreachable: {why} (nothing listening there, a "
+                "firewall, or a failed TLS handshake)", grpc.StatusCode.UNAVAILABLE,
+                "unreachable")
+        try:
+            self._stub.ListRulePresets(self._pb.ListRulePresetsRequest(), timeout=timeout,
+                                       metadata=self._metadata)
+        except grpc.RpcError as err:
+            code = err.code()
+            if code == grpc.StatusCode.UNAUTHENTICATED:
+                raise ServiceError(
+                    f"server {self.target} refused the token"
+                    f"{'' if self._metadata else ' (none was given)'}: {err.details()}",
+                    code, "token_refused") from None
+            raise _convert_error(err) from None
+
     def close(self) -> None:
+        """Close the channels."""
         self._channel.close()
         if self._unary_channel is not None:
             self._unary_channel.close()

@@ -199,6 +199,15 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
+@click.option("--token-file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --server: a file whose first line is the bearer token.")
+@click.option("--tls", is_flag=True, help="With --server: TLS with the system's CA roots.")
+@click.option("--ca", "ca_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --server: TLS, trusting this PEM CA certificate.")
+@click.option("--cert", "cert_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --server: this PEM client certificate (mutual TLS; needs --key).")
+@click.option("--key", "key_file", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="With --server: the PEM private key of --cert.")
 @click.option("--out", "out_dir", metavar="DIR", type=click.Path(file_okay=False),
               help="Table job: analyse SOURCE (a folder of Parquet parts from `mjcore "
                    "extract`, or a Parquet, CSV or text file) into Parquet parts in DIR.")
@@ -208,7 +217,9 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--workers", "-j", default=0, type=click.IntRange(0),
               help="Table job: parts analysed at a time in-process (0: one per core).")
 def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visible: str,
-            progress: bool | None, server: str | None, out_dir: str | None = None,
+            progress: bool | None, server: str | None, token_file: str | None = None,
+            tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
+            key_file: str | None = None, out_dir: str | None = None,
             dask: str | None = None, workers: int = 0) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
@@ -250,12 +261,14 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         bar = tqdm(total=total, unit="hand", file=sys.stderr, dynamic_ncols=True,
                    delay=0 if progress else 0.5)
     client = None
+    server_errors: tuple[type[Exception], ...] = ()      # errors of the server, not a hand
     if server:
-        import os
+        from ..client import ServiceError
 
-        from ..client import Client
-
-        client = Client(server, token=os.environ.get("MJCORE_TOKEN") or None)
+        client = _connect(server, token_file, tls, ca_file, cert_file, key_file)
+        server_errors = (ServiceError,)
+    elif token_file or tls or ca_file or cert_file or key_file:
+        raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
     out = sys.stdout
     failed = 0
     first_block = True
@@ -263,6 +276,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         for src in sources:
             try:
                 record = analyse_hand(src.text, seen, client)
+            except server_errors as e:      # the server, not the hand: stop here
+                raise click.ClickException(str(e)) from None
             except MjcoreError as e:
                 failed += 1
                 reason = getattr(e, "reason", "error")
@@ -292,6 +307,33 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if failed:
         click.echo(f"{failed} hand(s) failed", err=True)
         sys.exit(1)
+
+
+def _connect(server: str, token_file: str | None, tls: bool, ca_file: str | None,
+             cert_file: str | None, key_file: str | None) -> Any:
+    """A checked client: one clear error, fast, when the server cannot be reached or refuses
+    the token (not one error per hand)."""
+    import os
+
+    from ..client import Client, ServiceError
+
+    if (cert_file is None) != (key_file is None):
+        raise click.UsageError("--cert and --key go together (mutual TLS)")
+    token = os.environ.get("MJCORE_TOKEN") or None
+    if token_file:
+        with open(token_file, encoding="utf-8") as f:
+            token = f.readline().strip() or None
+        if token is None:
+            raise click.BadParameter(f"{token_file!r}: the first line is empty",
+                                     param_hint="--token-file")
+    client = Client(server, token=token, tls=tls, root_certificates=ca_file,
+                    client_cert=cert_file, client_key=key_file, retries=1)
+    try:
+        client.check()
+    except ServiceError as exc:
+        client.close()
+        raise click.ClickException(str(exc)) from None
+    return client
 
 
 def _report_error(src: _Source, err: Exception, reason: str, bar: Any) -> None:

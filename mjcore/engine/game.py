@@ -102,6 +102,8 @@ class Game:
             self.on_event(ev)
 
     def run(self) -> GameResult:
+        """Play hands until the game ends (riichi.md §15.4); emits ``start_game`` ...
+        ``end_game`` through ``on_event`` and returns the scores, ranks and points."""
         rules = self.rules
         start: Event = {"type": "start_game", "names": self.names, "rules": rules.name,
                         "rule_options": rules.to_dict()}
@@ -173,10 +175,12 @@ class AgentDecider:
                          for a, v in zip(self.agents, self.views)]
 
     def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
+        """Point every seat's view at a new hand."""
         for v in self.views:
             v._attach(rnd, events)
 
     def on_event(self, ev: Event) -> None:
+        """Pass an event, masked for each seat, to the agents that observe."""
         for s, obs in enumerate(self.observers):
             if obs is not None:
                 obs(mask_event(ev, s))
@@ -239,5 +243,6 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
 
 
 def describe(result: GameResult) -> dict[str, Any]:
+    """A game's outcome as a plain dict (scores, ranks, final points, hands)."""
     return {"scores": result.scores, "ranks": result.ranks,
             "final_points": result.final_points, "hands": result.n_hands}

@@ -31,9 +31,11 @@ class InvariantChecker:
         self.checked = 0
 
     def on_round(self, rnd: RiichiRound) -> None:
+        """Follow a new hand."""
         self.round = rnd
 
     def on_event(self, ev: Event) -> None:
+        """Check the tile census and the points after ``ev``; raises InvariantError."""
         rnd = self.round
         t = ev["type"]
         if rnd is None or t == "start_game":

@@ -72,6 +72,7 @@ class MjaiAgent:
         self.seat = -1
 
     def observe(self, event: Event) -> None:
+        """Queue an event (masked for this seat) for the bot's next exchange."""
         if event["type"] == "start_game":
             return
         self.pending.append(to_mjai(event))
@@ -97,6 +98,7 @@ class MjaiAgent:
         return answer
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        """Send the queued events, read the bot's answer and match it to a legal action."""
         if actions[0].type == TENPAI:     # mjai has no such question: always show the hand
             return actions[0]
         if self.seat < 0:
@@ -150,6 +152,7 @@ class MjaiAgent:
                         f"the legal actions {[str(a) for a in actions]}")
 
     def close(self) -> None:
+        """Stop the bot process."""
         if self.proc.poll() is None:
             try:
                 if self.proc.stdin:

@@ -338,6 +338,7 @@ def _close_rounds(events: list[Event]) -> list[Event]:
 
 
 def read_mjlog_file(path: str) -> MjlogGame:
+    """Read an mjlog file (plain or gzipped)."""
     with open(path, "rb") as f:
         data = f.read()
     return read_mjlog(_decode(data, path), path)
@@ -487,6 +488,7 @@ def _draw_name(reason: str) -> str:
 
 
 def dumps_tenhou6(events: list[Event], names: list[str] | None = None) -> str:
+    """A record as tenhou.net/6 JSON text (read back by :func:`read_tenhou6`)."""
     return json.dumps(to_tenhou6(events, names), ensure_ascii=False, separators=(",", ":"))
 
 

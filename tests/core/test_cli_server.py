@@ -1,0 +1,91 @@
+"""`mjcore analyze --server`: one clear error, fast, when the server cannot be reached or
+refuses the token; --token-file, --ca, --cert and --key reach a TLS server."""
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+from click.testing import CliRunner
+from mjcore.service import ServerConfig, build_server
+
+from mjcore.cli import main
+from tests.service.conftest import certs  # noqa: F401  (the throwaway CA and certificates)
+
+TOKEN = "cli-test-token"
+HANDS = ["123m456p789s11223z", "123m456p789s1122z", "19m19p19s1234567z"]
+
+
+def run(*args: str, env: dict[str, str] | None = None):
+    return CliRunner(env={"MJCORE_TOKEN": "", "MJCORE_SERVER": "", **(env or {})}).invoke(
+        main, ["analyze", "--json", *args])
+
+
+def one_error(result, needle: str) -> None:
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and needle in lines[0], lines
+    assert result.stdout == ""
+
+
+@pytest.fixture(scope="module")
+def mtls_token_server(certs):  # noqa: F811
+    server, port = build_server(ServerConfig(
+        port=0, tls_cert=certs["server"], tls_key=certs["server.key"], client_ca=certs["ca"],
+        token=TOKEN))
+    server.start()
+    yield port
+    server.stop(0).wait()
+
+
+@pytest.fixture(scope="module")
+def token_server():
+    server, port = build_server(ServerConfig(port=0, token=TOKEN))
+    server.start()
+    yield port
+    server.stop(0).wait()
+
+
+def test_nothing_listening_is_one_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    one_error(run("--server", f"127.0.0.1:{port}", *HANDS), "unreachable")
+
+
+def test_a_refused_token_is_one_error(token_server, tmp_path):
+    one_error(run("--server", f"127.0.0.1:{token_server}", *HANDS), "refused the token")
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text("not-the-token\n")
+    one_error(run("--server", f"127.0.0.1:{token_server}", "--token-file", str(wrong), *HANDS),
+              "refused the token")
+    right = tmp_path / "token.txt"
+    right.write_text(TOKEN + "\n")
+    ok = run("--server", f"127.0.0.1:{token_server}", "--token-file", str(right), *HANDS)
+    assert ok.exit_code == 0, ok.output
+    local = run(*HANDS)
+    assert [json.loads(x) for x in ok.stdout.splitlines()] == \
+        [json.loads(x) for x in local.stdout.splitlines()]
+    assert run("--server", f"127.0.0.1:{token_server}", HANDS[0],
+               env={"MJCORE_TOKEN": TOKEN}).exit_code == 0
+
+
+def test_mutual_tls_with_ca_cert_key_and_token_file(mtls_token_server, certs, tmp_path):  # noqa: F811
+    token = tmp_path / "token.txt"
+    token.write_text(TOKEN + "\n")
+    server = f"localhost:{mtls_token_server}"
+    ok = run("--server", server, "--ca", str(certs["ca"]), "--cert", str(certs["client"]),
+             "--key", str(certs["client.key"]), "--token-file", str(token), *HANDS)
+    assert ok.exit_code == 0, ok.output
+    assert len(ok.stdout.splitlines()) == len(HANDS)
+    # plaintext, or TLS without the client certificate: the handshake fails, once
+    one_error(run("--server", server, "--token-file", str(token), HANDS[0]), "unreachable")
+    one_error(run("--server", server, "--ca", str(certs["ca"]), "--token-file", str(token),
+                  HANDS[0]), "unreachable")
+
+
+def test_tls_options_need_server_and_cert_needs_key(certs):  # noqa: F811
+    r = run("--ca", str(certs["ca"]), HANDS[0])
+    assert r.exit_code == 2 and "go with --server" in r.stderr
+    r = run("--server", "127.0.0.1:1", "--cert", str(certs["client"]), HANDS[0])
+    assert r.exit_code == 2 and "--cert and --key go together" in r.stderr
