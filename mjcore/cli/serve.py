@@ -119,8 +119,34 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
         click.echo(f"listening on {config.host}:{port} ({scheme}{auth}{procs})")
         sys.stdout.flush()
 
+    if processes == 1:     # (ServerProcesses checks these itself)
+        _check_before_binding(config)
     try:
         status = run(config, ready=ready)
     except (OSError, RuntimeError) as err:  # unbindable address, unreadable certificates
         raise click.ClickException(f"cannot serve on {config.address}: {err}") from None
     sys.exit(status)
+
+
+def _check_before_binding(config) -> None:  # type: ignore[no-untyped-def]
+    """Name the cause that grpc reports only as "Failed to bind ... set GRPC_VERBOSITY=debug":
+    a TLS certificate and key that do not load or match, or a port in use."""
+    import ssl
+
+    from mjcore.service.processes import check_port_free
+
+    if config.tls_cert is not None:
+        try:
+            ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(config.tls_cert,
+                                                                    config.tls_key)
+        except (ssl.SSLError, OSError) as err:
+            why = getattr(err, "reason", None) or err.strerror or str(err)
+            raise click.ClickException(
+                f"--tls-cert {str(config.tls_cert)!r} / --tls-key {str(config.tls_key)!r}: not "
+                f"a PEM certificate chain and its private key ({why})") from None
+    if config.port:
+        try:
+            check_port_free(config.host, config.port)
+        except OSError as err:
+            raise click.ClickException(f"cannot serve on {config.address}: "
+                                       f"{err.strerror or err}") from None

@@ -89,3 +89,29 @@ def test_tls_options_need_server_and_cert_needs_key(certs):  # noqa: F811
     assert r.exit_code == 2 and "go with --server" in r.stderr
     r = run("--server", "127.0.0.1:1", "--cert", str(certs["client"]), HANDS[0])
     assert r.exit_code == 2 and "--cert and --key go together" in r.stderr
+
+
+def _serve(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "mjcore.cli", "serve", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_serve_says_which_port_is_in_use():
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = _serve("--port", str(port))
+    assert r.returncode == 1
+    assert f"port {port} is in use" in r.stderr and "GRPC_VERBOSITY" not in r.stderr
+
+
+def test_serve_says_the_tls_key_does_not_match(certs):  # noqa: F811
+    r = _serve("--port", "0", "--tls-cert", str(certs["server"]), "--tls-key",
+               str(certs["client.key"]))
+    assert r.returncode == 1
+    assert "--tls-key" in r.stderr and "GRPC_VERBOSITY" not in r.stderr, r.stderr
