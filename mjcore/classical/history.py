@@ -1,0 +1,514 @@
+"""Read J. Bradfield's Mah-Jong (``mj-server --hand-history``) hand histories.
+
+One ``.mjs`` file is one hand: one protocol message a line (a line ending in ``\\`` goes on
+on the next line). :func:`parse_history` turns one file's text into a :class:`HandHistory`;
+:func:`read_histories` reads a file, a folder (every ``*.mjs`` below it, in game and hand
+order) or a ``.tar.xz``/``.tar.gz``/``.tar`` archive of them.
+
+Seats are 0 = East .. 3 = North of the hand; Bradfield's player ids (1..4) are kept in
+``players`` and on each event. Tiles are tile codes: 0..33 the ordinary kinds of
+``mjcore.tiles`` (``1C`` = ``1m``, ``1D`` = ``1p``, ``1B`` = ``1s``, ``EW`` = ``1z`` ..
+``NW`` = ``4z``, ``WD`` = ``5z``, ``GD`` = ``6z``, ``RD`` = ``7z``) and 34..41 the bonus
+tiles ``1f``..``8f`` (``1F``..``4F`` flowers, ``1S``..``4S`` seasons): code = 34 + bonus id.
+
+What a hand history holds (all in :class:`HandHistory`):
+
+- ``players``: ``(player id, name)`` by seat, from the ``Player`` lines (East first);
+- ``game``: the ``Game`` line (prevailing wind, East's run of wins, scores before the hand);
+- ``options``: the ``GameOption`` values by name and ``rules`` (a ``ClassicalRules``);
+- ``wall``: every tile of the wall in drawing order;
+- ``events``: every other message in order (:class:`Event`), the scoring ones included;
+- ``scores``: each player's :class:`HandScore` (by seat; empty after a wash-out);
+- ``settlement``: the :class:`Settlement` (None after a wash-out).
+
+Malformed input raises :class:`HistoryError` naming the file, the line and the reason.
+"""
+from __future__ import annotations
+
+import re
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from ..errors import MjcoreError
+from .rules import ClassicalRules
+
+BONUS_BASE = 34
+N_TILE_CODES = 42
+SEAT_NAMES = ("East", "South", "West", "North")
+_WINDS = "ESWN"
+
+
+class HistoryError(MjcoreError, ValueError):
+    """A malformed hand history: ``source`` (file), ``line`` (1-based) and ``reason``."""
+
+    def __init__(self, source: str, line: int | None, reason: str) -> None:
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {reason}")
+        self.source = source
+        self.line = line
+        self.reason = reason
+
+
+def _tile_table() -> dict[str, int]:
+    table: dict[str, int] = {}
+    for suit, base in (("C", 0), ("D", 9), ("B", 18)):
+        for n in range(1, 10):
+            table[f"{n}{suit}"] = base + n - 1
+    for i, w in enumerate(("EW", "SW", "WW", "NW", "WD", "GD", "RD")):
+        table[w] = 27 + i
+    for n in range(1, 5):
+        table[f"{n}F"] = BONUS_BASE + n - 1
+        table[f"{n}S"] = BONUS_BASE + 4 + n - 1
+    return table
+
+
+TILE_CODES: dict[str, int] = _tile_table()
+TILE_TEXT: dict[int, str] = {v: k for k, v in TILE_CODES.items()}
+
+
+def parse_tile(text: str) -> int:
+    """Bradfield's tile name (``5D``, ``RD``, ``2S``) -> tile code; KeyError if unknown."""
+    return TILE_CODES[text]
+
+
+def tile_text(code: int) -> str:
+    """Tile code -> Bradfield's tile name."""
+    return TILE_TEXT[code]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One message of the hand: ``kind`` is the message name (``PlayerDiscards``,
+    ``PlayerPungs``, ``PlayerMahJongs`` ...). ``player`` is the player id it is about and
+    ``seat`` that player's seat (None for messages about no player); ``tile`` the tile it
+    names (None if none; ``--`` is None); ``args`` the remaining fields as written;
+    ``line`` the 1-based line number in the file."""
+
+    kind: str
+    player: int | None
+    seat: int | None
+    tile: int | None
+    args: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The ``Game`` line: the ids as listed, the prevailing wind (0 = East .. 3 = North),
+    ``east_wins`` (the field after the wind: how many hands in a row the current East has
+    won), the next field as written, the scores before this hand by player id, and the
+    protocol version."""
+
+    ids: tuple[int, int, int, int]
+    prevailing_wind: int
+    east_wins: int
+    field7: int
+    scores: dict[int, int]
+    protocol: int
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of a HandScore. ``label`` is what is scored (``RD+RD+RD``, ``basic``,
+    ``extra``, ``3 specials``, ``Limit Hand``, or "" for a whole-hand double); exactly one of
+    ``points``, ``doubles`` and ``limit`` is set (the others are 0); ``reason`` is the text in
+    parentheses (``closed pung of majors``)."""
+
+    label: str
+    points: int
+    doubles: int
+    limit: int
+    reason: str
+
+    def __str__(self) -> str:
+        if self.doubles:
+            return f"{self.label} {self.doubles} dbl ({self.reason})".strip()
+        return f"{self.label} {self.limit or self.points} ({self.reason})".strip()
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """One player's scored hand: the items in order, ``total_points``, ``total_doubles``
+    (None for a limit hand), ``over_limit`` (the uncapped score when it exceeded the limit,
+    else None) and ``score`` (the final SCORE)."""
+
+    player: int
+    seat: int
+    items: tuple[ScoreItem, ...]
+    total_points: int | None
+    total_doubles: int | None
+    over_limit: int | None
+    score: int
+    line: int
+
+
+@dataclass(frozen=True)
+class Payment:
+    """``payer`` pays ``payee`` ``amount`` (seats); ``for_seat`` is set when a cannon-letter
+    pays another loser's debt."""
+
+    payer: int
+    payee: int
+    amount: int
+    for_seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Net change of each seat (East first), the payments listed, and the seat that let off
+    a cannon (None if nobody did)."""
+
+    net: tuple[int, int, int, int]
+    payments: tuple[Payment, ...]
+    cannon: int | None
+    line: int
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """One hand of one game, as read from its ``.mjs`` file. ``game`` and ``hand`` number the
+    hand when the file name says (``game-N/hand-KK.mjs``), else None."""
+
+    source: str
+    game_number: int | None
+    hand_number: int | None
+    players: tuple[tuple[int, str], ...]
+    game: GameInfo
+    options: dict[str, int | str]
+    rules: ClassicalRules
+    wall: tuple[int, ...]
+    events: tuple[Event, ...]
+    scores: dict[int, HandScore] = field(default_factory=dict)
+    settlement: Settlement | None = None
+
+    def seat_of(self, player: int) -> int:
+        """The seat (0 = East) of a player id."""
+        for seat, (pid, _) in enumerate(self.players):
+            if pid == player:
+                return seat
+        raise KeyError(player)
+
+    @property
+    def finished(self) -> bool:
+        """True if somebody went Mah-Jong (the hand was scored; a wash-out is not)."""
+        return any(e.kind == "PlayerMahJongs" for e in self.events)
+
+    @property
+    def label(self) -> str:
+        if self.game_number is not None and self.hand_number is not None:
+            return f"game {self.game_number} hand {self.hand_number}"
+        return self.source
+
+
+# ---------------------------------------------------------------------------------------
+
+_NAME_RE = re.compile(r"game-(\d+)[/\\]hand-(\d+)\.mjs$")
+_ITEM_RE = re.compile(r"^(?P<label>.*?)\s*(?P<n>-?\d+)(?P<dbl> dbls?)? \((?P<reason>[^()]*)\)$")
+# Events whose second field is a player id, and which of their fields is a tile (by index
+# after the player id); the others are kept in ``args``.
+_TILE_FIELD = {
+    "PlayerDraws": 0, "PlayerDrawsLoose": 0, "PlayerDeclaresSpecial": 0, "PlayerDiscards": 0,
+    "PlayerChows": 0, "PlayerPungs": 0, "PlayerKongs": 0, "PlayerPairs": 0,
+    "PlayerDeclaresClosedKong": 0, "PlayerAddsToPung": 0, "PlayerRobsKong": 0,
+    "PlayerMahJongs": 0, "PlayerFormsClosedChow": 0, "PlayerFormsClosedPung": 0,
+    "PlayerFormsClosedPair": 0, "PlayerFormsClosedKong": 0, "PlayerFormsClosedSpecialSet": None,
+    "PlayerShowsTiles": None, "PlayerClaimsChow": None, "PlayerClaimsPung": None,
+    "PlayerClaimsKong": None, "PlayerClaimsMahJong": None, "PlayerDoesntClaim": None,
+    "PlayerReady": None, "DangerousDiscard": None, "PlayerSpecialSet": None,
+    "PlayerPairsSpecial": None,
+}
+
+
+def _logical_lines(text: str) -> list[tuple[int, str]]:
+    """Join continued lines; each result keeps the number of its first physical line."""
+    out: list[tuple[int, str]] = []
+    buf: list[str] = []
+    start = 0
+    for i, raw in enumerate(text.split("\n"), 1):
+        raw = raw.rstrip("\r")
+        if not buf:
+            start = i
+        if raw.endswith("\\"):
+            buf.append(raw[:-1])
+            continue
+        buf.append(raw)
+        out.append((start, "\n".join(buf)))
+        buf = []
+    if buf:
+        out.append((start, "\n".join(buf)))
+    return out
+
+
+def _int(source: str, line: int, text: str, what: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise HistoryError(source, line, f"{what} {text!r} is not a number") from None
+
+
+def _tile(source: str, line: int, text: str) -> int:
+    try:
+        return TILE_CODES[text]
+    except KeyError:
+        raise HistoryError(source, line, f"unknown tile {text!r}") from None
+
+
+def parse_history(text: str, source: str = "<history>") -> HandHistory:
+    """Parse one hand history (the text of one ``.mjs`` file)."""
+    players: list[tuple[int, str]] = []
+    game: GameInfo | None = None
+    options: dict[str, int | str] = {}
+    wall: tuple[int, ...] | None = None
+    raw_events: list[tuple[int, list[str]]] = []
+    score_lines: list[tuple[int, str]] = []
+    settlement_line: tuple[int, str] | None = None
+    east_id: int | None = None
+    for lineno, line in _logical_lines(text):
+        if not line.strip():
+            continue
+        head, _, rest = line.partition(" ")
+        if head == "Player":
+            f = rest.split(" ", 1)
+            pid = _int(source, lineno, f[0], "player id")
+            players.append((pid, f[1] if len(f) > 1 else ""))
+        elif head == "Game":
+            f = rest.split()
+            if len(f) < 12 or f[4] not in _WINDS or len(f[4]) != 1:
+                raise HistoryError(source, lineno, "malformed Game line")
+            ids = tuple(_int(source, lineno, x, "player id") for x in f[:4])
+            scores = [_int(source, lineno, x, "score") for x in f[7:11]]
+            game = GameInfo(ids=ids, prevailing_wind=_WINDS.index(f[4]),  # type: ignore[arg-type]
+                            east_wins=_int(source, lineno, f[5], "field"),
+                            field7=_int(source, lineno, f[6], "field"),
+                            scores=dict(zip(ids, scores)),
+                            protocol=_int(source, lineno, f[11], "protocol"))
+        elif head == "GameOption":
+            f = rest.split()
+            if len(f) < 6:
+                raise HistoryError(source, lineno, "malformed GameOption line")
+            name, kind, value = f[1], f[2], f[5]
+            options[name] = value if kind == "string" else _int(source, lineno, value,
+                                                                 f"option {name} value")
+        elif head == "Wall":
+            wall = tuple(_tile(source, lineno, t) for t in rest.split())
+        elif head == "NewHand":
+            f = rest.split()
+            if not f:
+                raise HistoryError(source, lineno, "malformed NewHand line")
+            east_id = _int(source, lineno, f[0], "player id")
+            raw_events.append((lineno, [head] + f))
+        elif head == "HandScore":
+            score_lines.append((lineno, rest))
+        elif head == "Settlement":
+            settlement_line = (lineno, rest)
+        else:
+            raw_events.append((lineno, line.split()))
+    if len(players) != 4:
+        raise HistoryError(source, None, f"expected 4 Player lines, found {len(players)}")
+    if game is None:
+        raise HistoryError(source, None, "no Game line")
+    if wall is None:
+        raise HistoryError(source, None, "no Wall line")
+    if east_id is not None and players[0][0] != east_id:
+        raise HistoryError(source, None, f"the first Player line ({players[0][0]}) is not "
+                                         f"NewHand's East ({east_id})")
+    seat_of = {pid: seat for seat, (pid, _) in enumerate(players)}
+    if len(seat_of) != 4:
+        raise HistoryError(source, None, "player ids are not distinct")
+    events = tuple(_event(source, lineno, f, seat_of) for lineno, f in raw_events)
+    scores: dict[int, HandScore] = {}
+    for lineno, rest in score_lines:
+        hs = _hand_score(source, lineno, rest, seat_of)
+        scores[hs.seat] = hs
+    settlement = (_settlement(source, settlement_line[0], settlement_line[1])
+                  if settlement_line else None)
+    try:
+        rules = ClassicalRules.from_bradfield_options(options)
+    except MjcoreError as e:
+        raise HistoryError(source, None, f"game options: {e}") from None
+    m = _NAME_RE.search(source.replace("\\", "/"))
+    return HandHistory(
+        source=source, game_number=int(m.group(1)) if m else None,
+        hand_number=int(m.group(2)) if m else None, players=tuple(players), game=game,
+        options=options, rules=rules, wall=wall, events=events, scores=scores,
+        settlement=settlement)
+
+
+def _event(source: str, lineno: int, f: list[str], seat_of: dict[int, int]) -> Event:
+    kind = f[0]
+    if kind not in _TILE_FIELD:
+        return Event(kind, None, None, None, tuple(f[1:]), lineno)
+    if len(f) < 2:
+        raise HistoryError(source, lineno, f"{kind}: missing player id")
+    pid = _int(source, lineno, f[1], "player id")
+    if pid not in seat_of:
+        raise HistoryError(source, lineno, f"{kind}: unknown player id {pid}")
+    rest = f[2:]
+    tile = None
+    idx = _TILE_FIELD[kind]
+    if idx is not None:
+        if len(rest) <= idx:
+            raise HistoryError(source, lineno, f"{kind}: missing tile")
+        if rest[idx] != "--":
+            tile = _tile(source, lineno, rest[idx])
+        rest = rest[:idx] + rest[idx + 1:]
+    elif kind == "PlayerShowsTiles":
+        for t in rest:
+            _tile(source, lineno, t)
+    return Event(kind, pid, seat_of[pid], tile, tuple(rest), lineno)
+
+
+def _hand_score(source: str, lineno: int, rest: str, seat_of: dict[int, int]) -> HandScore:
+    parts = rest.split("\n")
+    head = parts[0].split(None, 2)
+    if len(head) < 2:
+        raise HistoryError(source, lineno, "malformed HandScore line")
+    pid = _int(source, lineno, head[0], "player id")
+    if pid not in seat_of:
+        raise HistoryError(source, lineno, f"HandScore: unknown player id {pid}")
+    listed = _int(source, lineno, head[1], "score")
+    parts[0] = head[2] if len(head) > 2 else ""
+    items: list[ScoreItem] = []
+    total_points = total_doubles = over = final = None
+    for k, part in enumerate(parts):
+        text = part.strip()
+        at = lineno + k
+        if not text:
+            continue
+        if text.startswith("total pts"):
+            total_points = _int(source, at, text[9:].strip(), "total points")
+        elif text.startswith("total dbls"):
+            total_doubles = _int(source, at, text[10:].strip(), "total doubles")
+        elif text.startswith("SCORE:"):
+            final = _int(source, at, text[6:].strip(), "SCORE")
+        elif text.startswith("score:"):
+            over = _int(source, at, text[6:].split("(")[0].strip(), "score")
+        else:
+            m = _ITEM_RE.match(text)
+            if not m:
+                raise HistoryError(source, at, f"unreadable HandScore item {text!r}")
+            n = int(m.group("n"))
+            label = m.group("label")
+            if m.group("dbl"):
+                items.append(ScoreItem(label, 0, n, 0, m.group("reason")))
+            elif label == "Limit Hand":
+                items.append(ScoreItem(label, 0, 0, n, m.group("reason")))
+            else:
+                items.append(ScoreItem(label, n, 0, 0, m.group("reason")))
+    if final is None:
+        raise HistoryError(source, lineno, "HandScore without SCORE")
+    if final != listed:
+        raise HistoryError(source, lineno, f"HandScore lists {listed} but SCORE is {final}")
+    return HandScore(pid, seat_of[pid], tuple(items), total_points, total_doubles, over, final,
+                     lineno)
+
+
+_PAY_RE = re.compile(r"^(\w+)\s+pays\s+(\w+)\s*(?:\(for (\w+)\s*\))?\s+(\d+)$")
+
+
+def _seat_name(source: str, lineno: int, name: str) -> int:
+    try:
+        return SEAT_NAMES.index(name)
+    except ValueError:
+        raise HistoryError(source, lineno, f"unknown seat {name!r} in Settlement") from None
+
+
+def _settlement(source: str, lineno: int, rest: str) -> Settlement:
+    parts = rest.split("\n")
+    head = parts[0].split(None, 4)
+    if len(head) < 4:
+        raise HistoryError(source, lineno, "malformed Settlement line")
+    net = tuple(_int(source, lineno, x, "net change") for x in head[:4])
+    parts[0] = head[4] if len(head) > 4 else ""
+    payments: list[Payment] = []
+    cannon = None
+    for k, part in enumerate(parts):
+        text = part.strip()
+        at = lineno + k
+        if not text:
+            continue
+        m = _PAY_RE.match(text)
+        if m:
+            payments.append(Payment(
+                _seat_name(source, at, m.group(1)), _seat_name(source, at, m.group(2)),
+                int(m.group(4)),
+                _seat_name(source, at, m.group(3)) if m.group(3) else None))
+        elif text.endswith("let off a cannon"):
+            cannon = _seat_name(source, at, text.split()[0])
+        elif re.match(r"^\w+\s+(GAINS|LOSES)\s+\d+$", text) or re.match(
+                r"^\w+\s+and\s+\w+\s+are even$", text):
+            continue
+        else:
+            raise HistoryError(source, at, f"unreadable Settlement line {text!r}")
+    if sum(net) != 0:
+        raise HistoryError(source, lineno, f"Settlement {net} does not sum to zero")
+    return Settlement(net, tuple(payments), cannon, lineno)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------
+
+def _sort_key(name: str) -> tuple:
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise HistoryError(source, None, f"not UTF-8 text (byte {e.start})") from None
+
+
+def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHistory]:
+    """Every hand history under ``paths``: ``.mjs`` files, folders (searched recursively)
+    and ``.tar``/``.tar.xz``/``.tar.gz`` archives, each in game and hand order."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    for p in paths:
+        path = Path(p)
+        name = path.name
+        if path.is_dir():
+            for f in sorted(path.rglob("*.mjs"), key=lambda q: _sort_key(str(q))):
+                yield parse_history(_decode(f.read_bytes(), str(f)), str(f))
+        elif name.endswith((".tar", ".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar.bz2")):
+            yield from _read_tar(path)
+        elif path.is_file():
+            yield parse_history(_decode(path.read_bytes(), str(path)), str(path))
+        else:
+            raise HistoryError(str(path), None, "no such file or folder")
+
+
+def _read_tar(path: Path) -> Iterator[HandHistory]:
+    try:
+        tar = tarfile.open(path)
+    except (tarfile.TarError, OSError) as e:
+        raise HistoryError(str(path), None, f"cannot open archive: {e}") from None
+    # read in archive order (a compressed tar cannot seek back cheaply), then sort
+    files: list[tuple[str, bytes]] = []
+    with tar:
+        try:
+            for m in tar:
+                if m.isfile() and m.name.endswith(".mjs"):
+                    fh = tar.extractfile(m)
+                    if fh is not None:
+                        files.append((m.name, fh.read()))
+        except (tarfile.TarError, OSError, EOFError) as e:
+            raise HistoryError(str(path), None, f"corrupt archive: {e}") from None
+    for name, data in sorted(files, key=lambda f: _sort_key(f[0])):
+        src = f"{path}:{name}"
+        yield parse_history(_decode(data, src), src)
+
+
+def read_history_text(text: str | bytes, source: str = "<history>") -> HandHistory:
+    """Parse one history given as text or bytes."""
+    if isinstance(text, bytes):
+        text = _decode(text, source)
+    return parse_history(text, source)
+
+
+__all__ = [
+    "Event", "GameInfo", "HandHistory", "HandScore", "HistoryError", "Payment", "ScoreItem",
+    "Settlement", "parse_history", "parse_tile", "read_histories", "read_history_text",
+    "tile_text", "TILE_CODES", "BONUS_BASE", "SEAT_NAMES",
+]

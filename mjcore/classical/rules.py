@@ -1,0 +1,376 @@
+"""Chinese classical rule options as one immutable value, with named presets.
+
+Every option of chinese-classical.md §13 is a field of :class:`ClassicalRules`, plus the few
+options of Bradfield's ``mj-server`` 1.11 that §13 does not name (``dead_wall="none"``,
+``bonus_tiles``, ``add_to_claimed_pung``, ``show_on_washout``, ``losers_purity``). The
+scorer, the batch kernel, the game engine and the service read their options from this one
+value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.replace` or
+:meth:`ClassicalRules.from_bradfield_options` (the ``GameOption`` lines of a hand history).
+
+| option | classical (default) | bradfield (mj-server 1.11) |
+| --- | --- | --- |
+| seating | dice | fixed (order of connection) |
+| rounds / agreed_hands | 4 / 0 | 4 / 0 |
+| wall_profile | seed003 | seed003 |
+| dead_wall | 14_unreplenished | **14_replenished** |
+| bonus_tiles | True | True |
+| bonus_replacement | loose | **live_wall** |
+| multiple_mahjong | first | first |
+| rob_concealed_kong | never | never |
+| seven_pairs / seven_pairs_points | False / 20 | False / 20 |
+| fishing_call | False | False |
+| original_call | True | True |
+| add_to_claimed_pung | False | **True** |
+| minimum_doubles | 0 | 0 |
+| washout_passes_deal | False | False |
+| show_on_washout | False | False |
+| start_points | 2000 | **0** |
+| limit / no_limit | 1000 / False | 1000 / False |
+| mahjong_points | 20 | 20 |
+| own_bonus_double | both | both |
+| bouquet_doubles | 1 | 1 |
+| concealed_hand | fully_1 | fully_1 |
+| kong_has_3_types | False | False |
+| losers_purity | False | False |
+| tile_specific_limits | plum_blossom, moon, carrying_pole, imperial_jade | the same |
+| thirteenth_win_limit | True | True |
+| wriggling_snake | False | False |
+| losers_settle | True | True |
+| east_doubles | True | True |
+| discarder_pays_double | False | False |
+| cannon_liability | False | **True** |
+| false_mahjong_penalty | reject | reject |
+
+Option values:
+
+- ``seating``: "dice" (§2.1), "wind_discs", "fixed" (seats as given).
+- ``rounds``: 1, 2 (East and South) or a multiple of 4; ``agreed_hands`` > 0 ends the game
+  after that many hands instead.
+- ``wall_profile``: "seed003" (break at the sum of both throws) or "seed001" (second throw).
+- ``dead_wall``: "14_unreplenished" (seed 003, British), "14_replenished" (seed 001: two live
+  tiles move onto the dead wall when the loose pair is used), "16_unreplenished"
+  (Millington), "none" (every tile may be drawn; Bradfield's DeadWall unset).
+- ``bonus_replacement``: "loose" (a loose tile) or "live_wall" (the next live tile).
+- ``multiple_mahjong``: "first" / "last" claimant in turn order after the discarder, or
+  "all" (every claimant wins, each paid by the discarder).
+- ``rob_concealed_kong``: "never" or "thirteen_wonders".
+- ``seven_pairs``: seven pairs is a winning hand, scoring ``seven_pairs_points`` on top of
+  ``mahjong_points``.
+- ``own_bonus_double``: "both" (own flower and own season together: 1 double) or "each"
+  (each own bonus tile: 1 double). ``bouquet_doubles``: doubles for all four flowers, and
+  again for all four seasons.
+- ``concealed_hand``: "fully_1" (fully concealed winner: 1 double) or "fully_3_semi_1"
+  (3 doubles; concealed until the winning discard: 1 double).
+- ``tile_specific_limits``: the enabled subset of "plum_blossom", "moon", "carrying_pole",
+  "imperial_jade"; ``thirteenth_win_limit`` and ``wriggling_snake`` are separate switches.
+- ``limit``: the hand limit (any positive int; 1000, 500 and 300 are the usual ones).
+  ``no_limit``: hands are not capped and ``limit`` is only the value of a limit hand.
+- ``false_mahjong_penalty``: "reject" (the engine refuses it) or "half_limit" (Harr).
+- ``losers_purity`` (Bradfield's LosersPurity) is refused when True: not implemented.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from ..errors import InvalidRuleError
+
+TILE_SPECIFIC_LIMITS = ("plum_blossom", "moon", "carrying_pole", "imperial_jade")
+
+# The packed scoring parameters (``ClassicalRules.scoring_params``), in the field order of
+# the C struct ``ClassicalRulesC`` (mjcore/_core/classical_scoring.pxd).
+SCORING_PARAM_NAMES = (
+    "limit", "no_limit", "mahjong_points", "seven_pairs", "seven_pairs_points",
+    "own_each_doubles", "own_both_doubles", "bouquet_doubles", "concealed_fully_doubles",
+    "concealed_almost_doubles", "kong_has_3_types", "limit_flags", "losers_settle",
+    "east_doubles", "discarder_pays_double", "cannon_liability", "original_call",
+)
+
+# bits of ``limit_flags``
+LIMIT_PLUM_BLOSSOM = 1
+LIMIT_MOON = 2
+LIMIT_CARRYING_POLE = 4
+LIMIT_IMPERIAL_JADE = 8
+LIMIT_THIRTEENTH_WIN = 16
+LIMIT_WRIGGLING_SNAKE = 32
+
+
+@dataclass(frozen=True)
+class ClassicalRules:
+    """Every Chinese classical rule option (chinese-classical.md §13). Immutable.
+
+    >>> ClassicalRules.preset("bradfield").cannon_liability
+    True
+    >>> ClassicalRules.preset("classical").replace(seven_pairs=True).seven_pairs
+    True
+    """
+
+    seating: str = "dice"
+    rounds: int = 4
+    agreed_hands: int = 0
+    wall_profile: str = "seed003"
+    dead_wall: str = "14_unreplenished"
+    bonus_tiles: bool = True
+    bonus_replacement: str = "loose"
+    multiple_mahjong: str = "first"
+    rob_concealed_kong: str = "never"
+    seven_pairs: bool = False
+    seven_pairs_points: int = 20
+    fishing_call: bool = False
+    original_call: bool = True
+    add_to_claimed_pung: bool = False
+    minimum_doubles: int = 0
+    washout_passes_deal: bool = False
+    show_on_washout: bool = False
+    start_points: int = 2000
+    limit: int = 1000
+    no_limit: bool = False
+    mahjong_points: int = 20
+    own_bonus_double: str = "both"
+    bouquet_doubles: int = 1
+    concealed_hand: str = "fully_1"
+    kong_has_3_types: bool = False
+    losers_purity: bool = False
+    tile_specific_limits: tuple[str, ...] = TILE_SPECIFIC_LIMITS
+    thirteenth_win_limit: bool = True
+    wriggling_snake: bool = False
+    losers_settle: bool = True
+    east_doubles: bool = True
+    discarder_pays_double: bool = False
+    cannon_liability: bool = False
+    false_mahjong_penalty: str = "reject"
+    name: str = field(default="custom", compare=False)
+
+    _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "seating": ("dice", "wind_discs", "fixed"),
+        "wall_profile": ("seed003", "seed001"),
+        "dead_wall": ("14_unreplenished", "14_replenished", "16_unreplenished", "none"),
+        "bonus_replacement": ("loose", "live_wall"),
+        "multiple_mahjong": ("first", "last", "all"),
+        "rob_concealed_kong": ("never", "thirteen_wonders"),
+        "minimum_doubles": (0, 1),
+        "own_bonus_double": ("both", "each"),
+        "concealed_hand": ("fully_1", "fully_3_semi_1"),
+        "false_mahjong_penalty": ("reject", "half_limit"),
+    }
+    _NON_NEGATIVE: ClassVar[tuple[str, ...]] = (
+        "agreed_hands", "seven_pairs_points", "mahjong_points", "bouquet_doubles", "start_points")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if f.name in ("name", "tile_specific_limits"):
+                continue
+            value = getattr(self, f.name)
+            if f.name in self._CHOICES:
+                if value not in self._CHOICES[f.name] or type(value) is bool:
+                    raise InvalidRuleError(
+                        f"classical rule option {f.name}={value!r}: expected one of "
+                        f"{', '.join(map(repr, self._CHOICES[f.name]))}")
+            elif f.type in ("bool", bool):
+                if not isinstance(value, bool):
+                    raise InvalidRuleError(
+                        f"classical rule option {f.name}={value!r}: expected True/False")
+            elif not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidRuleError(f"classical rule option {f.name}={value!r}: expected an int")
+        for name in self._NON_NEGATIVE:
+            if getattr(self, name) < 0:
+                raise InvalidRuleError(
+                    f"classical rule option {name}={getattr(self, name)!r}: expected >= 0")
+        if self.start_points > 10**9 or self.limit > 10**7 or self.mahjong_points > 10**4:
+            raise InvalidRuleError("classical rule options: start_points, limit or mahjong_points "
+                                   "too large")
+        if self.limit <= 0:
+            raise InvalidRuleError(f"classical rule option limit={self.limit!r}: expected > 0")
+        if not (self.rounds in (1, 2) or (self.rounds > 0 and self.rounds % 4 == 0)):
+            raise InvalidRuleError(
+                f"classical rule option rounds={self.rounds!r}: expected 1, 2 or a multiple of 4")
+        limits = self.tile_specific_limits
+        if isinstance(limits, str) or not all(x in TILE_SPECIFIC_LIMITS for x in limits):
+            raise InvalidRuleError(
+                f"classical rule option tile_specific_limits={limits!r}: expected a subset of "
+                f"{', '.join(TILE_SPECIFIC_LIMITS)}")
+        object.__setattr__(self, "tile_specific_limits",
+                           tuple(x for x in TILE_SPECIFIC_LIMITS if x in limits))
+        if self.losers_purity:
+            raise InvalidRuleError(
+                "classical rule option losers_purity=True is not implemented (Bradfield calls "
+                "it an Americanism alien to Chinese Classical; chinese-classical.md has no such "
+                "option)")
+        object.__setattr__(self, "_scoring", self._pack_scoring())
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str) -> ClassicalRules:
+        """The named preset: ``classical`` (the spec's defaults) or ``bradfield``."""
+        try:
+            return _PRESETS[name]
+        except (KeyError, TypeError):
+            raise InvalidRuleError(
+                f"unknown classical rule preset {name!r}; expected one of "
+                f"{', '.join(_PRESETS)}") from None
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
+
+    def replace(self, **opts: Any) -> ClassicalRules:
+        """A copy with some options changed; unknown option names raise InvalidRuleError."""
+        unknown = sorted(set(opts) - set(self.option_names()))
+        if unknown:
+            raise InvalidRuleError(f"unknown classical rule option(s): {', '.join(unknown)}")
+        if not opts:
+            return self
+        return dataclasses.replace(self, name="custom", **opts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {n: getattr(self, n) for n in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, opts: Mapping[str, Any], base: str = "classical") -> ClassicalRules:
+        return cls.preset(base).replace(**dict(opts))
+
+    @classmethod
+    def from_bradfield_options(cls, options: Mapping[str, int | str]) -> ClassicalRules:
+        """The rules of a Bradfield game from its ``GameOption`` values (name -> value, the
+        raw integer of the VALUE field). Options not given keep their mj-server 1.11
+        defaults. Unknown names, and values this library does not implement, raise
+        InvalidRuleError naming them. ``Timeout``, ``TimeoutGrace`` and ``End`` are server
+        housekeeping, not rules, and are ignored."""
+        base = _PRESETS["bradfield"]
+        opts: dict[str, Any] = {}
+        unknown = sorted(set(options) - set(_BRADFIELD_NAMES))
+        if unknown:
+            raise InvalidRuleError(f"unknown Bradfield game option(s): {', '.join(unknown)}")
+
+        def flag(name: str) -> bool | None:
+            if name not in options:
+                return None
+            v = options[name]
+            if v not in (0, 1):
+                raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected 0 or 1")
+            return bool(v)
+
+        def score(name: str) -> tuple[int, int, int]:
+            v = options[name]
+            if not isinstance(v, int) or v < 0:
+                raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected a score")
+            return v // 1000000, v // 10000 % 100, v % 10000   # centi-limits, doubles, points
+
+        def points_only(name: str) -> int:
+            c, d, p = score(name)
+            if c or d:
+                raise InvalidRuleError(
+                    f"Bradfield game option {name}={options[name]!r}: only points are supported")
+            return p
+
+        def doubles_only(name: str) -> int:
+            c, d, p = score(name)
+            if c or p:
+                raise InvalidRuleError(
+                    f"Bradfield game option {name}={options[name]!r}: only doubles are supported")
+            return d
+
+        for name, key in (("NoLimit", "no_limit"), ("SevenPairs", "seven_pairs"),
+                          ("Flowers", "bonus_tiles"), ("KongHas3Types", "kong_has_3_types"),
+                          ("EastDoubles", "east_doubles"), ("LosersSettle", "losers_settle"),
+                          ("DiscDoubles", "discarder_pays_double"),
+                          ("ShowOnWashout", "show_on_washout"), ("LosersPurity", "losers_purity")):
+            value = flag(name)
+            if value is not None:
+                opts[key] = value
+        if "ScoreLimit" in options:
+            opts["limit"] = options["ScoreLimit"]
+        if "MahJongScore" in options:
+            opts["mahjong_points"] = points_only("MahJongScore")
+        if "SevenPairsVal" in options:
+            opts["seven_pairs_points"] = points_only("SevenPairsVal")
+        if "FlowersLoose" in options:
+            opts["bonus_replacement"] = "loose" if flag("FlowersLoose") else "live_wall"
+        dead_wall, dead16 = flag("DeadWall"), flag("DeadWall16")
+        if dead_wall is False:
+            opts["dead_wall"] = "none"
+        elif dead16 is not None:
+            opts["dead_wall"] = "16_unreplenished" if dead16 else "14_replenished"
+        if "FlowersOwnEach" in options or "FlowersOwnBoth" in options:
+            each = doubles_only("FlowersOwnEach") if "FlowersOwnEach" in options else 0
+            both = doubles_only("FlowersOwnBoth") if "FlowersOwnBoth" in options else 1
+            if (each, both) == (0, 1):
+                opts["own_bonus_double"] = "both"
+            elif (each, both) == (1, 0):
+                opts["own_bonus_double"] = "each"
+            else:
+                raise InvalidRuleError(
+                    f"Bradfield game options FlowersOwnEach/FlowersOwnBoth = {each}/{both} "
+                    "doubles: only 0/1 (own_bonus_double='both') and 1/0 ('each') are supported")
+        if "FlowersBouquet" in options:
+            opts["bouquet_doubles"] = doubles_only("FlowersBouquet")
+        if "ConcealedFully" in options or "ConcealedAlmost" in options:
+            fully = doubles_only("ConcealedFully") if "ConcealedFully" in options else 1
+            almost = doubles_only("ConcealedAlmost") if "ConcealedAlmost" in options else 0
+            if (fully, almost) == (1, 0):
+                opts["concealed_hand"] = "fully_1"
+            elif (fully, almost) == (3, 1):
+                opts["concealed_hand"] = "fully_3_semi_1"
+            else:
+                raise InvalidRuleError(
+                    f"Bradfield game options ConcealedFully/ConcealedAlmost = {fully}/{almost} "
+                    "doubles: only 1/0 and 3/1 are supported")
+        if "NumRounds" in options:
+            opts["rounds"] = options["NumRounds"]
+        rules = base.replace(**opts)
+        if rules == base:
+            return base
+        return rules
+
+    # -- the scoring kernel's view ----------------------------------------------------------
+
+    def _pack_scoring(self) -> tuple[int, ...]:
+        """The scoring options as small ints, in the order of ``SCORING_PARAM_NAMES``."""
+        flags = 0
+        for name, bit in (("plum_blossom", LIMIT_PLUM_BLOSSOM), ("moon", LIMIT_MOON),
+                          ("carrying_pole", LIMIT_CARRYING_POLE),
+                          ("imperial_jade", LIMIT_IMPERIAL_JADE)):
+            if name in self.tile_specific_limits:
+                flags |= bit
+        if self.thirteenth_win_limit:
+            flags |= LIMIT_THIRTEENTH_WIN
+        if self.wriggling_snake:
+            flags |= LIMIT_WRIGGLING_SNAKE
+        fully, almost = (1, 0) if self.concealed_hand == "fully_1" else (3, 1)
+        each, both = (0, 1) if self.own_bonus_double == "both" else (1, 0)
+        return (self.limit, int(self.no_limit), self.mahjong_points, int(self.seven_pairs),
+                self.seven_pairs_points, each, both, self.bouquet_doubles, fully, almost,
+                int(self.kong_has_3_types), flags, int(self.losers_settle),
+                int(self.east_doubles), int(self.discarder_pays_double),
+                int(self.cannon_liability), int(self.original_call))
+
+    @property
+    def scoring_params(self) -> tuple[int, ...]:
+        """Packed scoring options (see ``SCORING_PARAM_NAMES``)."""
+        return self._scoring  # type: ignore[attr-defined,no-any-return]
+
+    def __repr__(self) -> str:
+        if self.name != "custom":
+            return f"ClassicalRules.preset({self.name!r})"
+        base = _PRESETS["classical"]
+        diff = [f"{n}={getattr(self, n)!r}" for n in self.option_names()
+                if getattr(self, n) != getattr(base, n)]
+        return f"ClassicalRules({', '.join(diff)})"
+
+
+_BRADFIELD_NAMES = (
+    "Timeout", "TimeoutGrace", "ScoreLimit", "NoLimit", "MahJongScore", "SevenPairs",
+    "SevenPairsVal", "Flowers", "FlowersLoose", "FlowersOwnEach", "FlowersOwnBoth",
+    "FlowersBouquet", "DeadWall", "DeadWall16", "ConcealedFully", "ConcealedAlmost",
+    "LosersPurity", "KongHas3Types", "EastDoubles", "LosersSettle", "DiscDoubles",
+    "ShowOnWashout", "NumRounds", "End",
+)
+
+_PRESETS: dict[str, ClassicalRules] = {
+    "classical": ClassicalRules(name="classical"),
+    "bradfield": ClassicalRules(
+        seating="fixed", dead_wall="14_replenished", bonus_replacement="live_wall",
+        add_to_claimed_pung=True, start_points=0, cannon_liability=True, name="bradfield"),
+}
