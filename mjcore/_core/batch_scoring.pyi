@@ -21,4 +21,5 @@ def score_arrays(
     riichi_sticks: np.ndarray,
     rules: tuple[int, ...],
     n_threads: int = ...,
+    kita: np.ndarray | None = ...,
 ) -> dict[str, Any]: ...

@@ -36,6 +36,7 @@ cdef struct _Batch:
     int n_ura_cols
     const u16* honba
     const u16* sticks
+    const u8* kita
     const RulesC* rules
     i32* status
     u8* han
@@ -101,6 +102,7 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     s.n_ura = n
     s.honba = b.honba[i]
     s.riichi_sticks = b.sticks[i]
+    s.n_kita = b.kita[i]
     score_hand(&h, &s, b.rules, &o)
     b.status[i] = o.status
     if o.status < 0:
@@ -127,9 +129,11 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
                  const u8[::1] win_tile, const u16[::1] flags, const u8[::1] seat_wind,
                  const u8[::1] round_wind, const u8[::1] from_rel, const i8[::1] pao_rel,
                  const u8[:, ::1] dora, const u8[:, ::1] ura, const u16[::1] honba,
-                 const u16[::1] riichi_sticks, tuple rules, int n_threads=1):
+                 const u16[::1] riichi_sticks, tuple rules, int n_threads=1,
+                 const u8[::1] kita=None):
     """Score N hands. Inputs are validated for shape by mjcore.riichi.batch_scoring.score; rows
-    with bad content get a negative status and zeros elsewhere. Returns a dict of arrays."""
+    with bad content get a negative status and zeros elsewhere. ``kita``: norths each winner
+    set aside (sanma nukidora), zeros when None. Returns a dict of arrays."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef RulesC r
     r.kuitan = rules[0]
@@ -143,6 +147,8 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
     r.open_pinfu_30fu = rules[8]
     r.ryuuiisou_needs_hatsu = rules[9]
     r.pao_mask = rules[10]
+    r.players = rules[11]
+    r.nukidora = rules[12]
     status_a = np.zeros(n, np.int32)
     han_a = np.zeros(n, np.uint8)
     fu_a = np.zeros(n, np.uint8)
@@ -188,6 +194,11 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
     b.ura = &ura[0, 0] if b.n_ura_cols else NULL
     b.honba = &honba[0]
     b.sticks = &riichi_sticks[0]
+    if kita is None:
+        kita = np.zeros(n, np.uint8)
+    elif kita.shape[0] != n:
+        raise ValueError("kita: one entry per row expected")
+    b.kita = &kita[0]
     b.rules = &r
     b.status = &status[0]
     b.han = &han[0]

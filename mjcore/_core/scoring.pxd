@@ -12,6 +12,7 @@ cdef enum:
     ST_NO_YAKU = 1          # complete hand, but no yaku: not a win
     ST_BAD_SITUATION = -20  # contradictory flags (riichi with an open hand, haitei on ron, ...)
     ST_BAD_SEATS = -21      # winds, seats or pao seat out of range
+    ST_NOT_IN_SANMA = -22   # three players: a 2m-8m tile or a chi, which sanma does not have
 
 # Situation flags (Situation.flags).
 cdef enum:
@@ -61,12 +62,16 @@ cdef struct RulesC:
     u8 open_pinfu_30fu
     u8 ryuuiisou_needs_hatsu
     u8 pao_mask             # 1 daisangen, 2 daisuushii, 4 suukantsu
+    u8 players              # 4, or 3 (sanma: seats mod 3, no 2m-8m or chi, 1m indicates 9m,
+                            # tsumo without the absent share, honba 100 per payer)
+    u8 nukidora             # sanma: each north set aside (Situation.n_kita) is one dora
 
-# Seats are relative to the winner: 0 winner, 1 shimocha (next in turn), 2 toimen, 3 kamicha.
+# Seats are relative to the winner: 0 winner, 1 shimocha (next in turn), 2 toimen, 3 kamicha;
+# with three players 0 winner, 1 shimocha, 2 kamicha.
 cdef struct Situation:
     u8 win_tile
     u16 flags               # F_*
-    u8 seat_wind            # 0 E .. 3 N; the dealer is the winner's seat at (4 - seat_wind) % 4
+    u8 seat_wind            # 0 E .. 3 N; the dealer is the winner's seat at (P - seat_wind) % P
     u8 round_wind           # 0 E .. 3 N
     u8 from_rel             # discarder on ron (1..3); ignored on tsumo
     i8 pao_rel              # liable player (1..3) or -1
@@ -76,6 +81,7 @@ cdef struct Situation:
     u8 ura_ind[10]          # ura indicators (used only with riichi)
     u16 honba               # honba paid to this winner
     u16 riichi_sticks       # sticks collected by this winner
+    u8 n_kita               # norths the winner set aside (nukidora; 0 unless rules.nukidora)
 
 cdef struct FuItem:
     u8 code                 # FU_*
@@ -90,7 +96,7 @@ cdef struct ScoreOut:
     u8 fu                   # rounded fu (0 for kokushi)
     u8 n_fu_items
     FuItem fu_items[12]
-    u8 dora
+    u8 dora                 # dora incl. nukidora
     u8 ura
     u8 aka
     u8 yakuman              # yakuman multiplier (0 = none; kazoe counts 1)
@@ -100,6 +106,8 @@ cdef struct ScoreOut:
     i32 points              # hand value without honba or sticks (tenhou's "points")
     i32 pay[4]              # what each relative seat pays (0 for the winner), honba included
     i32 delta[4]            # score change per relative seat, sticks and honba included
+                            # (with three players entry 3 is 0)
+    u8 players              # rules.players, for turning relative seats into table seats
     i32 decomp_index        # index of the chosen decomposition
     i32 n_decomp
     Decomp decomp           # the chosen decomposition

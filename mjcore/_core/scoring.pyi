@@ -62,6 +62,8 @@ class ScoreResult:
     @property
     def payments(self) -> tuple[int, int, int, int]: ...
     @property
+    def players(self) -> int: ...
+    @property
     def decomposition_index(self) -> int: ...
     @property
     def n_decompositions(self) -> int: ...
@@ -87,6 +89,7 @@ def score_raw(
     riichi_sticks: int,
     rules: tuple[int, ...],
     winner: int = ...,
+    kita: int = ...,
 ) -> ScoreResult: ...
 def score_plain(
     counts: bytes,
@@ -102,4 +105,5 @@ def score_plain(
     honba: int,
     riichi_sticks: int,
     rules: tuple[int, ...],
+    kita: int = ...,
 ) -> ScoreResult | None: ...

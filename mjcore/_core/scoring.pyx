@@ -12,6 +12,7 @@ from .decompose cimport (
 from .decompose cimport fill_hand
 from .scoring cimport (
     N_YAKU, RulesC, Situation, FuItem, ScoreOut, ST_NO_YAKU, ST_BAD_SITUATION, ST_BAD_SEATS,
+    ST_NOT_IN_SANMA,
     F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN, F_HAITEI, F_HOUTEI,
     F_TENHOU, F_CHIIHOU, F_RENHOU,
     LIMIT_NONE, LIMIT_MANGAN, LIMIT_HANEMAN, LIMIT_BAIMAN, LIMIT_SANBAIMAN, LIMIT_YAKUMAN,
@@ -70,6 +71,7 @@ cdef enum:
     Y_AKA = 54
 
 cdef u64 ONE = 1
+cdef int NORTH = 30
 
 cdef extern from *:
     """
@@ -131,6 +133,8 @@ cdef void rules_default(RulesC* r) noexcept nogil:
     r.open_pinfu_30fu = 1
     r.ryuuiisou_needs_hatsu = 0
     r.pao_mask = 3
+    r.players = 4
+    r.nukidora = 0
 
 
 cdef u64 MAN_BITS = 0x1FF
@@ -317,13 +321,21 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     x.dealer = sit.seat_wind == 0
     x.flags = f
     x.rules = rules
-    x.dora = 0
+    # Sanma: indicator 1m points to 9m (2m-8m do not exist); each north set aside is a dora
+    # itself and counts again for every indicator pointing to north.
+    x.dora = sit.n_kita
     for i in range(sit.n_dora):
-        x.dora += x.all[_dora_of(sit.dora_ind[i])]
+        t = _dora_of(sit.dora_ind[i])
+        if t == 1 and rules.players == 3:
+            t = 8
+        x.dora += x.all[t] + (sit.n_kita if t == NORTH else 0)
     x.ura = 0
     if f & (F_RIICHI | F_DOUBLE_RIICHI):
         for i in range(sit.n_ura):
-            x.ura += x.all[_dora_of(sit.ura_ind[i])]
+            t = _dora_of(sit.ura_ind[i])
+            if t == 1 and rules.players == 3:
+                t = 8
+            x.ura += x.all[t] + (sit.n_kita if t == NORTH else 0)
 
     x.base_yakuman_mask = 0
     # Situational yaku (riichi .. houtei from one table).
@@ -639,16 +651,37 @@ cdef inline bint _better(const _Cand* a, const _Cand* b) noexcept nogil:
     return a.fu > b.fu
 
 
-cdef int _check_situation(const HandC* hand, const Situation* sit) noexcept nogil:
+cdef int _check_situation(const HandC* hand, const Situation* sit,
+                          const RulesC* rules) noexcept nogil:
     cdef u32 f = sit.flags
-    cdef int k, menzen = 1, tsumo = (f & F_TSUMO) != 0
-    if sit.seat_wind > 3 or sit.round_wind > 3:
+    cdef int k, menzen = 1, tsumo = (f & F_TSUMO) != 0, last = rules.players - 1
+    cdef int north = hand.counts[NORTH]
+    if rules.players != 3 and rules.players != 4:
         return ST_BAD_SEATS
-    if not tsumo and (sit.from_rel < 1 or sit.from_rel > 3):
+    if sit.seat_wind > last or sit.round_wind > 3:
         return ST_BAD_SEATS
-    if sit.pao_rel != -1 and (sit.pao_rel < 1 or sit.pao_rel > 3):
+    if not tsumo and (sit.from_rel < 1 or sit.from_rel > last):
+        return ST_BAD_SEATS
+    if sit.pao_rel != -1 and (sit.pao_rel < 1 or sit.pao_rel > last):
         return ST_BAD_SEATS
     if sit.n_dora > 10 or sit.n_ura > 10:
+        return ST_BAD_SITUATION
+    if rules.players == 3:
+        for k in range(1, 8):
+            if hand.counts[k]:
+                return ST_NOT_IN_SANMA
+        for k in range(sit.n_dora):
+            if 1 <= sit.dora_ind[k] <= 7:
+                return ST_NOT_IN_SANMA
+        for k in range(sit.n_ura):
+            if 1 <= sit.ura_ind[k] <= 7:
+                return ST_NOT_IN_SANMA
+        for k in range(hand.n_melds):
+            if hand.melds[k].kind == MK_CHI or 1 <= hand.melds[k].tile <= 7:
+                return ST_NOT_IN_SANMA
+            if hand.melds[k].tile == NORTH:
+                north += 4 if hand.melds[k].kind >= MK_KAN_OPEN else 3
+    if sit.n_kita and (not rules.nukidora or sit.n_kita + north > 4):
         return ST_BAD_SITUATION
     for k in range(sit.n_dora):
         if sit.dora_ind[k] >= 34:
@@ -677,11 +710,13 @@ cdef int _check_situation(const HandC* hand, const Situation* sit) noexcept nogi
 
 
 cdef void _pay(const _Ctx* x, const Situation* sit, const RulesC* r, ScoreOut* out) noexcept nogil:
+    """Payments. Each payer adds 100 per honba; a ron's discarder pays every payer's share
+    (300 with four players, 200 with three). A sanma tsumo is paid by the two others only."""
     cdef int basic = out.basic, h = sit.honba, k, dealer_rel, liable = 0, rest, full, mult
-    cdef int pao = sit.pao_rel
+    cdef int pao = sit.pao_rel, p = r.players, ron_honba = 100 * (r.players - 1)
     for k in range(4):
         out.pay[k] = 0
-    dealer_rel = (4 - sit.seat_wind) % 4
+    dealer_rel = (p - sit.seat_wind) % p
     mult = 6 if x.dealer else 4
     if pao > 0 and out.yakuman > 0:
         if r.pao_mask & 1 and out.yaku_mask & (ONE << Y_DAISANGEN):
@@ -697,27 +732,27 @@ cdef void _pay(const _Ctx* x, const Situation* sit, const RulesC* r, ScoreOut* o
         rest = basic
         if liable:
             full = _ceil100(liable * mult)
-            out.pay[pao] += full + 300 * h
+            out.pay[pao] += full + ron_honba * h
             rest = basic - liable
             h = 0
         if rest > 0 or not liable:
-            for k in range(1, 4):
+            for k in range(1, p):
                 if x.dealer or k == dealer_rel:
                     out.pay[k] += _ceil100(2 * rest) + 100 * h
                 else:
                     out.pay[k] += _ceil100(rest) + 100 * h
         out.points = 0
-        for k in range(1, 4):
+        for k in range(1, p):
             out.points += out.pay[k]
-        out.points -= 300 * sit.honba
+        out.points -= ron_honba * sit.honba
     else:
         out.points = _ceil100(basic * mult)
         if liable and pao != sit.from_rel:
             full = _ceil100(liable * mult)
             out.pay[pao] += full // 2
-            out.pay[sit.from_rel] += out.points - full // 2 + 300 * h
+            out.pay[sit.from_rel] += out.points - full // 2 + ron_honba * h
         else:
-            out.pay[sit.from_rel] += out.points + 300 * h
+            out.pay[sit.from_rel] += out.points + ron_honba * h
     out.delta[0] = 1000 * sit.riichi_sticks
     for k in range(1, 4):
         out.delta[0] += out.pay[k]
@@ -734,6 +769,7 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
     cdef _Cand* tmp
     cdef int n, i, best_i = -1, st
     out.status = ST_OK
+    out.players = rules.players
     n = decompose_hand(hand, sit.win_tile, decomps, MAX_DECOMP)
     if n < 0:
         out.status = n
@@ -742,7 +778,7 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
     if n == 0:
         out.status = ST_NOT_AGARI
         return ST_NOT_AGARI
-    st = _check_situation(hand, sit)
+    st = _check_situation(hand, sit, rules)
     if st != ST_OK:
         out.status = st
         return st
@@ -841,7 +877,7 @@ _MULTI_YAKUMAN = ("yakuman", "double yakuman", "triple yakuman", "quadruple yaku
 
 STATUS_NAMES = {
     0: "ok", 1: "no_yaku", -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile",
-    -5: "not_agari", -20: "bad_situation", -21: "bad_seats",
+    -5: "not_agari", -20: "bad_situation", -21: "bad_seats", -22: "not_in_sanma",
 }
 
 cdef object _decomp_factory = None
@@ -967,20 +1003,25 @@ cdef class ScoreResult:
     @property
     def deltas(self):
         """Score change per seat (sticks and honba included)."""
-        cdef int r
+        cdef int r, p = self.o.players if self.o.players == 3 else 4
         d = [0, 0, 0, 0]
-        for r in range(4):
-            d[(self.winner + r) % 4] = self.o.delta[r]
+        for r in range(p):
+            d[(self.winner + r) % p] = self.o.delta[r]
         return tuple(d)
 
     @property
     def payments(self):
         """What each seat pays the winner (honba included; 0 for the winner and non-payers)."""
-        cdef int r
+        cdef int r, p = self.o.players if self.o.players == 3 else 4
         d = [0, 0, 0, 0]
-        for r in range(4):
-            d[(self.winner + r) % 4] = self.o.pay[r]
+        for r in range(p):
+            d[(self.winner + r) % p] = self.o.pay[r]
         return tuple(d)
+
+    @property
+    def players(self):
+        """3 or 4: the rules' table size (with 3, entry 3 of deltas/payments is 0)."""
+        return 3 if self.o.players == 3 else 4
 
     @property
     def decomposition_index(self):
@@ -1047,6 +1088,8 @@ cdef int _fill_rules(RulesC* r, tuple p) except -1:
     r.open_pinfu_30fu = p[8]
     r.ryuuiisou_needs_hatsu = p[9]
     r.pao_mask = p[10]
+    r.players = p[11]
+    r.nukidora = p[12]
     return 0
 
 
@@ -1062,7 +1105,7 @@ cdef int _fill_indicators(u8* dst, object src) except -1:
 
 def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
               int round_wind, int from_rel, int pao_rel, dora, ura, int honba,
-              int riichi_sticks, tuple rules, int winner=0):
+              int riichi_sticks, tuple rules, int winner=0, int kita=0):
     """Score from plain values (see mjcore.riichi.scoring.score for the friendly API).
     Returns a ScoreResult; errors are reported in its ``status`` (negative codes)."""
     cdef HandC h
@@ -1081,6 +1124,7 @@ def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
     s.n_ura = <u8>_fill_indicators(s.ura_ind, ura)
     s.honba = <u16>honba
     s.riichi_sticks = <u16>riichi_sticks
+    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
     with nogil:
         score_hand(&h, &s, &r, &res.o)
     res.winner = winner
@@ -1113,7 +1157,7 @@ cdef int _plain_kinds(u8* dst, object src) except -2:
 
 def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_wind,
                 int round_wind, int from_rel, dora, ura, int honba, int riichi_sticks,
-                tuple rules):
+                tuple rules, int kita=0):
     """score_raw for the common call (34 count bytes, winner-relative seats, no pao, valid
     winds and tile), or None when an indicator is not a plain kind id."""
     cdef HandC h
@@ -1138,6 +1182,7 @@ def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_
     s.pao_rel = -1
     s.honba = <u16>honba
     s.riichi_sticks = <u16>riichi_sticks
+    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
     with nogil:
         score_hand(&h, &s, &r, &res.o)
     res.winner = 0

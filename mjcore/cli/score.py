@@ -56,10 +56,12 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
     else:
         value = f"{res.han} han {res.fu} fu" + (f" {res.limit_name}" if res.limit else "")
     lines.append(f"value  {value}: {res.points} points (basic {res.basic})")
-    seats = ("winner", "shimocha", "toimen", "kamicha")
-    pays = [f"{seats[s]} pays {p}" for s, p in enumerate(res.payments) if p]
+    seats = ("winner", "shimocha", "kamicha") if res.players == 3 else \
+        ("winner", "shimocha", "toimen", "kamicha")
+    pays = [f"{seats[s]} pays {p}" for s, p in enumerate(res.payments[:len(seats)]) if p]
     lines.append("pay    " + ", ".join(pays))
-    lines.append("deltas " + "  ".join(f"{seats[s]} {d:+d}" for s, d in enumerate(res.deltas)))
+    lines.append("deltas " + "  ".join(f"{seats[s]} {d:+d}"
+                                       for s, d in enumerate(res.deltas[:len(seats)])))
     lines.append(f"reading {res.decomposition}  (#{res.decomposition_index} of "
                  f"{res.n_decompositions})")
     return "\n".join(lines)
@@ -90,16 +92,18 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
 @click.option("--honba", type=click.IntRange(0, 999), default=0, show_default=True)
 @click.option("--sticks", type=click.IntRange(0, 999), default=0, show_default=True,
               help="Riichi sticks collected by the winner.")
+@click.option("--kita", type=click.IntRange(0, 4), default=0, show_default=True,
+              help="Norths the winner set aside (three-player rules: --rules tenhou_sanma).")
 @click.option("--rules", default="tenhou", show_default=True,
-              help="Rule preset: tenhou, ema or wrc.")
+              help="Rule preset: tenhou, ema, wrc or tenhou_sanma.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Score on a `mjcore serve` server. [env MJCORE_SERVER; the token, if any, "
                    "from MJCORE_TOKEN]")
 def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
-                  pao: int | None, honba: int, sticks: int, rules: str, as_json: bool,
-                  server: str | None, **flags: bool) -> None:
+                  pao: int | None, honba: int, sticks: int, kita: int, rules: str,
+                  as_json: bool, server: str | None, **flags: bool) -> None:
     """Score a winning riichi hand: yaku, fu breakdown, limit, points and payments.
 
     HAND is mpsz text including the winning tile, with called melds after it, e.g.
@@ -109,6 +113,9 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
     from ..riichi.scoring import score
 
     text = " ".join(hand)
+    if server and kita:
+        click.echo("error: --kita is not served by the gRPC service yet [bad_kita]", err=True)
+        sys.exit(1)
     if server:
         _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
                       sticks, rules, as_json, flags)
@@ -117,7 +124,7 @@ def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str,
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
                     riichi_sticks=sticks,
-                    from_who=from_rel, pao_seat=pao, rules=rules,
+                    from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
         reason = getattr(e, "reason", "invalid")

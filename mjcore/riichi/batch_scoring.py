@@ -14,6 +14,10 @@ Inputs, N rows (seats relative to the winner: 1 shimocha, 2 toimen, 3 kamicha):
 | pao_rel | (N,) int8 | liable player (1..3) or -1 |
 | dora, ura | (N, K) uint8 | indicators, 255 = none (K <= 10) |
 | honba, riichi_sticks | (N,) uint16 | honba paid to / sticks collected by this winner |
+| kita | (N,) uint8 | norths the winner set aside (three players with nukidora; default 0) |
+
+With three-player rules (``rules="tenhou_sanma"``) seats are mod 3 (1 shimocha, 2 kamicha),
+seat winds 0-2, and column 3 of ``deltas``/``payments`` is 0.
 
 Outputs (a :class:`BatchScores`): ``status`` (0 win, 1 no yaku, < 0 bad row), ``han``, ``fu``,
 ``limit``, ``yakuman``, ``basic``, ``points``, ``yaku_mask`` (uint64, bit = tenhou yaku id),
@@ -33,7 +37,7 @@ from .rules import DEFAULT_RULES, RuleSet
 
 _ROW_REASONS = {
     -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile", -5: "not_agari",
-    -20: "bad_situation", -21: "bad_seats",
+    -20: "bad_situation", -21: "bad_seats", -22: "not_in_sanma",
 }
 
 
@@ -122,8 +126,8 @@ def _indicators(value: Any, n: int, name: str) -> np.ndarray:
 def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
           flags: Any = None, seat_wind: Any = None, round_wind: Any = None,
           from_rel: Any = None, pao_rel: Any = None, dora: Any = None, ura: Any = None,
-          honba: Any = None, riichi_sticks: Any = None, rules: RuleSet | str | None = None,
-          n_threads: int = 1) -> BatchScores:
+          honba: Any = None, riichi_sticks: Any = None, kita: Any = None,
+          rules: RuleSet | str | None = None, n_threads: int = 1) -> BatchScores:
     """Score N winning hands in one GIL-free loop (see the module doc for the arrays)."""
     c = np.asarray(counts)
     if c.ndim != 2 or c.shape[1] != 34:
@@ -143,21 +147,28 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
         _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
         _arr(from_rel, n, (), np.uint8, 3, "from_rel"), _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
-        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads))
+        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads),
+        _arr(kita, n, (), np.uint8, 0, "kita"))
     return BatchScores(out)
 
 
-def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]]) -> dict[str, Any]:
+def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],
+         rules: RuleSet | str | None = None) -> dict[str, Any]:
     """Build the input arrays of :func:`score` from dicts of :func:`mjcore.scoring.score`
-    arguments (``hand``, ``win_tile`` and the situation keywords). Invalid rows raise
-    InvalidHandError with the row index."""
+    arguments (``hand``, ``win_tile`` and the situation keywords). ``rules`` sets the table
+    size (seats are mod 3 with three players); pass the same rules to :func:`score`. Invalid
+    rows raise InvalidHandError with the row index."""
     from .scoring import prepare
 
+    if isinstance(rules, str):
+        rules = RuleSet.preset(rules)
+    players = (rules or DEFAULT_RULES).players
     prepared = []
     for i, row in enumerate(rows):
         row = dict(row)
         try:
-            prepared.append(prepare(row.pop("hand"), row.pop("win_tile"), **row))
+            prepared.append(prepare(row.pop("hand"), row.pop("win_tile"), players=players,
+                                    **row))
         except InvalidHandError as e:
             raise InvalidHandError(f"row {i}: {e}", reason=e.reason, index=i) from None
         except (KeyError, TypeError) as e:
@@ -176,7 +187,7 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
     ura = np.full((n, ku), 255, np.uint8)
     cols: dict[str, list[int]] = {k: [] for k in (
         "win_tile", "red", "flags", "seat_wind", "round_wind", "from_rel", "pao_rel", "honba",
-        "riichi_sticks")}
+        "riichi_sticks", "kita")}
     for i, p in enumerate(prepared):
         counts[i] = np.frombuffer(p["counts"], np.uint8) if isinstance(p["counts"], bytes) \
             else p["counts"]
@@ -185,13 +196,15 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
         dora[i, :len(p["dora"])] = p["dora"]
         ura[i, :len(p["ura"])] = p["ura"]
         for k, v in cols.items():
-            v.append(p[k])
+            v.append(p.get(k, 0))
     arrays = {"counts": counts, "melds": melds, "dora": dora, "ura": ura}
     dtypes = {"win_tile": np.uint8, "red": np.uint8, "flags": np.uint16, "seat_wind": np.uint8,
                   "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8, "honba": np.uint16,
-                  "riichi_sticks": np.uint16}
+                  "riichi_sticks": np.uint16, "kita": np.uint8}
     for k, v in cols.items():
         arrays[k] = np.array(v, dtypes[k])
+    if not arrays["kita"].any():
+        del arrays["kita"]       # four-player input keeps its arrays (the service takes these)
     return arrays
 
 
@@ -205,11 +218,13 @@ _RED_136 = (16, 52, 88)
 def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
     """Kernel values (as :func:`pack_prepared` takes them) for one case of the Tenhou data set
     (shared/data/tenhou/cases.jsonl.gz: absolute seats, 136-ids, ``honba_paid`` and
-    ``riichi_sticks`` of this winner, ``situational`` flags)."""
+    ``riichi_sticks`` of this winner, ``situational`` flags; a three-player case, as
+    tests/scoring/sanma_cases.py makes them, has ``players`` 3 and ``kita``)."""
     counts = [0] * 34
     for t in case["closed_136"]:
         counts[t // 4] += 1
     winner = case["winner"]
+    p = case.get("players", 4)
     melds = []
     for m in case["melds"]:
         ids = set(m["tiles_136"])
@@ -222,9 +237,10 @@ def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
     return {
         "counts": counts, "win_tile": case["win_tile_136"] // 4, "melds": melds,
         "red": sum(1 for t in case["closed_136"] if t in _RED_136), "flags": flags,
-        "seat_wind": (winner - case["dealer"]) % 4,
-        "round_wind": "ESWN".index(case["round_wind"]), "from_rel": (case["from_who"] - winner) % 4,
-        "pao_rel": -1 if case["pao_who"] is None else (case["pao_who"] - winner) % 4,
+        "seat_wind": (winner - case["dealer"]) % p,
+        "round_wind": "ESWN".index(case["round_wind"]), "from_rel": (case["from_who"] - winner) % p,
+        "pao_rel": -1 if case["pao_who"] is None else (case["pao_who"] - winner) % p,
+        "kita": case.get("kita", 0),
         "dora": [t // 4 for t in case["dora_indicators_136"]],
         "ura": [t // 4 for t in case["ura_indicators_136"]],
         "honba": case["honba_paid"], "riichi_sticks": case["riichi_sticks"], "winner": winner}

@@ -5,6 +5,8 @@ game engine and the gRPC service all read their options from this one object.
 
 | option | tenhou (default) | ema | wrc |
 | --- | --- | --- | --- |
+| players | 4 | 4 | 4 |
+| nukidora | False | False | False |
 | seating | wind_draw | wind_draw | wind_draw |
 | red_fives | 3 | 0 | 0 |
 | kuitan | True | True | True |
@@ -42,9 +44,25 @@ game engine and the gRPC service all read their options from this one object.
 | final_rounding | tenhou | exact | exact |
 | ryuuiisou_needs_hatsu | False | False | False |
 
+``tenhou_sanma`` (three-player riichi as Tenhou plays it, checked against 534 real games; see
+mjcore/riichi/sanma.md) is ``tenhou`` with these options changed:
+
+| option | tenhou_sanma |
+| --- | --- |
+| players | 3 |
+| nukidora | True |
+| red_fives | 2 |
+| suufon_renda, suucha_riichi, sanchahou | False (they need four players) |
+| start_points / target_points | 35000 / 40000 |
+| uma / oka | (20000, 0, -20000, 0) / 15000 |
+
 Option values: ``multiple_ron`` "double" (two winners; a triple ron is sanchahou when that
 draw is on, else allowed), "triple" (two or three winners), "atamahane" (nearest claimant
-only); ``yakuman_stacking`` "composite" (different yakuman add up), "single" (one yakuman at
+only); ``players`` 4, or 3 for three-player riichi (sanma: no 2m-8m, no chi, a tsumo paid by
+the two others without the absent player's share, honba 100 per payer, dora indicator 1m points
+to 9m; see mjcore/riichi/sanma.md); ``nukidora`` (sanma only): north is set aside as a bonus
+dora; ``red_fives`` 2 is sanma's one red 5p and one red 5s; ``yakuman_stacking``
+"composite" (different yakuman add up), "single" (one yakuman at
 most), "double" (composite, and 13-wait kokushi, suuankou tanki, junsei chuuren and
 daisuushii count double); ``renhou`` "off", "mangan" (a 5-han yaku), "yakuman";
 ``tenpai_yame`` (with ``agari_yame``): a dealer tenpai and first at the all-last
@@ -73,6 +91,8 @@ _PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
 class RuleSet:
     """Every riichi rule option (riichi.md §16). Build with :meth:`preset` and :meth:`replace`."""
 
+    players: int = 4
+    nukidora: bool = False        # sanma: north set aside as dora (players=3 only)
     seating: str = "wind_draw"
     red_fives: int = 3
     kuitan: bool = True
@@ -119,7 +139,8 @@ class RuleSet:
 
     _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
         "seating": ("wind_draw", "random", "fixed"),
-        "red_fives": (0, 3, 4),
+        "players": (3, 4),
+        "red_fives": (0, 2, 3, 4),
         "kuikae": ("forbidden", "allowed"),
         "multiple_ron": ("double", "triple", "atamahane"),
         "multi_ron_sticks": ("nearest", "each"),
@@ -153,6 +174,14 @@ class RuleSet:
                     not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise InvalidRuleError(
                     f"rule option {f.name}={value!r}: expected a non-negative int")
+        if self.players == 3 and self.red_fives not in (0, 2):
+            raise InvalidRuleError(
+                f"rule option red_fives={self.red_fives!r} with players=3: sanma has no 5m, "
+                "so 0 or 2 (one red 5p, one red 5s)")
+        if self.players == 4 and self.red_fives == 2:
+            raise InvalidRuleError("rule option red_fives=2 is sanma's (players=3) only")
+        if self.nukidora and self.players != 3:
+            raise InvalidRuleError("rule option nukidora=True needs players=3")
         if self.atozuke is False:
             raise InvalidRuleError(
                 "rule option atozuke=False is not implemented: the engine lets the winning tile "
@@ -170,7 +199,8 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """The named preset: ``tenhou`` (the project default), ``ema`` or ``wrc``."""
+        """The named preset: ``tenhou`` (the project default), ``ema``, ``wrc`` or
+        ``tenhou_sanma`` (three players)."""
         try:
             return _PRESETS[name]
         except (KeyError, TypeError):
@@ -213,6 +243,8 @@ class RuleSet:
             int(self.open_pinfu_30fu),
             int(self.ryuuiisou_needs_hatsu),
             pao_bits,
+            self.players,
+            int(self.nukidora),
         )
 
     @property
@@ -248,6 +280,10 @@ _PRESETS: dict[str, RuleSet] = {
         tenpai_yame=False, west_extension=False, leftover_sticks="lost",
         uma=(15000, 5000, -5000, -15000), oka=0,
         final_rounding="exact", **_ABORTIVE_OFF),
+    "tenhou_sanma": RuleSet(
+        name="tenhou_sanma", players=3, nukidora=True, red_fives=2, suufon_renda=False,
+        suucha_riichi=False, sanchahou=False, start_points=35000, target_points=40000,
+        uma=(20000, 0, -20000, 0), oka=15000),
 }
 
 DEFAULT_RULES = _PRESETS["tenhou"]

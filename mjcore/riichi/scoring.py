@@ -9,6 +9,11 @@ every seat in ``deltas``/``payments`` is relative to the winner: 0 winner, 1 shi
 turn), 2 toimen, 3 kamicha. With ``winner=`` (0-3) they are absolute table seats, as in Tenhou
 records and the game engine. The seat wind follows from the dealer and the winner (or is given
 as ``seat_wind``; a seat wind of East means the winner is the dealer).
+
+Three players (``rules`` with ``players=3``, e.g. the ``tenhou_sanma`` preset): seats are 0-2
+(relative: 0 winner, 1 shimocha, 2 kamicha), seat winds E S W, entry 3 of ``deltas`` and
+``payments`` is always 0, and ``kita`` is the number of norths the winner set aside (nukidora),
+each a dora (mjcore/riichi/sanma.md).
 """
 from __future__ import annotations
 
@@ -35,10 +40,12 @@ _SITUATION_REASONS = {
     -20: ("bad_situation", ("contradictory situation: riichi/ippatsu/tenhou/chiihou need a "
                            "closed hand, ippatsu needs riichi, rinshan/haitei/tenhou/chiihou "
                            "need tsumo, chankan/houtei/renhou need ron, tenhou needs the "
-                           "dealer, chiihou/renhou a non-dealer")),
+                           "dealer, chiihou/renhou a non-dealer; at most 4 norths in the hand "
+                           "and set aside")),
     -21: ("bad_seats", ("a wind or seat is out of range (winds E S W N, seats 0-3, the "
                        "discarder and the liable player must not be the winner)")),
     -4: ("bad_tile", "the winning tile is not in the hand, or an indicator is not a tile"),
+    -22: ("not_in_sanma", "three-player mahjong has no 2m-8m and no chi"),
     -5: ("not_agari", "the hand is not complete"),
 }
 
@@ -57,10 +64,11 @@ def _wind(value: Any, what: str) -> int:
                            reason="bad_wind")
 
 
-def _seat(value: Any, what: str) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 4:
+def _seat(value: Any, what: str, players: int = 4) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
         return value
-    raise InvalidHandError(f"{what} {value!r}: expected a seat 0-3", reason="bad_seats")
+    raise InvalidHandError(f"{what} {value!r}: expected a seat 0-{players - 1}",
+                           reason="bad_seats")
 
 
 def _indicators(value: Any, what: str) -> list[int]:
@@ -107,15 +115,18 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             chankan: bool = False, haitei: bool = False, houtei: bool = False,
             tenhou: bool = False, chiihou: bool = False, renhou: bool = False, honba: int = 0,
             riichi_sticks: int = 0, winner: int | None = None, from_who: int | None = None,
-            pao_seat: int | None = None) -> dict[str, Any]:
+            pao_seat: int | None = None, kita: int = 0, players: int = 4) -> dict[str, Any]:
     """Validate the arguments of :func:`score` and return the kernel's plain values
-    (the keyword arguments of :func:`score_counts`, seats relative to the winner)."""
+    (the keyword arguments of :func:`score_counts`, seats relative to the winner).
+    ``players`` (3 or 4) is the rules' table size: it sets the seat range."""
     counts, melds, red = _hand_values(hand)
     win = _win_kind(win_tile)
-    base = 0 if winner is None else _seat(winner, "winner")
+    if players not in (3, 4):
+        raise InvalidHandError(f"players {players!r}: expected 3 or 4", reason="bad_seats")
+    base = 0 if winner is None else _seat(winner, "winner", players)
 
     def rel(seat: Any, what: str) -> int:
-        return (_seat(seat, what) - base) % 4
+        return (_seat(seat, what, players) - base) % players
 
     if isinstance(dealer, bool):
         if seat_wind is None:
@@ -126,18 +137,21 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
                 raise InvalidHandError(f"seat wind {seat_wind!r} contradicts dealer={dealer}",
                                        reason="bad_seats")
     elif dealer is not None:
-        sw = (-rel(dealer, "dealer")) % 4
+        sw = (-rel(dealer, "dealer")) % players
         if seat_wind is not None and _wind(seat_wind, "seat wind") != sw:
             raise InvalidHandError(
                 f"seat wind {seat_wind!r} contradicts the dealer seat {dealer}",
                 reason="bad_seats")
     else:
         sw = 0 if seat_wind is None else _wind(seat_wind, "seat wind")
+    if sw >= players:
+        raise InvalidHandError(f"seat wind {seat_wind!r}: three players sit East, South, West",
+                               reason="bad_seats")
     rw = _wind(round_wind, "round wind")
     if tsumo:
         from_rel = 0
     elif from_who is None:
-        from_rel = 3
+        from_rel = players - 1
     else:
         from_rel = rel(from_who, "from_who")
         if from_rel == 0:
@@ -152,10 +166,30 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
     if not (isinstance(honba, int) and 0 <= honba < 1000 and isinstance(riichi_sticks, int)
             and 0 <= riichi_sticks < 1000):
         raise InvalidHandError("honba and riichi_sticks must be ints 0..999", reason="bad_counter")
-    return {"counts": counts, "win_tile": win, "melds": melds, "red": red, "flags": flags, "seat_wind": sw,
+    if not (type(kita) is int and 0 <= kita <= 4):
+        raise InvalidHandError(f"kita {kita!r}: expected 0-4 norths set aside", reason="bad_kita")
+    return {"kita": kita, "counts": counts, "win_tile": win, "melds": melds, "red": red, "flags": flags, "seat_wind": sw,
                 "round_wind": rw, "from_rel": from_rel, "pao_rel": pao_rel,
                 "dora": _indicators(dora, "dora indicators"), "ura": _indicators(ura, "ura indicators"),
                 "honba": honba, "riichi_sticks": riichi_sticks, "winner": base}
+
+
+def _sanma_detail(hand: Any, dora: Any, ura: Any) -> str:
+    """Which tile, meld or indicator of a sanma score is not in the 108-tile set."""
+    try:
+        h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+        for t in range(1, 8):
+            if h.all_counts[t]:
+                return f" ({t + 1}m)"
+        if any(m.kind == 0 for m in h.melds):
+            return " (a chi)"
+        for what, ind in (("dora indicator", dora), ("ura indicator", ura)):
+            for k in _indicators(ind, what):
+                if 1 <= k <= 7:
+                    return f" ({what} {k + 1}m)"
+    except (InvalidHandError, TypeError, ValueError):
+        pass
+    return ""
 
 
 def raise_for_status(res: ScoreResult, what: str) -> None:
@@ -178,23 +212,29 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
           chankan: bool = False, haitei: bool = False, houtei: bool = False,
           tenhou: bool = False, chiihou: bool = False, renhou: bool = False, honba: int = 0,
           riichi_sticks: int = 0, winner: int | None = None, from_who: int | None = None,
-          pao_seat: int | None = None, rules: RuleSet | str | None = None) -> ScoreResult:
+          pao_seat: int | None = None, kita: int = 0,
+          rules: RuleSet | str | None = None) -> ScoreResult:
     """Score a winning hand (``hand`` includes ``win_tile``; a Hand or mpsz text with melds).
 
     ``tsumo`` or ron; ``seat_wind``/``round_wind`` E S W N (or 0-3, 1z-4z); ``dealer`` (a
     seat, or True/False); ``dora``/``ura`` indicators (kan dora included; kind ids or text);
     situation flags ``riichi`` ... ``renhou``; ``honba`` paid to this winner (0 for the second
     winner of a Tenhou double ron); ``riichi_sticks`` collected by this winner; ``winner``,
-    ``from_who``, ``pao_seat`` (see the module doc for seats); ``rules`` a RuleSet or a preset
-    name. Raises InvalidHandError for an incomplete or impossible hand; a complete hand without
+    ``from_who``, ``pao_seat`` (see the module doc for seats); ``kita`` norths the winner set
+    aside (three players with nukidora only); ``rules`` a RuleSet or a preset name. Raises InvalidHandError for an incomplete or impossible hand; a complete hand without
     yaku gives ``is_win == False``.
     """
     params = DEFAULT_RULES._scoring if rules is None else _rules(rules).scoring_params  # type: ignore[attr-defined]
+    players = params[11]
+    if kita and not params[12]:
+        raise InvalidHandError(
+            f"kita={kita!r}: setting north aside needs three-player rules with nukidora "
+            "(rules='tenhou_sanma')", reason="bad_kita")
     if (type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 and dealer is None
             and winner is None and from_who is None and pao_seat is None
             and type(seat_wind) is not bool and type(round_wind) is not bool
             and type(honba) is int and 0 <= honba < 1000 and type(riichi_sticks) is int
-            and 0 <= riichi_sticks < 1000):
+            and 0 <= riichi_sticks < 1000 and type(kita) is int and 0 <= kita <= 4):
         sw = _FAST_WIND.get(seat_wind)  # type: ignore[arg-type]
         rw = _FAST_WIND.get(round_wind)  # type: ignore[arg-type]
         if sw is not None and rw is not None:
@@ -209,23 +249,25 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             red = hand.red
             # None when an indicator is not a plain kind id: the validating path below
             res = _score_plain(hand._packed, melds, red[0] + red[1] + red[2], win_tile, flags,
-                               sw, rw, 0 if tsumo else 3, dora, ura, honba, riichi_sticks,
-                               params)
+                               sw, rw, 0 if tsumo else players - 1, dora, ura, honba,
+                               riichi_sticks, params, kita)
             if res is not None:
                 if res.status_code < 0:
-                    raise_for_status(res, f"hand {hand}")
+                    detail = _sanma_detail(hand, dora, ura) if res.status_code == -22 else ""
+                    raise_for_status(res, f"hand {hand}{detail}")
                 return res
     a = prepare(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind,
                 dealer=dealer, dora=dora, ura=ura, riichi=riichi, double_riichi=double_riichi,
                 ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
                 houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou, honba=honba,
                 riichi_sticks=riichi_sticks, winner=winner, from_who=from_who,
-                pao_seat=pao_seat)
+                pao_seat=pao_seat, kita=kita, players=players)
     res = _score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
                      a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
-                     a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"])
+                     a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
     if res.status_code < 0:
-        raise_for_status(res, f"hand {hand}")
+        detail = _sanma_detail(hand, dora, ura) if res.status_code == -22 else ""
+        raise_for_status(res, f"hand {hand}{detail}")
     return res
 
 
@@ -233,13 +275,13 @@ def score_counts(counts: Any, win_tile: int, *, melds: Iterable[tuple[int, int, 
                  red: int = 0, flags: int = 0, seat_wind: int = 0, round_wind: int = 0,
                  from_rel: int = 3, pao_rel: int = -1, dora: Sequence[int] = (),
                  ura: Sequence[int] = (), honba: int = 0, riichi_sticks: int = 0,
-                 rules: RuleSet | None = None, winner: int = 0) -> ScoreResult:
+                 rules: RuleSet | None = None, winner: int = 0, kita: int = 0) -> ScoreResult:
     """Low-level scoring from 34 closed counts and melds ``(kind, lowest tile, red, from_rel)``
     (kind: 0 chi, 1 pon, 2 open kan, 3 closed kan, 4 added kan); seats relative to the winner.
     Errors are not raised: check ``result.status``."""
     return _sc.score_raw(counts, list(melds), red, win_tile, flags, seat_wind, round_wind,
                          from_rel, pao_rel, dora, ura, honba, riichi_sticks,
-                         (rules or DEFAULT_RULES).scoring_params, winner)
+                         (rules or DEFAULT_RULES).scoring_params, winner, kita)
 
 
 __all__ = [

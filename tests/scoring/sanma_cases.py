@@ -7,7 +7,8 @@ each ``<AGARI>`` into a case shaped like the four-player cases of ``cases.jsonl.
 
 - ``players`` (3) and ``kita_136`` / ``kita``: the winner's north declarations (nukidora),
   which are not melds; the AGARI ``m`` attribute lists them with the melds and ``melds`` here
-  does not;
+  does not; ``robbed_kita``: a ron on another player's north declaration; ``rinshan_after``:
+  "kan", "kakan" or "kita" for a rinshan win (the replacement draw it won on);
 - ``checks``: ``replay_hand_ok`` (the closed hand rebuilt from INIT, draws, discards, calls and
   north declarations equals ``hai``), ``tile_count_ok``, ``situational_vs_yaku_ok`` (every
   situational flag found by the replay agrees with the official yaku list; for a yakuman hand,
@@ -132,11 +133,13 @@ class _Round:
         self.declaring = [-1, -1, -1, -1]   # discard number of the riichi tile, while pending
         self.last: tuple[str, int, int] = ("", -1, -1)   # (what, seat, tile)
         self.replacement = False       # the last draw was a replacement draw
+        self.replacement_after: str | None = None   # after "kan", "kakan" or "kita"
         self.clean = True
         self.results = 0
 
     def draw(self, seat: int, tile: int) -> None:
         self.replacement = self.last[0] in ("kan", "kakan", "kita") and self.last[1] == seat
+        self.replacement_after = self.last[0] if self.replacement else None
         self.draws += 1
         self.hands[seat].append(tile)
         self.last = ("draw", seat, tile)
@@ -267,6 +270,8 @@ def _case(game: dict[str, Any], rnd: _Round, a: dict[str, str], result_index: in
         "closed_without_win": mpsz(closed_wo),
         "win_tile_136": machi, "win_tile": mpsz([machi]),
         "melds": melds, "kita_136": list(rnd.kita[who]), "kita": len(rnd.kita[who]),
+        "robbed_kita": not tsumo and rnd.last[0] == "kita",
+        "rinshan_after": rnd.replacement_after if situational["rinshan"] else None,
         "n_kans": n_kans, "menzen": all(m["type"] == "kan-closed" for m in melds),
         "dora_indicators_136": dora_136, "dora_indicators": [mpsz([t]) for t in dora_136],
         "ura_indicators_136": ura_136, "ura_indicators": [mpsz([t]) for t in ura_136],
@@ -336,6 +341,7 @@ def convert_game(text: str, source: str, game_id: str, file: str) -> dict[str, A
         elif name == "RYUUKYOKU":
             a = _attrs(body)
             draws.append({"round": rnd.index, "kind": a.get("type", "exhaustive"),
+                          "honba": rnd.honba, "sticks": rnd.sticks,
                           "deltas": [100 * x for x in _ints(a["sc"])[1::2]]})
             if "owari" in a:
                 owari = [float(x) for x in a["owari"].split(",")]

@@ -1,0 +1,430 @@
+"""Three-player riichi (sanma) scoring, rules preset ``tenhou_sanma``.
+
+1. Every sanma win of the Tenhou archive (3,986 wins in 534 games, converted by
+   sanma_cases.py) scores exactly as tenhou.net did: fu, han, limit, points, the yaku with
+   each han, and every player's delta. Wins that cannot match belong in
+   sanma_known_mismatches.json with the reason (held exactly; it is empty).
+2. Differential test against the PyPI ``mahjong`` package (2.1.0) with
+   ``OptionalRules(is_three_player=True)`` and ``num_nuki_dora`` on seeded random sanma wins.
+   Rule differences (mahjong -> how the test aligns them), besides those of test_oracle.py
+   (open tanyao and red fives on, no double yakuman, renhou as a 5-han yaku, ura listed only
+   when > 0, yakuman compared as 13 han each, only the winner's total compared):
+   - mahjong accepts 2m-8m, chi and a North seat under three-player rules; ours refuses them
+     (not_in_sanma, bad_seats), so the hands drawn have none of them;
+   - mahjong knows no seats, so tsumo loss and honba are compared through the winner's total
+     (mahjong 2.1.0 also pays 200 per honba on ron, 100 per payer on tsumo, and no absent
+     share on tsumo, as Tenhou does);
+   - mahjong's red five of man (id 16) cannot occur: the hands hold no 5m.
+3. The rules themselves on hand-made examples (dora 1m -> 9m, nukidora, payments), and every
+   malformed sanma input answered by InvalidHandError naming it.
+"""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.hand import Hand, Meld
+from mjcore.riichi.batch_scoring import pack, pack_tenhou
+from mjcore.riichi.batch_scoring import score as batch_score
+from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.scoring import score, score_counts
+
+from .sanma_cases import ARCHIVE, load_sanma_cases, load_sanma_games
+from .tenhou_cases import compare, expected_yaku
+
+KNOWN = Path(__file__).with_name("sanma_known_mismatches.json")
+SANMA = RuleSet.preset("tenhou_sanma")
+
+needs_archive = pytest.mark.skipif(not ARCHIVE.exists(), reason="Tenhou archive not available")
+
+
+# ---- the converted Tenhou wins ------------------------------------------------------------
+
+@needs_archive
+def test_converter_finds_every_sanma_game_and_win():
+    games = load_sanma_games()
+    cases = load_sanma_cases()
+    assert len(games) == 534 and all(g["go_type"] & 0x10 for g in games)
+    assert len(cases) == 3986
+    assert sum(len(g["draws"]) for g in games) == 729
+    assert sum(1 for c in cases if c["tsumo"]) == 2000
+    failed = {c["case_id"]: k for c in cases for k, v in c["checks"].items() if not v}
+    assert failed == {}
+
+
+def _batch_mismatches(cases):
+    res = batch_score(**pack_tenhou(cases), rules="tenhou_sanma")
+    bad = {}
+    for i, c in enumerate(cases):
+        exp, w, diffs = c["expected"], c["winner"], []
+        if res.status[i] != 0:
+            diffs.append(f"status {res.status[i]}")
+        got = {y: int(res.yaku_han[i, y]) * (13 if 36 <= y < 52 else 1)
+               for y in range(55) if int(res.yaku_mask[i]) >> y & 1}
+        if got != expected_yaku(c):
+            diffs.append(f"yaku {sorted(got.items())} != {sorted(expected_yaku(c).items())}")
+        for name in ("fu", "points", "limit", "han"):
+            if int(getattr(res, name)[i]) != exp[name]:
+                diffs.append(f"{name} {int(getattr(res, name)[i])} != {exp[name]}")
+        deltas = [0, 0, 0, 0]
+        for r in range(3):
+            deltas[(w + r) % 3] = int(res.deltas[i, r])
+        if deltas != exp["deltas"] or res.deltas[i, 3] != 0:
+            diffs.append(f"deltas {deltas} != {exp['deltas']}")
+        if diffs:
+            bad[c["case_id"]] = "; ".join(diffs)
+    return bad
+
+
+@needs_archive
+def test_every_sanma_win_matches_tenhou():
+    bad = _batch_mismatches(load_sanma_cases())
+    known = {k["case_id"]: k["reason"] for k in json.loads(KNOWN.read_text())}
+    assert sorted(bad) == sorted(known), {k: bad.get(k, "now matches") for k in
+                                          sorted(set(bad) ^ set(known))}
+
+
+def _hand_of(case):
+    melds = []
+    for m in case["melds"]:
+        ids = list(m["tiles_136"])
+        if m.get("added_tile_136") is not None and m["added_tile_136"] not in ids:
+            ids.append(m["added_tile_136"])
+        called = None if m["type"] == "kan-closed" else m["called_tile_136"]
+        melds.append(Meld.from_136(m["type"], ids, called, m["from_rel"]))
+    return Hand.from_136(case["closed_136"], melds)
+
+
+def _situation(c):
+    return dict(tsumo=c["tsumo"], round_wind=c["round_wind"], winner=c["winner"],
+                dealer=c["dealer"], from_who=None if c["tsumo"] else c["from_who"],
+                pao_seat=c["pao_who"], dora=[t // 4 for t in c["dora_indicators_136"]],
+                ura=[t // 4 for t in c["ura_indicators_136"]], honba=c["honba_paid"],
+                riichi_sticks=c["riichi_sticks"], kita=c["kita"],
+                **{k: v for k, v in c["situational"].items() if k != "tiles_left"})
+
+
+@needs_archive
+def test_every_sanma_win_through_the_single_api():
+    """mjcore.score with a Hand, absolute seats 0-2 and kita, on every converted win."""
+    bad = {}
+    for c in load_sanma_cases():
+        res = score(_hand_of(c), c["win_tile_136"] // 4, rules="tenhou_sanma", **_situation(c))
+        diffs = compare(c, res)
+        if diffs:
+            bad[c["case_id"]] = diffs
+    known = {k["case_id"] for k in json.loads(KNOWN.read_text())}
+    assert set(bad) == known, dict(list(bad.items())[:5])
+
+
+@needs_archive
+def test_sanma_wins_need_the_sanma_rules():
+    """The same wins under four-player rules disagree: the rules are what makes them match
+    (kita refused; tsumo and honba paid as with four players)."""
+    cases = [c for c in load_sanma_cases() if c["tsumo"] and c["kita"] == 0][:200]
+    res = batch_score(**pack_tenhou(cases))
+    assert any(int(res.points[i]) != c["expected"]["points"] for i, c in enumerate(cases))
+    with_kita = [c for c in load_sanma_cases() if c["kita"]][:50]
+    res = batch_score(**pack_tenhou(with_kita))
+    assert (res.status == -20).all()
+
+
+# ---- the rules on hand-made hands ---------------------------------------------------------
+
+def test_dora_indicator_1m_points_to_9m():
+    hand = "99m123p456p789s111z"
+    four = score(hand, "1z", dora="1m", riichi=True, seat_wind="S")
+    three = score(hand, "1z", dora="1m", riichi=True, seat_wind="S", rules=SANMA)
+    assert four.dora == 0 and three.dora == 2
+    assert score(hand, "1z", dora="9m", riichi=True, seat_wind="S", rules=SANMA).dora == 0
+    assert score("11m123p456p789s111z", "1z", dora="9m", riichi=True, seat_wind="S",
+                 rules=SANMA).dora == 2
+
+
+def test_nukidora_counts_each_north_and_north_indicators():
+    hand = "99m123p456p789s555z"
+    base = score(hand, "5z", rules=SANMA, seat_wind="S")
+    assert base.dora == 0
+    two = score(hand, "5z", rules=SANMA, seat_wind="S", kita=2)
+    assert two.dora == 2 and two.han == base.han + 2
+    # West indicates North: each north set aside counts once more per such indicator
+    assert score(hand, "5z", rules=SANMA, seat_wind="S", kita=2, dora="3z3z").dora == 6
+    # ura dora too, after riichi
+    r = score(hand, "5z", rules=SANMA, seat_wind="S", kita=1, riichi=True, ura="3z")
+    assert (r.dora, r.ura) == (1, 1)
+    # three norths in the hand and one set aside: fine; two set aside: five norths
+    assert score("99m123p456p789s444z", "4z", rules=SANMA, seat_wind="S", riichi=True,
+                 kita=1).is_win
+    with pytest.raises(InvalidHandError) as e:
+        score("99m123p456p789s444z", "4z", rules=SANMA, seat_wind="S", riichi=True, kita=2)
+    assert e.value.reason == "bad_situation"
+
+
+def test_nukidora_is_not_a_yaku():
+    res = score("99m124p456p789s555z".replace("124p", "123p").replace("555z", "345s"), "9m",
+                rules=SANMA, seat_wind="S", kita=3, from_who=1)
+    assert not res.is_win and res.status == "no_yaku"
+
+
+@pytest.mark.parametrize("dealer,tsumo,honba,pays", [
+    # non-dealer mangan tsumo: dealer 4000, the other 2000 (no absent 2000); +100 per honba
+    (False, True, 0, {1: 2000, 2: 4000}),
+    (False, True, 2, {1: 2200, 2: 4200}),
+    # dealer mangan tsumo: 4000 from each of the two
+    (True, True, 1, {1: 4100, 2: 4100}),
+    # ron: 8000 / 12000, +200 per honba from the discarder
+    (False, False, 3, {2: 8600}),
+    (True, False, 1, {2: 12200}),
+])
+def test_payments(dealer, tsumo, honba, pays):
+    res = score("99m123p456p789s555z", "5z", tsumo=tsumo, riichi=True,
+                dora="4p4p" if tsumo else "4p4p4p",
+                seat_wind="E" if dealer else "S", honba=honba, riichi_sticks=1, rules=SANMA)
+    assert res.limit_name == "mangan"
+    expect = [0, 0, 0, 0]
+    for seat, p in pays.items():
+        expect[seat] = p
+    assert list(res.payments) == expect
+    assert res.deltas == (sum(pays.values()) + 1000, -expect[1], -expect[2], 0)
+    assert res.points == sum(pays.values()) - 100 * honba * (len(pays) if tsumo else 2)
+    assert res.players == 3
+
+
+def test_absolute_seats_wrap_mod_three():
+    res = score("99m123p456p789s555z", "5z", tsumo=True, riichi=True, dora="4p4p", winner=2,
+                dealer=0, rules=SANMA)
+    # winner 2 is West; the dealer (seat 0) pays 4000, seat 1 pays 2000
+    assert res.payments == (4000, 2000, 0, 0)
+    assert res.deltas == (-4000, -2000, 6000, 0)
+    ron = score("99m123p456p789s555z", "5z", riichi=True, dora="4p4p4p", winner=0, dealer=0,
+                from_who=2, rules=SANMA)
+    assert ron.deltas == (12000, 0, -12000, 0)
+
+
+@pytest.mark.parametrize("hand,win,kw,reason,named", [
+    ("22m123p456p789s555z", "5z", {}, "not_in_sanma", "2m"),
+    ("99m123p456p555z pon:777s<1", "5z", {"dora": "5m"}, "not_in_sanma", "5m"),
+    ("99m123p555z chi:789s pon:777z<1", "5z", {}, "not_in_sanma", "chi"),
+    ("99m123p456p789s555z", "5z", {"seat_wind": "N"}, "bad_seats", "N"),
+    ("99m123p456p789s555z", "5z", {"winner": 3}, "bad_seats", "3"),
+    ("99m123p456p789s555z", "5z", {"winner": 0, "from_who": 0}, "bad_seats", "discarder"),
+    ("99m123p456p789s555z", "5z", {"kita": 5}, "bad_kita", "kita"),
+    ("99m123p456p789s555z", "5z", {"kita": -1}, "bad_kita", "kita"),
+])
+def test_malformed_sanma_input(hand, win, kw, reason, named):
+    with pytest.raises(InvalidHandError) as e:
+        score(hand, win, rules=SANMA, **kw)
+    assert e.value.reason == reason and named in str(e.value)
+
+
+def test_kita_needs_sanma_rules():
+    with pytest.raises(InvalidHandError) as e:
+        score("99m123p456p789s555z", "5z", kita=1)
+    assert e.value.reason == "bad_kita" and "tenhou_sanma" in str(e.value)
+
+
+def test_preset_options():
+    assert SANMA.players == 3 and SANMA.nukidora and SANMA.red_fives == 2
+    assert (SANMA.start_points, SANMA.target_points, SANMA.oka) == (35000, 40000, 15000)
+    assert SANMA.uma == (20000, 0, -20000, 0)
+    assert repr(SANMA) == "RuleSet.preset('tenhou_sanma')"
+    with pytest.raises(InvalidRuleError):
+        RuleSet.preset("tenhou").replace(nukidora=True)
+    with pytest.raises(InvalidRuleError):
+        SANMA.replace(red_fives=3)
+    with pytest.raises(InvalidRuleError):
+        SANMA.replace(players=5)
+    assert SANMA.replace(nukidora=False).scoring_params[12] == 0
+
+
+def test_four_player_scoring_is_unchanged_by_the_new_options():
+    four = RuleSet.preset("tenhou")
+    assert four.players == 4 and not four.nukidora
+    res = score("99m123p456p789s555z", "5z", tsumo=True, riichi=True, dora="4p4p",
+                seat_wind="S", honba=1)
+    assert res.payments == (0, 2100, 2100, 4100) and res.players == 4   # kamicha deals
+
+
+def test_batch_pack_with_sanma_rules_and_errors_per_row():
+    rows = [dict(hand="99m123p456p789s555z", win_tile="5z", tsumo=True, riichi=True,
+                 dora="4p4p", winner=2, dealer=0, kita=k) for k in range(3)]
+    arrays = pack(rows, rules="tenhou_sanma")
+    res = batch_score(**arrays, rules="tenhou_sanma")
+    assert res.dora_ura_aka[:, 0].tolist() == [2, 3, 4]
+    assert res.deltas[0].tolist() == [6000, -4000, -2000, 0]     # relative: 1 = seat 0 (dealer)
+    bad = dict(arrays)
+    bad["counts"] = bad["counts"].copy()
+    bad["counts"][1, 8] -= 2
+    bad["counts"][1, 1] += 2                                       # 99m -> 22m
+    res = batch_score(**bad, rules="tenhou_sanma")
+    assert res.status.tolist() == [0, -22, 0]
+    assert res.errors()[1].reason == "not_in_sanma"
+    with pytest.raises(InvalidHandError):
+        batch_score(**{**arrays, "kita": np.zeros(2, np.uint8)}, rules="tenhou_sanma")
+
+
+def test_batch_agrees_with_single_on_random_sanma_wins():
+    hands = sanma_random_wins(600, 99)
+    res = batch_score(**pack_prepared_sanma(hands), rules=SANMA)
+    for i, h in enumerate(hands):
+        one = score_counts(**h["kernel"], rules=SANMA)
+        assert int(res.status[i]) == one.status_code
+        assert int(res.points[i]) == one.points and res.deltas[i].tolist() == list(one.deltas)
+
+
+# ---- differential test against the mahjong package's three-player mode -----------------
+
+SANMA_KINDS = [0, 8] + list(range(9, 34))
+NORTH = 30
+
+
+def sanma_random_wins(n: int, seed: int) -> list[dict]:
+    """Seeded random complete sanma hands (no 2m-8m, no chi, red 5p/5s) with situations and
+    north set aside, as kernel arguments plus the 136-ids the oracle needs."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        h = _sanma_hand(rng)
+        if h is not None:
+            out.append(h)
+    return out
+
+
+def _sanma_hand(rng: random.Random) -> dict | None:
+    free = {k: [k * 4 + c for c in range(4)] for k in SANMA_KINDS}
+    for k in (13, 22):
+        rng.shuffle(free[k])
+    kinds = rng.choice([SANMA_KINDS, list(range(9, 18)) + list(range(27, 34)),
+                        [0, 8, 9, 17, 18, 26] + list(range(27, 34)), list(range(18, 27))])
+    closed: list[int] = []
+    melds: list[tuple[int, list[int]]] = []
+
+    def take(k: int, m: int) -> list[int]:
+        return [free[k].pop() for _ in range(m)]
+
+    form = rng.random()
+    if form < 0.05:
+        for k in rng.sample(kinds, 7):
+            closed += take(k, 2)
+    elif form < 0.07:
+        yao = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
+        closed = [free[k].pop() for k in yao]
+        closed += take(rng.choice([k for k in yao if free[k]]), 1)
+    else:
+        n_melds = rng.choices([0, 1, 2, 3], [50, 25, 15, 10])[0]
+        for i in range(4):
+            k = rng.choice(kinds)
+            if 9 <= k < 27 and k % 9 <= 6 and all(free.get(k + j) for j in range(3)) \
+                    and rng.random() < 0.6 and i >= n_melds:
+                closed += [free[k + j].pop() for j in range(3)]
+            elif len(free[k]) >= 3:
+                if i < n_melds:
+                    kind = rng.choices([1, 2, 3, 4], [75, 8, 10, 7])[0]
+                    if kind != 1 and len(free[k]) == 4:
+                        melds.append((kind, take(k, 4)))
+                    else:
+                        melds.append((1, take(k, 3)))
+                else:
+                    closed += take(k, 3)
+            else:
+                return None
+        pair = [k for k in kinds if len(free[k]) >= 2]
+        if not pair:
+            return None
+        closed += take(rng.choice(pair), 2)
+    win = rng.choice(closed)
+    menzen = all(k == 3 for k, _ in melds)
+    tsumo = rng.random() < 0.5
+    riichi = menzen and rng.random() < 0.5
+    ippatsu = riichi and rng.random() < 0.2
+    rinshan = tsumo and any(k >= 2 for k, _ in melds) and rng.random() < 0.3
+    haitei = tsumo and not rinshan and rng.random() < 0.05
+    houtei = not tsumo and rng.random() < 0.05
+    kita = rng.randrange(len(free[NORTH]) + 1) if rng.random() < 0.6 else 0
+    seat, rnd = rng.randrange(3), rng.choice([0, 0, 1, 2])
+    wall = [t for ids in free.values() for t in ids]
+    n_ind = 1 + sum(1 for k, _ in melds if k >= 2)
+    dora = [rng.choice(wall) for _ in range(n_ind)]
+    ura = [rng.choice(wall) for _ in range(n_ind)] if riichi else []
+    honba, sticks = rng.choice([0, 0, 1, 3]), rng.choice([0, 0, 1])
+    counts = [0] * 34
+    for t in closed:
+        counts[t // 4] += 1
+    flags = tsumo | 2 * riichi | 8 * ippatsu | 16 * rinshan | 64 * haitei | 128 * houtei
+    kernel = {"counts": counts, "win_tile": win // 4,
+              "melds": [(k, ids[0] // 4, sum(t in (52, 88) for t in ids), 0 if k == 3 else 1)
+                        for k, ids in melds],
+              "red": sum(t in (52, 88) for t in closed), "flags": flags, "seat_wind": seat,
+              "round_wind": rnd, "from_rel": 2, "dora": [t // 4 for t in dora],
+              "ura": [t // 4 for t in ura], "honba": honba, "riichi_sticks": sticks,
+              "kita": kita}
+    return {"kernel": kernel, "closed": closed, "melds": melds, "win": win, "dora": dora,
+            "ura": ura}
+
+
+def pack_prepared_sanma(hands):
+    from mjcore.riichi.batch_scoring import pack_prepared
+
+    return pack_prepared([{**h["kernel"], "pao_rel": -1} for h in hands])
+
+
+def _oracle(h):
+    from mahjong.hand_calculating.hand import HandCalculator
+    from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+    from mahjong.meld import Meld as OMeld
+
+    k = h["kernel"]
+    tiles = list(h["closed"])
+    melds = []
+    for kind, ids in h["melds"]:
+        tiles += ids
+        melds.append(OMeld(meld_type=OMeld.PON if kind == 1 else OMeld.KAN, tiles=sorted(ids),
+                           opened=kind != 3))
+    options = OptionalRules(has_open_tanyao=True, has_aka_dora=True, has_double_yakuman=False,
+                            kazoe_limit=HandConstants.KAZOE_LIMITED, kiriage=False,
+                            fu_for_open_pinfu=True, fu_for_pinfu_tsumo=False,
+                            renhou_as_yakuman=False, is_three_player=True)
+    f = k["flags"]
+    config = HandConfig(is_tsumo=bool(f & 1), is_riichi=bool(f & 2), is_ippatsu=bool(f & 8),
+                        is_rinshan=bool(f & 16), is_haitei=bool(f & 64),
+                        is_houtei=bool(f & 128), player_wind=27 + k["seat_wind"],
+                        round_wind=27 + k["round_wind"], kyoutaku_number=k["riichi_sticks"],
+                        tsumi_number=k["honba"], num_nuki_dora=k["kita"], options=options)
+    return HandCalculator.estimate_hand_value(sorted(tiles), h["win"], melds,
+                                              dora_indicators=h["dora"], config=config,
+                                              ura_dora_indicators=h["ura"] or None)
+
+
+def test_differential_against_mahjong_three_player():
+    pytest.importorskip("mahjong")
+    from .oracle import YAKU_ID
+
+    hands = sanma_random_wins(3000, 20260301)
+    bad = []
+    n_kita = n_wins = 0
+    for i, h in enumerate(hands):
+        o = _oracle(h)
+        r = score_counts(**h["kernel"], rules=SANMA)
+        if o.error:
+            if r.is_win:
+                bad.append((i, f"oracle: {o.error}, ours: {r}"))
+            continue
+        if not r.is_win:
+            bad.append((i, f"ours {r.status}, oracle {o.han} han {o.fu} fu"))
+            continue
+        n_wins += 1
+        n_kita += h["kernel"]["kita"] > 0
+        theirs = {YAKU_ID[type(y).__name__]: y.han_open if (o.is_open_hand and y.han_open)
+                  else y.han_closed for y in o.yaku}
+        ours = {y.id: y.han for y in r.yaku if not (y.id == 53 and y.han == 0)}
+        han = 13 * r.yakuman if r.yakuman and not r.is_kazoe else r.han
+        if ours != theirs or han != o.han or r.fu != o.fu or r.deltas[0] != o.cost["total"]:
+            bad.append((i, f"ours {sorted(ours.items())} {han}/{r.fu} {r.deltas[0]}; "
+                           f"theirs {sorted(theirs.items())} {o.han}/{o.fu} {o.cost['total']}"))
+    assert not bad, bad[:5]
+    assert n_wins > 1500 and n_kita > 500
