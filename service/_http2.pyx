@@ -42,9 +42,11 @@ cdef enum:
     NO_ERROR = 0x0
     PROTOCOL_ERROR = 0x1
     FLOW_CONTROL_ERROR = 0x3
+    SETTINGS_TIMEOUT = 0x4
     STREAM_CLOSED = 0x5
     FRAME_SIZE_ERROR = 0x6
     REFUSED_STREAM = 0x7
+    CANCEL = 0x8
     COMPRESSION_ERROR = 0x9
     ENHANCE_YOUR_CALM = 0xb
 
@@ -57,12 +59,12 @@ cdef enum:
 # our settings
 cdef enum:
     MAX_FRAME = 16384               # the protocol default; we do not raise it
-    MAX_STREAMS = 256
-    STREAM_WINDOW = 1048576
-    CONNECTION_WINDOW = 16777216
+    DEFAULT_WINDOW = 65535          # every window before SETTINGS change it
     MAX_HEADER_BLOCK = 65536
+    MAX_HEADER_FRAMES = 64          # HEADERS + CONTINUATION frames of one header block
     HEADER_TABLE = 4096
     MAX_WINDOW = 0x7fffffff
+    QUOTED_PATH = 64                # bytes of an unknown :path quoted back
 
 # gRPC status codes used here
 cdef enum:
@@ -70,6 +72,7 @@ cdef enum:
     UNIMPLEMENTED = 12
     INTERNAL = 13
     UNAUTHENTICATED = 16
+    DEADLINE_EXCEEDED = 4
 
 cdef extern from "hpack.h":
     ctypedef struct hpack_decoder:
@@ -99,6 +102,14 @@ cdef struct RequestHeaders:
     bint has_content_type
     bint oversize           # a path longer than its buffer
     bint authorization_oversize
+    bint duplicate_authorization
+    bint trailers           # the block ends a stream already open: no pseudo-headers
+    bint has_method
+    bint has_scheme
+    bint has_authority
+    bint regular_seen       # a regular field came: no pseudo-header may follow
+    int64_t content_length  # -1: none
+    const char *malformed   # why the block breaks RFC 9113 section 8.2/8.3, or NULL
 
 
 # A growable byte buffer.
@@ -156,10 +167,105 @@ cdef inline bint named(const uint8_t *name, size_t length, const char *want,
     return length == want_length and memcmp(name, want, length) == 0
 
 
+cdef const char *field_problem(const uint8_t *name, size_t name_len, const uint8_t *value,
+                               size_t value_len) noexcept nogil:
+    """RFC 9113 section 8.2.1: what makes this field malformed, or NULL."""
+    cdef size_t i
+    cdef uint8_t c
+    if name_len == 0:
+        return "an empty field name"
+    for i in range(1 if name[0] == 58 else 0, name_len):   # 58 ':' starts a pseudo-header
+        c = name[i]
+        if 65 <= c <= 90:
+            return "an upper-case field name"
+        if c <= 32 or c == 58 or c >= 127:
+            return "a field name with a forbidden character"
+    for i in range(value_len):
+        c = value[i]
+        if c == 0 or c == 10 or c == 13:
+            return "a field value with NUL, CR or LF"
+    if value_len and (value[0] == 32 or value[0] == 9 or value[value_len - 1] == 32
+                      or value[value_len - 1] == 9):
+        return "a field value with leading or trailing whitespace"
+    return NULL
+
+
+cdef int64_t parse_content_length(const uint8_t *text, size_t length) noexcept nogil:
+    cdef int64_t value = 0
+    cdef size_t i
+    if length == 0 or length > 15:
+        return -2
+    for i in range(length):
+        if text[i] < 48 or text[i] > 57:
+            return -2
+        value = value * 10 + (text[i] - 48)
+    return value
+
+
 cdef void collect_header(void *ctx, const uint8_t *name, size_t name_len,
                          const uint8_t *value, size_t value_len) noexcept nogil:
-    """HPACK callback: keep the header fields a unary call needs."""
+    """HPACK callback: keep the header fields a unary call needs and check the block against
+    RFC 9113 sections 8.2 and 8.3 (the first problem found is kept)."""
     cdef RequestHeaders *h = <RequestHeaders *>ctx
+    cdef const char *problem
+    if h.malformed != NULL:
+        return
+    problem = field_problem(name, name_len, value, value_len)
+    if problem != NULL:
+        h.malformed = problem
+        return
+    if name[0] == 58:
+        if h.trailers:
+            h.malformed = "a pseudo-header in trailers"
+            return
+        if h.regular_seen:
+            h.malformed = "a pseudo-header after a regular field"
+            return
+        if named(name, name_len, b":path", 5):
+            if h.has_path:
+                h.malformed = "a second :path"
+                return
+            if value_len == 0:
+                h.malformed = "an empty :path"
+                return
+        elif named(name, name_len, b":method", 7):
+            if h.has_method:
+                h.malformed = "a second :method"
+                return
+            h.has_method = True
+        elif named(name, name_len, b":scheme", 7):
+            if h.has_scheme:
+                h.malformed = "a second :scheme"
+                return
+            h.has_scheme = True
+        elif named(name, name_len, b":authority", 10):
+            if h.has_authority:
+                h.malformed = "a second :authority"
+                return
+            h.has_authority = True
+        else:
+            h.malformed = "an unknown or response pseudo-header"
+            return
+    else:
+        h.regular_seen = True
+        if (named(name, name_len, b"connection", 10) or named(name, name_len, b"keep-alive", 10)
+                or named(name, name_len, b"proxy-connection", 16)
+                or named(name, name_len, b"transfer-encoding", 17)
+                or named(name, name_len, b"upgrade", 7)):
+            h.malformed = "a connection-specific field"
+            return
+        if named(name, name_len, b"te", 2) and not (
+                value_len == 8 and memcmp(value, b"trailers", 8) == 0):
+            h.malformed = "te other than trailers"
+            return
+        if named(name, name_len, b"content-length", 14):
+            if h.content_length != -1:
+                h.malformed = "a second content-length"
+                return
+            h.content_length = parse_content_length(value, value_len)
+            if h.content_length < 0:
+                h.malformed = "a content-length that is not a number"
+                return
     if named(name, name_len, b":path", 5):
         h.has_path = True
         if value_len > sizeof(h.path):
@@ -170,11 +276,16 @@ cdef void collect_header(void *ctx, const uint8_t *name, size_t name_len,
     elif named(name, name_len, b":method", 7):
         h.method_post = value_len == 4 and memcmp(value, b"POST", 4) == 0
     elif named(name, name_len, b"content-type", 12):
+        if h.has_content_type:
+            h.malformed = "a second content-type"
+            return
         h.has_content_type = True
         # application/grpc, application/grpc+proto, application/grpc;charset=...
         h.grpc_content_type = (value_len >= 16 and memcmp(value, b"application/grpc", 16) == 0
                                and (value_len == 16 or value[16] == 43 or value[16] == 59))
     elif named(name, name_len, b"authorization", 13):
+        if h.has_authorization:
+            h.duplicate_authorization = True
         h.has_authorization = True
         if value_len > sizeof(h.authorization):
             h.authorization_oversize = True
@@ -182,6 +293,9 @@ cdef void collect_header(void *ctx, const uint8_t *name, size_t name_len,
             memcpy(h.authorization, value, value_len)
             h.authorization_len = value_len
     elif named(name, name_len, b"grpc-timeout", 12):
+        if h.has_timeout:
+            h.malformed = "a second grpc-timeout"
+            return
         h.has_timeout = True
         if value_len > sizeof(h.timeout):
             h.timeout_len = 0   # malformed: longer than 8 digits and a unit
@@ -195,7 +309,10 @@ cdef inline void clear_scan(RequestHeaders *h) noexcept nogil:
     h.path_len = h.authorization_len = h.timeout_len = 0
     h.has_path = h.has_authorization = h.has_timeout = False
     h.method_post = h.grpc_content_type = h.has_content_type = False
-    h.oversize = h.authorization_oversize = False
+    h.oversize = h.authorization_oversize = h.duplicate_authorization = False
+    h.trailers = h.has_method = h.has_scheme = h.has_authority = h.regular_seen = False
+    h.content_length = -1
+    h.malformed = NULL
 
 
 cdef int64_t parse_timeout(const uint8_t *text, size_t length) noexcept nogil:
@@ -262,7 +379,9 @@ cdef class Stream:
     cdef object authorization       # bytes or None
     cdef int64_t timeout_us         # -1: no deadline
     cdef int64_t send_window
-    cdef int64_t unacked            # request bytes received since the last WINDOW_UPDATE
+    cdef int64_t received           # request bytes (DATA payloads) counted against its window
+    cdef int64_t content_length     # -1: not given
+    cdef double opened              # ``now`` of the receive that opened it
     cdef bytes pending              # response DATA payload not yet sent (flow control)
     cdef Py_ssize_t pending_offset
     cdef bytes trailers             # header block sent after ``pending``
@@ -285,10 +404,17 @@ cdef class ServerConnection:
     cdef readonly bint closed       # GOAWAY sent: send the output, then close the socket
     cdef readonly bint going_away   # graceful: no new streams accepted
     cdef readonly str error         # why the connection failed, or None
+    cdef readonly int64_t buffered  # request body bytes held for streams not yet finished
+    cdef readonly int64_t strikes   # resets, error-only streams and control frames received
+    cdef int header_frames          # frames of the open header block
+    cdef double now
     cdef uint32_t last_stream_id
     cdef int64_t send_window
     cdef int64_t recv_window
     cdef int64_t recv_unacked
+    cdef int64_t connection_window
+    cdef int64_t stream_window
+    cdef Py_ssize_t max_streams
     cdef uint32_t peer_max_frame
     cdef int64_t peer_initial_window
     cdef Py_ssize_t max_message
@@ -298,35 +424,45 @@ cdef class ServerConnection:
     cdef object paths               # the served methods' :path values (a set of bytes)
     cdef RequestHeaders scan
 
-    def __cinit__(self, paths, Py_ssize_t max_message=4 * 1024 * 1024):
+    def __cinit__(self, paths, Py_ssize_t max_message=4 * 1024 * 1024,
+                  Py_ssize_t max_streams=256, int64_t connection_window=1 << 20):
         self.decoder_ready = False
         if hpack_decoder_init(&self.decoder, HEADER_TABLE) != 0:
             raise MemoryError()
         self.decoder_ready = True
         self.paths = frozenset(paths)
         self.max_message = max_message
+        self.max_streams = max(1, max_streams)
+        # the window is the buffer budget: a stream never needs more than one message (plus
+        # one byte, which shows a larger one as such), and the connection gets back only the
+        # bytes it no longer holds
+        self.stream_window = min(<int64_t>max_message + 6, <int64_t>MAX_WINDOW)
+        # at least one whole message, or a request larger than the budget could never finish
+        self.connection_window = min(max(connection_window, self.stream_window,
+                                         <int64_t>DEFAULT_WINDOW), <int64_t>MAX_WINDOW)
         self.streams = {}
         self.blocked = []
         self.ready = []
-        self.send_window = 65535
-        self.recv_window = CONNECTION_WINDOW
+        self.send_window = DEFAULT_WINDOW
+        self.recv_window = self.connection_window
         self.peer_max_frame = 16384
-        self.peer_initial_window = 65535
+        self.peer_initial_window = DEFAULT_WINDOW
         self.error = None
-        # server preface: SETTINGS, then the connection window raised to CONNECTION_WINDOW
+        # server preface: SETTINGS, then the connection window raised to its budget
         cdef uint8_t settings[18]
         settings[0] = 0; settings[1] = 0x3          # MAX_CONCURRENT_STREAMS
-        put32(settings + 2, MAX_STREAMS)
+        put32(settings + 2, <uint32_t>self.max_streams)
         settings[6] = 0; settings[7] = 0x4          # INITIAL_WINDOW_SIZE
-        put32(settings + 8, STREAM_WINDOW)
+        put32(settings + 8, <uint32_t>self.stream_window)
         settings[12] = 0; settings[13] = 0x6        # MAX_HEADER_LIST_SIZE
         put32(settings + 14, MAX_HEADER_BLOCK)
         self._write_frame_header(18, SETTINGS, 0, 0)
         buf_append(&self.outbox, settings, 18)
         cdef uint8_t increment[4]
-        put32(increment, CONNECTION_WINDOW - 65535)
-        self._write_frame_header(4, WINDOW_UPDATE, 0, 0)
-        buf_append(&self.outbox, increment, 4)
+        if self.connection_window > DEFAULT_WINDOW:
+            put32(increment, <uint32_t>(self.connection_window - DEFAULT_WINDOW))
+            self._write_frame_header(4, WINDOW_UPDATE, 0, 0)
+            buf_append(&self.outbox, increment, 4)
 
     def __dealloc__(self):
         if self.decoder_ready:
@@ -337,11 +473,13 @@ cdef class ServerConnection:
 
     # -- Python surface -------------------------------------------------------------------------
 
-    def receive(self, data) -> list:
-        """Feed received bytes; returns the requests they completed, in order."""
+    def receive(self, data, double now=0.0) -> list:
+        """Feed received bytes (``now``: a monotonic clock, for ``expire``); returns the
+        requests they completed, in order."""
         cdef const uint8_t[::1] view = data
         cdef size_t length = view.shape[0]
         cdef size_t used
+        self.now = now
         self.ready = []
         if self.closed or length == 0:
             return self.ready
@@ -410,6 +548,55 @@ cdef class ServerConnection:
     def active_streams(self) -> int:
         """Streams opened and not yet fully answered."""
         return len(self.streams)
+
+    @property
+    def blocked_streams(self) -> int:
+        """Answers waiting for the peer to open its flow-control window."""
+        return len(self.blocked)
+
+    @property
+    def header_pending(self) -> bool:
+        """A header block is open (HEADERS came, its END_HEADERS not yet)."""
+        return self.header_stream != 0
+
+    @property
+    def preface_done(self) -> bool:
+        """The client preface and its first SETTINGS frame arrived."""
+        return self.settings_seen
+
+    def expire(self, double before) -> int:
+        """Streams opened before ``before`` whose request is still unfinished: answered
+        DEADLINE_EXCEEDED and reset, their bytes released. Returns how many."""
+        cdef Stream stream
+        cdef list late = [s for s in self.streams.values()
+                          if (<Stream>s).state == OPEN and (<Stream>s).opened < before]
+        for stream in late:
+            self._trailers_only(stream.stream_id, DEADLINE_EXCEEDED,
+                                "the request did not arrive in time", None)
+            self._reset(stream.stream_id, CANCEL)
+        return len(late)
+
+    def shed(self) -> int:
+        """Refuse (RST_STREAM REFUSED_STREAM) every unfinished request holding body bytes;
+        returns the bytes released. For a process over its buffer budget."""
+        cdef Stream stream
+        cdef int64_t before = self.buffered
+        cdef list holding = [s for s in self.streams.values()
+                             if (<Stream>s).state == OPEN and (<Stream>s).body]
+        for stream in holding:
+            self._reset(stream.stream_id, REFUSED_STREAM)
+        return before - self.buffered
+
+    def ping(self) -> None:
+        """Send a keepalive PING (any answer from the peer shows it is alive)."""
+        if self.closed:
+            return
+        self._write_frame_header(8, PING, 0, 0)
+        buf_append(&self.outbox, <const uint8_t *>b"mjcore\x00\x00", 8)
+
+    def calm(self, str why) -> None:
+        """End the connection with GOAWAY ENHANCE_YOUR_CALM."""
+        self._fail(ENHANCE_YOUR_CALM, why)
 
     def goaway(self) -> None:
         """Graceful close: no new streams; those already received are still answered."""
@@ -483,11 +670,15 @@ cdef class ServerConnection:
                 return self._fail(FRAME_SIZE_ERROR, "RST_STREAM payload is not 4 bytes")
             if sid > self.last_stream_id:
                 return self._fail(PROTOCOL_ERROR, "RST_STREAM on an idle stream")
+            self.strikes += 1
             stream = self.streams.pop(sid, None)
-            if stream is not None and stream.state == SENDING:
-                self.blocked.remove(stream)
+            if stream is not None:
+                self._release(stream)
+                if stream.state == SENDING:
+                    self.blocked.remove(stream)
             return 0
         if kind == PRIORITY:
+            self.strikes += 1
             if sid == 0:
                 return self._fail(PROTOCOL_ERROR, "PRIORITY on stream 0")
             if length != 5 and sid in self.streams:   # never RST_STREAM an idle stream
@@ -501,6 +692,7 @@ cdef class ServerConnection:
             return 0   # the client opens no more streams; those open are still answered
         if kind == PUSH_PROMISE:
             return self._fail(PROTOCOL_ERROR, "PUSH_PROMISE from a client")
+        self.strikes += 1
         return 0       # unknown frame types are ignored
 
     cdef int _unpad(self, const uint8_t **payload, size_t *length, str kind) except -1:
@@ -532,6 +724,7 @@ cdef class ServerConnection:
             length -= 5
         if flags & END_HEADERS:
             return self._header_block(sid, flags & END_STREAM, payload, length)
+        self.header_frames = 1
         self.header_block.length = 0
         buf_append(&self.header_block, payload, length)
         self.header_stream = sid
@@ -544,6 +737,10 @@ cdef class ServerConnection:
             return self._fail(PROTOCOL_ERROR, "CONTINUATION without its HEADERS")
         if self.header_block.length + length > MAX_HEADER_BLOCK:
             return self._fail(ENHANCE_YOUR_CALM, "header block larger than 64 KiB")
+        self.header_frames += 1
+        if self.header_frames > MAX_HEADER_FRAMES:
+            return self._fail(ENHANCE_YOUR_CALM, f"header block in more than "
+                                                 f"{MAX_HEADER_FRAMES} frames")
         buf_append(&self.header_block, payload, length)
         if flags & END_HEADERS:
             self.header_stream = 0
@@ -555,18 +752,19 @@ cdef class ServerConnection:
     cdef int _header_block(self, uint32_t sid, bint end_stream, const uint8_t *block,
                            size_t length) except -1:
         cdef int rc
-        cdef Stream stream
+        cdef Stream stream = self.streams.get(sid)
         clear_scan(&self.scan)
+        self.scan.trailers = stream is not None
         # always decoded, even for streams we ignore: the dynamic table must stay in step
         rc = hpack_decode_block(&self.decoder, block, length, collect_header, &self.scan)
         if rc < 0:
             return self._fail(COMPRESSION_ERROR,
                               "HPACK: " + hpack_strerror(rc).decode("ascii", "replace"))
-        stream = self.streams.get(sid)
         if stream is not None:
             if stream.state != OPEN:
                 return self._reset(sid, STREAM_CLOSED)
-            if not end_stream:
+            if not end_stream or self.scan.malformed != NULL:
+                self.strikes += 1
                 return self._reset(sid, PROTOCOL_ERROR)   # trailers must end the stream
             return self._request_done(stream)
         if sid <= self.last_stream_id:
@@ -580,10 +778,20 @@ cdef class ServerConnection:
         cdef Stream stream
         cdef bytes path
         self.last_stream_id = sid
-        if self.going_away or len(self.streams) >= MAX_STREAMS:
+        if self.going_away or len(self.streams) >= self.max_streams:
+            self.strikes += 1
             return self._reset(sid, REFUSED_STREAM)
-        if not h.has_path or not h.method_post:
+        if (h.malformed != NULL or not h.has_path or not h.has_method or not h.has_scheme
+                or not h.method_post):
+            self.strikes += 1
             return self._reset(sid, PROTOCOL_ERROR)
+        if not h.grpc_content_type or h.duplicate_authorization:
+            self.strikes += 1
+        if h.duplicate_authorization:
+            self._trailers_only(sid, UNAUTHENTICATED, "duplicate authorization header", None)
+            if not end_stream:
+                self._reset(sid, NO_ERROR)
+            return 0
         if not h.grpc_content_type:
             # not gRPC: HTTP 415, as the gRPC spec asks (":status" name index 8, "415")
             self._write_headers(sid, <const uint8_t *>b"\x08\x03415", 5, True)
@@ -592,6 +800,7 @@ cdef class ServerConnection:
             return 0
         path = PyBytes_FromStringAndSize(<char *>h.path, h.path_len)
         if h.oversize or h.authorization_oversize or path not in self.paths:
+            self.strikes += 1
             if h.oversize:
                 self._trailers_only(sid, UNIMPLEMENTED, "the :path is too long for any method",
                                     None)
@@ -601,8 +810,9 @@ cdef class ServerConnection:
                                     "bytes", None)
             else:
                 self._trailers_only(sid, UNIMPLEMENTED,
-                                    f"method {path.decode('utf-8', 'replace')} is not served "
-                                    "on this port", None)
+                                    f"method {path[:QUOTED_PATH].decode('utf-8', 'replace')}"
+                                    f"{'...' if len(path) > QUOTED_PATH else ''} is not "
+                                    "served on this port", None)
             if not end_stream:
                 self._reset(sid, NO_ERROR)
             return 0
@@ -616,7 +826,10 @@ cdef class ServerConnection:
                                 if h.has_authorization else None)
         stream.timeout_us = (parse_timeout(h.timeout, h.timeout_len) if h.has_timeout else -1)
         stream.send_window = self.peer_initial_window
+        stream.content_length = h.content_length
+        stream.opened = self.now
         if stream.timeout_us == -2:
+            self.strikes += 1
             self._trailers_only(sid, INTERNAL, "malformed grpc-timeout header", None)
             if not end_stream:
                 self._reset(sid, NO_ERROR)
@@ -630,47 +843,73 @@ cdef class ServerConnection:
                       size_t length) except -1:
         cdef Stream stream
         cdef size_t frame_length = length
-        cdef uint8_t increment[4]
         if sid == 0:
             return self._fail(PROTOCOL_ERROR, "DATA on stream 0")
         if <int64_t>length > self.recv_window:
             return self._fail(FLOW_CONTROL_ERROR, "DATA beyond the connection window")
         self.recv_window -= length
-        self.recv_unacked += length
-        if self.recv_unacked >= CONNECTION_WINDOW // 2:
-            put32(increment, <uint32_t>self.recv_unacked)
-            self._write_frame_header(4, WINDOW_UPDATE, 0, 0)
-            buf_append(&self.outbox, increment, 4)
-            self.recv_window += self.recv_unacked
-            self.recv_unacked = 0
         if flags & PADDED and self._unpad(&payload, &length, "DATA"):
             return 0
         stream = self.streams.get(sid)
         if stream is None:
+            self._credit(frame_length)
             if sid > self.last_stream_id:
                 return self._fail(PROTOCOL_ERROR, "DATA on an idle stream")
             return 0   # answered or reset already
         if stream.state != OPEN:
+            self._credit(frame_length)
             return self._reset(sid, STREAM_CLOSED)
-        if stream.unacked + <int64_t>frame_length > STREAM_WINDOW:
+        if stream.received + <int64_t>frame_length > max(self.stream_window,
+                                                           <int64_t>DEFAULT_WINDOW):
+            self._credit(frame_length)
+            self.strikes += 1
             return self._reset(sid, FLOW_CONTROL_ERROR)
-        stream.unacked += frame_length
+        stream.received += frame_length
+        self._credit(frame_length - length)   # the padding is not kept
+        if length == 0 and not flags & END_STREAM:
+            self.strikes += 1
         if <Py_ssize_t>(len(stream.body) + length) > self.max_message + 5:
+            self._credit(length)
+            self._release(stream)
             del self.streams[sid]
+            self.strikes += 1
             self._trailers_only(sid, RESOURCE_EXHAUSTED,
                                 f"request message larger than {self.max_message} bytes", None)
             if not flags & END_STREAM:
                 self._reset(sid, NO_ERROR)
             return 0
         stream.body += (<const uint8_t *>payload)[:length]
+        self.buffered += length
+        if stream.content_length >= 0 and len(stream.body) > stream.content_length:
+            self.strikes += 1
+            return self._reset(sid, PROTOCOL_ERROR)   # more DATA than content-length said
         if flags & END_STREAM:
             return self._request_done(stream)
-        if stream.unacked >= STREAM_WINDOW // 2:
-            put32(increment, <uint32_t>stream.unacked)
-            self._write_frame_header(4, WINDOW_UPDATE, 0, sid)
-            buf_append(&self.outbox, increment, 4)
-            stream.unacked = 0
         return 0
+
+    cdef int _credit(self, int64_t n) except -1:
+        """Bytes the connection no longer holds: given back to the peer's window, in batches."""
+        cdef uint8_t increment[4]
+        if n <= 0:
+            return 0
+        self.recv_unacked += n
+        if self.recv_unacked >= self.connection_window // 4:
+            put32(increment, <uint32_t>self.recv_unacked)
+            self._write_frame_header(4, WINDOW_UPDATE, 0, 0)
+            buf_append(&self.outbox, increment, 4)
+            self.recv_window += self.recv_unacked
+            self.recv_unacked = 0
+        return 0
+
+    cdef int _release(self, Stream stream) except -1:
+        """A stream stops holding its request body."""
+        cdef Py_ssize_t n
+        if stream.body is None:
+            return 0
+        n = len(stream.body)
+        stream.body = None
+        self.buffered -= n
+        return self._credit(n)
 
     cdef int _on_settings(self, uint8_t flags, uint32_t sid, const uint8_t *payload,
                           size_t length) except -1:
@@ -687,6 +926,8 @@ cdef class ServerConnection:
             return 0
         if length % 6:
             return self._fail(FRAME_SIZE_ERROR, "SETTINGS payload not a multiple of 6")
+        self.strikes += 1
+        cdef int64_t initial_window = -1
         for i in range(0, length, 6):
             key = (<uint32_t>payload[i] << 8) | payload[i + 1]
             value = be32(payload + i + 2)
@@ -695,16 +936,19 @@ cdef class ServerConnection:
             if key == 0x4:
                 if value > MAX_WINDOW:
                     return self._fail(FLOW_CONTROL_ERROR, "INITIAL_WINDOW_SIZE too large")
-                delta = <int64_t>value - self.peer_initial_window
-                for stream in self.streams.values():
-                    stream.send_window += delta
-                    if stream.send_window > MAX_WINDOW:
-                        return self._fail(FLOW_CONTROL_ERROR, "stream window overflow")
-                self.peer_initial_window = value
+                initial_window = value
             if key == 0x5:
                 if value < 16384 or value > 16777215:
                     return self._fail(PROTOCOL_ERROR, "MAX_FRAME_SIZE out of range")
                 self.peer_max_frame = value
+        if initial_window >= 0:
+            # applied once per frame, so a frame of many entries costs one pass over the streams
+            delta = initial_window - self.peer_initial_window
+            for stream in self.streams.values():
+                stream.send_window += delta
+                if stream.send_window > MAX_WINDOW:
+                    return self._fail(FLOW_CONTROL_ERROR, "stream window overflow")
+            self.peer_initial_window = initial_window
         self.settings_seen = True
         self._write_frame_header(0, SETTINGS, ACK, 0)
         return self._flush_blocked()
@@ -754,11 +998,16 @@ cdef class ServerConnection:
         elif (<uint32_t>body[1] << 24 | <uint32_t>body[2] << 16 | <uint32_t>body[3] << 8
               | <uint32_t>body[4]) != n - 5:
             problem = "a unary request must carry exactly one whole message"
+        if stream.content_length >= 0 and stream.content_length != n:
+            self.strikes += 1
+            return self._reset(sid, PROTOCOL_ERROR)   # content-length disagrees with the DATA
         if problem is not None:
+            self._release(stream)
             del self.streams[sid]
+            self.strikes += 1
             return self._trailers_only(sid, status, problem, None)
         stream.state = AWAITING
-        stream.body = None
+        self._release(stream)
         self.ready.append((sid, stream.path, bytes(body[5:]), stream.authorization,
                            stream.timeout_us))
         return 0
@@ -812,8 +1061,10 @@ cdef class ServerConnection:
     cdef int _reset(self, uint32_t sid, uint32_t code) except -1:
         cdef uint8_t payload[4]
         cdef Stream stream = self.streams.pop(sid, None)
-        if stream is not None and stream.state == SENDING:
-            self.blocked.remove(stream)
+        if stream is not None:
+            self._release(stream)
+            if stream.state == SENDING:
+                self.blocked.remove(stream)
         put32(payload, code)
         self._write_frame_header(4, RST_STREAM, 0, sid)
         buf_append(&self.outbox, payload, 4)
@@ -832,6 +1083,7 @@ cdef class ServerConnection:
         buf_append(&self.outbox, <const uint8_t *>PyBytes_AS_STRING(debug), len(debug))
         self.closed = True
         self.error = why
+        self.buffered = 0
         self.streams.clear()
         self.blocked = []
         return 0

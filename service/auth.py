@@ -1,48 +1,34 @@
-"""Bearer-token authentication as a server interceptor; the health service stays open."""
+"""Bearer-token checks shared by both ports; the health service stays open."""
 from __future__ import annotations
 
 import hmac
-
-import grpc
+from collections.abc import Iterable
 
 OPEN_PREFIXES = ("/grpc.health.v1.Health/",)
+DUPLICATE = "duplicate authorization header"   # also written in _http2.pyx
 
 
-def _deny(message: str) -> grpc.RpcMethodHandler:
-    def abort(request_or_iterator, context):
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
-
-    return grpc.unary_unary_rpc_method_handler(abort)
-
-
-def _deny_stream(message: str) -> grpc.RpcMethodHandler:
-    def abort(request_iterator, context):
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
-
-    return grpc.stream_stream_rpc_method_handler(abort)
+def bearer(token: str) -> bytes:
+    if not token:
+        raise ValueError("empty token")
+    return f"Bearer {token}".encode()
 
 
-class TokenAuthInterceptor(grpc.ServerInterceptor):
-    """Requires ``authorization: Bearer <token>`` on every RPC but the health service."""
+def authorization_values(metadata: Iterable[tuple[str, str | bytes]] | None) -> list[bytes]:
+    return [value.encode() if isinstance(value, str) else value
+            for key, value in metadata or () if key == "authorization"]
 
-    def __init__(self, token: str) -> None:
-        if not token:
-            raise ValueError("empty token")
-        self._expected = f"Bearer {token}".encode()
 
-    def intercept_service(self, continuation, handler_call_details):
-        method = handler_call_details.method
-        if method.startswith(OPEN_PREFIXES):
-            return continuation(handler_call_details)
-        given = b""
-        for key, value in handler_call_details.invocation_metadata or ():
-            if key == "authorization":
-                given = value.encode() if isinstance(value, str) else value
-                break
-        if given and hmac.compare_digest(given, self._expected):
-            return continuation(handler_call_details)
-        message = "missing bearer token" if not given else "invalid bearer token"
-        handler = continuation(handler_call_details)
-        if handler is not None and handler.request_streaming:
-            return _deny_stream(message)
-        return _deny(message)
+def denial(given: list[bytes], expected: bytes | None) -> str | None:
+    """Why a call with these ``authorization`` values is refused, or None. Duplicates are
+    refused even without a token configured: the ports would otherwise disagree on which
+    one counts."""
+    if len(given) > 1:
+        return DUPLICATE
+    if expected is None:
+        return None
+    if not given or not given[0]:
+        return "missing bearer token"
+    if not hmac.compare_digest(given[0], expected):
+        return "invalid bearer token"
+    return None

@@ -9,6 +9,7 @@ from pathlib import Path
 DEFAULT_PORT = 50051
 DEFAULT_MAX_MESSAGE_SIZE = 64 * 1024 * 1024
 DEFAULT_MAX_BATCH = 1 << 20
+DEFAULT_UNARY_MAX_MESSAGE_SIZE = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,24 @@ class ServerConfig:
     SO_REUSEPORT; with 1 the port is bound without it, so a port in use is an error.
     ``unary_port`` (None: off) also serves the unary RPCs and health Check on that port through
     the compiled HTTP/2 front (``unary_front.py``), with the same TLS and token.
+
+    Limits against misbehaving clients (service/README.md, "Limits"; seconds and bytes):
+    ``unary_max_message_size`` is the largest unary request (bulk streams keep
+    ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take to send its request
+    message (or a bulk stream its next batch); ``max_receiving`` (None: half the workers) is
+    how many main-port calls may wait for their message at once before further waits get 50
+    ms; ``max_concurrent_calls`` bounds the main port's calls (running and queued);
+    ``max_streams_per_connection`` and ``max_connections`` apply to each port;
+    ``handshake_timeout`` covers the TLS handshake and the HTTP/2 preface; a connection with
+    no call for ``idle_timeout`` is closed; ``keepalive_interval`` without a byte from the
+    peer sends a PING, unanswered after ``keepalive_timeout`` the connection is closed;
+    ``max_connection_age`` (main port) closes connections after that long, with
+    ``max_connection_age_grace`` for their calls; on the front a header block must finish
+    within ``header_timeout``, a peer that takes no answer bytes for ``write_timeout`` is
+    dropped, request bytes buffered are capped per connection (``connection_buffer``) and
+    per process (``process_buffer``), and more than ``calm_limit`` resets, error-only
+    streams and control frames in 10 s end the connection with GOAWAY ENHANCE_YOUR_CALM.
+    ``reflection`` False leaves server reflection out.
     """
 
     host: str = "127.0.0.1"
@@ -40,6 +59,24 @@ class ServerConfig:
     drain: float = 1.0
     processes: int = 1
     unary_port: int | None = None
+    unary_max_message_size: int = DEFAULT_UNARY_MAX_MESSAGE_SIZE
+    receive_timeout: float = 10.0
+    max_receiving: int | None = None
+    max_concurrent_calls: int = 1024
+    max_streams_per_connection: int = 32
+    max_connections: int = 1024
+    handshake_timeout: float = 10.0
+    idle_timeout: float = 300.0
+    keepalive_interval: float = 60.0
+    keepalive_timeout: float = 20.0
+    max_connection_age: float = 3600.0
+    max_connection_age_grace: float = 60.0
+    header_timeout: float = 10.0
+    write_timeout: float = 30.0
+    connection_buffer: int = 1024 * 1024
+    process_buffer: int = 64 * 1024 * 1024
+    calm_limit: int = 1000
+    reflection: bool = True
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -69,8 +106,37 @@ class ServerConfig:
                 raise ValueError(f"unary_port {self.unary_port} is the main port")
             if not sys.platform.startswith("linux"):
                 raise ValueError("the unary front needs Linux (epoll)")
+        if self.unary_max_message_size < 1024:
+            raise ValueError(f"unary_max_message_size {self.unary_max_message_size}: expected "
+                             ">= 1024")
+        for name in ("receive_timeout", "handshake_timeout", "idle_timeout",
+                     "keepalive_interval", "keepalive_timeout", "max_connection_age",
+                     "max_connection_age_grace", "header_timeout", "write_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} {getattr(self, name)}: expected seconds > 0")
+        for name in ("max_concurrent_calls", "max_streams_per_connection", "max_connections",
+                     "calm_limit"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} {getattr(self, name)}: expected at least 1")
+        if self.max_receiving is not None and not 1 <= self.max_receiving <= self.workers:
+            raise ValueError(f"max_receiving {self.max_receiving}: expected 1..workers")
+        if self.connection_buffer < 65535:
+            raise ValueError(f"connection_buffer {self.connection_buffer}: expected >= 65535 "
+                             "(the HTTP/2 initial window)")
+        if self.process_buffer < self.connection_buffer:
+            raise ValueError(f"process_buffer {self.process_buffer}: expected >= "
+                             "connection_buffer")
         if self.processes > 1 and not sys.platform.startswith("linux"):
             raise ValueError("processes > 1 needs Linux (SO_REUSEPORT spreads connections)")
+
+    @property
+    def unary_limit(self) -> int:
+        """The largest unary request: ``unary_max_message_size``, within ``max_message_size``."""
+        return min(self.unary_max_message_size, self.max_message_size)
+
+    @property
+    def receiving_cap(self) -> int:
+        return self.max_receiving or max(1, self.workers // 2)
 
     @property
     def address(self) -> str:

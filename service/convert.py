@@ -8,7 +8,9 @@ from mjcore.errors import InvalidRuleError
 from mjcore.riichi.rules import RuleSet
 from mjcore.tiles import TILE_NAMES
 
+from .errors import invalid_argument
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
+from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, quote
 from .gen.mjcore.v1 import scoring_pb2, types_pb2
 
 WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
@@ -149,18 +151,42 @@ def option_to_proto(name: str, value: Any) -> scoring_pb2.RuleOption:
     return opt
 
 
+def _check_rule_text(text: str, what: str, key: str) -> None:
+    limit = FIELD_CHARS[key]
+    if len(text) > limit:
+        raise InvalidRuleError(f"{what} {quote(text[:limit])!r}...: {len(text)} characters, "
+                               f"at most {limit} allowed")
+
+
 def option_from_proto(opt: scoring_pb2.RuleOption) -> Any:
+    _check_rule_text(opt.name, "rule option name", "rules.options.name")
     which = opt.WhichOneof("value")
     if which is None:
         raise InvalidRuleError(f"rule option {opt.name!r}: no value set")
     if which == "string_list":
-        return tuple(opt.string_list.values)
+        values = opt.string_list.values
+        if len(values) > MAX_RULE_OPTIONS:
+            raise InvalidRuleError(f"rule option {opt.name!r}: {len(values)} values, at most "
+                                   f"{MAX_RULE_OPTIONS} allowed")
+        for value in values:
+            _check_rule_text(value, f"rule option {opt.name!r} value", "rules.options.value")
+        return tuple(values)
     if which == "int_list":
+        if len(opt.int_list.values) > MAX_RULE_OPTIONS:
+            raise InvalidRuleError(f"rule option {opt.name!r}: {len(opt.int_list.values)} "
+                                   f"values, at most {MAX_RULE_OPTIONS} allowed")
         return tuple(int(v) for v in opt.int_list.values)
+    if which == "string_value":
+        _check_rule_text(opt.string_value, f"rule option {opt.name!r} value",
+                         "rules.options.value")
     return getattr(opt, which)
 
 
 def rules_from_proto(sel: scoring_pb2.RuleSelection) -> RuleSet:
+    _check_rule_text(sel.preset, "rule preset", "rules.preset")
+    if len(sel.options) > MAX_RULE_OPTIONS:
+        raise InvalidRuleError(f"{len(sel.options)} rule options, at most {MAX_RULE_OPTIONS} "
+                               "allowed")
     base = RuleSet.preset(sel.preset or "tenhou")
     if not sel.options:
         return base
@@ -241,8 +267,22 @@ SITUATION_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "
                    "houtei", "tenhou", "chiihou", "renhou")
 
 
+def _enum(value: int, allowed: Any, field: str, enum: Any) -> None:
+    """INVALID_ARGUMENT naming ``field`` for an enum number outside ``allowed``."""
+    if value not in allowed:
+        raise invalid_argument(f"{field}: {value} is not a {enum.DESCRIPTOR.name} value "
+                               f"accepted here", "BAD_ENUM_VALUE", field=field, index=0)
+
+
+_WIN_METHODS = (scoring_pb2.WIN_METHOD_TSUMO, scoring_pb2.WIN_METHOD_RON)
+_WINDS = (types_pb2.WIND_UNSPECIFIED, *WIND_NAMES)
+
+
 def score_arguments(req: Any) -> dict[str, Any]:
     """Keyword arguments of ``mjcore.score`` for a ScoreRequest (hand and win tile apart)."""
+    _enum(req.win_method, _WIN_METHODS, "win_method", scoring_pb2.WinMethod)
+    _enum(req.seat_wind, _WINDS, "seat_wind", types_pb2.Wind)
+    _enum(req.round_wind, _WINDS, "round_wind", types_pb2.Wind)
     kwargs: dict[str, Any] = {name: getattr(req.situation, name) for name in SITUATION_FLAGS}
     kwargs.update(
         tsumo=req.win_method == scoring_pb2.WIN_METHOD_TSUMO,

@@ -8,19 +8,24 @@ from grpc_status import rpc_status
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
 
+from .limits import MESSAGE_CHARS, METADATA_CHARS, clip
+
 DOMAIN = "mjcore.dev"
 
 
 class RpcError(Exception):
-    """An error for the client: status code, message, ErrorInfo reason and metadata."""
+    """An error for the client: status code, message, ErrorInfo reason and metadata. The
+    message and each metadata value are cut short, so an error always fits in trailers."""
 
     def __init__(self, code: grpc.StatusCode, message: str, reason: str,
                  **metadata: object) -> None:
+        message = clip(message, MESSAGE_CHARS)
         super().__init__(message)
         self.code = code
         self.message = message
         self.reason = reason
-        self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+        self.metadata = {k: clip(str(v), METADATA_CHARS) for k, v in metadata.items()
+                         if v is not None}
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN,

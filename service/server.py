@@ -16,8 +16,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from .auth import TokenAuthInterceptor
+from .auth import bearer
 from .config import ServerConfig
+from .guard import CallGuard
+from .limits import ReceiveWatchdog
 from .gen.mjcore.v1 import analysis_service_pb2, analysis_service_pb2_grpc
 from .servicer import HandAnalysisServicer
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
@@ -40,9 +42,12 @@ class AnalysisServer:
         self.health = health_servicer
         self.config = config
         self.port = port
+        self.watchdog: ReceiveWatchdog | None = None
         self._stopping = threading.Event()
 
     def start(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.start()
         self.server.start()
         if self.front is not None:
             self.front.start()
@@ -52,7 +57,10 @@ class AnalysisServer:
     def stop(self, grace: float | None) -> threading.Event:
         if self.front is not None:
             self.front.shutdown(grace or 0.0)
-        return self.server.stop(grace)
+        stopped = self.server.stop(grace)
+        if self.watchdog is not None:
+            self.watchdog.stop()
+        return stopped
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
         return self.server.wait_for_termination(timeout)
@@ -71,6 +79,8 @@ class AnalysisServer:
         if self.front is not None:
             self.front.shutdown(grace)
         stopped.wait()
+        if self.watchdog is not None:
+            self.watchdog.stop()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -85,15 +95,13 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 def build(config: ServerConfig) -> AnalysisServer:
     """Create the server and bind its port (0 = any free port); ``start()`` it to serve."""
-    interceptors = [TokenAuthInterceptor(config.token)] if config.token else []
-    options = [
-        ("grpc.max_receive_message_length", config.max_message_size),
-        ("grpc.max_send_message_length", config.max_message_size),
-        ("grpc.so_reuseport", 1 if config.processes > 1 else 0),
-    ]
+    watchdog = ReceiveWatchdog(config.receive_timeout, config.receiving_cap)
+    guard = CallGuard(bearer(config.token) if config.token else None, watchdog,
+                      config.unary_limit, config.max_message_size)
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="mjcore-rpc"),
-        interceptors=interceptors, options=options, maximum_concurrent_rpcs=None)
+        interceptors=[guard], options=grpc_options(config),
+        maximum_concurrent_rpcs=config.max_concurrent_calls)
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
                                     kernel_threads=config.kernel_threads,
                                     max_message_size=config.max_message_size)
@@ -104,8 +112,9 @@ def build(config: ServerConfig) -> AnalysisServer:
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
         health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    if config.reflection:
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     creds = _credentials(config)
     if creds is None:
         port = server.add_insecure_port(config.address)
@@ -117,7 +126,7 @@ def build(config: ServerConfig) -> AnalysisServer:
     if config.unary_port is not None:
         front = UnaryFront(
             unary_methods(servicer, health_servicer), config.host, config.unary_port,
-            token=config.token, max_message=config.max_message_size,
+            token=config.token, max_message=config.unary_limit, limits=config,
             tls=(tls_context(str(config.tls_cert), str(config.tls_key),
                              str(config.client_ca) if config.client_ca else None)
                  if config.tls_cert else None),
@@ -127,7 +136,29 @@ def build(config: ServerConfig) -> AnalysisServer:
         except OSError as err:
             server.stop(None)
             raise OSError(bind_error(err, config.host, config.unary_port)) from None
-    return AnalysisServer(server, health_servicer, servicer, config, port, front)
+    built = AnalysisServer(server, health_servicer, servicer, config, port, front)
+    built.watchdog = watchdog
+    return built
+
+
+def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
+    """grpcio channel arguments for the main port's limits (see ServerConfig)."""
+    ms = lambda seconds: int(seconds * 1000)  # noqa: E731
+    return [
+        ("grpc.max_receive_message_length", config.max_message_size),
+        ("grpc.max_send_message_length", config.max_message_size),
+        ("grpc.so_reuseport", 1 if config.processes > 1 else 0),
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        ("grpc.max_allowed_incoming_connections", config.max_connections),
+        ("grpc.server_handshake_timeout_ms", ms(config.handshake_timeout)),
+        ("grpc.max_connection_idle_ms", ms(config.idle_timeout)),
+        ("grpc.max_connection_age_ms", ms(config.max_connection_age)),
+        ("grpc.max_connection_age_grace_ms", ms(config.max_connection_age_grace)),
+        ("grpc.keepalive_time_ms", ms(config.keepalive_interval)),
+        ("grpc.keepalive_timeout_ms", ms(config.keepalive_timeout)),
+        ("grpc.max_metadata_size", 16 * 1024),
+        ("grpc.http2.max_ping_strikes", 2),
+    ]
 
 
 def build_server(config: ServerConfig) -> tuple[AnalysisServer, int]:

@@ -28,6 +28,7 @@ from mjcore.tiles import parse_kinds, parse_tile
 
 from . import bulk, convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
+from .limits import FIELD_CHARS, MAX_INDICATORS, MAX_VISIBLE_TILES, MESSAGE_CHARS, clip
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
 from .gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 from .gen.mjcore.v1 import scoring_pb2, types_pb2
@@ -94,7 +95,17 @@ def _streaming(method: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[A
     return wrapper
 
 
+def _check_length(text: str, field: str) -> None:
+    """INVALID_ARGUMENT when ``text`` is longer than its field allows (checked before parsing)."""
+    limit = FIELD_CHARS[field]
+    if len(text) > limit:
+        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"{field}: {len(text)} characters, at most {limit} allowed",
+                       "FIELD_TOO_LONG", field=field, index=0, limit=limit, size=len(text))
+
+
 def _parse_hand(text: str, field: str = "hand") -> Hand:
+    _check_length(text, field)
     try:
         return Hand.parse(text)
     except InvalidHandError as err:
@@ -102,6 +113,7 @@ def _parse_hand(text: str, field: str = "hand") -> Hand:
 
 
 def _parse_tile(text: str, field: str) -> int:
+    _check_length(text, field)
     try:
         if not text:
             raise InvalidHandError("no tile given", reason="missing_tile")
@@ -110,18 +122,32 @@ def _parse_tile(text: str, field: str) -> int:
         raise invalid_hand(err, field) from None
 
 
-def _parse_tiles(text: str, field: str) -> list[int]:
+def _parse_tiles(text: str, field: str, max_tiles: int) -> list[int]:
+    """Tiles in mpsz: at most ``max_tiles``, at most four of a kind."""
+    _check_length(text, field)
     try:
-        return parse_kinds(text) if text else []
+        kinds = parse_kinds(text) if text else []
     except InvalidHandError as err:
         raise invalid_hand(err, field) from None
+    if len(kinds) > max_tiles:
+        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"{field}: {len(kinds)} tiles, at most {max_tiles} allowed",
+                       "TOO_MANY_TILES", field=field, index=0, limit=max_tiles)
+    counts = bytearray(34)
+    for kind in kinds:
+        counts[kind] += 1
+        if counts[kind] > 4:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"{field}: more than four copies of a tile", "TOO_MANY_COPIES",
+                           field=field, index=0)
+    return kinds
 
 
 def _analyze_hand(request: pb.AnalyzeHandRequest) -> bytes:
     """AnalyzeHand's answer as wire bytes (see ``convert.analyze_hand_bytes``)."""
     hand = _parse_hand(request.hand)
     text = request.visible
-    visible = _parse_tiles(text, "visible") if text else None
+    visible = _parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
     try:
         shanten = _shanten(hand)
         ukeire = ukeire_rows(hand, visible)
@@ -143,7 +169,7 @@ _ROW_PREFIX = re.compile(r"^(row|hand) \d+: ")
 def _hand_errors(errors: dict[int, InvalidHandError]) -> list[types_pb2.HandError]:
     """The bad hands of a batch; messages drop the kernels' chunk-relative "row N: " prefix."""
     return [types_pb2.HandError(index=i, reason=reason_code(e.reason),
-                                message=_ROW_PREFIX.sub("", str(e)))
+                                message=clip(_ROW_PREFIX.sub("", str(e)), MESSAGE_CHARS))
             for i, e in sorted(errors.items())]
 
 
@@ -174,6 +200,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:
         hand = _parse_hand(request.hand)
         win = _parse_tile(request.win_tile, "win_tile")
+        _check_deadline(context)
         try:
             found = decompose(hand, win)
         except InvalidHandError as err:
@@ -190,7 +217,8 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                            "MISSING_WIN_METHOD", field="win_method", index=0)
         kwargs = convert.score_arguments(request)
         for field, name in (("dora_indicators", "dora"), ("ura_indicators", "ura")):
-            kwargs[name] = _parse_tiles(getattr(request, field), field)
+            kwargs[name] = _parse_tiles(getattr(request, field), field, MAX_INDICATORS)
+        _check_deadline(context)
         try:
             result = score(hand, win, **kwargs)
         except InvalidHandError as err:

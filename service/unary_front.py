@@ -9,6 +9,13 @@ servicer methods the grpcio server uses, and the answer is written back in the s
 It serves AnalyzeHand, Decompose, Score, ListRulePresets and grpc.health.v1.Health/Check, with
 the same messages, errors, token and TLS settings as the main port. Streaming RPCs (the bulk
 calls, health Watch, reflection) are answered UNIMPLEMENTED here: use the main port for them.
+
+Against misbehaving peers (limits from ``ServerConfig``): a sweep every ``tick`` seconds closes
+connections past their handshake/preface, header-block, idle, keepalive or write timeout and
+answers requests whose body is late; request bytes held are counted per connection (the
+HTTP/2 window) and per process (``shed``); each connection gets at most ``PER_PASS`` requests
+answered per loop pass; resets and error-only streams past ``calm_limit`` in 10 s end the
+connection with GOAWAY ENHANCE_YOUR_CALM; accept errors (EMFILE) pause accepting.
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ import socket
 import ssl
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,7 +39,8 @@ from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2
 
 from ._http2 import ServerConnection
-from .auth import OPEN_PREFIXES
+from .auth import OPEN_PREFIXES, bearer
+from .config import ServerConfig
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
 from .gen.mjcore.v1 import scoring_pb2
 
@@ -39,6 +48,9 @@ log = logging.getLogger("mjcore.service")
 
 RECV_BYTES = 256 * 1024
 BACKLOG = 1 << 20       # unsent bytes at which a connection is no longer read
+PER_PASS = 16           # requests of one connection answered per loop pass
+STRIKE_WINDOW = 10.0    # seconds over which ``calm_limit`` counts
+ACCEPT_ERRORS = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 SERVICE = "/mjcore.v1.HandAnalysisService/"
 
 
@@ -121,9 +133,12 @@ def tls_context(cert: str, key: str, client_ca: str | None) -> ssl.SSLContext:
 
 
 class Connection:
-    __slots__ = ("fd", "h2", "out", "paused", "peer", "sock", "writing")
+    __slots__ = ("accepted", "buffered", "fd", "h2", "header_since", "last_call", "last_read",
+                 "logged", "out", "paused", "peer", "ping_sent", "queue", "sock", "stall_since",
+                 "strike_base", "strike_start", "writing")
 
-    def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any) -> None:
+    def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any,
+                 now: float) -> None:
         self.sock = sock
         self.fd = sock.fileno()
         self.h2 = h2
@@ -131,6 +146,14 @@ class Connection:
         self.paused = False
         self.writing = False
         self.peer = peer
+        self.queue: deque = deque()       # requests received, not yet answered (fairness)
+        self.accepted = self.last_read = self.last_call = self.strike_start = now
+        self.ping_sent = 0.0              # keepalive PING outstanding since
+        self.header_since = 0.0           # an unfinished header block since
+        self.stall_since = 0.0            # answers waiting for the peer since
+        self.buffered = 0                 # request bytes held, as last counted
+        self.strike_base = 0
+        self.logged = False               # a malformed request was logged
 
 
 class UnaryFront:
@@ -138,17 +161,30 @@ class UnaryFront:
 
     def __init__(self, methods: dict[bytes, Method], host: str, port: int, *,
                  token: str | None = None, tls: ssl.SSLContext | None = None,
-                 max_message: int = 4 * 1024 * 1024, reuse_port: bool = False) -> None:
+                 max_message: int = 4 * 1024 * 1024, reuse_port: bool = False,
+                 limits: ServerConfig | None = None) -> None:
         self.methods = methods
         self.paths = frozenset(methods)
         self.host = host
         self.port = port
-        self.expected = f"Bearer {token}".encode() if token else None
+        self.expected = bearer(token) if token else None
         self.tls = tls
         self.max_message = max_message
         self.reuse_port = reuse_port
+        self.limits = limits = limits if limits is not None else ServerConfig(port=0)
+        # sweep often enough for the shortest timeout, at most 4 times a second
+        self.tick = min(0.25, min(limits.handshake_timeout, limits.header_timeout,
+                                  limits.receive_timeout, limits.write_timeout,
+                                  limits.idle_timeout, limits.keepalive_interval,
+                                  limits.keepalive_timeout) / 4)
         self.connections: dict[int, Connection] = {}
+        self.runnable: set[Connection] = set()
+        self.buffered = 0                 # request bytes held by every connection
         self.calls = 0
+        self.dropped: dict[str, int] = {}  # connections closed by a limit, by reason
+        self._accept_paused_until = 0.0
+        self._accept_backoff = 0.0
+        self._at_cap_logged = False
         self._listener: socket.socket | None = None
         self._epoll: Any = None
         self._wake_r = self._wake_w = -1
@@ -166,7 +202,7 @@ class UnaryFront:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         try:
             sock.bind((self.host.strip("[]"), self.port))
-            sock.listen(1024)
+            sock.listen(min(1024, self.limits.max_connections))
         except OSError:
             sock.close()
             raise
@@ -209,6 +245,7 @@ class UnaryFront:
         listen_fd = self._listener.fileno()
         connections = self.connections
         stopping = False
+        next_sweep = time.monotonic() + self.tick
         try:
             while True:
                 if self._stop_at is not None:
@@ -217,11 +254,15 @@ class UnaryFront:
                         self._begin_stop()
                     if not connections or time.monotonic() >= self._stop_at:
                         break
-                timeout = 0.05 if stopping else -1
+                timeout = 0 if self.runnable else 0.05 if stopping else self.tick
                 try:
                     events = epoll.poll(timeout)
                 except InterruptedError:
                     continue
+                now = time.monotonic()
+                if now >= next_sweep:
+                    next_sweep = now + self.tick
+                    self._sweep(now)
                 for fd, event in events:
                     if fd == listen_fd:
                         self._accept()
@@ -236,7 +277,7 @@ class UnaryFront:
                     try:
                         if conn.h2 is None:  # TLS handshake not done yet
                             self._handshake(conn)
-                        elif event & select.EPOLLIN and not conn.paused:
+                        elif event & select.EPOLLIN and not conn.paused and not conn.queue:
                             self._readable(conn)
                         elif event & select.EPOLLOUT:
                             self._send(conn)
@@ -246,6 +287,12 @@ class UnaryFront:
                         log.exception("unary front: dropping the connection from %s",
                                       conn.peer)
                         self._close(conn)
+                for conn in list(self.runnable):
+                    if conn.fd in connections:
+                        self._serve(conn)
+                        self._send(conn)
+                    else:
+                        self.runnable.discard(conn)
                 if stopping:
                     for conn in list(connections.values()):
                         if conn.h2 is not None and not conn.out and not conn.h2.active_streams:
@@ -284,8 +331,21 @@ class UnaryFront:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError as err:   # EMFILE and friends: keep serving the others
-                log.warning("accept failed: %s", err)
+                self._pause_accepting(err)
                 return
+            if self._accept_backoff:
+                log.warning("unary front: accepting connections again")
+                self._accept_backoff = 0.0
+            if len(self.connections) >= self.limits.max_connections:
+                if not self._at_cap_logged:
+                    log.warning("unary front: %d connections open, the most allowed; new ones "
+                                "are closed at once (logged once until below the cap)",
+                                len(self.connections))
+                    self._at_cap_logged = True
+                self._count_drop("connection cap")
+                sock.close()
+                continue
+            self._at_cap_logged = False
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             if self.tls is not None:
@@ -296,9 +356,9 @@ class UnaryFront:
                     log.info("TLS setup with %s failed: %s", peer, err)
                     sock.close()
                     continue
-                conn = Connection(sock, None, peer)
+                conn = Connection(sock, None, peer, time.monotonic())
             else:
-                conn = Connection(sock, self._new_h2(), peer)
+                conn = Connection(sock, self._new_h2(), peer, time.monotonic())
             self.connections[conn.fd] = conn
             self._epoll.register(conn.fd, select.EPOLLIN)
             if conn.h2 is None:  # TLS handshake not done yet
@@ -306,8 +366,92 @@ class UnaryFront:
             else:
                 self._send(conn)
 
+    def _pause_accepting(self, err: OSError) -> None:
+        """Out of descriptors (or memory): stop watching the listener for a while, doubling the
+        pause up to 2 s while it lasts; logged once per episode, not per attempt."""
+        if self._accept_backoff == 0.0:
+            log.warning("unary front: accept failed (%s); pausing accepts until it works again",
+                        err)
+        self._accept_backoff = min(2.0, max(0.05, self._accept_backoff * 2))
+        self._accept_paused_until = time.monotonic() + self._accept_backoff
+        if err.errno not in ACCEPT_ERRORS:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self._epoll.unregister(self._listener.fileno())
+
+    def _count_drop(self, reason: str) -> None:
+        self.dropped[reason] = self.dropped.get(reason, 0) + 1
+
     def _new_h2(self) -> ServerConnection:
-        return ServerConnection(self.paths, self.max_message)
+        limits = self.limits
+        return ServerConnection(self.paths, self.max_message, limits.max_streams_per_connection,
+                                limits.connection_buffer)
+
+    def _sweep(self, now: float) -> None:
+        """Enforce the time limits on every connection."""
+        limits = self.limits
+        if self._accept_paused_until and now >= self._accept_paused_until:
+            self._accept_paused_until = 0.0
+            if self._listener is not None:
+                with contextlib.suppress(OSError, ValueError, FileExistsError):
+                    self._epoll.register(self._listener.fileno(), select.EPOLLIN)
+        for conn in list(self.connections.values()):
+            h2 = conn.h2
+            if h2 is None or not h2.preface_done:
+                if now - conn.accepted > limits.handshake_timeout:
+                    self._drop(conn, "handshake timeout")
+                continue
+            if conn.header_since and now - conn.header_since > limits.header_timeout:
+                h2.calm("header block not finished in time")
+                self._count_drop("header timeout")
+                self._send(conn)
+                continue
+            if h2.expire(now - limits.receive_timeout):
+                self._count_drop("request body timeout")
+                self._account(conn)
+                self._send(conn)
+                if conn.fd not in self.connections:
+                    continue
+            if conn.out or h2.blocked_streams:
+                if not conn.stall_since:
+                    conn.stall_since = now
+                elif now - conn.stall_since > limits.write_timeout:
+                    self._drop(conn, "peer not reading")
+                    continue
+            else:
+                conn.stall_since = 0.0
+            if h2.active_streams or conn.queue:
+                conn.last_call = now
+            elif now - conn.last_call > limits.idle_timeout:
+                h2.goaway()
+                self._count_drop("idle timeout")
+                self._send(conn)
+                self._drop(conn, None)
+                continue
+            if conn.ping_sent:
+                if now - conn.ping_sent > limits.keepalive_timeout:
+                    self._drop(conn, "keepalive timeout")
+            elif now - conn.last_read > limits.keepalive_interval:
+                conn.ping_sent = now
+                h2.ping()
+                self._send(conn)
+
+    def _drop(self, conn: Connection, reason: str | None) -> None:
+        if reason is not None:
+            self._count_drop(reason)
+            log.debug("unary front: closing the connection from %s: %s", conn.peer, reason)
+        self._close(conn)
+
+    def _account(self, conn: Connection) -> None:
+        """Count the connection's held request bytes into the process total; over the
+        process budget, the connection that just grew gives up its unfinished requests."""
+        h2 = conn.h2
+        self.buffered += h2.buffered - conn.buffered
+        conn.buffered = h2.buffered
+        if self.buffered > self.limits.process_buffer and conn.buffered:
+            self.buffered -= h2.shed()
+            conn.buffered = h2.buffered
+            self._count_drop("process buffer")
 
     def _handshake(self, conn: Connection) -> None:
         try:
@@ -345,15 +489,44 @@ class UnaryFront:
             if not data:
                 self._close(conn)
                 return
-            for request in h2.receive(data):
-                self._call(h2, request)
+            now = time.monotonic()
+            conn.last_read = now
+            conn.ping_sent = 0.0
+            strikes = h2.strikes
+            conn.queue.extend(h2.receive(data, now))
+            if conn.queue or h2.active_streams:
+                conn.last_call = now
+            self._account(conn)
+            conn.header_since = (conn.header_since or now) if h2.header_pending else 0.0
+            if now - conn.strike_start > STRIKE_WINDOW:
+                conn.strike_start = now
+                conn.strike_base = strikes
+            elif h2.strikes - conn.strike_base > self.limits.calm_limit:
+                h2.calm("too many resets, refused streams or control frames")
+                self._count_drop("calm limit")
+                log.info("unary front: GOAWAY ENHANCE_YOUR_CALM to %s", conn.peer)
+            if conn.queue:
+                break
             if h2.has_output:
                 conn.out += h2.take_output()
             if len(conn.out) >= BACKLOG or self.tls is None or not sock.pending():
                 break
+        self._serve(conn)
         self._send(conn)
 
-    def _call(self, h2: ServerConnection, request: tuple) -> None:
+    def _serve(self, conn: Connection) -> None:
+        """Answer at most PER_PASS of the connection's received requests; the rest wait for
+        the next loop pass, after every other ready connection had its turn."""
+        queue = conn.queue
+        h2 = conn.h2
+        for _ in range(min(PER_PASS, len(queue))):
+            self._call(conn, h2, queue.popleft())
+        if queue:
+            self.runnable.add(conn)
+        else:
+            self.runnable.discard(conn)
+
+    def _call(self, conn: Connection, h2: ServerConnection, request: tuple) -> None:
         stream_id, path, message, authorization, timeout_us = request
         self.calls += 1
         method = self.methods[path]
@@ -366,6 +539,10 @@ class UnaryFront:
         try:
             parsed = method.parse(message)
         except DecodeError:
+            if not conn.logged:
+                conn.logged = True
+                log.warning("%s: a request that is not a valid message from %s (logged once "
+                            "per connection)", path.decode(), conn.peer)
             h2.respond(stream_id, None, grpc.StatusCode.INVALID_ARGUMENT.value[0],
                        f"the request is not a valid {path.decode().rsplit('/', 1)[1]} message")
             return
@@ -400,6 +577,7 @@ class UnaryFront:
                 self._close(conn)
                 return
             del out[:sent]
+            conn.stall_since = 0.0
         paused = len(out) >= BACKLOG
         if out or paused != conn.paused:
             conn.paused = paused
@@ -422,6 +600,10 @@ class UnaryFront:
     def _close(self, conn: Connection) -> None:
         if self.connections.pop(conn.fd, None) is None:
             return
+        self.runnable.discard(conn)
+        self.buffered -= conn.buffered
+        conn.buffered = 0
+        conn.queue.clear()
         with contextlib.suppress(OSError, ValueError):
             self._epoll.unregister(conn.fd)
         with contextlib.suppress(OSError):

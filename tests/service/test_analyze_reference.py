@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import grpc
 import pytest
 from mjcore.service import convert
 from mjcore.service.errors import invalid_hand
@@ -252,6 +253,7 @@ def _abort_of(err: InvalidHandError, field: str) -> tuple[object, str]:
 def test_fast_paths_match_references(seed: int):
     servicer = HandAnalysisServicer(max_batch=1000)
     seen = {"valid": 0, "invalid": 0, "13": 0, "14": 0, "melds": 0, "visible": 0}
+    too_many_copies = 0
     for text, visible_text in cases(seed, N_CASES // 2):
         got = _outcome(Hand.parse, text)
         want = parse_general(text)
@@ -277,6 +279,11 @@ def test_fast_paths_match_references(seed: int):
         if isinstance(visible, InvalidHandError):
             assert answer == _abort_of(visible, "visible"), (text, visible_text)
             continue
+        if visible and max(map(visible.count, visible)) > 4:   # refused, never clamped
+            assert answer == (grpc.StatusCode.INVALID_ARGUMENT,
+                              "visible: more than four copies of a tile"), visible_text
+            too_many_copies += 1
+            continue
         tiles = got.n_closed + 3 * got.n_melds
         if tiles not in (13, 14) or got.n_melds > 4:
             err = _outcome(mjcore.shanten, got)
@@ -301,6 +308,7 @@ def test_fast_paths_match_references(seed: int):
         seen["melds"] += got.n_melds > 0
         seen["visible"] += bool(visible)
     assert min(seen.values()) > 50, seen  # every kind of case was exercised
+    assert too_many_copies > 20
 
 
 def test_format_packed_matches_format_counts():

@@ -423,7 +423,7 @@ def test_larger_max_frame_size_is_used():
 
 def test_large_request_over_many_data_frames_gets_window_updates():
     p = Pair()
-    message = bytes(range(256)) * 12_000          # 3 MB: beyond the 1 MiB stream window
+    message = bytes(range(256)) * 12_000          # 3 MB over many frames
     sid = p.client.get_next_available_stream_id()
     p.client.send_headers(sid, request_headers())
     body = grpc_message(message)
@@ -456,8 +456,9 @@ def test_request_larger_than_max_message_is_resource_exhausted():
 
 
 def test_request_window_is_granted_back_as_it_is_used():
-    """The client may send far more than the 1 MiB stream window on one stream, as long as it
-    follows the server's WINDOW_UPDATEs; the server never resets it for flow control."""
+    """The windows the server grants hold one whole message: the client may send up to
+    ``max_message`` on one stream without waiting, and the server never resets it for flow
+    control."""
     raw = RawClient(max_message=16 << 20)
     raw.send(frame(HEADERS, END_HEADERS, 1, raw.block(request_headers())))
     window = {0: 65535, 1: 65535}
