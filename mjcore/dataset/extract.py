@@ -755,6 +755,7 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
         summary.problems = plan.read_problems()
         return summary
     tables.sort(key=lambda x: x[0])
+    summary.problems.sort(key=lambda p: p.game)
     if not tables:
         return schema().empty_table()
     table = pa.concat_tables([t for _i, t in tables])

@@ -1,0 +1,170 @@
+"""The analysis columns: against the single-hand API, the `mahjong` package and the records."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+import mjcore
+from mjcore.dataset.analyze import analyze, analyze_dir, analyze_table, read_table
+from mjcore.dataset.extract import _mpsz
+from mjcore.tiles import parse_kinds
+
+SAMPLE_EVERY = 97
+
+
+def _hand_text(row) -> str:
+    return " ".join([_mpsz(sorted(row["closed"]))] + list(row["melds"]))
+
+
+def _api_visible(row) -> list[int]:
+    """The row's visible tiles less its own melds (the single-hand API counts those itself)."""
+    seen = list(row["visible"])
+    for token in row["melds"]:
+        for k in parse_kinds(token.split(":")[1].split("<")[0]):
+            seen[k] -= 1
+    return [k for k in range(34) for _ in range(seen[k])]
+
+
+def test_sample_agrees_with_the_single_hand_api(analysed_table):
+    rows = analysed_table.take(pa.array(range(0, analysed_table.num_rows, SAMPLE_EVERY)))
+    checked13 = checked14 = 0
+    for row in rows.to_pylist():
+        assert row["analysis_error"] is None
+        text = _hand_text(row)
+        s = mjcore.shanten(text)
+        assert row["shanten"] == int(s)
+        assert row["shanten_standard"] == s.standard
+        assert row["shanten_chiitoitsu"] == s.chiitoitsu
+        assert row["shanten_kokushi"] == s.kokushi
+        visible = _api_visible(row)
+        u = mjcore.ukeire(text, visible)
+        if row["tiles"] % 3 == 1:
+            assert row["ukeire"] == u.options[0].remaining
+            w = mjcore.waits(text, visible)
+            assert row["waits"] == [x.tile for x in w.tiles]
+            assert row["waits_remaining"] == [x.remaining for x in w.tiles]
+            checked13 += 1
+            continue
+        options = {o.discard: (o.shanten, o.remaining) for o in u.options}
+        assert dict(zip(row["discard_kinds"],
+                        zip(row["discard_shanten"], row["discard_ukeire"]))) == options
+        best = u.options[0]
+        assert (row["best_shanten"], row["best_ukeire"]) == (best.shanten, best.remaining)
+        assert row["best_discards"] == sorted(
+            o.discard for o in u.options if (o.shanten, o.remaining) == (best.shanten,
+                                                                        best.remaining))
+        if row["action"] in ("discard", "riichi"):
+            made = row["tile"] >> 2
+            assert row["made_discard"] == made
+            assert row["made_best"] == (made in row["best_discards"])
+            sh, left = options[made]
+            lost = best.remaining - left if sh == best.shanten else best.remaining
+            assert row["acceptance_lost"] == lost
+        else:
+            assert row["made_discard"] is None
+        checked14 += 1
+    assert checked13 > 5 and checked14 > 50
+
+
+def test_shanten_agrees_with_the_mahjong_package(analysed_table):
+    from mahjong.shanten import Shanten
+
+    oracle = Shanten()
+    t = analysed_table.select(["closed", "n_melds", "shanten_standard", "shanten_chiitoitsu",
+                               "shanten_kokushi"]).slice(0, 3000).to_pylist()
+    for row in t:
+        counts = [0] * 34
+        for tile in row["closed"]:
+            counts[tile >> 2] += 1
+        assert row["shanten_standard"] == oracle.calculate_shanten_for_regular_hand(counts)
+        if row["n_melds"] == 0:
+            assert row["shanten_chiitoitsu"] == \
+                oracle.calculate_shanten_for_chiitoitsu_hand(counts)
+            assert row["shanten_kokushi"] == oracle.calculate_shanten_for_kokushi_hand(counts)
+        else:
+            assert row["shanten_chiitoitsu"] is None and row["shanten_kokushi"] is None
+
+
+def test_wins_score_as_the_records_say(analysed_table):
+    wins = analysed_table.filter(pc.is_in(analysed_table["action"], pa.array(["tsumo", "ron"])))
+    assert wins.num_rows > 20
+    assert set(wins["score_status"].to_pylist()) == {"win"}
+    assert wins["score_points"].to_pylist() == wins["win_points"].to_pylist()
+    assert wins["score_fu"].to_pylist() == wins["win_fu"].to_pylist()
+    for han, yakuman, recorded in zip(wins["score_han"].to_pylist(),
+                                      wins["score_yakuman"].to_pylist(),
+                                      wins["win_han"].to_pylist()):
+        assert (han if yakuman == 0 else 13 * yakuman) == recorded
+    for w in wins.select(["action", "shanten", "waits", "tile"]).to_pylist():
+        if w["action"] == "tsumo":            # the hand with the winning tile: complete
+            assert w["shanten"] == -1
+        else:                                 # the hand before the ron: tenpai on the tile
+            assert w["shanten"] == 0 and w["tile"] >> 2 in w["waits"]
+
+
+def test_user_tables_with_bad_rows():
+    """A user's table of mpsz hands: bad rows keep their place with the reason, the rest run."""
+    hands = ["123m456p789s11223z", "123m456p789s1122z", "123x", None, "1111m", "",
+             "23m406p789s11z pon:555z<2", "11112222333344m", "123m456p789s11223z chi:999m"]
+    discard = ["3z", None, None, None, None, None, "1z", "5m", None]
+    frame = pd.DataFrame({"hand": hands, "discard": discard, "id": range(len(hands))})
+    out = analyze(frame, n_threads=1)
+    assert isinstance(out, pd.DataFrame) and list(out["id"]) == list(range(len(hands)))
+    err = [None if pd.isna(e) else e for e in out["analysis_error"]]
+    assert err[0] is None and err[1] is None and err[6] is None
+    for i in (2, 3, 4, 5, 8):
+        assert isinstance(err[i], str) and ":" in err[i], i
+    assert err[7] is not None and err[7].startswith("discard_not_held")
+    assert out["shanten"][0] == 0 and out["made_best"][0]
+    assert list(out["waits"][1]) == [27, 28] and list(out["waits_remaining"][1]) == [2, 2]
+    assert out["shanten"][6] == mjcore.shanten("23m406p789s11z pon:555z<2")
+    table = analyze(pa.Table.from_pandas(frame), n_threads=1)
+    assert isinstance(table, pa.Table)
+    assert table["analysis_error"].to_pylist() == err
+
+
+def test_counts_column_and_missing_columns():
+    from mjcore.errors import MjcoreError
+
+    counts = np.zeros((2, 34), np.uint8)
+    counts[0, [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 28]] = 1
+    counts[0, [27, 28]] = 2
+    counts[1, 0] = 7
+    t = pa.table({"counts": pa.FixedSizeListArray.from_arrays(pa.array(counts.ravel()), 34)})
+    out = analyze_table(t)
+    assert out["shanten"].to_pylist()[0] == 0
+    assert out["analysis_error"].to_pylist()[1].startswith("too_many_copies")
+    with pytest.raises(MjcoreError, match="needs a 'closed', 'counts' or 'hand' column"):
+        analyze_table(pa.table({"x": [1]}))
+
+
+def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(3):
+        pq.write_table(extract_table.slice(i * 2000, 2000), src / f"part-{i:05d}.parquet")
+    out = tmp_path / "out"
+    first = analyze_dir(str(src), str(out), workers=2)
+    assert first.parts == 3 and first.rows == 6000 and not first.problems
+    keep = (out / "part-00000.parquet").stat().st_mtime_ns
+    (out / "part-00002.parquet").unlink()
+    again = analyze_dir(str(src), str(out), workers=2)
+    assert again.resumed == 2 and again.parts == 1
+    assert (out / "part-00000.parquet").stat().st_mtime_ns == keep
+    whole = read_table(str(out))
+    assert whole.equals(analyze_table(extract_table.slice(0, 6000), n_threads=2)
+                        .replace_schema_metadata(None))
+
+    text = tmp_path / "hands.txt"
+    text.write_text("123m456p789s11223z\nnot a hand\n123m456p789s1122z\n")
+    s = analyze_dir(str(text), str(tmp_path / "t"))
+    assert s.rows == 3 and [(p.row, p.reason) for p in s.problems] == [(1, "parse_error")]
+    csv = tmp_path / "hands.csv"
+    csv.write_text("hand,discard\n123m456p789s11223z,3z\n123m456p789s1122z,\n")
+    analyze_dir(str(csv), str(tmp_path / "c"))
+    got = read_table(str(tmp_path / "c"))
+    assert got["made_best"].to_pylist() == [True, None]

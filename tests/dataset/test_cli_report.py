@@ -1,0 +1,73 @@
+"""The three commands end to end, and the report's numbers against the table."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+from click.testing import CliRunner
+
+from mjcore.cli import main
+from mjcore.dataset.analyze import read_table
+from mjcore.dataset.report import build_report
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_extract_analyze_report(records_dir, tmp_path):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "broken.xml").write_text('<mjloggm ver="2.3"><GO type="169"/><INIT seed="x"/>')
+    runner = CliRunner()
+    ex, an, plots = tmp_path / "ex", tmp_path / "an", tmp_path / "plots"
+    r = runner.invoke(main, ["extract", str(records_dir), str(bad), "--out", str(ex),
+                             "--per-part", "10", "--no-progress", "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert "records ->" in r.output and "three_player" in r.output
+    assert "broken.xml" in r.output and "bad_mjlog" in r.output
+    r = runner.invoke(main, ["analyze", str(ex), "--out", str(an), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "rows analysed" in r.output
+    r = runner.invoke(main, ["report", str(an), "--json", "--plots", str(plots)])
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout.splitlines()[0])
+    assert rep["skipped"]["three_player"] >= 1 and rep["skipped"]["bad_mjlog"] == 1
+    for name in ("efficiency_by_player.png", "acceptance_lost_by_player.png",
+                 "shanten_by_turn.png"):
+        assert (plots / name).read_bytes()[:8] == PNG
+    text = runner.invoke(main, ["report", str(an)])
+    assert text.exit_code == 0 and "efficiency-best" in text.output
+    assert "skipped:" in text.output and "bad_mjlog 1" in text.output
+
+    # the report's numbers, computed again from the table
+    df = read_table(str(an)).to_pandas()
+    d = df[df["made_discard"].notna()]
+    o = rep["overall"]
+    assert o["rows"] == len(df) and o["discards"] == len(d)
+    assert abs(o["best_rate"] - d["made_best"].astype(bool).mean()) < 1e-12
+    assert abs(o["lost_per_discard"] - d["acceptance_lost"].mean()) < 1e-12
+    per_hand = d.groupby(["game", "hand", "seat"])["acceptance_lost"].sum()
+    assert abs(o["lost_per_hand"] - per_hand.mean()) < 1e-12
+    top = rep["players"][0]
+    mine = d[d["player"] == top["player"]]
+    assert top["discards"] == len(mine) == max(d["player"].value_counts())
+    assert o["wins"] == o["wins_agree"] > 0
+    turns = {t["turn"]: t["mean_shanten"] for t in rep["shanten_by_turn"]}
+    assert abs(turns[5] - d[d["turn"] == 5]["shanten"].mean()) < 1e-12
+
+
+def test_report_from_python_objects(analysed_table):
+    rep = build_report(analysed_table)
+    assert rep.overall["discards"] > 1000 and rep.players
+    again = build_report(analysed_table.to_pandas())
+    assert again.overall == rep.overall
+    assert isinstance(pd.DataFrame(rep.players), pd.DataFrame)
+
+
+def test_errors_are_messages(tmp_path):
+    runner = CliRunner()
+    r = runner.invoke(main, ["report", str(tmp_path)])
+    assert r.exit_code == 1 and "no Parquet parts" in r.output
+    r = runner.invoke(main, ["analyze", str(tmp_path / "none"), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 1 and "no such file" in r.output
+    r = runner.invoke(main, ["analyze", "123m", "--dask", "local"])
+    assert r.exit_code == 2 and "--dask needs --out" in r.output
