@@ -29,6 +29,7 @@ Run as a script for the counts: ``python tests/scoring/sanma_cases.py``.
 from __future__ import annotations
 
 import os
+import random
 import re
 import tarfile
 from functools import lru_cache
@@ -314,6 +315,7 @@ def convert_game(text: str, source: str, game_id: str, file: str) -> dict[str, A
     draws: list[dict[str, Any]] = []
     rnd: _Round | None = None
     n_rounds = 0
+    n_kita = 0
     owari = None
     for name, body in tags:
         if name[0] in _DRAW and name[1:].isdigit() and rnd is not None:
@@ -328,6 +330,7 @@ def convert_game(text: str, source: str, game_id: str, file: str) -> dict[str, A
         elif name == "N":
             a = _attrs(body)
             rnd.call(int(a["who"]), int(a["m"]))
+            n_kita += rnd.last[0] == "kita"
         elif name == "REACH":
             a = _attrs(body)
             rnd.reach(int(a["who"]), int(a["step"]))
@@ -346,7 +349,8 @@ def convert_game(text: str, source: str, game_id: str, file: str) -> dict[str, A
             if "owari" in a:
                 owari = [float(x) for x in a["owari"].split(",")]
     _mark_multi_ron(cases)
-    return {"cases": cases, "draws": draws, "rounds": n_rounds, "owari": owari, **game}
+    return {"cases": cases, "draws": draws, "rounds": n_rounds, "kita_declared": n_kita,
+            "owari": owari, **game}
 
 
 def _mark_multi_ron(cases: list[dict[str, Any]]) -> None:
@@ -392,6 +396,102 @@ def load_sanma_cases() -> tuple[dict[str, Any], ...]:
     return tuple(c for g in load_sanma_games() for c in g["cases"])
 
 
+# ---- seeded random sanma wins (differential test, benchmark) ------------------------------
+
+SANMA_KINDS = [0, 8] + list(range(9, 34))
+
+
+def sanma_random_wins(n: int, seed: int) -> list[dict[str, Any]]:
+    """Seeded random complete sanma hands (no 2m-8m, no chi, red 5p/5s) with situations and
+    north set aside, as kernel arguments plus the 136-ids the oracle needs."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        h = _sanma_hand(rng)
+        if h is not None:
+            out.append(h)
+    return out
+
+
+def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
+    free = {k: [k * 4 + c for c in range(4)] for k in SANMA_KINDS}
+    for k in (13, 22):
+        rng.shuffle(free[k])
+    kinds = rng.choice([SANMA_KINDS, list(range(9, 18)) + list(range(27, 34)),
+                        [0, 8, 9, 17, 18, 26] + list(range(27, 34)), list(range(18, 27))])
+    closed: list[int] = []
+    melds: list[tuple[int, list[int]]] = []
+
+    def take(k: int, m: int) -> list[int]:
+        return [free[k].pop() for _ in range(m)]
+
+    form = rng.random()
+    if form < 0.05:
+        for k in rng.sample(kinds, 7):
+            closed += take(k, 2)
+    elif form < 0.07:
+        yao = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
+        closed = [free[k].pop() for k in yao]
+        closed += take(rng.choice([k for k in yao if free[k]]), 1)
+    else:
+        n_melds = rng.choices([0, 1, 2, 3], [50, 25, 15, 10])[0]
+        for i in range(4):
+            k = rng.choice(kinds)
+            if 9 <= k < 27 and k % 9 <= 6 and all(free.get(k + j) for j in range(3)) \
+                    and rng.random() < 0.6 and i >= n_melds:
+                closed += [free[k + j].pop() for j in range(3)]
+            elif len(free[k]) >= 3:
+                if i < n_melds:
+                    kind = rng.choices([1, 2, 3, 4], [75, 8, 10, 7])[0]
+                    if kind != 1 and len(free[k]) == 4:
+                        melds.append((kind, take(k, 4)))
+                    else:
+                        melds.append((1, take(k, 3)))
+                else:
+                    closed += take(k, 3)
+            else:
+                return None
+        pair = [k for k in kinds if len(free[k]) >= 2]
+        if not pair:
+            return None
+        closed += take(rng.choice(pair), 2)
+    win = rng.choice(closed)
+    menzen = all(k == 3 for k, _ in melds)
+    tsumo = rng.random() < 0.5
+    riichi = menzen and rng.random() < 0.5
+    ippatsu = riichi and rng.random() < 0.2
+    rinshan = tsumo and any(k >= 2 for k, _ in melds) and rng.random() < 0.3
+    haitei = tsumo and not rinshan and rng.random() < 0.05
+    houtei = not tsumo and rng.random() < 0.05
+    kita = rng.randrange(len(free[NORTH]) + 1) if rng.random() < 0.6 else 0
+    seat, rnd = rng.randrange(3), rng.choice([0, 0, 1, 2])
+    wall = [t for ids in free.values() for t in ids]
+    n_ind = 1 + sum(1 for k, _ in melds if k >= 2)
+    dora = [rng.choice(wall) for _ in range(n_ind)]
+    ura = [rng.choice(wall) for _ in range(n_ind)] if riichi else []
+    honba, sticks = rng.choice([0, 0, 1, 3]), rng.choice([0, 0, 1])
+    counts = [0] * 34
+    for t in closed:
+        counts[t // 4] += 1
+    flags = tsumo | 2 * riichi | 8 * ippatsu | 16 * rinshan | 64 * haitei | 128 * houtei
+    kernel = {"counts": counts, "win_tile": win // 4,
+              "melds": [(k, ids[0] // 4, sum(t in (52, 88) for t in ids), 0 if k == 3 else 1)
+                        for k, ids in melds],
+              "red": sum(t in (52, 88) for t in closed), "flags": flags, "seat_wind": seat,
+              "round_wind": rnd, "from_rel": 2, "dora": [t // 4 for t in dora],
+              "ura": [t // 4 for t in ura], "honba": honba, "riichi_sticks": sticks,
+              "kita": kita}
+    return {"kernel": kernel, "closed": closed, "melds": melds, "win": win, "dora": dora,
+            "ura": ura}
+
+
+def pack_prepared_sanma(hands: list[dict[str, Any]]) -> dict[str, Any]:
+    """Batch input arrays for hands of :func:`sanma_random_wins`."""
+    from mjcore.riichi.batch_scoring import pack_prepared
+
+    return pack_prepared([{**h["kernel"], "pao_rel": -1} for h in hands])
+
+
 if __name__ == "__main__":
     import collections
     import time
@@ -402,6 +502,7 @@ if __name__ == "__main__":
     dt = time.perf_counter() - t0
     print(f"{len(games)} sanma games ({sum(g['owari'] is not None for g in games)} complete), "
           f"{len(cases)} wins, {sum(len(g['draws']) for g in games)} draws, "
-          f"{sum(c['kita'] for c in cases)} north declarations by winners; {dt:.2f} s")
+          f"{sum(g['kita_declared'] for g in games)} north declarations "
+          f"({sum(c['kita'] for c in cases)} by winners); {dt:.2f} s")
     bad = collections.Counter(k for c in cases for k, v in c["checks"].items() if not v)
     print("failed checks:", dict(bad))

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +33,8 @@ from mjcore.riichi.batch_scoring import score as batch_score
 from mjcore.riichi.rules import RuleSet
 from mjcore.riichi.scoring import score, score_counts
 
-from .sanma_cases import ARCHIVE, load_sanma_cases, load_sanma_games
+from .sanma_cases import (ARCHIVE, load_sanma_cases, load_sanma_games, pack_prepared_sanma,
+                          sanma_random_wins)
 from .tenhou_cases import compare, expected_yaku
 
 KNOWN = Path(__file__).with_name("sanma_known_mismatches.json")
@@ -52,6 +52,7 @@ def test_converter_finds_every_sanma_game_and_win():
     assert len(games) == 534 and all(g["go_type"] & 0x10 for g in games)
     assert len(cases) == 3986
     assert sum(len(g["draws"]) for g in games) == 729
+    assert sum(g["kita_declared"] for g in games) == 11945
     assert sum(1 for c in cases if c["tsumo"]) == 2000
     failed = {c["case_id"]: k for c in cases for k, v in c["checks"].items() if not v}
     assert failed == {}
@@ -166,8 +167,7 @@ def test_nukidora_counts_each_north_and_north_indicators():
 
 
 def test_nukidora_is_not_a_yaku():
-    res = score("99m124p456p789s555z".replace("124p", "123p").replace("555z", "345s"), "9m",
-                rules=SANMA, seat_wind="S", kita=3, from_who=1)
+    res = score("99m123p456p789s345s", "9m", rules=SANMA, seat_wind="S", kita=3, from_who=1)
     assert not res.is_win and res.status == "no_yaku"
 
 
@@ -278,100 +278,6 @@ def test_batch_agrees_with_single_on_random_sanma_wins():
 
 
 # ---- differential test against the mahjong package's three-player mode -----------------
-
-SANMA_KINDS = [0, 8] + list(range(9, 34))
-NORTH = 30
-
-
-def sanma_random_wins(n: int, seed: int) -> list[dict]:
-    """Seeded random complete sanma hands (no 2m-8m, no chi, red 5p/5s) with situations and
-    north set aside, as kernel arguments plus the 136-ids the oracle needs."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        h = _sanma_hand(rng)
-        if h is not None:
-            out.append(h)
-    return out
-
-
-def _sanma_hand(rng: random.Random) -> dict | None:
-    free = {k: [k * 4 + c for c in range(4)] for k in SANMA_KINDS}
-    for k in (13, 22):
-        rng.shuffle(free[k])
-    kinds = rng.choice([SANMA_KINDS, list(range(9, 18)) + list(range(27, 34)),
-                        [0, 8, 9, 17, 18, 26] + list(range(27, 34)), list(range(18, 27))])
-    closed: list[int] = []
-    melds: list[tuple[int, list[int]]] = []
-
-    def take(k: int, m: int) -> list[int]:
-        return [free[k].pop() for _ in range(m)]
-
-    form = rng.random()
-    if form < 0.05:
-        for k in rng.sample(kinds, 7):
-            closed += take(k, 2)
-    elif form < 0.07:
-        yao = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
-        closed = [free[k].pop() for k in yao]
-        closed += take(rng.choice([k for k in yao if free[k]]), 1)
-    else:
-        n_melds = rng.choices([0, 1, 2, 3], [50, 25, 15, 10])[0]
-        for i in range(4):
-            k = rng.choice(kinds)
-            if 9 <= k < 27 and k % 9 <= 6 and all(free.get(k + j) for j in range(3)) \
-                    and rng.random() < 0.6 and i >= n_melds:
-                closed += [free[k + j].pop() for j in range(3)]
-            elif len(free[k]) >= 3:
-                if i < n_melds:
-                    kind = rng.choices([1, 2, 3, 4], [75, 8, 10, 7])[0]
-                    if kind != 1 and len(free[k]) == 4:
-                        melds.append((kind, take(k, 4)))
-                    else:
-                        melds.append((1, take(k, 3)))
-                else:
-                    closed += take(k, 3)
-            else:
-                return None
-        pair = [k for k in kinds if len(free[k]) >= 2]
-        if not pair:
-            return None
-        closed += take(rng.choice(pair), 2)
-    win = rng.choice(closed)
-    menzen = all(k == 3 for k, _ in melds)
-    tsumo = rng.random() < 0.5
-    riichi = menzen and rng.random() < 0.5
-    ippatsu = riichi and rng.random() < 0.2
-    rinshan = tsumo and any(k >= 2 for k, _ in melds) and rng.random() < 0.3
-    haitei = tsumo and not rinshan and rng.random() < 0.05
-    houtei = not tsumo and rng.random() < 0.05
-    kita = rng.randrange(len(free[NORTH]) + 1) if rng.random() < 0.6 else 0
-    seat, rnd = rng.randrange(3), rng.choice([0, 0, 1, 2])
-    wall = [t for ids in free.values() for t in ids]
-    n_ind = 1 + sum(1 for k, _ in melds if k >= 2)
-    dora = [rng.choice(wall) for _ in range(n_ind)]
-    ura = [rng.choice(wall) for _ in range(n_ind)] if riichi else []
-    honba, sticks = rng.choice([0, 0, 1, 3]), rng.choice([0, 0, 1])
-    counts = [0] * 34
-    for t in closed:
-        counts[t // 4] += 1
-    flags = tsumo | 2 * riichi | 8 * ippatsu | 16 * rinshan | 64 * haitei | 128 * houtei
-    kernel = {"counts": counts, "win_tile": win // 4,
-              "melds": [(k, ids[0] // 4, sum(t in (52, 88) for t in ids), 0 if k == 3 else 1)
-                        for k, ids in melds],
-              "red": sum(t in (52, 88) for t in closed), "flags": flags, "seat_wind": seat,
-              "round_wind": rnd, "from_rel": 2, "dora": [t // 4 for t in dora],
-              "ura": [t // 4 for t in ura], "honba": honba, "riichi_sticks": sticks,
-              "kita": kita}
-    return {"kernel": kernel, "closed": closed, "melds": melds, "win": win, "dora": dora,
-            "ura": ura}
-
-
-def pack_prepared_sanma(hands):
-    from mjcore.riichi.batch_scoring import pack_prepared
-
-    return pack_prepared([{**h["kernel"], "pao_rel": -1} for h in hands])
-
 
 def _oracle(h):
     from mahjong.hand_calculating.hand import HandCalculator
