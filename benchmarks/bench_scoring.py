@@ -155,8 +155,49 @@ def tenhou_runner() -> tuple[Callable[[], Any], int]:
     return (lambda: score(**arrays)), len(arrays["counts"])
 
 
+def sanma_batch_runner(n_threads: int) -> tuple[Callable[[], Any], int]:
+    """Three-player riichi (rules tenhou_sanma): N_BATCH seeded random sanma wins (no 2m-8m, no
+    chi, north set aside in 60% of them), built like the four-player corpus."""
+    from sanma_cases import pack_prepared_sanma, sanma_random_wins
+
+    from mjcore.riichi.batch_scoring import score
+
+    arrays = pack_prepared_sanma(sanma_random_wins(N_BATCH, SEED))
+    return (lambda: score(**arrays, rules="tenhou_sanma", n_threads=n_threads)), N_BATCH
+
+
+def sanma_tenhou_runner() -> tuple[Callable[[], Any], int]:
+    """The 3,986 real Tenhou sanma wins, converted from the archive (tests/scoring/sanma_cases.py)."""
+    from sanma_cases import load_sanma_cases
+
+    from mjcore.riichi.batch_scoring import pack_tenhou, score
+
+    arrays = pack_tenhou(load_sanma_cases())
+    return (lambda: score(**arrays, rules="tenhou_sanma")), len(arrays["counts"])
+
+
+def sanma_vs_four_player(rounds: int) -> list[float]:
+    """Per-round speed ratio sanma / four-player batch scoring (1 thread, CPU time), the two
+    random corpora of the same size timed back to back in each round."""
+    sanma, n_s = sanma_batch_runner(1)
+    four, n_f = batch_runner(1)
+    sanma()
+    four()
+    ratios = []
+    for _ in range(rounds):
+        c = time.process_time()
+        sanma()
+        t_s = time.process_time() - c
+        c = time.process_time()
+        four()
+        t_f = time.process_time() - c
+        ratios.append((n_s / t_s) / (n_f / t_f))
+    return ratios
+
+
 RUNNERS: dict[str, Callable[[], tuple[Callable[[], Any], int]]] = {
     "mjcore batch, 1 thread": lambda: batch_runner(1),
+    "mjcore batch, 1 thread, sanma (tenhou_sanma)": lambda: sanma_batch_runner(1),
     "mjcore batch, 2 threads": lambda: batch_runner(2),
     "mjcore.score single calls": single_runner,
     "riichienv HandEvaluator.calc": riichienv_runner,
@@ -235,6 +276,11 @@ def main() -> None:
         rates["mjcore batch, 1 thread, Tenhou cases"] = _median_rates(run, hands, ROUNDS)
     except OSError:
         pass
+    try:
+        run, hands = sanma_tenhou_runner()
+        rates["mjcore batch, 1 thread, Tenhou sanma cases"] = _median_rates(run, hands, ROUNDS)
+    except OSError:
+        pass
     peer_wall, peer_cpu = rates["riichienv HandEvaluator.calc"]
     print("| implementation | hands/s, wall (median) | vs riichienv | hands/s, CPU time "
           "(median) | vs riichienv |")
@@ -249,6 +295,9 @@ def main() -> None:
         ratios = interleaved_ratio(ROUNDS * 3, peer_runner)
         print(f"- vs {label}: median {statistics.median(ratios):.1f}x, "
               f"range {min(ratios):.1f}x-{max(ratios):.1f}x")
+    ratios = sanma_vs_four_player(ROUNDS * 3)
+    print(f"- sanma / four-player batch scoring, {N_BATCH} random hands each: median "
+          f"{statistics.median(ratios):.2f}x, range {min(ratios):.2f}x-{max(ratios):.2f}x")
     load = subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
     print(f"\nload after: {load}")
 
