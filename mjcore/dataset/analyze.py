@@ -37,6 +37,9 @@ from .common import (
 )
 
 NOT_HELD = 127
+# columns of an extract that an analysed part leaves in its input part
+HAND_STATE = ("closed", "melds", "visible", "dora_markers", "ura_markers", "consumed", "scores")
+INPUT_KEY = "mjcore.input"
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi")
@@ -334,11 +337,13 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     d_kinds = d_sh = d_uk = b_rows = b_kinds = np.zeros(0, np.int64)
     if r14.size:
         u = batch.ukeire(counts[r14], melds[r14], full=True, n_threads=nt)
-        held_r, held_k = np.nonzero(u.after != NOT_HELD)
+        after = u.after.reshape(-1)
+        flat = np.flatnonzero(after != NOT_HELD)          # (row, kind) of each held kind
+        held_r, held_k = np.divmod(flat, 34)
         rows = r14[held_r]
         d_rows, d_kinds = rows, held_k
-        d_sh = u.after[held_r, held_k]
-        d_uk = _weighted(u.masks[held_r, held_k], [p[rows] for p in planes])
+        d_sh = after[flat]
+        d_uk = _weighted(u.masks.reshape(-1)[flat], [p[rows] for p in planes])
         key = d_sh.astype(np.int32) * 1024 - d_uk        # smaller is better
         best_key = np.full(r14.size, np.iinfo(np.int32).max, np.int32)
         starts = np.flatnonzero(np.r_[True, held_r[1:] != held_r[:-1]]) if held_r.size \
@@ -658,6 +663,12 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
             result = None
         if result is not None:
+            if isinstance(source, str):
+                # the hand-state lists stay in the input part (read_table adds them back)
+                result = result.drop_columns([c for c in HAND_STATE
+                                              if c in result.column_names])
+                result = result.replace_schema_metadata(
+                    {INPUT_KEY: os.path.abspath(source)})
             write_table_atomic(result, os.path.join(out_dir, out_name))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
                       [p.as_dict() for p in problems])
@@ -750,15 +761,43 @@ def _run_dask(address: Any, todo: list[tuple[str, Any]], out: str, done: Any) ->
                 cluster.close()
 
 
-def read_table(directory: str, columns: list[str] | None = None) -> Any:
-    """A folder of Parquet parts as one Arrow table, parts in name order."""
+def read_table(directory: str, columns: list[str] | None = None, *,
+               with_input: bool = True) -> Any:
+    """A folder of Parquet parts as one Arrow table, parts in name order. For an analysed
+    folder, the columns its parts leave in their input parts (the hand-state lists of an
+    extract) are read from there, row by row, unless ``with_input`` is False."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     files = part_files(directory)
     if not files:
         raise MjcoreError(f"{directory}: no Parquet parts")
-    return pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+    tables = []
+    for f in files:
+        schema = pq.read_schema(f)
+        source = (schema.metadata or {}).get(INPUT_KEY.encode())
+        if not with_input or source is None:
+            tables.append(pq.read_table(f, columns=columns))
+            continue
+        source_path = source.decode()
+        if not os.path.exists(source_path):
+            raise MjcoreError(f"{f}: its input part {source_path} is gone")
+        in_schema = pq.read_schema(source_path)
+        wanted = columns if columns is not None else list(in_schema.names) + [
+            n for n in schema.names if n not in in_schema.names]
+        mine = [c for c in wanted if c in schema.names]
+        theirs = [c for c in wanted if c not in schema.names and c in in_schema.names]
+        part = pq.read_table(f, columns=mine)
+        if theirs:
+            extra = pq.read_table(source_path, columns=theirs)
+            if extra.num_rows != part.num_rows:
+                raise MjcoreError(f"{f}: {part.num_rows} rows, its input part "
+                                  f"{source_path} has {extra.num_rows}")
+            for c in theirs:
+                part = part.append_column(extra.schema.field(c), extra.column(c))
+        order = [c for c in wanted if c in part.column_names]
+        tables.append(part.select(order).replace_schema_metadata(None))
+    return pa.concat_tables(tables)
 
 
 __all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",

@@ -158,6 +158,8 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     whole = read_table(str(out))
     assert whole.equals(analyze_table(extract_table.slice(0, 6000), n_threads=2)
                         .replace_schema_metadata(None))
+    alone = read_table(str(out), with_input=False)
+    assert "visible" not in alone.column_names and "player" in alone.column_names
 
     text = tmp_path / "hands.txt"
     text.write_text("123m456p789s11223z\nnot a hand\n123m456p789s1122z\n")
