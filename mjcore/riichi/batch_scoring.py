@@ -197,7 +197,7 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
         ura[i, :len(p["ura"])] = p["ura"]
         for k, v in cols.items():
             v.append(p.get(k, 0))
-    arrays = {"counts": counts, "melds": melds, "dora": dora, "ura": ura}
+    arrays: dict[str, np.ndarray] = {"counts": counts, "melds": melds, "dora": dora, "ura": ura}
     dtypes = {"win_tile": np.uint8, "red": np.uint8, "flags": np.uint16, "seat_wind": np.uint8,
                   "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8, "honba": np.uint16,
                   "riichi_sticks": np.uint16, "kita": np.uint8}

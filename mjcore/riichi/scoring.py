@@ -27,8 +27,8 @@ from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind, status_error
 from ..errors import InvalidHandError
 from ..hand import Hand
-from .rules import DEFAULT_RULES, RuleSet
 from ..tiles import parse_kinds
+from .rules import DEFAULT_RULES, RuleSet
 
 F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN = 1, 2, 4, 8, 16, 32
 F_HAITEI, F_HOUTEI, F_TENHOU, F_CHIIHOU, F_RENHOU = 64, 128, 256, 512, 1024

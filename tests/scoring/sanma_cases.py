@@ -405,7 +405,7 @@ def sanma_random_wins(n: int, seed: int) -> list[dict[str, Any]]:
     """Seeded random complete sanma hands (no 2m-8m, no chi, red 5p/5s) with situations and
     north set aside, as kernel arguments plus the 136-ids the oracle needs."""
     rng = random.Random(seed)
-    out = []
+    out: list[dict[str, Any]] = []
     while len(out) < n:
         h = _sanma_hand(rng)
         if h is not None:

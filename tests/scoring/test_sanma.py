@@ -33,8 +33,13 @@ from mjcore.riichi.batch_scoring import score as batch_score
 from mjcore.riichi.rules import RuleSet
 from mjcore.riichi.scoring import score, score_counts
 
-from .sanma_cases import (ARCHIVE, load_sanma_cases, load_sanma_games, pack_prepared_sanma,
-                          sanma_random_wins)
+from .sanma_cases import (
+    ARCHIVE,
+    load_sanma_cases,
+    load_sanma_games,
+    pack_prepared_sanma,
+    sanma_random_wins,
+)
 from .tenhou_cases import compare, expected_yaku
 
 KNOWN = Path(__file__).with_name("sanma_known_mismatches.json")
@@ -251,8 +256,8 @@ def test_four_player_scoring_is_unchanged_by_the_new_options():
 
 
 def test_batch_pack_with_sanma_rules_and_errors_per_row():
-    rows = [dict(hand="99m123p456p789s555z", win_tile="5z", tsumo=True, riichi=True,
-                 dora="4p4p", winner=2, dealer=0, kita=k) for k in range(3)]
+    rows = [{"hand": "99m123p456p789s555z", "win_tile": "5z", "tsumo": True, "riichi": True,
+             "dora": "4p4p", "winner": 2, "dealer": 0, "kita": k} for k in range(3)]
     arrays = pack(rows, rules="tenhou_sanma")
     res = batch_score(**arrays, rules="tenhou_sanma")
     assert res.dora_ura_aka[:, 0].tolist() == [2, 3, 4]
@@ -330,7 +335,8 @@ def test_differential_against_mahjong_three_player():
         ours = {y.id: y.han for y in r.yaku if not (y.id == 53 and y.han == 0)}
         han = 13 * r.yakuman if r.yakuman and not r.is_kazoe else r.han
         if ours != theirs or han != o.han or r.fu != o.fu or r.deltas[0] != o.cost["total"]:
-            bad.append((i, f"ours {sorted(ours.items())} {han}/{r.fu} {r.deltas[0]}; "
-                           f"theirs {sorted(theirs.items())} {o.han}/{o.fu} {o.cost['total']}"))
+            bad.append((i, (f"ours {sorted(ours.items())} {han}/{r.fu} {r.deltas[0]}; "
+                            f"theirs {sorted(theirs.items())} {o.han}/{o.fu} "
+                            f"{o.cost['total']}")))
     assert not bad, bad[:5]
     assert n_wins > 1500 and n_kita > 500
