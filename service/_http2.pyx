@@ -65,6 +65,7 @@ cdef enum:
     HEADER_TABLE = 4096
     MAX_WINDOW = 0x7fffffff
     QUOTED_PATH = 64                # bytes of an unknown :path quoted back
+    CREDIT_BATCH = 16384            # released request bytes given back in one WINDOW_UPDATE
 
 # gRPC status codes used here
 cdef enum:
@@ -437,8 +438,9 @@ cdef class ServerConnection:
         # one byte, which shows a larger one as such), and the connection gets back only the
         # bytes it no longer holds
         self.stream_window = min(<int64_t>max_message + 6, <int64_t>MAX_WINDOW)
-        # at least one whole message, or a request larger than the budget could never finish
-        self.connection_window = min(max(connection_window, self.stream_window,
+        # at least one whole message beside the credit not yet given back (``_credit``), or a
+        # request larger than the budget could never finish
+        self.connection_window = min(max(connection_window, self.stream_window + CREDIT_BATCH,
                                          <int64_t>DEFAULT_WINDOW), <int64_t>MAX_WINDOW)
         self.streams = {}
         self.blocked = []
@@ -893,7 +895,7 @@ cdef class ServerConnection:
         if n <= 0:
             return 0
         self.recv_unacked += n
-        if self.recv_unacked >= self.connection_window // 4:
+        if self.recv_unacked >= CREDIT_BATCH:
             put32(increment, <uint32_t>self.recv_unacked)
             self._write_frame_header(4, WINDOW_UPDATE, 0, 0)
             buf_append(&self.outbox, increment, 4)

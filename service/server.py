@@ -157,6 +157,10 @@ def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
         ("grpc.keepalive_time_ms", ms(config.keepalive_interval)),
         ("grpc.keepalive_timeout_ms", ms(config.keepalive_timeout)),
         ("grpc.max_metadata_size", 16 * 1024),
+        # a stream buffers at most 64 KiB ahead of the worker reading it; the window grows to a
+        # whole message only for a call whose worker waits for it (bounded by the watchdog)
+        ("grpc.http2.lookahead_bytes", 64 * 1024),
+        ("grpc.http2.bdp_probe", 0),
         ("grpc.http2.max_ping_strikes", 2),
     ]
 

@@ -28,6 +28,58 @@ def _select_io_engine(engine: str) -> None:
     os.environ["GRPC_EXPERIMENTS"] = ",".join(f"-{name}" for name in EVENT_ENGINE_EXPERIMENTS)
 
 
+# Limits against misbehaving clients: (flag, ServerConfig field, type, help). Their defaults
+# live in ServerConfig (service/config.py) and service/README.md ("Limits") lists them.
+SECONDS = click.FloatRange(0, min_open=True)
+LIMIT_OPTIONS = (
+    ("--unary-max-message-size", "unary_max_message_size", click.IntRange(1024),
+     "Largest unary request in bytes (bulk streams: --max-message-size). [64 KiB]"),
+    ("--receive-timeout", "receive_timeout", SECONDS,
+     "Seconds a call may take to send its request (a bulk stream: its next batch). [10]"),
+    ("--max-receiving", "max_receiving", click.IntRange(1),
+     "Main-port calls that may wait for their request at once; more wait 50 ms at most. "
+     "[workers / 2]"),
+    ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
+     "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
+    ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
+     "Concurrent calls on one HTTP/2 connection (both ports). [32]"),
+    ("--max-connections", "max_connections", click.IntRange(1),
+     "Open connections per port. [1024]"),
+    ("--handshake-timeout", "handshake_timeout", SECONDS,
+     "Seconds for the TLS handshake and the HTTP/2 preface (both ports). [10]"),
+    ("--idle-timeout", "idle_timeout", SECONDS,
+     "Seconds without a call before a connection is closed (both ports). [300]"),
+    ("--keepalive-interval", "keepalive_interval", SECONDS,
+     "Seconds of silence from a peer before a keepalive PING (both ports). [60]"),
+    ("--keepalive-timeout", "keepalive_timeout", SECONDS,
+     "Seconds a keepalive PING may go unanswered before the connection is closed. [20]"),
+    ("--max-connection-age", "max_connection_age", SECONDS,
+     "Main port: seconds after which a connection is asked to go away. [3600]"),
+    ("--max-connection-age-grace", "max_connection_age_grace", SECONDS,
+     "Main port: seconds the calls of an aged connection get to finish. [60]"),
+    ("--header-timeout", "header_timeout", SECONDS,
+     "Front: seconds for a header block split over CONTINUATION frames. [10]"),
+    ("--write-timeout", "write_timeout", SECONDS,
+     "Front: seconds a peer may take no answer bytes before it is dropped. [30]"),
+    ("--connection-buffer", "connection_buffer", click.IntRange(65535),
+     "Front: request bytes one connection may have buffered (its HTTP/2 window). [1 MiB]"),
+    ("--process-buffer", "process_buffer", click.IntRange(65535),
+     "Front: request bytes all connections may have buffered together. [64 MiB]"),
+    ("--calm-limit", "calm_limit", click.IntRange(1),
+     "Front: resets, error-only streams and control frames per connection in 10 s before "
+     "GOAWAY ENHANCE_YOUR_CALM. [1000]"),
+)
+
+
+def limit_options(command):
+    """The LIMIT_OPTIONS as click options (env MJCORE_<FIELD>), unset = ServerConfig's default."""
+    for flag, field, kind, text in reversed(LIMIT_OPTIONS):
+        env = f"MJCORE_{field.upper()}"
+        command = click.option(flag, field, type=kind, default=None, envvar=env,
+                               help=f"{text} [env {env}]")(command)
+    return command
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, envvar="MJCORE_HOST",
               help="Bind address; 0.0.0.0 or :: to expose the service. [env MJCORE_HOST]")
@@ -78,10 +130,15 @@ def _select_io_engine(engine: str) -> None:
               show_default=True, envvar="MJCORE_IO_ENGINE",
               help="gRPC core I/O: legacy (the polling thread reads the sockets; lower unary "
                    "latency) or event-engine (grpc's default). [env MJCORE_IO_ENGINE]")
+@click.option("--reflection/--no-reflection", default=True, show_default=True,
+              envvar="MJCORE_REFLECTION",
+              help="List the services through gRPC server reflection. [env MJCORE_REFLECTION]")
+@limit_options
 def serve(host: str, port: int, workers: int | None, kernel_threads: int,
           max_message_size: int, max_batch: int, tls_cert: str | None, tls_key: str | None,
           client_ca: str | None, token_file: str | None, grace: float, drain: float,
-          processes: int, unary_port: int | None, io_engine: str) -> None:
+          processes: int, unary_port: int | None, io_engine: str, reflection: bool,
+          **limits: float | int | None) -> None:
     """Serve the gRPC hand-analysis API (proto/mjcore/v1) with health and reflection.
 
     Prints "listening on HOST:PORT" when ready. SIGTERM or SIGINT: health goes NOT_SERVING,
@@ -97,7 +154,7 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
 
     pid = " [%(process)d]" if processes > 1 else ""
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s{pid} %(message)s")
-    settings: dict = {}
+    settings: dict = {name: value for name, value in limits.items() if value is not None}
     if workers is not None:
         settings["workers"] = workers
     try:
@@ -108,7 +165,7 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
             client_ca=Path(client_ca) if client_ca else None,
             token=read_token_file(token_file) if token_file else None,
             kernel_threads=kernel_threads, grace=grace, drain=drain, processes=processes,
-            unary_port=unary_port, **settings)
+            unary_port=unary_port, reflection=reflection, **settings)
     except (ValueError, OSError) as err:
         raise click.UsageError(str(err)) from None
 

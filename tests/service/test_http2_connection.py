@@ -93,8 +93,9 @@ def goaway_of(frames: list[Frame]) -> tuple[int, int]:
 class RawClient:
     """Hand-built frames for a fresh server; the server's frames parsed and decoded back."""
 
-    def __init__(self, max_message: int = 4 * 1024 * 1024, handshake: bool = True) -> None:
-        self.server = ServerConnection(PATHS, max_message)
+    def __init__(self, max_message: int = 4 * 1024 * 1024, handshake: bool = True,
+                 **limits: int) -> None:
+        self.server = ServerConnection(PATHS, max_message, **limits)
         self.encoder = hpack.Encoder()
         self.decoder = hpack.Decoder()
         self.frames: list[Frame] = []
