@@ -50,6 +50,11 @@ _SITUATION_REASONS = {
 }
 
 
+_SANMA_SEATS = ("a wind or seat is out of range for three players (seat winds E, S, W; seats "
+                "0-2, relative 1 shimocha and 2 kamicha; the discarder and the liable player "
+                "must not be the winner)")
+
+
 def _wind(value: Any, what: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < 4:
@@ -197,6 +202,8 @@ def raise_for_status(res: ScoreResult, what: str) -> None:
     if st < 0:
         if st in _SITUATION_REASONS:
             reason, text = _SITUATION_REASONS[st]
+            if st == -21 and res.players == 3:
+                text = _SANMA_SEATS
             raise InvalidHandError(f"{what}: {text}", reason=reason)
         raise status_error(st, what)
 
