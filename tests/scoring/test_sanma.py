@@ -343,3 +343,27 @@ def test_differential_against_mahjong_three_player():
                             f"{o.cost['total']}")))
     assert not bad, bad[:5]
     assert n_wins > 1500 and n_kita > 500
+
+
+# ---- the command line ---------------------------------------------------------------------
+
+def test_score_cli_with_sanma_rules():
+    from click.testing import CliRunner
+
+    from mjcore.cli import main
+
+    runner = CliRunner()
+    args = ["score", "11p345p678s999s111z", "--win", "1z", "--tsumo", "--riichi", "--dora", "1m",
+            "--seat", "S", "--honba", "1"]
+    r = runner.invoke(main, [*args, "--kita", "2", "--rules", "tenhou_sanma"])
+    assert r.exit_code == 0, r.output
+    assert "mangan: 6000 points" in r.output
+    assert "shimocha pays 2100, kamicha pays 4100" in r.output and "toimen" not in r.output
+    r = runner.invoke(main, [*args, "--kita", "2", "--rules", "tenhou_sanma", "--json"])
+    data = json.loads(r.output)
+    assert data["dora"] == 2 and data["deltas"] == [6200, -2100, -4100, 0]
+    r = runner.invoke(main, [*args, "--kita", "2"])           # four-player rules: refused
+    assert r.exit_code == 1 and "bad_kita" in r.output
+    r = runner.invoke(main, ["score", "22m345p678s999s111z", "--win", "1z", "--rules",
+                             "tenhou_sanma"])
+    assert r.exit_code == 1 and "(2m)" in r.output and "not_in_sanma" in r.output
