@@ -1,0 +1,445 @@
+"""Replay of Bradfield's hand histories through our referee (the ``bradfield`` rules).
+
+Each hand is played by :class:`~.referee.ClassicalHand` on the recorded wall, with the
+recorded *decisions* (discards, kongs, self-drawn Mah-Jong, each player's claim on each
+discard) fed to it as the players' choices. Everything else must come out of our referee:
+the deal, every draw, loose tile and bonus-tile replacement, which claim wins, the Mah-Jong.
+The two event streams are compared event by event; the first difference is reported with
+what each side had. Once the hand is played, the classical scorer (when present) scores all
+four hands and the settlement from our referee's final state, and the game's running scores
+are checked against the next hand's ``Game`` line and ``final.txt``.
+"""
+from __future__ import annotations
+
+import re
+import tarfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import MjcoreError
+from ..history import HandHistory, HistoryError, parse_history
+from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
+from .records import code_name
+from .referee import (
+    ADD_KONG,
+    CHOW,
+    CONCEALED_KONG,
+    DISCARD,
+    KONG,
+    MAHJONG,
+    MAHJONG_CLAIM,
+    ORIGINAL_CALL,
+    PASS,
+    PUNG,
+    Action,
+    ActionType,
+    ClassicalHand,
+    EngineError,
+    HandResult,
+)
+from .wall import ClassicalWall
+
+_CHOW_FORMS = {"Lower": CHOW_LOWER, "Middle": CHOW_MIDDLE, "Upper": CHOW_UPPER}
+_TURN_EVENTS = {"PlayerDiscards", "PlayerDeclaresClosedKong", "PlayerAddsToPung"}
+
+
+class RecordError(MjcoreError):
+    """A history that breaks the rules (a decision the referee does not offer)."""
+
+
+@dataclass
+class HandReplay:
+    """The replay of one hand: ``diff`` is None when our referee produced every recorded
+    event, else the first difference; ``error`` a record that could not be replayed."""
+
+    history: HandHistory
+    result: HandResult | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    diff: str | None = None
+    error: str | None = None
+    n_compared: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.diff is None and self.error is None
+
+
+# ---- the record as decisions and as expected events ------------------------------------
+
+class _Script:
+    """The recorded decisions of one hand, handed out as the referee asks for them."""
+
+    def __init__(self, h: HandHistory) -> None:
+        self.turns: list[list[tuple[Action, int]]] = [[], [], [], []]
+        self.claims: dict[tuple[int, int], tuple[Action, int]] = {}
+        self.expected: list[tuple[tuple[Any, ...], int]] = []
+        self.deal: list[list[int]] = [[], [], [], []]
+        self.dangerous: list[tuple[int, int, int]] = []
+        self._read(h)
+        self.turn_pos = [0, 0, 0, 0]
+        self.serial = 0
+        self.used: set[tuple[int, int]] = set()
+
+    def leftovers(self) -> str | None:
+        """A recorded decision the referee never asked for (it was not legal), if any."""
+        for (serial, seat), (a, line) in sorted(self.claims.items(), key=lambda x: x[1][1]):
+            if (serial, seat) not in self.used and serial <= self.serial:
+                return (f"line {line}: seat {seat} claims {a.type.name.lower()} on discard "
+                        f"{serial}, which is not legal (legal: pass)")
+        for seat in range(4):
+            if self.turn_pos[seat] < len(self.turns[seat]):
+                a, line = self.turns[seat][self.turn_pos[seat]]
+                return f"line {line}: seat {seat} plays {a} after the hand has ended"
+        return None
+
+    def _read(self, h: HandHistory) -> None:
+        events = h.events
+        n_dealt = 0
+        window: dict[int, tuple[str, tuple[str, ...], int]] = {}
+        serial = 0
+        claimed_mj: set[int] = set()
+        exp = self.expected
+        i = 0
+        n = len(events)
+        while i < n:
+            e = events[i]
+            k = e.kind
+            s = e.seat
+            line = e.line
+            if k == "PlayerDraws":
+                if n_dealt >= 53:
+                    exp.append((("draw", s, e.tile), line))
+                else:
+                    self.deal[s].append(e.tile)  # type: ignore[index,arg-type]
+                    n_dealt += 1
+            elif k == "PlayerDeclaresSpecial":
+                if e.tile is not None:
+                    exp.append((("bonus", s, e.tile), line))
+            elif k == "PlayerDrawsLoose":
+                exp.append((("loose", s, e.tile), line))
+            elif k in _TURN_EVENTS:
+                serial = _serial(e.args, line)
+                window = {}
+                claimed_mj = set()
+                if k == "PlayerDiscards":
+                    call = len(e.args) > 1 and e.args[1] not in ("0", "")
+                    a = Action(ORIGINAL_CALL if call else DISCARD, e.tile)  # type: ignore[arg-type]
+                    exp.append((("discard", s, e.tile), line))
+                elif k == "PlayerDeclaresClosedKong":
+                    a = Action(CONCEALED_KONG, e.tile)  # type: ignore[arg-type]
+                    exp.append((("concealed_kong", s, e.tile), line))
+                else:
+                    a = Action(ADD_KONG, e.tile)  # type: ignore[arg-type]
+                    exp.append((("add_kong", s, e.tile), line))
+                self.turns[s].append((a, line))  # type: ignore[index]
+            elif k.startswith("PlayerClaims") or k == "PlayerDoesntClaim":
+                what = k[12:] if k != "PlayerDoesntClaim" else ""
+                if e.args and _serial(e.args[:1], line) != serial:
+                    raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
+                                      f"discard {serial} is open")
+                window[s] = (what, e.args, line)  # type: ignore[index]
+                if what:
+                    self.claims[(serial, s)] = (_claim_action(what, e.args, -1, line),  # type: ignore[index]
+                                                line)
+                if what == "MahJong":
+                    claimed_mj.add(s)  # type: ignore[arg-type]
+            elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs"):
+                name = k[6:-1].lower()
+                if name == "chow":
+                    form = _chow_form(e.args, line)
+                    exp.append((("chow", s, e.tile, form), line))
+                else:
+                    exp.append(((name, s, e.tile), line))
+            elif k in ("PlayerMahJongs", "PlayerRobsKong"):
+                robbed = k == "PlayerRobsKong"
+                if s in claimed_mj or robbed:
+                    use, tile = self._use(events, i + 1, line)
+                    if tile is None:
+                        tile = e.tile
+                    claim = self.claims.get((serial, s))  # type: ignore[arg-type]
+                    act = Action(MAHJONG_CLAIM, tile if tile is not None else -1, use)
+                    self.claims[(serial, s)] = (act, claim[1] if claim else line)  # type: ignore[index]
+                    exp.append((("mahjong", s, tile, USE_NAMES[use], robbed), line))
+                    i += 1
+                else:
+                    self.turns[s].append((Action(MAHJONG, -1), line))  # type: ignore[index]
+                    exp.append((("mahjong", s, "self"), line))
+                # the rest of the file is the scoring
+                for e2 in events[i + 1:]:
+                    if e2.kind == "DangerousDiscard":
+                        self.dangerous.append((e2.seat, _serial(e2.args, e2.line),  # type: ignore[arg-type]
+                                               int(e2.args[1]) if len(e2.args) > 1 else 0))
+                return
+            elif k == "DangerousDiscard":
+                self.dangerous.append((s, _serial(e.args, line),  # type: ignore[arg-type]
+                                       int(e.args[1]) if len(e.args) > 1 else 0))
+            i += 1
+        exp.append((("washout",), events[-1].line if events else 0))
+
+    @staticmethod
+    def _use(events: Any, j: int, line: int) -> tuple[int, int | None]:
+        """How the winner uses the claimed tile: the message after the Mah-Jong."""
+        if j < len(events):
+            e = events[j]
+            if e.kind == "PlayerChows":
+                return _chow_form(e.args, e.line), e.tile
+            if e.kind == "PlayerPungs":
+                return USE_PUNG, e.tile
+            if e.kind == "PlayerPairs":
+                return USE_PAIR, e.tile
+            if e.kind in ("PlayerSpecialSet", "PlayerFormsClosedSpecialSet"):
+                return 5, e.tile
+        raise RecordError(f"line {line}: a Mah-Jong on a discard without the set it makes")
+
+    # the decider
+    def __call__(self, seat: int, actions: list[Action]) -> Action:
+        if actions[0].type == ActionType.PASS:
+            got = self.claims.get((self.serial, seat))
+            if got is None:
+                return PASS
+            self.used.add((self.serial, seat))
+            a, line = got
+            for x in actions:
+                if x.type == a.type and (a.form < 0 or x.form == a.form):
+                    return x
+            raise RecordError(f"line {line}: seat {seat} claims {a} on discard {self.serial}"
+                                  f", which is not legal (legal: "
+                                  f"{', '.join(str(x) for x in actions)})")
+        pos = self.turn_pos[seat]
+        if pos >= len(self.turns[seat]):
+            raise RecordError(f"seat {seat} must act but the record has no more decisions for "
+                              "it")
+        a, line = self.turns[seat][pos]
+        self.turn_pos[seat] = pos + 1
+        if a.type == MAHJONG:
+            for x in actions:
+                if x.type == MAHJONG:
+                    return x
+        if a.type == ORIGINAL_CALL and a not in actions:
+            a = Action(DISCARD, a.tile)
+        if a not in actions:
+            raise RecordError(f"line {line}: seat {seat} plays {a}, which is not legal "
+                              f"(legal: {', '.join(str(x) for x in actions)})")
+        return a
+
+    def observe(self, ev: dict[str, Any]) -> None:
+        t = ev["type"]
+        if t == "discard" or t == "concealed_kong" or t == "add_kong":
+            self.serial += 1
+
+
+def _serial(args: tuple[str, ...], line: int) -> int:
+    try:
+        return int(args[0])
+    except (IndexError, ValueError):
+        raise RecordError(f"line {line}: missing discard number") from None
+
+
+def _chow_form(args: tuple[str, ...], line: int) -> int:
+    try:
+        return _CHOW_FORMS[args[0]]
+    except (IndexError, KeyError):
+        raise RecordError(f"line {line}: a chow without Lower/Middle/Upper") from None
+
+
+def _claim_action(what: str, args: tuple[str, ...], tile: int, line: int) -> Action:
+    if what == "Chow":
+        return Action(CHOW, tile, _chow_form(args[1:], line))
+    if what == "Pung":
+        return Action(PUNG, tile)
+    if what == "Kong":
+        return Action(KONG, tile)
+    if what == "MahJong":
+        return Action(MAHJONG_CLAIM, tile, -1)
+    raise RecordError(f"line {line}: unknown claim {what!r}")
+
+
+def _ours(ev: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Our event in the comparison vocabulary (None for events the record has no twin of)."""
+    t = ev["type"]
+    if t in ("draw", "loose", "bonus", "discard", "pung", "kong", "concealed_kong",
+             "add_kong"):
+        return (t, ev["seat"], ev["tile"])
+    if t == "chow":
+        return ("chow", ev["seat"], ev["tile"], ev["form"])
+    if t == "mahjong":
+        if ev["from"] == ev["seat"]:
+            return ("mahjong", ev["seat"], "self")
+        return ("mahjong", ev["seat"], ev["tile"], ev["use"], bool(ev.get("robbed")))
+    if t == "washout":
+        return ("washout",)
+    return None
+
+
+def _show(x: tuple[Any, ...] | None) -> str:
+    if x is None:
+        return "nothing"
+    return " ".join(code_name(v) if isinstance(v, int) and i == 2 else str(v)
+                    for i, v in enumerate(x))
+
+
+# ---- replay ------------------------------------------------------------------------------
+
+def replay_hand(h: HandHistory) -> HandReplay:
+    """Play one recorded hand through our referee and compare the events."""
+    out = HandReplay(h)
+    try:
+        script = _Script(h)
+        wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall, where=h.source)
+        expected = script.expected
+        pos = 0
+        n_exp = len(expected)
+
+        class Mismatch(Exception):
+            pass
+
+        def on_event(ev: dict[str, Any]) -> None:
+            nonlocal pos
+            script.observe(ev)
+            if ev["type"] == "deal":
+                for s in range(4):
+                    if sorted(ev["hands"][s]) != sorted(script.deal[s]):
+                        out.diff = (f"deal to seat {s}: ours "
+                                    f"{' '.join(code_name(t) for t in sorted(ev['hands'][s]))},"
+                                    " record "
+                                    f"{' '.join(code_name(t) for t in sorted(script.deal[s]))}")
+                        raise Mismatch
+                return
+            mine = _ours(ev)
+            if mine is None:
+                return
+            theirs, line = expected[pos] if pos < n_exp else (None, 0)
+            if mine != theirs:
+                out.diff = (f"event {pos + 1} (line {line}): ours {_show(mine)}, record "
+                            f"{_show(theirs)}")
+                raise Mismatch
+            pos += 1
+
+        hand = ClassicalHand(h.rules, wall, script, prevailing=h.game.prevailing_wind,
+                             events=out.events, on_event=on_event)
+        try:
+            out.result = hand.play()
+        except Mismatch:
+            return out
+        out.error = script.leftovers()
+        if pos != n_exp and out.error is None:
+            theirs, line = expected[pos]
+            out.diff = f"event {pos + 1} (line {line}): ours nothing, record {_show(theirs)}"
+        out.n_compared = pos
+    except (RecordError, EngineError, MjcoreError) as exc:
+        out.error = str(exc)
+    return out
+
+
+# ---- reading -----------------------------------------------------------------------------
+
+_SORT_RE = re.compile(r"(\d+)")
+
+
+def _sort_key(name: str) -> tuple[Any, ...]:
+    return tuple(int(t) if t.isdigit() else t for t in _SORT_RE.split(name))
+
+
+def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str]]:
+    """(name, text) of every ``.mjs`` and ``final.txt`` under the paths (files, folders,
+    tar archives; archives read in one pass), in game and hand order."""
+    for p in paths:
+        path = Path(p)
+        found: list[tuple[str, bytes]] = []
+        if path.is_dir():
+            for f in path.rglob("*"):
+                if f.is_file() and (f.name.endswith(".mjs") or f.name == "final.txt"):
+                    found.append((str(f), f.read_bytes()))
+        elif ".tar" in path.name or path.name.endswith((".txz", ".tgz")):
+            try:
+                with tarfile.open(path, "r|*") as tar:
+                    for m in tar:
+                        if m.isfile() and (m.name.endswith(".mjs")
+                                           or m.name.endswith("final.txt")):
+                            fh = tar.extractfile(m)
+                            if fh is not None:
+                                found.append((f"{path}:{m.name}", fh.read()))
+            except (tarfile.TarError, OSError, EOFError) as exc:
+                raise HistoryError(str(path), None, f"cannot read archive: {exc}") from None
+        elif path.is_file():
+            found.append((str(path), path.read_bytes()))
+        else:
+            raise HistoryError(str(path), None, "no such file or folder")
+        found.sort(key=lambda x: _sort_key(x[0]))
+        for name, data in found:
+            try:
+                yield name, data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise HistoryError(name, None, f"not UTF-8 text (byte {exc.start})") from None
+
+
+def is_bradfield_text(text: str) -> bool:
+    """True when the text looks like a Bradfield hand history (by content)."""
+    head = text[:4000]
+    return ("\nWall " in head or head.startswith("Wall ")) and (
+        "GameOption " in head or "NewHand " in head or head.startswith("Player "))
+
+
+_FINAL_RE = re.compile(r"^\s*(\d+)\s*\((.*)\)\s*(-?\d+)\s*$")
+
+
+def parse_final(text: str, source: str) -> dict[int, int]:
+    """``final.txt``: player id -> final score."""
+    scores: dict[int, int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("Game over"):
+            continue
+        m = _FINAL_RE.match(line)
+        if not m:
+            raise HistoryError(source, n, f"unreadable final score line {line!r}")
+        scores[int(m.group(1))] = int(m.group(3))
+    return scores
+
+
+@dataclass
+class GameReplay:
+    """The replay of one game's hands (``name`` is its folder)."""
+
+    name: str
+    hands: list[HandReplay] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)    # unreadable files, game-level diffs
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and all(h.ok for h in self.hands)
+
+    def first_problem(self) -> str | None:
+        for h in self.hands:
+            if h.error:
+                return f"{h.history.source}: {h.error}"
+            if h.diff:
+                return f"{h.history.source}: {h.diff}"
+        return self.errors[0] if self.errors else None
+
+
+def _game_of(name: str) -> str:
+    parts = name.replace("\\", "/").split("/")
+    return "/".join(parts[:-1]) or name
+
+
+def replay_paths(paths: Iterable[str | Path]) -> Iterator[GameReplay]:
+    """Replay every Bradfield game under the paths, game by game."""
+    current: GameReplay | None = None
+    for name, text in iter_sources(paths):
+        game = _game_of(name)
+        if current is None or current.name != game:
+            if current is not None:
+                yield current
+            current = GameReplay(game)
+        if name.endswith("final.txt"):
+            continue
+        try:
+            h = parse_history(text, name)
+        except HistoryError as exc:
+            current.errors.append(str(exc))
+            continue
+        current.hands.append(replay_hand(h))
+    if current is not None:
+        yield current

@@ -1,0 +1,519 @@
+"""The referee of one Chinese classical hand (chinese-classical.md §3-§9, §12).
+
+:class:`ClassicalHand` holds the wall and every hidden tile. It deals, replaces bonus tiles
+(East, South, West, North), then runs the turns: a draw (with bonus tiles declared and replaced
+at once), the player's choice (Mah-Jong, a concealed kong, adding to a pung, a discard, an
+Original Call), the claims on a discard (Mah-Jong > pung = kong > chow, a chow only from the
+left, several Mah-Jongs by ``multiple_mahjong``), robbing a kong, and the wash-out. Every choice
+goes to a *decider* ``decide(seat, actions) -> Action`` with ``actions`` sorted and never empty;
+the referee refuses anything not offered. It emits events (dicts, tiles as codes) to
+``events`` and returns a :class:`HandResult` with everything the scorer needs.
+
+Seats are 0 = East .. 3 = North of this hand; tiles are codes (0..33 kinds, 34..41 bonus).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+from ...errors import MjcoreError
+from ..rules import ClassicalRules
+from .handcalc import (
+    USE_NAMES,
+    USE_PAIR,
+    USE_SPECIAL,
+    complete,
+    forms_of,
+    mahjong_uses,
+    shanten,
+    waits_mask,
+)
+from .wall import BONUS_BASE, ClassicalWall
+
+Event = dict[str, Any]
+
+
+class EngineError(MjcoreError):
+    """A decider chose an action that was not offered, or the referee reached a bad state."""
+
+
+class ActionType(IntEnum):
+    DISCARD = 0
+    ORIGINAL_CALL = 1     # discard declaring Original Call (first discard, hand fishing)
+    MAHJONG = 2           # Mah-Jong on one's own draw
+    CONCEALED_KONG = 3
+    ADD_KONG = 4          # add a drawn tile to an exposed pung
+    PASS = 5
+    CHOW = 6              # claims on a discard (form: which place the discard takes)
+    PUNG = 7
+    KONG = 8
+    MAHJONG_CLAIM = 9     # Mah-Jong on a discard or a robbed kong (form: the tile's use)
+
+
+class Action(NamedTuple):
+    type: ActionType
+    tile: int = -1
+    form: int = -1        # chow: 0 lower, 1 middle, 2 upper; Mah-Jong claim: USE_* of handcalc
+
+    def __str__(self) -> str:
+        from .records import code_name
+
+        parts = [self.type.name.lower()]
+        if self.tile >= 0:
+            parts.append(code_name(self.tile))
+        if self.form >= 0:
+            parts.append(USE_NAMES[self.form])
+        return " ".join(parts)
+
+
+PASS = Action(ActionType.PASS)
+DISCARD, ORIGINAL_CALL, MAHJONG, CONCEALED_KONG, ADD_KONG = (
+    ActionType.DISCARD, ActionType.ORIGINAL_CALL, ActionType.MAHJONG,
+    ActionType.CONCEALED_KONG, ActionType.ADD_KONG)
+CHOW, PUNG, KONG, MAHJONG_CLAIM = (ActionType.CHOW, ActionType.PUNG, ActionType.KONG,
+                                   ActionType.MAHJONG_CLAIM)
+_DISCARDS = tuple(Action(DISCARD, k) for k in range(34))
+_CALLS = tuple(Action(ORIGINAL_CALL, k) for k in range(34))
+
+Decider = Callable[[int, list[Action]], Action]
+
+
+class Meld(NamedTuple):
+    """A declared set: ``type`` chow, pung, kong; ``tile`` its lowest tile; ``concealed`` for
+    a concealed kong; ``claimed_from`` the discarder (-1 if none); ``added`` for a pung that
+    became a kong by adding a drawn tile."""
+
+    type: str
+    tile: int
+    concealed: bool = False
+    claimed_from: int = -1
+    added: bool = False
+
+
+class WinInfo(NamedTuple):
+    """How a Mah-Jong was made: the winner, the winning tile and its source."""
+
+    seat: int
+    tile: int
+    discarder: int              # -1 when self-drawn
+    use: int                    # how a claimed tile is used (USE_*), -1 when self-drawn
+    loose: bool                 # the winning tile was a loose (replacement) tile
+    kongs_in_a_row: int         # successive kongs before a loose-tile win (Kong upon Kong: >= 2)
+    last_tile: bool             # self-drawn as the last tile of the live wall
+    last_discard: bool          # a discard made after the live wall ran out
+    robbed_kong: bool
+    heaven: bool                # East with his dealt hand
+    earth: bool                 # on East's first discard
+    original_call: bool
+
+
+class HandResult(NamedTuple):
+    """The end of a hand: ``wins`` (empty on a wash-out) and each seat's final tiles."""
+
+    wins: tuple[WinInfo, ...]
+    concealed: tuple[tuple[int, ...], ...]     # 34 counts by seat (the winner's 14+ included)
+    melds: tuple[tuple[Meld, ...], ...]
+    bonus: tuple[tuple[int, ...], ...]         # bonus tile codes by seat, in declaration order
+    discards: tuple[tuple[int, ...], ...]
+
+    @property
+    def washout(self) -> bool:
+        return not self.wins
+
+
+class ClassicalHand:
+    """One hand of classical mahjong. Build it, then call :meth:`play` once."""
+
+    def __init__(self, rules: ClassicalRules, wall: ClassicalWall, decide: Decider, *,
+                 prevailing: int = 0, events: list[Event] | None = None,
+                 on_event: Callable[[Event], None] | None = None) -> None:
+        self.rules = rules
+        self.wall = wall
+        self.decide = decide
+        self.prevailing = prevailing
+        self.events: list[Event] = [] if events is None else events
+        self.on_event = on_event
+        self.forms = forms_of(rules.seven_pairs)
+        self.counts = [bytearray(34) for _ in range(4)]
+        self.melds: list[list[Meld]] = [[], [], [], []]
+        self.bonus: list[list[int]] = [[], [], [], []]
+        self.discards: list[list[int]] = [[], [], [], []]
+        self.waits = [0, 0, 0, 0]          # winning kinds of each 13-3k hand
+        self.called = [False] * 4          # Original Call declared
+        self.n_discards = 0
+        self.n_claims = 0
+        self.last_loose = False
+        self.loose_from_bonus = rules.bonus_replacement == "loose"
+        self.last_any = getattr(rules, "last_discard_claims",
+                                "any" if rules.name == "bradfield" else "mahjong") == "any"
+
+    # ---- events -----------------------------------------------------------------------
+
+    def emit(self, ev: Event) -> None:
+        self.events.append(ev)
+        if self.on_event is not None:
+            self.on_event(ev)
+
+    def ask(self, seat: int, actions: list[Action]) -> Action:
+        a = self.decide(seat, actions)
+        if a not in actions:
+            raise EngineError(
+                f"seat {seat} chose {a!r}, which is not one of the legal actions "
+                f"({', '.join(str(x) for x in actions)}) after event {len(self.events)} "
+                f"({self.events[-1]['type'] if self.events else 'none'})")
+        return a
+
+    # ---- tiles ------------------------------------------------------------------------
+
+    def _update_waits(self, seat: int) -> None:
+        self.waits[seat] = waits_mask(bytes(self.counts[seat]), len(self.melds[seat]),
+                                      self.forms)
+
+    def _declare_bonus(self, seat: int, tile: int) -> int:
+        """Declare a bonus tile and draw its replacement (the live wall or a loose tile, by
+        ``bonus_replacement``); -1 when no tile is left."""
+        wall = self.wall
+        self.bonus[seat].append(tile)
+        self.emit({"type": "bonus", "seat": seat, "tile": tile})
+        if not self.loose_from_bonus and wall.live_remaining:
+            tile = wall.draw()
+            self.emit({"type": "draw", "seat": seat, "tile": tile})
+            self.last_loose = False
+        elif wall.loose_remaining:
+            tile = wall.draw_loose()
+            self.emit({"type": "loose", "seat": seat, "tile": tile})
+            self.last_loose = True
+        else:
+            return -1
+        return tile
+
+    def _replace_bonus(self, seat: int, tile: int) -> tuple[int, bool]:
+        """Declare the bonus tile just drawn and replace it (again while the replacement is a
+        bonus tile). Returns (the first non-bonus tile or -1, it was a loose tile)."""
+        while tile >= BONUS_BASE:
+            tile = self._declare_bonus(seat, tile)
+        return tile, self.last_loose
+
+    def _draw_loose(self, seat: int) -> tuple[int, bool]:
+        tile = self.wall.draw_loose()
+        self.emit({"type": "loose", "seat": seat, "tile": tile})
+        if tile >= BONUS_BASE:
+            return self._replace_bonus(seat, tile)
+        return tile, True
+
+    # ---- the hand ---------------------------------------------------------------------
+
+    def deal(self) -> None:
+        hands = self.wall.deal()
+        self.emit({"type": "deal", "hands": [list(h) for h in hands]})
+        for seat in range(4):
+            c = self.counts[seat]
+            for t in hands[seat]:
+                if t < BONUS_BASE:
+                    c[t] += 1
+        # bonus tiles exposed and replaced: East, South, West, North (§4.1), each seat's in
+        # the order dealt, a bonus replacement after them
+        for seat in range(4):
+            queue = [t for t in hands[seat] if t >= BONUS_BASE]
+            while queue:
+                t = queue.pop(0)
+                rep = self._declare_bonus(seat, t)
+                if rep >= BONUS_BASE:
+                    queue.append(rep)
+                elif rep >= 0:
+                    self.counts[seat][rep] += 1
+        for seat in range(1, 4):
+            self._update_waits(seat)
+
+    def play(self) -> HandResult:
+        self.deal()
+        wall = self.wall
+        seat = 0
+        drawn = -1                  # East starts with 14 tiles and no drawn tile
+        loose = False
+        kongs = 0                   # successive kongs this turn
+        claimed = False             # the turn began with a claim (no concealed kong)
+        just_pung = -1              # kind of a pung just claimed (add_to_claimed_pung)
+        first_turn = True
+        while True:
+            last_tile = not claimed and drawn >= 0 and not loose and wall.live_remaining == 0
+            actions = self._turn_actions(seat, drawn, claimed, just_pung, first_turn)
+            a = self.ask(seat, actions)
+            t = a.type
+            if t == MAHJONG:
+                heaven = first_turn and seat == 0 and self.n_discards == 0 and kongs == 0
+                return self._finish((WinInfo(
+                    seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile and not loose,
+                    False, False, heaven, False, self.called[seat]),))
+            if t == CONCEALED_KONG or t == ADD_KONG:
+                k = a.tile
+                c = self.counts[seat]
+                if t == CONCEALED_KONG:
+                    c[k] -= 4
+                    self.melds[seat].append(Meld("kong", k, concealed=True))
+                    self.emit({"type": "concealed_kong", "seat": seat, "tile": k})
+                    robbers = (self._robbers(seat, k, concealed=True)
+                               if self.rules.rob_concealed_kong != "never" else [])
+                else:
+                    c[k] -= 1
+                    ms = self.melds[seat]
+                    for i, m in enumerate(ms):
+                        if m.type == "pung" and m.tile == k:
+                            ms[i] = Meld("kong", k, False, m.claimed_from, True)
+                            break
+                    self.emit({"type": "add_kong", "seat": seat, "tile": k})
+                    robbers = self._robbers(seat, k, concealed=False)
+                self.n_claims += 1
+                if robbers:
+                    if t == ADD_KONG:        # the robbed tile leaves the kong
+                        ms = self.melds[seat]
+                        for i, m in enumerate(ms):
+                            if m.type == "kong" and m.tile == k and m.added:
+                                ms[i] = Meld("pung", k, False, m.claimed_from)
+                    else:
+                        self.melds[seat].pop()
+                        c[k] += 3
+                    return self._finish(tuple(
+                        WinInfo(s, k, seat, use, False, 0, False, False, True, False, False,
+                                self.called[s]) for s, use in robbers))
+                kongs += 1
+                drawn, loose = self._draw_loose(seat)
+                if drawn < 0:
+                    return self._finish(())
+                c[drawn] += 1
+                claimed = False
+                just_pung = -1
+                continue
+            # a discard
+            k = a.tile
+            self.counts[seat][k] -= 1
+            self.discards[seat].append(k)
+            self.n_discards += 1
+            if t == ORIGINAL_CALL:
+                self.called[seat] = True
+            self.emit({"type": "discard", "seat": seat, "tile": k,
+                       **({"original_call": True} if t == ORIGINAL_CALL else {})})
+            self._update_waits(seat)
+            last = wall.live_remaining == 0
+            outcome = self._claims(seat, k, last)
+            if outcome is None:
+                if last:
+                    self.emit({"type": "washout"})
+                    return self._finish(())
+                seat = (seat + 1) % 4
+                drawn = wall.draw()
+                self.emit({"type": "draw", "seat": seat, "tile": drawn})
+                loose = False
+                if drawn >= BONUS_BASE:
+                    drawn, loose = self._replace_bonus(seat, drawn)
+                    if drawn < 0:
+                        return self._finish(())
+                self.counts[seat][drawn] += 1
+                claimed = False
+                kongs = 0
+                just_pung = -1
+                first_turn = False
+                continue
+            first_turn = False
+            if isinstance(outcome, list):        # Mah-Jong claims
+                earth = self.n_discards == 1 and seat == 0 and self.n_claims == 0
+                return self._finish(tuple(
+                    WinInfo(s, k, seat, use, False, 0, False, last, False, False, earth,
+                            self.called[s]) for s, use in outcome))
+            claimer, call = outcome
+            self.n_claims += 1
+            seat = claimer
+            kongs = 0
+            just_pung = -1
+            if call.type == KONG:
+                kongs = 1
+                drawn, loose = self._draw_loose(seat)
+                if drawn < 0:
+                    return self._finish(())
+                self.counts[seat][drawn] += 1
+                claimed = False
+            else:
+                drawn = -1
+                loose = False
+                claimed = True
+                if call.type == PUNG:
+                    just_pung = k
+
+    # ---- choices ----------------------------------------------------------------------
+
+    def _turn_actions(self, seat: int, drawn: int, claimed: bool, just_pung: int,
+                      first_turn: bool) -> list[Action]:
+        c = self.counts[seat]
+        ms = self.melds[seat]
+        n_sets = len(ms)
+        actions: list[Action] = []
+        if not claimed and complete(bytes(c), n_sets, self.forms):
+            actions.append(Action(MAHJONG, drawn))
+        locked = self.called[seat]
+        can_replace = self.wall.loose_remaining > 0
+        if can_replace and not locked:
+            if not claimed:
+                for k in range(34):
+                    if c[k] == 4:
+                        actions.append(Action(CONCEALED_KONG, k))
+            for m in ms:
+                if m.type == "pung" and c[m.tile] and (
+                        not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)):
+                    actions.append(Action(ADD_KONG, m.tile))
+        if locked and drawn >= 0:
+            actions.append(_DISCARDS[drawn])
+        else:
+            may_call = (self.rules.original_call and not self.discards[seat] and not ms
+                        and not locked)
+            for k in range(34):
+                if c[k]:
+                    actions.append(_DISCARDS[k])
+                    if may_call:
+                        c[k] -= 1
+                        if shanten(bytes(c), 0, self.forms) == 0:
+                            actions.append(_CALLS[k])
+                        c[k] += 1
+        actions.sort()
+        return actions
+
+    def _claim_actions(self, seat: int, discarder: int, k: int, last: bool) -> list[Action]:
+        actions = [PASS]
+        c = self.counts[seat]
+        n_sets = len(self.melds[seat])
+        if (self.waits[seat] >> k) & 1:
+            for use in mahjong_uses(c, n_sets, k, self.forms):
+                actions.append(Action(MAHJONG_CLAIM, k, use))
+        if self.called[seat] or (last and not self.last_any):
+            return actions
+        n = c[k]
+        if n >= 2:
+            actions.append(Action(PUNG, k))
+            if n >= 3 and self.wall.loose_remaining > 0:
+                actions.append(Action(KONG, k))
+        if k < 27 and seat == (discarder + 1) % 4:
+            r = k % 9
+            if r <= 6 and c[k + 1] and c[k + 2]:
+                actions.append(Action(CHOW, k, 0))
+            if 1 <= r <= 7 and c[k - 1] and c[k + 1]:
+                actions.append(Action(CHOW, k, 1))
+            if r >= 2 and c[k - 2] and c[k - 1]:
+                actions.append(Action(CHOW, k, 2))
+        actions.sort()
+        return actions
+
+    def _claims(self, discarder: int, k: int,
+                last: bool) -> list[tuple[int, int]] | tuple[int, Action] | None:
+        """Ask the other seats; apply the winning claim. Returns the winning Mah-Jong claims
+        as a list of (seat, use), (claimer, action) for a set claim, or None."""
+        answers: list[tuple[int, Action]] = []
+        for i in (1, 2, 3):
+            s = (discarder + i) % 4
+            acts = self._claim_actions(s, discarder, k, last)
+            if len(acts) > 1:
+                a = self.ask(s, acts)
+                if a.type != ActionType.PASS:
+                    answers.append((s, a))
+                    self.emit({"type": "claim", "seat": s, "tile": k,
+                               "call": a.type.name.lower(), **_form_field(a)})
+        if not answers:
+            return None
+        mj = [(s, a.form) for s, a in answers if a.type == MAHJONG_CLAIM]
+        if mj:
+            mode = self.rules.multiple_mahjong
+            if mode == "first":
+                mj = mj[:1]
+            elif mode == "last":
+                mj = mj[-1:]
+            for s, use in mj:
+                self.counts[s][k] += 1
+                self.emit({"type": "mahjong", "seat": s, "tile": k, "from": discarder,
+                           "use": USE_NAMES[use]})
+            return mj
+        best = None
+        for s, a in answers:
+            if a.type in (PUNG, KONG):
+                best = (s, a)
+                break
+        if best is None:
+            best = answers[0]
+        s, a = best
+        self._apply_call(s, discarder, a)
+        return best
+
+    def _apply_call(self, seat: int, discarder: int, a: Action) -> None:
+        k = a.tile
+        c = self.counts[seat]
+        if a.type == CHOW:
+            lo = k - a.form
+            for j in (lo, lo + 1, lo + 2):
+                if j != k:
+                    c[j] -= 1
+            self.melds[seat].append(Meld("chow", lo, claimed_from=discarder))
+            self.emit({"type": "chow", "seat": seat, "tile": k, "from": discarder,
+                       "form": a.form})
+        elif a.type == PUNG:
+            c[k] -= 2
+            self.melds[seat].append(Meld("pung", k, claimed_from=discarder))
+            self.emit({"type": "pung", "seat": seat, "tile": k, "from": discarder})
+        else:
+            c[k] -= 3
+            self.melds[seat].append(Meld("kong", k, claimed_from=discarder))
+            self.emit({"type": "kong", "seat": seat, "tile": k, "from": discarder})
+
+    def _robbers(self, konger: int, k: int, concealed: bool) -> list[tuple[int, int]]:
+        """Ask the other seats whether they rob the kong of ``k``; the winning claims."""
+        answers: list[tuple[int, int]] = []
+        for i in (1, 2, 3):
+            s = (konger + i) % 4
+            if not (self.waits[s] >> k) & 1:
+                continue
+            uses = mahjong_uses(self.counts[s], len(self.melds[s]), k, self.forms)
+            if concealed:
+                uses = [u for u in uses if u == USE_SPECIAL and not self.melds[s]]
+            if not uses:
+                continue
+            acts = [PASS] + [Action(MAHJONG_CLAIM, k, u) for u in uses]
+            a = self.ask(s, acts)
+            if a.type == MAHJONG_CLAIM:
+                answers.append((s, a.form))
+                self.emit({"type": "claim", "seat": s, "tile": k, "call": "mahjong_claim",
+                           **_form_field(a)})
+        if not answers:
+            return []
+        mode = self.rules.multiple_mahjong
+        if mode == "first":
+            answers = answers[:1]
+        elif mode == "last":
+            answers = answers[-1:]
+        for s, use in answers:
+            self.counts[s][k] += 1
+            self.emit({"type": "mahjong", "seat": s, "tile": k, "from": konger,
+                       "use": USE_NAMES[use], "robbed": True})
+        return answers
+
+    def _finish(self, wins: tuple[WinInfo, ...]) -> HandResult:
+        for w in wins:
+            if w.discarder < 0:
+                self.emit({"type": "mahjong", "seat": w.seat, "tile": w.tile, "from": w.seat})
+        return HandResult(
+            wins,
+            tuple(tuple(c) for c in self.counts),
+            tuple(tuple(m) for m in self.melds),
+            tuple(tuple(b) for b in self.bonus),
+            tuple(tuple(d) for d in self.discards))
+
+
+def _form_field(a: Action) -> dict[str, Any]:
+    if a.form < 0:
+        return {}
+    if a.type == MAHJONG_CLAIM:
+        return {"use": USE_NAMES[a.form]}
+    return {"form": a.form}
+
+
+__all__ = [
+    "ADD_KONG", "CHOW", "CONCEALED_KONG", "DISCARD", "KONG", "MAHJONG", "MAHJONG_CLAIM",
+    "ORIGINAL_CALL", "PASS", "PUNG", "Action", "ActionType", "ClassicalHand", "EngineError",
+    "HandResult", "Meld", "USE_PAIR", "WinInfo",
+]
