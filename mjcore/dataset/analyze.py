@@ -37,8 +37,11 @@ from .common import (
 )
 
 NOT_HELD = 127
-# columns of an extract that an analysed part leaves in its input part
-HAND_STATE = ("closed", "melds", "visible", "dora_markers", "ura_markers", "consumed", "scores")
+# the input columns the analysis reads (the others it never looks at)
+INPUT_COLUMNS = ("closed", "counts", "hand", "n_melds", "visible", "action", "tile", "discard",
+                 "game", "melds", "seat", "dealer", "round_wind", "dora_markers", "ura_markers",
+                 "win_flags", "from_seat", "rules", "pao_seat")
+# an analysed part of a Parquet input holds the analysis columns and names its input here
 INPUT_KEY = "mjcore.input"
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
@@ -649,7 +652,8 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     problems: list[Problem] = []
     if isinstance(source, str):
         try:
-            table = pq.read_table(source)
+            names = pq.read_schema(source).names
+            table = pq.read_table(source, columns=[c for c in INPUT_COLUMNS if c in names])
         except (OSError, pa.ArrowInvalid) as exc:
             problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
             table = None
@@ -664,10 +668,8 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             result = None
         if result is not None:
             if isinstance(source, str):
-                # the hand-state lists stay in the input part (read_table adds them back)
-                result = result.drop_columns([c for c in HAND_STATE
-                                              if c in result.column_names])
-                result = result.replace_schema_metadata(
+                # the input's columns stay in the input part (read_table joins them back)
+                result = result.select(list(ANALYSIS_COLUMNS)).replace_schema_metadata(
                     {INPUT_KEY: os.path.abspath(source)})
             write_table_atomic(result, os.path.join(out_dir, out_name))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
@@ -761,6 +763,21 @@ def _run_dask(address: Any, todo: list[tuple[str, Any]], out: str, done: Any) ->
                 cluster.close()
 
 
+def table_columns(directory: str) -> list[str]:
+    """The columns ``read_table(directory)`` returns (those of its first part and input)."""
+    import pyarrow.parquet as pq
+
+    files = part_files(directory)
+    if not files:
+        raise MjcoreError(f"{directory}: no Parquet parts")
+    schema = pq.read_schema(files[0])
+    source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    if source is None or not os.path.exists(source.decode()):
+        return list(schema.names)
+    names = list(pq.read_schema(source.decode()).names)
+    return names + [n for n in schema.names if n not in names]
+
+
 def read_table(directory: str, columns: list[str] | None = None, *,
                with_input: bool = True) -> Any:
     """A folder of Parquet parts as one Arrow table, parts in name order. For an analysed
@@ -801,4 +818,4 @@ def read_table(directory: str, columns: list[str] | None = None, *,
 
 
 __all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",
-           "analyze_part", "analyze_table", "dask_client", "read_table"]
+           "analyze_part", "analyze_table", "dask_client", "read_table", "table_columns"]

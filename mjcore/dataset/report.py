@@ -92,15 +92,9 @@ def _frame(data: Any) -> Any:
     import pyarrow as pa
 
     if isinstance(data, (str, os.PathLike)):
-        from .analyze import read_table
-        from .common import part_files
+        from .analyze import read_table, table_columns
 
-        files = part_files(os.fspath(data))
-        if not files:
-            raise MjcoreError(f"{data}: no Parquet parts")
-        import pyarrow.parquet as pq
-
-        have = set(pq.read_schema(files[0]).names)
+        have = set(table_columns(os.fspath(data)))
         data = read_table(os.fspath(data), [c for c in REPORT_COLUMNS if c in have])
     if isinstance(data, pa.Table):
         data = data.select([c for c in REPORT_COLUMNS if c in data.column_names]).to_pandas()

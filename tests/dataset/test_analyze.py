@@ -9,7 +9,13 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjcore
-from mjcore.dataset.analyze import analyze, analyze_dir, analyze_table, read_table
+from mjcore.dataset.analyze import (
+    ANALYSIS_COLUMNS,
+    analyze,
+    analyze_dir,
+    analyze_table,
+    read_table,
+)
 from mjcore.dataset.extract import _mpsz
 from mjcore.tiles import parse_kinds
 
@@ -159,7 +165,7 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     assert whole.equals(analyze_table(extract_table.slice(0, 6000), n_threads=2)
                         .replace_schema_metadata(None))
     alone = read_table(str(out), with_input=False)
-    assert "visible" not in alone.column_names and "player" in alone.column_names
+    assert alone.column_names == list(ANALYSIS_COLUMNS)
 
     text = tmp_path / "hands.txt"
     text.write_text("123m456p789s11223z\nnot a hand\n123m456p789s1122z\n")

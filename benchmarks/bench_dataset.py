@@ -1,0 +1,246 @@
+"""The dataset job (issue 15) on the shipped Tenhou archive: extract, analyse, Dask, memory.
+
+    .venv/bin/python benchmarks/bench_dataset.py                  # everything, Markdown out
+    .venv/bin/python benchmarks/bench_dataset.py --only analyze   # one part: extract, analyze,
+                                                                  # dask or memory
+
+- **extract**: the archive (1,640 complete four-player games among its 2,261 records) into
+  Parquet parts, with 1 and with 2 worker processes; wall time and CPU seconds per core.
+- **analyze**: rows/s per core (CPU time) of the analyse step, Parquet in and Parquet out
+  (`analyze_dir`, one part at a time on one kernel thread), against the same kernels of
+  `mjcore.batch` on the same hands already in memory as numpy arrays (shanten by form, waits
+  of the 13-tile rows, ukeire of every discard of the 14-tile rows, one thread). Each round
+  times both back to back; the ratio is the median of the per-round ratios.
+- **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
+  processes (started before timing), each round timing both back to back; the median of the
+  per-round ratios of wall times.
+- **memory**: peak resident memory (the process and its children, sampled every 50 ms) of
+  `mjcore extract` + `mjcore analyze` on the archive and on 10 copies of it.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+try:
+    import mjcore  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(ROOT))
+
+ARCHIVE = Path(os.environ.get("MJCORE_TENHOU_DATA", ROOT.parent / "shared" / "data" / "tenhou")) \
+    / "mjlog.tar.xz"
+if not ARCHIVE.exists():
+    ARCHIVE = Path("/work/shared/data/tenhou/mjlog.tar.xz")
+ARCHIVE = Path(os.environ.get("MJCORE_BENCH_DATASET_ARCHIVE", ARCHIVE))   # a smaller one
+
+
+def cpu() -> float:
+    """CPU seconds of this process and its finished children."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def bench_extract(work: Path, rounds: int) -> list[str]:
+    from mjcore.dataset.extract import extract
+
+    lines = [("| extract (2,261 records, 1,727 four-player) | wall s (median) | CPU s | "
+             "CPU s per core used | rows |"), "| --- | --- | --- | --- | --- |"]
+    for workers in (1, 2):
+        walls, cpus = [], []
+        rows = 0
+        for _ in range(rounds):
+            out = work / f"ex-{workers}"
+            shutil.rmtree(out, ignore_errors=True)
+            c0, t0 = cpu(), time.perf_counter()
+            summary = extract(str(ARCHIVE), str(out), workers=workers)
+            walls.append(time.perf_counter() - t0)
+            cpus.append(cpu() - c0)
+            rows = summary.rows
+        lines.append(f"| {workers} worker process(es) | {statistics.median(walls):.2f} | "
+                     f"{statistics.median(cpus):.2f} | {statistics.median(cpus) / workers:.2f} | "
+                     f"{rows:,} |")
+    return lines
+
+
+def _extract_once(work: Path) -> Path:
+    from mjcore.dataset.extract import extract
+
+    out = work / "ex"
+    if not (out / "_extract.json").exists():
+        extract(str(ARCHIVE), str(out), workers=2)
+    return out
+
+
+def _kernel_inputs(ex: Path):
+    """The hands of the extract as the kernels take them, in memory."""
+    import numpy as np
+
+    from mjcore.dataset.analyze import _hands, read_table
+
+    table = read_table(str(ex), ["closed", "n_melds", "visible", "action", "tile"])
+    h = _hands(table)
+    form = h.tiles + 3 * h.n_melds.astype(np.int16)
+    r13, r14 = np.flatnonzero(form % 3 == 1), np.flatnonzero(form % 3 == 2)
+    return (h.counts, h.n_melds, np.ascontiguousarray(h.counts[r13]), h.n_melds[r13],
+            np.ascontiguousarray(h.counts[r14]), h.n_melds[r14], table.num_rows)
+
+
+def bench_analyze(work: Path, rounds: int) -> list[str]:
+    from mjcore import batch
+    from mjcore.dataset.analyze import analyze_dir
+
+    ex = _extract_once(work)
+    counts, melds, c13, m13, c14, m14, n = _kernel_inputs(ex)
+    ratios, kern_rates, job_rates = [], [], []
+    for _ in range(rounds):
+        c0 = time.process_time()
+        batch.shanten(counts, melds, forms=True, n_threads=1)
+        batch.waits(c13, m13, n_threads=1)
+        batch.ukeire(c14, m14, full=True, n_threads=1)
+        kernel = n / (time.process_time() - c0)
+        out = work / "an"
+        shutil.rmtree(out, ignore_errors=True)
+        c0 = time.process_time()
+        analyze_dir(str(ex), str(out), workers=1)
+        job = n / (time.process_time() - c0)
+        kern_rates.append(kernel)
+        job_rates.append(job)
+        ratios.append(job / kernel)
+    return [
+        f"| analyse step, {n:,} rows | rows/s per core (CPU time, median) |",
+        "| --- | --- |",
+        (f"| mjcore.batch kernels on the same hands in memory, 1 thread | "
+        f"{statistics.median(kern_rates) / 1e3:,.0f} k |"),
+        (f"| analyze_dir, Parquet in and out, 1 part at a time on 1 thread | "
+        f"{statistics.median(job_rates) / 1e3:,.0f} k |"),
+        (f"| ratio (median of {rounds} per-round ratios; target >= 0.80) | "
+        f"{statistics.median(ratios):.2f} (range {min(ratios):.2f}-{max(ratios):.2f}) |"),
+    ]
+
+
+def bench_dask(work: Path, rounds: int) -> list[str]:
+    from dask.distributed import Client, LocalCluster
+
+    from mjcore.dataset.analyze import analyze_dir
+
+    ex = _extract_once(work)
+    clusters = {k: LocalCluster(n_workers=k, threads_per_worker=1, processes=True,
+                                dashboard_address=None) for k in (1, 2)}
+    clients = {k: Client(c) for k, c in clusters.items()}
+    try:
+        for k, client in clients.items():        # warm the workers (imports)
+            analyze_dir(str(ex), str(work / f"warm-{k}"), dask=client)
+        ratios, walls = [], {1: [], 2: []}
+        for r in range(rounds):
+            for k in ((1, 2) if r % 2 == 0 else (2, 1)):
+                out = work / f"dask-{k}"
+                shutil.rmtree(out, ignore_errors=True)
+                t0 = time.perf_counter()
+                analyze_dir(str(ex), str(out), dask=clients[k])
+                walls[k].append(time.perf_counter() - t0)
+            ratios.append(walls[1][-1] / walls[2][-1])
+    finally:
+        for c in clients.values():
+            c.close()
+        for c in clusters.values():
+            c.close()
+    return [
+        "| Dask local cluster, analyse step | wall s (median) |", "| --- | --- |",
+        f"| 1 worker process | {statistics.median(walls[1]):.2f} |",
+        f"| 2 worker processes | {statistics.median(walls[2]):.2f} |",
+        (f"| speed-up, median of {rounds} per-round ratios (target >= 1.6) | "
+        f"{statistics.median(ratios):.2f}x (range {min(ratios):.2f}-{max(ratios):.2f}) |"),
+    ]
+
+
+def _peak_rss(argv: list[str]) -> tuple[float, int]:
+    """(wall seconds, peak resident bytes of the process tree) of a command."""
+    import psutil
+
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak = 0
+    stop = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        try:
+            p = psutil.Process(proc.pid)
+        except psutil.Error:
+            return
+        while not stop.is_set():
+            try:
+                total = p.memory_info().rss + sum(
+                    c.memory_info().rss for c in p.children(recursive=True))
+            except psutil.Error:
+                total = 0
+            peak = max(peak, total)
+            stop.wait(0.05)
+
+    t0 = time.perf_counter()
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    rc = proc.wait()
+    stop.set()
+    thread.join()
+    if rc != 0:
+        raise SystemExit(f"{' '.join(argv)} exited with {rc}")
+    return time.perf_counter() - t0, peak
+
+
+def bench_memory(work: Path, copies: int = 10) -> list[str]:
+    import pyarrow.parquet as pq
+
+    from mjcore.dataset.common import part_files
+
+    exe = [sys.executable, "-m", "mjcore.cli"]
+    lines = ["| input | step | wall s | peak RSS (process tree) | rows |",
+             "| --- | --- | --- | --- | --- |"]
+    for k in (1, copies):
+        ex, an = work / f"mem-ex-{k}", work / f"mem-an-{k}"
+        shutil.rmtree(ex, ignore_errors=True)
+        shutil.rmtree(an, ignore_errors=True)
+        wall, peak = _peak_rss(exe + ["extract", *[str(ARCHIVE)] * k, "--out", str(ex),
+                                      "--no-progress"])
+        rows = sum(pq.read_metadata(f).num_rows for f in part_files(str(ex)))
+        lines.append(f"| archive x{k} | extract | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
+                     f"{rows:,} |")
+        wall, peak = _peak_rss(exe + ["analyze", str(ex), "--out", str(an), "--no-progress"])
+        lines.append(f"| archive x{k} | analyze | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
+                     f"{rows:,} |")
+    return lines
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("extract", "analyze", "dask", "memory"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--copies", type=int, default=10)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="mjcore-bench-dataset-"))
+    try:
+        parts = {"extract": lambda: bench_extract(work, max(1, args.rounds // 2)),
+                 "analyze": lambda: bench_analyze(work, args.rounds),
+                 "dask": lambda: bench_dask(work, args.rounds),
+                 "memory": lambda: bench_memory(work, args.copies)}
+        for name, run in parts.items():
+            if args.only and name != args.only:
+                continue
+            print("\n".join(run()))
+            print()
+            sys.stdout.flush()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
