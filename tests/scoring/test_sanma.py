@@ -367,3 +367,57 @@ def test_score_cli_with_sanma_rules():
     r = runner.invoke(main, ["score", "22m345p678s999s111z", "--win", "1z", "--rules",
                              "tenhou_sanma"])
     assert r.exit_code == 1 and "(2m)" in r.output and "not_in_sanma" in r.output
+
+
+# ---- robustness ---------------------------------------------------------------------------
+
+_FLAGS = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
+          "houtei", "tenhou", "chiihou", "renhou")
+
+
+def test_any_sanma_situation_gives_a_result_or_invalid_hand_error():
+    """Random flags, seats (some out of range), kita and indicators (some 2m-8m) on random
+    sanma wins: every call scores or raises InvalidHandError, and a score is zero-sum but for
+    the sticks, with nothing paid by the empty fourth seat."""
+    import random
+
+    rng = random.Random(11)
+    n_scored = 0
+    for h in sanma_random_wins(400, 5):
+        k = h["kernel"]
+        hand = Hand.from_136(h["closed"]) if not h["melds"] else None
+        if hand is None:
+            continue
+        kw = {name: rng.random() < 0.08 for name in _FLAGS}
+        kw.update(seat_wind=rng.choice(["E", "S", "W", "N", 0, 2, 3]),
+                  round_wind=rng.choice(["E", "S", "W"]),
+                  winner=rng.choice([None, 0, 1, 2, 3]),
+                  from_who=rng.choice([None, 0, 1, 2, 3]),
+                  pao_seat=rng.choice([None, None, 1, 2]),
+                  kita=rng.choice([0, k["kita"], 4, 5]),
+                  dora=rng.choice([k["dora"], [0], [3], [29]]),
+                  honba=rng.randrange(5), riichi_sticks=rng.randrange(3))
+        try:
+            res = score(hand, k["win_tile"], rules=SANMA, **kw)
+        except InvalidHandError:
+            continue
+        assert res.is_win or res.status == "no_yaku"
+        if res.is_win:
+            n_scored += 1
+            assert sum(res.deltas) == 1000 * kw["riichi_sticks"] and res.deltas[3] == 0
+            assert res.points > 0
+    assert n_scored > 20
+
+
+def test_batch_rows_with_bad_sanma_values_get_a_status():
+    hands = sanma_random_wins(200, 6)
+    arrays = pack_prepared_sanma(hands)
+    rng = np.random.default_rng(3)
+    arrays["seat_wind"] = rng.integers(0, 5, len(hands)).astype(np.uint8)
+    arrays["from_rel"] = rng.integers(0, 4, len(hands)).astype(np.uint8)
+    arrays["kita"] = rng.choice([0, 1, 4, 255], len(hands)).astype(np.uint8)
+    res = batch_score(**arrays, rules=SANMA)
+    ok = res.status >= 0
+    assert ok.any() and (~ok).any()
+    assert set(res.status[~ok].tolist()) <= {-20, -21, -22}
+    assert (res.deltas[:, 3] == 0).all()
