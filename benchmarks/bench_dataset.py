@@ -44,28 +44,26 @@ if not ARCHIVE.exists():
 ARCHIVE = Path(os.environ.get("MJCORE_BENCH_DATASET_ARCHIVE", ARCHIVE))   # a smaller one
 
 
-def cpu() -> float:
-    """CPU seconds of this process and its finished children."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
-
-
 def bench_extract(work: Path, rounds: int) -> list[str]:
-    from mjcore.dataset.extract import extract
+    """`mjcore extract` in a subprocess: wall time and the CPU seconds of its process tree."""
+    import pyarrow.parquet as pq
 
-    lines = [("| extract (2,261 records, 1,727 four-player) | wall s (median) | CPU s | "
-             "CPU s per core used | rows |"), "| --- | --- | --- | --- | --- |"]
+    from mjcore.dataset.common import part_files
+
+    lines = [("| extract of the archive (2,261 records, 1,727 four-player) | wall s (median) "
+              "| CPU s, all processes | CPU s per worker | rows |"),
+             "| --- | --- | --- | --- | --- |"]
     for workers in (1, 2):
         walls, cpus = [], []
-        rows = 0
+        out = work / f"ex-{workers}"
         for _ in range(rounds):
-            out = work / f"ex-{workers}"
             shutil.rmtree(out, ignore_errors=True)
-            c0, t0 = cpu(), time.perf_counter()
-            summary = extract(str(ARCHIVE), str(out), workers=workers)
-            walls.append(time.perf_counter() - t0)
-            cpus.append(cpu() - c0)
-            rows = summary.rows
+            wall, _peak, cpu_s = _run_tree([sys.executable, "-m", "mjcore.cli", "extract",
+                                            str(ARCHIVE), "--out", str(out), "-j",
+                                            str(workers), "--no-progress"])
+            walls.append(wall)
+            cpus.append(cpu_s)
+        rows = sum(pq.read_metadata(f).num_rows for f in part_files(str(out)))
         lines.append(f"| {workers} worker process(es) | {statistics.median(walls):.2f} | "
                      f"{statistics.median(cpus):.2f} | {statistics.median(cpus) / workers:.2f} | "
                      f"{rows:,} |")
@@ -163,12 +161,14 @@ def bench_dask(work: Path, rounds: int) -> list[str]:
     ]
 
 
-def _peak_rss(argv: list[str]) -> tuple[float, int]:
-    """(wall seconds, peak resident bytes of the process tree) of a command."""
+def _run_tree(argv: list[str]) -> tuple[float, int, float]:
+    """(wall seconds, peak resident bytes, CPU seconds) of a command and its child processes,
+    sampled every 50 ms (the CPU of a child is its last sample)."""
     import psutil
 
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = 0
+    cpu_of: dict[int, float] = {}
     stop = threading.Event()
 
     def sample() -> None:
@@ -178,11 +178,15 @@ def _peak_rss(argv: list[str]) -> tuple[float, int]:
         except psutil.Error:
             return
         while not stop.is_set():
-            try:
-                total = p.memory_info().rss + sum(
-                    c.memory_info().rss for c in p.children(recursive=True))
-            except psutil.Error:
-                total = 0
+            total = 0
+            for q in [p, *p.children(recursive=True)] if p.is_running() else []:
+                try:
+                    with q.oneshot():
+                        total += q.memory_info().rss
+                        t = q.cpu_times()
+                        cpu_of[q.pid] = t.user + t.system
+                except psutil.Error:
+                    pass
             peak = max(peak, total)
             stop.wait(0.05)
 
@@ -194,7 +198,7 @@ def _peak_rss(argv: list[str]) -> tuple[float, int]:
     thread.join()
     if rc != 0:
         raise SystemExit(f"{' '.join(argv)} exited with {rc}")
-    return time.perf_counter() - t0, peak
+    return time.perf_counter() - t0, peak, sum(cpu_of.values())
 
 
 def bench_memory(work: Path, copies: int = 10) -> list[str]:
@@ -209,12 +213,13 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
         ex, an = work / f"mem-ex-{k}", work / f"mem-an-{k}"
         shutil.rmtree(ex, ignore_errors=True)
         shutil.rmtree(an, ignore_errors=True)
-        wall, peak = _peak_rss(exe + ["extract", *[str(ARCHIVE)] * k, "--out", str(ex),
-                                      "--no-progress"])
+        wall, peak, _cpu = _run_tree(exe + ["extract", *[str(ARCHIVE)] * k, "--out", str(ex),
+                                            "--no-progress"])
         rows = sum(pq.read_metadata(f).num_rows for f in part_files(str(ex)))
         lines.append(f"| archive x{k} | extract | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
                      f"{rows:,} |")
-        wall, peak = _peak_rss(exe + ["analyze", str(ex), "--out", str(an), "--no-progress"])
+        wall, peak, _cpu = _run_tree(exe + ["analyze", str(ex), "--out", str(an),
+                                            "--no-progress"])
         lines.append(f"| archive x{k} | analyze | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
                      f"{rows:,} |")
     return lines

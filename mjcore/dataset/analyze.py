@@ -678,6 +678,19 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             "problems": [p.as_dict() for p in problems]}
 
 
+def _part_rows(source: Any) -> int:
+    """Rows of an input part (a Parquet path: from its footer), for the progress bar."""
+    if not isinstance(source, str):
+        return int(source.num_rows)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return int(pq.read_metadata(source).num_rows)
+    except (OSError, pa.ArrowInvalid):
+        return 0
+
+
 def _problems_file(out_name: str) -> str:
     return "_problems-" + out_name.rsplit(".parquet", 1)[0] + ".json"
 
@@ -700,15 +713,16 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
             summary.resumed += 1
             continue
         todo.append((name, src))
-    bar = progress(show_progress, desc="analyze", unit="part", total=len(todo))
+    bar = progress(show_progress, desc="analyze", unit="row", unit_scale=True,
+                   total=sum(_part_rows(src) for _name, src in todo))
     rows = 0
 
     def done(res: dict[str, Any]) -> None:
         nonlocal rows
         rows += res["rows"]
         summary.parts += 1
-        bar.update(1)
-        bar.set_postfix(rows=rows, refresh=False)
+        bar.update(res["rows"])
+        bar.set_postfix(parts=f"{summary.parts}/{len(todo)}", refresh=False)
 
     if dask:
         _run_dask(dask, todo, out, done)
