@@ -110,6 +110,17 @@ def _list_values(col: Any) -> tuple[np.ndarray, np.ndarray]:
     return values, offsets - offsets[0]
 
 
+def _is_in(col: Any, values: tuple[str, ...]) -> np.ndarray:
+    """A bool array: the string column's value is one of ``values`` (null: False)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pa.types.is_string(col.type):
+        col = pc.cast(col, pa.string())
+    hit = pc.is_in(col, value_set=pa.array(values, pa.string()))
+    return pc.fill_null(hit, False).to_numpy(zero_copy_only=False)
+
+
 def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
     if col is None:
         return np.full(n, default, np.int64)
@@ -164,9 +175,9 @@ def _hands(table: Any) -> _Hands:
             raise MjcoreError("the visible column must hold 34 counts per row")
     made = np.full(n, -1, np.int16)
     if "action" in table.column_names and "tile" in table.column_names:
-        action = _column(table, "action").to_numpy(zero_copy_only=False)
         tile = _small_ints(_column(table, "tile"), n, -1)
-        is_discard = np.isin(action, DISCARD_ACTIONS) & (tile >= 0) & (tile < 136)
+        is_discard = _is_in(_column(table, "action"), DISCARD_ACTIONS) & (tile >= 0) & \
+            (tile < 136)
         made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
     elif "discard" in table.column_names:
         made = _parse_discards(_column(table, "discard").to_pylist(), error)
@@ -260,19 +271,21 @@ def _kinds_of(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, kinds
 
 
-def _list_array(offsets_rows: np.ndarray, n: int, values: np.ndarray, value_type: Any,
-                valid: np.ndarray | None = None) -> Any:
-    """A list column from sorted row numbers and their values (rows not in ``valid``: null)."""
+def _offsets(rows: np.ndarray, n: int) -> Any:
+    """Arrow list offsets for sorted row numbers (one list entry per occurrence)."""
     import pyarrow as pa
 
-    lengths = np.bincount(offsets_rows, minlength=n)
     offsets = np.zeros(n + 1, np.int32)
-    np.cumsum(lengths, out=offsets[1:])
-    arr = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=value_type))
-    if valid is not None and not valid.all():
-        arr = pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=value_type),
-                                       mask=pa.array(~valid))
-    return arr
+    np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
+    return pa.array(offsets)
+
+
+def _list_array(offsets: Any, values: np.ndarray, value_type: Any, valid: np.ndarray) -> Any:
+    """A list column from offsets and values (rows not in ``valid``: null)."""
+    import pyarrow as pa
+
+    mask = None if valid.all() else pa.array(~valid)
+    return pa.ListArray.from_arrays(offsets, pa.array(values, type=value_type), mask=mask)
 
 
 def _errors_column(errors: dict[int, str], n: int) -> Any:
@@ -304,7 +317,9 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     n = table.num_rows
     nt = n_threads
     counts, melds = h.counts, h.n_melds
-    remaining = np.clip(4 - counts.astype(np.int16) - h.visible, 0, 4).astype(np.uint8)
+    remaining = counts + h.visible                        # uint8: at most 4 + 4
+    np.minimum(remaining, 4, out=remaining)
+    np.subtract(4, remaining, out=remaining)
     planes = _bit_planes(remaining)
 
     sh = batch.shanten(counts, melds, forms=True, n_threads=nt)
@@ -394,6 +409,8 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     keep13 = is13[w_rows]
     keep_d = is14[d_rows]
     keep_b = is14[b_rows]
+    w_off = _offsets(w_rows[keep13], n)
+    d_off = _offsets(d_rows[keep_d], n)
     has_made &= ok
     cols = {
         "tiles": _masked(h.tiles.astype(np.int8), np.ones(n, bool), pa.int8()),
@@ -401,17 +418,15 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
         "shanten": _masked(sh.shanten, ok, pa.int8()),
         "shanten_standard": form(0), "shanten_chiitoitsu": form(1), "shanten_kokushi": form(2),
         "ukeire": _masked(ukeire13, is13, pa.int16()),
-        "waits": _list_array(w_rows[keep13], n, w_kinds[keep13].astype(np.int8), pa.int8(),
-                             is13),
-        "waits_remaining": _list_array(w_rows[keep13], n, w_left[keep13], pa.int8(), is13),
-        "discard_kinds": _list_array(d_rows[keep_d], n, d_kinds[keep_d].astype(np.int8),
-                                     pa.int8(), is14),
-        "discard_shanten": _list_array(d_rows[keep_d], n, np.asarray(d_sh)[keep_d]
-                                       .astype(np.int8), pa.int8(), is14),
-        "discard_ukeire": _list_array(d_rows[keep_d], n, np.asarray(d_uk)[keep_d]
-                                      .astype(np.int16), pa.int16(), is14),
-        "best_discards": _list_array(b_rows[keep_b], n, b_kinds[keep_b].astype(np.int8),
-                                     pa.int8(), is14),
+        "waits": _list_array(w_off, w_kinds[keep13].astype(np.int8), pa.int8(), is13),
+        "waits_remaining": _list_array(w_off, w_left[keep13], pa.int8(), is13),
+        "discard_kinds": _list_array(d_off, d_kinds[keep_d].astype(np.int8), pa.int8(), is14),
+        "discard_shanten": _list_array(d_off, np.asarray(d_sh)[keep_d].astype(np.int8),
+                                       pa.int8(), is14),
+        "discard_ukeire": _list_array(d_off, np.asarray(d_uk)[keep_d].astype(np.int16),
+                                      pa.int16(), is14),
+        "best_discards": _list_array(_offsets(b_rows[keep_b], n),
+                                     b_kinds[keep_b].astype(np.int8), pa.int8(), is14),
         "best_shanten": _masked(best_sh, is14, pa.int8()),
         "best_ukeire": _masked(best_uk, is14, pa.int16()),
         "made_discard": _masked(h.made.astype(np.int8), has_made, pa.int8()),
@@ -444,8 +459,7 @@ def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
     need = ("action", "closed", "melds", "tile", "seat", "dealer", "round_wind",
             "dora_markers", "ura_markers", "win_flags", "from_seat", "rules")
     if all(c in table.column_names for c in need):
-        action = _column(table, "action").to_numpy(zero_copy_only=False)
-        rows = np.flatnonzero(np.isin(action, WIN_ACTIONS) & ok)
+        rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS) & ok)
         if rows.size:
             _score_rows(table.take(pa.array(rows)), h, rows, status, han, fu, points, yakuman,
                         scored, n_threads)
