@@ -24,7 +24,8 @@ haitei / houtei a tsumo on the last live tile / a ron on the discard after it (t
 is 108 - 14 - 39 = 55 draws, replacement draws included); tenhou / chiihou a win on the first
 draw with no call or north declaration before it.
 
-Run as a script for the counts: ``python tests/scoring/sanma_cases.py``.
+Run as a script for the counts: ``python tests/scoring/sanma_cases.py [--out cases.jsonl.gz]``
+(``--out`` writes the cases as JSON lines, as cases.jsonl.gz holds the four-player ones).
 """
 from __future__ import annotations
 
@@ -493,8 +494,15 @@ def pack_prepared_sanma(hands: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    import argparse
     import collections
+    import gzip
+    import json
     import time
+
+    ap = argparse.ArgumentParser(description="Convert the archive's sanma wins; print counts.")
+    ap.add_argument("--out", help="also write the cases as JSON lines (.gz compresses)")
+    opts = ap.parse_args()
 
     t0 = time.perf_counter()
     games = load_sanma_games()
@@ -506,3 +514,9 @@ if __name__ == "__main__":
           f"({sum(c['kita'] for c in cases)} by winners); {dt:.2f} s")
     bad = collections.Counter(k for c in cases for k, v in c["checks"].items() if not v)
     print("failed checks:", dict(bad))
+    if opts.out:
+        opener = gzip.open if opts.out.endswith(".gz") else open
+        with opener(opts.out, "wt", encoding="utf-8") as f:
+            for c in cases:
+                f.write(json.dumps(c, ensure_ascii=False) + "\n")
+        print(f"wrote {len(cases)} cases to {opts.out}")
