@@ -16,7 +16,8 @@ each ``<AGARI>`` into a case shaped like the four-player cases of ``cases.jsonl.
 
 Seats are Tenhou's (0-2; seat 3 is empty and its score stays 0). Situational flags come from
 the replay: a riichi is the winner's accepted ``REACH``; double riichi a riichi declared on
-the player's first discard with no call or north declaration before it; ippatsu a riichi
+the player's first discard with no call or north declaration before it (9 wins would
+otherwise be double riichi that Tenhou did not award); ippatsu a riichi
 won before the player's next discard with no call or north declaration by anyone in between
 (35 wins would otherwise be ippatsu that Tenhou did not award); rinshan a tsumo on the replacement draw after the winner's kan or north
 declaration; chankan a ron on an added kan (robbing a north declaration is not chankan);
