@@ -22,7 +22,9 @@ def test_dask_local_cluster_matches_in_process(tmp_path, extract_table):
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
-        there = analyze_dir(str(src), str(tmp_path / "there"), dask=client)
+        # by scheduler address, as `mjcore analyze DIR --out DIR2 --dask ADDRESS` does
+        there = analyze_dir(str(src), str(tmp_path / "there"), dask=cluster.scheduler_address)
+        assert client.status == "running"
         # the same on a Dask DataFrame: partitions analysed by the workers
         frame = dd.read_parquet(str(src), columns=["closed", "n_melds", "visible", "action",
                                                    "tile"])
