@@ -193,3 +193,34 @@ def test_missing_input_is_an_error(tmp_path):
         extract(str(tmp_path / "nope"), str(tmp_path / "out"))
 
 
+
+
+def test_our_own_records(tmp_path):
+    """Records of `mjcore play` (mjai JSON lines with the engine's rules): every decision a
+    row, checked against the replay, and every win scored as the engine scored it."""
+    from click.testing import CliRunner
+
+    from mjcore.cli import main
+    from mjcore.dataset.analyze import analyze_table
+    from mjcore.engine.events import from_mjai_lines
+    from mjcore.engine.replay import _rules_from_events
+
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--games", "2", "--seed", "11", "--agents",
+                                  "efficiency,random", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    table = extract(str(out), workers=1)
+    assert not problems_of(table)
+    files = sorted(out.iterdir())
+    assert len(files) == 2 and set(table["format"].to_pylist()) == {"mjai"}
+    for path in files:
+        events = from_mjai_lines(path.read_text().splitlines(), str(path))
+        expected = engine_decisions(events, _rules_from_events(events))
+        rows = table.filter(pa.compute.equal(table["source"], str(path)))
+        got = [(r["seat"], r["action"], r["tile"] >> 2 if r["tile"] >= 0 else -1)
+               for r in rows.select(["seat", "action", "tile"]).to_pylist()]
+        assert got == expected
+    done = analyze_table(table)
+    wins = done.filter(pa.compute.is_in(done["action"], pa.array(["tsumo", "ron"])))
+    assert wins.num_rows > 0
+    assert wins["score_points"].to_pylist() == wins["win_points"].to_pylist()
