@@ -407,6 +407,7 @@ cdef class ServerConnection:
     cdef readonly str error         # why the connection failed, or None
     cdef readonly int64_t buffered  # request body bytes held for streams not yet finished
     cdef readonly int64_t strikes   # resets, error-only streams and control frames received
+    cdef readonly int64_t data_sent # answer bytes (DATA payloads) written so far
     cdef int header_frames          # frames of the open header block
     cdef double now
     cdef uint32_t last_stream_id
@@ -520,6 +521,7 @@ cdef class ServerConnection:
         if (n + 5 <= self.send_window and n + 5 <= stream.send_window
                 and n + 5 <= self.peer_max_frame):
             self._write_frame_header(n + 5, DATA, 0, stream_id)
+            self.data_sent += n + 5
             buf_append(&self.outbox, prefix, 5)
             buf_append(&self.outbox, <const uint8_t *>PyBytes_AS_STRING(message), n)
             self.send_window -= n + 5
@@ -1025,6 +1027,7 @@ cdef class ServerConnection:
             if chunk <= 0:
                 return 0
             self._write_frame_header(chunk, DATA, 0, stream.stream_id)
+            self.data_sent += chunk
             buf_append(&self.outbox, data + stream.pending_offset, chunk)
             stream.pending_offset += chunk
             self.send_window -= chunk

@@ -134,8 +134,8 @@ def tls_context(cert: str, key: str, client_ca: str | None) -> ssl.SSLContext:
 
 class Connection:
     __slots__ = ("accepted", "buffered", "fd", "h2", "header_since", "last_call", "last_read",
-                 "logged", "out", "paused", "peer", "ping_sent", "queue", "sock", "stall_since",
-                 "strike_base", "strike_start", "writing")
+                 "logged", "out", "paused", "peer", "ping_sent", "queue", "sock", "stall_mark",
+                 "stall_since", "strike_base", "strike_start", "writing", "written")
 
     def __init__(self, sock: socket.socket, h2: ServerConnection | None, peer: Any,
                  now: float) -> None:
@@ -151,6 +151,8 @@ class Connection:
         self.ping_sent = 0.0              # keepalive PING outstanding since
         self.header_since = 0.0           # an unfinished header block since
         self.stall_since = 0.0            # answers waiting for the peer since
+        self.stall_mark: tuple | None = None  # (bytes written, answer bytes sent) then
+        self.written = 0
         self.buffered = 0                 # request bytes held, as last counted
         self.strike_base = 0
         self.logged = False               # a malformed request was logged
@@ -413,13 +415,17 @@ class UnaryFront:
                 if conn.fd not in self.connections:
                     continue
             if conn.out or h2.blocked_streams:
-                if not conn.stall_since:
+                # stalled while neither the socket takes bytes nor the peer's window opens
+                mark = (conn.written if conn.out else -1,
+                        h2.data_sent if h2.blocked_streams else -1)
+                if mark != conn.stall_mark:
+                    conn.stall_mark = mark
                     conn.stall_since = now
                 elif now - conn.stall_since > limits.write_timeout:
                     self._drop(conn, "peer not reading")
                     continue
             else:
-                conn.stall_since = 0.0
+                conn.stall_mark = None
             if h2.active_streams or conn.queue:
                 conn.last_call = now
             elif now - conn.last_call > limits.idle_timeout:
@@ -577,7 +583,7 @@ class UnaryFront:
                 self._close(conn)
                 return
             del out[:sent]
-            conn.stall_since = 0.0
+            conn.written += sent
         paused = len(out) >= BACKLOG
         if out or paused != conn.paused:
             conn.paused = paused
