@@ -396,9 +396,10 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     is14 &= ok
     if problems is not None:
         game = table.column("game").to_numpy() if "game" in table.column_names else None
-        for r in np.flatnonzero(~ok):
-            problems.append(Problem(where, int(game[r]) if game is not None else -1, int(r),
-                                    str(h.error[r]).split(":", 1)[0], str(h.error[r])))
+        for bad_row in map(int, np.flatnonzero(~ok)):
+            message = h.error[bad_row]
+            problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
+                                    bad_row, message.split(":", 1)[0], message))
 
     scores = _score_wins(table, h, ok, nt)
 

@@ -69,8 +69,7 @@ class Report:
                                                  sorted(self.skipped.items())))
         else:
             lines.append("skipped: nothing")
-        for p in self.problems_shown:
-            lines.append(f"  {p}")
+        lines.extend(f"  {shown}" for shown in self.problems_shown)
         return "\n".join(lines)
 
 
