@@ -715,7 +715,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
                 rows_per_part: int = 1_000_000) -> AnalyzeSummary:
     """Analyse a folder of Parquet parts (or a Parquet, CSV or text file) into ``out``, one
     output part per input part. In-process: ``workers`` parts at a time (default one per
-    core), each on one kernel thread. ``dask``: a scheduler address, or ``"local"`` for a
+    core), each on one kernel thread (more when there are fewer parts than workers). ``dask``: a scheduler address, or ``"local"`` for a
     local cluster of one single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out)
@@ -745,8 +745,11 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
         import concurrent.futures as cf
 
         n = cores() if workers is None or workers <= 0 else workers
+        # fewer parts than workers: the kernels of each part get the spare threads
+        threads = max(1, n // max(1, min(n, len(todo))))
         with cf.ThreadPoolExecutor(n) as pool:
-            futures = [pool.submit(analyze_part, name, src, out, 1) for name, src in todo]
+            futures = [pool.submit(analyze_part, name, src, out, threads)
+                       for name, src in todo]
             for f in cf.as_completed(futures):
                 done(f.result())
     bar.close()
