@@ -715,8 +715,9 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
                 rows_per_part: int = 1_000_000) -> AnalyzeSummary:
     """Analyse a folder of Parquet parts (or a Parquet, CSV or text file) into ``out``, one
     output part per input part. In-process: ``workers`` parts at a time (default one per
-    core), each on one kernel thread (more when there are fewer parts than workers). ``dask``: a scheduler address, or ``"local"`` for a
-    local cluster of one single-threaded worker process per core."""
+    core), each on one kernel thread (more when there are fewer parts than workers).
+    ``dask``: a scheduler address, a ``Client``, or ``"local"`` for a local cluster of one
+    single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out)
     summary = AnalyzeSummary()
