@@ -720,6 +720,20 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out)
+    manifest_path = os.path.join(out, "_analyze.json")
+    manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
+                "schema": "mjcore.dataset.analyze/1"}
+    if resume and os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            if json.load(f) != manifest:
+                raise MjcoreError(f"{out} holds the analysis of another input; give a new "
+                                  "folder")
+    elif resume and plan.count():
+        raise MjcoreError(f"{out} holds Parquet parts that are not an analysis; give a new "
+                          "folder")
+    if not resume:
+        plan.clear()
+    atomic_write_json(manifest_path, manifest)
     summary = AnalyzeSummary()
     todo = []
     for name, src in parts:
@@ -756,9 +770,6 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     bar.close()
     summary.rows = rows
     summary.problems = read_problems(out)
-    atomic_write_json(os.path.join(out, "_analyze.json"),
-                      {"input": os.path.abspath(source), "parts": plan.count(),
-                       "schema": "mjcore.dataset.analyze/1"})
     return summary
 
 

@@ -86,7 +86,7 @@ class PartitionPlan:
     def clear(self) -> None:
         """Remove the parts and problem lists (not other files)."""
         for name in os.listdir(self.directory):
-            if (name.startswith(PART_PREFIX) and name.endswith(".parquet")) or \
+            if (name.endswith(".parquet") and not name.startswith((".", "_"))) or \
                     (name.startswith(PROBLEMS_PREFIX) and name.endswith(".json")):
                 os.unlink(os.path.join(self.directory, name))
 

@@ -17,6 +17,7 @@ from mjcore.dataset.analyze import (
     read_table,
 )
 from mjcore.dataset.extract import _mpsz
+from mjcore.errors import MjcoreError
 from mjcore.tiles import parse_kinds
 
 SAMPLE_EVERY = 97
@@ -134,8 +135,6 @@ def test_user_tables_with_bad_rows():
 
 
 def test_counts_column_and_missing_columns():
-    from mjcore.errors import MjcoreError
-
     counts = np.zeros((2, 34), np.uint8)
     counts[0, [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 28]] = 1
     counts[0, [27, 28]] = 2
@@ -166,6 +165,9 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
                         .replace_schema_metadata(None))
     alone = read_table(str(out), with_input=False)
     assert alone.column_names == list(ANALYSIS_COLUMNS)
+
+    with pytest.raises(MjcoreError, match="analysis of another input"):
+        analyze_dir(str(tmp_path / "in" / "part-00001.parquet"), str(out))
 
     text = tmp_path / "hands.txt"
     text.write_text("123m456p789s11223z\nnot a hand\n123m456p789s1122z\n")
