@@ -60,6 +60,7 @@ class HandReplay:
     diff: str | None = None
     error: str | None = None
     n_compared: int = 0
+    net: list[int] | None = None
 
     @property
     def ok(self) -> bool:
@@ -282,8 +283,50 @@ def _show(x: tuple[Any, ...] | None) -> str:
 
 # ---- replay ------------------------------------------------------------------------------
 
-def replay_hand(h: HandHistory) -> HandReplay:
-    """Play one recorded hand through our referee and compare the events."""
+def _cannon(script: _Script, result: HandResult) -> int | None:
+    """The seat that let off a cannon: the record's dangerous discard (not excused) that
+    gave the Mah-Jong. The referee does not judge danger itself; the record says."""
+    if not result.wins:
+        return None
+    serial = script.serial
+    for seat, n, excused in script.dangerous:
+        if n == serial and not excused:
+            return seat
+    return None
+
+
+def _check_scores(out: HandReplay, script: _Script) -> None:
+    from .game import score_result
+
+    h = out.history
+    assert out.result is not None
+    try:
+        net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
+                                       east_streak=h.game.east_wins,
+                                       cannon=_cannon(script, out.result))
+    except MjcoreError as exc:
+        out.error = f"scoring: {exc}"
+        return
+    out.net = net
+    if deal_score is not None:
+        for seat, hs in sorted(h.scores.items()):
+            p = deal_score.players[seat]
+            ours = (p.points if not p.limit_hand else None, p.doubles if not p.limit_hand
+                    else None, p.score)
+            theirs = (hs.total_points, hs.total_doubles, hs.score)
+            if ours != theirs:
+                out.diff = (f"HandScore of seat {seat} (line {hs.line}): ours points/doubles/"
+                            f"score {ours}, record {theirs}")
+                return
+    if h.settlement is not None and tuple(net) != tuple(h.settlement.net):
+        out.diff = (f"Settlement (line {h.settlement.line}): ours {tuple(net)}, record "
+                    f"{h.settlement.net}")
+
+
+def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
+    """Play one recorded hand through our referee and compare the events; with ``score``,
+    score all four hands and settle, and compare with the record's HandScores and
+    Settlement."""
     out = HandReplay(h)
     try:
         script = _Script(h)
@@ -324,6 +367,8 @@ def replay_hand(h: HandHistory) -> HandReplay:
         except Mismatch:
             return out
         out.error = script.leftovers()
+        if out.error is None and out.result is not None and score:
+            _check_scores(out, script)
         if pos != n_exp and out.error is None:
             theirs, line = expected[pos]
             out.diff = f"event {pos + 1} (line {line}): ours nothing, record {_show(theirs)}"
@@ -424,8 +469,9 @@ def _game_of(name: str) -> str:
     return "/".join(parts[:-1]) or name
 
 
-def replay_paths(paths: Iterable[str | Path]) -> Iterator[GameReplay]:
-    """Replay every Bradfield game under the paths, game by game."""
+def replay_paths(paths: Iterable[str | Path], score: bool = True) -> Iterator[GameReplay]:
+    """Replay every Bradfield game under the paths, game by game (``score``: also score every
+    hand and compare, see :func:`replay_hand`)."""
     current: GameReplay | None = None
     for name, text in iter_sources(paths):
         game = _game_of(name)
@@ -440,6 +486,6 @@ def replay_paths(paths: Iterable[str | Path]) -> Iterator[GameReplay]:
         except HistoryError as exc:
             current.errors.append(str(exc))
             continue
-        current.hands.append(replay_hand(h))
+        current.hands.append(replay_hand(h, score))
     if current is not None:
         yield current

@@ -36,24 +36,24 @@ if _kernel_takes_forms():
         return _min_forms(counts, n_sets, forms)
 
     def _min_forms(counts: bytes, n_sets: int, forms: int) -> int:
-        st, a, b, c = _forms(counts, n_sets, forms)
+        _, a, b, c = _forms(counts, n_sets, forms)
         return min(a, b, c)
 
     def waits_mask(counts: bytes, n_sets: int, forms: int) -> int:
         """The kinds that complete a 13-3k tile hand (0 when it is not fishing)."""
-        st, sh, mask = _advance(counts, n_sets, forms)
+        _, sh, mask = _advance(counts, n_sets, forms)
         return mask if sh == 0 else 0
 
     def ukeire(counts: bytes, n_sets: int, forms: int) -> tuple[int, list[int], list[int]]:
         """For a 14-3k hand: best shanten after a discard, shanten after discarding each kind
         (127 if not held), advancing mask after each discard."""
-        st, best, after, masks = _ukeire(counts, n_sets, forms)
-        return best, after, masks
+        _, best, after, masks = _ukeire(counts, n_sets, forms)
+        return best, after, masks  # type: ignore[return-value]
 else:                        # kernels built before the forms argument existed
     _forms_riichi = _kernel.forms
 
     def _min_forms(counts: bytes, n_sets: int, forms: int) -> int:
-        st, std, pairs, orphans = _forms_riichi(counts, n_sets)
+        _, std, _, orphans = _forms_riichi(counts, n_sets)
         best = std
         if n_sets == 0:
             best = min(best, orphans)
@@ -165,7 +165,7 @@ def mahjong_uses(counts: bytes | bytearray, n_sets: int, tile: int, forms: int) 
                     c[k] += 1
     if n_sets == 0:
         c[tile] += 1
-        st, std, pairs, orphans = _kernel.forms(bytes(c), 0)
+        orphans = _kernel.forms(bytes(c), 0)[3]
         special = orphans == -1
         if not special and forms == FORMS_CLASSICAL_PAIRS:
             special = sum(n // 2 for n in c) == 7 and all(n % 2 == 0 for n in c)

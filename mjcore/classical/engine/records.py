@@ -41,13 +41,13 @@ def code_name(code: int) -> str:
 
 
 def to_json(ev: dict[str, Any]) -> dict[str, Any]:
-    """A copy of an event with tile names instead of codes."""
+    """A copy of an event with tile names instead of codes (hidden tiles: null)."""
     out = dict(ev)
     t = out.get("tile")
-    if isinstance(t, int) and t >= 0:
-        out["tile"] = CODE_NAMES[t]
+    if isinstance(t, int):
+        out["tile"] = CODE_NAMES[t] if t >= 0 else None
     if "hands" in out:
-        out["hands"] = [[CODE_NAMES[x] for x in h] for h in out["hands"]]
+        out["hands"] = [[CODE_NAMES[x] if x >= 0 else None for x in h] for h in out["hands"]]
     if "wall" in out:
         out["wall"] = [CODE_NAMES[x] for x in out["wall"]]
     return out

@@ -100,7 +100,8 @@ class WinInfo(NamedTuple):
     use: int                    # how a claimed tile is used (USE_*), -1 when self-drawn
     loose: bool                 # the winning tile was a loose (replacement) tile
     kongs_in_a_row: int         # successive kongs before a loose-tile win (Kong upon Kong: >= 2)
-    last_tile: bool             # self-drawn as the last tile of the live wall
+    last_tile: bool             # self-drawn when the live wall is empty (its last tile, or a
+                                # loose tile after it)
     last_discard: bool          # a discard made after the live wall ran out
     robbed_kong: bool
     heaven: bool                # East with his dealt hand
@@ -115,7 +116,7 @@ class HandResult(NamedTuple):
     concealed: tuple[tuple[int, ...], ...]     # 34 counts by seat (the winner's 14+ included)
     melds: tuple[tuple[Meld, ...], ...]
     bonus: tuple[tuple[int, ...], ...]         # bonus tile codes by seat, in declaration order
-    discards: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[int, ...], ...]      # by seat: the discards nobody claimed
 
     @property
     def washout(self) -> bool:
@@ -139,6 +140,7 @@ class ClassicalHand:
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.bonus: list[list[int]] = [[], [], [], []]
         self.discards: list[list[int]] = [[], [], [], []]
+        self.public = [0] * 34             # tiles on the table: unclaimed discards and sets
         self.waits = [0, 0, 0, 0]          # winning kinds of each 13-3k hand
         self.called = [False] * 4          # Original Call declared
         self.n_discards = 0
@@ -236,27 +238,30 @@ class ClassicalHand:
         claimed = False             # the turn began with a claim (no concealed kong)
         just_pung = -1              # kind of a pung just claimed (add_to_claimed_pung)
         first_turn = True
+        fresh = False               # the waits of the hand before ``drawn`` are known
         while True:
-            last_tile = not claimed and drawn >= 0 and not loose and wall.live_remaining == 0
-            actions = self._turn_actions(seat, drawn, claimed, just_pung, first_turn)
+            last_tile = not claimed and drawn >= 0 and wall.live_remaining == 0
+            actions = self._turn_actions(seat, drawn, claimed, just_pung, fresh)
             a = self.ask(seat, actions)
             t = a.type
             if t == MAHJONG:
                 heaven = first_turn and seat == 0 and self.n_discards == 0 and kongs == 0
                 return self._finish((WinInfo(
-                    seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile and not loose,
+                    seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile,
                     False, False, heaven, False, self.called[seat]),))
             if t == CONCEALED_KONG or t == ADD_KONG:
                 k = a.tile
                 c = self.counts[seat]
                 if t == CONCEALED_KONG:
                     c[k] -= 4
+                    self.public[k] += 4
                     self.melds[seat].append(Meld("kong", k, concealed=True))
                     self.emit({"type": "concealed_kong", "seat": seat, "tile": k})
                     robbers = (self._robbers(seat, k, concealed=True)
                                if self.rules.rob_concealed_kong != "never" else [])
                 else:
                     c[k] -= 1
+                    self.public[k] += 1
                     ms = self.melds[seat]
                     for i, m in enumerate(ms):
                         if m.type == "pung" and m.tile == k:
@@ -266,6 +271,7 @@ class ClassicalHand:
                     robbers = self._robbers(seat, k, concealed=False)
                 self.n_claims += 1
                 if robbers:
+                    self.public[k] -= 1 if t == ADD_KONG else 4
                     if t == ADD_KONG:        # the robbed tile leaves the kong
                         ms = self.melds[seat]
                         for i, m in enumerate(ms):
@@ -284,10 +290,12 @@ class ClassicalHand:
                 c[drawn] += 1
                 claimed = False
                 just_pung = -1
+                fresh = False
                 continue
             # a discard
             k = a.tile
             self.counts[seat][k] -= 1
+            self.public[k] += 1
             self.discards[seat].append(k)
             self.n_discards += 1
             if t == ORIGINAL_CALL:
@@ -314,8 +322,10 @@ class ClassicalHand:
                 kongs = 0
                 just_pung = -1
                 first_turn = False
+                fresh = True
                 continue
             first_turn = False
+            fresh = False
             if isinstance(outcome, list):        # Mah-Jong claims
                 earth = self.n_discards == 1 and seat == 0 and self.n_claims == 0
                 return self._finish(tuple(
@@ -343,38 +353,32 @@ class ClassicalHand:
     # ---- choices ----------------------------------------------------------------------
 
     def _turn_actions(self, seat: int, drawn: int, claimed: bool, just_pung: int,
-                      first_turn: bool) -> list[Action]:
+                      fresh: bool) -> list[Action]:
+        """The legal choices on one's own turn, sorted (built in sorted order). ``fresh``:
+        ``drawn`` was added to the hand whose waits are known."""
         c = self.counts[seat]
         ms = self.melds[seat]
-        n_sets = len(ms)
-        actions: list[Action] = []
-        if not claimed and complete(bytes(c), n_sets, self.forms):
-            actions.append(Action(MAHJONG, drawn))
         locked = self.called[seat]
-        can_replace = self.wall.loose_remaining > 0
-        if can_replace and not locked:
-            if not claimed:
-                for k in range(34):
-                    if c[k] == 4:
-                        actions.append(Action(CONCEALED_KONG, k))
-            for m in ms:
-                if m.type == "pung" and c[m.tile] and (
-                        not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)):
-                    actions.append(Action(ADD_KONG, m.tile))
         if locked and drawn >= 0:
-            actions.append(_DISCARDS[drawn])
+            actions = [_DISCARDS[drawn]]
         else:
-            may_call = (self.rules.original_call and not self.discards[seat] and not ms
-                        and not locked)
-            for k in range(34):
-                if c[k]:
-                    actions.append(_DISCARDS[k])
-                    if may_call:
+            actions = [_DISCARDS[k] for k in range(34) if c[k]]
+            if self.rules.original_call and not self.discards[seat] and not ms and not locked:
+                for k in range(34):
+                    if c[k]:
                         c[k] -= 1
                         if shanten(bytes(c), 0, self.forms) == 0:
                             actions.append(_CALLS[k])
                         c[k] += 1
-        actions.sort()
+        if not claimed and (self.waits[seat] >> drawn & 1 if fresh else
+                            complete(bytes(c), len(ms), self.forms)):
+            actions.append(Action(MAHJONG, drawn))
+        if not locked and self.wall.loose_remaining > 0:
+            if not claimed and 4 in c:
+                actions.extend(Action(CONCEALED_KONG, k) for k in range(34) if c[k] == 4)
+            adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
+                not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)))
+            actions.extend(Action(ADD_KONG, k) for k in adds)
         return actions
 
     def _claim_actions(self, seat: int, discarder: int, k: int, last: bool) -> list[Action]:
@@ -407,8 +411,16 @@ class ClassicalHand:
         """Ask the other seats; apply the winning claim. Returns the winning Mah-Jong claims
         as a list of (seat, use), (claimer, action) for a set claim, or None."""
         answers: list[tuple[int, Action]] = []
+        counts = self.counts
+        waits = self.waits
+        bit = 1 << k
         for i in (1, 2, 3):
             s = (discarder + i) % 4
+            c = counts[s]
+            if c[k] < 2 and not waits[s] & bit and (
+                    i != 1 or k >= 27 or not (c[k - 1] if k % 9 else 0)
+                    and not (c[k + 1] if k % 9 != 8 else 0)):
+                continue
             acts = self._claim_actions(s, discarder, k, last)
             if len(acts) > 1:
                 a = self.ask(s, acts)
@@ -425,6 +437,8 @@ class ClassicalHand:
                 mj = mj[:1]
             elif mode == "last":
                 mj = mj[-1:]
+            self.discards[discarder].pop()       # the claimed tile leaves the river
+            self.public[k] -= 1
             for s, use in mj:
                 self.counts[s][k] += 1
                 self.emit({"type": "mahjong", "seat": s, "tile": k, "from": discarder,
@@ -438,6 +452,7 @@ class ClassicalHand:
         if best is None:
             best = answers[0]
         s, a = best
+        self.discards[discarder].pop()
         self._apply_call(s, discarder, a)
         return best
 
@@ -449,15 +464,18 @@ class ClassicalHand:
             for j in (lo, lo + 1, lo + 2):
                 if j != k:
                     c[j] -= 1
+                    self.public[j] += 1
             self.melds[seat].append(Meld("chow", lo, claimed_from=discarder))
             self.emit({"type": "chow", "seat": seat, "tile": k, "from": discarder,
                        "form": a.form})
         elif a.type == PUNG:
             c[k] -= 2
+            self.public[k] += 2
             self.melds[seat].append(Meld("pung", k, claimed_from=discarder))
             self.emit({"type": "pung", "seat": seat, "tile": k, "from": discarder})
         else:
             c[k] -= 3
+            self.public[k] += 3
             self.melds[seat].append(Meld("kong", k, claimed_from=discarder))
             self.emit({"type": "kong", "seat": seat, "tile": k, "from": discarder})
 
@@ -513,7 +531,22 @@ def _form_field(a: Action) -> dict[str, Any]:
 
 
 __all__ = [
-    "ADD_KONG", "CHOW", "CONCEALED_KONG", "DISCARD", "KONG", "MAHJONG", "MAHJONG_CLAIM",
-    "ORIGINAL_CALL", "PASS", "PUNG", "Action", "ActionType", "ClassicalHand", "EngineError",
-    "HandResult", "Meld", "USE_PAIR", "WinInfo",
+    "ADD_KONG",
+    "CHOW",
+    "CONCEALED_KONG",
+    "DISCARD",
+    "KONG",
+    "MAHJONG",
+    "MAHJONG_CLAIM",
+    "ORIGINAL_CALL",
+    "PASS",
+    "PUNG",
+    "USE_PAIR",
+    "Action",
+    "ActionType",
+    "ClassicalHand",
+    "EngineError",
+    "HandResult",
+    "Meld",
+    "WinInfo",
 ]

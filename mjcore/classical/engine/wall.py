@@ -18,8 +18,10 @@ A seeded wall is shuffled from a hash of (game seed, hand index), so any hand re
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from operator import itemgetter
+
+import numpy as np
 
 from ...engine.wall import hand_seed
 from ...errors import InvalidHandError
@@ -33,6 +35,17 @@ FULL_SET = tuple(sorted([k for k in range(34) for _ in range(4)] + list(range(34
 
 DEAD_WALL_SIZES = {"14_unreplenished": 14, "14_replenished": 14, "16_unreplenished": 16,
                    "none": 0}
+
+
+def _dead_sizes(kind: str) -> tuple[int, ...]:
+    n = DEAD_WALL_SIZES[kind]
+    if kind == "14_replenished":
+        return tuple(n - (b & 1) for b in range(N_TILES + 1))
+    return tuple(n - b if b < n else 0 for b in range(N_TILES + 1))
+
+
+_DEAD_SIZES = {kind: _dead_sizes(kind) for kind in DEAD_WALL_SIZES}
+_LAYOUTS: dict[tuple[tuple[int, int], str, str], tuple[itemgetter, list[int]]] = {}
 
 
 def deal_slots(seat: int) -> list[int]:
@@ -59,7 +72,8 @@ def _stack_pairs_from_end(n_live: int) -> list[int]:
 class ClassicalWall:
     """One hand's wall (see the module text). ``dice`` are the two throws (0, 0 when unknown)."""
 
-    __slots__ = ("back", "dead_wall", "dice", "front", "n_front", "tail", "taken", "tiles")
+    __slots__ = ("_dead", "back", "dead_wall", "dice", "front", "n_front", "tail", "taken",
+                 "tiles")
 
     def __init__(self, tiles: Sequence[int], tail: Sequence[int], dead_wall: str,
                  dice: tuple[int, int] = (0, 0), where: str = "wall") -> None:
@@ -75,6 +89,7 @@ class ClassicalWall:
             raise InvalidHandError(f"{where}: the replacement order must name every position",
                                    reason="bad_wall")
         self.dead_wall = dead_wall
+        self._dead = _DEAD_SIZES[dead_wall]
         self.dice = dice
         self.taken = bytearray(N_TILES)
         self.front = 0          # next position to look at from the front
@@ -145,14 +160,29 @@ class ClassicalWall:
     @classmethod
     def from_seed(cls, seed: int, hand_index: int, *, wall_profile: str,
                   dead_wall: str) -> ClassicalWall:
-        """The wall of one hand of a seeded game: shuffle the 144 tiles, then throw the dice
-        twice (d1 picks the wall, d2 counts stacks)."""
-        rng = random.Random(hand_seed(seed, hand_index, 0))
-        ring = list(FULL_SET)
-        rng.shuffle(ring)
-        d1 = rng.randint(1, 6) + rng.randint(1, 6)
-        d2 = rng.randint(1, 6) + rng.randint(1, 6)
-        return cls.from_ring(ring, (d1, d2), wall_profile=wall_profile, dead_wall=dead_wall)
+        """The wall of one hand of a seeded game: shuffle the 144 tiles (numpy's PCG64 seeded
+        with a hash of the game seed and the hand index), then throw two dice twice (d1
+        picks the wall, d2 counts stacks)."""
+        rng = np.random.Generator(np.random.PCG64(hand_seed(seed, hand_index, 0)))
+        order = rng.permutation(N_TILES).tolist()
+        a, b, c, d = rng.integers(1, 7, size=4).tolist()
+        dice = (a + b, c + d)
+        key = (dice, wall_profile, dead_wall)
+        laid = _LAYOUTS.get(key)
+        if laid is None:
+            seq, tail = cls.layout(range(N_TILES), dice, wall_profile=wall_profile,
+                                   dead_wall=dead_wall)
+            laid = _LAYOUTS[key] = (itemgetter(*seq), tail)
+        w = cls.__new__(cls)
+        ring = [FULL_SET[i] for i in order]
+        w.tiles = list(laid[0](ring))
+        w.tail = list(laid[1])
+        w.dead_wall = dead_wall
+        w._dead = _DEAD_SIZES[dead_wall]
+        w.dice = dice
+        w.taken = bytearray(N_TILES)
+        w.front = w.n_front = w.back = 0
+        return w
 
     @classmethod
     def from_sequence(cls, tiles: Sequence[int], dead_wall: str,
@@ -172,16 +202,14 @@ class ClassicalWall:
         return [[t[p] for p in DEAL_SLOTS[s]] for s in range(4)]
 
     def dead_size(self) -> int:
-        n = DEAD_WALL_SIZES[self.dead_wall]
-        if self.dead_wall == "14_replenished":
-            return n - (self.back & 1)
-        return n - self.back if self.back < n else 0
+        """Untaken tiles that belong to the dead wall (see the module text)."""
+        return self._dead[self.back]
 
     @property
     def live_remaining(self) -> int:
         """Live tiles left to draw from the front."""
-        left = N_TILES - self.n_front - self.back - self.dead_size()
-        return left if left > 0 else 0
+        left = N_TILES - self.n_front - self.back - self._dead[self.back]
+        return max(0, left)
 
     @property
     def loose_remaining(self) -> int:

@@ -1,0 +1,247 @@
+"""A full classical game: seating, hand after hand, scoring and settlement, dealer rotation,
+the prevailing wind, the end after the rounds the rules set (chinese-classical.md §2, §10).
+
+``players`` are indices 0..3 into the agents; each hand maps its seats (0 = East) to players:
+seat s is player ``(east + s) % 4``, so South sits on East's right. East keeps the deal when
+he wins (and after a wash-out unless ``washout_passes_deal``); otherwise it passes to South.
+The prevailing wind moves on when the first East of the game is East again.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...engine.wall import hand_seed
+from ...errors import MjcoreError
+from ...hand import Meld as CoreMeld
+from ..rules import ClassicalRules
+from .handcalc import USE_NAMES
+from .referee import ClassicalHand, EngineError, HandResult, Meld, WinInfo
+from .view import ClassicalView, mask_event
+from .wall import BONUS_BASE, ClassicalWall
+
+Event = dict[str, Any]
+_CLAIM_OF_USE = {"lower": "chow", "middle": "chow", "upper": "chow", "pung": "pung",
+                 "pair": "pair", "special": "any"}
+
+
+def _core_meld(m: Meld, seat: int) -> CoreMeld:
+    rel = (m.claimed_from - seat) % 4 if m.claimed_from >= 0 else 3
+    if m.type == "chow":
+        return CoreMeld.chi([m.tile, m.tile + 1, m.tile + 2], called=m.tile)
+    if m.type == "pung":
+        return CoreMeld.pon(m.tile, rel)
+    if m.concealed:
+        return CoreMeld.ankan(m.tile)
+    if m.added:
+        return CoreMeld.kakan(m.tile, rel)
+    return CoreMeld.kan(m.tile, rel)
+
+
+def dead_kinds(result: HandResult, win: WinInfo) -> frozenset[int]:
+    """Kinds whose four copies are all on the table: unclaimed discards and declared sets
+    (a claimed discard counts once, in its set)."""
+    seen = [0] * 34
+    for s in range(4):
+        for t in result.discards[s]:
+            seen[t] += 1
+        for m in result.melds[s]:
+            if m.type == "chow":
+                for k in (m.tile, m.tile + 1, m.tile + 2):
+                    seen[k] += 1
+            else:
+                seen[m.tile] += 4 if m.type == "kong" else 3
+    return frozenset(k for k in range(34) if seen[k] >= 4)
+
+
+def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, claimed: Sequence[int] = (),
+            east_streak: int = 0, cannon: int | None = None) -> Any:
+    """The scorer's :class:`~mjcore.classical.scoring.Deal` of a finished hand."""
+    from ..scoring import Deal, PlayerHand
+
+    hands = []
+    for s in range(4):
+        concealed = tuple(k for k in range(34) for _ in range(result.concealed[s][k]))
+        hands.append(PlayerHand(concealed, tuple(_core_meld(m, s) for m in result.melds[s]),
+                                tuple(b - BONUS_BASE for b in result.bonus[s])))
+    how = set()
+    if win.discarder < 0:
+        how.add("self_drawn")
+    if win.loose:
+        how.add("loose_tile")
+        if win.kongs_in_a_row >= 2:
+            how.add("kong_upon_kong")
+    for name, on in (("last_tile", win.last_tile), ("last_discard", win.last_discard),
+                     ("robbed_kong", win.robbed_kong), ("original_call", win.original_call),
+                     ("heaven", win.heaven), ("earth", win.earth)):
+        if on:
+            how.add(name)
+    if win.seat == 0 and east_streak >= 12:
+        how.add("thirteenth_win")
+    claim = "any" if win.discarder < 0 else _CLAIM_OF_USE[USE_NAMES[win.use]]
+    return Deal(tuple(hands), prevailing, win.seat, win.tile, frozenset(how),  # type: ignore[arg-type]
+                None if win.discarder < 0 else win.discarder, claim, cannon,
+                dead_kinds(result, win))
+
+
+def score_result(result: HandResult, rules: ClassicalRules, prevailing: int, *,
+                 east_streak: int = 0, cannon: int | None = None) -> tuple[list[int], Any]:
+    """(net change by seat, the scorer's DealScore or None) of a finished hand. A wash-out
+    scores nothing; with several winners (``multiple_mahjong = all``) each is scored as its
+    own deal and the changes add up."""
+    if not result.wins:
+        return [0, 0, 0, 0], None
+    from ..scoring import score_deal
+
+    net = [0, 0, 0, 0]
+    last = None
+    for win in result.wins:
+        if len(result.wins) > 1:
+            others = [w for w in result.wins if w is not win]
+            result = _without(result, others)
+        last = score_deal(deal_of(result, win, prevailing, east_streak=east_streak,
+                                  cannon=cannon), rules)
+        for s in range(4):
+            net[s] += last.net[s]
+    return net, last
+
+
+def _without(result: HandResult, others: Sequence[WinInfo]) -> HandResult:
+    """The hand as if only one of several winners had claimed the tile."""
+    concealed = [list(c) for c in result.concealed]
+    for w in others:
+        concealed[w.seat][w.tile] -= 1
+    return result._replace(concealed=tuple(tuple(c) for c in concealed))
+
+
+@dataclass
+class HandRecord:
+    index: int
+    prevailing: int
+    east: int                   # player who is East
+    result: HandResult
+    net: list[int]              # by seat
+    scores_after: list[int]     # by player
+    score: Any = None           # the scorer's DealScore of the (last) winner
+
+
+@dataclass
+class GameResult:
+    scores: list[int]                       # by player
+    hands: list[HandRecord] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+
+def seating(rules: ClassicalRules, seed: int) -> int:
+    """The player who is East in the first hand (§2.1): the highest of two dice each, ties
+    throwing again (``dice``), a wind drawn at random (``wind_discs``), or player 0
+    (``fixed``)."""
+    if rules.seating == "fixed":
+        return 0
+    rng = random.Random(hand_seed(seed, -1, 0))
+    if rules.seating == "wind_discs":
+        return rng.randrange(4)
+    throwing = [0, 1, 2, 3]
+    while True:
+        rolls = {p: rng.randint(1, 6) + rng.randint(1, 6) for p in throwing}
+        top = max(rolls.values())
+        throwing = [p for p in throwing if rolls[p] == top]
+        if len(throwing) == 1:
+            return throwing[0]
+
+
+def play_game(agents: Sequence[Any], *, seed: int = 0,
+              rules: ClassicalRules | str = "classical",
+              on_event: Callable[[Event], None] | None = None,
+              keep_events: bool = True, max_hands: int = 10000) -> GameResult:
+    """Play one game between four agents (``choose(view, actions)``; agents with
+    ``observe(event)`` get every event as their seat sees it). Events go to ``on_event`` and,
+    with ``keep_events``, to the result."""
+    if isinstance(rules, str):
+        rules = ClassicalRules.preset(rules)
+    if len(agents) != 4:
+        raise MjcoreError(f"a classical game needs 4 players, got {len(agents)}")
+    scores = [rules.start_points] * 4
+    first_east = east = seating(rules, seed)
+    rounds_done = 0
+    streak = 0
+    out = GameResult(scores)
+    events: list[Event] = out.events
+    views = [ClassicalView(0) for _ in range(4)]
+    observers = [(p, a.observe) for p, a in enumerate(agents) if hasattr(a, "observe")]
+    seat_of = [0, 0, 0, 0]
+    if observers:
+        def emit(ev: Event) -> None:
+            if keep_events:
+                events.append(ev)
+            if on_event is not None:
+                on_event(ev)
+            for p, observe in observers:
+                observe(mask_event(ev, seat_of[p]))
+    elif keep_events and on_event is None:
+        emit = events.append  # type: ignore[assignment]
+    else:
+        def emit(ev: Event) -> None:
+            if keep_events:
+                events.append(ev)
+            if on_event is not None:
+                on_event(ev)
+
+    emit({"type": "start_game", "seed": seed, "rules": rules.to_dict(),
+          "preset": rules.name, "first_east": first_east})
+    index = 0
+    while index < max_hands:
+        prevailing = rounds_done % 4
+        wall = ClassicalWall.from_seed(seed, index, wall_profile=rules.wall_profile,
+                                       dead_wall=rules.dead_wall)
+        players = [(east + s) % 4 for s in range(4)]
+        for s, p in enumerate(players):
+            seat_of[p] = s
+            views[p].seat = s
+        choosers = [agents[p].choose for p in players]
+        seat_views = [views[p] for p in players]
+
+        def decide(seat: int, actions: list[Any], _c: list[Any] = choosers,
+                   _v: list[ClassicalView] = seat_views) -> Any:
+            return _c[seat](_v[seat], actions)
+
+        for p, observe in observers:
+            observe({"type": "seat", "seat": seat_of[p]})
+        emit({"type": "start_hand", "index": index, "prevailing": prevailing,
+              "players": players, "scores": [scores[p] for p in players],
+              "east_streak": streak, "dice": list(wall.dice), "wall": list(wall.tiles),
+              "tail": list(wall.tail)})
+        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing,
+                             events=None, on_event=None)
+        hand.emit = emit  # type: ignore[method-assign]
+        hand_scores = [scores[p] for p in players]
+        for v in seat_views:
+            v.attach(hand, hand_scores)
+        try:
+            result = hand.play()
+        except EngineError as exc:
+            raise EngineError(f"game seed {seed} hand {index}: {exc}") from None
+        net, score = score_result(result, rules, prevailing, east_streak=streak)
+        for s in range(4):
+            scores[players[s]] += net[s]
+        emit({"type": "end_hand", "net": net, "scores": [scores[p] for p in players],
+              "score": score.to_dict() if score is not None else None})
+        out.hands.append(HandRecord(index, prevailing, east, result, net, list(scores), score))
+        index += 1
+        east_won = any(w.seat == 0 for w in result.wins)
+        if east_won:
+            streak += 1
+        elif result.wins or rules.washout_passes_deal:
+            streak = 0
+            east = (east + 1) % 4
+            if east == first_east:
+                rounds_done += 1
+        if rules.agreed_hands:
+            if index >= rules.agreed_hands:
+                break
+        elif rounds_done >= rules.rounds:
+            break
+    emit({"type": "end_game", "scores": list(scores)})
+    return out

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from mjcore.classical.engine.referee import ClassicalHand
+from mjcore.classical.engine.wall import FULL_SET, ClassicalWall
+from mjcore.classical.rules import ClassicalRules
+
+
+def _conserved(hand: ClassicalHand) -> Counter:
+    tiles: Counter = Counter(hand.wall.unseen())
+    for s in range(4):
+        for k, n in enumerate(hand.counts[s]):
+            tiles[k] += n
+        tiles.update(hand.bonus[s])
+        tiles.update(hand.discards[s])
+        for m in hand.melds[s]:
+            if m.type == "chow":
+                tiles.update((m.tile, m.tile + 1, m.tile + 2))
+            else:
+                tiles[m.tile] += 4 if m.type == "kong" else 3
+    return tiles
+
+
+@pytest.mark.parametrize("preset", ["classical", "bradfield"])
+def test_random_hands_conserve_the_144_tiles(preset: str) -> None:
+    rules = ClassicalRules.preset(preset)
+    import random
+    rng = random.Random(5)
+    checks = 0
+    for h in range(40):
+        wall = ClassicalWall.from_seed(11, h, wall_profile=rules.wall_profile,
+                                       dead_wall=rules.dead_wall)
+        holder: list[ClassicalHand] = []
+
+        def decide(seat: int, actions: list, holder: list = holder) -> object:
+            nonlocal checks
+            assert actions == sorted(actions) and len(set(actions)) == len(actions)
+            assert _conserved(holder[0]) == Counter(FULL_SET)
+            checks += 1
+            return actions[int(rng.random() * len(actions))]
+
+        holder.append(ClassicalHand(rules, wall, decide))
+        result = holder[0].play()
+        for s in range(4):
+            n = sum(result.concealed[s]) + 3 * len(result.melds[s])
+            winner = any(w.seat == s for w in result.wins)
+            assert n == (14 if winner else 13)
+    assert checks > 1000
+
+
