@@ -1,47 +1,67 @@
-# Routine tasks. Builds take a lock so parallel callers never corrupt the generated C.
+# Routine tasks. Every step is incremental: a second `make demo` or `make check` with nothing
+# changed rebuilds nothing. Builds take a lock so parallel callers never corrupt the generated C.
 PY ?= .venv/bin/python
 PIP ?= .venv/bin/pip
+PYABS := $(abspath $(PY))
+# the development build is for this machine's CPU (see MJCORE_MARCH in setup.py; a wheel or a
+# plain `pip install` builds for any x86-64)
+MARCH ?= native
+DEBUG_TREE := build/debug-tree
+DEPS := pyproject.toml setup.py
 
-.PHONY: venv venv-test build-release build debug-build test test-debug check demo bench proto lint clean
+.PHONY: venv venv-test build debug-build test test-debug check demo bench proto lint clean
 
-venv:
+# The virtualenv and the editable install: redone only when pyproject.toml or setup.py change.
+# The extensions are compiled by `make build`, in place and incrementally.
+.venv/.mjcore-base: $(DEPS)
+	@echo "== .venv: installing the build tools and mjcore's dependencies"
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install -q --upgrade pip 'setuptools>=77' wheel 'Cython>=3.0' numpy
-	$(PIP) install -q -e .
+	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e .
+	touch $@
 
-venv-test:
-	test -x $(PY) || python3 -m venv .venv
-	$(PIP) install -q --upgrade pip 'setuptools>=77' wheel 'Cython>=3.0' numpy
-	$(PIP) install -q -e '.[test]'
+.venv/.mjcore-test: .venv/.mjcore-base $(DEPS)
+	@echo "== .venv: installing the test dependencies"
+	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e '.[test]'
+	touch $@
 
-build:
-	flock .build.lock $(PY) setup.py -q build_ext --inplace -j 2
+venv: .venv/.mjcore-base
+venv-test: .venv/.mjcore-test
 
-debug-build:
-	flock .build.lock env MJCORE_DEBUG=1 $(PY) setup.py -q build_ext --inplace --force -j 2
+build: venv
+	@echo "== build: the extensions whose sources changed (release, MJCORE_MARCH=$(MARCH))"
+	flock .build.lock env MJCORE_MARCH=$(MARCH) $(PY) setup.py -q build_ext --inplace -j 2
 
-test: build
+# The debug build (bounds checks, assertions, -O0 -g, the x86-64 baseline instruction set) lives
+# in a copy of the source tree, so the release build in mjcore/ is never touched.
+debug-build: venv-test
+	@echo "== debug build in $(DEBUG_TREE) (bounds checks, -O0, x86-64 baseline); only what changed"
+	$(PY) scripts/sync_tree.py $(DEBUG_TREE)
+	cd $(DEBUG_TREE) && flock .build.lock env MJCORE_DEBUG=1 MJCORE_MARCH=baseline \
+		$(PYABS) setup.py -q build_ext --inplace -j 2
+
+test: build venv-test
+	@echo "== the whole test suite (MJCORE_SLOW=1)"
 	MJCORE_SLOW=1 $(PY) -m pytest -q tests
 
-# Once against a debug build (bounds checks, assertions, -O0): the kernels' tests and the HTTP/2
-# front's compiled parts (HPACK, framing), then back to the release build.
-test-debug: debug-build
-	MJCORE_ORACLE_SCALE=0.05 $(PY) -m pytest -q -x tests/core tests/scoring tests/engine/test_fast_paths.py \
+# Once against the debug build: the kernels' tests, the HTTP/2 front's compiled parts (HPACK,
+# framing), and the baseline kernels compared with this machine's fast paths (test_simd_paths).
+test-debug: debug-build build
+	@echo "== the kernels' tests on the debug build ($(DEBUG_TREE))"
+	cd $(DEBUG_TREE) && MJCORE_ORACLE_SCALE=0.05 MJCORE_FAST_TREE=$(CURDIR) $(PYABS) -m pytest \
+		-q -x -p no:cacheprovider tests/core tests/scoring tests/engine/test_fast_paths.py \
 		tests/service/test_hpack.py tests/service/test_http2_connection.py
-	$(MAKE) build-release
-
-build-release:
-	flock .build.lock $(PY) setup.py -q build_ext --inplace --force -j 2
 
 # The README's two commands.
 check: venv-test
 	$(MAKE) test
 	$(MAKE) test-debug
 
-demo: venv
+demo: build
 	.venv/bin/mjcore analyze --file mjcore/data/sample_hands.txt
 
-bench: build
+bench: build venv-test
+	@echo "== benchmarks/ (each benchmark once)"
 	$(PY) -m pytest benchmarks -q --benchmark-only --benchmark-columns=median,ops,rounds --benchmark-sort=name
 
 proto:
@@ -52,4 +72,5 @@ lint:
 	$(PY) -m mypy mjcore benchmarks
 
 clean:
-	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin
+	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin mjcore/_core/_build_info.json \
+		service/*.c service/*.so

@@ -4,7 +4,18 @@ Compiler directives live here and nowhere else. ``MJCORE_DEBUG=1`` builds with
 bounds checks, wraparound checks, assertions and ``-O0 -g``; the test suite runs once
 against such a build in CI. OpenMP is used when the compiler accepts ``-fopenmp``.
 ``MJCORE_ONLY=shanten,scoring`` limits a development build to some modules.
+
+``MJCORE_MARCH`` picks the instruction set (x86-64):
+- ``baseline`` (the default, and what a wheel or ``pip install`` gets): any x86-64 CPU; the
+  kernels use their portable C paths;
+- ``native``: the best of x86-64-v3 (AVX2, BMI2) and x86-64-v2 (SSSE3, SSE4.1, POPCNT) that the
+  compiler and this CPU have (``make build`` uses it; the result runs on this machine only);
+- ``x86-64-v2`` or ``x86-64-v3``: that level, for a fleet known to have it.
+Every build writes ``mjcore/_core/_build_info.json`` (the level and debug flag it used).
+``MJCORE_NO_EXTENSIONS=1`` installs the Python files only (the Makefile's editable install, whose
+extensions ``make build`` then compiles in place, incrementally).
 """
+import json
 import os
 import platform
 import sys
@@ -13,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).parent
@@ -41,12 +52,19 @@ def _has_openmp() -> bool:
 OPENMP = _has_openmp()
 
 
+MARCH = os.environ.get("MJCORE_MARCH", "baseline") or "baseline"
+if MARCH not in ("baseline", "native", "x86-64-v2", "x86-64-v3"):
+    sys.exit(f"MJCORE_MARCH={MARCH!r}: expected baseline, native, x86-64-v2 or x86-64-v3")
+
+
 def _simd_flags() -> list[str]:
-    """-march=x86-64-v3 (AVX2, BMI2) or -v2 (SSSE3, SSE4.1, POPCNT) when the compiler and this
-    CPU have it; the kernels fall back to portable C otherwise. MJCORE_NO_SIMD=1 forces the
-    fallback. The build is for the machine it runs on (pip install from source)."""
-    if os.environ.get("MJCORE_NO_SIMD") or platform.machine().lower() not in ("x86_64", "amd64"):
+    """The -march flags MJCORE_MARCH asks for (see the module docstring). MJCORE_NO_SIMD=1 is
+    the same as baseline."""
+    if (MARCH == "baseline" or os.environ.get("MJCORE_NO_SIMD")
+            or platform.machine().lower() not in ("x86_64", "amd64")):
         return []
+    if MARCH != "native":
+        return [f"-march={MARCH}"]
     v2 = ('__builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1")'
           ' && __builtin_cpu_supports("popcnt")')
     v3 = v2 + ' && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")'
@@ -117,24 +135,41 @@ for package, folder in SOURCES:
 
 
 class BuildExt(build_ext):
-    """Build the extensions, then generate the shanten tables beside them."""
+    """Build the extensions, then generate the shanten tables beside them (when the table
+    generator changed) and record the build's flags."""
 
     def run(self) -> None:
+        from setuptools.modified import newer_group
+
+        stale = [e.name.rsplit(".", 1)[1] for e in self.extensions
+                 if self.force or newer_group(e.sources + e.depends, self.get_ext_fullpath(e.name))]
+        if stale:
+            print(f"mjcore: compiling {', '.join(stale)} ({'debug' if DEBUG else 'release'}, "
+                  f"{' '.join(SIMD) or 'x86-64 baseline'}); about 30 s each at -O3", flush=True)
         super().run()
         self._generate_tables()
+        for folder in self._targets():
+            (folder / "_build_info.json").write_text(json.dumps(
+                {"march": MARCH, "flags": SIMD, "debug": DEBUG}) + "\n")
+
+    def _targets(self) -> list[Path]:
+        if self.inplace:
+            return [ROOT / "mjcore" / "_core"]
+        return [Path(self.build_lib) / "mjcore" / "_core"]
 
     def _generate_tables(self) -> None:
         import importlib.util
 
-        targets = []
-        if self.inplace:
-            targets.append(ROOT / "mjcore" / "_core")
-        else:
-            targets.append(Path(self.build_lib) / "mjcore" / "_core")
+        targets = self._targets()
         for ext in self.extensions:
             if ext.name != "mjcore._core.tablegen":
                 continue
             built = Path(self.get_ext_fullpath(ext.name))
+            if all((t / "shanten_tables.bin").exists()
+                   and (t / "shanten_tables.bin").stat().st_mtime >= built.stat().st_mtime
+                   for t in targets):
+                continue          # the generator did not change since the tables were written
+            print("mjcore: generating the shanten tables (17 MB)", flush=True)
             spec = importlib.util.spec_from_file_location(ext.name, built)
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
@@ -143,17 +178,20 @@ class BuildExt(build_ext):
                 mod.write_tables(str(target))
 
 
+if os.environ.get("MJCORE_NO_EXTENSIONS", "") not in ("", "0"):
+    extensions = []
+
 setup(
-    packages=["mjcore", "mjcore._core", "mjcore.cli", "mjcore.engine", "mjcore.riichi", "mjcore.service",
-              "mjcore.service.gen", "mjcore.service.gen.mjcore", "mjcore.service.gen.mjcore.v1"],
+    packages=(find_packages(include=["mjcore", "mjcore.*"])
+              + ["mjcore._core", "mjcore.data", "mjcore.service"]
+              + [f"mjcore.service.{p}" for p in find_packages("service")]),
     package_dir={"mjcore.service": "service"},
     ext_modules=cythonize(
         extensions,
         compiler_directives=directives,
-        build_dir="build/cython-debug" if DEBUG else None,
         annotate=False,
         nthreads=0,
-    ),
+    ) if extensions else [],
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,
 )

@@ -748,6 +748,18 @@ def front_floor_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]
     return rows
 
 
+def _section(name: str, run: Any) -> list:
+    """Run one part of the table, saying on stderr what runs and what it measured."""
+    print(f"[bench_service] {name}: running ...", file=sys.stderr, flush=True)
+    start = time.perf_counter()
+    rows = run()
+    print(f"[bench_service] {name}: {len(rows)} row(s) in {time.perf_counter() - start:.0f} s",
+          file=sys.stderr, flush=True)
+    for row_name, result, _ in rows:
+        print(f"[bench_service]   {row_name}: {result}", file=sys.stderr, flush=True)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="mjcore service benchmarks")
     parser.add_argument("--hands", type=int, default=1 << 20, help="hands for bulk shanten")
@@ -787,21 +799,22 @@ def main() -> None:
         port, index, seconds, per_s = opts.latency_client
         _latency_client(int(port), int(index), float(seconds), float(per_s) or None)
         return
-    rows = floor_rows(opts.floor_calls, opts.repeats) if opts.only == "floor" else []
+    rows = _section("floor", lambda: floor_rows(opts.floor_calls, opts.repeats)) \
+        if opts.only == "floor" else []
     if opts.only == "front-floor":
-        rows += front_floor_rows(opts.seconds, opts.repeats)
+        rows += _section("front floor", lambda: front_floor_rows(opts.seconds, opts.repeats))
     client_env = {"GRPC_EXPERIMENTS": LEGACY_IO} if opts.client_io_engine == "legacy" else {}
     if opts.only in (None, "h2load"):
-        rows += h2load_rows(opts.seconds, opts.repeats,
-                            tuple(e.strip() for e in opts.endpoints.split(",")),
-                            tuple(int(p) for p in opts.h2load_processes.split(",")))
+        rows += _section("h2load", lambda: h2load_rows(
+            opts.seconds, opts.repeats, tuple(e.strip() for e in opts.endpoints.split(",")),
+            tuple(int(p) for p in opts.h2load_processes.split(","))))
     if opts.only not in ("floor", "front-floor", "h2load"):
         with server_process(*SERVER_ARGS) as (_, port):
             if opts.only != "latency":
-                rows += bulk_rows(port, opts.hands, opts.score_hands)
+                rows += _section("bulk", lambda: bulk_rows(port, opts.hands, opts.score_hands))
             if opts.only != "bulk":
-                rows += latency_rows(port, opts.seconds, opts.repeats, client_env,
-                                     opts.clients_as)
+                rows += _section("latency", lambda: latency_rows(
+                    port, opts.seconds, opts.repeats, client_env, opts.clients_as))
     width = max(len(r[0]) for r in rows)
     print(f"{'measurement':<{width}}  {'result':<56} target")
     for name, result, target in rows:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .analysis import is_agari, shanten, ukeire, waits
-from .riichi.dora import count_dora, dora_from_indicator
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
 from .hand import Hand, Meld, MeldKind
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
+from .riichi.dora import count_dora, dora_from_indicator
 from .tiles import parse_tile, tile_name
 
 if TYPE_CHECKING:      # loaded on first use (see __getattr__); named here for editors

@@ -38,14 +38,17 @@ from .common import (
 
 NOT_HELD = 127
 # the input columns the analysis reads (the others it never looks at)
-INPUT_COLUMNS = ("closed", "counts", "hand", "n_melds", "visible", "action", "tile", "discard",
-                 "game", "melds", "seat", "dealer", "round_wind", "dora_markers", "ura_markers",
-                 "win_flags", "from_seat", "rules", "pao_seat")
+INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "action", "tile",
+                 "discard", "game", "melds", "seat", "dealer", "round_wind", "dora_markers",
+                 "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # an analysed part of a Parquet input holds the analysis columns and names its input here
 INPUT_KEY = "mjcore.input"
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
-DISCARD_ACTIONS = ("discard", "riichi")
+DISCARD_ACTIONS = ("discard", "riichi", "original_call")
+# record formats whose winning forms the batch kernels do not have (Chinese classical)
+UNSUPPORTED_FORMATS = {"mjs": "classical_rules: the batch kernels analyse riichi hands; "
+                              "Chinese classical winning forms are not in mjcore.batch yet"}
 _FLAG_NAMES = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
                "houtei", "tenhou", "chiihou")
 
@@ -181,6 +184,10 @@ def _hands(table: Any) -> _Hands:
         made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
     elif "discard" in table.column_names:
         made = _parse_discards(_column(table, "discard").to_pylist(), error)
+    if "format" in table.column_names:
+        for fmt, why in UNSUPPORTED_FORMATS.items():
+            for r in np.flatnonzero(_is_in(_column(table, "format"), (fmt,))):
+                error.setdefault(int(r), why)
     return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8), visible, made, tiles,
                   error)
 

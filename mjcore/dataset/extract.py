@@ -41,7 +41,7 @@ from .common import (
 )
 
 ACTIONS = ("discard", "riichi", "chi", "pon", "daiminkan", "kakan", "ankan", "tsumo", "ron",
-           "kyuushu")
+           "kyuushu", "original_call")
 WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rinshan": 16,
                  "chankan": 32, "haitei": 64, "houtei": 128, "tenhou": 256, "chiihou": 512}
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
@@ -73,7 +73,7 @@ def schema() -> Any:
 
 # ---- reading records ---------------------------------------------------------------------------
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz")
+RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz", ".mjs")
 
 
 def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
@@ -144,6 +144,7 @@ class ParsedRecord:
     events: list[Event]
     rules: str                 # JSON of the options that differ from the default rules
     sanma: bool = False
+    history: Any = None        # a Bradfield hand history (format "mjs")
 
 
 def parse_record(name: str, data: bytes) -> ParsedRecord:
@@ -163,6 +164,13 @@ def parse_record(name: str, data: bytes) -> ParsedRecord:
     if head == "{":
         events = from_mjai_lines(text.splitlines(), name)
         return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)))
+    from .classical import is_history, parse_history_bytes
+
+    if is_history(text):
+        return ParsedRecord("mjs", [], "", history=parse_history_bytes(name, text))
+    if text.startswith("Game over.") and name.endswith("final.txt"):
+        raise InvalidHandError(f"{name}: the final scores of a Bradfield game, not a record",
+                               reason="not_a_record")
     raise InvalidHandError(f"{name}: unknown record format (neither mjlog XML nor mjai JSON "
                            "lines)", reason="unknown_format")
 
@@ -655,17 +663,26 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
             problems.append(Problem(name, game, -1, "three_player",
                                     "three-player records are not analysed"))
             continue
-        if not any(ev["type"] == "start_kyoku" for ev in rec.events):
+        if rec.history is None and not any(ev["type"] == "start_kyoku" for ev in rec.events):
             problems.append(Problem(name, game, -1, "no_hands", "the record has no hands"))
             continue
         mark = len(cols)
         try:
+            if rec.history is not None:
+                from .classical import extract_history
+
+                extract_history(rec.history, cols, source=name, game=game)
+                continue
             extract_events(rec.events, cols, source=name, fmt=rec.format, game=game,
                            rules=rec.rules)
         except MjcoreError as exc:
             cols.truncate(mark)
             problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
                                     str(exc)))
+            continue
+        except (KeyError, ValueError, IndexError, TypeError, AttributeError) as exc:
+            cols.truncate(mark)
+            problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
             continue
         if not any(ev["type"] == "end_game" for ev in rec.events):
             problems.append(Problem(name, game, len(cols) - mark, "incomplete",

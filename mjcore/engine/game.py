@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from ..riichi.round import EngineError, RiichiRound, RoundResult
 from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import Action
 from .agents import Agent
 from .events import Event
-from ..riichi.round import EngineError, RiichiRound, RoundResult
 from .view import PlayerView, mask_event
 from .wall import Wall
 

@@ -1,8 +1,33 @@
-"""The README's Python example runs as written."""
+"""The README's code runs as written: its Python blocks, and every shell command in README.md
+and service/README.md.
+
+Shell commands are run as pasted, from a scratch copy of the checkout (links to the real files,
+so `games/` and the like land in the scratch folder), with one exception each for what cannot
+run inside a test:
+- `make TARGET` is checked with `make -n` (the test suite is what `make check` runs);
+- `python benchmarks/...` runs for minutes: the script's --help must list every flag used;
+- `mjcore play` with more than 1000 games: its command line is parsed and validated, not run;
+- `mjcore serve ...` runs until it prints "listening on", then the README's `--server` commands
+  for its port run against it, then it gets SIGTERM and must exit 0.
+"""
+from __future__ import annotations
+
+import os
 import re
+import shlex
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+import pytest
+
+from tests.service.conftest import certs  # noqa: F401  (files for the TLS `serve` command)
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+SERVICE_README = ROOT / "service" / "README.md"
+PROGRAMS = ("mjcore", "python", "make")
 
 
 def test_readme_python_example_runs():
@@ -26,3 +51,120 @@ def test_the_names_the_readme_leads_with_are_in_dir():
     assert {"score", "decompose", "RuleSet", "batch"} <= set(namespace)
     result = mjcore.batch.shanten(np.zeros((1, 34), dtype=np.uint8), forms=True)
     assert {"shanten", "forms", "status", "errors"} <= set(dir(result))
+
+
+def shell_commands(text: str, fenced: bool) -> list[list[str]]:
+    """The commands of the ```sh blocks (fenced) or of the 4-space indented blocks."""
+    if fenced:
+        blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+    else:
+        blocks = re.findall(r"(?:^|\n\n)((?:    \S.*\n(?:    .*\n)*))", text)
+    commands = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            args = shlex.split(line, comments=True)
+            if args and args[0] not in PROGRAMS and "=" not in args[0]:
+                continue        # not a command (an indented paragraph of prose)
+            if args:
+                commands.append(args)
+    return commands
+
+
+def all_commands() -> list[list[str]]:
+    return (shell_commands(README.read_text(), fenced=True)
+            + shell_commands(SERVICE_README.read_text(), fenced=False))
+
+
+def test_no_synopsis_inside_copy_paste_blocks():
+    for args in all_commands():
+        assert not any(a.startswith("[") or a.endswith("]") or a == "..." for a in args), args
+
+
+def test_the_readme_names_only_files_the_repo_has():
+    for args in shell_commands(README.read_text(), fenced=True):
+        for flag, value in zip(args, args[1:]):
+            if flag == "--file":
+                assert (ROOT / value).is_file(), value
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory, certs):  # noqa: F811
+    """A folder laid out like the checkout beside its shared data, plus the files the TLS
+    serve command names."""
+    top = tmp_path_factory.mktemp("readme")
+    work = top / "checkout"
+    work.mkdir()
+    for entry in ROOT.iterdir():
+        if entry.name not in (".git", ".venv", "build", "games"):
+            (work / entry.name).symlink_to(entry)
+    shared = ROOT.parent / "shared"
+    if not shared.is_dir():
+        shared = Path("/work/shared")
+    (top / "shared").symlink_to(shared)
+    for name, source in (("server.pem", "server"), ("server.key", "server.key"),
+                         ("clients-ca.pem", "ca")):
+        (work / name).write_bytes(certs[source].read_bytes())
+    (work / "token.txt").write_text("readme-token\n")
+    return work
+
+
+def mjcore(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mjcore.cli", *args[1:]], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def _flag_value(args: list[str], flag: str) -> str | None:
+    return args[args.index(flag) + 1] if flag in args else None
+
+
+def _serve(args: list[str], cwd: Path, clients: list[list[str]]) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "mjcore.cli", *args[1:]], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert "listening on" in line, (args, line, proc.stderr.read() if proc.stderr else "")
+        token = (cwd / _flag_value(args, "--token-file")).read_text().strip() \
+            if "--token-file" in args else ""
+        for client in clients:
+            r = subprocess.run([sys.executable, "-m", "mjcore.cli", *client[1:]], cwd=cwd,
+                               capture_output=True, text=True, timeout=120, check=False,
+                               env={**os.environ, "MJCORE_TOKEN": token})
+            assert r.returncode == 0, (client, r.stderr)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 0, args
+
+
+@pytest.mark.skipif(bool(os.environ.get("MJCORE_FAST_TREE")),
+                    reason="run once, by the release run (this is the debug build's run)")
+def test_every_shell_command_runs_as_pasted(scratch):
+    from mjcore.cli import main
+
+    commands = all_commands()
+    clients = [c for c in commands if c[0] == "mjcore" and "--server" in c]
+    ran = 0
+    for args in commands:
+        if "=" in args[0]:                         # an environment setting shown on its own
+            assert re.fullmatch(r"[A-Z_]+=\S+", args[0]) and len(args) == 1, args
+        elif args[0] == "make":
+            r = subprocess.run(["make", "-n", *args[1:]], cwd=ROOT, capture_output=True,
+                               text=True, check=False)
+            assert r.returncode == 0, (args, r.stderr)
+        elif args[0] == "python":
+            r = subprocess.run([sys.executable, args[1], "--help"], cwd=scratch,
+                               capture_output=True, text=True, timeout=120, check=False)
+            assert r.returncode == 0, (args, r.stderr)
+            for flag in (a.split("=")[0] for a in args[2:] if a.startswith("--")):
+                assert flag in r.stdout, (args, flag)
+        elif args[1] == "play" and int(_flag_value(args, "--games") or 10) > 1000:
+            main.make_context("mjcore", args[1:])     # parsed and validated
+        elif args[1] == "serve":
+            port = _flag_value(args, "--port")
+            _serve(args, scratch, [c for c in clients if c[c.index("--server") + 1]
+                                   .endswith(f":{port}")])
+            ran += 1
+        elif "--server" not in args:
+            r = mjcore(args, scratch)
+            assert r.returncode == 0, (args, r.stdout[-2000:], r.stderr[-2000:])
+            ran += 1
+    assert ran >= 8

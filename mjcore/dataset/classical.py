@@ -1,0 +1,158 @@
+"""Bradfield hand histories (``.mjs``, Chinese classical) -> extract rows.
+
+One ``.mjs`` file is one hand. It is replayed through the classical referee with the
+recorded decisions (``mjcore.classical.engine.bradfield``), and every decision the referee
+asks for that is not a pass becomes a row, with the deciding seat's hand as the referee holds
+it at that moment. Claims are decisions too: a claim that loses to a higher one (a pung over
+a chow) is still a row, its action the claim made.
+
+Rows use the extract schema (``mjcore.dataset.extract.schema``) with ``format`` ``mjs``:
+tiles as 136-ids ``kind * 4 + copy`` (Bradfield names no copies), bonus tiles left out of the
+hand, no dora, ``rules`` ``{"game": "classical", ...}`` (the options that differ from the
+``bradfield`` preset), ``game`` the record number (one hand per record) and ``hand`` the hand
+number of the file name. For wins, ``win_points`` is the winner's final hand score,
+``win_fu`` its points before doubling and ``win_han`` its doubles.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import InvalidHandError, MjcoreError
+
+_ACTION_NAMES = {"DISCARD": "discard", "ORIGINAL_CALL": "original_call", "MAHJONG": "tsumo",
+                 "CONCEALED_KONG": "ankan", "ADD_KONG": "kakan", "CHOW": "chi", "PUNG": "pon",
+                 "KONG": "daiminkan", "MAHJONG_CLAIM": "ron"}
+_SUITS = "mpsz"
+
+
+def is_history(text: str) -> bool:
+    from ..classical.engine.bradfield import is_bradfield_text
+
+    return is_bradfield_text(text)
+
+
+def _digits(kinds: list[int]) -> str:
+    return "".join(str(k % 9 + 1) for k in kinds) + _SUITS[kinds[0] // 9]
+
+
+def meld_token(meld: Any, seat: int) -> str:
+    """A classical meld in the notation of :class:`mjcore.Meld`."""
+    k = meld.tile
+    rel = (meld.claimed_from - seat) % 4 if meld.claimed_from >= 0 else 0
+    if meld.type == "chow":
+        return "chi:" + _digits([k, k + 1, k + 2])
+    if meld.type == "pung":
+        return "pon:" + _digits([k] * 3) + (f"<{rel}" if rel else "")
+    if meld.concealed:
+        return "ankan:" + _digits([k] * 4)
+    if meld.added:
+        return "kakan:" + _digits([k] * 4) + (f"<{rel}" if rel else "")
+    return "kan:" + _digits([k] * 4) + (f"<{rel}" if rel else "")
+
+
+def _rules_text(rules: Any) -> str:
+    from ..classical.rules import ClassicalRules
+
+    base = ClassicalRules.preset("bradfield")
+    diff = {k: v for k, v in vars(rules).items() if getattr(base, k, None) != v and k != "name"}
+    return json.dumps({"game": "classical", **diff}, sort_keys=True, default=str)
+
+
+def parse_history_bytes(name: str, text: str) -> Any:
+    from ..classical.history import parse_history
+
+    return parse_history(text, name)
+
+
+def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
+    """Append one row per decision of the hand history ``h`` to the column buffers ``out``
+    (an ``extract._Columns``); returns the rows added. Raises MjcoreError when the record
+    does not replay."""
+    from ..classical.engine.bradfield import RecordError, _Script
+    from ..classical.engine.referee import ActionType, ClassicalHand
+    from ..classical.engine.wall import ClassicalWall
+
+    cols = out.cols
+    start = len(out)
+    script = _Script(h)
+    wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall, where=h.source)
+    state: dict[str, Any] = {"hand": None, "last": -1, "draws": [0, 0, 0, 0], "winner": -1}
+    names = [str(name) or f"seat {s}" for s, (_pid, name) in enumerate(h.players)]
+    while len(names) < 4:
+        names.append(f"seat {len(names)}")
+    decision = 0
+
+    def on_event(ev: dict[str, Any]) -> None:
+        script.observe(ev)
+        t = ev["type"]
+        if t in ("draw", "loose"):
+            state["draws"][ev["seat"]] += 1
+        elif t in ("discard", "add_kong"):
+            state["last"] = ev["tile"]
+        elif t == "mahjong":
+            state["winner"] = ev["seat"]
+
+    def decide(seat: int, actions: list[Any]) -> Any:
+        nonlocal decision
+        a = script(seat, actions)
+        if a.type == ActionType.PASS:
+            return a
+        hand = state["hand"]
+        counts = hand.counts[seat]
+        kind = a.tile if a.tile >= 0 else state["last"]
+        if a.type in (ActionType.CHOW, ActionType.PUNG, ActionType.KONG,
+                      ActionType.MAHJONG_CLAIM):
+            kind = state["last"]
+        cols["decision"].append(decision)
+        cols["event"].append(len(hand.events))
+        cols["seat"].append(seat)
+        cols["player"].append(names[seat])
+        cols["turn"].append(state["draws"][seat])
+        cols["tiles_left"].append(int(hand.wall.live_remaining))
+        out.closed.add(k * 4 + c for k in range(34) for c in range(counts[k]))
+        out.pools["melds"].rows.append(
+            out.pools["melds"].intern(meld_token(m, seat) for m in hand.melds[seat]))
+        cols["n_melds"].append(len(hand.melds[seat]))
+        out.visible += bytes(min(4, max(0, x)) for x in hand.public)
+        out.pools["dora_markers"].rows.append(0)
+        out.pools["consumed"].rows.append(0)
+        out.pools["ura_markers"].rows.append(0)
+        cols["riichi"].append(bool(hand.called[seat]))
+        cols["riichi_seats"].append(sum(1 << s for s in range(4) if hand.called[s]))
+        cols["action"].append(_ACTION_NAMES[a.type.name])
+        cols["tile"].append(kind * 4 if kind is not None and 0 <= kind < 34 else -1)
+        cols["tsumogiri"].append(False)
+        cols["from_seat"].append(seat if a.type == ActionType.MAHJONG else -1)
+        cols["win_flags"].append(1 if a.type == ActionType.MAHJONG else 0)
+        decision += 1
+        return a
+
+    hand = ClassicalHand(h.rules, wall, decide, prevailing=h.game.prevailing_wind,
+                         on_event=on_event)
+    state["hand"] = hand
+    try:
+        result = hand.play()
+        left = script.leftovers()
+    except (RecordError, MjcoreError) as exc:
+        raise InvalidHandError(f"{source}: {exc}", reason="bad_history") from None
+    if left is not None:
+        raise InvalidHandError(f"{source}: {left}", reason="bad_history")
+    winner = state["winner"] if result.wins else -1
+    net = list(h.settlement.net) if h.settlement is not None else [0, 0, 0, 0]
+    ids = [pid for pid, _name in h.players]
+    scores = [int(h.game.scores.get(pid, 0)) for pid in ids] + [0] * (4 - len(ids))
+    seats = cols["seat"][start:]
+    out.fill_hand(start, {
+        "source": source, "format": "mjs", "game": game, "rules": _rules_text(h.rules),
+        "hand": (h.hand_number or 1) - 1, "round_wind": h.game.prevailing_wind,
+        "kyoku": 1, "honba": 0, "riichi_sticks": 0, "dealer": 0,
+        "hand_result": "win" if winner >= 0 else "draw:washout",
+        "hand_delta": [net[s] for s in seats], "hand_won": [s == winner for s in seats]},
+        scores[:4])
+    if winner >= 0 and winner in h.scores:
+        hs = h.scores[winner]
+        for r in range(start, len(out)):
+            if cols["seat"][r] == winner and cols["action"][r] in ("tsumo", "ron"):
+                out.wins[r] = (-1, hs.total_doubles, hs.total_points, hs.score)
+    return len(out) - start

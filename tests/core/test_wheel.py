@@ -1,0 +1,31 @@
+"""The wheel carries what the package needs, not the 9 MB of C that Cython generates."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_wheel_ships_no_generated_c_sources(tmp_path):
+    generated = list((ROOT / "mjcore" / "_core").glob("*.c"))
+    assert generated, "build first: the test needs the generated C beside the .pyx files"
+    # the extensions themselves are left out (MJCORE_NO_EXTENSIONS) to keep this quick: the
+    # files that go in are chosen the same way either way
+    r = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build", "--build-base", str(tmp_path / "build"),
+         "egg_info", "--egg-base", str(tmp_path),
+         "bdist_wheel", "--bdist-dir", str(tmp_path / "bdist"), "--dist-dir", str(tmp_path)],
+        cwd=ROOT, env={**os.environ, "MJCORE_NO_EXTENSIONS": "1"}, capture_output=True,
+        text=True, timeout=600, check=False)
+    assert r.returncode == 0, r.stderr[-3000:]
+    (wheel,) = tmp_path.glob("*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith(".c") or n.endswith("_build_info.json")]
+    for needed in ("mjcore/_core/shanten.pxd", "mjcore/_core/minplus.h", "mjcore/py.typed",
+                   "mjcore/cli/__init__.py", "mjcore/riichi/rules.py",
+                   "mjcore/service/__init__.py", "mjcore/data/sample_hands.txt"):
+        assert needed in names, needed

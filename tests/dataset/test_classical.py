@@ -1,0 +1,83 @@
+"""Bradfield hand histories (.mjs, Chinese classical) in the extract."""
+from __future__ import annotations
+
+import os
+import tarfile
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+from mjcore.dataset.analyze import analyze_table
+from mjcore.dataset.extract import extract, problems_of
+
+DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", Path(__file__).resolve().parents[3]
+                           / "shared" / "data" / "classical"))
+if not DATA.exists():
+    DATA = Path("/work/shared/data/classical")
+
+
+@pytest.fixture(scope="module")
+def two_games(tmp_path_factory) -> Path:
+    archive = DATA / "bradfield-games.tar.xz"
+    if not archive.exists():
+        pytest.skip(f"classical data not found at {DATA}")
+    root = tmp_path_factory.mktemp("bradfield")
+    wanted = ("game-1/", "game-2/")
+    with tarfile.open(archive) as tar:
+        for m in tar:
+            if m.isfile() and m.name.startswith(wanted):
+                f = tar.extractfile(m)
+                assert f is not None
+                path = root / m.name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(f.read())
+    return root
+
+
+def test_every_recorded_decision_is_a_row(two_games):
+    from mjcore.classical.history import parse_history
+
+    table = extract(str(two_games), workers=1)
+    reasons = {p.reason for p in problems_of(table)}
+    assert reasons == {"not_a_record"}               # the two final.txt files, counted
+    assert set(table["format"].to_pylist()) == {"mjs"}
+    hands = sorted(two_games.rglob("*.mjs"))
+    assert len(set(table["source"].to_pylist())) == len(hands)
+    for path in hands[:12]:
+        h = parse_history(path.read_text(), str(path))
+        rows = table.filter(pa.compute.equal(table["source"], str(path))).to_pylist()
+        # the record's own decisions, in order: discards, kongs, successful and losing claims
+        # of chow/pung/kong/Mah-Jong, self-drawn Mah-Jong
+        kinds = {"PlayerDiscards": "discard", "PlayerDeclaresClosedKong": "ankan",
+                 "PlayerAddsToPung": "kakan", "PlayerClaimsChow": "chi",
+                 "PlayerClaimsPung": "pon", "PlayerClaimsKong": "daiminkan",
+                 "PlayerClaimsMahJong": "ron"}
+        expected = []
+        for e in h.events:
+            if e.kind in kinds:
+                expected.append((e.seat, kinds[e.kind]))
+            elif e.kind == "PlayerMahJongs" and not any(
+                    x.kind == "PlayerClaimsMahJong" and x.seat == e.seat for x in h.events):
+                expected.append((e.seat, "tsumo"))
+            if e.kind in ("PlayerMahJongs", "PlayerRobsKong"):
+                break
+        got = [(r["seat"], "discard" if r["action"] == "original_call" else r["action"])
+               for r in rows]
+        assert sorted(got) == sorted(expected), path
+        turn = ("discard", "ankan", "kakan", "tsumo")    # claims within a window may be asked
+        assert [x for x in got if x[1] in turn] == [x for x in expected if x[1] in turn]
+        for r in rows:
+            size = len(r["closed"]) + 3 * r["n_melds"]
+            assert size == (13 if r["action"] in ("chi", "pon", "daiminkan", "ron") else 14)
+        won = [r for r in rows if r["hand_won"] and r["action"] in ("tsumo", "ron")]
+        if h.finished and won:
+            assert won[-1]["win_points"] == h.scores[won[-1]["seat"]].score
+
+
+def test_classical_rows_are_flagged_not_analysed_as_riichi(two_games):
+    table = extract(str(two_games / "game-1"), workers=1)
+    out = analyze_table(table)
+    errors = set(out["analysis_error"].to_pylist())
+    assert len(errors) == 1 and next(iter(errors)).startswith("classical_rules")
+    assert out["shanten"].null_count == out.num_rows
