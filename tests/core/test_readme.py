@@ -12,6 +12,7 @@ run inside a test:
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -82,7 +83,7 @@ def test_no_synopsis_inside_copy_paste_blocks():
 
 def test_the_readme_names_only_files_the_repo_has():
     for args in shell_commands(README.read_text(), fenced=True):
-        for flag, value in zip(args, args[1:]):
+        for flag, value in itertools.pairwise(args):
             if flag == "--file":
                 assert (ROOT / value).is_file(), value
 
