@@ -27,7 +27,8 @@ from . import main
                    "fewer than four names repeat. Seats are drawn per game from its seed "
                    "(the rules' seating option); the table is per agent.")
 @click.option("--rules", "preset", default="tenhou", show_default=True,
-              help="Rule preset: tenhou, ema or wrc.")
+              help="Rule preset: tenhou, ema or wrc (riichi); classical or bradfield (Chinese "
+                   "classical: agents random, efficiency, json:COMMAND; JSON-lines records).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write one record per game into this directory.")
 @click.option("--format", "fmt", type=click.Choice(["mjai", "tenhou6", "both"]), default="mjai",
@@ -41,6 +42,11 @@ from . import main
 def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | None, fmt: str,
              check_invariants: bool, jobs: int, progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
+    if preset in ("classical", "bradfield"):
+        from ..classical.engine.cli import play_classical
+
+        play_classical(games, seed, agents, preset, out_dir, check_invariants, jobs, progress)
+        return
     from tqdm import tqdm
 
     from ..engine.agents import make_agent

@@ -26,7 +26,14 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
                as_json: bool, show: int, progress: bool) -> None:
     """Replay mjlog files, mjai records (also tenhou.net/6 JSON as written by `mjcore play`),
     directories or .tar.xz archives; exit 1 on any disagreement (three-player records are
-    reported as skipped)."""
+    reported as skipped). Bradfield hand histories (.mjs files, folders, .tar.xz) and
+    classical JSON-lines records, told by their content, replay through the classical engine."""
+    from ..classical.engine.cli import classify, replay_classical
+
+    kind = classify(paths)
+    if kind is not None:
+        replay_classical(paths, kind, as_json, show, progress)
+        return
     from tqdm import tqdm
 
     from ..engine.replay import RECORD_SUFFIXES, iter_record_sources, replay_source

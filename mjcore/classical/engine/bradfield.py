@@ -340,6 +340,7 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
 
         def on_event(ev: dict[str, Any]) -> None:
             nonlocal pos
+            out.events.append(ev)
             script.observe(ev)
             if ev["type"] == "deal":
                 for s in range(4):
@@ -361,7 +362,7 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
             pos += 1
 
         hand = ClassicalHand(h.rules, wall, script, prevailing=h.game.prevailing_wind,
-                             events=out.events, on_event=on_event)
+                             emit=on_event)
         try:
             out.result = hand.play()
         except Mismatch:
@@ -412,7 +413,9 @@ def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str]]:
             found.append((str(path), path.read_bytes()))
         else:
             raise HistoryError(str(path), None, "no such file or folder")
-        found.sort(key=lambda x: _sort_key(x[0]))
+        # a game's final.txt after its hands
+        found.sort(key=lambda x: (_sort_key(_game_of(x[0])), x[0].endswith("final.txt"),
+                                  _sort_key(x[0])))
         for name, data in found:
             try:
                 yield name, data.decode("utf-8")
@@ -471,21 +474,88 @@ def _game_of(name: str) -> str:
 
 def replay_paths(paths: Iterable[str | Path], score: bool = True) -> Iterator[GameReplay]:
     """Replay every Bradfield game under the paths, game by game (``score``: also score every
-    hand and compare, see :func:`replay_hand`)."""
+    hand and compare, see :func:`replay_hand`). Across a game's hands it also checks the
+    dealer rotation, the prevailing wind, each hand's scores before it (its ``Game`` line)
+    and, with ``score``, the final scores in ``final.txt``."""
     current: GameReplay | None = None
+    track: _GameTrack | None = None
     for name, text in iter_sources(paths):
         game = _game_of(name)
         if current is None or current.name != game:
             if current is not None:
                 yield current
             current = GameReplay(game)
+            track = _GameTrack(current, score)
+        assert track is not None
         if name.endswith("final.txt"):
+            try:
+                track.final(parse_final(text, name), name)
+            except HistoryError as exc:
+                current.errors.append(str(exc))
             continue
         try:
             h = parse_history(text, name)
         except HistoryError as exc:
             current.errors.append(str(exc))
+            track.broken = True
             continue
-        current.hands.append(replay_hand(h, score))
+        r = replay_hand(h, score)
+        current.hands.append(r)
+        track.hand(r)
     if current is not None:
         yield current
+
+
+class _GameTrack:
+    """Running checks across the hands of one game."""
+
+    def __init__(self, game: GameReplay, score: bool) -> None:
+        self.game = game
+        self.score = score
+        self.totals: dict[int, int] | None = None
+        self.expect_east: int | None = None
+        self.expect_wind: int | None = None
+        self.first_east: int | None = None
+        self.broken = False
+
+    def _error(self, text: str) -> None:
+        if not self.broken:
+            self.game.errors.append(text)
+            self.broken = True
+
+    def hand(self, r: HandReplay) -> None:
+        h = r.history
+        east = h.players[0][0]
+        if self.first_east is None:
+            self.first_east = east
+            self.expect_wind = h.game.prevailing_wind
+        if self.expect_east is not None and east != self.expect_east:
+            self._error(f"{h.source}: East is player {east}; after the last hand our "
+                        f"rotation gives player {self.expect_east}")
+        if self.expect_wind is not None and h.game.prevailing_wind != self.expect_wind:
+            self._error(f"{h.source}: the prevailing wind is {'ESWN'[h.game.prevailing_wind]}; "
+                        f"our rotation gives {'ESWN'[self.expect_wind]}")
+        if self.score:
+            if self.totals is None:
+                self.totals = dict(h.game.scores)
+            elif self.totals != h.game.scores and not self.broken:
+                self._error(f"{h.source}: the scores before the hand are {h.game.scores}; "
+                            f"ours are {self.totals}")
+        if r.result is None or not r.ok:
+            self.broken = True
+            return
+        if r.net is not None and self.totals is not None:
+            for seat, (pid, _) in enumerate(h.players):
+                self.totals[pid] = self.totals.get(pid, 0) + r.net[seat]
+        wins = r.result.wins
+        if any(w.seat == 0 for w in wins) or (not wins and not h.rules.washout_passes_deal):
+            self.expect_east = east
+        else:
+            self.expect_east = h.players[1][0]
+            if self.expect_east == self.first_east:
+                self.expect_wind = ((self.expect_wind or 0) + 1) % 4
+
+    def final(self, scores: dict[int, int], source: str) -> None:
+        if self.score and not self.broken and self.totals is not None \
+                and scores != self.totals:
+            self._error(f"{source}: final scores {scores}; ours {self.totals}")

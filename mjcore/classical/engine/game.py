@@ -155,10 +155,12 @@ def seating(rules: ClassicalRules, seed: int) -> int:
 def play_game(agents: Sequence[Any], *, seed: int = 0,
               rules: ClassicalRules | str = "classical",
               on_event: Callable[[Event], None] | None = None,
-              keep_events: bool = True, max_hands: int = 10000) -> GameResult:
+              keep_events: bool = True, max_hands: int = 10000,
+              on_hand: Callable[[ClassicalHand], None] | None = None) -> GameResult:
     """Play one game between four agents (``choose(view, actions)``; agents with
     ``observe(event)`` get every event as their seat sees it). Events go to ``on_event`` and,
-    with ``keep_events``, to the result."""
+    with ``keep_events``, to the result; ``on_hand`` sees each hand's referee before it
+    plays (the invariant checker's hook)."""
     if isinstance(rules, str):
         rules = ClassicalRules.preset(rules)
     if len(agents) != 4:
@@ -213,9 +215,9 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
               "players": players, "scores": [scores[p] for p in players],
               "east_streak": streak, "dice": list(wall.dice), "wall": list(wall.tiles),
               "tail": list(wall.tail)})
-        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing,
-                             events=None, on_event=None)
-        hand.emit = emit  # type: ignore[method-assign]
+        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing, emit=emit)
+        if on_hand is not None:
+            on_hand(hand)
         hand_scores = [scores[p] for p in players]
         for v in seat_views:
             v.attach(hand, hand_scores)

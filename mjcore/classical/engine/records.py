@@ -27,7 +27,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ...errors import InvalidHandError
+from ...errors import InvalidHandError, MjcoreError
 from ...tiles import BONUS_NAMES, TILE_NAMES
 
 CODE_NAMES: tuple[str, ...] = tuple(TILE_NAMES) + tuple(BONUS_NAMES)
@@ -93,3 +93,125 @@ def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, An
         ev["_line"] = n
         events.append(ev)
     return events
+
+
+class RecordMismatch(InvalidHandError):
+    """A record that does not replay to itself (names the hand and the event)."""
+
+
+def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
+    """Replay a game record (engine events, tiles as codes) through the referee: each hand
+    from its recorded wall, with the recorded choices; every event must come out the same.
+    Returns the number of events compared; raises RecordMismatch at the first difference."""
+    from ..rules import ClassicalRules
+
+    rules = None
+    compared = 0
+    i = 0
+    n = len(events)
+    while i < n:
+        ev = events[i]
+        t = ev["type"]
+        if t == "start_game":
+            try:
+                rules = ClassicalRules.from_dict(ev["rules"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RecordMismatch(f"{where}: start_game has no valid rules ({exc})",
+                                     reason="bad_record") from None
+            i += 1
+            continue
+        if t != "start_hand":
+            i += 1
+            continue
+        if rules is None:
+            raise RecordMismatch(f"{where}: a hand before start_game", reason="bad_record")
+        j = i + 1
+        while j < n and events[j]["type"] not in ("end_hand", "start_hand", "end_game"):
+            j += 1
+        body = events[i + 1:j]
+        label = f"{where} hand {ev.get('index', '?')}"
+        produced = _replay_hand(rules, ev, body, label)
+        recorded = [{k: v for k, v in e.items() if k != "_line"} for e in body]
+        for k, (mine, theirs) in enumerate(zip(produced, recorded)):
+            if mine != theirs:
+                raise RecordMismatch(f"{label} event {k + 1}: replayed {to_json(mine)}, "
+                                     f"recorded {to_json(theirs)}", reason="mismatch")
+        if len(produced) != len(recorded):
+            raise RecordMismatch(f"{label}: replayed {len(produced)} events, recorded "
+                                 f"{len(recorded)}", reason="mismatch")
+        compared += len(produced)
+        i = j
+    return compared
+
+
+def _replay_hand(rules: Any, ev: dict[str, Any], body: list[dict[str, Any]],
+                 label: str) -> list[dict[str, Any]]:
+    """Play one recorded hand again from its wall and choices; the events it produces."""
+    from .handcalc import USE_NAMES
+    from .referee import (
+        ADD_KONG,
+        CHOW,
+        CONCEALED_KONG,
+        DISCARD,
+        KONG,
+        MAHJONG,
+        MAHJONG_CLAIM,
+        ORIGINAL_CALL,
+        PASS,
+        PUNG,
+        Action,
+        ActionType,
+        ClassicalHand,
+    )
+    from .wall import ClassicalWall
+
+    calls = {"chow": CHOW, "pung": PUNG, "kong": KONG, "mahjong_claim": MAHJONG_CLAIM}
+    turns: list[list[Action]] = [[], [], [], []]
+    claims: dict[tuple[int, int], Action] = {}
+    serial = 0
+    for e in body:
+        et = e["type"]
+        if et in ("discard", "concealed_kong", "add_kong"):
+            serial += 1
+            kind = {"discard": ORIGINAL_CALL if e.get("original_call") else DISCARD,
+                    "concealed_kong": CONCEALED_KONG, "add_kong": ADD_KONG}[et]
+            turns[e["seat"]].append(Action(kind, e["tile"]))
+        elif et == "claim":
+            form = e.get("form", -1)
+            if "use" in e:
+                form = USE_NAMES.index(e["use"])
+            claims[(serial, e["seat"])] = Action(calls[e["call"]], e["tile"], form)
+        elif et == "mahjong" and e["from"] == e["seat"]:
+            turns[e["seat"]].append(Action(MAHJONG, e["tile"]))
+    pos = [0, 0, 0, 0]
+    state = {"serial": 0}
+
+    def decide(seat: int, actions: list[Action]) -> Action:
+        if actions[0].type == ActionType.PASS:
+            return claims.get((state["serial"], seat), PASS)
+        if pos[seat] >= len(turns[seat]):
+            raise RecordMismatch(f"{label}: seat {seat} must act but the record has no "
+                                 "more choices for it", reason="bad_record")
+        a = turns[seat][pos[seat]]
+        pos[seat] += 1
+        return a
+
+    produced: list[dict[str, Any]] = []
+
+    def observe(e: dict[str, Any]) -> None:
+        if e["type"] in ("discard", "concealed_kong", "add_kong"):
+            state["serial"] += 1
+        produced.append(e)
+
+    try:
+        wall = ClassicalWall(ev["wall"], ev["tail"], rules.dead_wall, tuple(ev["dice"]),
+                             where=label)
+        hand = ClassicalHand(rules, wall, decide, prevailing=ev["prevailing"],
+                             emit=observe)
+        hand.play()
+    except (KeyError, TypeError) as exc:
+        raise RecordMismatch(f"{label}: malformed start_hand ({exc!r})",
+                             reason="bad_record") from None
+    except MjcoreError as exc:
+        raise RecordMismatch(f"{label}: {exc}", reason="bad_record") from None
+    return produced

@@ -127,14 +127,14 @@ class ClassicalHand:
     """One hand of classical mahjong. Build it, then call :meth:`play` once."""
 
     def __init__(self, rules: ClassicalRules, wall: ClassicalWall, decide: Decider, *,
-                 prevailing: int = 0, events: list[Event] | None = None,
-                 on_event: Callable[[Event], None] | None = None) -> None:
+                 prevailing: int = 0, emit: Callable[[Event], None] | None = None) -> None:
+        """``emit`` receives every event; without it they collect in :attr:`events`."""
         self.rules = rules
         self.wall = wall
         self.decide = decide
         self.prevailing = prevailing
-        self.events: list[Event] = [] if events is None else events
-        self.on_event = on_event
+        self.events: list[Event] = []
+        self.emit = self.events.append if emit is None else emit
         self.forms = forms_of(rules.seven_pairs)
         self.counts = [bytearray(34) for _ in range(4)]
         self.melds: list[list[Meld]] = [[], [], [], []]
@@ -147,23 +147,16 @@ class ClassicalHand:
         self.n_claims = 0
         self.last_loose = False
         self.loose_from_bonus = rules.bonus_replacement == "loose"
+        # (getattr: rules values built before the option existed)
         self.last_any = getattr(rules, "last_discard_claims",
                                 "any" if rules.name == "bradfield" else "mahjong") == "any"
-
-    # ---- events -----------------------------------------------------------------------
-
-    def emit(self, ev: Event) -> None:
-        self.events.append(ev)
-        if self.on_event is not None:
-            self.on_event(ev)
 
     def ask(self, seat: int, actions: list[Action]) -> Action:
         a = self.decide(seat, actions)
         if a not in actions:
             raise EngineError(
                 f"seat {seat} chose {a!r}, which is not one of the legal actions "
-                f"({', '.join(str(x) for x in actions)}) after event {len(self.events)} "
-                f"({self.events[-1]['type'] if self.events else 'none'})")
+                f"({', '.join(str(x) for x in actions)})")
         return a
 
     # ---- tiles ------------------------------------------------------------------------

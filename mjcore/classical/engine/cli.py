@@ -1,0 +1,274 @@
+"""The classical engine's commands, called by ``mjcore play --rules classical|bradfield`` and by
+``mjcore replay`` when its paths hold Bradfield hand histories or classical records."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tarfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+PRESETS = ("classical", "bradfield")
+
+
+# ---- play ------------------------------------------------------------------------------
+
+def _one_game(task: tuple) -> dict[str, Any]:
+    from ...errors import MjcoreError
+    from ..rules import ClassicalRules
+    from .agents import make_agent
+    from .game import play_game
+    from .invariants import check_game
+    from .records import write_lines
+
+    game_seed, names, preset, out_dir, check = task
+    rules = ClassicalRules.preset(preset)
+    checked = 0
+    try:
+        if check:
+            checked, res = check_game(game_seed, names, rules)
+        else:
+            agents = [make_agent(n, game_seed * 4 + p) for p, n in enumerate(names)]
+            try:
+                res = play_game(agents, seed=game_seed, rules=rules, keep_events=bool(out_dir))
+            finally:
+                for a in agents:
+                    close = getattr(a, "close", None)
+                    if close:
+                        close()
+    except MjcoreError as exc:
+        return {"seed": game_seed, "error": str(exc)}
+    if out_dir:
+        with open(os.path.join(out_dir, f"game-{game_seed:08d}.jsonl"), "w") as f:
+            f.writelines(line + "\n" for line in write_lines(res.events))
+    order = sorted(range(4), key=lambda p: -res.scores[p])
+    ranks = [0] * 4
+    for place, p in enumerate(order):
+        ranks[p] = place + 1
+    wins = [0] * 4
+    washouts = 0
+    for rec in res.hands:
+        if not rec.result.wins:
+            washouts += 1
+        for w in rec.result.wins:
+            wins[(rec.east + w.seat) % 4] += 1
+    return {"seed": game_seed, "scores": list(res.scores), "ranks": ranks, "wins": wins,
+            "hands": len(res.hands), "washouts": washouts, "checked": checked}
+
+
+def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str | None,
+                   check_invariants: bool, jobs: int, progress: bool) -> None:
+    """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
+    agent (players keep their agent; seating follows the rules' ``seating`` option)."""
+    from tqdm import tqdm
+
+    from ...errors import MjcoreError
+    from .agents import make_agent
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if not names or len(names) > 4:
+        raise click.BadParameter("give one to four agent names", param_hint="--agents")
+    names = (names * 4)[:4]
+    try:
+        for n in names:
+            if n.startswith("json:"):
+                _check_command(n)
+            else:
+                make_agent(n)
+    except MjcoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    tasks = [(seed + i, names, preset, out_dir, check_invariants) for i in range(games)]
+    start = time.perf_counter()
+    cpu0 = time.process_time()
+    results: list[dict[str, Any]] = []
+    bar = tqdm(total=games, desc="games", unit="game", disable=not progress, file=sys.stderr)
+    failed = None
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for r in pool.imap_unordered(_one_game, tasks, chunksize=4):
+                    if "error" in r:
+                        failed = r
+                        break
+                    results.append(r)
+                    bar.update(1)
+        else:
+            for task in tasks:
+                r = _one_game(task)
+                if "error" in r:
+                    failed = r
+                    break
+                results.append(r)
+                bar.update(1)
+    finally:
+        bar.close()
+    if failed is not None:
+        click.echo(f"FAILED in game seed {failed['seed']}: {failed['error']}", err=True)
+        sys.exit(1)
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu0
+    n_done = max(len(results), 1)
+    rows = [(f"{'#':<4}{'agent':<16}{'1st':>6}{'2nd':>6}{'3rd':>6}{'4th':>6}{'avg rank':>10}"
+             f"{'wins/game':>11}{'avg score':>11}")]
+    for p in range(4):
+        places = [sum(1 for r in results if r["ranks"][p] == k) for k in (1, 2, 3, 4)]
+        avg_rank = sum(r["ranks"][p] for r in results) / n_done
+        rows.append(f"{p:<4}{names[p][:15]:<16}" + "".join(f"{x:>6}" for x in places)
+                    + f"{avg_rank:>10.2f}{sum(r['wins'][p] for r in results) / n_done:>11.2f}"
+                    f"{sum(r['scores'][p] for r in results) / n_done:>11.1f}")
+    click.echo("\n".join(rows))
+    hands = sum(r["hands"] for r in results)
+    washouts = sum(r["washouts"] for r in results)
+    rate = f"{games / elapsed:.1f} games/s"
+    if jobs == 1 and cpu > 0:
+        rate += f", {games / cpu:.1f} games per CPU second"
+    click.echo(f"{games} games ({preset}), {hands} hands, {washouts} wash-outs in "
+               f"{elapsed:.1f} s ({rate})")
+    if check_invariants:
+        checked = sum(r["checked"] for r in results)
+        click.echo(f"invariants held on all {games} games ({checked} events checked: 144 tiles "
+                   "after every discard, claim, kong and Mah-Jong; legal final hands; zero-sum "
+                   "settlements; same seed -> same game; every record replayed)")
+
+
+def _check_command(agent: str) -> None:
+    import shlex
+    import shutil
+
+    from .agents import AgentError
+
+    try:
+        argv = shlex.split(agent[len("json:"):])
+    except ValueError as exc:
+        raise AgentError(f"--agents {agent!r}: {exc}") from None
+    if not argv:
+        raise AgentError(f"--agents {agent!r}: no command after 'json:'")
+    if shutil.which(argv[0]) is None:
+        raise AgentError(f"--agents {agent!r}: command {argv[0]!r} not found or not executable")
+
+
+# ---- replay ----------------------------------------------------------------------------
+
+def _peek(path: Path) -> str:
+    """The first kilobytes of the first history-like file under ``path``."""
+    try:
+        if path.is_dir():
+            for f in sorted(path.rglob("*")):
+                if f.is_file() and f.suffix in (".mjs", ".jsonl"):
+                    with open(f, "rb") as fh:
+                        return fh.read(4096).decode("utf-8", "replace")
+            return ""
+        if ".tar" in path.name or path.suffix in (".txz", ".tgz"):
+            with tarfile.open(path, "r|*") as tar:
+                for m in tar:
+                    if m.isfile() and m.name.endswith((".mjs", ".jsonl")):
+                        member = tar.extractfile(m)
+                        return member.read(4096).decode("utf-8", "replace") if member else ""
+            return ""
+        with open(path, "rb") as fh:
+            return fh.read(4096).decode("utf-8", "replace")
+    except (OSError, tarfile.TarError, EOFError):
+        return ""
+
+
+def classify(paths: Sequence[str]) -> str | None:
+    """``bradfield`` or ``classical`` when every path holds Bradfield hand histories or
+    classical JSON-lines records (told by their content), else None."""
+    from .bradfield import is_bradfield_text
+
+    kinds = set()
+    for p in paths:
+        head = _peek(Path(p))
+        if is_bradfield_text(head):
+            kinds.add("bradfield")
+        elif head.startswith('{"type":"start_game"') and '"dead_wall"' in head:
+            kinds.add("classical")
+        else:
+            kinds.add("other")
+    if len(kinds) == 1 and "other" not in kinds:
+        return kinds.pop()
+    if kinds - {"other"} and "other" in kinds:
+        raise click.ClickException("give classical histories or records and riichi records "
+                                   "in separate runs")
+    return None
+
+
+def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
+                     progress: bool) -> None:
+    """``mjcore replay`` on Bradfield histories (through our referee, with scoring) or on
+    classical records; exit 1 on any difference."""
+    from tqdm import tqdm
+
+    from ...errors import MjcoreError
+    from .bradfield import replay_paths
+
+    start = time.perf_counter()
+    bar = tqdm(desc="games", unit="game", file=sys.stderr, disable=not progress,
+               mininterval=0.5)
+    n_games = n_ok = n_hands = shown = 0
+    try:
+        if kind == "bradfield":
+            try:
+                for g in replay_paths(paths):
+                    n_games += 1
+                    n_hands += len(g.hands)
+                    n_ok += g.ok
+                    problem = g.first_problem()
+                    if as_json:
+                        click.echo(json.dumps({"game": g.name, "hands": len(g.hands),
+                                               "agree": g.ok, "first_difference": problem}))
+                    elif problem and shown < show:
+                        shown += 1
+                        click.echo(f"DISAGREE: {g.name}: {problem}", err=True)
+                    bar.update(1)
+            except MjcoreError as exc:
+                raise click.ClickException(str(exc)) from None
+        else:
+            for name, ok, hands, problem in _replay_records(paths):
+                n_games += 1
+                n_hands += hands
+                n_ok += ok
+                if as_json:
+                    click.echo(json.dumps({"record": name, "hands": hands, "agree": ok,
+                                           "first_difference": problem}))
+                elif problem and shown < show:
+                    shown += 1
+                    click.echo(f"DISAGREE: {name}: {problem}", err=True)
+                bar.update(1)
+    finally:
+        bar.close()
+    elapsed = time.perf_counter() - start
+    if n_games == 0:
+        raise click.ClickException(f"no games in {', '.join(map(repr, paths))}")
+    click.echo(f"{n_games} games ({kind}): {n_ok} agree, {n_games - n_ok} disagree; "
+               f"{n_hands} hands in {elapsed:.1f} s", err=as_json)
+    if n_ok != n_games:
+        sys.exit(1)
+
+
+def _replay_records(paths: Sequence[str]):
+    from ...errors import MjcoreError
+    from .records import read_lines, replay_record
+
+    files: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        files += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
+    for f in files:
+        try:
+            with open(f, encoding="utf-8") as fh:
+                events = read_lines(fh, str(f))
+            replay_record(events, str(f))
+            hands = sum(1 for e in events if e["type"] == "start_hand")
+            yield str(f), True, hands, None
+        except (MjcoreError, OSError, UnicodeDecodeError) as exc:
+            yield str(f), False, 0, str(exc)

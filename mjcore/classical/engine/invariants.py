@@ -1,0 +1,111 @@
+"""Conformance checks for classical self-play (``mjcore play --rules classical
+--check-invariants``): after every discard, claim, kong and Mah-Jong the 144 tiles are all
+accounted for (wall, hands, sets, bonus tiles, discards); every finished
+hand is legal (13 tiles a seat counting each set as three, the winner 14 and complete); every
+settlement sums to zero and the scores keep their total; the same seed plays the same game;
+the record, written as JSON lines and read back, replays to the same events."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...errors import MjcoreError
+from ..rules import ClassicalRules
+from .agents import make_agent
+from .game import GameResult, play_game
+from .handcalc import complete
+from .records import read_lines, replay_record, write_lines
+from .referee import ClassicalHand
+from .wall import FULL_SET
+
+_FULL = Counter(FULL_SET)
+
+
+class InvariantError(MjcoreError):
+    """An invariant failed: names the game, the hand and the event."""
+
+
+def table_tiles(hand: ClassicalHand) -> Counter:
+    """Every tile of the hand wherever it is: wall, hands, sets, bonus tiles, discards."""
+    tiles: Counter = Counter(hand.wall.unseen())
+    for s in range(4):
+        for k, n in enumerate(hand.counts[s]):
+            if n:
+                tiles[k] += n
+        tiles.update(hand.bonus[s])
+        tiles.update(hand.discards[s])
+        for m in hand.melds[s]:
+            if m.type == "chow":
+                tiles.update((m.tile, m.tile + 1, m.tile + 2))
+            else:
+                tiles[m.tile] += 4 if m.type == "kong" else 3
+    return tiles
+
+
+def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[int, GameResult]:
+    """Play one game with every check on; (events checked, the result)."""
+    state: dict[str, Any] = {"hand": None, "checked": 0, "index": -1}
+
+    def where(ev: dict[str, Any]) -> str:
+        return f"game seed {seed} hand {state['index']} event {ev['type']}"
+
+    def on_hand(hand: ClassicalHand) -> None:
+        state["hand"] = hand
+
+    def on_event(ev: dict[str, Any]) -> None:
+        t = ev["type"]
+        if t == "start_hand":
+            state["index"] = ev["index"]
+            state["total"] = sum(ev["scores"])
+            state["winners"] = set()
+            return
+        if t == "mahjong":
+            state["winners"].add(ev["seat"])
+        hand = state["hand"]
+        if hand is None or t in ("start_game", "end_game"):
+            return
+        state["checked"] += 1
+        # (a draw is counted into the hand after its event; the next choice checks it)
+        if t in ("discard", "chow", "pung", "kong", "concealed_kong", "add_kong", "mahjong",
+                 "washout", "end_hand"):
+            tiles = table_tiles(hand)
+            if tiles != _FULL:
+                diff = (tiles - _FULL) + (_FULL - tiles)
+                raise InvariantError(f"{where(ev)}: the 144 tiles are not all accounted for "
+                                     f"({dict(diff)})")
+        if t == "end_hand":
+            if sum(ev["net"]) != 0:
+                raise InvariantError(f"{where(ev)}: the settlement {ev['net']} does not sum "
+                                     "to zero")
+            if sum(ev["scores"]) != state["total"]:
+                raise InvariantError(f"{where(ev)}: the scores' total changed")
+            winners = state["winners"]
+            for s in range(4):
+                n = sum(hand.counts[s]) + 3 * len(hand.melds[s])
+                want = 14 if s in winners else 13
+                if n != want:
+                    raise InvariantError(f"{where(ev)}: seat {s} ends with {n} tiles (sets as "
+                                         f"three), not {want}")
+                if s in winners and not complete(bytes(hand.counts[s]), len(hand.melds[s]),
+                                                 hand.forms):
+                    raise InvariantError(f"{where(ev)}: the winner's hand is not complete")
+
+    def game() -> GameResult:
+        agents = [make_agent(n, seed * 4 + p) for p, n in enumerate(names)]
+        try:
+            return play_game(agents, seed=seed, rules=rules, on_event=on_event,
+                             on_hand=on_hand)
+        finally:
+            for a in agents:
+                close = getattr(a, "close", None)
+                if close:
+                    close()
+
+    result = game()
+    again = game()
+    if again.events != result.events:
+        raise InvariantError(f"game seed {seed}: the same seed played a different game")
+    events = read_lines(write_lines(result.events), f"game seed {seed}")
+    replay_record(events, f"game seed {seed}")
+    return state["checked"], result
