@@ -772,8 +772,8 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
         with cf.ThreadPoolExecutor(n) as pool:
             futures = [pool.submit(analyze_part, name, src, out, threads)
                        for name, src in todo]
-            for f in cf.as_completed(futures):
-                done(f.result())
+            for finished in cf.as_completed(futures):
+                done(finished.result())
     bar.close()
     summary.rows = rows
     summary.problems = read_problems(out)
@@ -835,17 +835,23 @@ def read_table(directory: str, columns: list[str] | None = None, *,
     folder, the columns its parts leave in their input parts (the hand-state lists of an
     extract) are read from there, row by row, unless ``with_input`` is False."""
     import pyarrow as pa
+
+    return pa.concat_tables(list(iter_parts(directory, columns, with_input=with_input)))
+
+
+def iter_parts(directory: str, columns: list[str] | None = None, *,
+               with_input: bool = True) -> Any:
+    """The parts of a folder one by one, as :func:`read_table` joins them."""
     import pyarrow.parquet as pq
 
     files = part_files(directory)
     if not files:
         raise MjcoreError(f"{directory}: no Parquet parts")
-    tables = []
     for f in files:
         schema = pq.read_schema(f)
         source = (schema.metadata or {}).get(INPUT_KEY.encode())
         if not with_input or source is None:
-            tables.append(pq.read_table(f, columns=columns))
+            yield pq.read_table(f, columns=columns)
             continue
         source_path = source.decode()
         if not os.path.exists(source_path):
@@ -864,9 +870,9 @@ def read_table(directory: str, columns: list[str] | None = None, *,
             for c in theirs:
                 part = part.append_column(extra.schema.field(c), extra.column(c))
         order = [c for c in wanted if c in part.column_names]
-        tables.append(part.select(order).replace_schema_metadata(None))
-    return pa.concat_tables(tables)
+        yield part.select(order).replace_schema_metadata(None)
 
 
 __all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",
-           "analyze_part", "analyze_table", "dask_client", "read_table", "table_columns"]
+           "analyze_part", "analyze_table", "dask_client", "iter_parts", "read_table",
+           "table_columns"]

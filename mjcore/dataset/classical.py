@@ -77,7 +77,8 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
     start = len(out)
     script = _Script(h)
     wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall, where=h.source)
-    state: dict[str, Any] = {"hand": None, "last": -1, "draws": [0, 0, 0, 0], "winner": -1}
+    state: dict[str, Any] = {"hand": None, "last": -1, "draws": [0, 0, 0, 0], "winner": -1,
+                             "events": 0}
     names = [str(name) or f"seat {s}" for s, (_pid, name) in enumerate(h.players)]
     while len(names) < 4:
         names.append(f"seat {len(names)}")
@@ -85,6 +86,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
 
     def on_event(ev: dict[str, Any]) -> None:
         script.observe(ev)
+        state["events"] += 1
         t = ev["type"]
         if t in ("draw", "loose"):
             state["draws"][ev["seat"]] += 1
@@ -105,7 +107,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
                       ActionType.MAHJONG_CLAIM):
             kind = state["last"]
         cols["decision"].append(decision)
-        cols["event"].append(len(hand.events))
+        cols["event"].append(state["events"])
         cols["seat"].append(seat)
         cols["player"].append(names[seat])
         cols["turn"].append(state["draws"][seat])
@@ -129,7 +131,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         return a
 
     hand = ClassicalHand(h.rules, wall, decide, prevailing=h.game.prevailing_wind,
-                         on_event=on_event)
+                         emit=on_event)
     state["hand"] = hand
     try:
         result = hand.play()

@@ -364,6 +364,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     riichi = [False] * 4
     riichi_bits = 0
     ippatsu = [False] * 4
+    robbed_ippatsu = ippatsu
     pending_riichi = -1
     double_riichi = [False] * 4
     discarded = [False] * 4     # seat has discarded in this hand
@@ -539,6 +540,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 pon[2] = pon[2] + [tile]
                 tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
                 called_in_hand = True
+                robbed_ippatsu = ippatsu    # a kan robbed by chankan never happened
                 ippatsu = [False] * 4
                 last_actor_event = ev
                 continue
@@ -564,9 +566,11 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 a = ev["actor"]
                 target = ev["target"]
                 flags = 0
+                robbing = a != target and last_actor_event is not None and \
+                    last_actor_event["type"] == "kakan"
                 if riichi[a]:
                     flags |= WIN_FLAG_BITS["riichi"]
-                    if ippatsu[a]:
+                    if (robbed_ippatsu if robbing else ippatsu)[a]:
                         flags |= WIN_FLAG_BITS["ippatsu"]
                     if double_riichi[a]:
                         flags |= WIN_FLAG_BITS["double_riichi"]

@@ -85,73 +85,136 @@ def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "~"
 
 
-def _frame(data: Any) -> Any:
-    """A pandas DataFrame of the report's columns from a folder, an Arrow table or a frame."""
+def _chunks(data: Any) -> Any:
+    """pandas DataFrames of the report's columns: one per part of a folder, else one."""
     import pandas as pd
     import pyarrow as pa
 
     if isinstance(data, (str, os.PathLike)):
-        from .analyze import read_table, table_columns
+        from .analyze import iter_parts, table_columns
 
         have = set(table_columns(os.fspath(data)))
-        data = read_table(os.fspath(data), [c for c in REPORT_COLUMNS if c in have])
+        for part in iter_parts(os.fspath(data), [c for c in REPORT_COLUMNS if c in have]):
+            yield part.to_pandas()
+        return
     if isinstance(data, pa.Table):
         data = data.select([c for c in REPORT_COLUMNS if c in data.column_names]).to_pandas()
-    if not isinstance(data, pd.DataFrame):
-        if type(data).__module__.startswith("dask"):
-            data = data[[c for c in REPORT_COLUMNS if c in data.columns]].compute()
-        else:
-            raise MjcoreError(f"report takes a folder, an Arrow table or a DataFrame, not "
-                              f"{type(data).__name__}")
-    if "made_discard" not in data.columns:
-        raise MjcoreError("the table is not analysed (no made_discard column): run analyze")
-    return data
+    elif type(data).__module__.startswith("dask"):
+        data = data[[c for c in REPORT_COLUMNS if c in data.columns]].compute()
+    elif not isinstance(data, pd.DataFrame):
+        raise MjcoreError(f"report takes a folder, an Arrow table or a DataFrame, not "
+                          f"{type(data).__name__}")
+    yield data
 
 
-def _measures(df: Any) -> dict[str, Any]:
-    d = df[df["made_discard"].notna()]
-    n = len(d)
-    out: dict[str, Any] = {"discards": int(n)}
-    out["best_rate"] = float(d["made_best"].astype(bool).mean()) if n else None
-    out["lost_per_discard"] = float(d["acceptance_lost"].astype(float).mean()) if n else None
-    keys = [c for c in ("game", "hand", "seat") if c in d.columns]
-    if n and len(keys) == 3:
-        per_hand = d.groupby(keys, sort=False)["acceptance_lost"].sum()
-        out["lost_per_hand"] = float(per_hand.mean())
-        out["player_hands"] = len(per_hand)
-    else:
-        out["lost_per_hand"] = None
-        out["player_hands"] = 0
-    return out
+class _Sums:
+    """Running sums of the discard measures of one group (a player, or everyone)."""
+
+    __slots__ = ("best", "discards", "hand_lost", "hands", "lost")
+
+    def __init__(self) -> None:
+        self.discards = self.best = self.hands = 0
+        self.lost = self.hand_lost = 0.0
+
+    def add(self, discards: int, best: int, lost: float, hands: int, hand_lost: float) -> None:
+        self.discards += discards
+        self.best += best
+        self.lost += lost
+        self.hands += hands
+        self.hand_lost += hand_lost
+
+    def measures(self) -> dict[str, Any]:
+        n = self.discards
+        return {"discards": n, "best_rate": self.best / n if n else None,
+                "lost_per_discard": self.lost / n if n else None,
+                "lost_per_hand": self.hand_lost / self.hands if self.hands else None,
+                "player_hands": self.hands}
+
+
+class _Totals:
+    """The report's numbers, summed part by part (memory: the players and turns seen).
+    A hand is one (game, hand, seat); extract parts never split a game."""
+
+    def __init__(self) -> None:
+        self.rows = self.not_analysed = self.wins = self.wins_agree = 0
+        self.games: set[Any] = set()
+        self.all = _Sums()
+        self.players: dict[str, _Sums] = {}
+        self.turns: dict[int, list[float]] = {}
+        self.has_wins = False
+
+    def add(self, df: Any) -> None:
+        if "made_discard" not in df.columns:
+            raise MjcoreError("the table is not analysed (no made_discard column): run analyze")
+        self.rows += len(df)
+        if "game" in df.columns:
+            self.games.update(df["game"].unique().tolist())
+        if "analysis_error" in df.columns:
+            self.not_analysed += int(df["analysis_error"].notna().sum())
+        if "score_status" in df.columns and "win_points" in df.columns:
+            self.has_wins = True
+            wins = df[df["score_status"].notna()]
+            self.wins += len(wins)
+            self.wins_agree += int((wins["score_points"] == wins["win_points"]).sum())
+        d = df[df["made_discard"].notna()]
+        if not len(d):
+            return
+        best = d["made_best"].astype(bool)
+        lost = d["acceptance_lost"].astype(float)
+        keys = [c for c in ("game", "hand", "seat") if c in d.columns]
+        per_hand = lost.groupby([d[k] for k in keys]).sum() if len(keys) == 3 else None
+        self.all.add(len(d), int(best.sum()), float(lost.sum()),
+                     len(per_hand) if per_hand is not None else 0,
+                     float(per_hand.sum()) if per_hand is not None else 0.0)
+        if "player" in d.columns:
+            frame = {"player": d["player"], "best": best, "lost": lost}
+            grouped = pd_frame(frame).groupby("player", sort=False).agg(
+                discards=("best", "size"), best=("best", "sum"), lost=("lost", "sum"))
+            if per_hand is not None:
+                hand_player = d.groupby(keys, sort=False)["player"].first()
+                hp = pd_frame({"player": hand_player.values, "lost": per_hand.reindex(
+                    hand_player.index).values}).groupby("player", sort=False)["lost"]
+                hands, hand_lost = hp.size(), hp.sum()
+            for name, row in grouped.iterrows():
+                sums = self.players.setdefault(str(name), _Sums())
+                n_hands = int(hands.get(name, 0)) if per_hand is not None else 0
+                sums.add(int(row["discards"]), int(row["best"]), float(row["lost"]), n_hands,
+                         float(hand_lost.get(name, 0.0)) if per_hand is not None else 0.0)
+        if "turn" in d.columns and "shanten" in d.columns:
+            t = d[d["turn"] <= MAX_TURN]
+            agg = t["shanten"].astype(float).groupby(t["turn"]).agg(["sum", "size"])
+            for turn, row in agg.iterrows():
+                acc = self.turns.setdefault(int(turn), [0.0, 0])
+                acc[0] += float(row["sum"])
+                acc[1] += int(row["size"])
+
+
+def pd_frame(columns: dict[str, Any]) -> Any:
+    import pandas as pd
+
+    return pd.DataFrame(columns)
 
 
 def build_report(data: Any, *, problems: list[Any] | None = None,
                  min_discards: int = 1) -> Report:
-    """The report of an analysed table (folder, Arrow table, pandas or Dask DataFrame)."""
+    """The report of an analysed table (folder, Arrow table, pandas or Dask DataFrame). A
+    folder is read part by part, so memory does not grow with the table."""
     source_dir = os.fspath(data) if isinstance(data, (str, os.PathLike)) else None
-    df = _frame(data)
-    overall = _measures(df)
-    overall["rows"] = len(df)
-    overall["games"] = int(df["game"].nunique()) if "game" in df.columns else 0
-    overall["rows_not_analysed"] = int(df["analysis_error"].notna().sum()) \
-        if "analysis_error" in df.columns else 0
-    if "score_status" in df.columns and "win_points" in df.columns:
-        wins = df[df["score_status"].notna()]
-        overall["wins"] = len(wins)
-        overall["wins_agree"] = int((wins["score_points"] == wins["win_points"]).sum())
-    players: list[dict[str, Any]] = []
-    if "player" in df.columns:
-        d = df[df["made_discard"].notna()]
-        for name, group in d.groupby("player", sort=False):
-            if len(group) >= min_discards:
-                players.append({"player": str(name), **_measures(group)})
-        players.sort(key=lambda p: (-p["discards"], p["player"]))
-    by_turn: list[dict[str, Any]] = []
-    if "turn" in df.columns:
-        d = df[df["made_discard"].notna() & (df["turn"] <= MAX_TURN)]
-        for turn, s in d.groupby("turn")["shanten"]:
-            by_turn.append({"turn": int(turn), "mean_shanten": float(s.astype(float).mean()),
-                            "discards": len(s)})
+    totals = _Totals()
+    for chunk in _chunks(data):
+        totals.add(chunk)
+    overall = totals.all.measures()
+    overall["rows"] = totals.rows
+    overall["games"] = len(totals.games)
+    overall["rows_not_analysed"] = totals.not_analysed
+    if totals.has_wins:
+        overall["wins"] = totals.wins
+        overall["wins_agree"] = totals.wins_agree
+    players = [{"player": name, **sums.measures()} for name, sums in totals.players.items()
+               if sums.discards >= min_discards]
+    players.sort(key=lambda p: (-p["discards"], p["player"]))
+    by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1])}
+               for t, acc in sorted(totals.turns.items())]
     if problems is None:
         problems = _folder_problems(source_dir) if source_dir else []
     skipped = Counter(p.reason for p in problems)
