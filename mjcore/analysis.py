@@ -1,7 +1,15 @@
-"""Single-hand analysis: shanten, agari, waits and ukeire.
+"""Single-hand analysis: shanten, agari, waits and ukeire, under riichi or classical rules.
 
 Every function takes a ``Hand`` or an mpsz string (called melds after the closed tiles, see
 ``mjcore.hand``) and raises ``InvalidHandError`` for malformed or impossible hands.
+
+``rules`` picks the winning forms (``winning_forms``): None (the default) or anything riichi
+means riichi's standard form, chiitoitsu and kokushi. ``"classical"``, ``"bradfield"`` or a
+classical rules value mean chinese-classical.md §7: four sets and a pair, Thirteen Unique
+Wonders, and seven pairs only with the ``seven_pairs`` option. Classical seven pairs are any
+seven pairs, four alike counting as two (Bradfield's rules.txt: "a hand of any seven pairs";
+the spec is silent). Under classical rules red fives do not exist (a ``0`` is an error) and
+bonus tiles beside the hand do not change its shape. Both games run the same kernels.
 """
 from __future__ import annotations
 
@@ -9,7 +17,7 @@ from collections.abc import Iterable
 from operator import getitem
 
 from ._core import shanten as _k
-from .errors import InvalidHandError
+from .errors import InvalidHandError, InvalidRuleError
 from .hand import Hand, as_hand
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .tiles import parse_kinds
@@ -18,6 +26,84 @@ _SIZES = {0: "13 or 14", 13: "13", 14: "14"}
 
 # (shanten after, -remaining, discard, advancing kinds as bytes): one row of ``ukeire_rows``
 Row = tuple[int, int, "int | None", bytes]
+
+
+# -- rules -> winning forms ---------------------------------------------------------------------
+
+RIICHI_FORMS: int = _k.RIICHI
+CLASSICAL_FORMS: int = _k.CLASSICAL
+CLASSICAL_SEVEN_PAIRS_FORMS: int = _k.CLASSICAL_SEVEN_PAIRS
+_RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
+_by_name: dict[str, tuple[int, object]] = {}
+
+
+def resolve_rules(rules: object = None) -> tuple[int, object]:
+    """``(forms, classical rules value or None)`` for ``rules``: see ``winning_forms``."""
+    if rules is None:
+        return RIICHI_FORMS, None
+    if isinstance(rules, str):
+        known = _by_name.get(rules)
+        if known is None:
+            known = _by_name[rules] = _resolve_name(rules)
+        return known
+    from .riichi.rules import RuleSet
+
+    if isinstance(rules, RuleSet):
+        return RIICHI_FORMS, None
+    seven_pairs = getattr(rules, "seven_pairs", None)
+    if type(seven_pairs) is not bool:
+        raise InvalidRuleError(
+            f"rules {rules!r}: expected a preset name, a riichi RuleSet or classical rules "
+            "(a value with a seven_pairs option)")
+    return (CLASSICAL_SEVEN_PAIRS_FORMS if seven_pairs else CLASSICAL_FORMS), rules
+
+
+def _resolve_name(name: str) -> tuple[int, object]:
+    if name in _RIICHI_NAMES:
+        return RIICHI_FORMS, None
+    try:
+        from .classical.rules import ClassicalRules
+    except ImportError:  # pragma: no cover - the classical room ships with mjcore
+        raise InvalidRuleError(f"unknown rules {name!r}; expected one of "
+                               f"{', '.join(_RIICHI_NAMES)}") from None
+    try:
+        return resolve_rules(ClassicalRules.preset(name))
+    except InvalidRuleError as e:
+        raise InvalidRuleError(f"unknown rules {name!r}: not riichi "
+                               f"({', '.join(_RIICHI_NAMES)}); {e}") from None
+
+
+def winning_forms(rules: object = None) -> int:
+    """The winning-form set the kernels use for ``rules``.
+
+    None, ``"riichi"``, a riichi preset name or a riichi ``RuleSet``: riichi's forms (standard,
+    chiitoitsu, kokushi). ``"classical"``, ``"bradfield"`` or a classical rules value (anything
+    with a boolean ``seven_pairs`` option): four sets and a pair and Thirteen Unique Wonders,
+    plus any seven pairs when ``seven_pairs`` is on. Anything else: ``InvalidRuleError``.
+    """
+    return resolve_rules(rules)[0]
+
+
+def _classical_hand(hand: Hand, rules: object) -> None:
+    """What the 144-tile set rules out beyond ``Hand``'s own checks: red fives, and bonus
+    tiles when the rules play without them."""
+    if hand.red_total:
+        raise InvalidHandError(f"hand '{hand}': red fives (0) are not tiles of the classical "
+                               "set; write 5", reason="red_five_not_in_set", text=str(hand))
+    if hand.bonus and getattr(rules, "bonus_tiles", True) is False:
+        from .tiles import format_bonus
+
+        raise InvalidHandError(f"hand '{hand}': bonus tile(s) {format_bonus(hand.bonus)} with "
+                               "rules that play without bonus tiles",
+                               reason="bonus_not_in_play", text=str(hand))
+
+
+def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int]:
+    h = hand if type(hand) is Hand else as_hand(hand)
+    forms, classical = resolve_rules(rules)
+    if classical is not None:
+        _classical_hand(h, classical)
+    return h, forms
 
 
 def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
@@ -50,23 +136,28 @@ _advance = _k.advance
 _ukeire = _k.ukeire
 
 
-def shanten(hand: Hand | str) -> Shanten:
-    """Minimum shanten over standard, seven pairs and thirteen orphans (-1 = complete).
+def shanten(hand: Hand | str, rules: object = None) -> Shanten:
+    """Minimum shanten over the winning forms of ``rules`` (-1 = complete).
 
-    The result is an ``int`` with ``.standard``, ``.chiitoitsu`` and ``.kokushi``; the last two
-    are None for hands with called melds. Takes 13-3k or 14-3k closed tiles.
+    The result is an ``int`` with ``.standard``, ``.chiitoitsu`` (also ``.seven_pairs``) and
+    ``.kokushi`` (also ``.thirteen_orphans``); a form is None when the rules do not have it or
+    the hand has called melds. Takes 13-3k or 14-3k closed tiles.
     """
-    h = hand if type(hand) is Hand else as_hand(hand)
-    i = _forms_index(h._packed, h.n_melds)
+    if rules is None:
+        h = hand if type(hand) is Hand else as_hand(hand)
+        i = _forms_index(h._packed, h.n_melds)
+    else:
+        h, forms = _hand_and_forms(hand, rules)
+        i = _forms_index(h._packed, h.n_melds, forms)
     if i < 0:
         raise _fail(h, i, 0, "shanten")
     return _SHANTEN[i]
 
 
-def is_agari(hand: Hand | str) -> bool:
-    """Whether a hand of 14-3k closed tiles is complete in any form."""
-    h = hand if type(hand) is Hand else as_hand(hand)
-    r = _k.agari(h._packed, h.n_melds)
+def is_agari(hand: Hand | str, rules: object = None) -> bool:
+    """Whether a hand of 14-3k closed tiles is complete in one of the winning forms."""
+    h, forms = _hand_and_forms(hand, rules)
+    r = _k.agari(h._packed, h.n_melds, forms)
     if r < 0:
         raise _fail(h, r, 14, "an agari check")
     return r == 1
@@ -109,10 +200,12 @@ def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     return bytes([4 - x if x < 4 else 0 for x in seen]) + _PAD
 
 
-def ukeire_rows(h: Hand, kinds: list[int] | None) -> tuple[int, list[Row], bytes]:
+def ukeire_rows(h: Hand, kinds: list[int] | None,
+                forms: int = RIICHI_FORMS) -> tuple[int, list[Row], bytes]:
     """What ``ukeire`` reports, before building result objects (serializers read it directly).
 
-    ``kinds``: the visible tiles as kind ids (already checked). Returns the current shanten,
+    ``kinds``: the visible tiles as kind ids (already checked); ``forms``: from
+    ``winning_forms`` (the hand already checked against its rules). Returns the current shanten,
     the options best first as rows ``(shanten after, -remaining, discard, advancing kinds)``
     (one row with discard None for a 13-3k tile hand) and the unseen count per kind.
     """
@@ -120,16 +213,16 @@ def ukeire_rows(h: Hand, kinds: list[int] | None) -> tuple[int, list[Row], bytes
     packed = h._packed
     total = h.n_closed + 3 * n_melds
     if total == 13:
-        st, s, mask = _advance(packed, n_melds)
+        st, s, mask = _advance(packed, n_melds, forms)
         if st:
             raise _fail(h, st, 13, "ukeire")
         unseen = unseen_counts(h, kinds)
         tiles = kinds_of(mask)
         return s, [(s, -sum(tiles.translate(unseen)), None, tiles)], unseen
-    st, _best, after, masks = _ukeire(packed, n_melds)
+    st, _best, after, masks = _ukeire(packed, n_melds, forms)
     if st or after is None or masks is None:
         raise _fail(h, st, 0 if total not in (13, 14) else 14, "ukeire")
-    i = _forms_index(packed, n_melds)
+    i = _forms_index(packed, n_melds, forms)
     if i < 0:
         raise _fail(h, i, 14, "ukeire")
     unseen = unseen_counts(h, kinds)
@@ -174,14 +267,20 @@ def _make_waits(shanten: int, tiles: tuple[Wait, ...]) -> Waits:
     return w
 
 
-def waits(hand: Hand | str, visible: str | Iterable[int | str] = ()) -> Waits:
+def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
+          rules: object = None) -> Waits:
     """The winning tiles of a 13-3k tile hand with how many copies remain unseen.
 
     ``visible``: tiles seen elsewhere (discards, melds, dora indicators), as an mpsz string or
     kinds. A wait on a kind the hand holds all four of does not count. Not tenpai -> no tiles.
+    ``rules``: the winning forms (see the module docstring).
     """
-    h = hand if type(hand) is Hand else as_hand(hand)
-    st, s, mask = _advance(h._packed, h.n_melds)
+    if rules is None:
+        h = hand if type(hand) is Hand else as_hand(hand)
+        st, s, mask = _advance(h._packed, h.n_melds)
+    else:
+        h, forms = _hand_and_forms(hand, rules)
+        st, s, mask = _advance(h._packed, h.n_melds, forms)
     if st:
         raise _fail(h, st, 13, "waits")
     if s != 0:
@@ -190,16 +289,22 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = ()) -> Waits:
     return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
 
-def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = ()) -> Ukeire:
+def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
+           rules: object = None) -> Ukeire:
     """Tile efficiency, like tenhou.net/2's analyser.
 
     For 14-3k tiles: every discard with the shanten after it and the tiles that would advance
     the rest; for 13-3k tiles: one option (``discard=None``) with the advancing tiles. Options
     are sorted best first: lowest shanten, then most tiles remaining, then tile order.
+    ``rules``: the winning forms (see the module docstring).
     """
-    h = hand if type(hand) is Hand else as_hand(hand)
+    if rules is None:
+        h = hand if type(hand) is Hand else as_hand(hand)
+        forms = RIICHI_FORMS
+    else:
+        h, forms = _hand_and_forms(hand, rules)
     kinds = parse_kinds(visible) if visible else None  # type: ignore[arg-type]
-    current, rows, unseen = ukeire_rows(h, kinds)
+    current, rows, unseen = ukeire_rows(h, kinds, forms)
     set_discard, set_shanten, set_tiles = _set_option
     if len(rows) == 1:
         waits_of = None

@@ -5,6 +5,10 @@ counted as fives), and ``n_melds``, the number of called melds per row (an ``(N,
 scalar, or None for 0). The kernels run in one GIL-free loop over all rows, on ``n_threads``
 threads (OpenMP; 1 when the build has no OpenMP).
 
+``rules`` picks the winning forms, as in ``mjcore.analysis``: None (riichi, the default), a
+preset name such as ``"classical"`` or ``"bradfield"``, a riichi ``RuleSet`` or a classical
+rules value. Classical rows are the 34 kinds too: bonus tiles are not part of the counts.
+
 Bad rows never cost the good ones: every result carries ``status`` (0 = ok, negative = the
 reason, see ``STATUS_REASONS``) and ``errors()`` lists the bad rows by index. Call
 ``raise_for_errors()`` to turn them into a ``BatchError``.
@@ -18,6 +22,7 @@ from typing import Union
 import numpy as np
 
 from ._core import batch as _k
+from .analysis import winning_forms
 from .errors import BatchError, InvalidHandError
 
 STATUS_REASONS = {
@@ -154,46 +159,50 @@ class BatchResult:
 
 
 def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
-            n_threads: int | None = 1) -> BatchResult:
+            rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
-    also ``.forms`` (N, 3): standard, chiitoitsu, kokushi (99 when melds rule them out)."""
+    also ``.forms`` (N, 3): standard, seven pairs (chiitoitsu), thirteen orphans (kokushi);
+    99 when melds or the rules rule a form out."""
+    win = winning_forms(rules)
     c = _counts(counts)
     n = c.shape[0]
     m = _melds(n_melds, n)
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     f = np.zeros((n if forms else 0, 3), dtype=np.int8)
-    _k.shanten(c, m, out, status, f, _threads(n_threads))
+    _k.shanten(c, m, win, out, status, f, _threads(n_threads))
     values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
         values["forms"] = f
     return BatchResult(status, values)
 
 
-def is_agari(counts: ArrayLike, n_melds: object = None, *,
+def is_agari(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
              n_threads: int | None = 1) -> BatchResult:
-    """Whether each 14-3k tile row is complete (``.agari``, bool)."""
+    """Whether each 14-3k tile row is complete in a winning form (``.agari``, bool)."""
+    win = winning_forms(rules)
     c = _counts(counts)
     n = c.shape[0]
     m = _melds(n_melds, n)
     out = np.empty(n, dtype=np.uint8)
     status = np.empty(n, dtype=np.int8)
-    _k.is_agari(c, m, out, status, _threads(n_threads))
+    _k.is_agari(c, m, win, out, status, _threads(n_threads))
     return BatchResult(status, {"agari": out.view(np.bool_)})
 
 
-def waits(counts: ArrayLike, n_melds: object = None, *,
+def waits(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
           n_threads: int | None = 1) -> BatchResult:
     """For 13-3k tile rows: ``.shanten`` and ``.mask`` (uint64, bit k = kind k). When the
     shanten is 0 the mask holds the winning tiles; ``.tenpai`` is shanten == 0. A wait on a
     kind the hand holds four of is never in the mask."""
+    win = winning_forms(rules)
     c = _counts(counts)
     n = c.shape[0]
     m = _melds(n_melds, n)
     masks = np.empty(n, dtype=np.uint64)
     sh = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
-    _k.advance(c, m, masks, sh, status, _threads(n_threads))
+    _k.advance(c, m, win, masks, sh, status, _threads(n_threads))
     tenpai = sh == 0
     wait_masks = np.where(tenpai, masks, np.uint64(0))
     return BatchResult(status, {"shanten": sh, "mask": wait_masks, "advance_mask": masks,
@@ -201,11 +210,12 @@ def waits(counts: ArrayLike, n_melds: object = None, *,
 
 
 def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
-           n_threads: int | None = 1) -> BatchResult:
+           rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Ukeire summary of 14-3k tile rows: ``.best_shanten`` after the best discard,
     ``.best_discard`` (kind), ``.best_count`` (advancing tiles left, counting only the hand).
     With ``full=True`` also ``.after`` (N, 34) shanten after each discard (127 = not held) and
     ``.masks`` (N, 34) the advancing mask after each discard."""
+    win = winning_forms(rules)
     c = _counts(counts)
     n = c.shape[0]
     m = _melds(n_melds, n)
@@ -216,7 +226,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     bd = np.empty(n, dtype=np.int8)
     bc = np.empty(n, dtype=np.uint16)
     status = np.empty(n, dtype=np.int8)
-    _k.ukeire(c, m, after, masks, bs, bd, bc, status, _threads(n_threads))
+    _k.ukeire(c, m, win, after, masks, bs, bd, bc, status, _threads(n_threads))
     values: dict[str, np.ndarray] = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
     if full:
         values["after"] = after
@@ -236,10 +246,12 @@ def read_lines(source: bytes | str | os.PathLike) -> bytes:
 
 
 def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False,
-                 n_threads: int | None = 1) -> BatchResult:
+                 rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Shanten of every line of a file (path) or bytes: one closed hand per line, mpsz
     (``123m456p...``) or letter-first (``m123p456...``). Bad lines are reported by line index
-    with the character position. ``keep_counts=True`` also returns ``.counts`` (N, 34)."""
+    with the character position. ``keep_counts=True`` also returns ``.counts`` (N, 34).
+    Red fives (``0``) are read as fives whatever the rules."""
+    win = winning_forms(rules)
     data = read_lines(source)
     buf = np.frombuffer(data, dtype=np.uint8) if data else np.zeros(0, dtype=np.uint8)
     threads = _threads(n_threads)
@@ -248,7 +260,7 @@ def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False
     status = np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
     counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
-    _k.text_shanten(buf, plan, out, status, pos, counts, threads)
+    _k.text_shanten(buf, plan, win, out, status, pos, counts, threads)
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts

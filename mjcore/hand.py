@@ -372,7 +372,8 @@ def _parse_meld(token: str, text: str, offset: int) -> Meld:
     codes = _scan(body, text, body_pos)
     for code, _red, pos in codes:
         if code >= _BONUS_BASE:
-            raise _fail(text, "bad_meld", pos, "a bonus tile cannot be part of a meld")
+            raise _fail(text, "bad_meld", pos,
+                        f"bonus tile {code - _BONUS_BASE + 1}f cannot be part of a set")
     if kind == MeldKind.KAN_ADDED and len(codes) == 3:
         codes.append((codes[0][0], False, codes[-1][2]))
     kinds = [c[0] for c in codes]
@@ -450,9 +451,10 @@ class Hand:
                                        reason="bad_bonus")
             bonus_l.append(b)
         bonus_t = tuple(sorted(bonus_l))
-        if len(set(bonus_t)) != len(bonus_t):
-            raise InvalidHandError("hand bonus tiles: each bonus tile exists once",
-                                   reason="duplicate_bonus")
+        for i in range(1, len(bonus_t)):
+            if bonus_t[i] == bonus_t[i - 1]:
+                raise InvalidHandError(f"hand bonus tiles: a second {bonus_t[i] + 1}f (each "
+                                       "bonus tile exists once)", reason="duplicate_bonus")
         _check_hand(counts_t, red_t, melds_t, max_red)
         self._init(counts_t, red_t, melds_t, bonus_t)
 

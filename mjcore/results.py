@@ -8,10 +8,11 @@ _remaining_of = attrgetter("remaining")
 
 
 class Shanten(int):
-    """The minimum shanten over the three forms; an ``int`` carrying each form.
+    """The minimum shanten over the winning forms; an ``int`` carrying each form.
 
     ``chiitoitsu`` and ``kokushi`` are None for hands with called melds (those forms need a
-    closed hand). -1 means complete.
+    closed hand) and for a form the rules do not have (classical seven pairs with its option
+    off). -1 means complete.
     """
 
     standard: int
@@ -30,6 +31,16 @@ class Shanten(int):
         self.chiitoitsu = chiitoitsu
         self.kokushi = kokushi
         return self
+
+    @property
+    def seven_pairs(self) -> int | None:
+        """The seven-pairs form (``chiitoitsu``); None when the rules or melds rule it out."""
+        return self.chiitoitsu
+
+    @property
+    def thirteen_orphans(self) -> int | None:
+        """Thirteen orphans (``kokushi``; classical: Thirteen Unique Wonders)."""
+        return self.kokushi
 
     def __repr__(self) -> str:
         return (f"Shanten({int(self)}, standard={self.standard}, "

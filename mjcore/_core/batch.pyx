@@ -11,8 +11,8 @@ cdef extern from *:
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
-from mjcore._core.shanten cimport (pack_counts, group_ranks, shanten_all, agari_packed,
-                                   advance_packed, ukeire_packed)
+from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, agari_forms,
+                                   advance_forms, ukeire_forms)
 
 cdef extern from "bits.h":
     u32 mj_compress3(u32 spaced) noexcept nogil
@@ -35,14 +35,15 @@ cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want
     return ST_OK
 
 
-cdef inline int row_shanten(const u8* counts, int n_melds, i8* out, i8* forms3) noexcept nogil:
+cdef inline int row_shanten(const u8* counts, int n_melds, int forms, i8* out,
+                            i8* forms3) noexcept nogil:
     cdef PackedHand h
     cdef int f3[3]
     cdef int s, st = check_row(counts, n_melds, &h, 0)
     out[0] = -128
     if st != ST_OK:
         return st
-    s = shanten_all(&h, n_melds, f3)
+    s = shanten_forms(&h, n_melds, forms, f3)
     if s < -1:
         return s
     out[0] = <i8>s
@@ -53,46 +54,50 @@ cdef inline int row_shanten(const u8* counts, int n_melds, i8* out, i8* forms3) 
     return ST_OK
 
 
-def shanten(const u8[:, ::1] counts, const u8[::1] n_melds, i8[::1] out, i8[::1] status,
-            i8[:, ::1] forms, int n_threads):
-    """out[i] = minimum shanten; forms (N,3) or (0,3): standard, chiitoitsu, kokushi."""
+def shanten(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[::1] out,
+            i8[::1] status, i8[:, ::1] by_form, int n_threads):
+    """out[i] = minimum shanten over the winning forms (types.Forms); by_form (N,3) or (0,3):
+    standard, seven pairs, orphans (99 when off or ruled out by melds)."""
     cdef Py_ssize_t n = counts.shape[0], i
-    cdef bint want_forms = forms.shape[0] == n and n > 0
+    cdef bint want_forms = by_form.shape[0] == n and n > 0
+    check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_shanten(&counts[i, 0], n_melds[i], &out[i],
-                                        &forms[i, 0] if want_forms else NULL)
+            status[i] = <i8>row_shanten(&counts[i, 0], n_melds[i], forms, &out[i],
+                                        &by_form[i, 0] if want_forms else NULL)
 
 
-cdef inline int row_agari(const u8* counts, int n_melds, u8* out) noexcept nogil:
+cdef inline int row_agari(const u8* counts, int n_melds, int forms, u8* out) noexcept nogil:
     cdef PackedHand h
     cdef int a, st = check_row(counts, n_melds, &h, 14)
     out[0] = 0
     if st != ST_OK:
         return st
-    a = agari_packed(&h, n_melds)
+    a = agari_forms(&h, n_melds, forms)
     if a < 0:
         return a
     out[0] = <u8>a
     return ST_OK
 
 
-def is_agari(const u8[:, ::1] counts, const u8[::1] n_melds, u8[::1] out, i8[::1] status,
-             int n_threads):
+def is_agari(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, u8[::1] out,
+             i8[::1] status, int n_threads):
     cdef Py_ssize_t n = counts.shape[0], i
+    check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], &out[i])
+            status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], forms, &out[i])
 
 
-cdef inline int row_advance(const u8* counts, int n_melds, u64* mask, i8* shanten_out) noexcept nogil:
+cdef inline int row_advance(const u8* counts, int n_melds, int forms, u64* mask,
+                            i8* shanten_out) noexcept nogil:
     cdef PackedHand h
     cdef int s, st = check_row(counts, n_melds, &h, 13)
     mask[0] = 0
     shanten_out[0] = -128
     if st != ST_OK:
         return st
-    s = advance_packed(&h, n_melds, mask)
+    s = advance_forms(&h, n_melds, forms, mask)
     if s < -1:
         mask[0] = 0
         return s
@@ -100,17 +105,19 @@ cdef inline int row_advance(const u8* counts, int n_melds, u64* mask, i8* shante
     return ST_OK
 
 
-def advance(const u8[:, ::1] counts, const u8[::1] n_melds, u64[::1] masks, i8[::1] shanten_out,
-            i8[::1] status, int n_threads):
+def advance(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, u64[::1] masks,
+            i8[::1] shanten_out, i8[::1] status, int n_threads):
     """For 13-3k tile rows: shanten and the 34-bit mask of advancing kinds (winning tiles
     when the shanten is 0)."""
     cdef Py_ssize_t n = counts.shape[0], i
+    check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_advance(&counts[i, 0], n_melds[i], &masks[i], &shanten_out[i])
+            status[i] = <i8>row_advance(&counts[i, 0], n_melds[i], forms, &masks[i],
+                                        &shanten_out[i])
 
 
-cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* masks_out,
+cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_out, u64* masks_out,
                            i8* best_shanten, i8* best_discard, u16* best_count) noexcept nogil:
     cdef PackedHand h
     cdef i8 aft_local[34]
@@ -125,7 +132,7 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     best_count[0] = 0
     if st != ST_OK:
         return st
-    b = ukeire_packed(&h, n_melds, aft, msk, after_out == NULL)
+    b = ukeire_forms(&h, n_melds, forms, aft, msk, after_out == NULL)
     if b < -1:
         return b
     # the hand's counts as three 34-bit planes (count = ones + 2 twos + 4 fours)
@@ -153,7 +160,8 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, i8* after_out, u64* ma
     return ST_OK
 
 
-def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, i8[:, ::1] after, u64[:, ::1] masks,
+def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[:, ::1] after,
+           u64[:, ::1] masks,
            i8[::1] best_shanten, i8[::1] best_discard, u16[::1] best_count, i8[::1] status,
            int n_threads):
     """For 14-3k tile rows: per discard, the shanten after it and its advancing mask (when
@@ -161,9 +169,10 @@ def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, i8[:, ::1] after, u64
     advancing tiles given only the hand, then lowest kind), its shanten and its tile count."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint full = after.shape[0] == n and n > 0
+    check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_ukeire(&counts[i, 0], n_melds[i],
+            status[i] = <i8>row_ukeire(&counts[i, 0], n_melds[i], forms,
                                        &after[i, 0] if full else NULL,
                                        &masks[i, 0] if full else NULL,
                                        &best_shanten[i], &best_discard[i], &best_count[i])
@@ -335,8 +344,8 @@ def line_chunks(const unsigned char[::1] data, int n_threads=1):
     return count, plan_a
 
 
-cdef inline int row_text(const unsigned char* line, Py_ssize_t length, i8* out, i32* pos,
-                         u8* keep) noexcept nogil:
+cdef inline int row_text(const unsigned char* line, Py_ssize_t length, int forms, i8* out,
+                         i32* pos, u8* keep) noexcept nogil:
     cdef u8 c[34]
     cdef PackedHand h
     cdef int k, s, st
@@ -351,21 +360,23 @@ cdef inline int row_text(const unsigned char* line, Py_ssize_t length, i8* out, 
     st = check_row(c, 0, &h, 0)
     if st != ST_OK:
         return st
-    s = shanten_all(&h, 0, NULL)
+    s = shanten_forms(&h, 0, forms, NULL)
     if s < -1:
         return s
     out[0] = <i8>s
     return ST_OK
 
 
-def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, i8[::1] out,
-                 i8[::1] status, i32[::1] err_pos, u8[:, ::1] counts_out, int n_threads):
+def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, int forms,
+                 i8[::1] out, i8[::1] status, i32[::1] err_pos, u8[:, ::1] counts_out,
+                 int n_threads):
     """Parse each line and compute its minimum shanten (closed hands of 13 or 14 tiles), chunk
     by chunk in parallel, as planned by line_chunks (out and the others have one row a line)."""
     cdef Py_ssize_t n_chunks = plan.shape[0] - 1, n = out.shape[0], c, i, row, start, hi
     cdef Py_ssize_t size = data.shape[0]
     cdef bint keep = counts_out.shape[0] == n and n > 0
     cdef const unsigned char* base = &data[0] if size > 0 else NULL
+    check_forms(forms)
     if n == 0:
         return
     with nogil:
@@ -375,11 +386,11 @@ def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, i8
             hi = plan[c + 1, 0]
             for i in range(plan[c, 0], hi):
                 if base[i] == 10:
-                    status[row] = <i8>row_text(base + start, i - start, &out[row],
+                    status[row] = <i8>row_text(base + start, i - start, forms, &out[row],
                                                &err_pos[row],
                                                &counts_out[row, 0] if keep else NULL)
                     row = row + 1
                     start = i + 1
             if c == n_chunks - 1 and start < size:       # the last line has no newline
-                status[row] = <i8>row_text(base + start, size - start, &out[row],
+                status[row] = <i8>row_text(base + start, size - start, forms, &out[row],
                                            &err_pos[row], &counts_out[row, 0] if keep else NULL)

@@ -4,7 +4,7 @@
 # called melds. Functions that take a PackedHand expect it valid (see pack_counts);
 # functions that return int use negative Status codes for errors.
 
-from mjcore._core.types cimport u8, i8, u16, u32, u64, PackedHand
+from mjcore._core.types cimport u8, i8, u16, u32, u64, PackedHand, FORMS_RIICHI
 
 cdef struct GroupTable:
     const u32* lo          # rank part for the low kinds, (rank << 4) | sum, or 0xFFFFFFFF
@@ -25,20 +25,42 @@ cdef int group_ranks(const PackedHand* h, u32* ranks) noexcept nogil
 cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil
 cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil
 cdef int shanten_kokushi(const PackedHand* h) noexcept nogil
-# Minimum over the forms allowed (chiitoitsu/kokushi only when n_melds == 0).
-# out3 may be NULL; else receives standard, chiitoitsu, kokushi (99 when not applicable).
-cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil
 
-# 1 when the 14-3k tile hand is complete in any form, 0 when not, negative on error.
-cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil
+# The kernels below take `forms`, a types.Forms bit set: the winning forms that count (seven
+# pairs and orphans only for a closed hand, n_melds == 0). Every game calls these same kernels.
+
+# Raises ValueError unless forms is one of the sets the games use (FORMS_RIICHI,
+# FORMS_CLASSICAL, FORMS_CLASSICAL_PAIRS); for entry points, before they pack anything.
+cdef int check_forms(int forms) except -1
+
+# Minimum shanten over the forms. out3 may be NULL; else receives standard, seven pairs,
+# orphans (99 when the form is off or needs a closed hand).
+cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil
+
+# 1 when the 14-3k tile hand is complete in one of the forms, 0 when not, negative on error.
+cdef int agari_forms(const PackedHand* h, int n_melds, int forms) noexcept nogil
 
 # For a 13-3k tile hand: its minimum shanten, and in *mask the 34-bit set of kinds whose draw
 # lowers it (for a tenpai hand: the winning tiles). Negative Status on error.
-cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil
+cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil
 
 # For a 14-3k tile hand: shanten after each discard (127 for kinds not held) and the
 # advancing mask of each resulting hand. Returns the best shanten after a discard. With
 # best_only, masks are filled only where they can belong to a best discard (0 elsewhere).
-cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
-                       bint best_only) noexcept nogil
+cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
+                      bint best_only) noexcept nogil
 
+
+# Riichi's forms (standard, chiitoitsu, kokushi) under the names riichi's callers use.
+cdef inline int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil:
+    return shanten_forms(h, n_melds, FORMS_RIICHI, out3)
+
+cdef inline int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
+    return agari_forms(h, n_melds, FORMS_RIICHI)
+
+cdef inline int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil:
+    return advance_forms(h, n_melds, FORMS_RIICHI, mask)
+
+cdef inline int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
+                              bint best_only) noexcept nogil:
+    return ukeire_forms(h, n_melds, FORMS_RIICHI, after, masks, best_only)

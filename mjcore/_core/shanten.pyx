@@ -5,7 +5,9 @@ import os
 from libc.string cimport memset
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
-                                 ST_BAD_TOTAL, ST_BAD_MELDS)
+                                 ST_BAD_TOTAL, ST_BAD_MELDS, FORM_STANDARD, FORM_SEVEN_PAIRS,
+                                 FORM_ANY_PAIRS, FORM_ORPHANS, FORMS_RIICHI, FORMS_CLASSICAL,
+                                 FORMS_CLASSICAL_PAIRS)
 
 
 cdef GroupTable SUIT
@@ -117,44 +119,63 @@ cdef int shanten_standard_ranks(const u32* ranks, int n_melds) noexcept nogil:
     return MP_WORTH - mp_final_worth(ab, cd, 4 - n_melds) - 1
 
 
-cdef inline void closed_forms(const PackedHand* h, int* chiitoitsu, int* kokushi) noexcept nogil:
-    # seven pairs and thirteen orphans from one pass over the packed words
+cdef enum:
+    FORMS_CLOSED = FORM_SEVEN_PAIRS | FORM_ANY_PAIRS | FORM_ORPHANS    # need a closed hand
+
+
+cdef inline void closed_forms(const PackedHand* h, int forms, int* seven,
+                              int* orphans) noexcept nogil:
+    # seven pairs and thirteen orphans from one pass over the packed words (99: form off)
     cdef u32 k0 = kinds_bits(h.words[0]), k1 = kinds_bits(h.words[1])
     cdef u32 k2 = kinds_bits(h.words[2]), k3 = kinds_bits(h.words[3])
     cdef u32 p0 = pairs_bits(h.words[0]), p1 = pairs_bits(h.words[1])
     cdef u32 p2 = pairs_bits(h.words[2]), p3 = pairs_bits(h.words[3])
-    cdef int kinds = (__builtin_popcount(k0) + __builtin_popcount(k1) + __builtin_popcount(k2)
-                      + __builtin_popcount(k3))
-    cdef int pairs = (__builtin_popcount(p0) + __builtin_popcount(p1) + __builtin_popcount(p2)
-                      + __builtin_popcount(p3))
-    cdef int orphans = (__builtin_popcount((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
-                        + __builtin_popcount(k3))
-    cdef u32 orphan_pair = ((p0 | p1 | p2) & YAO_SUIT) | p3
-    chiitoitsu[0] = 6 - pairs + (7 - kinds if kinds < 7 else 0)
-    kokushi[0] = 13 - orphans - (1 if orphan_pair else 0)
+    cdef int kinds, pairs
+    seven[0] = orphans[0] = 99
+    if forms & FORM_SEVEN_PAIRS:
+        kinds = (__builtin_popcount(k0) + __builtin_popcount(k1) + __builtin_popcount(k2)
+                 + __builtin_popcount(k3))
+        pairs = (__builtin_popcount(p0) + __builtin_popcount(p1) + __builtin_popcount(p2)
+                 + __builtin_popcount(p3))
+        seven[0] = 6 - pairs + (7 - kinds if kinds < 7 else 0)
+    elif forms & FORM_ANY_PAIRS:
+        seven[0] = 6 - any_pairs(h)
+    if forms & FORM_ORPHANS:
+        orphans[0] = (13 - __builtin_popcount((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
+                      - __builtin_popcount(k3)
+                      - (1 if ((p0 | p1 | p2) & YAO_SUIT) | p3 else 0))
+
+
+cdef inline int any_pairs(const PackedHand* h) noexcept nogil:
+    # pairs when four alike count as two: a count's bit 1 is one pair, its bit 2 two
+    cdef int g, pairs = 0
+    for g in range(4):
+        pairs += (__builtin_popcount((h.words[g] >> 1) & MASK3_SUIT)
+                  + 2 * __builtin_popcount((h.words[g] >> 2) & MASK3_SUIT))
+    return pairs
 
 
 cdef int shanten_chiitoitsu(const PackedHand* h) noexcept nogil:
     cdef int c, k
-    closed_forms(h, &c, &k)
+    closed_forms(h, FORM_SEVEN_PAIRS, &c, &k)
     return c
 
 
 cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
     cdef int c, k
-    closed_forms(h, &c, &k)
+    closed_forms(h, FORM_ORPHANS, &c, &k)
     return k
 
 
-cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil:
+cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil:
     cdef u32 ranks[4]
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
         return st
     cdef int s = shanten_standard_ranks(ranks, n_melds)
     cdef int c = 99, k = 99
-    if n_melds == 0:
-        closed_forms(h, &c, &k)
+    if n_melds == 0 and forms & FORMS_CLOSED:
+        closed_forms(h, forms, &c, &k)
     if out3 != NULL:
         out3[0] = s
         out3[1] = c
@@ -166,9 +187,8 @@ cdef int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil
     return s
 
 
-cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
+cdef int agari_forms(const PackedHand* h, int n_melds, int forms) noexcept nogil:
     cdef u32 ranks[4]
-    cdef int g, kinds
     cdef u8 b0, b1, b2, b3
     cdef u32 odd, four, middle
     cdef int st = group_ranks(h, ranks)
@@ -185,10 +205,10 @@ cdef int agari_packed(const PackedHand* h, int n_melds) noexcept nogil:
         return 0
     odd = (h.words[0] | h.words[1] | h.words[2] | h.words[3]) & MASK3_SUIT
     four = (h.words[0] | h.words[1] | h.words[2] | h.words[3]) & (MASK3_SUIT << 2)
-    if odd == 0 and four == 0:
-        return 1          # 14 tiles, every count 0 or 2: seven distinct pairs
+    if odd == 0 and forms & (FORM_ANY_PAIRS | (FORM_SEVEN_PAIRS if four == 0 else 0)):
+        return 1          # 14 tiles, every count even (distinct pairs: 0 or 2)
     middle = (h.words[0] | h.words[1] | h.words[2]) & ~(7u | (7u << 24))
-    if middle == 0 and shanten_kokushi(h) == -1:
+    if forms & FORM_ORPHANS and middle == 0 and shanten_kokushi(h) == -1:
         return 1
     return 0
 
@@ -227,24 +247,55 @@ cdef inline u64 dense_bits(u32 spaced, int g) noexcept nogil:
     return (<u64>mj_compress3(spaced)) << (9 * g)
 
 
-# Seven pairs and thirteen orphans on 34-bit masks of the kinds held and the kinds paired
-# (bit = kind id): their shanten, and their share of the advancing tiles.
-cdef inline void held_and_paired(const PackedHand* h, u64* held, u64* paired) noexcept nogil:
+# Seven pairs and thirteen orphans on 34-bit masks of the kinds held, paired and held an odd
+# number of times (bit = kind id): their shanten, and their share of the advancing tiles.
+cdef struct ClosedKinds:
+    u64 held        # count >= 1
+    u64 paired      # count >= 2
+    u64 odd         # count 1 or 3
+    int pairs       # pairs when four alike count as two
+
+
+cdef inline void closed_kinds(const PackedHand* h, ClosedKinds* ck) noexcept nogil:
     cdef int g
-    held[0] = paired[0] = 0
+    cdef u32 w
+    ck.held = ck.paired = ck.odd = 0
+    ck.pairs = 0
+    ck2 = ck
     for g in range(4):
-        held[0] |= dense_bits(kinds_bits(h.words[g]), g)
-        paired[0] |= dense_bits(pairs_bits(h.words[g]), g)
+        w = h.words[g]
+        ck.held |= dense_bits(kinds_bits(w), g)
+        ck.paired |= dense_bits(pairs_bits(w), g)
+        ck.odd |= dense_bits(w & MASK3_SUIT, g)
+        ck.pairs += (__builtin_popcount((w >> 1) & MASK3_SUIT)
+                     + 2 * __builtin_popcount((w >> 2) & MASK3_SUIT))
 
 
-cdef inline void closed_forms_dense(u64 held, u64 paired, int* chiitoitsu,
-                                    int* kokushi) noexcept nogil:
-    cdef int kinds = __builtin_popcountll(held)
-    chiitoitsu[0] = 6 - __builtin_popcountll(paired) + (7 - kinds if kinds < 7 else 0)
-    kokushi[0] = 13 - __builtin_popcountll(held & YAO34) - (1 if paired & YAO34 else 0)
+cdef inline void closed_kinds_after_discard(const ClosedKinds* ck, int kind, int cnt,
+                                            ClosedKinds* out) noexcept nogil:
+    # ck with one copy of kind (held cnt times) taken out
+    cdef u64 bit = (<u64>1) << kind
+    out.held = ck.held ^ (bit if cnt == 1 else 0)
+    out.paired = ck.paired ^ (bit if cnt == 2 else 0)
+    out.odd = ck.odd ^ bit
+    out.pairs = ck.pairs - (1 - (cnt & 1))
 
 
-cdef inline int closed_forms_mask(u64 held, u64 paired, int s, int c, int k,
+cdef inline void closed_forms_dense(const ClosedKinds* ck, int forms, int* seven,
+                                    int* orphans) noexcept nogil:
+    cdef int kinds
+    seven[0] = orphans[0] = 99
+    if forms & FORM_SEVEN_PAIRS:
+        kinds = __builtin_popcountll(ck.held)
+        seven[0] = 6 - __builtin_popcountll(ck.paired) + (7 - kinds if kinds < 7 else 0)
+    elif forms & FORM_ANY_PAIRS:
+        seven[0] = 6 - ck.pairs
+    if forms & FORM_ORPHANS:
+        orphans[0] = (13 - __builtin_popcountll(ck.held & YAO34)
+                      - (1 if ck.paired & YAO34 else 0))
+
+
+cdef inline int closed_forms_mask(const ClosedKinds* ck, int forms, int s, int c, int k,
                                   u64* smask) noexcept nogil:
     # The minimum of the standard form's s and the closed forms' c and k; smask (the standard
     # form's advancing tiles) becomes the union over the forms that reach it.
@@ -255,36 +306,40 @@ cdef inline int closed_forms_mask(u64 held, u64 paired, int s, int c, int k,
         best = k
     if s != best:
         smask[0] = 0
-    if c == best:        # singles become pairs; below 7 kinds, any new kind
-        smask[0] |= (held & ~paired) | ((ALL34 & ~held) if __builtin_popcountll(held) < 7 else 0)
+    if c == best:
+        if forms & FORM_SEVEN_PAIRS:    # singles become pairs; below 7 kinds, any new kind
+            smask[0] |= ((ck.held & ~ck.paired)
+                         | ((ALL34 & ~ck.held) if __builtin_popcountll(ck.held) < 7 else 0))
+        else:                           # any pairs: an odd count becomes even
+            smask[0] |= ck.odd
     if k == best:        # missing orphans; without an orphan pair, any orphan held
-        smask[0] |= (YAO34 & ~held) | ((held & YAO34) if (paired & YAO34) == 0 else 0)
+        smask[0] |= (YAO34 & ~ck.held) | ((ck.held & YAO34) if (ck.paired & YAO34) == 0 else 0)
     return best
 
 
 # The other forms' share of the advancing mask, given the standard form's shanten.
-cdef inline int other_forms(const PackedHand* h, int s, u64* smask) noexcept nogil:
+cdef inline int other_forms(const PackedHand* h, int forms, int s, u64* smask) noexcept nogil:
     cdef int c, k
-    cdef u64 held, paired
-    closed_forms(h, &c, &k)
+    cdef ClosedKinds ck
+    closed_forms(h, forms, &c, &k)
     if c > s and k > s:
         return s
-    held_and_paired(h, &held, &paired)
-    return closed_forms_mask(held, paired, s, c, k, smask)
+    closed_kinds(h, &ck)
+    return closed_forms_mask(&ck, forms, s, c, k, smask)
 
 
 # Minimum shanten of a 13-3k tile hand and the union of the advancing masks of the forms
 # that reach it.
 cdef inline int advance_vectors(const PackedHand* h, const mp_vec* v, const u16** imp,
-                                int n_melds, u64* mask_out) noexcept nogil:
+                                int n_melds, int forms, u64* mask_out) noexcept nogil:
     cdef int s
     mask_out[0] = standard_advance(v, imp, n_melds, &s)
-    if n_melds == 0:
-        return other_forms(h, s, mask_out)
+    if n_melds == 0 and forms & FORMS_CLOSED:
+        return other_forms(h, forms, s, mask_out)
     return s
 
 
-cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds,
+cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds, int forms,
                        u64* mask_out) noexcept nogil:
     cdef mp_vec v[4]
     cdef const u16* imp[4]
@@ -292,15 +347,15 @@ cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds,
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
-    return advance_vectors(h, v, imp, n_melds, mask_out)
+    return advance_vectors(h, v, imp, n_melds, forms, mask_out)
 
 
-cdef int advance_packed(const PackedHand* h, int n_melds, u64* mask) noexcept nogil:
+cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil:
     cdef u32 ranks[4]
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
         return st
-    return advance_ranks(h, ranks, n_melds, mask)
+    return advance_ranks(h, ranks, n_melds, forms, mask)
 
 
 cdef inline int min3(int a, int b, int c) noexcept nogil:
@@ -361,12 +416,13 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
     return out
 
 
-cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
-                       bint best_only) noexcept nogil:
+cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
+                      bint best_only) noexcept nogil:
     # The other groups' vectors are combined once per hand; a discard only looks up its own
     # group's new vector, and the other groups' optimal lanes per optimal lane of it
     # (others_lanes) are computed once per hand and group, on first use. Seven pairs and
-    # thirteen orphans work on 34-bit masks of the kinds held and the kinds paired.
+    # thirteen orphans work on 34-bit masks of the kinds held, paired and held an odd number
+    # of times.
     cdef u32 ranks[4]
     cdef mp_vec v[4]
     cdef mp_vec pair_of[16]         # [a * 4 + b]: groups a and b combined
@@ -382,17 +438,22 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
     cdef const GroupTable* t
     cdef int M = 4 - n_melds
     cdef int st = group_ranks(h, ranks)
-    cdef int kind, g, i, a, b, j, hh, x, worth, sbest, total, cnt, best = 127
+    cdef int kind, g, i, a, b, j, hh, x, worth, sbest, total, best = 127
     cdef int c = 99, k = 99
     cdef unsigned lanes, rest_lanes
     cdef u32 r, w, held
-    cdef u64 other_lanes, smask, bit, kinds_held = 0, kinds_paired = 0, held2 = 0, paired2 = 0
+    cdef u64 other_lanes, smask
+    cdef ClosedKinds ck, ck2
+    cdef bint closed = n_melds == 0 and (forms & FORMS_CLOSED) != 0
     if st != ST_OK:
         return st
     memset(after, 127, 34)
     memset(masks, 0, 34 * sizeof(u64))
-    if n_melds == 0:
-        held_and_paired(h, &kinds_held, &kinds_paired)
+    ck.held = ck.paired = ck.odd = 0
+    ck.pairs = 0
+    ck2 = ck
+    if closed:
+        closed_kinds(h, &ck)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
@@ -422,13 +483,10 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
             worth = mp_max_lane(sums)
             sbest = MP_WORTH - worth - 1
             total = sbest
-            if n_melds == 0:
+            if closed:
                 # seven pairs / thirteen orphans after the discard
-                cnt = (w >> (3 * i)) & 7
-                bit = (<u64>1) << kind
-                held2 = kinds_held ^ (bit if cnt == 1 else 0)
-                paired2 = kinds_paired ^ (bit if cnt == 2 else 0)
-                closed_forms_dense(held2, paired2, &c, &k)
+                closed_kinds_after_discard(&ck, kind, (w >> (3 * i)) & 7, &ck2)
+                closed_forms_dense(&ck2, forms, &c, &k)
                 total = min3(sbest, c, k)
             after[kind] = <i8>total
             if best_only and total > best:
@@ -454,8 +512,8 @@ cdef int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                     last_others[g] |= lanes_to_mask(<unsigned>(other_lanes >> (16 * j)) & 0xFFFF,
                                                     imp[hh], hh)
             smask |= last_others[g]
-            if n_melds == 0:
-                closed_forms_mask(held2, paired2, sbest, c, k, &smask)
+            if closed:
+                closed_forms_mask(&ck2, forms, sbest, c, k, &smask)
             masks[kind] = smask
             if total < best:
                 best = total
@@ -520,12 +578,20 @@ _init()
 
 # ---- thin Python entry points over one hand (used by mjcore.analysis) ----
 
-cdef inline int _checked(bytes counts, int n_melds, PackedHand* h, int want) except -100:
+cdef int check_forms(int forms) except -1:
+    if forms != FORMS_RIICHI and forms != FORMS_CLASSICAL and forms != FORMS_CLASSICAL_PAIRS:
+        raise ValueError(f"forms {forms}: not a known set of winning forms")
+    return 0
+
+
+cdef inline int _checked(bytes counts, int n_melds, int forms, PackedHand* h,
+                         int want) except -100:
     """Pack a 34-byte count string; want = 0 (13-3k or 14-3k tiles), 13 or 14."""
     cdef const unsigned char* p = counts
     cdef int total
     if len(counts) != 34:
         raise ValueError("counts must be 34 bytes")
+    check_forms(forms)
     if n_melds < 0 or n_melds > 4:
         return ST_BAD_MELDS
     total = pack_counts(p, h)
@@ -537,67 +603,72 @@ cdef inline int _checked(bytes counts, int n_melds, PackedHand* h, int want) exc
     return ST_OK
 
 
-def forms(bytes counts, int n_melds):
-    """(status, standard, chiitoitsu, kokushi) of a 13-3k or 14-3k tile hand."""
+def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+    """(status, standard, seven pairs, orphans) of a 13-3k or 14-3k tile hand (99: form off)."""
     cdef PackedHand h
     cdef int out3[3]
-    cdef int st = _checked(counts, n_melds, &h, 0)
+    cdef int st = _checked(counts, n_melds, forms, &h, 0)
     if st != ST_OK:
         return st, 0, 0, 0
-    st = shanten_all(&h, n_melds, out3)
+    st = shanten_forms(&h, n_melds, forms, out3)
     if st < -1:
         return st, 0, 0, 0
     return ST_OK, out3[0], out3[1], out3[2]
 
 
-def agari(bytes counts, int n_melds):
+def agari(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     """Status (< 0) or 0/1 for a 14-3k tile hand."""
     cdef PackedHand h
-    cdef int st = _checked(counts, n_melds, &h, 14)
+    cdef int st = _checked(counts, n_melds, forms, &h, 14)
     if st != ST_OK:
         return st
-    return agari_packed(&h, n_melds)
+    return agari_forms(&h, n_melds, forms)
 
 
-def advance(bytes counts, int n_melds):
+def advance(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     """(status, shanten, mask) for a 13-3k tile hand: the kinds whose draw lowers the shanten."""
     cdef PackedHand h
     cdef u64 mask = 0
-    cdef int s, st = _checked(counts, n_melds, &h, 13)
+    cdef int s, st = _checked(counts, n_melds, forms, &h, 13)
     if st != ST_OK:
         return st, 0, 0
-    s = advance_packed(&h, n_melds, &mask)
+    s = advance_forms(&h, n_melds, forms, &mask)
     if s < -1:
         return s, 0, 0
     return ST_OK, s, mask
 
 
-def ukeire(bytes counts, int n_melds):
+def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     """(status, best, after[34], masks[34]) for a 14-3k tile hand (after = 127: not held)."""
     cdef PackedHand h
     cdef i8 after[34]
     cdef u64 masks[34]
-    cdef int best, st = _checked(counts, n_melds, &h, 14)
+    cdef int best, st = _checked(counts, n_melds, forms, &h, 14)
     if st != ST_OK:
         return st, 0, None, None
-    best = ukeire_packed(&h, n_melds, after, masks, False)
+    best = ukeire_forms(&h, n_melds, forms, after, masks, False)
     if best < -1:
         return best, 0, None, None
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]
 
 
-def forms_index(bytes counts, int n_melds):
-    """A small index of (standard, chiitoitsu, kokushi) for the result cache in
+def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+    """A small index of (standard, seven pairs, orphans) for the result cache in
     mjcore.analysis, or a negative Status: ((s + 1) * 9 + c + 1) * 16 + k + 1, where c = 7 and
-    k = 14 stand for "not applicable" (called melds)."""
+    k = 14 stand for "not applicable" (form off, or called melds)."""
     cdef PackedHand h
     cdef int out3[3]
-    cdef int st = _checked(counts, n_melds, &h, 0)
+    cdef int st = _checked(counts, n_melds, forms, &h, 0)
     if st != ST_OK:
         return st
-    st = shanten_all(&h, n_melds, out3)
+    st = shanten_forms(&h, n_melds, forms, out3)
     if st < -1:
         return st
-    if n_melds:
-        return ((out3[0] + 1) * 9 + 8) * 16 + 15
-    return ((out3[0] + 1) * 9 + out3[1] + 1) * 16 + out3[2] + 1
+    return (((out3[0] + 1) * 9 + (8 if out3[1] == 99 else out3[1] + 1)) * 16
+            + (15 if out3[2] == 99 else out3[2] + 1))
+
+
+# The winning-form sets, for the Python layer.
+RIICHI = FORMS_RIICHI
+CLASSICAL = FORMS_CLASSICAL
+CLASSICAL_SEVEN_PAIRS = FORMS_CLASSICAL_PAIRS

@@ -34,3 +34,14 @@ cdef enum Status:
 # words[3] = honors (21 bits). Bit 3*i holds the low bit of kind i's count.
 cdef struct PackedHand:
     u32 words[4]
+
+# Winning forms: a bit set saying which hand shapes count as complete. Every game passes its
+# own set to the one shanten / agari / waits / ukeire kernel (shanten.pxd).
+cdef enum Forms:
+    FORM_STANDARD = 1       # sets and a pair (always on)
+    FORM_SEVEN_PAIRS = 2    # seven distinct pairs (riichi chiitoitsu)
+    FORM_ANY_PAIRS = 4      # any seven pairs, four alike counting as two (classical option)
+    FORM_ORPHANS = 8        # thirteen orphans (riichi kokushi, classical Thirteen Unique Wonders)
+    FORMS_RIICHI = 11       # standard | seven distinct pairs | orphans
+    FORMS_CLASSICAL = 9     # standard | orphans
+    FORMS_CLASSICAL_PAIRS = 13   # classical with its seven_pairs option on
