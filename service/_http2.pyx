@@ -66,6 +66,7 @@ cdef enum:
     MAX_WINDOW = 0x7fffffff
     QUOTED_PATH = 64                # bytes of an unknown :path quoted back
     CREDIT_BATCH = 16384            # released request bytes given back in one WINDOW_UPDATE
+    RESET_MEMORY = 256              # reset streams remembered, whose late frames are ignored
 
 # gRPC status codes used here
 cdef enum:
@@ -409,6 +410,8 @@ cdef class ServerConnection:
     cdef readonly int64_t strikes   # resets, error-only streams and control frames received
     cdef readonly int64_t data_sent # answer bytes (DATA payloads) written so far
     cdef int header_frames          # frames of the open header block
+    cdef bint self_dependent        # the open header block's stream depends on itself
+    cdef set reset_ids              # streams we reset lately (at most RESET_MEMORY)
     cdef double now
     cdef uint32_t last_stream_id
     cdef int64_t send_window
@@ -444,6 +447,7 @@ cdef class ServerConnection:
         self.connection_window = min(max(connection_window, self.stream_window + CREDIT_BATCH,
                                          <int64_t>DEFAULT_WINDOW), <int64_t>MAX_WINDOW)
         self.streams = {}
+        self.reset_ids = set()
         self.blocked = []
         self.ready = []
         self.send_window = DEFAULT_WINDOW
@@ -687,6 +691,8 @@ cdef class ServerConnection:
                 return self._fail(PROTOCOL_ERROR, "PRIORITY on stream 0")
             if length != 5 and sid in self.streams:   # never RST_STREAM an idle stream
                 return self._reset(sid, FRAME_SIZE_ERROR)
+            if length == 5 and be32(payload) & 0x7fffffff == sid:
+                return self._reset(sid, PROTOCOL_ERROR)   # a stream cannot depend on itself
             return 0
         if kind == GOAWAY:
             if sid != 0:
@@ -721,9 +727,11 @@ cdef class ServerConnection:
             return self._fail(PROTOCOL_ERROR, "HEADERS on stream 0")
         if flags & PADDED and self._unpad(&payload, &length, "HEADERS"):
             return 0
+        self.self_dependent = False
         if flags & PRIORITY_FLAG:
             if length < 5:
                 return self._fail(FRAME_SIZE_ERROR, "HEADERS priority truncated")
+            self.self_dependent = be32(payload) & 0x7fffffff == sid
             payload += 5
             length -= 5
         if flags & END_HEADERS:
@@ -772,7 +780,8 @@ cdef class ServerConnection:
                 return self._reset(sid, PROTOCOL_ERROR)   # trailers must end the stream
             return self._request_done(stream)
         if sid <= self.last_stream_id:
-            return 0   # a stream we already answered or reset
+            # a stream we answered or reset, or one skipped: no new stream can have this id
+            return self._fail(PROTOCOL_ERROR, "HEADERS on a closed stream")
         if sid % 2 == 0:
             return self._fail(PROTOCOL_ERROR, "even stream id from a client")
         return self._new_stream(sid, end_stream)
@@ -786,7 +795,7 @@ cdef class ServerConnection:
             self.strikes += 1
             return self._reset(sid, REFUSED_STREAM)
         if (h.malformed != NULL or not h.has_path or not h.has_method or not h.has_scheme
-                or not h.method_post):
+                or not h.method_post or self.self_dependent):
             self.strikes += 1
             return self._reset(sid, PROTOCOL_ERROR)
         if not h.grpc_content_type or h.duplicate_authorization:
@@ -859,7 +868,10 @@ cdef class ServerConnection:
             self._credit(frame_length)
             if sid > self.last_stream_id:
                 return self._fail(PROTOCOL_ERROR, "DATA on an idle stream")
-            return 0   # answered or reset already
+            if sid in self.reset_ids:
+                return 0   # frames after our RST_STREAM are ignored (RFC 9113 section 5.1)
+            self.strikes += 1
+            return self._reset(sid, STREAM_CLOSED)   # answered, or reset by the client
         if stream.state != OPEN:
             self._credit(frame_length)
             return self._reset(sid, STREAM_CLOSED)
@@ -1070,6 +1082,9 @@ cdef class ServerConnection:
             self._release(stream)
             if stream.state == SENDING:
                 self.blocked.remove(stream)
+        if len(self.reset_ids) >= RESET_MEMORY:
+            self.reset_ids.clear()
+        self.reset_ids.add(sid)
         put32(payload, code)
         self._write_frame_header(4, RST_STREAM, 0, sid)
         buf_append(&self.outbox, payload, 4)
