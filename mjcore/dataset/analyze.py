@@ -87,6 +87,43 @@ ANALYSIS_COLUMNS = (
 
 # ---- input -> arrays ---------------------------------------------------------------------------
 
+class _Grouped:
+    """Runs a batch kernel over rows whose winning forms may differ: once per group of rows
+    with the same rules (group 0 riichi, the common case: one call)."""
+
+    def __init__(self, groups: np.ndarray, rules: list[Any]) -> None:
+        self.groups = groups
+        self.rules = rules
+
+    def __call__(self, fn: Any, rows: np.ndarray, counts: np.ndarray, melds: np.ndarray,
+                 **kw: Any) -> dict[str, np.ndarray]:
+        used = np.unique(self.groups[rows]) if len(self.rules) > 1 else np.zeros(1, np.int64)
+        out: dict[str, np.ndarray] = {}
+        for g in used.tolist():
+            sel = np.flatnonzero(self.groups[rows] == g) if used.size > 1 else \
+                np.arange(rows.size)
+            idx = rows[sel]
+            rules = self.rules[g]
+            res = fn(counts[idx], melds[idx], **kw) if rules is None else \
+                fn(counts[idx], melds[idx], rules=rules, **kw)
+            values = dict(res.values)
+            values["status"] = res.status
+            if used.size == 1:
+                return values
+            for k, v in values.items():
+                if k not in out:
+                    out[k] = np.zeros((rows.size,) + v.shape[1:], v.dtype)
+                out[k][sel] = v
+        return out
+
+
+def _batch_takes_rules() -> bool:
+    """Whether this mjcore.batch picks winning forms by rules (Chinese classical)."""
+    import inspect
+
+    return "rules" in inspect.signature(batch.ukeire).parameters
+
+
 @dataclass
 class _Hands:
     counts: np.ndarray           # (N, 34) uint8 closed counts
@@ -95,6 +132,8 @@ class _Hands:
     made: np.ndarray             # (N,) int16 discarded kind or -1
     tiles: np.ndarray            # (N,) int16 closed tile count
     error: dict[int, str]        # row -> why it cannot be analysed
+    groups: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    group_rules: list[Any] = field(default_factory=lambda: [None])   # riichi first
 
 
 def _column(table: Any, name: str) -> Any:
@@ -184,12 +223,45 @@ def _hands(table: Any) -> _Hands:
         made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
     elif "discard" in table.column_names:
         made = _parse_discards(_column(table, "discard").to_pylist(), error)
+    groups = np.zeros(n, np.int64)
+    group_rules: list[Any] = [None]
     if "format" in table.column_names:
-        for fmt, why in UNSUPPORTED_FORMATS.items():
-            for r in np.flatnonzero(_is_in(_column(table, "format"), (fmt,))):
-                error.setdefault(int(r), why)
+        classical = np.flatnonzero(_is_in(_column(table, "format"), ("mjs",)))
+        if classical.size and _batch_takes_rules():
+            texts = _column(table, "rules")
+            texts = texts.to_pylist() if texts is not None else None
+            keys: dict[bool, int] = {}
+            for r in classical.tolist():
+                pairs = _classical_seven_pairs(texts[r] if texts is not None else None)
+                if pairs not in keys:
+                    keys[pairs] = len(group_rules)
+                    group_rules.append(_ClassicalForms(pairs))
+                groups[r] = keys[pairs]
+        else:
+            for r in classical.tolist():
+                error.setdefault(int(r), UNSUPPORTED_FORMATS["mjs"])
     return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8), visible, made, tiles,
-                  error)
+                  error, groups, group_rules)
+
+
+@dataclass(frozen=True)
+class _ClassicalForms:
+    """Chinese classical winning forms for the batch kernels (what they read of the rules)."""
+
+    seven_pairs: bool
+
+
+def _classical_seven_pairs(rules_text: str | None) -> bool:
+    """The seven_pairs option of a classical row's rules (JSON of the differences from the
+    ``bradfield`` preset)."""
+    from ..classical.rules import ClassicalRules
+
+    default = bool(ClassicalRules.preset("bradfield").seven_pairs)
+    try:
+        value = json.loads(rules_text).get("seven_pairs", default) if rules_text else default
+    except (ValueError, AttributeError):
+        return default
+    return value is True or value == "True"
 
 
 def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, np.ndarray]:
@@ -329,10 +401,11 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     np.subtract(4, remaining, out=remaining)
     planes = _bit_planes(remaining)
 
-    sh = batch.shanten(counts, melds, forms=True, n_threads=nt)
-    status = sh.status.copy()
+    run = _Grouped(h.groups, h.group_rules)
+    sh = run(batch.shanten, np.arange(n), counts, melds, forms=True, n_threads=nt)
+    status = sh["status"].copy()
     ok = status == 0
-    forms = sh.forms
+    forms = sh["forms"]
     form_tiles = h.tiles + 3 * melds.astype(np.int16)
     is13 = ok & (form_tiles % 3 == 1)
     is14 = ok & (form_tiles % 3 == 2)
@@ -342,10 +415,9 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     wait_masks = np.zeros(n, np.uint64)
     r13 = np.flatnonzero(is13)
     if r13.size:
-        w = batch.waits(counts[r13], melds[r13], n_threads=nt)
-        adv = w.advance_mask
-        ukeire13[r13] = _weighted(adv, [p[r13] for p in planes])
-        wait_masks[r13] = w.mask
+        w = run(batch.waits, r13, counts, melds, n_threads=nt)
+        ukeire13[r13] = _weighted(w["advance_mask"], [p[r13] for p in planes])
+        wait_masks[r13] = w["mask"]
     w_rows, w_kinds = _kinds_of(wait_masks)
     w_left = remaining[w_rows, w_kinds].astype(np.int8)
 
@@ -361,14 +433,14 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     d_rows = np.zeros(0, np.int64)
     d_kinds = d_sh = d_uk = b_rows = b_kinds = np.zeros(0, np.int64)
     if r14.size:
-        u = batch.ukeire(counts[r14], melds[r14], full=True, n_threads=nt)
-        after = u.after.reshape(-1)
+        u = run(batch.ukeire, r14, counts, melds, full=True, n_threads=nt)
+        after = u["after"].reshape(-1)
         flat = np.flatnonzero(after != NOT_HELD)          # (row, kind) of each held kind
         held_r, held_k = np.divmod(flat, 34)
         rows = r14[held_r]
         d_rows, d_kinds = rows, held_k
         d_sh = after[flat]
-        d_uk = _weighted(u.masks.reshape(-1)[flat], [p[rows] for p in planes])
+        d_uk = _weighted(u["masks"].reshape(-1)[flat], [p[rows] for p in planes])
         key = d_sh.astype(np.int32) * 1024 - d_uk        # smaller is better
         best_key = np.full(r14.size, np.iinfo(np.int32).max, np.int32)
         starts = np.flatnonzero(np.r_[True, held_r[1:] != held_r[:-1]]) if held_r.size \
@@ -423,7 +495,7 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     cols = {
         "tiles": _masked(h.tiles.astype(np.int8), np.ones(n, bool), pa.int8()),
         "analysis_error": _errors_column(h.error, n),
-        "shanten": _masked(sh.shanten, ok, pa.int8()),
+        "shanten": _masked(sh["shanten"], ok, pa.int8()),
         "shanten_standard": form(0), "shanten_chiitoitsu": form(1), "shanten_kokushi": form(2),
         "ukeire": _masked(ukeire13, is13, pa.int16()),
         "waits": _list_array(w_off, w_kinds[keep13].astype(np.int8), pa.int8(), is13),

@@ -7,7 +7,8 @@ it at that moment. Claims are decisions too: a claim that loses to a higher one 
 a chow) is still a row, its action the claim made.
 
 Rows use the extract schema (``mjcore.dataset.extract.schema``) with ``format`` ``mjs``:
-tiles as 136-ids ``kind * 4 + copy`` (Bradfield names no copies), bonus tiles left out of the
+tiles as 136-ids ``kind * 4 + 3 - copy`` (Bradfield names no copies; the red-five ids of
+riichi mean nothing here and are used only for a fourth five), bonus tiles left out of the
 hand, no dora, ``rules`` ``{"game": "classical", ...}`` (the options that differ from the
 ``bradfield`` preset), ``game`` the record number (one hand per record) and ``hand`` the hand
 number of the file name. For wins, ``win_points`` is the winner's final hand score,
@@ -112,7 +113,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         cols["player"].append(names[seat])
         cols["turn"].append(state["draws"][seat])
         cols["tiles_left"].append(int(hand.wall.live_remaining))
-        out.closed.add(k * 4 + c for k in range(34) for c in range(counts[k]))
+        out.closed.add(k * 4 + 3 - c for k in range(34) for c in range(counts[k]))
         out.pools["melds"].rows.append(
             out.pools["melds"].intern(meld_token(m, seat) for m in hand.melds[seat]))
         cols["n_melds"].append(len(hand.melds[seat]))
@@ -123,7 +124,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         cols["riichi"].append(bool(hand.called[seat]))
         cols["riichi_seats"].append(sum(1 << s for s in range(4) if hand.called[s]))
         cols["action"].append(_ACTION_NAMES[a.type.name])
-        cols["tile"].append(kind * 4 if kind is not None and 0 <= kind < 34 else -1)
+        cols["tile"].append(kind * 4 + 3 if kind is not None and 0 <= kind < 34 else -1)
         cols["tsumogiri"].append(False)
         cols["from_seat"].append(seat if a.type == ActionType.MAHJONG else -1)
         cols["win_flags"].append(1 if a.type == ActionType.MAHJONG else 0)

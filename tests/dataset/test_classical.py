@@ -10,6 +10,7 @@ import pytest
 
 from mjcore.dataset.analyze import analyze_table
 from mjcore.dataset.extract import extract, problems_of
+from mjcore.tiles import parse_kinds
 
 DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", Path(__file__).resolve().parents[3]
                            / "shared" / "data" / "classical"))
@@ -75,9 +76,42 @@ def test_every_recorded_decision_is_a_row(two_games):
             assert won[-1]["win_points"] == h.scores[won[-1]["seat"]].score
 
 
-def test_classical_rows_are_flagged_not_analysed_as_riichi(two_games):
+def test_classical_rows_analysed_with_classical_forms(two_games):
+    """With classical forms in mjcore.batch the rows are analysed under them (checked against
+    the single-hand API); without, they are flagged, never analysed as riichi."""
+    import mjcore
+    from mjcore.dataset.analyze import _batch_takes_rules
+
     table = extract(str(two_games / "game-1"), workers=1)
     out = analyze_table(table)
-    errors = set(out["analysis_error"].to_pylist())
-    assert len(errors) == 1 and next(iter(errors)).startswith("classical_rules")
-    assert out["shanten"].null_count == out.num_rows
+    if not _batch_takes_rules():
+        errors = set(out["analysis_error"].to_pylist())
+        assert len(errors) == 1 and next(iter(errors)).startswith("classical_rules")
+        assert out["shanten"].null_count == out.num_rows
+        return
+    assert out["analysis_error"].null_count == out.num_rows
+    for row in out.take(pa.array(range(0, out.num_rows, 37))).to_pylist():
+        kinds = sorted(t >> 2 for t in row["closed"])
+        text = " ".join([_text(kinds)] + list(row["melds"]))
+        s = mjcore.shanten(text, rules="bradfield")
+        assert (row["shanten"], row["shanten_standard"], row["shanten_kokushi"]) == \
+            (int(s), s.standard, s.kokushi)
+        seen = list(row["visible"])
+        for token in row["melds"]:
+            for k in parse_kinds(token.split(":")[1].split("<")[0]):
+                seen[k] -= 1
+        visible = [k for k in range(34) for _ in range(seen[k])]
+        u = mjcore.ukeire(text, visible, rules="bradfield")
+        if row["tiles"] % 3 == 1:
+            assert row["ukeire"] == u.options[0].remaining
+        else:
+            best = u.options[0]
+            assert (row["best_shanten"], row["best_ukeire"]) == (best.shanten, best.remaining)
+
+
+def _text(kinds: list[int]) -> str:
+    out = ""
+    for suit, letter in enumerate("mpsz"):
+        digits = "".join(str(k % 9 + 1) for k in kinds if k // 9 == suit)
+        out += digits + letter if digits else ""
+    return out
