@@ -32,7 +32,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
 
     kind = classify(paths)
     if kind is not None:
-        replay_classical(paths, kind, as_json, show, progress)
+        replay_classical(paths, kind, as_json, show, progress, jobs)
         return
     from tqdm import tqdm
 

@@ -51,3 +51,30 @@ def test_random_hands_conserve_the_144_tiles(preset: str) -> None:
     assert checks > 1000
 
 
+
+
+def test_robbing_a_kong_keeps_every_tile_in_place(bradfield_dir) -> None:
+    """Game 118 hand 3 of Bradfield's games ends with a robbed kong: the added tile leaves the
+    kong before the robber's Mah-Jong is declared."""
+    from mjcore.classical.engine.bradfield import _Script
+    from mjcore.classical.engine.invariants import table_tiles
+    from mjcore.classical.history import parse_history
+
+    f = bradfield_dir / "game-118" / "hand-03.mjs"
+    h = parse_history(f.read_text(), str(f))
+    script = _Script(h)
+    wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall)
+    holder: list[ClassicalHand] = []
+    checked = []
+
+    def emit(ev: dict) -> None:
+        script.observe(ev)
+        if ev["type"] in ("discard", "pung", "chow", "kong", "add_kong", "mahjong"):
+            assert table_tiles(holder[0]) == Counter(FULL_SET), ev
+            checked.append(ev["type"])
+
+    holder.append(ClassicalHand(h.rules, wall, script, emit=emit))
+    result = holder[0].play()
+    assert result.wins[0].robbed_kong and checked[-1] == "mahjong"
+    robber = result.wins[0].seat
+    assert sum(result.concealed[robber]) + 3 * len(result.melds[robber]) == 14

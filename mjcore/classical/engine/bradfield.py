@@ -78,6 +78,7 @@ class _Script:
         self.expected: list[tuple[tuple[Any, ...], int]] = []
         self.deal: list[list[int]] = [[], [], [], []]
         self.dangerous: list[tuple[int, int, int]] = []
+        self.claimed: list[set[int]] = [set(), set(), set(), set()]   # serials each seat took
         self._read(h)
         self.turn_pos = [0, 0, 0, 0]
         self.serial = 0
@@ -104,12 +105,17 @@ class _Script:
         exp = self.expected
         i = 0
         n = len(events)
+        serial_text = "0"
         while i < n:
             e = events[i]
             k = e.kind
             s = e.seat
             line = e.line
-            if k == "PlayerDraws":
+            if k == "PlayerDoesntClaim":      # the most frequent message: a pass
+                if e.args and e.args[0] != serial_text:
+                    raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
+                                      f"discard {serial} is open")
+            elif k == "PlayerDraws":
                 if n_dealt >= 53:
                     exp.append((("draw", s, e.tile), line))
                 else:
@@ -122,6 +128,7 @@ class _Script:
                 exp.append((("loose", s, e.tile), line))
             elif k in _TURN_EVENTS:
                 serial = _serial(e.args, line)
+                serial_text = e.args[0]
                 window = {}
                 claimed_mj = set()
                 if k == "PlayerDiscards":
@@ -147,6 +154,7 @@ class _Script:
                 if what == "MahJong":
                     claimed_mj.add(s)  # type: ignore[arg-type]
             elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs"):
+                self.claimed[s].add(serial)  # type: ignore[index]
                 name = k[6:-1].lower()
                 if name == "chow":
                     form = _chow_form(e.args, line)
@@ -284,13 +292,18 @@ def _show(x: tuple[Any, ...] | None) -> str:
 # ---- replay ------------------------------------------------------------------------------
 
 def _cannon(script: _Script, result: HandResult) -> int | None:
-    """The seat that let off a cannon: the record's dangerous discard (not excused) that
-    gave the Mah-Jong. The referee does not judge danger itself; the record says."""
+    """The seat that let off a cannon: the record's dangerous discard (not excused) that gave
+    the Mah-Jong, else one the winner claimed for a set. The referee does not judge danger; the
+    record's ``DangerousDiscard`` lines say."""
     if not result.wins:
         return None
-    serial = script.serial
-    for seat, n, excused in script.dangerous:
-        if n == serial and not excused:
+    flagged = [(seat, n) for seat, n, excused in script.dangerous if not excused]
+    for seat, n in flagged:              # the Mah-Jong discard itself first
+        if n == script.serial:
+            return seat
+    taken = script.claimed[result.wins[0].seat]
+    for seat, n in flagged:
+        if n in taken:
             return seat
     return None
 
@@ -472,38 +485,57 @@ def _game_of(name: str) -> str:
     return "/".join(parts[:-1]) or name
 
 
+def iter_games(paths: Iterable[str | Path]) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """(game folder, its files as (name, text), hands in order and final.txt last)."""
+    name_of: str | None = None
+    files: list[tuple[str, str]] = []
+    for name, text in iter_sources(paths):
+        game = _game_of(name)
+        if name_of is not None and game != name_of:
+            yield name_of, files
+            files = []
+        name_of = game
+        files.append((name, text))
+    if name_of is not None:
+        yield name_of, files
+
+
+def replay_game(game: str, files: list[tuple[str, str]], score: bool = True) -> GameReplay:
+    """Replay one game's hand histories (and check its final.txt)."""
+    out = GameReplay(game)
+    track = _GameTrack(out, score)
+    for name, text in files:
+        if name.endswith("final.txt"):
+            try:
+                track.final(parse_final(text, name), name)
+            except HistoryError as exc:
+                out.errors.append(str(exc))
+            continue
+        try:
+            h = parse_history(text, name)
+        except HistoryError as exc:
+            out.errors.append(str(exc))
+            track.broken = True
+            continue
+        r = replay_hand(h, score)
+        out.hands.append(r)
+        track.hand(r)
+    return out
+
+
 def replay_paths(paths: Iterable[str | Path], score: bool = True) -> Iterator[GameReplay]:
     """Replay every Bradfield game under the paths, game by game (``score``: also score every
     hand and compare, see :func:`replay_hand`). Across a game's hands it also checks the
     dealer rotation, the prevailing wind, each hand's scores before it (its ``Game`` line)
     and, with ``score``, the final scores in ``final.txt``."""
-    current: GameReplay | None = None
-    track: _GameTrack | None = None
-    for name, text in iter_sources(paths):
-        game = _game_of(name)
-        if current is None or current.name != game:
-            if current is not None:
-                yield current
-            current = GameReplay(game)
-            track = _GameTrack(current, score)
-        assert track is not None
-        if name.endswith("final.txt"):
-            try:
-                track.final(parse_final(text, name), name)
-            except HistoryError as exc:
-                current.errors.append(str(exc))
-            continue
-        try:
-            h = parse_history(text, name)
-        except HistoryError as exc:
-            current.errors.append(str(exc))
-            track.broken = True
-            continue
-        r = replay_hand(h, score)
-        current.hands.append(r)
-        track.hand(r)
-    if current is not None:
-        yield current
+    for game, files in iter_games(paths):
+        yield replay_game(game, files, score)
+
+
+def replay_summary(item: tuple[str, list[tuple[str, str]]]) -> tuple[str, bool, int, str | None]:
+    """(game, agrees, hands, first difference) of one game: the worker of a parallel run."""
+    g = replay_game(*item)
+    return g.name, g.ok, len(g.hands), g.first_problem()
 
 
 class _GameTrack:

@@ -203,14 +203,12 @@ def classify(paths: Sequence[str]) -> str | None:
 
 
 def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
-                     progress: bool) -> None:
+                     progress: bool, jobs: int = 1) -> None:
     """``mjcore replay`` on Bradfield histories (through our referee, with scoring) or on
     classical records; exit 1 on any difference."""
     from tqdm import tqdm
 
     from ...errors import MjcoreError
-    from .bradfield import replay_paths
-
     start = time.perf_counter()
     bar = tqdm(desc="games", unit="game", file=sys.stderr, disable=not progress,
                mininterval=0.5)
@@ -218,17 +216,16 @@ def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
     try:
         if kind == "bradfield":
             try:
-                for g in replay_paths(paths):
+                for name, ok, hands, problem in _bradfield_games(paths, jobs):
                     n_games += 1
-                    n_hands += len(g.hands)
-                    n_ok += g.ok
-                    problem = g.first_problem()
+                    n_hands += hands
+                    n_ok += ok
                     if as_json:
-                        click.echo(json.dumps({"game": g.name, "hands": len(g.hands),
-                                               "agree": g.ok, "first_difference": problem}))
+                        click.echo(json.dumps({"game": name, "hands": hands, "agree": ok,
+                                               "first_difference": problem}))
                     elif problem and shown < show:
                         shown += 1
-                        click.echo(f"DISAGREE: {g.name}: {problem}", err=True)
+                        click.echo(f"DISAGREE: {name}: {problem}", err=True)
                     bar.update(1)
             except MjcoreError as exc:
                 raise click.ClickException(str(exc)) from None
@@ -253,6 +250,19 @@ def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
                f"{n_hands} hands in {elapsed:.1f} s", err=as_json)
     if n_ok != n_games:
         sys.exit(1)
+
+
+def _bradfield_games(paths: Sequence[str], jobs: int):
+    from .bradfield import iter_games, replay_summary
+
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(replay_summary, iter_games(paths), 4)
+    else:
+        for item in iter_games(paths):
+            yield replay_summary(item)
 
 
 def _replay_records(paths: Sequence[str]):

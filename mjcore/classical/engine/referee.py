@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum
+from itertools import compress
 from typing import Any, NamedTuple
 
 from ...errors import MjcoreError
@@ -273,6 +274,10 @@ class ClassicalHand:
                     else:
                         self.melds[seat].pop()
                         c[k] += 3
+                    for s, use in robbers:       # the kong is undone, then the Mah-Jong
+                        self.counts[s][k] += 1
+                        self.emit({"type": "mahjong", "seat": s, "tile": k, "from": seat,
+                                   "use": USE_NAMES[use], "robbed": True})
                     return self._finish(tuple(
                         WinInfo(s, k, seat, use, False, 0, False, False, True, False, False,
                                 self.called[s]) for s, use in robbers))
@@ -355,7 +360,7 @@ class ClassicalHand:
         if locked and drawn >= 0:
             actions = [_DISCARDS[drawn]]
         else:
-            actions = [_DISCARDS[k] for k in range(34) if c[k]]
+            actions = list(compress(_DISCARDS, c))
             if self.rules.original_call and not self.discards[seat] and not ms and not locked:
                 for k in range(34):
                     if c[k]:
@@ -369,9 +374,10 @@ class ClassicalHand:
         if not locked and self.wall.loose_remaining > 0:
             if not claimed and 4 in c:
                 actions.extend(Action(CONCEALED_KONG, k) for k in range(34) if c[k] == 4)
-            adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
-                not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)))
-            actions.extend(Action(ADD_KONG, k) for k in adds)
+            if ms:
+                adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
+                    not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)))
+                actions.extend(Action(ADD_KONG, k) for k in adds)
         return actions
 
     def _claim_actions(self, seat: int, discarder: int, k: int, last: bool) -> list[Action]:
@@ -473,7 +479,8 @@ class ClassicalHand:
             self.emit({"type": "kong", "seat": seat, "tile": k, "from": discarder})
 
     def _robbers(self, konger: int, k: int, concealed: bool) -> list[tuple[int, int]]:
-        """Ask the other seats whether they rob the kong of ``k``; the winning claims."""
+        """Ask the other seats whether they rob the kong of ``k``; the winning claims (the
+        caller undoes the kong and declares them)."""
         answers: list[tuple[int, int]] = []
         for i in (1, 2, 3):
             s = (konger + i) % 4
@@ -497,10 +504,6 @@ class ClassicalHand:
             answers = answers[:1]
         elif mode == "last":
             answers = answers[-1:]
-        for s, use in answers:
-            self.counts[s][k] += 1
-            self.emit({"type": "mahjong", "seat": s, "tile": k, "from": konger,
-                       "use": USE_NAMES[use], "robbed": True})
         return answers
 
     def _finish(self, wins: tuple[WinInfo, ...]) -> HandResult:
