@@ -136,7 +136,7 @@ class ClassicalHand:
         self.prevailing = prevailing
         self.events: list[Event] = []
         self.emit = self.events.append if emit is None else emit
-        self.forms = forms_of(rules.seven_pairs)
+        self.forms = forms_of(rules)
         self.counts = [bytearray(34) for _ in range(4)]
         self.melds: list[list[Meld]] = [[], [], [], []]
         self.bonus: list[list[int]] = [[], [], [], []]
