@@ -3,7 +3,8 @@
 A *discard decision* is a row whose discard was analysed (``made_discard`` set). Measures:
 how often the discard was one of the efficiency-best, the tiles of acceptance given up per
 discard and per hand (summed over the player's discards in the hand, averaged over the hands
-he discarded in), the mean shanten (of the hand before the discard) by turn, and for wins how
+he discarded in), the mean shanten (of the hand before the discard) by turn (turns with at
+least 30 discards), and for wins how
 often the score agrees with the record. ``skipped`` counts every record and row that could
 not be used, by reason, from the problem lists of the analysed folder and of its input.
 """
@@ -22,6 +23,7 @@ REPORT_COLUMNS = ("game", "hand", "seat", "player", "turn", "action", "shanten",
                   "made_best", "acceptance_lost", "analysis_error", "score_status",
                   "score_points", "win_points")
 MAX_TURN = 24
+MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten by turn
 
 
 @dataclass
@@ -214,7 +216,7 @@ def build_report(data: Any, *, problems: list[Any] | None = None,
                if sums.discards >= min_discards]
     players.sort(key=lambda p: (-p["discards"], p["player"]))
     by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1])}
-               for t, acc in sorted(totals.turns.items())]
+               for t, acc in sorted(totals.turns.items()) if acc[1] >= MIN_TURN_DISCARDS]
     if problems is None:
         problems = _folder_problems(source_dir) if source_dir else []
     skipped = Counter(p.reason for p in problems)
