@@ -32,7 +32,8 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
 
     kind = classify(paths)
     if kind is not None:
-        replay_classical(paths, kind, as_json, show, progress, jobs)
+        replay_classical(paths, kind, as_json, show, progress, jobs,
+                         _read_allow(allow_file) if allow_file else {})
         return
     from tqdm import tqdm
 

@@ -79,6 +79,7 @@ class _Script:
         self.deal: list[list[int]] = [[], [], [], []]
         self.dangerous: list[tuple[int, int, int]] = []
         self.claimed: list[set[int]] = [set(), set(), set(), set()]   # serials each seat took
+        self.pair: int | None = None          # the pair the winner declared
         self._read(h)
         self.turn_pos = [0, 0, 0, 0]
         self.serial = 0
@@ -175,8 +176,10 @@ class _Script:
                 else:
                     self.turns[s].append((Action(MAHJONG, -1), line))  # type: ignore[index]
                     exp.append((("mahjong", s, "self"), line))
-                # the rest of the file is the scoring
+                # the rest of the file is the scoring (and the winner's declared pair)
                 for e2 in events[i + 1:]:
+                    if e2.seat == s and e2.kind in ("PlayerFormsClosedPair", "PlayerPairs"):
+                        self.pair = e2.tile
                     if e2.kind == "DangerousDiscard":
                         self.dangerous.append((e2.seat, _serial(e2.args, e2.line),  # type: ignore[arg-type]
                                                int(e2.args[1]) if len(e2.args) > 1 else 0))
@@ -292,20 +295,17 @@ def _show(x: tuple[Any, ...] | None) -> str:
 # ---- replay ------------------------------------------------------------------------------
 
 def _cannon(script: _Script, result: HandResult) -> int | None:
-    """The seat that let off a cannon: the record's dangerous discard (not excused) that gave
-    the Mah-Jong, else one the winner claimed for a set. The referee does not judge danger; the
+    """The seat that let off a cannon: the latest of the record's dangerous discards (not
+    excused) that the winner claimed, for a set or for the Mah-Jong. The referee does not judge danger; the
     record's ``DangerousDiscard`` lines say."""
     if not result.wins:
         return None
-    flagged = [(seat, n) for seat, n, excused in script.dangerous if not excused]
-    for seat, n in flagged:              # the Mah-Jong discard itself first
-        if n == script.serial:
-            return seat
-    taken = script.claimed[result.wins[0].seat]
-    for seat, n in flagged:
-        if n in taken:
-            return seat
-    return None
+    taken = script.claimed[result.wins[0].seat] | {script.serial}
+    cannon = None
+    for seat, n, excused in script.dangerous:       # in discard order: the latest counts
+        if n in taken and not excused:
+            cannon = seat
+    return cannon
 
 
 def _check_scores(out: HandReplay, script: _Script) -> None:
@@ -316,7 +316,7 @@ def _check_scores(out: HandReplay, script: _Script) -> None:
     try:
         net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
                                        east_streak=h.game.east_wins,
-                                       cannon=_cannon(script, out.result))
+                                       cannon=_cannon(script, out.result), pair=script.pair)
     except MjcoreError as exc:
         out.error = f"scoring: {exc}"
         return
@@ -471,13 +471,15 @@ class GameReplay:
     def ok(self) -> bool:
         return not self.errors and all(h.ok for h in self.hands)
 
+    def problems(self) -> list[tuple[str, str]]:
+        """(file, what differs) of every hand that differs, then the game-level ones."""
+        out = [(h.history.source, h.error or h.diff or "") for h in self.hands if not h.ok]
+        return out + [("", e) for e in self.errors]
+
     def first_problem(self) -> str | None:
-        for h in self.hands:
-            if h.error:
-                return f"{h.history.source}: {h.error}"
-            if h.diff:
-                return f"{h.history.source}: {h.diff}"
-        return self.errors[0] if self.errors else None
+        for source, text in self.problems():
+            return f"{source}: {text}" if source else text
+        return None
 
 
 def _game_of(name: str) -> str:
@@ -532,10 +534,14 @@ def replay_paths(paths: Iterable[str | Path], score: bool = True) -> Iterator[Ga
         yield replay_game(game, files, score)
 
 
-def replay_summary(item: tuple[str, list[tuple[str, str]]]) -> tuple[str, bool, int, str | None]:
-    """(game, agrees, hands, first difference) of one game: the worker of a parallel run."""
+def replay_summary(item: tuple[str, list[tuple[str, str]]]
+                   ) -> tuple[str, int, list[tuple[str, str]]]:
+    """(game, hands, every difference) of one game: the worker of a parallel run."""
     g = replay_game(*item)
-    return g.name, g.ok, len(g.hands), g.first_problem()
+    return g.name, len(g.hands), g.problems()
+
+
+_SCORE_DIFFS = ("HandScore", "Settlement")
 
 
 class _GameTrack:
@@ -573,9 +579,11 @@ class _GameTrack:
             elif self.totals != h.game.scores and not self.broken:
                 self._error(f"{h.source}: the scores before the hand are {h.game.scores}; "
                             f"ours are {self.totals}")
-        if r.result is None or not r.ok:
+        if r.result is None or r.error or (r.diff and not r.diff.startswith(_SCORE_DIFFS)):
             self.broken = True
             return
+        if r.diff:                        # a scoring difference: the next Game line resyncs
+            self.totals = None
         if r.net is not None and self.totals is not None:
             for seat, (pid, _) in enumerate(h.players):
                 self.totals[pid] = self.totals.get(pid, 0) + r.net[seat]

@@ -203,27 +203,36 @@ def classify(paths: Sequence[str]) -> str | None:
 
 
 def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
-                     progress: bool, jobs: int = 1) -> None:
+                     progress: bool, jobs: int = 1,
+                     allowed: dict[str, str] | None = None) -> None:
     """``mjcore replay`` on Bradfield histories (through our referee, with scoring) or on
-    classical records; exit 1 on any difference."""
+    classical records; exit 1 on any difference not in ``allowed`` ({hand file: reason}, as
+    ``--allow`` reads it; a game whose every difference is allowed counts as known)."""
+    allowed = allowed or {}
     from tqdm import tqdm
 
     from ...errors import MjcoreError
     start = time.perf_counter()
     bar = tqdm(desc="games", unit="game", file=sys.stderr, disable=not progress,
                mininterval=0.5)
-    n_games = n_ok = n_hands = shown = 0
+    n_games = n_ok = n_hands = shown = n_known = 0
     try:
         if kind == "bradfield":
             try:
-                for name, ok, hands, problem in _bradfield_games(paths, jobs):
+                for name, hands, problems in _bradfield_games(paths, jobs):
                     n_games += 1
                     n_hands += hands
+                    known = bool(problems) and all(
+                        src and any(_names(src, k) for k in allowed) for src, _ in problems)
+                    ok = not problems
                     n_ok += ok
+                    n_known += known
+                    problem = (f"{problems[0][0]}: {problems[0][1]}" if problems and
+                               problems[0][0] else problems[0][1] if problems else None)
                     if as_json:
                         click.echo(json.dumps({"game": name, "hands": hands, "agree": ok,
-                                               "first_difference": problem}))
-                    elif problem and shown < show:
+                                               "known": known, "differences": problems}))
+                    elif problem and not known and shown < show:
                         shown += 1
                         click.echo(f"DISAGREE: {name}: {problem}", err=True)
                     bar.update(1)
@@ -246,10 +255,18 @@ def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
     elapsed = time.perf_counter() - start
     if n_games == 0:
         raise click.ClickException(f"no games in {', '.join(map(repr, paths))}")
-    click.echo(f"{n_games} games ({kind}): {n_ok} agree, {n_games - n_ok} disagree; "
-               f"{n_hands} hands in {elapsed:.1f} s", err=as_json)
-    if n_ok != n_games:
+    known = f", {n_known} known differences (--allow)" if n_known else ""
+    click.echo(f"{n_games} games ({kind}): {n_ok} agree{known}, "
+               f"{n_games - n_ok - n_known} disagree; {n_hands} hands in {elapsed:.1f} s",
+               err=as_json)
+    if n_ok + n_known != n_games:
         sys.exit(1)
+
+
+def _names(source: str, key: str) -> bool:
+    """True when the hand file ``source`` (a path, or ``archive:member``) is ``key``."""
+    source = source.replace("\\", "/")
+    return source == key or source.endswith(("/" + key, ":" + key))
 
 
 def _bradfield_games(paths: Sequence[str], jobs: int):

@@ -56,9 +56,10 @@ def dead_kinds(result: HandResult, win: WinInfo) -> frozenset[int]:
     return frozenset(k for k in range(34) if seen[k] >= 4)
 
 
-def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, claimed: Sequence[int] = (),
-            east_streak: int = 0, cannon: int | None = None) -> Any:
-    """The scorer's :class:`~mjcore.classical.scoring.Deal` of a finished hand."""
+def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, east_streak: int = 0,
+            cannon: int | None = None, pair: int | None = None) -> Any:
+    """The scorer's :class:`~mjcore.classical.scoring.Deal` of a finished hand (``pair``: the
+    pair the winner declared, when he chose one; else the scorer takes the best reading)."""
     from ..scoring import Deal, PlayerHand
 
     hands = []
@@ -83,11 +84,12 @@ def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, claimed: Seque
     claim = "any" if win.discarder < 0 else _CLAIM_OF_USE[USE_NAMES[win.use]]
     return Deal(tuple(hands), prevailing, win.seat, win.tile, frozenset(how),  # type: ignore[arg-type]
                 None if win.discarder < 0 else win.discarder, claim, cannon,
-                dead_kinds(result, win))
+                dead_kinds(result, win), pair=pair)
 
 
 def score_result(result: HandResult, rules: ClassicalRules, prevailing: int, *,
-                 east_streak: int = 0, cannon: int | None = None) -> tuple[list[int], Any]:
+                 east_streak: int = 0, cannon: int | None = None,
+                 pair: int | None = None) -> tuple[list[int], Any]:
     """(net change by seat, the scorer's DealScore or None) of a finished hand. A wash-out
     scores nothing; with several winners (``multiple_mahjong = all``) each is scored as its
     own deal and the changes add up."""
@@ -102,7 +104,7 @@ def score_result(result: HandResult, rules: ClassicalRules, prevailing: int, *,
             others = [w for w in result.wins if w is not win]
             result = _without(result, others)
         last = score_deal(deal_of(result, win, prevailing, east_streak=east_streak,
-                                  cannon=cannon), rules)
+                                  cannon=cannon, pair=pair), rules)
         for s in range(4):
             net[s] += last.net[s]
     return net, last
