@@ -287,7 +287,7 @@ def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, n
             row = plain[e.index]
             if e.reason in ("wrong_tile_count", "too_many_copies"):
                 continue         # left to the kernels, which say the same per row
-            error[row] = f"{e.reason}: {texts[row]!r}"
+            error[row] = f"{e.reason}: {texts[row]!r}: {str(e).partition(': ')[2]}"
             counts[row] = 0
     plain_set = set(plain)
     for i, t in enumerate(texts):
@@ -476,9 +476,9 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     if problems is not None:
         game = table.column("game").to_numpy() if "game" in table.column_names else None
         for bad_row in map(int, np.flatnonzero(~ok)):
-            message = h.error[bad_row]
+            reason, _, detail = h.error[bad_row].partition(": ")
             problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
-                                    bad_row, message.split(":", 1)[0], message))
+                                    bad_row, reason, detail))
 
     scores = _score_wins(table, h, ok, nt)
 
