@@ -255,8 +255,8 @@ def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
     elapsed = time.perf_counter() - start
     if n_games == 0:
         raise click.ClickException(f"no games in {', '.join(map(repr, paths))}")
-    known = f", {n_known} known differences (--allow)" if n_known else ""
-    click.echo(f"{n_games} games ({kind}): {n_ok} agree{known}, "
+    known_text = f", {n_known} known differences (--allow)" if n_known else ""
+    click.echo(f"{n_games} games ({kind}): {n_ok} agree{known_text}, "
                f"{n_games - n_ok - n_known} disagree; {n_hands} hands in {elapsed:.1f} s",
                err=as_json)
     if n_ok + n_known != n_games:
