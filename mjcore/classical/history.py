@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 import tarfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
 
 from ..errors import MjcoreError
 from .rules import ClassicalRules
@@ -192,8 +192,9 @@ class HandHistory:
 
     @property
     def finished(self) -> bool:
-        """True if somebody went Mah-Jong (the hand was scored; a wash-out is not)."""
-        return any(e.kind == "PlayerMahJongs" for e in self.events)
+        """True if somebody went Mah-Jong (a robbed kong is a Mah-Jong without the
+        PlayerMahJongs message); a wash-out is not."""
+        return any(e.kind in ("PlayerMahJongs", "PlayerRobsKong") for e in self.events)
 
     @property
     def label(self) -> str:
@@ -481,7 +482,7 @@ def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHis
 
 def _read_tar(path: Path) -> Iterator[HandHistory]:
     try:
-        tar = tarfile.open(path)
+        tar = tarfile.open(path)  # noqa: SIM115 - closed by the with below
     except (tarfile.TarError, OSError) as e:
         raise HistoryError(str(path), None, f"cannot open archive: {e}") from None
     # read in archive order (a compressed tar cannot seek back cheaply), then sort
@@ -508,7 +509,20 @@ def read_history_text(text: str | bytes, source: str = "<history>") -> HandHisto
 
 
 __all__ = [
-    "Event", "GameInfo", "HandHistory", "HandScore", "HistoryError", "Payment", "ScoreItem",
-    "Settlement", "parse_history", "parse_tile", "read_histories", "read_history_text",
-    "tile_text", "TILE_CODES", "BONUS_BASE", "SEAT_NAMES",
+    "BONUS_BASE",
+    "SEAT_NAMES",
+    "TILE_CODES",
+    "Event",
+    "GameInfo",
+    "HandHistory",
+    "HandScore",
+    "HistoryError",
+    "Payment",
+    "ScoreItem",
+    "Settlement",
+    "parse_history",
+    "parse_tile",
+    "read_histories",
+    "read_history_text",
+    "tile_text",
 ]

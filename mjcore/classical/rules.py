@@ -40,6 +40,9 @@ value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.repla
 | discarder_pays_double | False | False |
 | cannon_liability | False | **True** |
 | false_mahjong_penalty | reject | reject |
+| last_discard_claims | mahjong | **any** |
+| loose_tile_wall_points | True | **False** |
+| scholars_need_no_chows | False | **True** |
 
 Option values:
 
@@ -66,13 +69,21 @@ Option values:
 - ``limit``: the hand limit (any positive int; 1000, 500 and 300 are the usual ones).
   ``no_limit``: hands are not capped and ``limit`` is only the value of a limit hand.
 - ``false_mahjong_penalty``: "reject" (the engine refuses it) or "half_limit" (Harr).
+- ``last_discard_claims``: what a discard made after the live wall ran out may be claimed for:
+  "mahjong" only (§5.3) or "any" claim (mj-server lets a pung, kong or chow be claimed; the
+  claimant then discards again).
 - ``losers_purity`` (Bradfield's LosersPurity) is refused when True: not implemented.
+- ``loose_tile_wall_points``: a winning loose tile also scores the 2 points for a tile drawn
+  "from the wall" (§11.4); mj-server gives them only for a tile from the live wall.
+- ``scholars_need_no_chows``: Three Great Scholars needs a hand without chows (Millington,
+  and mj-server); §11.7 does not check it.
 """
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from ..errors import InvalidRuleError
 
@@ -85,6 +96,7 @@ SCORING_PARAM_NAMES = (
     "own_each_doubles", "own_both_doubles", "bouquet_doubles", "concealed_fully_doubles",
     "concealed_almost_doubles", "kong_has_3_types", "limit_flags", "losers_settle",
     "east_doubles", "discarder_pays_double", "cannon_liability", "original_call",
+    "loose_tile_wall_points", "scholars_need_no_chows",
 )
 
 # bits of ``limit_flags``
@@ -140,6 +152,9 @@ class ClassicalRules:
     discarder_pays_double: bool = False
     cannon_liability: bool = False
     false_mahjong_penalty: str = "reject"
+    last_discard_claims: str = "mahjong"
+    loose_tile_wall_points: bool = True
+    scholars_need_no_chows: bool = False
     name: str = field(default="custom", compare=False)
 
     _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
@@ -153,6 +168,7 @@ class ClassicalRules:
         "own_bonus_double": ("both", "each"),
         "concealed_hand": ("fully_1", "fully_3_semi_1"),
         "false_mahjong_penalty": ("reject", "half_limit"),
+        "last_discard_claims": ("mahjong", "any"),
     }
     _NON_NEGATIVE: ClassVar[tuple[str, ...]] = (
         "agreed_hands", "seven_pairs_points", "mahjong_points", "bouquet_doubles", "start_points")
@@ -344,7 +360,8 @@ class ClassicalRules:
                 self.seven_pairs_points, each, both, self.bouquet_doubles, fully, almost,
                 int(self.kong_has_3_types), flags, int(self.losers_settle),
                 int(self.east_doubles), int(self.discarder_pays_double),
-                int(self.cannon_liability), int(self.original_call))
+                int(self.cannon_liability), int(self.original_call),
+                int(self.loose_tile_wall_points), int(self.scholars_need_no_chows))
 
     @property
     def scoring_params(self) -> tuple[int, ...]:
@@ -372,5 +389,7 @@ _PRESETS: dict[str, ClassicalRules] = {
     "classical": ClassicalRules(name="classical"),
     "bradfield": ClassicalRules(
         seating="fixed", dead_wall="14_replenished", bonus_replacement="live_wall",
-        add_to_claimed_pung=True, start_points=0, cannon_liability=True, name="bradfield"),
+        add_to_claimed_pung=True, start_points=0, cannon_liability=True,
+        loose_tile_wall_points=False, scholars_need_no_chows=True, last_discard_claims="any",
+        name="bradfield"),
 }

@@ -6,7 +6,7 @@ import tarfile
 
 import pytest
 
-from mjcore.classical.history import HistoryError, parse_history, read_histories, TILE_CODES
+from mjcore.classical.history import TILE_CODES, HistoryError, parse_history, read_histories
 
 SAMPLE = """Player 1 P2
 Player 2 P3
@@ -110,6 +110,6 @@ def test_folder_file_and_archive(tmp_path):
 
 def test_whole_archive_reads(bradfield_hands):
     assert len(bradfield_hands) == 6633
-    assert sum(h.finished for h in bradfield_hands) == 6628
+    assert sum(h.finished for h in bradfield_hands) == 6633
     assert sum(len(h.scores) for h in bradfield_hands) == 26532
     assert all(h.rules.name == "bradfield" and len(h.wall) == 144 for h in bradfield_hands)

@@ -11,13 +11,14 @@ def test_presets_differ_only_where_documented():
     c, b = ClassicalRules.preset("classical"), ClassicalRules.preset("bradfield")
     diff = {n for n in c.option_names() if getattr(c, n) != getattr(b, n)}
     assert diff == {"seating", "dead_wall", "bonus_replacement", "add_to_claimed_pung",
-                    "start_points", "cannon_liability"}
+                    "start_points", "cannon_liability", "last_discard_claims",
+                    "loose_tile_wall_points", "scholars_need_no_chows"}
     assert c.seven_pairs is False and c.limit == 1000 and c.mahjong_points == 20
 
 
 def test_immutable_and_replace():
     r = ClassicalRules.preset("classical")
-    with pytest.raises(Exception):
+    with pytest.raises(AttributeError):
         r.limit = 500  # type: ignore[misc]
     r2 = r.replace(limit=500, seven_pairs=True)
     assert (r2.limit, r2.seven_pairs, r.limit) == (500, True, 1000)

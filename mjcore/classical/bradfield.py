@@ -1,0 +1,345 @@
+"""Score Bradfield hand histories and compare with the server's own scores.
+
+:func:`deal_from_history` rebuilds a finished hand from its events alone (every player's
+concealed tiles, declared sets and bonus tiles; the winning tile, how it was won, what the
+winning discard was claimed for, who discarded it, cannon liability, the tiles whose four
+copies were visible). :func:`bradfield_items` writes our items the way Bradfield's
+``HandScore`` lines do, and :func:`compare_hand` lists every difference between our
+:class:`~mjcore.classical.scoring.DealScore` and the recorded ``HandScore`` and
+``Settlement`` lines.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ..errors import MjcoreError
+from ..hand import Meld, MeldKind
+from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
+from .scoring import SF_ADDED, SF_KONG, Deal, DealScore, Item, PlayerHand, score_deal
+
+# Tiles that end the live wall: 144 less the 14-tile dead wall, which Bradfield keeps at 14
+# by moving live tiles onto it (dead_wall="14_replenished").
+_LIVE_TILES = {"14_replenished": 130, "14_unreplenished": 130, "16_unreplenished": 128,
+               "none": 144}
+
+
+class _Seat:
+    def __init__(self) -> None:
+        self.concealed: Counter[int] = Counter()
+        self.melds: list[Meld] = []
+        self.bonus: list[int] = []
+
+
+def _take(seat: _Seat, tile: int, n: int, h: HandHistory, line: int) -> None:
+    if seat.concealed[tile] < n:
+        raise HistoryError(h.source, line, f"the player does not hold {n} x {tile_text(tile)}")
+    seat.concealed[tile] -= n
+    if not seat.concealed[tile]:
+        del seat.concealed[tile]
+
+
+def deal_from_history(h: HandHistory) -> Deal:
+    """The finished deal of a hand history (HistoryError if it was a wash-out or does not
+    add up)."""
+    seats = [_Seat() for _ in range(4)]
+    last_discard: tuple[int, int, int] | None = None     # seat, tile, serial
+    last_draw_loose = [False] * 4
+    kong_chain = [0] * 4          # kongs declared in a row, each on the previous loose tile
+    discards = Counter[int]()
+    discards_by_east = 0
+    first_discard_done = False
+    winner = win_tile = None
+    self_drawn = robbed = False
+    claim = "any"
+    discarder: int | None = None
+    serial = None
+    cannon: int | None = None
+    live = _LIVE_TILES[h.rules.dead_wall]        # tiles left in the live wall
+    replenished = h.rules.dead_wall == "14_replenished"
+    loose_drawn = 0
+    last_tile = False
+    won_on_east_first = False
+    kong_on_kong = False
+    declared_pair: int | None = None
+    dangerous: dict[str, int | None] = {}      # discard serial -> discarder, when dangerous
+    claimed_by: dict[str, int] = {}            # discard serial -> the seat that claimed it
+    for e in h.events:
+        k, s, t = e.kind, e.seat, e.tile
+        if k in ("PlayerDraws", "PlayerDrawsLoose"):
+            assert s is not None and t is not None
+            seats[s].concealed[t] += 1
+            if k == "PlayerDrawsLoose":
+                last_draw_loose[s] = True
+                loose_drawn += 1
+                if replenished and loose_drawn % 2 == 0:
+                    live -= min(2, live)       # two live tiles move onto the dead wall
+            else:
+                live -= 1
+                last_draw_loose[s] = False
+                kong_chain[s] = 0
+        elif k == "PlayerDeclaresSpecial":
+            if t is not None:
+                assert s is not None
+                _take(seats[s], t, 1, h, e.line)
+                seats[s].bonus.append(t - BONUS_BASE)
+        elif k == "PlayerDiscards":
+            assert s is not None and t is not None
+            _take(seats[s], t, 1, h, e.line)
+            discards[t] += 1
+            last_discard = (s, t, int(e.args[0]) if e.args else 0)
+            if s == 0 and not first_discard_done:
+                discards_by_east = 1
+            first_discard_done = True
+            kong_chain[s] = 0
+        elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs", "PlayerPairs") and winner is None:
+            assert s is not None and t is not None and last_discard is not None
+            discards[t] -= 1
+            if k == "PlayerChows":
+                low = t - {"Lower": 0, "Middle": 1, "Upper": 2}[e.args[0]]
+                for x in (low, low + 1, low + 2):
+                    if x != t:
+                        _take(seats[s], x, 1, h, e.line)
+                seats[s].melds.append(Meld(MeldKind.CHI, (low, low + 1, low + 2), t))
+            elif k == "PlayerPungs":
+                _take(seats[s], t, 2, h, e.line)
+                seats[s].melds.append(Meld(MeldKind.PON, (t,) * 3, t))
+            elif k == "PlayerKongs":
+                _take(seats[s], t, 3, h, e.line)
+                seats[s].melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
+            else:
+                raise HistoryError(h.source, e.line, "a pair claimed without Mah-Jong")
+            claimed_by[str(last_discard[2])] = s
+            last_discard = None
+        elif k == "PlayerDeclaresClosedKong":
+            assert s is not None and t is not None
+            _take(seats[s], t, 4, h, e.line)
+            seats[s].melds.append(Meld(MeldKind.KAN_CLOSED, (t,) * 4, None))
+            kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
+        elif k == "PlayerAddsToPung":
+            assert s is not None and t is not None
+            _take(seats[s], t, 1, h, e.line)
+            for i, m in enumerate(seats[s].melds):
+                if m.kind == MeldKind.PON and m.first == t:
+                    seats[s].melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
+                    break
+            else:
+                raise HistoryError(h.source, e.line, "added to a pung the player does not have")
+            last_discard = (s, t, int(e.args[0]) if e.args else 0)
+            kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
+        elif k == "PlayerRobsKong":
+            assert s is not None and t is not None and last_discard is not None
+            robbed = True
+            victim = last_discard[0]
+            winner, win_tile, discarder, serial = s, t, victim, last_discard[2]
+            last_tile = live <= 0
+            for i, m in enumerate(seats[victim].melds):
+                if m.kind == MeldKind.KAN_ADDED and m.first == t:
+                    seats[victim].melds[i] = Meld(MeldKind.PON, (t,) * 3, t)
+                    break
+            seats[s].concealed[t] += 1
+        elif k == "PlayerMahJongs":
+            assert s is not None
+            winner = s
+            if t is not None:
+                self_drawn = True
+                win_tile = t
+                last_tile = live <= 0
+                kong_on_kong = last_draw_loose[s] and kong_chain[s] >= 2
+            else:
+                if last_discard is None:
+                    raise HistoryError(h.source, e.line, "Mah-Jong on a discard, but no discard")
+                discarder, win_tile, serial = last_discard
+                last_tile = live <= 0
+                won_on_east_first = discarder == 0 and discards_by_east == 1 and serial == 1
+        elif winner is not None and s == winner and k in ("PlayerChows", "PlayerPungs") \
+                and not self_drawn:
+            claim = {"PlayerChows": "chow", "PlayerPungs": "pung"}[k]
+            if not robbed:
+                seats[s].concealed[win_tile] += 1   # type: ignore[index]
+                discards[win_tile] -= 1             # type: ignore[index]
+        elif k in ("PlayerFormsClosedPair", "PlayerPairs") and s is not None and s == winner:
+            declared_pair = t
+            if k == "PlayerPairs" and not self_drawn:
+                claim = "pair"
+                if not robbed:
+                    seats[s].concealed[win_tile] += 1   # type: ignore[index]
+                    discards[win_tile] -= 1             # type: ignore[index]
+        elif k == "DangerousDiscard":
+            # the server flags a dangerous discard (last field 0: the discarder had a choice)
+            # after the claim it gave; the discarder is liable if its claimer goes Mah-Jong
+            if len(e.args) >= 2 and e.args[1] == "0":
+                dangerous[e.args[0]] = e.seat
+        elif k in ("PlayerDiscards", "PlayerAddsToPung"):
+            pass
+    if winner is None or win_tile is None:
+        raise HistoryError(h.source, None, "no Mah-Jong in this hand (a wash-out)")
+    if serial is not None:
+        claimed_by[str(serial)] = winner
+    for ser, liable in dangerous.items():          # in discard order: the latest counts
+        if claimed_by.get(ser) == winner and liable != winner:
+            cannon = liable
+    how = set()
+    if self_drawn:
+        how.add("self_drawn")
+        if last_draw_loose[winner]:
+            how.add("loose_tile")
+        if last_tile:
+            how.add("last_tile")
+        if kong_on_kong:
+            how.add("kong_upon_kong")
+        if winner == 0 and not first_discard_done and not any(s.melds for s in seats):
+            how.add("heaven")
+    else:
+        if robbed:
+            how.add("robbed_kong")
+        elif last_tile:
+            how.add("last_discard")
+        if won_on_east_first:
+            how.add("earth")
+    if winner == 0 and h.game.east_wins >= 12:
+        how.add("thirteenth_win")
+    # kinds whose four copies are all visible: unclaimed discards and every declared set
+    visible = Counter[int]()
+    for t, n in discards.items():
+        visible[t] += n
+    for st in seats:
+        for m in st.melds:
+            for x in m.tiles:
+                visible[x] += 1
+    dead = frozenset(t for t, n in visible.items() if n >= 4)
+    hands = tuple(PlayerHand(tuple(sorted(st.concealed.elements())), tuple(st.melds),
+                             tuple(sorted(st.bonus))) for st in seats)
+    return Deal(hands=hands, prevailing=h.game.prevailing_wind, winner=winner,  # type: ignore[arg-type]
+                win_tile=win_tile, how=frozenset(how),
+                discarder=None if self_drawn else discarder,
+                claim=claim, cannon=cannon, dead_kinds=dead, pair=declared_pair)
+
+
+# -- Bradfield's way of writing items ----------------------------------------------------
+
+_BF_REASON = {
+    "mahjong": "going Mah Jong", "from_wall": "winning from wall",
+    "only_place": "filling the only place", "fishing_eyes": "fishing the eyes",
+    "dragon_set": "pung/kong of dragons", "own_wind_set": "pung/kong of own wind",
+    "prevailing_wind_set": "pung/kong of prevailing wind",
+    "little_three_dragons": "Little Three Dragons", "big_three_dragons": "Big Three Dragons",
+    "little_four_winds": "Little Four Winds", "big_four_winds": "Big Four Winds",
+    "three_concealed_pungs": "three concealed pungs", "own_bonus": "own flower or season",
+    "own_flower_and_season": "own flower and season", "all_four_flowers": "all four flowers",
+    "all_four_seasons": "all four seasons", "no_score_hand": "no score hand",
+    "no_chows": "no chows", "concealed_hand": "concealed hand",
+    "semi_concealed_hand": "almost concealed hand", "one_suit_with_honours": "one suit with honours",
+    "one_suit_only": "one suit only", "all_majors": "all majors",
+    "loose_tile": "winning with loose tile", "last_tile": "winning with last tile",
+    "last_discard": "winning with last tile",   # Bradfield writes the last discard so too "robbing_kong": "robbing a kong",
+    "original_call": "completing Original Call", "seven_pairs": "seven pairs",
+    "four_blessings": "Four Blessing o'er the Door",
+}
+_BF_LABEL = {"mahjong": "basic", "from_wall": "extra", "only_place": "extra",
+             "fishing_eyes": "extra", "seven_pairs": "extra"}
+
+
+def _set_label(it: Item) -> str:
+    name = tile_text(it.tile or 0)
+    if it.name == "pair":
+        sep = "+" if it.concealed else "-"
+        return f"{name}{sep}{name}"
+    if it.flags & SF_KONG:
+        if it.concealed:
+            return "+".join([name] * 4)
+        if it.flags & SF_ADDED:
+            return "-".join([name] * 4)
+        return "-".join([name] * 3) + "+" + name      # claimed: the fourth tile was concealed
+    return ("+" if it.concealed else "-").join([name] * 3)
+
+
+def bradfield_items(p: PlayerScoreLike) -> list[tuple[str, int, int, int, str]]:
+    """Our items as Bradfield writes them: (label, points, doubles, limit, reason)."""
+    from .scoring import _REASONS
+    out = []
+    for it in p.items:
+        if it.limit:
+            out.append(("Limit Hand", 0, 0, p.score, _BF_REASON.get(it.name, _REASONS[it.name])))
+        elif it.name in ("set", "pair"):
+            reason = it.reason.replace("exposed", "open").replace("concealed", "closed")
+            out.append((_set_label(it), it.points, 0, 0, reason))
+        elif it.name in ("dragon_set", "own_wind_set", "prevailing_wind_set"):
+            flags = it.flags
+            fake = Item("set", it.tile, flags)
+            out.append((_set_label(fake), 0, it.doubles, 0, _BF_REASON[it.name]))
+        elif it.name == "bonus":
+            n = it.tile or 0
+            out.append((f"{n} special{'s' if n != 1 else ''}", it.points, 0, 0,
+                        "flowers and seasons"))
+        else:
+            out.append((_BF_LABEL.get(it.name, ""), it.points, it.doubles, 0,
+                        _BF_REASON.get(it.name, _REASONS[it.name])))
+    return out
+
+
+PlayerScoreLike = object
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One disagreement: the seat (None for the settlement), what differs, ours, theirs."""
+
+    seat: int | None
+    what: str
+    ours: object
+    theirs: object
+
+    def __str__(self) -> str:
+        who = SEAT_NAMES[self.seat] if self.seat is not None else "settlement"
+        return f"{who}: {self.what}: ours {self.ours}, Bradfield {self.theirs}"
+
+
+def compare_hand(h: HandHistory, result: DealScore) -> list[Difference]:
+    """Every difference between our scores and the history's HandScore and Settlement."""
+    diffs: list[Difference] = []
+    for seat in range(4):
+        theirs = h.scores.get(seat)
+        ours = result.players[seat]
+        if theirs is None:
+            diffs.append(Difference(seat, "HandScore", "scored", "missing"))
+            continue
+        if ours.score != theirs.score:
+            diffs.append(Difference(seat, "score", ours.score, theirs.score))
+        if not ours.limit_hand and theirs.total_points is not None and \
+                ours.points != theirs.total_points:
+            diffs.append(Difference(seat, "points", ours.points, theirs.total_points))
+        if not ours.limit_hand and theirs.total_doubles is not None and \
+                ours.doubles != theirs.total_doubles:
+            diffs.append(Difference(seat, "doubles", ours.doubles, theirs.total_doubles))
+        mine = Counter(bradfield_items(ours))
+        recorded = Counter((i.label, i.points, i.doubles, i.limit, i.reason) for i in theirs.items)
+        if mine != recorded:
+            extra = sorted((mine - recorded).elements())
+            missing = sorted((recorded - mine).elements())
+            diffs.append(Difference(seat, "items", extra, missing))
+    st = h.settlement
+    if st is None:
+        diffs.append(Difference(None, "Settlement", "settled", "missing"))
+        return diffs
+    if tuple(result.net) != tuple(st.net):
+        diffs.append(Difference(None, "net", tuple(result.net), tuple(st.net)))
+    mine_p = Counter((p.payer, p.payee, p.amount, p.for_seat) for p in result.payments)
+    theirs_p = Counter((p.payer, p.payee, p.amount, p.for_seat) for p in st.payments)
+    if mine_p != theirs_p:
+        diffs.append(Difference(None, "payments", sorted((mine_p - theirs_p).elements(), key=str),
+                                sorted((theirs_p - mine_p).elements(), key=str)))
+    if result.cannon != st.cannon:
+        diffs.append(Difference(None, "cannon", result.cannon, st.cannon))
+    return diffs
+
+
+def check_history(h: HandHistory) -> tuple[DealScore | None, list[Difference]]:
+    """Rebuild, score under the history's own rules, compare. A hand that cannot be rebuilt
+    or scored is one difference saying why."""
+    try:
+        deal = deal_from_history(h)
+        result = score_deal(deal, h.rules)
+    except MjcoreError as e:
+        return None, [Difference(None, "error", str(e), "scored")]
+    return result, compare_hand(h, result)
