@@ -658,7 +658,7 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
             rec = parse_record(name, data)
         except MjcoreError as exc:
             problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
-                                    str(exc)))
+                                    _detail(exc, name)))
             continue
         except (KeyError, ValueError, IndexError, TypeError) as exc:   # a reader's slip
             problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
@@ -682,7 +682,7 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
         except MjcoreError as exc:
             cols.truncate(mark)
             problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
-                                    str(exc)))
+                                    _detail(exc, name)))
             continue
         except (KeyError, ValueError, IndexError, TypeError, AttributeError) as exc:
             cols.truncate(mark)
@@ -701,6 +701,12 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
         write_table_atomic(table, os.path.join(out_dir, partition_name(index)))
         return res, None
     return res, table
+
+
+def _detail(exc: Exception, name: str) -> str:
+    """An error's message without the record name it starts with (the problem names it)."""
+    text = str(exc)
+    return text[len(name) + 2:] if text.startswith(name + ": ") else text
 
 
 def _task(args: tuple[int, int, list[tuple[str, bytes | str]], str | None]) -> Any:
