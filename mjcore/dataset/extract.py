@@ -9,9 +9,9 @@ record order; ``decision`` numbers them within a game. The columns are listed in
 
 Records are read from files, folders and ``.tar``/``.tar.gz``/``.tar.xz`` archives: Tenhou
 mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and the records of
-``mjcore play``). Every format becomes the engine's event list first (see
-:mod:`mjcore.engine.events`), so a new format (Bradfield ``.mjs`` hand histories once the
-classical engine reads them) only needs a reader to events and a ``format`` name.
+``mjcore play``), which become the riichi engine's event list first (see
+:mod:`mjcore.engine.events`), and Bradfield ``.mjs`` hand histories (Chinese classical), which
+are replayed through the classical referee (:mod:`.classical`). The format is told by content.
 
 Records are grouped into partitions of ``records_per_partition`` in input order; partition i
 is ``part-<i>.parquet`` plus ``_problems-<i>.json`` (the records and rows that could not be
@@ -640,7 +640,6 @@ class PartitionResult:
     rows: int
     records: int
     problems: list[Problem] = field(default_factory=list)
-    skipped: bool = False          # already written (resume)
 
 
 def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes | str]],
