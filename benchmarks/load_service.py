@@ -3,6 +3,16 @@
     python benchmarks/load_service.py                  # 130 s of load after a 15 s warm-up
     python benchmarks/load_service.py --seconds 20     # a short smoke run
     python benchmarks/load_service.py --unary-front    # unary calls through --unary-port
+    python benchmarks/load_service.py --soak           # issue 11: 32 clients on both ports,
+                                                       # 600 s, attack probes in turns
+
+With ``--attack`` (``--soak`` sets it with ``--clients 32 --seconds 600 --unary-front``), half
+the clients send their unary calls to the front, half to the main port, while the probes of
+issue 11 (``ATTACKS``: stalled calls, oversized fields, a gzip bomb, unfinished bodies, silent,
+slowloris and non-reading connections, rapid reset, unknown-method and SETTINGS floods, garbage)
+run one after the other against both ports. The well-behaved clients must see no error, and
+once the probes are over the server's RSS must be back within 10% of its size after the warm-up
+and its open file descriptors back to their count then.
 
 Loopback only; the server runs in its own process (``mjcore serve``). Every answer is checked
 against the in-process library. Passes (exit 0) when there were no errors and the server's RSS
@@ -53,10 +63,11 @@ class Fixtures:
 
 
 def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_at: float,
-                warm_until: float, stats: dict[str, list[float]], errors: list[str]) -> None:
+                warm_until: float, stats: dict[str, list[float]], errors: list[str],
+                split: bool = False) -> None:
     rng = np.random.default_rng(idx)
     rest = {k: v for k, v in fx.scoring.items() if k not in ("counts", "win_tile")}
-    unary = f"127.0.0.1:{unary_port}" if unary_port else None
+    unary = f"127.0.0.1:{unary_port}" if unary_port and not (split and idx % 2) else None
     with Client(f"127.0.0.1:{port}", timeout=30, batch_size=5_000, unary_target=unary) as c:
         while time.perf_counter() < stop_at:
             kind = KINDS[rng.choice(len(KINDS), p=WEIGHTS)]
@@ -92,7 +103,14 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--unary-front", action="store_true",
                         help="serve with --unary-port; the clients' unary calls go there")
+    parser.add_argument("--attack", action="store_true",
+                        help="run the issue 11 attack probes in turns during the load")
+    parser.add_argument("--soak", action="store_true",
+                        help="--attack --unary-front --clients 32 --seconds 600")
     opts = parser.parse_args()
+    if opts.soak:
+        opts.attack = opts.unary_front = True
+        opts.clients, opts.seconds = 32, max(opts.seconds, 600.0)
     fx = Fixtures()
     stats: dict[str, list[float]] = {k: [] for k in KINDS}
     errors: list[str] = []
@@ -106,21 +124,35 @@ def main() -> int:
         stop_at = warm_until + opts.seconds
         threads = [threading.Thread(target=client_loop,
                                     args=(port, unary_port, fx, i, stop_at, warm_until, stats,
-                                          errors))
+                                          errors, opts.attack))
                    for i in range(opts.clients)]
         for t in threads:
             t.start()
+        fds: dict[str, int] = {}
+        probes: dict[str, int] = {}
+        attacker = None
         while any(t.is_alive() for t in threads):
-            rss.append((time.perf_counter() - start, server.memory_info().rss))
+            now = time.perf_counter()
+            rss.append((now - start, server.memory_info().rss))
+            if opts.attack and attacker is None and now >= warm_until:
+                fds["after_warmup"] = server.num_fds()
+                attacker = threading.Thread(target=attack_loop, args=(
+                    port, unary_port, stop_at - 40, probes), daemon=True)
+                attacker.start()
             time.sleep(1.0)
         for t in threads:
             t.join()
+        if attacker is not None:
+            attacker.join()
+            fds["end"] = settle_fds(server, fds["after_warmup"])
+            rss.append((time.perf_counter() - start, server.memory_info().rss))
         alive = proc.poll() is None
     base = next((r for t, r in rss if t >= opts.warmup), rss[-1][1])
     end = rss[-1][1]
     growth = (end - base) / base
     result = {"clients": opts.clients, "seconds": opts.seconds, "errors": len(errors),
-              "unary_front": opts.unary_front,
+              "unary_front": opts.unary_front, "attack": opts.attack, "probes": probes,
+              "fds": fds,
               "rss_mb_after_warmup": base / 2**20, "rss_mb_end": end / 2**20,
               "rss_mb_max": max(r for _, r in rss) / 2**20, "rss_growth": growth,
               "server_alive_at_end": alive, "calls": {},
@@ -147,14 +179,235 @@ def main() -> int:
           f"({growth:+.1%}; max {result['rss_mb_max']:.1f} MB)")
     print("server RSS every 10 s (MB): "
           + " ".join(f"{r:.0f}" for r in result["rss_mb_every_10s"]))
+    if opts.attack:
+        print("attack probes run: " + ", ".join(f"{k} x{v}" for k, v in probes.items()))
+        print(f"server fds {fds.get('after_warmup')} after warm-up -> {fds.get('end')} at the "
+              "end")
     print(f"errors: {len(errors)}")
     for e in errors[:10]:
         print("  " + e)
     if opts.json:
         opts.json.write_text(json.dumps(result, indent=2))
     ok = not errors and growth < 0.10 and alive
+    if opts.attack:
+        ok = ok and bool(probes) and fds.get("end", 1 << 30) <= fds["after_warmup"]
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
+
+
+# -- attack probes (issue 11) ------------------------------------------------------------------
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+ANALYZE = "/mjcore.v1.HandAnalysisService/AnalyzeHand"
+
+
+def _frame(kind: int, flags: int, sid: int, payload: bytes = b"") -> bytes:
+    return len(payload).to_bytes(3, "big") + bytes((kind, flags)) + sid.to_bytes(4, "big") \
+        + payload
+
+
+def _headers(path: str = ANALYZE, *extra: tuple[str, str]) -> list[tuple[str, str]]:
+    return [(":method", "POST"), (":scheme", "http"), (":path", path),
+            (":authority", "localhost"), ("content-type", "application/grpc"),
+            ("te", "trailers"), *extra]
+
+
+def _connect(port: int, preface: bool = True) -> Any:
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port))
+    if preface:
+        sock.sendall(PREFACE + _frame(4, 0, 0) + _frame(8, 0, 0, (1 << 30).to_bytes(4, "big")))
+    return sock
+
+
+def _drain(sock: Any, seconds: float) -> None:
+    """Read (and drop) what the server sends for ``seconds``, or until it closes."""
+    import select
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if select.select([sock], [], [], 0.1)[0]:
+            try:
+                if not sock.recv(1 << 16):
+                    return
+            except OSError:
+                return
+
+
+def _send(sock: Any, data: bytes) -> bool:
+    try:
+        sock.sendall(data)
+        return True
+    except OSError:
+        return False
+
+
+def probe_stall(port: int, unary_port: int) -> None:
+    """8 connections x 8 calls that never send their message, held 15 s."""
+    import hpack
+
+    socks = []
+    for p in (port, unary_port):
+        for _ in range(4):
+            sock = _connect(p)
+            block = hpack.Encoder().encode(_headers())
+            _send(sock, b"".join(_frame(1, 4, sid, block) for sid in range(1, 16, 2)))
+            socks.append(sock)
+    time.sleep(15)
+    for sock in socks:
+        sock.close()
+
+
+def probe_fields(port: int, unary_port: int) -> None:
+    """Oversized fields, a 16 MiB gzip bomb, bad enums and garbage on both ports."""
+    import grpc
+
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+    from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
+
+    bad = [pb.AnalyzeHandRequest(hand="1m" * 30_000).SerializeToString(),
+           pb.AnalyzeHandRequest(hand="1m" * 500_000).SerializeToString(),
+           pb.AnalyzeHandRequest(hand="123m", visible="1m" * 4_000_000).SerializeToString(),
+           pb.AnalyzeHandRequest(hand="123m", visible="11111m").SerializeToString(),
+           b"\xff\xff\xff"]
+    score = sp.ScoreRequest(hand="234m456p11s555z77z7z", win_tile="7z", win_method=2,
+                            seat_wind=99).SerializeToString()
+    bomb = pb.AnalyzeHandRequest(hand="1m" * (8 << 20)).SerializeToString()
+    for target in (port, unary_port):
+        with grpc.insecure_channel(f"127.0.0.1:{target}") as ch:
+            for _ in range(5):
+                for data in bad:
+                    try:
+                        ch.unary_unary(ANALYZE)(data, timeout=10)
+                    except grpc.RpcError:
+                        pass
+                try:
+                    ch.unary_unary("/mjcore.v1.HandAnalysisService/Score")(score, timeout=10)
+                except grpc.RpcError:
+                    pass
+                try:
+                    ch.unary_unary(ANALYZE)(bomb, timeout=10,
+                                            compression=grpc.Compression.Gzip)
+                except grpc.RpcError:
+                    pass
+
+
+def probe_bodies(port: int, unary_port: int) -> None:
+    """Unfinished request bodies filling every window granted, on both ports, held 15 s."""
+    import h2.config
+    import h2.connection
+
+    held = []
+    for p, declared, conns in ((unary_port, 60_000, 8), (port, 60 << 20, 2)):
+        for _ in range(conns):
+            sock = _connect(p, preface=False)
+            client = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+            client.initiate_connection()
+            for sid in range(1, 16, 2):
+                client.send_headers(sid, _headers())
+                client.send_data(sid, b"\0" + declared.to_bytes(4, "big"))
+            _send(sock, client.data_to_send())
+            sock.settimeout(0.2)
+            for _ in range(20):
+                try:
+                    client.receive_data(sock.recv(1 << 20))
+                except Exception:  # noqa: BLE001  (timeouts, resets: the server decides)
+                    pass
+                for sid in range(1, 16, 2):
+                    try:
+                        window = min(client.local_flow_control_window(sid),
+                                     client.max_outbound_frame_size)
+                        if window > 0:
+                            client.send_data(sid, b"u" * window)
+                    except Exception:  # noqa: BLE001
+                        pass
+                if not _send(sock, client.data_to_send()):
+                    break
+            held.append(sock)
+    time.sleep(15)
+    for sock in held:
+        sock.close()
+
+
+def probe_connections(port: int, unary_port: int) -> None:
+    """300 silent connections, 20 slowloris header blocks, 5 peers that never read."""
+    import hpack
+
+    socks = [_connect(p, preface=False) for p in (port, unary_port) for _ in range(150)]
+    for _ in range(20):
+        sock = _connect(unary_port)
+        _send(sock, _frame(1, 0, 1, hpack.Encoder().encode(_headers())[:5]))
+        socks.append(sock)
+    for _ in range(5):
+        sock = _connect(unary_port, preface=False)
+        _send(sock, PREFACE + _frame(4, 0, 0, (4).to_bytes(2, "big") + (0).to_bytes(4, "big")))
+        block = hpack.Encoder().encode(_headers())
+        _send(sock, b"".join(_frame(1, 4, sid, block) + _frame(0, 1, sid, b"\0\0\0\0\0")
+                             for sid in range(1, 16, 2)))
+        socks.append(sock)
+    time.sleep(40)     # past the handshake, header and write timeouts (10, 10, 30 s)
+    for sock in socks:
+        sock.close()
+
+
+def probe_floods(port: int, unary_port: int) -> None:
+    """Rapid reset, unknown-method HEADERS and SETTINGS floods on both ports."""
+    import hpack
+
+    for p in (port, unary_port):
+        for kind in ("reset", "unknown", "settings"):
+            sock = _connect(p)
+            encoder = hpack.Encoder()
+            block = encoder.encode(_headers() if kind == "reset"
+                                   else _headers("/no.such/" + "m" * 500))
+            sid = 1
+            for _ in range(40):
+                if kind == "settings":
+                    unit = _frame(4, 0, 0, b"".join((4).to_bytes(2, "big")
+                                                    + (65535 + i).to_bytes(4, "big")
+                                                    for i in range(2700))) * 10
+                else:
+                    parts = []
+                    for _ in range(50):
+                        parts.append(_frame(1, 4 | (1 if kind == "unknown" else 0), sid, block))
+                        if kind == "reset":
+                            parts.append(_frame(3, 0, sid, (8).to_bytes(4, "big")))
+                        sid += 2
+                    unit = b"".join(parts)
+                if not _send(sock, unit):
+                    break
+                _drain(sock, 0.01)
+            _drain(sock, 1)
+            sock.close()
+
+
+ATTACKS = {"stall": probe_stall, "fields": probe_fields, "bodies": probe_bodies,
+           "connections": probe_connections, "floods": probe_floods}
+
+
+def attack_loop(port: int, unary_port: int | None, until: float, runs: dict[str, int]) -> None:
+    """Run the probes in turns until ``until`` (perf_counter)."""
+    assert unary_port is not None, "--attack needs --unary-front"
+    while time.perf_counter() < until:
+        for name, probe in ATTACKS.items():
+            if time.perf_counter() >= until:
+                break
+            try:
+                probe(port, unary_port)
+            except OSError as err:   # the server may close the attacker at any point
+                print(f"probe {name}: {err}", file=sys.stderr)
+            runs[name] = runs.get(name, 0) + 1
+
+
+def settle_fds(server: Any, start: int, wait: float = 60.0) -> int:
+    """The server's open fds once they are back to ``start`` (or after ``wait`` s)."""
+    give_up = time.monotonic() + wait
+    n = server.num_fds()
+    while n > start and time.monotonic() < give_up:
+        time.sleep(1)
+        n = server.num_fds()
+    return n
 
 
 if __name__ == "__main__":

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import logging
 import os
 import select
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent import futures
@@ -234,8 +236,26 @@ class SignalWaker:
         os.close(self.write_fd)
 
 
+M_MMAP_THRESHOLD = -3
+
+
+def return_large_buffers_to_the_os() -> None:
+    """Keep glibc's mmap threshold at 1 MiB. glibc raises it after a large block is freed, so
+    later request buffers of many MiB come from the worker threads' heaps and stay in the
+    process: 16 MiB requests refused on the main port grew a server's RSS by 70 MB per ten;
+    with the threshold fixed, such buffers are unmapped when freed. A no-op elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        mallopt = ctypes.CDLL(None).mallopt   # glibc; musl has none
+    except (OSError, AttributeError):
+        return
+    mallopt(M_MMAP_THRESHOLD, 1 << 20)
+
+
 def serve_until(built: AnalysisServer, stop: threading.Event,
                 ready: Callable[[int], None] | None) -> None:
+    return_large_buffers_to_the_os()
     waker = SignalWaker()
     try:
         built.start()
