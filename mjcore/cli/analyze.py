@@ -88,9 +88,12 @@ def _wait_list(waits: Any) -> list[dict[str, Any]]:
     return [{"tile": TILE_NAMES[w.tile], "remaining": w.remaining} for w in waits]
 
 
-def analyse_hand(text: str, visible: list[int], client: Any = None) -> dict[str, Any]:
+def analyse_hand(text: str, visible: list[int], client: Any = None,
+                 rules: str | None = None) -> dict[str, Any]:
     """Everything ``analyze`` shows for one hand, as plain data (the ``--json`` object).
-    With ``client`` (a ``mjcore.client.Client``) the analysis runs on the server."""
+    With ``client`` (a ``mjcore.client.Client``) the analysis runs on the server. ``rules``:
+    a preset name (None: riichi); classical rules name their forms seven_pairs and
+    thirteen_orphans and add ``"rules"`` to the record."""
     from .. import analysis
     from ..hand import Hand
     from ..tiles import format_tiles
@@ -98,7 +101,8 @@ def analyse_hand(text: str, visible: list[int], client: Any = None) -> dict[str,
     hand = Hand.parse(text)
     size = hand.require_tiles(13, 14)
     remote = client.analyze(text, format_tiles(visible)) if client is not None else None
-    sh = remote.shanten if remote else analysis.shanten(hand)
+    sh = remote.shanten if remote else analysis.shanten(hand, rules)
+    classical = rules is not None and analysis.resolve_rules(rules)[1] is not None
     record: dict[str, Any] = {
         "hand": str(hand),
         "unicode": hand.format(unicode=True),
@@ -107,11 +111,18 @@ def analyse_hand(text: str, visible: list[int], client: Any = None) -> dict[str,
         "shanten": {
             "min": int(sh),
             "standard": sh.standard,
+            "seven_pairs": sh.seven_pairs,
+            "thirteen_orphans": sh.thirteen_orphans,
+        } if classical else {
+            "min": int(sh),
+            "standard": sh.standard,
             "chiitoitsu": sh.chiitoitsu,
             "kokushi": sh.kokushi,
         },
     }
-    uk = remote.ukeire if remote else analysis.ukeire(hand, visible=visible)
+    if classical:
+        record = {"rules": rules, **record}
+    uk = remote.ukeire if remote else analysis.ukeire(hand, visible=visible, rules=rules)
     options = []
     for opt in uk.options:
         options.append({
@@ -121,7 +132,7 @@ def analyse_hand(text: str, visible: list[int], client: Any = None) -> dict[str,
             "count": int(opt.remaining),
         })
     if size == 13:
-        w = remote.waits if remote else analysis.waits(hand, visible=visible)
+        w = remote.waits if remote else analysis.waits(hand, visible=visible, rules=rules)
         record["tenpai"] = bool(w.tenpai)
         record["waits"] = _wait_list(w.tiles) if w.tenpai else []
     else:
@@ -161,8 +172,9 @@ def render(record: dict[str, Any], label: str) -> str:
     sh = record["shanten"]
     lines = [f"{label}: {record['hand']}", f"  tiles    {record['unicode']}"]
     state = {-1: "complete", 0: "tenpai"}.get(sh["min"], f"{sh['min']}-shanten")
-    lines.append(f"  shanten  {sh['min']} ({state}); standard {_form(sh['standard'])}, "
-                 f"chiitoitsu {_form(sh['chiitoitsu'])}, kokushi {_form(sh['kokushi'])}")
+    forms = ", ".join(f"{name.replace('_', ' ')} {_form(value)}"
+                      for name, value in sh.items() if name != "min")
+    lines.append(f"  shanten  {sh['min']} ({state}); {forms}")
     if record["n_tiles"] == 13:
         if record["tenpai"]:
             total = sum(t["remaining"] for t in record["waits"])
@@ -196,6 +208,10 @@ def render(record: dict[str, Any], label: str) -> str:
               help="Tiles already seen (discards, melds, dora indicators), e.g. '1z1z5m'.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for more than 1000 lines on a terminal).")
+@click.option("--rules", "rules_name", default="riichi", show_default=True, metavar="NAME",
+              help="Winning forms: riichi (also tenhou, ema, wrc), or classical / bradfield "
+                   "(Chinese classical: four sets and a pair, Thirteen Unique Wonders; bonus "
+                   "tiles 1f-8f beside the hand).")
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
@@ -220,7 +236,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             progress: bool | None, server: str | None, token_file: str | None = None,
             tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
             key_file: str | None = None, out_dir: str | None = None,
-            dask: str | None = None, workers: int = 0) -> None:
+            dask: str | None = None, workers: int = 0, rules_name: str = "riichi") -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -229,9 +245,17 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     Bad hands are reported with their line number and the rest still run; the exit
     status is 1 if any hand failed.
     """
-    from ..errors import MjcoreError
+    from ..analysis import resolve_rules
+    from ..errors import InvalidRuleError, MjcoreError
     from ..tiles import parse_kinds
 
+    try:
+        rules = None if resolve_rules(rules_name)[1] is None else rules_name
+    except InvalidRuleError as e:
+        raise click.BadParameter(str(e), param_hint="--rules") from None
+    if rules is not None and (server or out_dir is not None or dask is not None):
+        raise click.UsageError(f"--rules {rules_name} analyses here, one hand at a time; "
+                               "--server, --out and --dask analyse riichi hands")
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         from .extract import analyze_table_job
 
@@ -275,7 +299,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     try:
         for src in sources:
             try:
-                record = analyse_hand(src.text, seen, client)
+                record = analyse_hand(src.text, seen, client, rules)
             except server_errors as e:      # the server, not the hand: stop here
                 raise click.ClickException(str(e)) from None
             except MjcoreError as e:
