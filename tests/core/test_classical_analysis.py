@@ -423,3 +423,23 @@ def test_batch_never_reads_out_of_bounds_whatever_the_input():
             assert ((r.status == 0) | (r.status < 0)).all()
             for e in r.errors()[:3]:
                 assert e.index is not None and e.reason
+
+
+# ---- the classical rules value and its presets ---------------------------------------------
+
+def test_presets_and_the_classical_rules_value():
+    from mjcore.classical.rules import ClassicalRules
+
+    classical = ClassicalRules.preset("classical")
+    with_pairs = classical.replace(seven_pairs=True)
+    assert winning_forms("classical") == winning_forms("bradfield") == CLASSICAL_FORMS
+    assert winning_forms(classical) == CLASSICAL_FORMS
+    assert winning_forms(with_pairs) == CLASSICAL_SEVEN_PAIRS_FORMS
+    for hand in ("11223344556677z", "1111m2222p3333s4z", "19m19p19s1234567z 2f"):
+        assert repr(mjcore.shanten(hand, "classical")) == repr(mjcore.shanten(hand, PLAIN))
+        assert repr(mjcore.shanten(hand, with_pairs)) == repr(mjcore.shanten(hand, PAIRS))
+    counts = _corpus(13, seed=60)
+    assert (batch.shanten(counts, rules="bradfield").shanten.tolist()
+            == batch.shanten(counts, rules=PLAIN).shanten.tolist())
+    assert (batch.waits(counts, rules=with_pairs).mask.tolist()
+            == batch.waits(counts, rules=PAIRS).mask.tolist())
