@@ -9,10 +9,10 @@ matplotlib); Dask needs the ``dask`` extra.
 """
 from __future__ import annotations
 
-from .analyze import analyze, analyze_dir, read_table
+from .analyze import analyze, analyze_dir, read_dask, read_table
 from .common import Problem
 from .extract import extract
 from .report import Report, build_report, plot_report, report
 
 __all__ = ["Problem", "Report", "analyze", "analyze_dir", "build_report", "extract",
-           "plot_report", "read_table", "report"]
+           "plot_report", "read_dask", "read_table", "report"]

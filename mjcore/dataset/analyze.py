@@ -911,40 +911,63 @@ def read_table(directory: str, columns: list[str] | None = None, *,
     return pa.concat_tables(list(iter_parts(directory, columns, with_input=with_input)))
 
 
-def iter_parts(directory: str, columns: list[str] | None = None, *,
+def read_dask(directory: str, columns: list[str] | None = None, *,
                with_input: bool = True) -> Any:
-    """The parts of a folder one by one, as :func:`read_table` joins them."""
-    import pyarrow.parquet as pq
+    """A folder of Parquet parts as a Dask DataFrame, one partition per part, joined with
+    the input parts as :func:`read_table` does."""
+    import dask
+    import dask.dataframe as dd
 
     files = part_files(directory)
     if not files:
         raise MjcoreError(f"{directory}: no Parquet parts")
+    meta = read_part(files[0], columns, with_input=with_input).slice(0, 0).to_pandas()
+    parts = [dask.delayed(_part_frame)(f, columns, with_input) for f in files]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+def _part_frame(path: str, columns: list[str] | None, with_input: bool) -> Any:
+    return read_part(path, columns, with_input=with_input).to_pandas()
+
+
+def iter_parts(directory: str, columns: list[str] | None = None, *,
+               with_input: bool = True) -> Any:
+    """The parts of a folder one by one, as :func:`read_table` joins them."""
+    files = part_files(directory)
+    if not files:
+        raise MjcoreError(f"{directory}: no Parquet parts")
     for f in files:
-        schema = pq.read_schema(f)
-        source = (schema.metadata or {}).get(INPUT_KEY.encode())
-        if not with_input or source is None:
-            yield pq.read_table(f, columns=columns)
-            continue
-        source_path = source.decode()
-        if not os.path.exists(source_path):
-            raise MjcoreError(f"{f}: its input part {source_path} is gone")
-        in_schema = pq.read_schema(source_path)
-        wanted = columns if columns is not None else list(in_schema.names) + [
-            n for n in schema.names if n not in in_schema.names]
-        mine = [c for c in wanted if c in schema.names]
-        theirs = [c for c in wanted if c not in schema.names and c in in_schema.names]
-        part = pq.read_table(f, columns=mine)
-        if theirs:
-            extra = pq.read_table(source_path, columns=theirs)
-            if extra.num_rows != part.num_rows:
-                raise MjcoreError(f"{f}: {part.num_rows} rows, its input part "
-                                  f"{source_path} has {extra.num_rows}")
-            for c in theirs:
-                part = part.append_column(extra.schema.field(c), extra.column(c))
-        order = [c for c in wanted if c in part.column_names]
-        yield part.select(order).replace_schema_metadata(None)
+        yield read_part(f, columns, with_input=with_input)
+
+
+def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = True) -> Any:
+    """One part of a folder; an analysed part joined with its input part (see read_table)."""
+    import pyarrow.parquet as pq
+
+    schema = pq.read_schema(f)
+    source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    if not with_input or source is None:
+        return pq.read_table(f, columns=columns)
+    source_path = source.decode()
+    if not os.path.exists(source_path):
+        raise MjcoreError(f"{f}: its input part {source_path} is gone")
+    in_schema = pq.read_schema(source_path)
+    wanted = columns if columns is not None else list(in_schema.names) + [
+        n for n in schema.names if n not in in_schema.names]
+    mine = [c for c in wanted if c in schema.names]
+    theirs = [c for c in wanted if c not in schema.names and c in in_schema.names]
+    part = pq.read_table(f, columns=mine)
+    if theirs:
+        extra = pq.read_table(source_path, columns=theirs)
+        if extra.num_rows != part.num_rows:
+            raise MjcoreError(f"{f}: {part.num_rows} rows, its input part "
+                              f"{source_path} has {extra.num_rows}")
+        for c in theirs:
+            part = part.append_column(extra.schema.field(c), extra.column(c))
+    order = [c for c in wanted if c in part.column_names]
+    return part.select(order).replace_schema_metadata(None)
 
 
 __all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",
-           "analyze_part", "analyze_table", "dask_client", "iter_parts", "read_table",
-           "table_columns"]
+           "analyze_part", "analyze_table", "dask_client", "iter_parts", "read_dask",
+           "read_part", "read_table", "table_columns"]

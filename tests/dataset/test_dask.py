@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from mjcore.dataset.analyze import analyze, analyze_dir, read_table
+from mjcore.dataset.analyze import analyze, analyze_dir, read_dask, read_table
 
 
 def test_dask_local_cluster_matches_in_process(tmp_path, extract_table):
@@ -29,9 +29,14 @@ def test_dask_local_cluster_matches_in_process(tmp_path, extract_table):
         frame = dd.read_parquet(str(src), columns=["closed", "n_melds", "visible", "action",
                                                    "tile"])
         computed = analyze(frame).compute()
+        # an analysed folder as a Dask DataFrame, joined with its input
+        lazy = read_dask(str(tmp_path / "there"), ["game", "player", "shanten", "made_best"])
+        assert lazy.npartitions == 4
+        from_dask = lazy.compute().reset_index(drop=True)
     assert here.rows == there.rows == table.num_rows
     a, b = read_table(str(tmp_path / "here")), read_table(str(tmp_path / "there"))
     assert a.num_rows == b.num_rows and a.equals(b)
     expected = a.to_pandas()
+    assert from_dask.equals(expected[["game", "player", "shanten", "made_best"]])
     assert computed.reset_index(drop=True)[["shanten", "best_ukeire", "acceptance_lost"]] \
         .equals(expected[["shanten", "best_ukeire", "acceptance_lost"]])
