@@ -5,8 +5,6 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-
 from mjcore.classical.engine.bradfield import replay_paths
 
 GAMES = ["game-1", "game-14", "game-118", "game-140", "game-165", "game-192"]
@@ -53,11 +51,3 @@ def test_an_illegal_claim_is_reported_and_the_rest_replays(bradfield_dir: Path,
     assert "not legal" in bad.error
     assert good.ok
     assert g.errors and "hand-03.mjs" in g.errors[0]
-
-
-@pytest.mark.skipif("not __import__('os').environ.get('MJCORE_SLOW')")
-def test_all_300_games_replay(bradfield_dir: Path) -> None:
-    games = list(replay_paths([bradfield_dir], score=False))
-    assert len(games) == 300
-    bad = [g.first_problem() for g in games if not g.ok]
-    assert not bad, bad[:5]

@@ -148,9 +148,7 @@ class ClassicalHand:
         self.n_claims = 0
         self.last_loose = False
         self.loose_from_bonus = rules.bonus_replacement == "loose"
-        # (getattr: rules values built before the option existed)
-        self.last_any = getattr(rules, "last_discard_claims",
-                                "any" if rules.name == "bradfield" else "mahjong") == "any"
+        self.last_any = rules.last_discard_claims == "any"
 
     def ask(self, seat: int, actions: list[Action]) -> Action:
         a = self.decide(seat, actions)

@@ -1,0 +1,64 @@
+"""The classical commands: ``mjcore play --rules classical|bradfield`` and ``mjcore replay`` on
+Bradfield histories and on classical records."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mjcore.cli import main
+
+KNOWN = Path(__file__).resolve().parents[1] / "classical" / "known_mismatches.json"
+
+
+def test_play_writes_records_that_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--rules", "classical", "--games", "2", "--seed", "3",
+                                  "--agents", "efficiency,random", "--out", str(out),
+                                  "--check-invariants", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "invariants held on all 2 games" in r.output
+    files = sorted(out.glob("*.jsonl"))
+    assert [f.name for f in files] == ["game-00000003.jsonl", "game-00000004.jsonl"]
+    first = json.loads(files[0].read_text().split("\n")[0])
+    assert first["type"] == "start_game" and first["preset"] == "classical"
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "2 games (classical): 2 agree" in r.output
+
+
+def test_replay_tells_a_broken_record(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--rules", "bradfield", "--games", "1", "--out",
+                                  str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    f = next(out.glob("*.jsonl"))
+    lines = f.read_text().split("\n")
+    i = next(i for i, line in enumerate(lines) if '"type":"discard"' in line)
+    ev = json.loads(lines[i])
+    ev["tile"] = "9m" if ev["tile"] != "9m" else "1m"
+    lines[i] = json.dumps(ev, separators=(",", ":"))
+    f.write_text("\n".join(lines))
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 1
+    assert "hand 0" in r.output and "1 disagree" in r.output
+
+
+def test_replay_bradfield_games(bradfield_dir: Path, tmp_path: Path) -> None:
+    for g in ("game-1", "game-44"):
+        shutil.copytree(bradfield_dir / g, tmp_path / g)
+    r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress"])
+    assert r.exit_code == 1
+    assert "1 agree, 1 disagree" in r.output and "game-44/hand-07.mjs: Settlement" in r.output
+    r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress", "--allow",
+                                  str(KNOWN)])
+    assert r.exit_code == 0, r.output
+    assert "1 agree, 1 known differences (--allow), 0 disagree; 46 hands" in r.output
+
+
+def test_play_refuses_an_unknown_agent() -> None:
+    r = CliRunner().invoke(main, ["play", "--rules", "classical", "--agents", "clever",
+                                  "--no-progress"])
+    assert r.exit_code != 0 and "unknown classical agent 'clever'" in r.output

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+import pytest
+
+from mjcore.classical.engine.agents import AgentError, EfficiencyAgent, ProcessAgent, make_agent
+from mjcore.classical.engine.game import play_game
+from mjcore.classical.engine.referee import EngineError
+from mjcore.classical.rules import ClassicalRules
+
+
+def test_same_seed_same_game_and_zero_sum() -> None:
+    def game(seed: int) -> list:
+        r = play_game([EfficiencyAgent() for _ in range(4)], seed=seed)
+        assert sum(r.scores) == 4 * 2000
+        for rec in r.hands:
+            assert sum(rec.net) == 0
+        return r.events
+
+    a, b = game(3), game(3)
+    assert a == b
+    assert game(4) != a
+    kinds = Counter(ev["type"] for ev in a)
+    assert kinds["start_hand"] >= 16 and kinds["end_game"] == 1
+
+
+def test_dealer_rotation_and_four_rounds() -> None:
+    r = play_game([make_agent("efficiency"), make_agent("random", 1), make_agent("random", 2),
+                   make_agent("efficiency")], seed=8, rules="bradfield")
+    assert sum(r.scores) == 0
+    prev = None
+    for rec in r.hands:
+        if prev is not None:
+            east_won = any(w.seat == 0 for w in prev.result.wins)
+            if east_won or prev.result.washout:
+                assert rec.east == prev.east
+            else:
+                assert rec.east == (prev.east + 1) % 4
+        prev = rec
+    assert [rec.prevailing for rec in r.hands] == sorted(rec.prevailing for rec in r.hands)
+    assert r.hands[-1].prevailing == 3 and r.hands[0].prevailing == 0
+    first = r.hands[0].east
+    assert sum(1 for a, b in zip(r.hands, r.hands[1:]) if b.east == first != a.east) == 3
+
+
+def test_agreed_number_of_hands() -> None:
+    rules = ClassicalRules.preset("classical").replace(agreed_hands=3)
+    r = play_game([EfficiencyAgent() for _ in range(4)], seed=1, rules=rules)
+    assert len(r.hands) == 3
+
+
+def test_an_illegal_choice_names_the_seat() -> None:
+    class Cheat:
+        def choose(self, view, actions):
+            return actions[0]._replace(tile=(actions[0].tile + 1) % 34)
+
+    with pytest.raises(EngineError, match=r"seat \d chose .* not one of the legal actions"):
+        play_game([Cheat(), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()], seed=2)
+
+
+AGENT = r"""
+import json, sys
+mode = sys.argv[1]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] != "request":
+        continue
+    if mode == "garbage":
+        print("hello", flush=True)
+    elif mode == "die":
+        sys.exit(3)
+    else:
+        acts = msg["actions"]
+        pick = next((i for i, a in enumerate(acts) if a["type"] == "mahjong"), len(acts) - 1)
+        print(json.dumps({"index": pick}), flush=True)
+"""
+
+
+def _agent(tmp_path, mode: str) -> ProcessAgent:
+    script = tmp_path / "agent.py"
+    script.write_text(AGENT)
+    return ProcessAgent(f"{sys.executable} {script} {mode}", timeout=20)
+
+
+def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
+    agents = [_agent(tmp_path, "ok"), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    try:
+        r = play_game(agents, seed=5, rules=ClassicalRules.preset("classical").replace(
+            agreed_hands=2))
+    finally:
+        agents[0].close()
+    assert len(r.hands) == 2
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("garbage", r"answered 'hello' to a request after event \w+"),
+    ("die", r"died \(exit code 3\) after event"),
+])
+def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> None:
+    agents = [_agent(tmp_path, mode), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    try:
+        with pytest.raises(AgentError, match=message) as info:
+            play_game(agents, seed=5)
+        assert "seat " in str(info.value)
+    finally:
+        agents[0].close()
