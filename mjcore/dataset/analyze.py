@@ -412,13 +412,13 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
 
     # 13-3k tiles: waits (when tenpai) and ukeire
     ukeire13 = np.zeros(n, np.int16)
-    wait_masks = np.zeros(n, np.uint64)
     r13 = np.flatnonzero(is13)
+    w_rows = w_kinds = np.zeros(0, np.int64)
     if r13.size:
         w = run(batch.waits, r13, counts, melds, n_threads=nt)
         ukeire13[r13] = _weighted(w["advance_mask"], [p[r13] for p in planes])
-        wait_masks[r13] = w["mask"]
-    w_rows, w_kinds = _kinds_of(wait_masks)
+        sub, w_kinds = _kinds_of(np.ascontiguousarray(w["mask"]))
+        w_rows = r13[sub]
     w_left = remaining[w_rows, w_kinds].astype(np.int8)
 
     # 14-3k tiles: every discard, the best ones, the one made
