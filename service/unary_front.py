@@ -290,11 +290,19 @@ class UnaryFront:
                                       conn.peer)
                         self._close(conn)
                 for conn in list(self.runnable):
-                    if conn.fd in connections:
+                    if conn.fd not in connections:
+                        self.runnable.discard(conn)
+                        continue
+                    try:
                         self._serve(conn)
                         self._send(conn)
-                    else:
-                        self.runnable.discard(conn)
+                        if (not conn.queue and self.tls is not None and conn.fd in connections
+                                and conn.sock.pending()):
+                            self._readable(conn)   # decrypted bytes epoll cannot see
+                    except Exception:   # one connection's failure is not the front's
+                        log.exception("unary front: dropping the connection from %s",
+                                      conn.peer)
+                        self._close(conn)
                 if stopping:
                     for conn in list(connections.values()):
                         if conn.h2 is not None and not conn.out and not conn.h2.active_streams:
