@@ -224,3 +224,18 @@ def test_our_own_records(tmp_path):
     wins = done.filter(pa.compute.is_in(done["action"], pa.array(["tsumo", "ron"])))
     assert wins.num_rows > 0
     assert wins["score_points"].to_pylist() == wins["win_points"].to_pylist()
+
+
+def test_truncated_archive_keeps_what_it_read(records, tmp_path):
+    archive = tmp_path / "cut.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, data in list(records.items())[:6]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    data = archive.read_bytes()
+    archive.write_bytes(data[: len(data) * 2 // 3])
+    table = extract(str(archive), workers=1)
+    problems = problems_of(table)
+    assert [p.reason for p in problems if p.file == str(archive)] == ["unreadable"]
+    assert 0 < len(set(table["game"].to_pylist())) < 6
