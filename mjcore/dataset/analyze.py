@@ -39,10 +39,11 @@ from .common import (
 NOT_HELD = 127
 # the input columns the analysis reads (the others it never looks at)
 INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "action", "tile",
-                 "discard", "game", "melds", "seat", "dealer", "round_wind", "dora_markers",
+                 "discard", "game", "decision", "melds", "seat", "dealer", "round_wind", "dora_markers",
                  "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
-# an analysed part of a Parquet input holds the analysis columns and names its input here
+# an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
+KEY_COLUMNS = ("game", "decision")
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
@@ -762,8 +763,10 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             result = None
         if result is not None:
             if isinstance(source, str):
-                # the input's columns stay in the input part (read_table joins them back)
-                result = result.select(list(ANALYSIS_COLUMNS)).replace_schema_metadata(
+                # the input's columns stay in the input part (read_table joins them back);
+                # the keys of an extract's rows are kept for joins by other tools
+                keys = [c for c in KEY_COLUMNS if c in result.column_names]
+                result = result.select(keys + list(ANALYSIS_COLUMNS)).replace_schema_metadata(
                     {INPUT_KEY: os.path.abspath(source)})
             write_table_atomic(result, os.path.join(out_dir, out_name))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),

@@ -164,7 +164,7 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     assert whole.equals(analyze_table(extract_table.slice(0, 6000), n_threads=2)
                         .replace_schema_metadata(None))
     alone = read_table(str(out), with_input=False)
-    assert alone.column_names == list(ANALYSIS_COLUMNS)
+    assert alone.column_names == ["game", "decision", *ANALYSIS_COLUMNS]
 
     with pytest.raises(MjcoreError, match="analysis of another input"):
         analyze_dir(str(tmp_path / "in" / "part-00001.parquet"), str(out))
