@@ -70,6 +70,25 @@ def bench_extract(work: Path, rounds: int) -> list[str]:
     return lines
 
 
+CLASSICAL = ARCHIVE.parent.parent / "classical" / "bradfield-games.tar.xz"
+
+
+def bench_classical(work: Path) -> list[str]:
+    """`mjcore extract` of the 300 Bradfield games (6,633 hands, each replayed through the
+    classical referee), with 2 worker processes."""
+    import pyarrow.parquet as pq
+
+    from mjcore.dataset.common import part_files
+
+    out = work / "classical"
+    wall, peak, cpu_s = _run_tree([sys.executable, "-m", "mjcore.cli", "extract", str(CLASSICAL),
+                                   "--out", str(out), "-j", "2", "--no-progress"])
+    rows = sum(pq.read_metadata(f).num_rows for f in part_files(str(out)))
+    return [("| extract of the Bradfield archive (300 games, 6,633 hands), 2 workers | wall s "
+            "| CPU s | peak RSS | rows |"), "| --- | --- | --- | --- | --- |",
+            f"| | {wall:.1f} | {cpu_s:.1f} | {peak / 2**20:,.0f} MiB | {rows:,} |"]
+
+
 def _extract_once(work: Path) -> Path:
     from mjcore.dataset.extract import extract
 
@@ -272,7 +291,7 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("extract", "analyze", "dask", "memory"))
+    ap.add_argument("--only", choices=("extract", "analyze", "dask", "memory", "classical"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10)
     args = ap.parse_args()
@@ -281,7 +300,8 @@ def main() -> None:
         parts = {"extract": lambda: bench_extract(work, max(1, args.rounds // 2)),
                  "analyze": lambda: bench_analyze(work, args.rounds),
                  "dask": lambda: bench_dask(work, args.rounds),
-                 "memory": lambda: bench_memory(work, args.copies)}
+                 "memory": lambda: bench_memory(work, args.copies),
+                 "classical": lambda: bench_classical(work)}
         for name, run in parts.items():
             if args.only and name != args.only:
                 continue
