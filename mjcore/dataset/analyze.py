@@ -39,8 +39,8 @@ from .common import (
 NOT_HELD = 127
 # the input columns the analysis reads (the others it never looks at)
 INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "action", "tile",
-                 "discard", "game", "decision", "melds", "seat", "dealer", "round_wind", "dora_markers",
-                 "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
+                 "discard", "game", "decision", "melds", "seat", "dealer", "round_wind",
+                 "dora_markers", "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
 KEY_COLUMNS = ("game", "decision")
