@@ -34,6 +34,8 @@ def table_tiles(hand: ClassicalHand) -> Counter:
 
 
 _FLIP = bytes([1, 0]) + bytes(254)
+_CHECKED = frozenset(("discard", "chow", "pung", "kong", "concealed_kong", "add_kong",
+                      "mahjong", "washout", "end_hand"))
 _FULL_COUNTS = [4] * 34 + [1] * 8
 
 
@@ -83,13 +85,11 @@ def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[
             return
         state["checked"] += 1
         # (a draw is counted into the hand after its event; the next choice checks it)
-        if t in ("discard", "chow", "pung", "kong", "concealed_kong", "add_kong", "mahjong",
-                 "washout", "end_hand"):
-            if table_counts(hand) != _FULL_COUNTS:
-                tiles = table_tiles(hand)
-                diff = (tiles - _FULL) + (_FULL - tiles)
-                raise InvariantError(f"{where(ev)}: the 144 tiles are not all accounted for "
-                                     f"({dict(diff)})")
+        if t in _CHECKED and table_counts(hand) != _FULL_COUNTS:
+            tiles = table_tiles(hand)
+            diff = (tiles - _FULL) + (_FULL - tiles)
+            raise InvariantError(f"{where(ev)}: the 144 tiles are not all accounted for "
+                                 f"({dict(diff)})")
         if t == "end_hand":
             if sum(ev["net"]) != 0:
                 raise InvariantError(f"{where(ev)}: the settlement {ev['net']} does not sum "
