@@ -186,8 +186,7 @@ def _hands(table: Any) -> _Hands:
             error[int(r)] = "bad_tile: a tile id outside 0..135"
         if bad_tile.any():
             rows, values = rows[~bad_tile], values[~bad_tile]
-        counts = np.bincount(rows * 34 + (values >> 2), minlength=n * 34).reshape(n, 34)
-        counts = np.minimum(counts, 255).astype(np.uint8)
+        counts = _counts_of(rows * 34 + (values >> 2), n)
     elif "counts" in table.column_names:
         col = _column(table, "counts")
         flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False), np.int64)
@@ -263,6 +262,17 @@ def _classical_seven_pairs(rules_text: str | None) -> bool:
     except (ValueError, AttributeError):
         return default
     return value is True or value == "True"
+
+
+def _counts_of(cells: np.ndarray, n: int) -> np.ndarray:
+    """(n, 34) uint8 counts from the flat cell (row * 34 + kind) of every tile."""
+    if cells.size and np.all(cells[1:] >= cells[:-1]):      # sorted hands: run lengths
+        starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+        runs = np.diff(np.r_[starts, cells.size])
+        flat = np.zeros(n * 34, np.uint8)
+        flat[cells[starts]] = np.minimum(runs, 255)
+        return flat.reshape(n, 34)
+    return np.minimum(np.bincount(cells, minlength=n * 34), 255).astype(np.uint8).reshape(n, 34)
 
 
 def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, np.ndarray]:
