@@ -106,3 +106,20 @@ def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> No
         assert "seat " in str(info.value)
     finally:
         agents[0].close()
+
+
+def test_minimum_doubles_refuses_a_poor_mahjong() -> None:
+    plain = play_game([EfficiencyAgent() for _ in range(4)], seed=1)
+    rules = ClassicalRules.preset("classical").replace(minimum_doubles=1)
+    strict = play_game([EfficiencyAgent() for _ in range(4)], seed=1, rules=rules)
+
+    def doubles(game) -> list[int]:
+        out = []
+        for h in game.hands:
+            for w in h.result.wins:
+                p = h.score.players[w.seat]
+                out.append(99 if p.limit_hand else p.doubles)
+        return out
+
+    assert min(doubles(plain)) == 0
+    assert min(doubles(strict)) >= 1

@@ -234,6 +234,12 @@ class ClassicalHand:
         while True:
             last_tile = not claimed and drawn >= 0 and wall.live_remaining == 0
             actions = self._turn_actions(seat, drawn, claimed, just_pung, fresh)
+            if self.rules.minimum_doubles and MAHJONG in (x.type for x in actions):
+                heaven = first_turn and seat == 0 and self.n_discards == 0 and kongs == 0
+                if not self._qualifies(WinInfo(
+                        seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile, False,
+                        False, heaven, False, self.called[seat])):
+                    actions = [x for x in actions if x.type != MAHJONG]
             a = self.ask(seat, actions)
             t = a.type
             if t == MAHJONG:
@@ -383,8 +389,12 @@ class ClassicalHand:
         c = self.counts[seat]
         n_sets = len(self.melds[seat])
         if (self.waits[seat] >> k) & 1:
+            earth = self.n_discards == 1 and discarder == 0 and self.n_claims == 0
             for use in mahjong_uses(c, n_sets, k, self.forms):
-                actions.append(Action(MAHJONG_CLAIM, k, use))
+                if not self.rules.minimum_doubles or self._qualifies(WinInfo(
+                        seat, k, discarder, use, False, 0, False, last, False, False, earth,
+                        self.called[seat])):
+                    actions.append(Action(MAHJONG_CLAIM, k, use))
         if self.called[seat] or (last and not self.last_any):
             return actions
         n = c[k]
@@ -487,6 +497,10 @@ class ClassicalHand:
             uses = mahjong_uses(self.counts[s], len(self.melds[s]), k, self.forms)
             if concealed:
                 uses = [u for u in uses if u == USE_SPECIAL and not self.melds[s]]
+            if self.rules.minimum_doubles:
+                uses = [u for u in uses if self._qualifies(WinInfo(
+                    s, k, konger, u, False, 0, False, False, True, False, False,
+                    self.called[s]))]
             if not uses:
                 continue
             acts = [PASS] + [Action(MAHJONG_CLAIM, k, u) for u in uses]
@@ -503,6 +517,21 @@ class ClassicalHand:
         elif mode == "last":
             answers = answers[-1:]
         return answers
+
+    def _qualifies(self, win: WinInfo) -> bool:
+        """``minimum_doubles``: does this Mah-Jong score enough doubles (a limit hand does)?"""
+        from ..scoring import score_deal
+        from .game import deal_of
+
+        counts = [bytearray(c) for c in self.counts]
+        if win.discarder >= 0:
+            counts[win.seat][win.tile] += 1
+        result = HandResult((win,), tuple(tuple(c) for c in counts),
+                            tuple(tuple(m) for m in self.melds),
+                            tuple(tuple(b) for b in self.bonus),
+                            tuple(tuple(d) for d in self.discards))
+        p = score_deal(deal_of(result, win, self.prevailing), self.rules).players[win.seat]
+        return p.limit_hand or p.doubles >= self.rules.minimum_doubles
 
     def _finish(self, wins: tuple[WinInfo, ...]) -> HandResult:
         for w in wins:
