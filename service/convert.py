@@ -10,8 +10,8 @@ from mjcore.tiles import TILE_NAMES
 
 from .errors import invalid_argument
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
-from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, quote
 from .gen.mjcore.v1 import scoring_pb2, types_pb2
+from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, quote
 
 WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
                 types_pb2.WIND_NORTH)

@@ -20,9 +20,9 @@ from grpc_reflection.v1alpha import reflection
 
 from .auth import bearer
 from .config import ServerConfig
+from .gen.mjcore.v1 import analysis_service_pb2, analysis_service_pb2_grpc
 from .guard import CallGuard
 from .limits import ReceiveWatchdog
-from .gen.mjcore.v1 import analysis_service_pb2, analysis_service_pb2_grpc
 from .servicer import HandAnalysisServicer
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
@@ -145,7 +145,7 @@ def build(config: ServerConfig) -> AnalysisServer:
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
     """grpcio channel arguments for the main port's limits (see ServerConfig)."""
-    ms = lambda seconds: int(seconds * 1000)  # noqa: E731
+    ms = lambda seconds: int(seconds * 1000)
     return [
         ("grpc.max_receive_message_length", config.max_message_size),
         ("grpc.max_send_message_length", config.max_message_size),

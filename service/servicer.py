@@ -19,19 +19,19 @@ import mjcore
 from mjcore import batch as mj_batch
 from mjcore.analysis import ukeire_rows
 from mjcore.batch import BatchResult
-from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
+from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
 
 from . import bulk, convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
-from .limits import FIELD_CHARS, MAX_INDICATORS, MAX_VISIBLE_TILES, MESSAGE_CHARS, clip
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
 from .gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 from .gen.mjcore.v1 import scoring_pb2, types_pb2
+from .limits import FIELD_CHARS, MAX_INDICATORS, MAX_VISIBLE_TILES, MESSAGE_CHARS, clip
 
 log = logging.getLogger("mjcore.service")
 

@@ -37,8 +37,8 @@ LIMIT_OPTIONS = (
     ("--receive-timeout", "receive_timeout", SECONDS,
      "Seconds a call may take to send its request (a bulk stream: its next batch). [10]"),
     ("--max-receiving", "max_receiving", click.IntRange(1),
-     "Main-port calls that may wait for their request at once; more wait 50 ms at most. "
-     "[workers / 2]"),
+     ("Main-port calls that may wait for their request at once; more wait 50 ms at most. "
+      "[workers / 2]")),
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
     ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
@@ -66,8 +66,8 @@ LIMIT_OPTIONS = (
     ("--process-buffer", "process_buffer", click.IntRange(65535),
      "Front: request bytes all connections may have buffered together. [64 MiB]"),
     ("--calm-limit", "calm_limit", click.IntRange(1),
-     "Front: resets, error-only streams and control frames per connection in 10 s before "
-     "GOAWAY ENHANCE_YOUR_CALM. [1000]"),
+     ("Front: resets, error-only streams and control frames per connection in 10 s before "
+      "GOAWAY ENHANCE_YOUR_CALM. [1000]")),
 )
 
 
@@ -138,7 +138,7 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
           max_message_size: int, max_batch: int, tls_cert: str | None, tls_key: str | None,
           client_ca: str | None, token_file: str | None, grace: float, drain: float,
           processes: int, unary_port: int | None, io_engine: str, reflection: bool,
-          **limits: float | int | None) -> None:
+          **limits: float | None) -> None:
     """Serve the gRPC hand-analysis API (proto/mjcore/v1) with health and reflection.
 
     Prints "listening on HOST:PORT" when ready. SIGTERM or SIGINT: health goes NOT_SERVING,

@@ -15,6 +15,7 @@ import ssl
 import struct
 import threading
 import time
+from typing import Self
 
 import grpc
 import hpack
@@ -51,10 +52,11 @@ SERVICE = "/mjcore.v1.HandAnalysisService/"
 ANALYZE = SERVICE + "AnalyzeHand"
 CHECK = "/grpc.health.v1.Health/Check"
 DEADLINE = 2.0          # the bystanders' stated latency: every call must finish within it
-LIMITS = dict(workers=8, receive_timeout=0.5, handshake_timeout=0.5, header_timeout=0.5,
-              idle_timeout=1.5, keepalive_interval=0.4, keepalive_timeout=0.4,
-              write_timeout=0.6, max_streams_per_connection=8, max_connections=40,
-              connection_buffer=128 * 1024, process_buffer=384 * 1024, calm_limit=200)
+LIMITS = {"workers": 8, "receive_timeout": 0.5, "handshake_timeout": 0.5,
+          "header_timeout": 0.5, "idle_timeout": 1.5, "keepalive_interval": 0.4,
+          "keepalive_timeout": 0.4, "write_timeout": 0.6, "max_streams_per_connection": 8,
+          "max_connections": 40, "connection_buffer": 128 * 1024,
+          "process_buffer": 384 * 1024, "calm_limit": 200}
 HAND = pb.AnalyzeHandRequest(hand="123m456p789s1122z").SerializeToString()
 
 
@@ -115,7 +117,7 @@ class Bystander:
                     self.errors.append(f"bulk: {err.code()} {err.details()}")
                 time.sleep(0.01)
 
-    def __enter__(self) -> Bystander:
+    def __enter__(self) -> Self:
         jobs = [(self._unary, ("main", ANALYZE, HAND)), (self._unary, ("front", ANALYZE, HAND)),
                 (self._unary, ("health", CHECK, b"")), (self._bulk, ())]
         for target, args in jobs:
@@ -251,7 +253,7 @@ def _ports(server):
 # -- 1. limits on every field, checked before parsing ----------------------------------------
 
 def _score(**fields) -> bytes:
-    base = dict(hand="234m456p11s555z77z7z", win_tile="7z", win_method=sp.WIN_METHOD_RON)
+    base = {"hand": "234m456p11s555z77z7z", "win_tile": "7z", "win_method": sp.WIN_METHOD_RON}
     base.update(fields)
     return sp.ScoreRequest(**base).SerializeToString()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import struct
 
 import pytest
+
 from .test_http2_connection import (
     CONTINUATION,
     DATA,
@@ -13,9 +14,8 @@ from .test_http2_connection import (
     END_STREAM,
     ENHANCE_YOUR_CALM,
     HEADERS,
-    PING,
     PATH,
-    PATHS,
+    PING,
     PROTOCOL_ERROR,
     REFUSED_STREAM,
     RST_STREAM,
@@ -23,11 +23,10 @@ from .test_http2_connection import (
     WINDOW_UPDATE,
     RawClient,
     frame,
-    parse_frames,
     goaway_of,
     grpc_message,
+    parse_frames,
     request_headers,
-    settings_frame,
 )
 
 BASE = request_headers()
