@@ -481,19 +481,28 @@ def test_silent_slow_and_idle_connections_are_closed(server):
         slowloris.send(frame(HEADERS, 0, 1, slowloris.block(request_headers())[:5]))
         drip = Raw(server.unary_port)
         drip.send(frame(HEADERS, 0, 1, b""))
+        # the main port: grpc closes these by its handshake or idle timeout
+        slowloris_main = Raw(server.port)
+        slowloris_main.send(frame(HEADERS, 0, 1, slowloris_main.block(request_headers())[:5]))
+        drip_main = Raw(server.port)
+        drip_main.send(frame(HEADERS, 0, 1, b""))
         silent = Raw(server.unary_port, answer_pings=False)
         assert _closed_within(no_preface, 3) and _closed_within(no_preface_main, 3)
         for _ in range(30):                         # CONTINUATION frames, one every 0.1 s
-            if drip.closed or not drip.send(frame(CONTINUATION, 0, 1, b"")):
+            for raw in (drip, drip_main):
+                if not raw.closed and raw.send(frame(CONTINUATION, 0, 1, b"")):
+                    raw.read(0.05)
+            if drip.closed and drip_main.closed:
                 break
-            drip.read(0.1)
         assert _closed_within(slowloris, 3) and slowloris.goaway_code() == ENHANCE_YOUR_CALM
         # (the drip's GOAWAY may be lost to a reset: it kept sending as the server closed)
         assert _closed_within(drip, 3)
         assert server.front.dropped.get("header timeout", 0) >= 2
         assert _closed_within(silent, 3)
+        assert _closed_within(slowloris_main, 3) and _closed_within(drip_main, 3)
         assert [f for f in silent.frames if f.kind == PING and not f.flags & 1]
-        for raw in (no_preface, no_preface_main, slowloris, drip, silent):
+        for raw in (no_preface, no_preface_main, slowloris, drip, silent, slowloris_main,
+                    drip_main):
             raw.close()
     for reason in ("handshake timeout", "keepalive timeout"):
         assert server.front.dropped.get(reason, 0) >= 1, server.front.dropped
