@@ -14,6 +14,8 @@ from .events import MJAI_NAMES, tile_class
 
 
 class ActionType(IntEnum):
+    """The kinds of choice the referee offers; legal actions sort by this value."""
+
     DISCARD = 0
     RIICHI = 1          # riichi declared with this discard
     TSUMO = 2

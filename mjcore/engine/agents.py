@@ -18,7 +18,12 @@ from .view import PlayerView
 
 
 class Agent(Protocol):
-    def choose(self, view: PlayerView, actions: list[Action]) -> Action: ...
+    """What the referee asks of a player: one of the sorted legal ``actions``, given the seat's
+    ``view``. An agent may also offer ``observe(event)`` and ``chooser(view)``."""
+
+    def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        """The chosen action (one of ``actions``)."""
+        ...
 
 
 class RandomAgent:
@@ -31,6 +36,7 @@ class RandomAgent:
         self.random = self.rng.random
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        """A uniformly drawn legal action."""
         return actions[int(self.random() * len(actions))]
 
     def chooser(self, view: PlayerView) -> Callable[[list[Action]], Action]:
@@ -45,6 +51,7 @@ class TsumogiriAgent:
     name = "tsumogiri"
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        """The drawn tile's discard, else a pass, else the first discard."""
         for a in actions:
             if a.type == DISCARD and a.tsumogiri:
                 return a
@@ -65,6 +72,7 @@ class EfficiencyAgent:
     name = "efficiency"
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
+        """A win, a riichi, or the discard with the best shanten and ukeire."""
         discards = []
         riichis = []
         for a in actions:

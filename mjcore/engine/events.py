@@ -63,6 +63,7 @@ class TilePool:
         self.given: dict[int, str] = {}
 
     def take(self, name: str, where: str = "") -> int:
+        """A free 136-id for the mjai tile ``name``; InvalidHandError when none is left."""
         free = self._free.get(name)
         if free is None:
             raise InvalidHandError(f"{where}: unknown mjai tile {name!r}", reason="unknown_tile")
@@ -168,6 +169,7 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
 
 
 def events_last_discard(events: list[Event], target: int, name: str, pos: str) -> int:
+    """The 136-id of ``target``'s last discard, which must be the named tile (a call)."""
     for ev in reversed(events):
         if ev["type"] == "dahai":
             if ev["actor"] == target and MJAI_NAMES[ev["pai"]] == name:

@@ -38,10 +38,12 @@ def ukeire(counts: Sequence[int], n_melds: int) -> tuple[int, list[int], list[in
 
 
 def is_agari(counts: Sequence[int], n_melds: int) -> bool:
+    """Whether a 14-3k tile hand is complete (any form)."""
     return _k.agari(bytes(counts), n_melds) == 1
 
 
 def mask_kinds(mask: int) -> list[int]:
+    """The tile kinds (0-33) whose bits are set in ``mask``."""
     out = []
     k = 0
     while mask:

@@ -9,10 +9,10 @@ the same states (:func:`check_game`).
 from __future__ import annotations
 
 from ..errors import MjcoreError
+from ..riichi.round import RiichiRound
 from ..riichi.rules import RuleSet
 from .events import Event
 from .game import GameResult
-from ..riichi.round import RiichiRound
 
 _ALL = list(range(136))
 

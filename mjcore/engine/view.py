@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 
 class PlayerView:
+    """What one seat may see: its own hand and the public state (rivers, melds, riichi,
+    scores, dora indicators, tiles left), read from the referee without its hidden parts."""
+
     __slots__ = ("_events", "_round", "seat")
 
     def __init__(self, seat: int) -> None:
@@ -49,40 +52,50 @@ class PlayerView:
 
     @property
     def n_melds(self) -> int:
+        """Number of this seat's called melds (kans included)."""
         return len(self._r().melds[self.seat])
 
     @property
     def in_riichi(self) -> bool:
+        """Whether this seat has declared riichi."""
         return self._r().riichi[self.seat]
 
     # public state
     def melds(self, seat: int) -> list[Meld]:
+        """The melds ``seat`` has called."""
         return list(self._r().melds[seat])
 
     def river(self, seat: int) -> list[int]:
+        """``seat``'s discards (136-ids), in order, called tiles removed."""
         return list(self._r().rivers[seat])
 
     def riichi(self, seat: int) -> bool:
+        """Whether ``seat`` has declared riichi."""
         return self._r().riichi[seat]
 
     @property
     def scores(self) -> list[int]:
+        """Every seat's points now."""
         return list(self._r().scores)
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat."""
         return self._r().dealer
 
     @property
     def round_wind(self) -> int:
+        """The round wind: 0 East, 1 South, 2 West, 3 North."""
         return self._r().round_wind
 
     @property
     def dora_indicators(self) -> list[int]:
+        """The dora indicators turned so far (136-ids)."""
         return self._r().wall.dora_indicators
 
     @property
     def tiles_left(self) -> int:
+        """Tiles left to draw from the live wall."""
         return self._r().wall.remaining
 
     def visible_counts(self) -> list[int]:
@@ -105,6 +118,7 @@ class PlayerView:
 
 
 def mask_event(ev: Event, seat: int) -> Event:
+    """``ev`` as ``seat`` sees it: other players' draws and starting hands hidden."""
     t = ev["type"]
     if t == "tsumo" and ev["actor"] != seat:
         out = dict(ev)

@@ -176,28 +176,33 @@ class Wall:
         return LIVE_SIZE - self.n_rinshan - self.pos
 
     def draw(self) -> int:
+        """The next tile of the live wall."""
         tile = self.live[self.pos]
         self.pos += 1
         self.left -= 1
         return tile
 
     def draw_rinshan(self) -> int:
+        """The next replacement tile after a kan."""
         tile = self.rinshan[self.n_rinshan]
         self.n_rinshan += 1
         self.left -= 1          # the last live tile moves to the dead wall
         return tile
 
     def reveal_dora(self) -> int:
+        """Turn the next dora indicator and return it."""
         tile = self.dora[self.n_dora]
         self.n_dora += 1
         return tile
 
     @property
     def dora_indicators(self) -> list[int]:
+        """The dora indicators turned so far."""
         return self.dora[:self.n_dora]
 
     @property
     def ura_indicators(self) -> list[int]:
+        """The ura dora indicators under them."""
         return self.ura[:self.n_dora]
 
     def unseen_count(self) -> int:
