@@ -169,3 +169,33 @@ def test_every_shell_command_runs_as_pasted(scratch):
             assert r.returncode == 0, (args, r.stdout[-2000:], r.stderr[-2000:])
             ran += 1
     assert ran >= 8
+
+
+def test_public_names_have_docstrings():
+    """help() and editors show something for every public name of mjcore (and every public
+    method of the engine's classes)."""
+    import importlib
+    import inspect
+
+    import mjcore
+
+    missing = []
+    modules = [mjcore] + [importlib.import_module(f"mjcore.engine.{m}") for m in (
+        "actions", "agents", "events", "game", "handcalc", "invariants", "mjai", "replay",
+        "tenhou", "view", "wall")]
+    for module in modules:
+        names = mjcore.__all__ if module is mjcore else vars(module)
+        for name in names:
+            obj = getattr(module, name)
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)):
+                continue
+            if module is not mjcore and obj.__module__ != module.__name__:
+                continue
+            if not obj.__doc__:
+                missing.append(f"{module.__name__}.{name}")
+            methods = vars(obj).items() if inspect.isclass(obj) and module is not mjcore else ()
+            for attr, member in methods:
+                func = member.fget if isinstance(member, property) else member
+                if not attr.startswith("_") and inspect.isfunction(func) and not func.__doc__:
+                    missing.append(f"{module.__name__}.{name}.{attr}")
+    assert missing == []
