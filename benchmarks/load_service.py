@@ -4,9 +4,11 @@
     python benchmarks/load_service.py --seconds 20     # a short smoke run
     python benchmarks/load_service.py --unary-front    # unary calls through --unary-port
     python benchmarks/load_service.py --soak           # issue 11: 32 clients on both ports,
-                                                       # 600 s, attack probes in turns
+                                                       # 600 s after a 30 s warm-up, attack
+                                                       # probes in turns
 
-With ``--attack`` (``--soak`` sets it with ``--clients 32 --seconds 600 --unary-front``), half
+With ``--attack`` (``--soak`` sets it with ``--clients 32 --seconds 600 --warmup 30
+--unary-front``), half
 the clients send their unary calls to the front, half to the main port, while the probes of
 issue 11 (``ATTACKS``: stalled calls, oversized fields, a gzip bomb, unfinished bodies, silent,
 slowloris and non-reading connections, rapid reset, unknown-method and SETTINGS floods, garbage)
@@ -112,6 +114,7 @@ def main() -> int:
     if opts.soak:
         opts.attack = opts.unary_front = True
         opts.clients, opts.seconds = 32, max(opts.seconds, 600.0)
+        opts.warmup = max(opts.warmup, 30.0)   # the RSS baseline after the caches filled
     fx = Fixtures()
     stats: dict[str, list[float]] = {k: [] for k in KINDS}
     errors: list[str] = []
