@@ -53,12 +53,14 @@ class ReceiveWatchdog:
     grpcio hands a call to a worker thread before its message has arrived, and the worker waits
     for it. Each wait for a message (``receiving``) is registered here with its deadline: the
     call's ``receive_timeout``, or ``crowded_timeout`` once ``max_receiving`` calls already wait,
-    so stalled calls can hold at most ``max_receiving`` workers, each for a bounded time. One
+    so stalled calls can hold at most ``max_receiving`` workers for long; the others are freed
+    within 1 s (long enough that a well-behaved call whose worker waits for the GIL is not
+    cancelled by mistake). One
     thread cancels expired waits (``context.cancel()`` ends the worker's wait at once).
     """
 
     def __init__(self, receive_timeout: float, max_receiving: int,
-                 crowded_timeout: float = 0.05) -> None:
+                 crowded_timeout: float = 1.0) -> None:
         self.receive_timeout = receive_timeout
         self.crowded_timeout = min(crowded_timeout, receive_timeout)
         self.max_receiving = max_receiving

@@ -37,7 +37,7 @@ LIMIT_OPTIONS = (
     ("--receive-timeout", "receive_timeout", SECONDS,
      "Seconds a call may take to send its request (a bulk stream: its next batch). [10]"),
     ("--max-receiving", "max_receiving", click.IntRange(1),
-     ("Main-port calls that may wait for their request at once; more wait 50 ms at most. "
+     ("Main-port calls that may wait for their request at once; more wait 1 s at most. "
       "[workers / 2]")),
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
