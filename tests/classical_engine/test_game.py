@@ -123,3 +123,12 @@ def test_minimum_doubles_refuses_a_poor_mahjong() -> None:
 
     assert min(doubles(plain)) == 0
     assert min(doubles(strict)) >= 1
+
+
+def test_a_game_without_bonus_tiles() -> None:
+    from mjcore.classical.engine.invariants import check_game
+
+    rules = ClassicalRules.preset("bradfield").replace(bonus_tiles=False, agreed_hands=4)
+    checked, r = check_game(3, ["efficiency", "random", "efficiency", "efficiency"], rules)
+    assert checked > 100 and len(r.hands) == 4
+    assert not any(b for h in r.hands for b in h.result.bonus)

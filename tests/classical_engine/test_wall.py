@@ -84,9 +84,23 @@ def test_unreplenished_dead_wall_then_the_live_end() -> None:
 
 def test_bad_walls_are_refused() -> None:
     with pytest.raises(InvalidHandError, match="144 tiles"):
-        ClassicalWall.from_sequence(list(range(34)) * 4, "14_replenished")
+        ClassicalWall.from_sequence(list(range(34)) * 4 + [0] * 8, "14_replenished")
+    with pytest.raises(InvalidHandError, match="144 tiles"):
+        ClassicalWall.from_sequence(list(FULL_SET)[:-1], "14_replenished")
     with pytest.raises(InvalidHandError, match="dead_wall"):
         ClassicalWall.from_sequence(list(FULL_SET), "13")
     with pytest.raises(InvalidHandError, match="two throws"):
         ClassicalWall.from_ring(list(FULL_SET), (1, 7), wall_profile="seed003",
                                 dead_wall="none")
+
+
+def test_without_bonus_tiles_the_wall_is_136() -> None:
+    w = ClassicalWall.from_seed(2, 0, wall_profile="seed003", dead_wall="14_unreplenished",
+                                bonus_tiles=False)
+    assert sorted(w.tiles) == sorted(k for k in range(34) for _ in range(4))
+    w.deal()
+    assert w.live_remaining == 136 - 14 - 53
+    # 17 stacks a side: d1 = 6 breaks South's wall (j = 3), first live stack 17*3 + 6 + 3
+    tiles, _ = ClassicalWall.layout(range(136), (6, 3), wall_profile="seed003",
+                                    dead_wall="14_unreplenished")
+    assert tiles[:2] == [120, 121]

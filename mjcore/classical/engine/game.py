@@ -199,7 +199,7 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
     while index < max_hands:
         prevailing = rounds_done % 4
         wall = ClassicalWall.from_seed(seed, index, wall_profile=rules.wall_profile,
-                                       dead_wall=rules.dead_wall)
+                                       dead_wall=rules.dead_wall, bonus_tiles=rules.bonus_tiles)
         players = [(east + s) % 4 for s in range(4)]
         for s, p in enumerate(players):
             seat_of[p] = s

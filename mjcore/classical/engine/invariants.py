@@ -1,6 +1,7 @@
 """Conformance checks for classical self-play (``mjcore play --rules classical
---check-invariants``): after every discard, claim, kong and Mah-Jong the 144 tiles are all
-accounted for (wall, hands, sets, bonus tiles, discards); every finished
+--check-invariants``): after every discard, claim, kong and Mah-Jong the 144 tiles (136
+without bonus tiles) are all accounted for (wall, hands, sets, bonus tiles, discards); every
+finished
 hand is legal (13 tiles a seat counting each set as three, the winner 14 and complete); every
 settlement sums to zero and the scores keep their total; the same seed plays the same game;
 the record, written as JSON lines and read back, replays to the same events."""
@@ -19,9 +20,6 @@ from .game import GameResult, play_game
 from .handcalc import complete
 from .records import read_lines, replay_record, write_lines
 from .referee import ClassicalHand
-from .wall import FULL_SET
-
-_FULL = Counter(FULL_SET)
 
 
 class InvariantError(MjcoreError):
@@ -36,7 +34,7 @@ def table_tiles(hand: ClassicalHand) -> Counter:
 _FLIP = bytes([1, 0]) + bytes(254)
 _CHECKED = frozenset(("discard", "chow", "pung", "kong", "concealed_kong", "add_kong",
                       "mahjong", "washout", "end_hand"))
-_FULL_COUNTS = [4] * 34 + [1] * 8
+_FULL_COUNTS = {144: [4] * 34 + [1] * 8, 136: [4] * 34 + [0] * 8}
 
 
 def table_counts(hand: ClassicalHand) -> list[int]:
@@ -85,9 +83,11 @@ def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[
             return
         state["checked"] += 1
         # (a draw is counted into the hand after its event; the next choice checks it)
-        if t in _CHECKED and table_counts(hand) != _FULL_COUNTS:
+        full = _FULL_COUNTS[hand.wall.n]
+        if t in _CHECKED and table_counts(hand) != full:
             tiles = table_tiles(hand)
-            diff = (tiles - _FULL) + (_FULL - tiles)
+            expected = Counter({k: n for k, n in enumerate(full) if n})
+            diff = (tiles - expected) + (expected - tiles)
             raise InvariantError(f"{where(ev)}: the 144 tiles are not all accounted for "
                                  f"({dict(diff)})")
         if t == "end_hand":

@@ -14,6 +14,7 @@ untaken tiles belong to the dead wall (and so may not be drawn from the front) d
 - ``none``: 0 (every tile may be drawn).
 
 Tiles are codes: 0..33 the kinds of :mod:`mjcore.tiles`, 34..41 the bonus tiles ``1f``..``8f``.
+Without bonus tiles (the rules' ``bonus_tiles`` off) the wall is 136 tiles, 17 stacks a side.
 A seeded wall is shuffled from a hash of (game seed, hand index), so any hand replays alone.
 """
 from __future__ import annotations
@@ -27,11 +28,12 @@ from ...engine.wall import hand_seed
 from ...errors import InvalidHandError
 
 N_CODES = 42
-N_TILES = 144
-N_STACKS = 72
+N_TILES = 144            # 136 when the rules play without bonus tiles (``bonus_tiles``)
 DEAL_SIZE = 53
 BONUS_BASE = 34
 FULL_SET = tuple(sorted([k for k in range(34) for _ in range(4)] + list(range(34, 42))))
+FULL_SET_136 = FULL_SET[:136]
+_FULL_SETS = {144: list(FULL_SET), 136: list(FULL_SET_136)}
 
 DEAD_WALL_SIZES = {"14_unreplenished": 14, "14_replenished": 14, "16_unreplenished": 16,
                    "none": 0}
@@ -45,7 +47,7 @@ def _dead_sizes(kind: str) -> tuple[int, ...]:
 
 
 _DEAD_SIZES = {kind: _dead_sizes(kind) for kind in DEAD_WALL_SIZES}
-_LAYOUTS: dict[tuple[tuple[int, int], str, str], tuple[itemgetter, list[int]]] = {}
+_LAYOUTS: dict[tuple[tuple[int, int], str, str, int], tuple[itemgetter, list[int]]] = {}
 
 
 def deal_slots(seat: int) -> list[int]:
@@ -72,7 +74,7 @@ def _stack_pairs_from_end(n_live: int) -> list[int]:
 class ClassicalWall:
     """One hand's wall (see the module text). ``dice`` are the two throws (0, 0 when unknown)."""
 
-    __slots__ = ("_dead", "back", "dead_wall", "dice", "front", "n_front", "tail", "taken",
+    __slots__ = ("_dead", "back", "dead_wall", "dice", "front", "n", "n_front", "tail", "taken",
                  "tiles")
 
     def __init__(self, tiles: Sequence[int], tail: Sequence[int], dead_wall: str,
@@ -80,18 +82,20 @@ class ClassicalWall:
         if dead_wall not in DEAD_WALL_SIZES:
             raise InvalidHandError(f"{where}: unknown dead_wall {dead_wall!r}", reason="bad_wall")
         self.tiles = list(tiles)
-        if len(self.tiles) != N_TILES or sorted(self.tiles) != list(FULL_SET):
+        n = len(self.tiles)
+        if sorted(self.tiles) != _FULL_SETS.get(n):
             raise InvalidHandError(f"{where}: a wall must hold each of the 144 tiles exactly "
-                                   "once (136 suit and honour tiles, 8 bonus tiles)",
-                                   reason="bad_wall")
+                                   "once (136 suit and honour tiles, 8 bonus tiles; 136 when "
+                                   "playing without bonus tiles)", reason="bad_wall")
+        self.n = n
         self.tail = list(tail)
-        if sorted(self.tail) != list(range(N_TILES)):
+        if sorted(self.tail) != list(range(n)):
             raise InvalidHandError(f"{where}: the replacement order must name every position",
                                    reason="bad_wall")
         self.dead_wall = dead_wall
         self._dead = _DEAD_SIZES[dead_wall]
         self.dice = dice
-        self.taken = bytearray(N_TILES)
+        self.taken = bytearray(n)
         self.front = 0          # next position to look at from the front
         self.n_front = 0        # tiles drawn from the front
         self.back = 0           # replacement tiles taken
@@ -112,24 +116,27 @@ class ClassicalWall:
         """(drawing sequence, replacement order) of the ring broken by ``dice``; with
         ``ring = range(144)`` the sequence names ring positions."""
         d1, d2 = dice
-        if len(ring) != N_TILES or not (2 <= d1 <= 12 and 2 <= d2 <= 12):
-            raise InvalidHandError("a ring needs 144 tiles and two throws of 2..12",
+        n = len(ring)
+        if n not in (144, 136) or not (2 <= d1 <= 12 and 2 <= d2 <= 12):
+            raise InvalidHandError("a ring needs 144 (or 136) tiles and two throws of 2..12",
                                    reason="bad_wall")
+        per_wall = n // 8                      # stacks in front of each player: 18 (or 17)
+        n_stacks = n // 2
         breaker = (d1 - 1) % 4                 # 0 E, 1 S, 2 W, 3 N in turn order
         j = (4 - breaker) % 4                  # walls clockwise: E, N, W, S
         n_dead = DEAD_WALL_SIZES[dead_wall]
         if wall_profile == "seed003":
-            first_live = 18 * j + d1 + d2      # the stack after the breach b = 18j + T - 1
+            first_live = per_wall * j + d1 + d2    # after the breach b = 18j + T - 1
         elif wall_profile == "seed001":
-            first_live = 18 * j + d2
+            first_live = per_wall * j + d2
         else:
             raise InvalidHandError(f"unknown wall_profile {wall_profile!r}", reason="bad_wall")
         if wall_profile == "seed001" and n_dead:
             n_dead = 16 if dead_wall == "16_unreplenished" else 14
-        n_live_stacks = (N_TILES - n_dead) // 2
+        n_live_stacks = (n - n_dead) // 2
 
         def stack(r: int) -> tuple[int, int]:
-            r %= N_STACKS
+            r %= n_stacks
             return ring[2 * r], ring[2 * r + 1]
 
         live: list[int] = []
@@ -148,39 +155,42 @@ class ClassicalWall:
         tiles = live + dead[::-1]
         n_live = len(live)
         if dead_wall == "14_replenished":
-            reserved = list(range(N_TILES - 1, N_TILES - 3, -1))
-            never = list(range(N_TILES - 3, n_live - 1, -1))
+            reserved = list(range(n - 1, n - 3, -1))
+            never = list(range(n - 3, n_live - 1, -1))
             tail = reserved + _stack_pairs_from_end(n_live) + never
         else:
-            tail = list(range(N_TILES - 1, n_live - 1, -1)) + _stack_pairs_from_end(n_live)
+            tail = list(range(n - 1, n_live - 1, -1)) + _stack_pairs_from_end(n_live)
         if dead_wall not in DEAD_WALL_SIZES:
             raise InvalidHandError(f"unknown dead_wall {dead_wall!r}", reason="bad_wall")
         return tiles, tail
 
     @classmethod
     def from_seed(cls, seed: int, hand_index: int, *, wall_profile: str,
-                  dead_wall: str) -> ClassicalWall:
+                  dead_wall: str, bonus_tiles: bool = True) -> ClassicalWall:
         """The wall of one hand of a seeded game: shuffle the 144 tiles (numpy's PCG64 seeded
         with a hash of the game seed and the hand index), then throw two dice twice (d1
         picks the wall, d2 counts stacks)."""
         rng = np.random.Generator(np.random.PCG64(hand_seed(seed, hand_index, 0)))
-        order = rng.permutation(N_TILES).tolist()
+        full = FULL_SET if bonus_tiles else FULL_SET_136
+        n = len(full)
+        order = rng.permutation(n).tolist()
         a, b, c, d = rng.integers(1, 7, size=4).tolist()
         dice = (a + b, c + d)
-        key = (dice, wall_profile, dead_wall)
+        key = (dice, wall_profile, dead_wall, n)
         laid = _LAYOUTS.get(key)
         if laid is None:
-            seq, tail = cls.layout(range(N_TILES), dice, wall_profile=wall_profile,
+            seq, tail = cls.layout(range(n), dice, wall_profile=wall_profile,
                                    dead_wall=dead_wall)
             laid = _LAYOUTS[key] = (itemgetter(*seq), tail)
         w = cls.__new__(cls)
-        ring = [FULL_SET[i] for i in order]
+        ring = [full[i] for i in order]
         w.tiles = list(laid[0](ring))
         w.tail = list(laid[1])
         w.dead_wall = dead_wall
         w._dead = _DEAD_SIZES[dead_wall]
         w.dice = dice
-        w.taken = bytearray(N_TILES)
+        w.n = n
+        w.taken = bytearray(n)
         w.front = w.n_front = w.back = 0
         return w
 
@@ -189,7 +199,7 @@ class ClassicalWall:
                       where: str = "wall") -> ClassicalWall:
         """A wall given in drawing order, replacements taken from its far end one by one
         (Bradfield's ``Wall`` line)."""
-        return cls(tiles, range(N_TILES - 1, -1, -1), dead_wall, where=where)
+        return cls(tiles, range(len(tiles) - 1, -1, -1), dead_wall, where=where)
 
     # ---- play -------------------------------------------------------------------------
 
@@ -208,13 +218,13 @@ class ClassicalWall:
     @property
     def live_remaining(self) -> int:
         """Live tiles left to draw from the front."""
-        left = N_TILES - self.n_front - self.back - self._dead[self.back]
+        left = self.n - self.n_front - self.back - self._dead[self.back]
         return max(0, left)
 
     @property
     def loose_remaining(self) -> int:
         """Tiles left for replacements (dead wall and, after it, the live wall's end)."""
-        return N_TILES - self.n_front - self.back
+        return self.n - self.n_front - self.back
 
     def draw(self) -> int:
         """The next live tile; the caller checks :attr:`live_remaining` first."""
