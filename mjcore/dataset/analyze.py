@@ -44,6 +44,7 @@ INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "ac
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
 KEY_COLUMNS = ("game", "decision")
+DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
@@ -877,7 +878,7 @@ def dask_client(address: str) -> Any:
                                dashboard_address=None)
         return Client(cluster)
     try:
-        return Client(address, timeout=30)
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         raise MjcoreError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 

@@ -63,6 +63,23 @@ def test_report_from_python_objects(analysed_table):
     assert isinstance(pd.DataFrame(rep.players), pd.DataFrame)
 
 
+def test_unreachable_scheduler_is_a_message(tmp_path, monkeypatch, extract_table):
+    import importlib
+
+    import pyarrow.parquet as pq
+
+    # (the module, not the function mjcore.dataset.analyze)
+    monkeypatch.setattr(importlib.import_module("mjcore.dataset.analyze"),
+                        "DASK_CONNECT_TIMEOUT", 1)
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(extract_table.slice(0, 100), src / "part-00000.parquet")
+    r = CliRunner().invoke(main, ["analyze", str(src), "--out", str(tmp_path / "o"),
+                                  "--dask", "tcp://127.0.0.1:1", "--no-progress"])
+    assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in \
+        r.output
+
+
 def test_errors_are_messages(tmp_path):
     runner = CliRunner()
     r = runner.invoke(main, ["report", str(tmp_path)])
