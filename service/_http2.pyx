@@ -73,6 +73,7 @@ cdef enum:
     RESOURCE_EXHAUSTED = 8
     UNIMPLEMENTED = 12
     INTERNAL = 13
+    INVALID_ARGUMENT = 3
     UNAUTHENTICATED = 16
     DEADLINE_EXCEEDED = 4
 
@@ -843,7 +844,7 @@ cdef class ServerConnection:
         stream.opened = self.now
         if stream.timeout_us == -2:
             self.strikes += 1
-            self._trailers_only(sid, INTERNAL, "malformed grpc-timeout header", None)
+            self._trailers_only(sid, INVALID_ARGUMENT, "malformed grpc-timeout header", None)
             if not end_stream:
                 self._reset(sid, NO_ERROR)
             return 0
@@ -1003,7 +1004,7 @@ cdef class ServerConnection:
         cdef Py_ssize_t n = len(body)
         cdef uint32_t sid = stream.stream_id
         cdef str problem = None
-        cdef int status = INTERNAL
+        cdef int status = INVALID_ARGUMENT   # bad input is never INTERNAL
         if n < 5:
             problem = "the request carries no message"
         elif body[0] == 1:

@@ -634,26 +634,26 @@ def test_compressed_flag_is_unimplemented():
 @pytest.mark.parametrize("body", [grpc_message(b"one") + grpc_message(b"two"),
                                   b"", b"\0\0\0", grpc_message(b"abc")[:-1],
                                   grpc_message(b"abc") + b"\0", b"\x02\0\0\0\0"])
-def test_not_exactly_one_message_is_internal(body):
+def test_not_exactly_one_message_is_invalid_argument(body):
     raw = RawClient()
     assert raw.call(1, body=body) == []
-    assert raw.status_of(1)[0] == 13
+    assert raw.status_of(1)[0] == 3
 
 
 def test_headers_only_request_has_no_message():
     raw = RawClient()
     assert raw.send(frame(HEADERS, END_HEADERS | END_STREAM, 1,
                           raw.block(request_headers()))) == []
-    assert raw.status_of(1)[0] == 13
+    assert raw.status_of(1)[0] == 3
 
 
 @pytest.mark.parametrize("timeout", ["", "m", "1", "1x", "123456789S", "-1S", "1.5S", "1 S",
                                      "9" * 20 + "S"])
-def test_malformed_grpc_timeout_is_internal(timeout):
+def test_malformed_grpc_timeout_is_invalid_argument(timeout):
     raw = RawClient()
     assert raw.call(1, b"x", headers=request_headers(PATH, ("grpc-timeout", timeout))) == []
     code, message = raw.status_of(1)
-    assert code == 13 and "grpc-timeout" in message
+    assert code == 3 and "grpc-timeout" in message
 
 
 def test_overlong_path_is_unimplemented_and_overlong_token_unauthenticated():
