@@ -412,6 +412,7 @@ class UnaryFront:
                     self._drop(conn, "handshake timeout")
                 continue
             if conn.header_since and now - conn.header_since > limits.header_timeout:
+                conn.header_since = 0.0
                 h2.calm("header block not finished in time")
                 self._count_drop("header timeout")
                 self._send(conn)
