@@ -9,12 +9,12 @@ cimport numpy as cnp
 
 from mjcore._core.types cimport (u8, i8, u16, i16, i32, i64, u64, PackedHand, ST_OK,
                                  ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE,
-                                 ST_NOT_AGARI)
+                                 ST_NOT_AGARI, FORMS_CLASSICAL, FORMS_CLASSICAL_PAIRS)
 from mjcore._core.decompose cimport (HandC, MeldC, Decomp, decompose_hand, check_hand,
                                      MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
                                      SET_SEQ, SET_TRIPLET, SET_KAN, MK_CHI, MK_PON,
                                      MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED)
-from mjcore._core.shanten cimport pack_counts, advance_packed
+from mjcore._core.shanten cimport pack_counts, advance_forms
 
 cnp.import_array()
 
@@ -40,6 +40,19 @@ DEF LIMIT_POLE = 4
 DEF LIMIT_JADE = 8
 DEF LIMIT_13TH = 16
 DEF LIMIT_SNAKE = 32
+
+
+cdef inline u64 _load8(const u8* p) noexcept nogil:
+    cdef u64 w
+    memcpy(&w, p, 8)
+    return w
+
+
+cdef u64 LO7 = 0x7B7B7B7B7B7B7B7BULL    # a byte above 4 sets its top bit when this is added
+cdef u64 LO3 = 0x7D7D7D7D7D7D7D7DULL    # ... a byte of 3 or more
+cdef u64 LO2 = 0x7E7E7E7E7E7E7E7EULL    # ... a byte of 2 or more
+cdef u64 HI = 0x8080808080808080ULL
+cdef u64 BYTE_SUM = 0x0101010101010101ULL
 
 
 cdef int fill_rules(ClassicalRulesC* r, object params) except -1:
@@ -81,7 +94,6 @@ cdef struct ShapeC:
     u8 n_pairs
     u8 pair_tile[7]
     u8 pair_flags[7]        # SF_CONCEALED
-    u8 tiles[34]            # every tile of the hand (sets, pairs, leftovers)
 
 
 cdef inline int _set_points(int kind, int tile, int flags) noexcept nogil:
@@ -185,35 +197,40 @@ cdef void _finish(PlayerScoreC* p, const ClassicalRulesC* r) noexcept nogil:
         p.score = <i32>(p.uncapped if p.uncapped < r.limit else r.limit)
 
 
-cdef int _meld_shape(const HandC* h, ShapeC* s, bint kong3) noexcept nogil:
-    """The declared sets of a hand into s; returns the count of tiles they use."""
-    cdef int k, t, kind, n = 0
+cdef void _meld_shape(const HandC* h, ShapeC* s, u8* tiles) noexcept nogil:
+    """The declared sets of a hand into s (s.n_sets = 0, s.n_pairs = 0 first); their tiles
+    are added to tiles unless it is NULL."""
+    cdef int k, t
     cdef const MeldC* m
+    s.n_sets = 0
+    s.n_pairs = 0
     for k in range(h.n_melds):
         m = &h.melds[k]
         t = m.tile
         if m.kind == MK_CHI:
-            s.set_kind[s.n_sets] = SET_SEQ
-            s.set_flags[s.n_sets] = 0
-            s.tiles[t] += 1
-            s.tiles[t + 1] += 1
-            s.tiles[t + 2] += 1
+            s.set_kind[k] = SET_SEQ
+            s.set_flags[k] = 0
+            if tiles != NULL:
+                tiles[t] += 1
+                tiles[t + 1] += 1
+                tiles[t + 2] += 1
         elif m.kind == MK_PON:
-            s.set_kind[s.n_sets] = SET_TRIPLET
-            s.set_flags[s.n_sets] = 0
-            s.tiles[t] += 3
+            s.set_kind[k] = SET_TRIPLET
+            s.set_flags[k] = 0
+            if tiles != NULL:
+                tiles[t] += 3
         else:
-            s.set_kind[s.n_sets] = SET_KAN
-            s.tiles[t] += 4
+            s.set_kind[k] = SET_KAN
+            if tiles != NULL:
+                tiles[t] += 4
             if m.kind == MK_KAN_CLOSED:
-                s.set_flags[s.n_sets] = SF_KONG | SF_CONCEALED
+                s.set_flags[k] = SF_KONG | SF_CONCEALED
             elif m.kind == MK_KAN_ADDED:
-                s.set_flags[s.n_sets] = SF_KONG | SF_ADDED
+                s.set_flags[k] = SF_KONG | SF_ADDED
             else:
-                s.set_flags[s.n_sets] = SF_KONG | SF_CLAIMED_KONG
-        s.set_tile[s.n_sets] = <u8>t
-        s.n_sets += 1
-    return 0
+                s.set_flags[k] = SF_KONG | SF_CLAIMED_KONG
+        s.set_tile[k] = <u8>t
+    s.n_sets = h.n_melds
 
 
 cdef void _score_loser(const HandC* h, int seat, int prevailing, int bonus,
@@ -223,11 +240,23 @@ cdef void _score_loser(const HandC* h, int seat, int prevailing, int bonus,
     and other pairs score nothing, so this is the best arrangement)."""
     cdef ShapeC s
     cdef int t, c
-    memset(&s, 0, sizeof(ShapeC))
-    _meld_shape(h, &s, r.kong_has_3_types)
+    cdef u64 m3, m2
+    _meld_shape(h, &s, NULL)
+    # kinds held 3+ times (suits) or 2+ times (honours): nothing else scores
+    m3 = ((_load8(h.counts) + LO3) | (_load8(h.counts + 8) + LO3)
+          | (_load8(h.counts + 16) + LO3)
+          | (_load8(h.counts + 19) + LO3)) & HI
+    m2 = (_load8(h.counts + 26) + LO2) & (HI << 8)
+    if not m3 and not m2:
+        p.n_items = 0
+        p.points = 0
+        p.doubles = 0
+        p.limit_hand = 0
+        _every_hand(&s, seat, prevailing, bonus, r, r.kong_has_3_types, p)
+        _finish(p, r)
+        return
     for t in range(34):
         c = h.counts[t]
-        s.tiles[t] += c
         if c >= 3 and s.n_sets < 8:
             s.set_tile[s.n_sets] = <u8>t
             s.set_kind[s.n_sets] = SET_TRIPLET
@@ -237,7 +266,10 @@ cdef void _score_loser(const HandC* h, int seat, int prevailing, int bonus,
             s.pair_tile[s.n_pairs] = <u8>t
             s.pair_flags[s.n_pairs] = SF_CONCEALED
             s.n_pairs += 1
-    memset(p, 0, sizeof(PlayerScoreC))
+    p.n_items = 0
+    p.points = 0
+    p.doubles = 0
+    p.limit_hand = 0
     _every_hand(&s, seat, prevailing, bonus, r, r.kong_has_3_types, p)
     _finish(p, r)
 
@@ -303,48 +335,42 @@ cdef bint _wriggling_snake(const HandC* h) noexcept nogil:
     return False
 
 
-cdef void _winner_limits(const ShapeC* s, const DealC* d, const HandC* h, int form,
-                         bint all_concealed_sets, bint fully_concealed,
-                         const ClassicalRulesC* r, PlayerScoreC* p) noexcept nogil:
-    cdef int i, t, pungs = 0, kongs = 0, dragon_sets = 0, wind_sets = 0, chows = 0
-    cdef int fl = d.win_flags, win = d.win_tile, lf = r.limit_flags
-    cdef int sm = _suits_mask(s.tiles)
+cdef struct WinnerC:
+    # what does not depend on the reading of the winner's hand
+    ShapeC melds            # the declared sets
+    u8 all_tiles[34]        # every tile of the hand
+    int suits               # _suits_mask of all_tiles
+    bint exposed_meld       # a declared set that is not concealed (for the concealed doubles)
+    bint melds_concealed    # every declared set is a concealed kong
+    bint discard            # won on a discard (or a robbed kong)
+    bint only_place
+    PlayerScoreC fixed      # the limit hands that hold for every reading
+
+
+cdef void _fixed_limits(const DealC* d, const HandC* h, WinnerC* w,
+                        const ClassicalRulesC* r) noexcept nogil:
+    """Limit hands decided by the tiles and the circumstances, whatever the reading."""
+    cdef int t, fl = d.win_flags, win = d.win_tile, lf = r.limit_flags, sm = w.suits
     cdef bint only_jade = True
-    for i in range(s.n_sets):
-        t = s.set_tile[i]
-        if s.set_kind[i] == SET_SEQ:
-            chows += 1
-            continue
-        pungs += 1
-        if s.set_kind[i] == SET_KAN:
-            kongs += 1
-        if t >= 31:
-            dragon_sets += 1
-        elif t >= 27:
-            wind_sets += 1
+    cdef PlayerScoreC* p = &w.fixed
+    p.n_items = 0
+    p.points = 0
+    p.doubles = 0
     for t in range(34):
-        if s.tiles[t] and not (t == 32 or t == 19 or t == 20 or t == 21 or t == 23 or t == 25):
+        if w.all_tiles[t] and not (t == 32 or t == 19 or t == 20 or t == 21 or t == 23
+                                   or t == 25):
             only_jade = False
+            break
     if fl & WIN_HEAVEN:
         _add(p, LM_HEAVEN, 255, 0, 1)
     if fl & WIN_EARTH:
         _add(p, LM_EARTH, 255, 0, 1)
-    if form == FORM_KOKUSHI:
-        _add(p, LM_THIRTEEN_WONDERS, 255, 0, 1)
     if _nine_gates_calling(h, win):
         _add(p, LM_NINE_GATES, 255, 0, 1)
     if lf & LIMIT_SNAKE and _wriggling_snake(h):
         _add(p, LM_WRIGGLING_SNAKE, 255, 0, 1)
-    if form == FORM_STANDARD and pungs == 4 and all_concealed_sets:
-        _add(p, LM_BURIED_TREASURE, 255, 0, 1)
-    if (sm & 7) in (1, 2, 4) and not sm & 8 and fully_concealed and fl & WIN_SELF_DRAWN:
+    if (sm & 7) in (1, 2, 4) and not sm & 8 and not w.exposed_meld and not w.discard:
         _add(p, LM_CONCEALED_CLEAR_SUIT, 255, 0, 1)
-    if kongs == 4:
-        _add(p, LM_FOUR_KONGS, 255, 0, 1)
-    if dragon_sets == 3 and not (r.scholars_need_no_chows and chows):
-        _add(p, LM_THREE_SCHOLARS, 255, 0, 1)
-    if wind_sets == 4:
-        _add(p, LM_FOUR_BLESSINGS, 255, 0, 1)
     if sm & 8 and not sm & 7:
         _add(p, LM_ALL_HONOURS, 255, 0, 1)
     if not sm & 8 and not sm & 16 and sm & 32:
@@ -363,27 +389,47 @@ cdef void _winner_limits(const ShapeC* s, const DealC* d, const HandC* h, int fo
         _add(p, LM_THIRTEENTH_WIN, 255, 0, 1)
 
 
-cdef void _score_reading(const DealC* d, const HandC* h, const Decomp* dc, bint only_place,
+cdef void _reading_limits(const ShapeC* s, int form, bint all_concealed_sets,
+                          const ClassicalRulesC* r, PlayerScoreC* p) noexcept nogil:
+    """Limit hands that depend on how the hand is read into sets."""
+    cdef int i, t, pungs = 0, kongs = 0, dragon_sets = 0, wind_sets = 0, chows = 0
+    for i in range(s.n_sets):
+        t = s.set_tile[i]
+        if s.set_kind[i] == SET_SEQ:
+            chows += 1
+            continue
+        pungs += 1
+        if s.set_kind[i] == SET_KAN:
+            kongs += 1
+        if t >= 31:
+            dragon_sets += 1
+        elif t >= 27:
+            wind_sets += 1
+    if form == FORM_KOKUSHI:
+        _add(p, LM_THIRTEEN_WONDERS, 255, 0, 1)
+    if form == FORM_STANDARD and pungs == 4 and all_concealed_sets:
+        _add(p, LM_BURIED_TREASURE, 255, 0, 1)
+    if kongs == 4:
+        _add(p, LM_FOUR_KONGS, 255, 0, 1)
+    if dragon_sets == 3 and not (r.scholars_need_no_chows and chows):
+        _add(p, LM_THREE_SCHOLARS, 255, 0, 1)
+    if wind_sets == 4:
+        _add(p, LM_FOUR_BLESSINGS, 255, 0, 1)
+
+
+cdef void _score_reading(const DealC* d, const HandC* h, const WinnerC* w, const Decomp* dc,
                          const ClassicalRulesC* r, PlayerScoreC* p) noexcept nogil:
     """The winner's score for one reading of the hand (dc; NULL = seven pairs)."""
-    cdef ShapeC s
+    cdef ShapeC s = w.melds
     cdef int i, k, t, f, win = d.win_tile, seat = d.winner, fl = d.win_flags
     cdef int form = dc.form if dc != NULL else FORM_CHIITOITSU
-    cdef bint discard = not (fl & WIN_SELF_DRAWN), exposed_meld = False
-    cdef bint all_concealed_sets = True, chow = False, fully, semi
-    cdef int sm, pair_points
-    cdef PlayerScoreC lim
-    memset(&s, 0, sizeof(ShapeC))
-    memset(p, 0, sizeof(PlayerScoreC))
-    _meld_shape(h, &s, r.kong_has_3_types)
-    for k in range(h.n_melds):
-        if h.melds[k].kind != MK_KAN_CLOSED and not (
-                r.kong_has_3_types and h.melds[k].kind == MK_KAN_OPEN):
-            exposed_meld = True
-        if h.melds[k].kind != MK_KAN_CLOSED:
-            all_concealed_sets = False
-    for t in range(34):
-        s.tiles[t] += h.counts[t]
+    cdef bint discard = w.discard
+    cdef bint all_concealed_sets = w.melds_concealed, chow = False
+    cdef int sm = w.suits, n_chows = 0
+    p.n_items = 0
+    p.points = 0
+    p.doubles = 0
+    p.limit_hand = 0
     if form == FORM_STANDARD:
         for i in range(h.n_melds, dc.n_sets):
             t = dc.sets[i].tile
@@ -401,6 +447,7 @@ cdef void _score_reading(const DealC* d, const HandC* h, const Decomp* dc, bint 
         for i in range(s.n_sets):
             if s.set_kind[i] == SET_SEQ:
                 chow = True
+                n_chows += 1
     elif form == FORM_CHIITOITSU:
         for t in range(34):
             k = h.counts[t]
@@ -409,13 +456,11 @@ cdef void _score_reading(const DealC* d, const HandC* h, const Decomp* dc, bint 
                 s.pair_flags[s.n_pairs] = 0 if (discard and t == win and k == 2) else SF_CONCEALED
                 s.n_pairs += 1
                 k -= 2
-    fully = not exposed_meld and not discard
-    semi = not exposed_meld and discard
     # limit hands first: a limit hand scores exactly the limit, nothing else
-    memset(&lim, 0, sizeof(PlayerScoreC))
-    _winner_limits(&s, d, h, form, all_concealed_sets, fully, r, &lim)
-    if lim.n_items:
-        memcpy(p, &lim, sizeof(PlayerScoreC))
+    if w.fixed.n_items:
+        memcpy(p, &w.fixed, sizeof(PlayerScoreC))
+    _reading_limits(&s, form, all_concealed_sets, r, p)
+    if p.n_items:
         p.limit_hand = 1
         _finish(p, r)
         return
@@ -425,30 +470,21 @@ cdef void _score_reading(const DealC* d, const HandC* h, const Decomp* dc, bint 
     _every_hand(&s, seat, d.prevailing, d.seats[seat].bonus, r, r.kong_has_3_types, p)
     if not discard and (r.loose_tile_wall_points or not fl & WIN_LOOSE):
         _add(p, IT_FROM_WALL, 255, 0, 2)
-    if only_place:
+    if w.only_place:
         _add(p, IT_ONLY_PLACE, 255, 0, 2)
     if form == FORM_STANDARD and dc.win_set < 0:
         _add(p, IT_FISHING_EYES, win, 0, 4 if _major(win) else 2)
     # winner-only doubles (§11.6)
     if form == FORM_STANDARD:
-        pair_points = 0
         t = dc.pair
-        if t >= 31 or t == 27 + seat or t == 27 + d.prevailing:
-            pair_points = 1
-        if not pair_points:
-            k = 0
-            for i in range(s.n_sets):
-                if s.set_kind[i] == SET_SEQ:
-                    k += 1
-            if k == 4:
-                _add(p, DB_NO_SCORE, 255, 0, 1)
+        if n_chows == 4 and not (t >= 31 or t == 27 + seat or t == 27 + d.prevailing):
+            _add(p, DB_NO_SCORE, 255, 0, 1)
         if not chow:
             _add(p, DB_NO_CHOWS, 255, 0, 1)
-    if fully and r.concealed_fully_doubles:
+    if not w.exposed_meld and not discard and r.concealed_fully_doubles:
         _add(p, DB_CONCEALED, 255, 0, r.concealed_fully_doubles)
-    if semi and r.concealed_almost_doubles:
+    if not w.exposed_meld and discard and r.concealed_almost_doubles:
         _add(p, DB_SEMI_CONCEALED, 255, 0, r.concealed_almost_doubles)
-    sm = _suits_mask(s.tiles)
     if (sm & 7) in (1, 2, 4):
         if sm & 8:
             _add(p, DB_ONE_SUIT_HONOURS, 255, 0, 1)
@@ -481,39 +517,21 @@ cdef bint _any_pairs(const HandC* h) noexcept nogil:
 
 
 cdef int _waits_mask(const HandC* h, int win, bint seven_pairs, u64* mask) noexcept nogil:
-    """The kinds that complete the hand without its winning tile (classical forms)."""
-    cdef HandC t
+    """The kinds that complete the hand without its winning tile (classical forms), from the
+    shared waits kernel."""
+    cdef u8 counts[34]
     cdef PackedHand ph
-    cdef Decomp dc[MAX_DECOMP]
-    cdef int k, n, j, rc
-    cdef u64 m, out = 0
-    memcpy(&t, h, sizeof(HandC))
-    t.counts[win] -= 1
-    if pack_counts(t.counts, &ph) < 0:
+    cdef int rc
+    cdef u64 m = 0
+    memcpy(counts, h.counts, 34)
+    counts[win] -= 1
+    if pack_counts(counts, &ph) < 0:
         return ST_BAD_COUNT
-    rc = advance_packed(&ph, t.n_melds, &m)
+    rc = advance_forms(&ph, h.n_melds, FORMS_CLASSICAL_PAIRS if seven_pairs else FORMS_CLASSICAL,
+                       &m)
     if rc < 0:
         return rc
-    if rc != 0:
-        mask[0] = 0
-        return 0
-    # the shared waits kernel also knows riichi's seven distinct pairs: keep only the kinds
-    # that complete a classical form
-    for k in range(34):
-        if not (m >> k & 1):
-            continue
-        if t.counts[k] >= 4:
-            continue
-        t.counts[k] += 1
-        n = decompose_hand(&t, k, dc, MAX_DECOMP)
-        for j in range(n if n > 0 else 0):
-            if dc[j].form != FORM_CHIITOITSU:
-                out |= (<u64>1) << k
-                break
-        if seven_pairs and _any_pairs(&t):
-            out |= (<u64>1) << k
-        t.counts[k] -= 1
-    mask[0] = out
+    mask[0] = m if rc == 0 else 0
     return 0
 
 
@@ -527,18 +545,34 @@ cdef int _score_winner(const DealC* d, const ClassicalRulesC* r, PlayerScoreC* b
     cdef const HandC* h = &d.seats[d.winner].hand
     cdef Decomp dc[MAX_DECOMP]
     cdef PlayerScoreC cand
-    cdef int n, j, ws, win = d.win_tile, claim = d.win_claim
-    cdef bint found = False, only_place
+    cdef WinnerC w
+    cdef int n, j, k, t, ws, win = d.win_tile, claim = d.win_claim
+    cdef bint found = False, pairs
     cdef u64 waits = 0, avail
     n = decompose_hand(h, win, dc, MAX_DECOMP)
     if n < 0:
         return n
-    if n > 0 or (r.seven_pairs and _any_pairs(h)):
-        j = _waits_mask(h, win, r.seven_pairs, &waits)
-        if j < 0:
-            return j
+    pairs = r.seven_pairs and _any_pairs(h)
+    if n == 0 and not pairs:
+        return ST_NOT_AGARI
+    j = _waits_mask(h, win, r.seven_pairs, &waits)
+    if j < 0:
+        return j
     avail = (waits & ~d.dead_kinds) | ((<u64>1) << win)
-    only_place = avail == ((<u64>1) << win)
+    w.only_place = avail == ((<u64>1) << win)
+    w.discard = not (d.win_flags & WIN_SELF_DRAWN)
+    memcpy(w.all_tiles, h.counts, 34)
+    _meld_shape(h, &w.melds, w.all_tiles)
+    w.exposed_meld = False
+    w.melds_concealed = True
+    for k in range(h.n_melds):
+        t = h.melds[k].kind
+        if t != MK_KAN_CLOSED and not (r.kong_has_3_types and t == MK_KAN_OPEN):
+            w.exposed_meld = True
+        if t != MK_KAN_CLOSED:
+            w.melds_concealed = False
+    w.suits = _suits_mask(w.all_tiles)
+    _fixed_limits(d, h, &w, r)
     for j in range(n):
         if dc[j].form == FORM_CHIITOITSU:
             continue
@@ -552,12 +586,12 @@ cdef int _score_winner(const DealC* d, const ClassicalRulesC* r, PlayerScoreC* b
                 continue
             if claim == CLAIM_PUNG and (ws < 0 or dc[j].sets[ws].kind == SET_SEQ):
                 continue
-        _score_reading(d, h, &dc[j], only_place, r, &cand)
+        _score_reading(d, h, &w, &dc[j], r, &cand)
         if not found or _better(&cand, best):
             memcpy(best, &cand, sizeof(PlayerScoreC))
             found = True
-    if r.seven_pairs and _any_pairs(h):
-        _score_reading(d, h, NULL, only_place, r, &cand)
+    if pairs:
+        _score_reading(d, h, &w, NULL, r, &cand)
         if not found or _better(&cand, best):
             memcpy(best, &cand, sizeof(PlayerScoreC))
             found = True
@@ -565,13 +599,17 @@ cdef int _score_winner(const DealC* d, const ClassicalRulesC* r, PlayerScoreC* b
 
 
 cdef int _check_deal(const DealC* d) noexcept nogil:
+    """Five copies, a bonus tile held twice, bad sets, wrong tile counts, a winner without
+    the winning tile; ST_OK or the status."""
     cdef int s, k, t, n, rc, need
-    cdef u8 use[34]
+    cdef u8 use[40]
+    cdef u64 w[5]
+    cdef u64 acc[5]
     cdef int seen_bonus = 0
     cdef const HandC* h
     if d.winner < 0 or d.winner > 3 or d.prevailing > 3 or d.win_tile >= 34:
         return ST_BAD_TILE
-    memset(use, 0, 34)
+    acc[0] = acc[1] = acc[2] = acc[3] = acc[4] = 0
     for s in range(4):
         h = &d.seats[s].hand
         if d.seats[s].bonus & seen_bonus:
@@ -579,12 +617,26 @@ cdef int _check_deal(const DealC* d) noexcept nogil:
         seen_bonus |= d.seats[s].bonus
         if h.n_melds > 4:
             return ST_BAD_MELDS
-        n = 0
-        for t in range(34):
-            if h.counts[t] > 4:
-                return ST_BAD_COUNT
-            use[t] += h.counts[t]
-            n += h.counts[t]
+        w[0] = _load8(h.counts)
+        w[1] = _load8(h.counts + 8)
+        w[2] = _load8(h.counts + 16)
+        w[3] = _load8(h.counts + 24)
+        w[4] = _load8(h.counts + 26) >> 48          # kinds 32, 33
+        if ((w[0] + LO7) | (w[1] + LO7) | (w[2] + LO7) | (w[3] + LO7) | (w[4] + LO7)) & HI:
+            return ST_BAD_COUNT
+        n = <int>(((w[0] + w[1] + w[2] + w[3] + w[4]) * BYTE_SUM) >> 56)
+        need = 13 - 3 * h.n_melds + (1 if s == d.winner else 0)
+        if n != need:
+            return ST_BAD_TOTAL
+        acc[0] += w[0]
+        acc[1] += w[1]
+        acc[2] += w[2]
+        acc[3] += w[3]
+        acc[4] += w[4]
+    memcpy(use, acc, 32)
+    memcpy(use + 32, &acc[4], 2)
+    for s in range(4):
+        h = &d.seats[s].hand
         for k in range(h.n_melds):
             t = h.melds[k].tile
             if h.melds[k].kind > MK_KAN_ADDED or t >= 34:
@@ -597,16 +649,17 @@ cdef int _check_deal(const DealC* d) noexcept nogil:
                 use[t + 2] += 1
             else:
                 use[t] += 3 if h.melds[k].kind == MK_PON else 4
-        need = 13 - 3 * h.n_melds + (1 if s == d.winner else 0)
-        if n != need:
-            return ST_BAD_TOTAL
         if s == d.winner:
             rc = check_hand(h)
             if rc < 0:
                 return rc
-    for t in range(34):
-        if use[t] > 4:
-            return ST_BAD_COUNT
+    w[0] = _load8(use)
+    w[1] = _load8(use + 8)
+    w[2] = _load8(use + 16)
+    w[3] = _load8(use + 24)
+    w[4] = _load8(use + 26) >> 48
+    if ((w[0] + LO7) | (w[1] + LO7) | (w[2] + LO7) | (w[3] + LO7) | (w[4] + LO7)) & HI:
+        return ST_BAD_COUNT
     if d.seats[d.winner].hand.counts[d.win_tile] == 0:
         return ST_BAD_TILE
     return ST_OK
