@@ -54,15 +54,15 @@ class ReceiveWatchdog:
     for it. Each wait for a message (``receiving``) is registered here with its deadline: the
     call's ``receive_timeout``, or ``crowded_timeout`` once ``max_receiving`` calls already wait,
     so stalled calls can hold at most ``max_receiving`` workers for long; the others are freed
-    within 1 s (long enough that a well-behaved call whose worker waits for the GIL is not
-    cancelled by mistake). One
+    within 1 s (a quarter of ``receive_timeout`` if that is less): long enough that a
+    well-behaved call whose worker waits for the GIL is not cancelled by mistake. One
     thread cancels expired waits (``context.cancel()`` ends the worker's wait at once).
     """
 
     def __init__(self, receive_timeout: float, max_receiving: int,
                  crowded_timeout: float = 1.0) -> None:
         self.receive_timeout = receive_timeout
-        self.crowded_timeout = min(crowded_timeout, receive_timeout)
+        self.crowded_timeout = min(crowded_timeout, receive_timeout / 4)
         self.max_receiving = max_receiving
         self.cancelled = 0
         # (deadline, key) only: a finished call's context must not be kept alive here, grpc

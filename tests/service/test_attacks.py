@@ -451,19 +451,25 @@ def _fill(raw: Raw, streams: int, declared: int) -> int:
     return sent
 
 
-def test_unfinished_bodies_are_capped_per_stream_connection_and_process(server):
-    with Bystander(server):
-        front = [Raw(server.unary_port, preface=False) for _ in range(6)]
-        accepted = [_fill(raw, 8, 60_000) for raw in front]
-        # each connection within its budget; all of them within the process budget
-        assert max(accepted) <= LIMITS["connection_buffer"]
-        assert server.front.buffered <= LIMITS["process_buffer"]
-        assert server.front.dropped.get("process buffer", 0) >= 1
-        main = Raw(server.port, preface=False)
-        # the main port: 64 KiB lookahead a stream (before grpcio's 4 MiB windows: 275 MB)
-        assert _fill(main, 8, 60 << 20) <= 8 * 64 * 1024 + 4 * (1 << 20)
-        for raw in [*front, main]:
-            raw.close()
+def test_unfinished_bodies_are_capped_per_stream_connection_and_process():
+    # bodies held longer than the module's 0.5 s receive timeout, so all six connections are
+    # still holding theirs when the process budget is reached
+    server = _start(receive_timeout=10)
+    try:
+        with Bystander(server):
+            front = [Raw(server.unary_port, preface=False) for _ in range(6)]
+            accepted = [_fill(raw, 8, 60_000) for raw in front]
+            # each connection within its budget; all of them within the process budget
+            assert max(accepted) <= LIMITS["connection_buffer"]
+            assert server.front.buffered <= LIMITS["process_buffer"]
+            assert server.front.dropped.get("process buffer", 0) >= 1
+            main = Raw(server.port, preface=False)
+            # the main port: 64 KiB lookahead a stream (before grpcio's 4 MiB windows: 275 MB)
+            assert _fill(main, 8, 60 << 20) <= 8 * 64 * 1024 + 4 * (1 << 20)
+            for raw in [*front, main]:
+                raw.close()
+    finally:
+        server.shutdown(0, 0)
 
 
 # -- 4. connections held open ----------------------------------------------------------------
