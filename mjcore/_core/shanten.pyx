@@ -167,7 +167,19 @@ cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
     return k
 
 
+# The kernels take forms at run time; each body is an inline function that the exported
+# function calls once per known form set, so the compiler folds the form tests away (riichi
+# runs exactly the code it ran before the forms existed).
+
 cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil:
+    if forms == FORMS_RIICHI:
+        return shanten_of(h, n_melds, FORMS_RIICHI, out3)
+    if forms == FORMS_CLASSICAL:
+        return shanten_of(h, n_melds, FORMS_CLASSICAL, out3)
+    return shanten_of(h, n_melds, forms, out3)
+
+
+cdef inline int shanten_of(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil:
     cdef u32 ranks[4]
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
@@ -339,7 +351,7 @@ cdef inline int advance_vectors(const PackedHand* h, const mp_vec* v, const u16*
     return s
 
 
-cdef int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds, int forms,
+cdef inline int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds, int forms,
                        u64* mask_out) noexcept nogil:
     cdef mp_vec v[4]
     cdef const u16* imp[4]
@@ -355,6 +367,10 @@ cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) n
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
         return st
+    if forms == FORMS_RIICHI:
+        return advance_ranks(h, ranks, n_melds, FORMS_RIICHI, mask)
+    if forms == FORMS_CLASSICAL:
+        return advance_ranks(h, ranks, n_melds, FORMS_CLASSICAL, mask)
     return advance_ranks(h, ranks, n_melds, forms, mask)
 
 
@@ -418,6 +434,15 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
 
 cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
                       bint best_only) noexcept nogil:
+    if forms == FORMS_RIICHI:
+        return ukeire_of(h, n_melds, FORMS_RIICHI, after, masks, best_only)
+    if forms == FORMS_CLASSICAL:
+        return ukeire_of(h, n_melds, FORMS_CLASSICAL, after, masks, best_only)
+    return ukeire_of(h, n_melds, forms, after, masks, best_only)
+
+
+cdef inline int ukeire_of(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
+                          bint best_only) noexcept nogil:
     # The other groups' vectors are combined once per hand; a discard only looks up its own
     # group's new vector, and the other groups' optimal lanes per optimal lane of it
     # (others_lanes) are computed once per hand and group, on first use. Seven pairs and
