@@ -132,3 +132,19 @@ def test_a_game_without_bonus_tiles() -> None:
     checked, r = check_game(3, ["efficiency", "random", "efficiency", "efficiency"], rules)
     assert checked > 100 and len(r.hands) == 4
     assert not any(b for h in r.hands for b in h.result.bonus)
+
+
+def test_fishing_call_must_come_before_mahjong() -> None:
+    rules = ClassicalRules.preset("classical").replace(fishing_call=True, agreed_hands=6)
+    r = play_game([EfficiencyAgent() for _ in range(4)], seed=5, rules=rules)
+    announced: set[int] = set()
+    wins = 0
+    for ev in r.events:
+        if ev["type"] == "start_hand":
+            announced = set()
+        elif ev["type"] == "discard" and (ev.get("fishing") or ev.get("original_call")):
+            announced.add(ev["seat"])
+        elif ev["type"] == "mahjong":
+            wins += 1
+            assert ev["seat"] in announced
+    assert wins >= 5

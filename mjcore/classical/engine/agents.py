@@ -28,6 +28,7 @@ from .referee import (
     CHOW,
     CONCEALED_KONG,
     DISCARD,
+    FISHING,
     KONG,
     MAHJONG,
     MAHJONG_CLAIM,
@@ -97,7 +98,7 @@ class EfficiencyAgent:
                         return a
         best_kinds = [k for k in range(34) if after[k] == best]
         if len(best_kinds) == 1:
-            return _DISCARD_OF[best_kinds[0]]
+            return self._announce(actions, best_kinds[0])
         unseen = view.unseen_counts()
         counted: dict[int, int] = {}
         pick = best_kinds[0]
@@ -110,7 +111,16 @@ class EfficiencyAgent:
             kk = (-n_unseen, _OUTER[k], k)
             if key is None or kk < key:
                 pick, key = k, kk
-        return _DISCARD_OF[pick]
+        return self._announce(actions, pick)
+
+    @staticmethod
+    def _announce(actions: list[Action], k: int) -> Action:
+        """Discard ``k``, announcing "fishing" when the rules ask for it and it is offered."""
+        if actions[-1].type == FISHING:
+            fishing = Action(FISHING, k)
+            if fishing in actions:
+                return fishing
+        return _DISCARD_OF[k]
 
     def _claim(self, view: ClassicalView, actions: list[Action]) -> Action:
         if len(actions) == 1:

@@ -12,7 +12,7 @@ mpsz notation, bonus tiles ``1f``..``8f``):
 | ``deal`` | ``hands``: the tiles dealt to each seat (East first) |
 | ``draw`` / ``loose`` | ``seat``, ``tile``: a live-wall draw / a loose (replacement) tile |
 | ``bonus`` | ``seat``, ``tile``: a bonus tile declared (a replacement follows) |
-| ``discard`` | ``seat``, ``tile``, ``original_call`` (only when declared) |
+| ``discard`` | ``seat``, ``tile``, ``original_call`` / ``fishing`` (only when declared) |
 | ``claim`` | ``seat``, ``tile``, ``call`` (chow, pung, kong, mahjong_claim), ``form``/``use`` |
 | ``chow`` / ``pung`` / ``kong`` | ``seat``, ``tile``, ``from`` (the discarder), ``form`` (chow) |
 | ``concealed_kong`` / ``add_kong`` | ``seat``, ``tile`` (robbing may follow an added kong) |
@@ -153,6 +153,7 @@ def _replay_hand(rules: Any, ev: dict[str, Any], body: list[dict[str, Any]],
         CHOW,
         CONCEALED_KONG,
         DISCARD,
+        FISHING,
         KONG,
         MAHJONG,
         MAHJONG_CLAIM,
@@ -173,7 +174,8 @@ def _replay_hand(rules: Any, ev: dict[str, Any], body: list[dict[str, Any]],
         et = e["type"]
         if et in ("discard", "concealed_kong", "add_kong"):
             serial += 1
-            kind = {"discard": ORIGINAL_CALL if e.get("original_call") else DISCARD,
+            kind = {"discard": ORIGINAL_CALL if e.get("original_call") else
+                    FISHING if e.get("fishing") else DISCARD,
                     "concealed_kong": CONCEALED_KONG, "add_kong": ADD_KONG}[et]
             turns[e["seat"]].append(Action(kind, e["tile"]))
         elif et == "claim":

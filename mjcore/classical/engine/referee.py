@@ -50,6 +50,7 @@ class ActionType(IntEnum):
     PUNG = 7
     KONG = 8
     MAHJONG_CLAIM = 9     # Mah-Jong on a discard or a robbed kong (form: the tile's use)
+    FISHING = 10          # discard announcing "fishing" (the rules' fishing_call option)
 
 
 class Action(NamedTuple):
@@ -76,6 +77,8 @@ CHOW, PUNG, KONG, MAHJONG_CLAIM = (ActionType.CHOW, ActionType.PUNG, ActionType.
                                    ActionType.MAHJONG_CLAIM)
 _DISCARDS = tuple(Action(DISCARD, k) for k in range(34))
 _CALLS = tuple(Action(ORIGINAL_CALL, k) for k in range(34))
+FISHING = ActionType.FISHING
+_FISHING = tuple(Action(FISHING, k) for k in range(34))
 
 Decider = Callable[[int, list[Action]], Action]
 
@@ -144,6 +147,7 @@ class ClassicalHand:
         self.public = [0] * 34             # tiles on the table: unclaimed discards and sets
         self.waits = [0, 0, 0, 0]          # winning kinds of each 13-3k hand
         self.called = [False] * 4          # Original Call declared
+        self.fishing = [not rules.fishing_call] * 4   # may go Mah-Jong (fishing announced)
         self.n_discards = 0
         self.n_claims = 0
         self.last_loose = False
@@ -301,9 +305,13 @@ class ClassicalHand:
             self.discards[seat].append(k)
             self.n_discards += 1
             if t == ORIGINAL_CALL:
-                self.called[seat] = True
-            self.emit({"type": "discard", "seat": seat, "tile": k,
-                       **({"original_call": True} if t == ORIGINAL_CALL else {})})
+                self.called[seat] = self.fishing[seat] = True
+                self.emit({"type": "discard", "seat": seat, "tile": k, "original_call": True})
+            elif t == FISHING:
+                self.fishing[seat] = True
+                self.emit({"type": "discard", "seat": seat, "tile": k, "fishing": True})
+            else:
+                self.emit({"type": "discard", "seat": seat, "tile": k})
             self._update_waits(seat)
             last = wall.live_remaining == 0
             outcome = self._claims(seat, k, last)
@@ -372,8 +380,9 @@ class ClassicalHand:
                         if shanten(bytes(c), 0, self.forms) == 0:
                             actions.append(_CALLS[k])
                         c[k] += 1
-        if not claimed and (self.waits[seat] >> drawn & 1 if fresh else
-                            complete(bytes(c), len(ms), self.forms)):
+        if not claimed and (self.fishing[seat] or drawn < 0) and (
+                self.waits[seat] >> drawn & 1 if fresh else
+                complete(bytes(c), len(ms), self.forms)):
             actions.append(Action(MAHJONG, drawn))
         if not locked and self.wall.loose_remaining > 0:
             if not claimed and 4 in c:
@@ -382,13 +391,20 @@ class ClassicalHand:
                 adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
                     not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)))
                 actions.extend(Action(ADD_KONG, k) for k in adds)
+        if not self.fishing[seat] and not (locked and drawn >= 0):
+            for k in range(34):                  # announcing "fishing" with a discard
+                if c[k]:
+                    c[k] -= 1
+                    if shanten(bytes(c), len(ms), self.forms) == 0:
+                        actions.append(_FISHING[k])
+                    c[k] += 1
         return actions
 
     def _claim_actions(self, seat: int, discarder: int, k: int, last: bool) -> list[Action]:
         actions = [PASS]
         c = self.counts[seat]
         n_sets = len(self.melds[seat])
-        if (self.waits[seat] >> k) & 1:
+        if (self.waits[seat] >> k) & 1 and self.fishing[seat]:
             earth = self.n_discards == 1 and discarder == 0 and self.n_claims == 0
             for use in mahjong_uses(c, n_sets, k, self.forms):
                 if not self.rules.minimum_doubles or self._qualifies(WinInfo(
@@ -492,7 +508,7 @@ class ClassicalHand:
         answers: list[tuple[int, int]] = []
         for i in (1, 2, 3):
             s = (konger + i) % 4
-            if not (self.waits[s] >> k) & 1:
+            if not (self.waits[s] >> k) & 1 or not self.fishing[s]:
                 continue
             uses = mahjong_uses(self.counts[s], len(self.melds[s]), k, self.forms)
             if concealed:
@@ -558,6 +574,7 @@ __all__ = [
     "CHOW",
     "CONCEALED_KONG",
     "DISCARD",
+    "FISHING",
     "KONG",
     "MAHJONG",
     "MAHJONG_CLAIM",
