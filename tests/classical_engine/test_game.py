@@ -148,3 +148,35 @@ def test_fishing_call_must_come_before_mahjong() -> None:
             wins += 1
             assert ev["seat"] in announced
     assert wins >= 5
+
+
+def test_letting_off_a_cannon() -> None:
+    from mjcore.classical.engine.game import let_off_cannon
+    from mjcore.classical.engine.handcalc import USE_PAIR, USE_PUNG
+    from mjcore.classical.engine.referee import HandResult, Meld, WinInfo
+
+    def result(concealed: dict[int, int], melds: list[Meld]) -> HandResult:
+        c = [0] * 34
+        for k, n in concealed.items():
+            c[k] = n
+        return HandResult((), (tuple(c), (0,) * 34, (0,) * 34, (0,) * 34),
+                          (tuple(melds), (), (), ()), ((), (), (), ()), ((), (), (), ()))
+
+    def win(tile: int, use: int, discarder: int = 2) -> WinInfo:
+        return WinInfo(0, tile, discarder, use, False, 0, False, False, False, False, False,
+                       False)
+
+    dragons = [Meld("pung", 31, claimed_from=1), Meld("pung", 32, claimed_from=3)]
+    r = result({33: 3, 0: 3, 5: 2}, dragons)           # 7z7z + 7z claimed: the third dragon
+    assert let_off_cannon(r, win(33, USE_PUNG)) == 2
+    assert let_off_cannon(r, win(5, USE_PAIR)) is None
+    assert let_off_cannon(r, win(33, USE_PUNG, discarder=-1)) is None
+    winds = [Meld("pung", 27), Meld("pung", 28), Meld("kong", 29, concealed=True)]
+    assert let_off_cannon(result({30: 3, 4: 2}, winds), win(30, USE_PUNG)) == 2
+    bamboo = [Meld("chow", 18), Meld("pung", 22), Meld("chow", 23)]
+    one_suit = result({26: 3, 27: 2}, bamboo)             # bamboo and an honour pair
+    assert let_off_cannon(one_suit, win(26, USE_PUNG)) == 2
+    mixed = result({8: 3, 27: 2}, bamboo)
+    assert let_off_cannon(mixed, win(8, USE_PUNG)) is None
+    majors = [Meld("pung", 0), Meld("pung", 8), Meld("pung", 27)]
+    assert let_off_cannon(result({9: 3, 33: 1}, majors), win(33, USE_PAIR)) == 2

@@ -17,7 +17,7 @@ from ...engine.wall import hand_seed
 from ...errors import MjcoreError
 from ...hand import Meld as CoreMeld
 from ..rules import ClassicalRules
-from .handcalc import USE_NAMES
+from .handcalc import USE_NAMES, USE_PUNG
 from .referee import ClassicalHand, EngineError, HandResult, Meld, WinInfo
 from .view import ClassicalView, mask_event
 from .wall import BONUS_BASE, ClassicalWall
@@ -85,6 +85,48 @@ def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, east_streak: i
     return Deal(tuple(hands), prevailing, win.seat, win.tile, frozenset(how),  # type: ignore[arg-type]
                 None if win.discarder < 0 else win.discarder, claim, cannon,
                 dead_kinds(result, win), pair=pair)
+
+
+def let_off_cannon(result: HandResult, win: WinInfo) -> int | None:
+    """The discarder, when the discard that gave the Mah-Jong was dangerous (§9.3, Harr): the
+    winner already showed 9 or more tiles of one suit and wins with that suit alone (honours
+    allowed), or 9 or more major tiles and wins an all-major hand; or showed two dragon sets
+    and the discard makes the third, or three wind sets and the discard makes the fourth."""
+    if win.discarder < 0:
+        return None
+    shown = result.melds[win.seat]
+    per_suit = [0, 0, 0]
+    majors = 0
+    dragons = winds = 0
+    for m in shown:
+        n = 3 if m.type != "kong" else 4
+        if m.tile < 27:
+            per_suit[m.tile // 9] += n
+        if m.type != "chow" and (m.tile >= 27 or m.tile % 9 in (0, 8)):
+            majors += n
+        if m.type != "chow" and m.tile >= 31:
+            dragons += 1
+        elif m.type != "chow" and m.tile >= 27:
+            winds += 1
+    held = list(result.concealed[win.seat])
+    for m in shown:
+        if m.type == "chow":
+            for k in (m.tile, m.tile + 1, m.tile + 2):
+                held[k] += 1
+        else:
+            held[m.tile] += 1
+    kinds = [k for k in range(34) if held[k]]
+    makes_set = win.use == USE_PUNG
+    for suit in range(3):
+        if per_suit[suit] >= 9 and all(k >= 27 or k // 9 == suit for k in kinds):
+            return win.discarder
+    if majors >= 9 and all(k >= 27 or k % 9 in (0, 8) for k in kinds):
+        return win.discarder
+    if makes_set and win.tile >= 31 and dragons == 2:
+        return win.discarder
+    if makes_set and 27 <= win.tile < 31 and winds == 3:
+        return win.discarder
+    return None
 
 
 def score_result(result: HandResult, rules: ClassicalRules, prevailing: int, *,
@@ -227,7 +269,9 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
             result = hand.play()
         except EngineError as exc:
             raise EngineError(f"game seed {seed} hand {index}: {exc}") from None
-        net, score = score_result(result, rules, prevailing, east_streak=streak)
+        cannon = (let_off_cannon(result, result.wins[0])
+                  if rules.cannon_liability and len(result.wins) == 1 else None)
+        net, score = score_result(result, rules, prevailing, east_streak=streak, cannon=cannon)
         for s in range(4):
             scores[players[s]] += net[s]
         emit({"type": "end_hand", "net": net, "scores": [scores[p] for p in players],
