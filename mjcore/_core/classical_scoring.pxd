@@ -132,6 +132,8 @@ cdef struct DealC:
     i8 discarder            # seat, -1 for a self-drawn win
     i8 cannon               # seat liable for letting off a cannon, -1 if none
     u64 dead_kinds          # kinds whose four copies are all visible: never "available"
+    u8 hidden               # bit s: seat s (a loser) did not show its hand: no tile-count
+                            # check, it holds what is given (usually nothing)
 
 cdef struct ItemC:
     u8 code                 # ItemCode

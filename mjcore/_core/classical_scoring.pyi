@@ -17,6 +17,7 @@ def score_deal_raw(
     cannon: int,
     dead_kinds: int,
     params: Sequence[int],
+    hidden: int = ...,
 ) -> tuple[int, Any, Any, Any, int]: ...
 def score_deals(
     counts: npt.NDArray[np.uint8],

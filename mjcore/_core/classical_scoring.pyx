@@ -626,7 +626,7 @@ cdef int _check_deal(const DealC* d) noexcept nogil:
             return ST_BAD_COUNT
         n = <int>(((w[0] + w[1] + w[2] + w[3] + w[4]) * BYTE_SUM) >> 56)
         need = 13 - 3 * h.n_melds + (1 if s == d.winner else 0)
-        if n != need:
+        if n != need and not (d.hidden >> s & 1 and s != d.winner and n < need):
             return ST_BAD_TOTAL
         acc[0] += w[0]
         acc[1] += w[1]
@@ -723,7 +723,7 @@ cdef int score_deal(const DealC* d, const ClassicalRulesC* r, DealScoreC* out) n
 
 cdef int _fill_deal(DealC* d, object seats, int prevailing, int winner, int win_tile,
                     int win_claim, int win_pair, int win_flags, int discarder, int cannon,
-                    u64 dead) except -1:
+                    u64 dead, int hidden) except -1:
     cdef int s, i, k
     memset(d, 0, sizeof(DealC))
     if len(seats) != 4:
@@ -755,12 +755,13 @@ cdef int _fill_deal(DealC* d, object seats, int prevailing, int winner, int win_
     d.discarder = <i8>discarder
     d.cannon = <i8>cannon
     d.dead_kinds = dead
+    d.hidden = <u8>hidden
     return 0
 
 
 def score_deal_raw(seats, int prevailing, int winner, int win_tile, int win_claim,
                    int win_pair, int win_flags, int discarder, int cannon, u64 dead_kinds,
-                   params):
+                   params, int hidden=0):
     """Score one deal. seats: 4 x (counts[34], melds [(kind, tile)], bonus bits).
     Returns (status, players, owed, net, cannon); players are
     (points, doubles, uncapped, score, limit_hand, items) with items (code, tile, flags, value)."""
@@ -774,7 +775,7 @@ def score_deal_raw(seats, int prevailing, int winner, int win_tile, int win_clai
             and 0 <= win_tile < 34 and -1 <= discarder <= 3 and -1 <= cannon <= 3):
         return -4, None, None, None, -1
     _fill_deal(&d, seats, prevailing, winner, win_tile, win_claim, win_pair, win_flags,
-               discarder, cannon, dead_kinds)
+               discarder, cannon, dead_kinds, hidden)
     with nogil:
         rc = score_deal(&d, &r, &out)
     if rc < 0:
@@ -852,6 +853,7 @@ cdef void _deal_row(const u8[:, :, ::1] counts, const u8[:, :, :, ::1] melds,
     d.cannon = <i8>info[i, 6]
     d.win_pair = <u8>info[i, 7]
     d.dead_kinds = dead_kinds[i]
+    d.hidden = 0
     if info[i, 0] < 0 or info[i, 0] > 3 or info[i, 1] < 0 or info[i, 1] > 3 or \
             info[i, 2] < 0 or info[i, 2] > 33 or info[i, 3] < 0 or info[i, 3] > 3 or \
             info[i, 4] < 0 or info[i, 4] > 1023 or info[i, 5] < -1 or info[i, 5] > 3 or \

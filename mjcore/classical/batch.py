@@ -44,6 +44,9 @@ def pack_deals(deals: Sequence[Deal]) -> dict[str, np.ndarray]:
     info = np.zeros((n, 8), np.int16)
     dead = np.zeros(n, np.uint64)
     for i, d in enumerate(deals):
+        if d.hidden:
+            raise InvalidHandError(f"deal {i}: the batch scores only deals with every hand shown",
+                                   reason="hidden_hand", index=i)
         for s, h in enumerate(d.hands):
             for k in h.concealed:
                 counts[i, s, k] += 1

@@ -292,6 +292,13 @@ class Difference:
 
     def __str__(self) -> str:
         who = SEAT_NAMES[self.seat] if self.seat is not None else "settlement"
+        if self.what == "items":
+            def show(items: object) -> str:
+                return "; ".join(f"{label} {'limit' if limit else f'{d} dbl' if d else p} "
+                                 f"({reason})".strip() for label, p, d, limit, reason in items) \
+                    or "nothing"   # type: ignore[attr-defined]
+            return f"{who}: items only we score: {show(self.ours)}; only Bradfield: " \
+                   f"{show(self.theirs)}"
         return f"{who}: {self.what}: ours {self.ours}, Bradfield {self.theirs}"
 
 

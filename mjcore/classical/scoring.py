@@ -136,7 +136,9 @@ class Deal:
     (``claim``: any/pair/chow/pung), the seat liable for letting off a cannon (or None) and
     the kinds whose four copies are all visible (they are not "available" places).
     ``pair``, when given, is the pair the winner declared: only readings with that pair are
-    scored (Bradfield scores the arrangement the player declares; §11.2 the best one)."""
+    scored (Bradfield scores the arrangement the player declares; §11.2 the best one).
+    ``hidden``: losers whose hands were not shown; they hold what ``hands`` gives them
+    (fewer tiles allowed, usually none) and score only that, but still settle."""
 
     hands: tuple[PlayerHand, PlayerHand, PlayerHand, PlayerHand]
     prevailing: int
@@ -148,6 +150,7 @@ class Deal:
     cannon: int | None = None
     dead_kinds: frozenset[int] = frozenset()
     pair: int | None = None
+    hidden: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         unknown = set(self.how) - set(WIN_FLAGS)
@@ -167,6 +170,8 @@ class Deal:
         if "self_drawn" not in self.how and self.discarder is None:
             raise InvalidHandError("a win on a discard needs the discarder's seat",
                                    reason="bad_win")
+        if self.winner in self.hidden or not set(self.hidden) <= {0, 1, 2, 3}:
+            raise InvalidHandError("only losers' hands can be hidden", reason="bad_seat")
         if self.pair is not None and (type(self.pair) is not int or not 0 <= self.pair < N_KINDS):
             raise InvalidHandError(f"pair {self.pair!r}: expected a kind 0..33", reason="bad_tile")
         if type(self.win_tile) is not int or not 0 <= self.win_tile < N_KINDS:
@@ -326,8 +331,8 @@ def score_deal(deal: Deal, rules: ClassicalRules | str = "classical") -> DealSco
     (with ``reason``) for an impossible deal or a winner whose hand is not complete."""
     if isinstance(rules, str):
         rules = ClassicalRules.preset(rules)
-    status, players, owed, net, cannon = _k.score_deal_raw(*deal.kernel_args(),
-                                                           rules.scoring_params)
+    status, players, owed, net, cannon = _k.score_deal_raw(
+        *deal.kernel_args(), rules.scoring_params, sum(1 << s for s in deal.hidden))
     if status < 0:
         reason, why = _STATUS.get(status, ("invalid_deal", "invalid deal"))
         raise InvalidHandError(f"classical deal: {why}", reason=reason)

@@ -67,9 +67,12 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
     return "\n".join(lines)
 
 
+_SEATS = "ESWN"
+
+
 @main.command("score")
-@click.argument("hand", nargs=-1, required=True)
-@click.option("--win", "win", required=True, help="Winning tile, e.g. 5p (part of HAND).")
+@click.argument("hand", nargs=-1)
+@click.option("--win", "win", help="Winning tile, e.g. 5p (part of HAND).")
 @click.option("--tsumo/--ron", default=False, help="Self-draw or ron (default ron).")
 @click.option("--dora", multiple=True, help="Dora indicator(s), e.g. --dora 3m or --dora 3m4p.")
 @click.option("--ura", multiple=True, help="Ura dora indicator(s) (used with riichi).")
@@ -95,23 +98,63 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
 @click.option("--kita", type=click.IntRange(0, 4), default=0, show_default=True,
               help="Norths the winner set aside (three-player rules: --rules tenhou_sanma).")
 @click.option("--rules", default="tenhou", show_default=True,
-              help="Rule preset: tenhou, ema, wrc or tenhou_sanma.")
+              help="Rule preset: tenhou, ema, wrc or tenhou_sanma; classical or bradfield for "
+                   "Chinese classical.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--east", "other_east", metavar="TILES", help="Classical: East's hand (a loser).")
+@click.option("--south", "other_south", metavar="TILES", help="Classical: South's hand.")
+@click.option("--west", "other_west", metavar="TILES", help="Classical: West's hand.")
+@click.option("--north", "other_north", metavar="TILES", help="Classical: North's hand.")
+@click.option("--discarder", type=click.Choice(list(_SEATS), case_sensitive=False),
+              help="Classical: who discarded the winning tile (default: the next seat).")
+@click.option("--won", multiple=True, metavar="HOW",
+              help="Classical: loose_tile, last_tile, last_discard, robbed_kong, original_call, "
+                   "heaven, earth, kong_upon_kong, thirteenth_win (repeatable).")
+@click.option("--claim", type=click.Choice(["any", "pair", "chow", "pung"]), default="any",
+              show_default=True, help="Classical: what the winning discard was claimed for.")
+@click.option("--cannon", type=click.Choice(list(_SEATS), case_sensitive=False),
+              help="Classical: the seat that let off a cannon.")
+@click.option("--visible", metavar="TILES", default="",
+              help="Classical: kinds whose four copies are all on the table.")
+@click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
+              help="Classical: change a rule option, e.g. --set limit=500 (repeatable).")
+@click.option("--history", "histories", multiple=True, type=click.Path(),
+              help="Score every finished hand of Bradfield hand histories (files, folders, "
+                   ".tar.xz; more paths may follow) and compare with the recorded scores.")
+@click.option("--allow", "allow_file", type=click.Path(exists=True, dir_okay=False),
+              help="With --history: a JSON file of hand files ('game-N/hand-KK.mjs') whose "
+                   "differences are known; they are listed but do not fail the run.")
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Score on a `mjcore serve` server. [env MJCORE_SERVER; the token, if any, "
                    "from MJCORE_TOKEN]")
-def score_command(hand: tuple[str, ...], win: str, tsumo: bool, dora: tuple[str, ...],
+def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
                   pao: int | None, honba: int, sticks: int, kita: int, rules: str,
-                  as_json: bool, server: str | None, **flags: bool) -> None:
-    """Score a winning riichi hand: yaku, fu breakdown, limit, points and payments.
+                  as_json: bool, server: str | None, other_east: str | None,
+                  other_south: str | None, other_west: str | None, other_north: str | None,
+                  discarder: str | None, won: tuple[str, ...], claim: str, cannon: str | None,
+                  visible: str, rule_set: tuple[str, ...], histories: tuple[str, ...],
+                  allow_file: str | None, **flags: bool) -> None:
+    """Score a winning hand. Riichi: yaku, fu breakdown, limit, points and payments.
+    Chinese classical (--rules classical|bradfield): all four hands item by item and the
+    settlement; or, with --history, every hand of Bradfield's histories against its records.
 
     HAND is mpsz text including the winning tile, with called melds after it, e.g.
-    `mjcore score 123m456p789s11z234p --win 2p --tsumo --riichi --dora 1z`.
+    `mjcore score 123m456p789s11z234p --win 2p --tsumo --riichi --dora 1z`, or
+    `mjcore score --rules classical 777z234s678m11z pon:555p 2f --win 4s --tsumo --seat S
+    --east "333z1357m246p pon:999s 5f"`. Classical bonus tiles are 1f-8f.
     """
     from ..errors import MjcoreError
     from ..riichi.scoring import score
 
+    if rules in ("classical", "bradfield") or histories:
+        from ..classical.cli import run_classical
+        run_classical(hand, win, tsumo, seat, round_, rules, as_json,
+                      {"E": other_east, "S": other_south, "W": other_west, "N": other_north},
+                      discarder, won, claim, cannon, visible, rule_set, histories, allow_file)
+        return
+    if not hand or not win:
+        raise click.UsageError("HAND and --win are required")
     text = " ".join(hand)
     if server and kita:
         click.echo("error: --kita is not served by the gRPC service yet [bad_kita]", err=True)
