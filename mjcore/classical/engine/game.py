@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import chain, repeat
 from typing import Any
 
 from ...engine.wall import hand_seed
@@ -29,15 +31,21 @@ _CLAIM_OF_USE = {"lower": "chow", "middle": "chow", "upper": "chow", "pung": "pu
 
 def _core_meld(m: Meld, seat: int) -> CoreMeld:
     rel = (m.claimed_from - seat) % 4 if m.claimed_from >= 0 else 3
-    if m.type == "chow":
-        return CoreMeld.chi([m.tile, m.tile + 1, m.tile + 2], called=m.tile)
-    if m.type == "pung":
-        return CoreMeld.pon(m.tile, rel)
-    if m.concealed:
-        return CoreMeld.ankan(m.tile)
-    if m.added:
-        return CoreMeld.kakan(m.tile, rel)
-    return CoreMeld.kan(m.tile, rel)
+    return _core_meld_of(m.type, m.tile, m.concealed, m.added, rel)
+
+
+@lru_cache(maxsize=4096)
+def _core_meld_of(kind: str, tile: int, concealed: bool, added: bool, rel: int) -> CoreMeld:
+    """The shared :class:`mjcore.hand.Meld` of a declared set (immutable, so shared)."""
+    if kind == "chow":
+        return CoreMeld.chi([tile, tile + 1, tile + 2], called=tile)
+    if kind == "pung":
+        return CoreMeld.pon(tile, rel)
+    if concealed:
+        return CoreMeld.ankan(tile)
+    if added:
+        return CoreMeld.kakan(tile, rel)
+    return CoreMeld.kan(tile, rel)
 
 
 def dead_kinds(result: HandResult, win: WinInfo) -> frozenset[int]:
@@ -64,7 +72,7 @@ def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, east_streak: i
 
     hands = []
     for s in range(4):
-        concealed = tuple(k for k in range(34) for _ in range(result.concealed[s][k]))
+        concealed = tuple(chain.from_iterable(map(repeat, range(34), result.concealed[s])))
         hands.append(PlayerHand(concealed, tuple(_core_meld(m, s) for m in result.melds[s]),
                                 tuple(b - BONUS_BASE for b in result.bonus[s])))
     how = set()
