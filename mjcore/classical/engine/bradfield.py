@@ -100,7 +100,6 @@ class _Script:
     def _read(self, h: HandHistory) -> None:
         events = h.events
         n_dealt = 0
-        window: dict[int, tuple[str, tuple[str, ...], int]] = {}
         serial = 0
         claimed_mj: set[int] = set()
         exp = self.expected
@@ -130,7 +129,6 @@ class _Script:
             elif k in _TURN_EVENTS:
                 serial = _serial(e.args, line)
                 serial_text = e.args[0]
-                window = {}
                 claimed_mj = set()
                 if k == "PlayerDiscards":
                     call = len(e.args) > 1 and e.args[1] not in ("0", "")
@@ -148,7 +146,6 @@ class _Script:
                 if e.args and _serial(e.args[:1], line) != serial:
                     raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
                                       f"discard {serial} is open")
-                window[s] = (what, e.args, line)  # type: ignore[index]
                 if what:
                     self.claims[(serial, s)] = (_claim_action(what, e.args, -1, line),  # type: ignore[index]
                                                 line)
