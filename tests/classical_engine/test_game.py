@@ -56,7 +56,8 @@ def test_an_illegal_choice_names_the_seat() -> None:
         def choose(self, view, actions):
             return actions[0]._replace(tile=(actions[0].tile + 1) % 34)
 
-    with pytest.raises(EngineError, match=r"seat \d chose .* not one of the legal actions"):
+    with pytest.raises(EngineError, match=r"hand 0 after event \w+.*: seat \d chose .* not "
+                                          r"one of the legal actions"):
         play_game([Cheat(), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()], seed=2)
 
 

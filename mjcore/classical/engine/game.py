@@ -276,7 +276,12 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
         try:
             result = hand.play()
         except EngineError as exc:
-            raise EngineError(f"game seed {seed} hand {index}: {exc}") from None
+            after = ""
+            if keep_events and events:
+                last = events[-1]
+                after = f" after event {last['type']}" + (
+                    f" of seat {last['seat']}" if "seat" in last else "")
+            raise EngineError(f"game seed {seed} hand {index}{after}: {exc}") from None
         cannon = (let_off_cannon(result, result.wins[0])
                   if rules.cannon_liability and len(result.wins) == 1 else None)
         net, score = score_result(result, rules, prevailing, east_streak=streak, cannon=cannon)
