@@ -181,3 +181,11 @@ def test_letting_off_a_cannon() -> None:
     assert let_off_cannon(mixed, win(8, USE_PUNG)) is None
     majors = [Meld("pung", 0), Meld("pung", 8), Meld("pung", 27)]
     assert let_off_cannon(result({9: 3, 33: 1}, majors), win(33, USE_PAIR)) == 2
+
+
+def test_package_example() -> None:
+    import doctest
+
+    import mjcore.classical.engine as engine
+
+    assert doctest.testmod(engine).failed == 0
