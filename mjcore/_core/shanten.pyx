@@ -167,9 +167,9 @@ cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
     return k
 
 
-# The kernels take forms at run time; each body is an inline function that the exported
-# function calls once per known form set, so the compiler folds the form tests away (riichi
-# runs exactly the code it ran before the forms existed).
+# The kernels take forms at run time. Shanten and advance have inline bodies that the exported
+# function calls once per form set, so the compiler folds the form tests away; ukeire's body
+# is too large to be inlined and tests the forms as it goes (well-predicted branches).
 
 cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil:
     if forms == FORMS_RIICHI:
@@ -268,29 +268,31 @@ cdef struct ClosedKinds:
     int pairs       # pairs when four alike count as two
 
 
-cdef inline void closed_kinds(const PackedHand* h, ClosedKinds* ck) noexcept nogil:
+cdef inline void closed_kinds(const PackedHand* h, int forms, ClosedKinds* ck) noexcept nogil:
+    # odd and pairs only for any seven pairs
     cdef int g
     cdef u32 w
     ck.held = ck.paired = ck.odd = 0
     ck.pairs = 0
-    ck2 = ck
     for g in range(4):
         w = h.words[g]
         ck.held |= dense_bits(kinds_bits(w), g)
         ck.paired |= dense_bits(pairs_bits(w), g)
-        ck.odd |= dense_bits(w & MASK3_SUIT, g)
-        ck.pairs += (__builtin_popcount((w >> 1) & MASK3_SUIT)
-                     + 2 * __builtin_popcount((w >> 2) & MASK3_SUIT))
+        if forms & FORM_ANY_PAIRS:
+            ck.odd |= dense_bits(w & MASK3_SUIT, g)
+            ck.pairs += (__builtin_popcount((w >> 1) & MASK3_SUIT)
+                         + 2 * __builtin_popcount((w >> 2) & MASK3_SUIT))
 
 
-cdef inline void closed_kinds_after_discard(const ClosedKinds* ck, int kind, int cnt,
+cdef inline void closed_kinds_after_discard(const ClosedKinds* ck, int forms, int kind, int cnt,
                                             ClosedKinds* out) noexcept nogil:
     # ck with one copy of kind (held cnt times) taken out
     cdef u64 bit = (<u64>1) << kind
     out.held = ck.held ^ (bit if cnt == 1 else 0)
     out.paired = ck.paired ^ (bit if cnt == 2 else 0)
-    out.odd = ck.odd ^ bit
-    out.pairs = ck.pairs - (1 - (cnt & 1))
+    if forms & FORM_ANY_PAIRS:
+        out.odd = ck.odd ^ bit
+        out.pairs = ck.pairs - (1 - (cnt & 1))
 
 
 cdef inline void closed_forms_dense(const ClosedKinds* ck, int forms, int* seven,
@@ -336,7 +338,7 @@ cdef inline int other_forms(const PackedHand* h, int forms, int s, u64* smask) n
     closed_forms(h, forms, &c, &k)
     if c > s and k > s:
         return s
-    closed_kinds(h, &ck)
+    closed_kinds(h, forms, &ck)
     return closed_forms_mask(&ck, forms, s, c, k, smask)
 
 
@@ -434,15 +436,6 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
 
 cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
                       bint best_only) noexcept nogil:
-    if forms == FORMS_RIICHI:
-        return ukeire_of(h, n_melds, FORMS_RIICHI, after, masks, best_only)
-    if forms == FORMS_CLASSICAL:
-        return ukeire_of(h, n_melds, FORMS_CLASSICAL, after, masks, best_only)
-    return ukeire_of(h, n_melds, forms, after, masks, best_only)
-
-
-cdef inline int ukeire_of(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
-                          bint best_only) noexcept nogil:
     # The other groups' vectors are combined once per hand; a discard only looks up its own
     # group's new vector, and the other groups' optimal lanes per optimal lane of it
     # (others_lanes) are computed once per hand and group, on first use. Seven pairs and
@@ -478,7 +471,7 @@ cdef inline int ukeire_of(const PackedHand* h, int n_melds, int forms, i8* after
     ck.pairs = 0
     ck2 = ck
     if closed:
-        closed_kinds(h, &ck)
+        closed_kinds(h, forms, &ck)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
@@ -510,7 +503,7 @@ cdef inline int ukeire_of(const PackedHand* h, int n_melds, int forms, i8* after
             total = sbest
             if closed:
                 # seven pairs / thirteen orphans after the discard
-                closed_kinds_after_discard(&ck, kind, (w >> (3 * i)) & 7, &ck2)
+                closed_kinds_after_discard(&ck, forms, kind, (w >> (3 * i)) & 7, &ck2)
                 closed_forms_dense(&ck2, forms, &c, &k)
                 total = min3(sbest, c, k)
             after[kind] = <i8>total
