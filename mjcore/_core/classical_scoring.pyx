@@ -18,6 +18,10 @@ from mjcore._core.shanten cimport pack_counts, advance_forms
 
 cnp.import_array()
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil
+    int __builtin_popcount(unsigned int x) nogil
+
 # Item names in ItemCode order (the Python layer reads this one table).
 ITEM_NAMES = (
     "set", "pair", "mahjong", "seven_pairs", "bonus", "from_wall", "only_place",
@@ -53,6 +57,7 @@ cdef u64 LO3 = 0x7D7D7D7D7D7D7D7DULL    # ... a byte of 3 or more
 cdef u64 LO2 = 0x7E7E7E7E7E7E7E7EULL    # ... a byte of 2 or more
 cdef u64 HI = 0x8080808080808080ULL
 cdef u64 BYTE_SUM = 0x0101010101010101ULL
+cdef u64 LO3_2 = 0x7E7E7E7E7E7D7D7DULL   # kinds 24-26 held 3+ times, 27-31 held 2+ times
 
 
 cdef int fill_rules(ClassicalRulesC* r, object params) except -1:
@@ -139,10 +144,7 @@ cdef void _every_hand(const ShapeC* s, int seat, int prevailing, int bonus,
                 f |= PAIR_PREVAILING
             if v:
                 _add(p, IT_PAIR, t, f, v)
-    n_bonus = 0
-    for i in range(8):
-        if bonus >> i & 1:
-            n_bonus += 1
+    n_bonus = __builtin_popcount(<unsigned int>bonus)
     if n_bonus:
         _add(p, IT_BONUS, n_bonus, 0, 4 * n_bonus)
     # doubles
@@ -240,32 +242,32 @@ cdef void _score_loser(const HandC* h, int seat, int prevailing, int bonus,
     and other pairs score nothing, so this is the best arrangement)."""
     cdef ShapeC s
     cdef int t, c
-    cdef u64 m3, m2
+    cdef u64 mask
+    cdef int base, word
     _meld_shape(h, &s, NULL)
-    # kinds held 3+ times (suits) or 2+ times (honours): nothing else scores
-    m3 = ((_load8(h.counts) + LO3) | (_load8(h.counts + 8) + LO3)
-          | (_load8(h.counts + 16) + LO3)
-          | (_load8(h.counts + 19) + LO3)) & HI
-    m2 = (_load8(h.counts + 26) + LO2) & (HI << 8)
-    if not m3 and not m2:
-        p.n_items = 0
-        p.points = 0
-        p.doubles = 0
-        p.limit_hand = 0
-        _every_hand(&s, seat, prevailing, bonus, r, r.kong_has_3_types, p)
-        _finish(p, r)
-        return
-    for t in range(34):
-        c = h.counts[t]
-        if c >= 3 and s.n_sets < 8:
-            s.set_tile[s.n_sets] = <u8>t
-            s.set_kind[s.n_sets] = SET_TRIPLET
-            s.set_flags[s.n_sets] = SF_CONCEALED
-            s.n_sets += 1
-        elif c == 2 and t >= 27 and s.n_pairs < 7:
-            s.pair_tile[s.n_pairs] = <u8>t
-            s.pair_flags[s.n_pairs] = SF_CONCEALED
-            s.n_pairs += 1
+    # only kinds held 3+ times (suits) or 2+ times (honours) score: visit just those
+    for word in range(5):
+        base = word * 8 if word < 4 else 26
+        mask = _load8(h.counts + base)
+        if word < 3:
+            mask = (mask + LO3) & HI
+        elif word == 3:
+            mask = (mask + LO3_2) & HI
+        else:
+            mask = (mask + LO2) & HI & 0x8080000000000000ULL    # kinds 32, 33
+        while mask:
+            t = base + (__builtin_ctzll(mask) >> 3)
+            mask &= mask - 1
+            c = h.counts[t]
+            if c >= 3 and s.n_sets < 8:
+                s.set_tile[s.n_sets] = <u8>t
+                s.set_kind[s.n_sets] = SET_TRIPLET
+                s.set_flags[s.n_sets] = SF_CONCEALED
+                s.n_sets += 1
+            elif c == 2 and s.n_pairs < 7:
+                s.pair_tile[s.n_pairs] = <u8>t
+                s.pair_flags[s.n_pairs] = SF_CONCEALED
+                s.n_pairs += 1
     p.n_items = 0
     p.points = 0
     p.doubles = 0
@@ -276,18 +278,21 @@ cdef void _score_loser(const HandC* h, int seat, int prevailing, int bonus,
 
 cdef inline int _suits_mask(const u8* tiles) noexcept nogil:
     """bit 0..2: suits present, bit 3: honours present, bit 4: a minor (2-8) tile present,
-    bit 5: a terminal present."""
-    cdef int t, m = 0
-    for t in range(34):
-        if tiles[t]:
-            if t >= 27:
-                m |= 8
-            else:
-                m |= 1 << (t // 9)
-                if _major(t):
-                    m |= 32
-                else:
-                    m |= 16
+    bit 5: a terminal present. tiles has 34 counts (40 bytes readable)."""
+    cdef u64 seven = 0x00FFFFFFFFFFFFFFULL
+    cdef int m = 0
+    if _load8(tiles) | tiles[8]:
+        m |= 1
+    if _load8(tiles + 9) | tiles[17]:
+        m |= 2
+    if _load8(tiles + 18) | tiles[26]:
+        m |= 4
+    if _load8(tiles + 26) >> 8:
+        m |= 8
+    if (_load8(tiles + 1) | _load8(tiles + 10) | _load8(tiles + 19)) & seven:
+        m |= 16
+    if tiles[0] | tiles[8] | tiles[9] | tiles[17] | tiles[18] | tiles[26]:
+        m |= 32
     return m
 
 
@@ -338,7 +343,7 @@ cdef bint _wriggling_snake(const HandC* h) noexcept nogil:
 cdef struct WinnerC:
     # what does not depend on the reading of the winner's hand
     ShapeC melds            # the declared sets
-    u8 all_tiles[34]        # every tile of the hand
+    u8 all_tiles[40]        # every tile of the hand (34 kinds; 40 so 8-byte loads stay inside)
     int suits               # _suits_mask of all_tiles
     bint exposed_meld       # a declared set that is not concealed (for the concealed doubles)
     bint melds_concealed    # every declared set is a concealed kong
@@ -458,7 +463,7 @@ cdef void _score_reading(const DealC* d, const HandC* h, const WinnerC* w, const
                 k -= 2
     # limit hands first: a limit hand scores exactly the limit, nothing else
     if w.fixed.n_items:
-        memcpy(p, &w.fixed, sizeof(PlayerScoreC))
+        _copy_score(p, &w.fixed)
     _reading_limits(&s, form, all_concealed_sets, r, p)
     if p.n_items:
         p.limit_hand = 1
@@ -535,6 +540,16 @@ cdef int _waits_mask(const HandC* h, int win, bint seven_pairs, u64* mask) noexc
     return 0
 
 
+cdef inline void _copy_score(PlayerScoreC* dst, const PlayerScoreC* src) noexcept nogil:
+    dst.points = src.points
+    dst.doubles = src.doubles
+    dst.uncapped = src.uncapped
+    dst.score = src.score
+    dst.limit_hand = src.limit_hand
+    dst.n_items = src.n_items
+    memcpy(dst.items, src.items, src.n_items * sizeof(ItemC))
+
+
 cdef inline bint _better(const PlayerScoreC* a, const PlayerScoreC* b) noexcept nogil:
     if a.score != b.score:
         return a.score > b.score
@@ -562,6 +577,7 @@ cdef int _score_winner(const DealC* d, const ClassicalRulesC* r, PlayerScoreC* b
     w.only_place = avail == ((<u64>1) << win)
     w.discard = not (d.win_flags & WIN_SELF_DRAWN)
     memcpy(w.all_tiles, h.counts, 34)
+    memset(w.all_tiles + 34, 0, 6)
     _meld_shape(h, &w.melds, w.all_tiles)
     w.exposed_meld = False
     w.melds_concealed = True
@@ -588,12 +604,12 @@ cdef int _score_winner(const DealC* d, const ClassicalRulesC* r, PlayerScoreC* b
                 continue
         _score_reading(d, h, &w, &dc[j], r, &cand)
         if not found or _better(&cand, best):
-            memcpy(best, &cand, sizeof(PlayerScoreC))
+            _copy_score(best, &cand)
             found = True
     if pairs:
         _score_reading(d, h, &w, NULL, r, &cand)
         if not found or _better(&cand, best):
-            memcpy(best, &cand, sizeof(PlayerScoreC))
+            _copy_score(best, &cand)
             found = True
     return ST_OK if found else ST_NOT_AGARI
 
@@ -649,10 +665,6 @@ cdef int _check_deal(const DealC* d) noexcept nogil:
                 use[t + 2] += 1
             else:
                 use[t] += 3 if h.melds[k].kind == MK_PON else 4
-        if s == d.winner:
-            rc = check_hand(h)
-            if rc < 0:
-                return rc
     w[0] = _load8(use)
     w[1] = _load8(use + 8)
     w[2] = _load8(use + 16)
