@@ -189,3 +189,31 @@ def test_package_example() -> None:
     import mjcore.classical.engine as engine
 
     assert doctest.testmod(engine).failed == 0
+
+
+def test_every_option_set_plays_under_the_invariants() -> None:
+    """A short game under each combination of the play options (every third, seeded)."""
+    import itertools
+
+    from mjcore.classical.engine.invariants import check_game
+
+    base = ClassicalRules.preset("classical")
+    combos = itertools.product(
+        ["seed003", "seed001"], ["14_unreplenished", "14_replenished", "16_unreplenished", "none"],
+        ["loose", "live_wall"], ["first", "last", "all"], ["never", "thirteen_wonders"],
+        [False, True], [False, True])
+    several = 0
+    for i, (wp, dw, br, mm, rc, sp, wd) in enumerate(combos):
+        if i % 3:
+            continue
+        rules = base.replace(wall_profile=wp, dead_wall=dw, bonus_replacement=br,
+                             multiple_mahjong=mm, rob_concealed_kong=rc, seven_pairs=sp,
+                             washout_passes_deal=wd, agreed_hands=3)
+        _, r = check_game(i, ["random", "efficiency", "random", "efficiency"], rules)
+        several += sum(1 for h in r.hands if len(h.result.wins) > 1)
+        for h in r.hands:
+            if len(h.result.wins) > 1:
+                discarder = h.result.wins[0].discarder
+                assert h.net[discarder] < 0 and sum(h.net) == 0
+                assert all(h.net[w.seat] > 0 for w in h.result.wins)
+    assert several >= 1

@@ -141,22 +141,25 @@ def score_result(result: HandResult, rules: ClassicalRules, prevailing: int, *,
                  east_streak: int = 0, cannon: int | None = None,
                  pair: int | None = None) -> tuple[list[int], Any]:
     """(net change by seat, the scorer's DealScore or None) of a finished hand. A wash-out
-    scores nothing; with several winners (``multiple_mahjong = all``) each is scored as its
-    own deal and the changes add up."""
+    scores nothing; with several winners (``multiple_mahjong = all``) each winner's hand is
+    scored alone and the discarder pays each what he would pay that winner (§5.3)."""
     if not result.wins:
         return [0, 0, 0, 0], None
     from ..scoring import score_deal
 
     net = [0, 0, 0, 0]
     last = None
-    for win in result.wins:
-        if len(result.wins) > 1:
-            others = [w for w in result.wins if w is not win]
-            result = _without(result, others)
-        last = score_deal(deal_of(result, win, prevailing, east_streak=east_streak,
+    if len(result.wins) == 1:
+        last = score_deal(deal_of(result, result.wins[0], prevailing, east_streak=east_streak,
                                   cannon=cannon, pair=pair), rules)
-        for s in range(4):
-            net[s] += last.net[s]
+        return list(last.net), last
+    for win in result.wins:                 # multiple_mahjong = all: the discarder pays each
+        alone = _without(result, [w for w in result.wins if w is not win])
+        last = score_deal(deal_of(alone, win, prevailing, east_streak=east_streak), rules)
+        paid = sum(p.amount for p in last.payments
+                   if p.payer == win.discarder and p.payee == win.seat)
+        net[win.seat] += paid
+        net[win.discarder] -= paid
     return net, last
 
 

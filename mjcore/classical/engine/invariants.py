@@ -69,21 +69,31 @@ def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[
     def on_hand(hand: ClassicalHand) -> None:
         state["hand"] = hand
 
+    def hand_n(state: dict[str, Any]) -> int:
+        return state["hand"].wall.n if state["hand"] is not None else 144
+
     def on_event(ev: dict[str, Any]) -> None:
         t = ev["type"]
         if t == "start_hand":
             state["index"] = ev["index"]
             state["total"] = sum(ev["scores"])
             state["winners"] = set()
+            state["shared"] = None
             return
+        full = _FULL_COUNTS[hand_n(state)]
         if t == "mahjong":
+            if state["winners"] and ev["from"] != ev["seat"]:
+                # multiple_mahjong = all: one discard completes every winner's hand
+                state["shared"] = full = list(state["shared"] or full)
+                full[ev["tile"]] += 1
             state["winners"].add(ev["seat"])
+        elif state.get("shared"):
+            full = state["shared"]
         hand = state["hand"]
         if hand is None or t in ("start_game", "end_game"):
             return
         state["checked"] += 1
         # (a draw is counted into the hand after its event; the next choice checks it)
-        full = _FULL_COUNTS[hand.wall.n]
         if t in _CHECKED and table_counts(hand) != full:
             tiles = table_tiles(hand)
             expected = Counter({k: n for k, n in enumerate(full) if n})
