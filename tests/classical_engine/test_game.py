@@ -186,7 +186,7 @@ def test_letting_off_a_cannon() -> None:
 def test_package_example() -> None:
     import doctest
 
-    import mjcore.classical.engine as engine
+    from mjcore.classical import engine
 
     assert doctest.testmod(engine).failed == 0
 
