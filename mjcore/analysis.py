@@ -35,6 +35,10 @@ CLASSICAL_FORMS: int = _k.CLASSICAL
 CLASSICAL_SEVEN_PAIRS_FORMS: int = _k.CLASSICAL_SEVEN_PAIRS
 _RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
+# id of a rules value or name -> (that value, (forms, classical rules or None, bonus tiles
+# allowed)); rules values are immutable, so the answer never changes. Keyed by id because
+# hashing a rules value costs more than the analysis (bounded: a program uses a handful).
+_resolved: dict[int, tuple[object, tuple[int, object, bool]]] = {}
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
@@ -84,25 +88,37 @@ def winning_forms(rules: object = None) -> int:
     return resolve_rules(rules)[0]
 
 
-def _classical_hand(hand: Hand, rules: object) -> None:
-    """What the 144-tile set rules out beyond ``Hand``'s own checks: red fives, and bonus
-    tiles when the rules play without them."""
-    if hand.red_total:
-        raise InvalidHandError(f"hand '{hand}': red fives (0) are not tiles of the classical "
-                               "set; write 5", reason="red_five_not_in_set", text=str(hand))
-    if hand.bonus and getattr(rules, "bonus_tiles", True) is False:
-        from .tiles import format_bonus
+def _resolve_for_hands(rules: object) -> tuple[int, object, bool]:
+    entry = _resolved.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    forms, classical = resolve_rules(rules)
+    known = (forms, classical, getattr(classical, "bonus_tiles", True) is not False)
+    if len(_resolved) < 64:
+        _resolved[id(rules)] = (rules, known)
+    return known
 
-        raise InvalidHandError(f"hand '{hand}': bonus tile(s) {format_bonus(hand.bonus)} with "
-                               "rules that play without bonus tiles",
-                               reason="bonus_not_in_play", text=str(hand))
+
+_NO_RED = (0, 0, 0)
 
 
 def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int]:
+    """The hand and the winning forms of ``rules``; under classical rules, what the 144-tile
+    set rules out beyond ``Hand``'s own checks: red fives, and bonus tiles when the rules play
+    without them."""
     h = hand if type(hand) is Hand else as_hand(hand)
-    forms, classical = resolve_rules(rules)
-    if classical is not None:
-        _classical_hand(h, classical)
+    forms, classical, bonus_allowed = _resolve_for_hands(rules)
+    if classical is None:
+        return h, forms
+    if h.red != _NO_RED or (h.melds and any(m.red for m in h.melds)):
+        raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the classical "
+                               "set; write 5", reason="red_five_not_in_set", text=str(h))
+    if h.bonus and not bonus_allowed:
+        from .tiles import format_bonus
+
+        raise InvalidHandError(f"hand '{h}': bonus tile(s) {format_bonus(h.bonus)} with "
+                               "rules that play without bonus tiles",
+                               reason="bonus_not_in_play", text=str(h))
     return h, forms
 
 
