@@ -176,6 +176,8 @@ cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) n
         return shanten_of(h, n_melds, FORMS_RIICHI, out3)
     if forms == FORMS_CLASSICAL:
         return shanten_of(h, n_melds, FORMS_CLASSICAL, out3)
+    if forms == FORMS_CLASSICAL_PAIRS:
+        return shanten_of(h, n_melds, FORMS_CLASSICAL_PAIRS, out3)
     return shanten_of(h, n_melds, forms, out3)
 
 
@@ -373,6 +375,8 @@ cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) n
         return advance_ranks(h, ranks, n_melds, FORMS_RIICHI, mask)
     if forms == FORMS_CLASSICAL:
         return advance_ranks(h, ranks, n_melds, FORMS_CLASSICAL, mask)
+    if forms == FORMS_CLASSICAL_PAIRS:
+        return advance_ranks(h, ranks, n_melds, FORMS_CLASSICAL_PAIRS, mask)
     return advance_ranks(h, ranks, n_melds, forms, mask)
 
 
