@@ -77,7 +77,7 @@ def _array(value: Any, n: int, name: str) -> np.ndarray:
             raise InvalidHandError(f"classical batch {name}: integer array expected, got "
                                    f"{a.dtype}", reason="bad_dtype")
         if a.size and dtype != np.uint64:
-            info = np.iinfo(dtype)
+            info = np.iinfo(dtype)  # type: ignore[type-var]
             lo, hi = int(a.min()), int(a.max())
             if lo < info.min or hi > info.max:
                 raise InvalidHandError(f"classical batch {name}: values {lo}..{hi} do not fit "
@@ -105,8 +105,10 @@ def score_deals(counts: Any, melds: Any, n_melds: Any, bonus: Any, info: Any,
     out = {name: np.zeros((n, 4), np.int32) for name in ("score", "points", "doubles", "net")}
     limit_hand = np.zeros((n, 4), np.uint8)
     status = np.zeros(n, np.int8)
-    _k.score_deals(*arrays, rules.scoring_params, out["score"], out["points"],
-                   out["doubles"], limit_hand, out["net"], status, n_threads=_threads(n_threads))
+    c8, melds8, n8, bonus8, info16, dead64 = arrays
+    _k.score_deals(c8, melds8, n8, bonus8, info16, dead64, rules.scoring_params, out["score"],
+                   out["points"], out["doubles"], limit_hand, out["net"], status,
+                   n_threads=_threads(n_threads))
     return BatchResult(status=status, values={**out, "limit_hand": limit_hand})
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import MjcoreError
 from ..hand import Meld, MeldKind
 from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
-from .scoring import SF_ADDED, SF_KONG, Deal, DealScore, Item, PlayerHand, score_deal
+from .scoring import SF_ADDED, SF_KONG, Deal, DealScore, Item, PlayerHand, PlayerScore, score_deal
 
 # Tiles that end the live wall: 144 less the 14-tile dead wall, which Bradfield keeps at 14
 # by moving live tiles onto it (dead_wall="14_replenished").
@@ -254,7 +255,7 @@ def _set_label(it: Item) -> str:
     return ("+" if it.concealed else "-").join([name] * 3)
 
 
-def bradfield_items(p: PlayerScoreLike) -> list[tuple[str, int, int, int, str]]:
+def bradfield_items(p: PlayerScore) -> list[tuple[str, int, int, int, str]]:
     """Our items as Bradfield writes them: (label, points, doubles, limit, reason)."""
     from .scoring import _REASONS
     out = []
@@ -278,9 +279,6 @@ def bradfield_items(p: PlayerScoreLike) -> list[tuple[str, int, int, int, str]]:
     return out
 
 
-PlayerScoreLike = object
-
-
 @dataclass(frozen=True)
 class Difference:
     """One disagreement: the seat (None for the settlement), what differs, ours, theirs."""
@@ -293,10 +291,10 @@ class Difference:
     def __str__(self) -> str:
         who = SEAT_NAMES[self.seat] if self.seat is not None else "settlement"
         if self.what == "items":
-            def show(items: object) -> str:
+            def show(items: Any) -> str:
                 return "; ".join(f"{label} {'limit' if limit else f'{d} dbl' if d else p} "
                                  f"({reason})".strip() for label, p, d, limit, reason in items) \
-                    or "nothing"   # type: ignore[attr-defined]
+                    or "nothing"
             return f"{who}: items only we score: {show(self.ours)}; only Bradfield: " \
                    f"{show(self.theirs)}"
         return f"{who}: {self.what}: ours {self.ours}, Bradfield {self.theirs}"

@@ -279,11 +279,11 @@ def parse_history(text: str, source: str = "<history>") -> HandHistory:
             if len(f) < 12 or f[4] not in _WINDS or len(f[4]) != 1:
                 raise HistoryError(source, lineno, "malformed Game line")
             ids = tuple(_int(source, lineno, x, "player id") for x in f[:4])
-            scores = [_int(source, lineno, x, "score") for x in f[7:11]]
+            before = [_int(source, lineno, x, "score") for x in f[7:11]]
             game = GameInfo(ids=ids, prevailing_wind=_WINDS.index(f[4]),  # type: ignore[arg-type]
                             east_wins=_int(source, lineno, f[5], "field"),
                             field7=_int(source, lineno, f[6], "field"),
-                            scores=dict(zip(ids, scores)),
+                            scores=dict(zip(ids, before)),
                             protocol=_int(source, lineno, f[11], "protocol"))
         elif head == "GameOption":
             f = rest.split()

@@ -331,8 +331,11 @@ def score_deal(deal: Deal, rules: ClassicalRules | str = "classical") -> DealSco
     (with ``reason``) for an impossible deal or a winner whose hand is not complete."""
     if isinstance(rules, str):
         rules = ClassicalRules.preset(rules)
+    (seats, prevailing, winner, win_tile, claim, pair, flags, discarder, cannon_seat,
+     dead) = deal.kernel_args()
     status, players, owed, net, cannon = _k.score_deal_raw(
-        *deal.kernel_args(), rules.scoring_params, sum(1 << s for s in deal.hidden))
+        seats, prevailing, winner, win_tile, claim, pair, flags, discarder, cannon_seat, dead,
+        rules.scoring_params, sum(1 << s for s in deal.hidden))
     if status < 0:
         reason, why = _STATUS.get(status, ("invalid_deal", "invalid deal"))
         raise InvalidHandError(f"classical deal: {why}", reason=reason)
