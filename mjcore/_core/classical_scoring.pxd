@@ -116,6 +116,7 @@ cdef struct ClassicalRulesC:
     i32 original_call
     i32 loose_tile_wall_points
     i32 scholars_need_no_chows
+    i32 buried_treasure_discard_pair
 
 cdef struct SeatC:
     HandC hand              # concealed tiles (the winner's includes the winning tile) + sets

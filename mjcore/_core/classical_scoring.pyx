@@ -449,6 +449,8 @@ cdef void _score_reading(const DealC* d, const HandC* h, const WinnerC* w, const
         s.pair_tile[0] = dc.pair
         s.pair_flags[0] = 0 if (dc.win_set < 0 and discard) else SF_CONCEALED
         s.n_pairs = 1
+        if dc.win_set < 0 and discard and not r.buried_treasure_discard_pair:
+            all_concealed_sets = False
         for i in range(s.n_sets):
             if s.set_kind[i] == SET_SEQ:
                 chow = True

@@ -43,6 +43,7 @@ value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.repla
 | last_discard_claims | mahjong | **any** |
 | loose_tile_wall_points | True | **False** |
 | scholars_need_no_chows | False | **True** |
+| buried_treasure_discard_pair | True | **False** |
 
 Option values:
 
@@ -77,6 +78,8 @@ Option values:
   "from the wall" (§11.4); mj-server gives them only for a tile from the live wall.
 - ``scholars_need_no_chows``: Three Great Scholars needs a hand without chows (Millington,
   and mj-server); §11.7 does not check it.
+- ``buried_treasure_discard_pair``: Buried Treasure may be completed by a discard that makes
+  the pair (§11.7); mj-server wants the whole hand concealed ("all concealed and no chows").
 """
 from __future__ import annotations
 
@@ -96,7 +99,7 @@ SCORING_PARAM_NAMES = (
     "own_each_doubles", "own_both_doubles", "bouquet_doubles", "concealed_fully_doubles",
     "concealed_almost_doubles", "kong_has_3_types", "limit_flags", "losers_settle",
     "east_doubles", "discarder_pays_double", "cannon_liability", "original_call",
-    "loose_tile_wall_points", "scholars_need_no_chows",
+    "loose_tile_wall_points", "scholars_need_no_chows", "buried_treasure_discard_pair",
 )
 
 # bits of ``limit_flags``
@@ -155,6 +158,7 @@ class ClassicalRules:
     last_discard_claims: str = "mahjong"
     loose_tile_wall_points: bool = True
     scholars_need_no_chows: bool = False
+    buried_treasure_discard_pair: bool = True
     name: str = field(default="custom", compare=False)
 
     _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
@@ -361,7 +365,8 @@ class ClassicalRules:
                 int(self.kong_has_3_types), flags, int(self.losers_settle),
                 int(self.east_doubles), int(self.discarder_pays_double),
                 int(self.cannon_liability), int(self.original_call),
-                int(self.loose_tile_wall_points), int(self.scholars_need_no_chows))
+                int(self.loose_tile_wall_points), int(self.scholars_need_no_chows),
+                int(self.buried_treasure_discard_pair))
 
     @property
     def scoring_params(self) -> tuple[int, ...]:
@@ -390,6 +395,7 @@ _PRESETS: dict[str, ClassicalRules] = {
     "bradfield": ClassicalRules(
         seating="fixed", dead_wall="14_replenished", bonus_replacement="live_wall",
         add_to_claimed_pung=True, start_points=0, cannon_liability=True,
-        loose_tile_wall_points=False, scholars_need_no_chows=True, last_discard_claims="any",
+        loose_tile_wall_points=False, scholars_need_no_chows=True,
+        buried_treasure_discard_pair=False, last_discard_claims="any",
         name="bradfield"),
 }

@@ -258,6 +258,10 @@ def test_limit_options():
     assert "wriggling_snake" not in names(score_deal(snake, C), 1)
     scholars = deal("555z 666z 777z 123m 55m", "5m", how=())
     assert not score_deal(scholars, C.replace(scholars_need_no_chows=True)).players[1].limit_hand
+    buried = deal("222m 333p 444s 999m 55m", "5m", how=(), claim="pair")
+    assert score_deal(buried, C).players[1].limit_hand
+    off = score_deal(buried, C.replace(buried_treasure_discard_pair=False)).players[1]
+    assert not off.limit_hand and off.doubles >= 2        # no chows, three concealed pungs
     no13 = deal("234m 345p 678s 789m 22m", "2m", how=("thirteenth_win",))
     assert not score_deal(no13, C.replace(thirteenth_win_limit=False)).players[1].limit_hand
 
