@@ -65,11 +65,8 @@ def resolve_rules(rules: object = None) -> tuple[int, object]:
 def _resolve_name(name: str) -> tuple[int, object]:
     if name in _RIICHI_NAMES:
         return RIICHI_FORMS, None
-    try:
-        from .classical.rules import ClassicalRules
-    except ImportError:  # pragma: no cover - the classical room ships with mjcore
-        raise InvalidRuleError(f"unknown rules {name!r}; expected one of "
-                               f"{', '.join(_RIICHI_NAMES)}") from None
+    from .classical.rules import ClassicalRules
+
     try:
         return resolve_rules(ClassicalRules.preset(name))
     except InvalidRuleError as e:

@@ -168,8 +168,8 @@ cdef int shanten_kokushi(const PackedHand* h) noexcept nogil:
 
 
 # The kernels take forms at run time. Shanten and advance have inline bodies that the exported
-# function calls once per form set, so the compiler folds the form tests away; ukeire's body
-# is too large to be inlined and tests the forms as it goes (well-predicted branches).
+# function calls once per form set, so the compiler folds the form tests away; ukeire's body is
+# copied by Cython instead (see FormsCopy below).
 
 cdef int shanten_forms(const PackedHand* h, int n_melds, int forms, int* out3) noexcept nogil:
     if forms == FORMS_RIICHI:
@@ -438,8 +438,28 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
     return out
 
 
+# Ukeire's body is too large for the compiler to inline once per form set, so Cython makes
+# the copies: one with riichi's forms fixed (the form tests fold away), one for the others.
+cdef struct RiichiForms:
+    char unused
+cdef struct OtherForms:
+    char unused
+ctypedef fused FormsCopy:
+    RiichiForms
+    OtherForms
+
+
 cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
                       bint best_only) noexcept nogil:
+    if forms == FORMS_RIICHI:
+        return ukeire_of(<RiichiForms*>NULL, h, n_melds, forms, after, masks, best_only)
+    return ukeire_of(<OtherForms*>NULL, h, n_melds, forms, after, masks, best_only)
+
+
+cdef int ukeire_of(FormsCopy* copy, const PackedHand* h, int n_melds, int forms, i8* after,
+                   u64* masks, bint best_only) noexcept nogil:
+    if FormsCopy is RiichiForms:
+        forms = FORMS_RIICHI
     # The other groups' vectors are combined once per hand; a discard only looks up its own
     # group's new vector, and the other groups' optimal lanes per optimal lane of it
     # (others_lanes) are computed once per hand and group, on first use. Seven pairs and
