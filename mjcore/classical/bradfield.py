@@ -7,6 +7,25 @@ copies were visible). :func:`bradfield_items` writes our items the way Bradfield
 ``HandScore`` lines do, and :func:`compare_hand` lists every difference between our
 :class:`~mjcore.classical.scoring.DealScore` and the recorded ``HandScore`` and
 ``Settlement`` lines.
+
+What mj-server 1.11 does, as its records show (and the ``bradfield`` preset or this rebuild
+follows):
+
+- It scores the arrangement each player declares (``PlayerFormsClosed*``). Losers' declarations
+  always equal the best arrangement here; the winner's pair is passed on as ``Deal.pair``, and
+  what the winning discard was claimed for as ``Deal.claim``.
+- A loose tile that wins gets the loose-tile double but not the 2 points "from the wall"
+  (``loose_tile_wall_points=False``).
+- Three Great Scholars needs no chow; Buried Treasure needs the pair concealed too
+  (``scholars_need_no_chows``, ``buried_treasure_discard_pair=False``).
+- The live wall is 130 tiles; every second loose tile moves two live tiles onto the dead wall.
+  Winning on the last discard is written "winning with last tile", like the last tile.
+- Cannon: a discard the server flags ``DangerousDiscard ... 0`` (the discarder had a choice)
+  makes its discarder pay every loser's debt to the winner if the player who claimed it goes
+  Mah-Jong (on that discard or later, even self-drawn); the latest such discard counts, and
+  the losers then do not settle among themselves.
+- A robbed kong is a Mah-Jong without ``PlayerMahJongs`` (``PlayerRobsKong`` instead); the
+  robbed kong scores as the pung it was.
 """
 from __future__ import annotations
 
@@ -225,7 +244,7 @@ _BF_REASON = {
     "dragon_set": "pung/kong of dragons", "own_wind_set": "pung/kong of own wind",
     "prevailing_wind_set": "pung/kong of prevailing wind",
     "little_three_dragons": "Little Three Dragons", "big_three_dragons": "Big Three Dragons",
-    "little_four_winds": "Little Four Winds", "big_four_winds": "Big Four Winds",
+    "little_four_winds": "Little Four Joys", "big_four_winds": "Big Four Joys",
     "three_concealed_pungs": "three concealed pungs", "own_bonus": "own flower or season",
     "own_flower_and_season": "own flower and season", "all_four_flowers": "all four flowers",
     "all_four_seasons": "all four seasons", "no_score_hand": "no score hand",
@@ -235,7 +254,9 @@ _BF_REASON = {
     "loose_tile": "winning with loose tile", "last_tile": "winning with last tile",
     "last_discard": "winning with last tile",   # Bradfield writes the last discard so too "robbing_kong": "robbing a kong",
     "original_call": "completing Original Call", "seven_pairs": "seven pairs",
-    "four_blessings": "Four Blessing o'er the Door",
+    "four_blessings": "Four Blessing o'er the Door", "four_kongs": "Fourfold Plenty",
+    "thirteenth_win": "East's 13th consecutive win",
+    "plum_blossom": "Gathering Plum Blossom from the Roof",
 }
 _BF_LABEL = {"mahjong": "basic", "from_wall": "extra", "only_place": "extra",
              "fishing_eyes": "extra", "seven_pairs": "extra"}

@@ -16,7 +16,7 @@ value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.repla
 | bonus_tiles | True | True |
 | bonus_replacement | loose | **live_wall** |
 | multiple_mahjong | first | first |
-| rob_concealed_kong | never | never |
+| rob_concealed_kong | never | **thirteen_wonders** |
 | seven_pairs / seven_pairs_points | False / 20 | False / 20 |
 | fishing_call | False | False |
 | original_call | True | True |
@@ -57,7 +57,8 @@ Option values:
 - ``bonus_replacement``: "loose" (a loose tile) or "live_wall" (the next live tile).
 - ``multiple_mahjong``: "first" / "last" claimant in turn order after the discarder, or
   "all" (every claimant wins, each paid by the discarder).
-- ``rob_concealed_kong``: "never" or "thirteen_wonders".
+- ``rob_concealed_kong``: "never" or "thirteen_wonders" (mj-server: "Can only rob a closed kong
+  for Thirteen Wonders").
 - ``seven_pairs``: seven pairs is a winning hand, scoring ``seven_pairs_points`` on top of
   ``mahjong_points``.
 - ``own_bonus_double``: "both" (own flower and own season together: 1 double) or "each"
@@ -394,6 +395,7 @@ _PRESETS: dict[str, ClassicalRules] = {
     "classical": ClassicalRules(name="classical"),
     "bradfield": ClassicalRules(
         seating="fixed", dead_wall="14_replenished", bonus_replacement="live_wall",
+        rob_concealed_kong="thirteen_wonders",
         add_to_claimed_pung=True, start_points=0, cannon_liability=True,
         loose_tile_wall_points=False, scholars_need_no_chows=True,
         buried_treasure_discard_pair=False, last_discard_claims="any",
