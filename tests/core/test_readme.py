@@ -161,18 +161,21 @@ def _run(args: list[str], cwd: Path, token: str = "") -> None:
 
 def _serve(args: list[str], cwd: Path, clients: list[list[str]]) -> None:
     """Start `mjcore serve`, run ``clients`` against it, stop it with SIGTERM: exit 0."""
-    proc = subprocess.Popen(_argv(args), cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    log = cwd.parent / "serve.log"          # (a file: a chatty server never blocks on a pipe)
+    with log.open("w") as err:
+        proc = subprocess.Popen(_argv(args), cwd=cwd, stdout=subprocess.PIPE, stderr=err,
+                                text=True)
     try:
         line = proc.stdout.readline() if proc.stdout else ""
-        assert "listening on" in line, (args, line, proc.stderr.read() if proc.stderr else "")
+        assert "listening on" in line, (args, line, log.read_text()[-3000:])
         token = (cwd / _flag_value(args, "--token-file")).read_text().strip() \
             if "--token-file" in args else ""
         for client in clients:
             _run(client, cwd, token)
     finally:
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=60) == 0, args
+        status = proc.wait(timeout=60)
+    assert status == 0, (args, log.read_text()[-3000:])
 
 
 @pytest.mark.skipif(bool(os.environ.get("MJCORE_FAST_TREE")),
