@@ -88,12 +88,12 @@ def _wait_list(waits: Any) -> list[dict[str, Any]]:
     return [{"tile": TILE_NAMES[w.tile], "remaining": w.remaining} for w in waits]
 
 
-def analyse_hand(text: str, visible: list[int], client: Any = None,
-                 rules: str | None = None) -> dict[str, Any]:
+def analyse_hand(text: str, visible: list[int], client: Any = None, rules: object = None,
+                 rules_name: str | None = None) -> dict[str, Any]:
     """Everything ``analyze`` shows for one hand, as plain data (the ``--json`` object).
     With ``client`` (a ``mjcore.client.Client``) the analysis runs on the server. ``rules``:
-    a preset name (None: riichi); classical rules name their forms seven_pairs and
-    thirteen_orphans and add ``"rules"`` to the record."""
+    a preset name or rules value (None: riichi); classical rules name their forms seven_pairs
+    and thirteen_orphans and add ``"rules"`` (``rules_name``, else ``rules``) to the record."""
     from .. import analysis
     from ..hand import Hand
     from ..tiles import format_tiles
@@ -121,7 +121,7 @@ def analyse_hand(text: str, visible: list[int], client: Any = None,
         },
     }
     if classical:
-        record = {"rules": rules, **record}
+        record = {"rules": rules_name or rules, **record}
     uk = remote.ukeire if remote else analysis.ukeire(hand, visible=visible, rules=rules)
     options = []
     for opt in uk.options:
@@ -212,6 +212,8 @@ def render(record: dict[str, Any], label: str) -> str:
               help="Winning forms: riichi (also tenhou, ema, wrc), or classical / bradfield "
                    "(Chinese classical: four sets and a pair, Thirteen Unique Wonders; bonus "
                    "tiles 1f-8f beside the hand).")
+@click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
+              help="Classical: change a rule option, e.g. --set seven_pairs=true (repeatable).")
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
@@ -236,7 +238,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             progress: bool | None, server: str | None, token_file: str | None = None,
             tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
             key_file: str | None = None, out_dir: str | None = None,
-            dask: str | None = None, workers: int = 0, rules_name: str = "riichi") -> None:
+            dask: str | None = None, workers: int = 0, rules_name: str = "riichi",
+            rule_set: tuple[str, ...] = ()) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -249,10 +252,17 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     from ..errors import InvalidRuleError, MjcoreError
     from ..tiles import parse_kinds
 
+    rules: object = None
     try:
-        rules = None if resolve_rules(rules_name)[1] is None else rules_name
+        if resolve_rules(rules_name)[1] is not None:
+            from ..classical.cli import _rules as classical_rules
+
+            rules = classical_rules(rules_name, rule_set)
     except InvalidRuleError as e:
-        raise click.BadParameter(str(e), param_hint="--rules") from None
+        raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
+    if rule_set and rules is None:
+        raise click.UsageError("--set changes a classical rule option; give --rules classical "
+                               "or bradfield")
     if rules is not None and (server or out_dir is not None or dask is not None):
         raise click.UsageError(f"--rules {rules_name} analyses here, one hand at a time; "
                                "--server, --out and --dask analyse riichi hands")
@@ -299,7 +309,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     try:
         for src in sources:
             try:
-                record = analyse_hand(src.text, seen, client, rules)
+                record = analyse_hand(src.text, seen, client, rules, rules_name)
             except server_errors as e:      # the server, not the hand: stop here
                 raise click.ClickException(str(e)) from None
             except MjcoreError as e:

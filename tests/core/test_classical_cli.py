@@ -49,3 +49,15 @@ def test_errors():
     assert r.exit_code == 2 and "'nosuch'" in r.output
     r = run("--rules", "classical", "--server", "127.0.0.1:1", "123m456p789s1122z")
     assert r.exit_code == 2 and "--server" in r.output
+
+
+def test_set_turns_seven_pairs_on():
+    r = run("--rules", "classical", "--set", "seven_pairs=true", "--json", "1111m2222p3333s4z")
+    assert r.exit_code == 0, r.output
+    record = json.loads(r.output)
+    assert record["shanten"]["seven_pairs"] == 0
+    assert record["waits"] == [{"tile": "4z", "remaining": 3}]
+    r = run("--rules", "classical", "--set", "seven_pair=true", "1m")
+    assert r.exit_code == 2 and "seven_pair" in r.output
+    r = run("--set", "seven_pairs=true", "1m")
+    assert r.exit_code == 2 and "--rules classical" in r.output
