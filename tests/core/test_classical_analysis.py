@@ -443,3 +443,35 @@ def test_presets_and_the_classical_rules_value():
             == batch.shanten(counts, rules=PLAIN).shanten.tolist())
     assert (batch.waits(counts, rules=with_pairs).mask.tolist()
             == batch.waits(counts, rules=PAIRS).mask.tolist())
+
+
+def _one_suit(size: int) -> np.ndarray:
+    """Every count pattern of one suit (9 kinds, 0..4 each) with ``size`` tiles, as man."""
+    grid = np.stack(np.meshgrid(*[np.arange(5, dtype=np.uint8)] * 9, indexing="ij"), -1)
+    grid = grid.reshape(-1, 9)
+    grid = grid[grid.sum(1, dtype=np.int64) == size]
+    out = np.zeros((len(grid), 34), np.uint8)
+    out[:, :9] = grid
+    return out
+
+
+def test_every_one_suit_hand_exhaustively():
+    # all 93,600 + 118,800 one-suit hands: classical shanten against min(standard, any seven
+    # pairs) with the closed forms written out in numpy, and agari against the plain recursive
+    # decomposition above (independent of the tables)
+    for size in (13, 14):
+        counts = _one_suit(size)
+        standard = batch.shanten(counts, forms=True).raise_for_errors().forms[:, 0]
+        pairs = (counts // 2).sum(1, dtype=np.int64)
+        orphans = 13 - (counts[:, [0, 8]] > 0).sum(1) - (counts[:, [0, 8]] >= 2).any(1)
+        plain = np.minimum(standard, orphans)
+        with_pairs = np.minimum(plain, 6 - pairs)
+        assert (batch.shanten(counts, rules=PLAIN).shanten == plain).all()
+        assert (batch.shanten(counts, rules=PAIRS).shanten == with_pairs).all()
+        if size == 14:
+            complete = np.array([ref_complete_sets([int(x) for x in row], 4, True)
+                                 for row in counts])
+            assert (batch.is_agari(counts, rules=PLAIN).agari == complete).all()
+            assert (batch.is_agari(counts, rules=PAIRS).agari
+                    == (complete | (counts % 2 == 0).all(1))).all()
+            assert ((plain == -1) == complete).all()
