@@ -95,6 +95,21 @@ class PlayerHand:
     melds: tuple[Meld, ...] = ()
     bonus: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        for pos, k in enumerate(self.concealed):
+            if type(k) is not int or not 0 <= k < N_KINDS:
+                raise InvalidHandError(f"concealed tile {k!r} (at {pos}): expected a kind 0..33",
+                                       reason="bad_tile", position=pos)
+        for m in self.melds:
+            if not isinstance(m, Meld):
+                raise InvalidHandError(f"set {m!r}: expected a Meld", reason="bad_meld")
+        for b in self.bonus:
+            if type(b) is not int or not 0 <= b < 8:
+                raise InvalidHandError(f"bonus tile {b!r}: expected a bonus id 0..7 (1f..8f)",
+                                       reason="bad_bonus")
+        if len(set(self.bonus)) != len(self.bonus):
+            raise InvalidHandError("a bonus tile is held twice", reason="too_many_copies")
+
     @classmethod
     def parse(cls, text: str) -> PlayerHand:
         """``"123m455p 6z6z6z pon:777z ankan:1111s 1f5f"``: concealed tiles (mpsz), meld
@@ -160,8 +175,8 @@ class Deal:
         if self.claim not in CLAIMS:
             raise InvalidHandError(f"claim {self.claim!r}: expected one of {', '.join(CLAIMS)}",
                                    reason="bad_win")
-        if len(self.hands) != 4:
-            raise InvalidHandError("a deal has four hands", reason="bad_deal")
+        if len(self.hands) != 4 or not all(isinstance(h, PlayerHand) for h in self.hands):
+            raise InvalidHandError("a deal has four PlayerHand values", reason="bad_deal")
         for name, seat in (("winner", self.winner), ("discarder", self.discarder),
                            ("cannon", self.cannon), ("prevailing", self.prevailing)):
             if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):

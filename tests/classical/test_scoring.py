@@ -338,3 +338,19 @@ def test_bad_deal_values():
         deal("234m 345p 678s 789m 22m", "2m", claim="kong")
     with pytest.raises(InvalidHandError, match="discarder"):
         Deal(hands=(PlayerHand(()),) * 4, prevailing=0, winner=0, win_tile=0)
+
+
+@pytest.mark.parametrize("args, reason", [
+    (((99,),), "bad_tile"), (((0,), (), (9,)), "bad_bonus"), (((0,), (), (1, 1)), "too_many_copies"),
+    (((0,), ("pon:555z",)), "bad_meld")])
+def test_player_hand_values_are_checked(args, reason):
+    with pytest.raises(InvalidHandError) as e:
+        PlayerHand(*args)
+    assert e.value.reason == reason
+
+
+def test_parse_errors_name_the_token():
+    with pytest.raises(InvalidHandError, match="9z"):
+        PlayerHand.parse("123m 9z")
+    with pytest.raises(InvalidHandError, match="9f"):
+        PlayerHand.parse("123m 9f")
