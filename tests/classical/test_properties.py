@@ -98,3 +98,24 @@ def test_batch_shapes_are_checked():
         score_deals(z(2, 4, 34), z(2, 4, 4, 2), z(2, 4), z(2, 4), z(2, 7))
     with pytest.raises(InvalidHandError, match="fit"):
         score_deals(z(1, 4, 34), z(1, 4, 4, 2), z(1, 4), z(1, 4) + 300, z(1, 8))
+
+
+def test_garbage_rows_never_crash_and_are_reported():
+    rng = np.random.default_rng(12)
+    n = 3000
+    counts = rng.integers(0, 6, (n, 4, 34), dtype=np.uint8)
+    counts[::3] = rng.integers(0, 2, (len(counts[::3]), 4, 34), dtype=np.uint8)
+    melds = rng.integers(0, 256, (n, 4, 4, 2), dtype=np.uint8)
+    melds[::2, :, :, 0] %= 6
+    melds[::2, :, :, 1] %= 40
+    n_melds = rng.integers(0, 6, (n, 4), dtype=np.uint8)
+    bonus = rng.integers(0, 256, (n, 4), dtype=np.uint8)
+    info = rng.integers(-2, 40, (n, 8), dtype=np.int16)
+    info[::2, 7] = 255
+    dead = rng.integers(0, 2**63, n, dtype=np.uint64)
+    result = score_deals(counts, melds, n_melds, bonus, info, dead, rules="classical",
+                         n_threads=2)
+    bad = result.status < 0
+    assert bad.mean() > 0.9
+    assert (result.score[bad] == 0).all() and (result.net[bad] == 0).all()
+    assert len(result.errors()) == int(bad.sum())
