@@ -62,3 +62,30 @@ def test_play_refuses_an_unknown_agent() -> None:
     r = CliRunner().invoke(main, ["play", "--rules", "classical", "--agents", "clever",
                                   "--no-progress"])
     assert r.exit_code != 0 and "unknown classical agent 'clever'" in r.output
+
+
+def test_replay_checks_the_settlement_and_refuses_malformed_events(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--rules", "classical", "--games", "1", "--out",
+                                  str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    f = next(out.glob("*.jsonl"))
+    good = f.read_text().split("\n")
+    lines = list(good)
+    i = next(i for i, line in enumerate(lines) if '"type":"end_hand"' in line)
+    ev = json.loads(lines[i])
+    ev["net"] = [ev["net"][1], ev["net"][0], ev["net"][2], ev["net"][3] + 0]
+    ev["net"][0] += 1
+    ev["net"][1] -= 1
+    lines[i] = json.dumps(ev, separators=(",", ":"))
+    f.write_text("\n".join(lines))
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 1 and "hand 0: the replayed hand settles" in r.output
+    lines = list(good)
+    i = next(i for i, line in enumerate(lines) if '"type":"discard"' in line)
+    ev = json.loads(lines[i])
+    del ev["seat"]
+    lines[i] = json.dumps(ev, separators=(",", ":"))
+    f.write_text("\n".join(lines))
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 1 and "hand 0: malformed event (KeyError('seat'))" in r.output

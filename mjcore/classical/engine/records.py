@@ -130,7 +130,11 @@ def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
             j += 1
         body = events[i + 1:j]
         label = f"{where} hand {ev.get('index', '?')}"
-        produced = _replay_hand(rules, ev, body, label)
+        try:
+            produced, result = _replay_hand(rules, ev, body, label)
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RecordMismatch(f"{label}: malformed event ({exc!r})",
+                                 reason="bad_record") from None
         recorded = [{k: v for k, v in e.items() if k != "_line"} for e in body]
         for k, (mine, theirs) in enumerate(zip(produced, recorded)):
             if mine != theirs:
@@ -140,13 +144,34 @@ def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
             raise RecordMismatch(f"{label}: replayed {len(produced)} events, recorded "
                                  f"{len(recorded)}", reason="mismatch")
         compared += len(produced)
+        if j < n and events[j]["type"] == "end_hand":
+            _check_settlement(rules, ev, result, events[j], label)
         i = j
     return compared
 
 
+def _check_settlement(rules: Any, start: dict[str, Any], result: Any, end: dict[str, Any],
+                      label: str) -> None:
+    """The hand scored again must settle as the record's ``end_hand`` says."""
+    from .game import let_off_cannon, score_result
+
+    cannon = (let_off_cannon(result, result.wins[0])
+              if rules.cannon_liability and len(result.wins) == 1 else None)
+    try:
+        net, _ = score_result(result, rules, start["prevailing"],
+                              east_streak=start.get("east_streak", 0), cannon=cannon)
+    except MjcoreError as exc:
+        raise RecordMismatch(f"{label}: scoring the replayed hand: {exc}",
+                             reason="mismatch") from None
+    if net != end.get("net"):
+        raise RecordMismatch(f"{label}: the replayed hand settles {net}, the record says "
+                             f"{end.get('net')}", reason="mismatch")
+
+
 def _replay_hand(rules: Any, ev: dict[str, Any], body: list[dict[str, Any]],
-                 label: str) -> list[dict[str, Any]]:
-    """Play one recorded hand again from its wall and choices; the events it produces."""
+                 label: str) -> tuple[list[dict[str, Any]], Any]:
+    """Play one recorded hand again from its wall and choices: the events it produces and
+    its result."""
     from .handcalc import USE_NAMES
     from .referee import (
         ADD_KONG,
@@ -210,10 +235,10 @@ def _replay_hand(rules: Any, ev: dict[str, Any], body: list[dict[str, Any]],
                              where=label)
         hand = ClassicalHand(rules, wall, decide, prevailing=ev["prevailing"],
                              emit=observe)
-        hand.play()
+        result = hand.play()
     except (KeyError, TypeError) as exc:
         raise RecordMismatch(f"{label}: malformed start_hand ({exc!r})",
                              reason="bad_record") from None
     except MjcoreError as exc:
         raise RecordMismatch(f"{label}: {exc}", reason="bad_record") from None
-    return produced
+    return produced, result
