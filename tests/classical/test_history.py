@@ -113,3 +113,24 @@ def test_whole_archive_reads(bradfield_hands):
     assert sum(h.finished for h in bradfield_hands) == 6633
     assert sum(len(h.scores) for h in bradfield_hands) == 26532
     assert all(h.rules.name == "bradfield" and len(h.wall) == 144 for h in bradfield_hands)
+
+
+def test_events_are_immutable_tuples_read_per_hand():
+    """The same event line in two hands with other seatings gets each hand's seat, and a
+    line read before still fails on a hand that does not seat its player."""
+    h = parse_history(SAMPLE, "a")
+    reseated = SAMPLE.replace("Player 1 P2\nPlayer 2 P3\nPlayer 3 P4\nPlayer 4 P1",
+                              "Player 3 P4\nPlayer 4 P1\nPlayer 1 P2\nPlayer 2 P3"
+                              ).replace("NewHand 1", "NewHand 3")
+    h2 = parse_history(reseated, "b")
+    d1 = next(e for e in h.events if e.kind == "PlayerDiscards")
+    d2 = next(e for e in h2.events if e.kind == "PlayerDiscards")
+    assert (d1.player, d1.seat, d1.tile, d1.args) == (1, 0, TILE_CODES["NW"], ("5", "0"))
+    assert (d2.player, d2.seat, d2.line) == (1, 2, d1.line)
+    with pytest.raises(AttributeError):
+        d1.seat = 3  # type: ignore[misc]
+    unseated = SAMPLE.replace("Player 1 P2", "Player 5 P2").replace("NewHand 1", "NewHand 5")
+    with pytest.raises(HistoryError, match="c:10: PlayerDraws: unknown player id 1"):
+        parse_history(unseated.replace("Game 1 2 3 4", "Game 5 2 3 4"), "c")
+    with pytest.raises(HistoryError, match="c:10: unknown tile 'XX'"):
+        parse_history(SAMPLE.replace("PlayerDraws 1 NW", "PlayerDraws 1 XX"), "c")

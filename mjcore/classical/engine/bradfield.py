@@ -12,14 +12,13 @@ are checked against the next hand's ``Game`` line and ``final.txt``.
 from __future__ import annotations
 
 import re
-import tarfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import MjcoreError
-from ..history import HandHistory, HistoryError, parse_history
+from ..history import HandHistory, HistoryError, archive_files, parse_history
 from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
 from .records import code_name
 from .referee import (
@@ -409,16 +408,8 @@ def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str]]:
                 if f.is_file() and (f.name.endswith(".mjs") or f.name == "final.txt"):
                     found.append((str(f), f.read_bytes()))
         elif ".tar" in path.name or path.name.endswith((".txz", ".tgz")):
-            try:
-                with tarfile.open(path, "r|*") as tar:
-                    for m in tar:
-                        if m.isfile() and (m.name.endswith(".mjs")
-                                           or m.name.endswith("final.txt")):
-                            fh = tar.extractfile(m)
-                            if fh is not None:
-                                found.append((f"{path}:{m.name}", fh.read()))
-            except (tarfile.TarError, OSError, EOFError) as exc:
-                raise HistoryError(str(path), None, f"cannot read archive: {exc}") from None
+            found.extend((f"{path}:{name}", data) for name, data in archive_files(
+                path, lambda name: name.endswith((".mjs", "final.txt"))))
         elif path.is_file():
             found.append((str(path), path.read_bytes()))
         else:
