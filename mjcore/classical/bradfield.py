@@ -22,15 +22,20 @@ follows):
   Winning on the last discard is written "winning with last tile", like the last tile.
 - Cannon: a discard the server flags ``DangerousDiscard ... 0`` (the discarder had a choice)
   makes its discarder pay every loser's debt to the winner if the player who claimed it goes
-  Mah-Jong (on that discard or later, even self-drawn); the latest such discard counts, and
-  the losers then do not settle among themselves.
+  Mah-Jong (on that discard or later, even self-drawn), and either it was discarded among the
+  last four tiles (four or fewer left in the live wall, :func:`last_tiles_danger`) or the
+  winner's hand is what the danger warned of, a limit hand or one suit only
+  (:func:`warned_hand`). In the 300 shipped games 10 winners claimed such a discard made
+  earlier: the 4 with one suit only or a limit were charged, the 6 with less (one suit with
+  honours, or no suit double) were not. The latest such discard counts, and the losers then
+  do not settle among themselves.
 - A robbed kong is a Mah-Jong without ``PlayerMahJongs`` (``PlayerRobsKong`` instead); the
   robbed kong scores as the pung it was.
 """
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import MjcoreError
@@ -59,6 +64,22 @@ def _take(seat: _Seat, tile: int, n: int, h: HandHistory, line: int) -> None:
         del seat.concealed[tile]
 
 
+# A flagged discard with this many live tiles left or fewer is a "last four tiles" danger.
+LAST_TILES_DANGER = 4
+
+
+def last_tiles_danger(live_left: int | None) -> bool:
+    """A dangerous discard made with ``live_left`` tiles left in the live wall (after the
+    discarder's draw; None if not known) is charged whatever the winner makes."""
+    return live_left is not None and live_left <= LAST_TILES_DANGER
+
+
+def warned_hand(winner: PlayerScore) -> bool:
+    """The winner made the hand an earlier dangerous discard warned of: a limit hand or one
+    suit only (mj-server does not charge it for less, one suit with honours included)."""
+    return winner.limit_hand or any(i.name == "one_suit_only" for i in winner.items)
+
+
 def deal_from_history(h: HandHistory) -> Deal:
     """The finished deal of a hand history (HistoryError if it was a wash-out or does not
     add up)."""
@@ -83,6 +104,7 @@ def deal_from_history(h: HandHistory) -> Deal:
     kong_on_kong = False
     declared_pair: int | None = None
     dangerous: dict[str, int | None] = {}      # discard serial -> discarder, when dangerous
+    live_at: dict[str, int] = {}               # discard serial -> live tiles left then
     claimed_by: dict[str, int] = {}            # discard serial -> the seat that claimed it
     for e in h.events:
         k, s, t = e.kind, e.seat, e.tile
@@ -108,6 +130,8 @@ def deal_from_history(h: HandHistory) -> Deal:
             _take(seats[s], t, 1, h, e.line)
             discards[t] += 1
             last_discard = (s, t, int(e.args[0]) if e.args else 0)
+            if e.args:
+                live_at[e.args[0]] = live
             if s == 0 and not first_discard_done:
                 discards_by_east = 1
             first_discard_done = True
@@ -146,6 +170,8 @@ def deal_from_history(h: HandHistory) -> Deal:
             else:
                 raise HistoryError(h.source, e.line, "added to a pung the player does not have")
             last_discard = (s, t, int(e.args[0]) if e.args else 0)
+            if e.args:
+                live_at[e.args[0]] = live
             kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
         elif k == "PlayerRobsKong":
             assert s is not None and t is not None and last_discard is not None
@@ -196,9 +222,10 @@ def deal_from_history(h: HandHistory) -> Deal:
         raise HistoryError(h.source, None, "no Mah-Jong in this hand (a wash-out)")
     if serial is not None:
         claimed_by[str(serial)] = winner
+    cannon_live: int | None = None
     for ser, liable in dangerous.items():          # in discard order: the latest counts
         if claimed_by.get(ser) == winner and liable != winner:
-            cannon = liable
+            cannon, cannon_live = liable, live_at.get(ser)
     how = set()
     if self_drawn:
         how.add("self_drawn")
@@ -230,10 +257,14 @@ def deal_from_history(h: HandHistory) -> Deal:
     dead = frozenset(t for t, n in visible.items() if n >= 4)
     hands = tuple(PlayerHand(tuple(sorted(st.concealed.elements())), tuple(st.melds),
                              tuple(sorted(st.bonus))) for st in seats)
-    return Deal(hands=hands, prevailing=h.game.prevailing_wind, winner=winner,  # type: ignore[arg-type]
+    deal = Deal(hands=hands, prevailing=h.game.prevailing_wind, winner=winner,  # type: ignore[arg-type]
                 win_tile=win_tile, how=frozenset(how),
                 discarder=None if self_drawn else discarder,
-                claim=claim, cannon=cannon, dead_kinds=dead, pair=declared_pair)
+                claim=claim, cannon=None, dead_kinds=dead, pair=declared_pair)
+    if cannon is not None and (last_tiles_danger(cannon_live)
+                               or warned_hand(score_deal(deal, h.rules).players[winner])):
+        deal = replace(deal, cannon=cannon)
+    return deal
 
 
 # -- Bradfield's way of writing items ----------------------------------------------------

@@ -47,15 +47,15 @@ def test_replay_tells_a_broken_record(tmp_path: Path) -> None:
 
 
 def test_replay_bradfield_games(bradfield_dir: Path, tmp_path: Path) -> None:
-    for g in ("game-1", "game-44"):
+    for g in ("game-1", "game-220"):
         shutil.copytree(bradfield_dir / g, tmp_path / g)
     r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress"])
     assert r.exit_code == 1
-    assert "1 agree, 1 disagree" in r.output and "game-44/hand-07.mjs: Settlement" in r.output
+    assert "1 agree, 1 disagree" in r.output and "game-220/hand-09.mjs: HandScore" in r.output
     r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress", "--allow",
                                   str(KNOWN)])
     assert r.exit_code == 0, r.output
-    assert "1 agree, 1 known differences (--allow), 0 disagree; 46 hands" in r.output
+    assert "1 agree, 1 known differences (--allow), 0 disagree; 47 hands" in r.output
 
 
 def test_play_refuses_an_unknown_agent() -> None:

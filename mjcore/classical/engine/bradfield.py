@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import MjcoreError
+from ..bradfield import last_tiles_danger, warned_hand
 from ..history import HandHistory, HistoryError, archive_files, parse_history
 from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
 from .records import code_name
@@ -83,6 +84,7 @@ class _Script:
         self.turn_pos = [0, 0, 0, 0]
         self.serial = 0
         self.used: set[tuple[int, int]] = set()
+        self.live_at: dict[int, int] = {}   # discard serial -> live tiles left then
 
     def leftovers(self) -> str | None:
         """A recorded decision the referee never asked for (it was not legal), if any."""
@@ -232,10 +234,14 @@ class _Script:
                               f"(legal: {', '.join(str(x) for x in actions)})")
         return a
 
-    def observe(self, ev: dict[str, Any]) -> None:
+    def observe(self, ev: dict[str, Any], live_left: int | None = None) -> None:
+        """Count the discards (and kongs, which Bradfield numbers with them); ``live_left``:
+        the live wall then, kept for the cannon judgement."""
         t = ev["type"]
         if t == "discard" or t == "concealed_kong" or t == "add_kong":
             self.serial += 1
+            if live_left is not None:
+                self.live_at[self.serial] = live_left
 
 
 def _serial(args: tuple[str, ...], line: int) -> int:
@@ -290,18 +296,21 @@ def _show(x: tuple[Any, ...] | None) -> str:
 
 # ---- replay ------------------------------------------------------------------------------
 
-def _cannon(script: _Script, result: HandResult) -> int | None:
-    """The seat that let off a cannon: the latest of the record's dangerous discards (not
-    excused) that the winner claimed, for a set or for the Mah-Jong. The referee does not judge danger; the
+def _cannon(script: _Script, result: HandResult) -> tuple[int | None, bool]:
+    """The seat that let off a cannon, if mj-server would charge it: the latest of the
+    record's dangerous discards (not excused) that the winner claimed, for a set or for the
+    Mah-Jong; and whether it was made among the last tiles (then it is charged whatever the
+    winner makes; else only for the hand it warned of, see
+    :func:`mjcore.classical.bradfield.warned_hand`). The referee does not judge danger; the
     record's ``DangerousDiscard`` lines say."""
     if not result.wins:
-        return None
+        return None, False
     taken = script.claimed[result.wins[0].seat] | {script.serial}
-    cannon = None
+    cannon, late = None, False
     for seat, n, excused in script.dangerous:       # in discard order: the latest counts
         if n in taken and not excused:
-            cannon = seat
-    return cannon
+            cannon, late = seat, last_tiles_danger(script.live_at.get(n))
+    return cannon, late
 
 
 def _check_scores(out: HandReplay, script: _Script) -> None:
@@ -309,10 +318,16 @@ def _check_scores(out: HandReplay, script: _Script) -> None:
 
     h = out.history
     assert out.result is not None
+    cannon, late = _cannon(script, out.result)
     try:
         net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
                                        east_streak=h.game.east_wins,
-                                       cannon=_cannon(script, out.result), pair=script.pair)
+                                       cannon=cannon if late else None, pair=script.pair)
+        if cannon is not None and not late and deal_score is not None \
+                and warned_hand(deal_score.players[out.result.wins[0].seat]):
+            net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
+                                           east_streak=h.game.east_wins, cannon=cannon,
+                                           pair=script.pair)
     except MjcoreError as exc:
         out.error = f"scoring: {exc}"
         return
@@ -350,7 +365,7 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
         def on_event(ev: dict[str, Any]) -> None:
             nonlocal pos
             out.events.append(ev)
-            script.observe(ev)
+            script.observe(ev, wall.live_remaining)
             if ev["type"] == "deal":
                 for s in range(4):
                     if sorted(ev["hands"][s]) != sorted(script.deal[s]):
