@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import tarfile
+from itertools import chain
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,25 +224,35 @@ _TILE_FIELD = {
 }
 
 
-def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
+def _logical_lines(text: str) -> Iterable[tuple[int, str]]:
     """Join continued lines; each result keeps the number of its first physical line."""
+    lines = text.split("\n")
+    # the lines before the first carriage return or backslash need no work (in a history:
+    # all up to the scores)
+    marks = [p for p in (text.find("\r"), text.find("\\")) if p >= 0]
+    plain = text.count("\n", 0, min(marks)) if marks else len(lines)
+    if plain == len(lines):
+        return enumerate(lines, 1)
+    out: list[tuple[int, str]] = []
     buf: list[str] = []
     start = 0
-    for i, raw in enumerate(text.split("\n"), 1):
+    for i in range(plain, len(lines)):
+        raw = lines[i]
         if raw[-1:] == "\r":
             raw = raw[:-1]
         if raw[-1:] == "\\":
             if not buf:
-                start = i
+                start = i + 1
             buf.append(raw[:-1])
         elif buf:
             buf.append(raw)
-            yield start, "\n".join(buf)
+            out.append((start, "\n".join(buf)))
             buf = []
         else:
-            yield i, raw
+            out.append((i + 1, raw))
     if buf:
-        yield start, "\n".join(buf)
+        out.append((start, "\n".join(buf)))
+    return chain(enumerate(lines[:plain], 1), out)
 
 
 def _int(source: str, line: int, text: str, what: str) -> int:
@@ -281,11 +292,16 @@ def parse_history(text: str, source: str = "<history>") -> HandHistory:
     game: GameInfo | None = None
     options: dict[str, int | str] = {}
     wall: tuple[int, ...] | None = None
-    raw_events: list[tuple[int, str]] = []
+    raw_events: list[tuple[int, str | _EventFields]] = []   # the line, or its fields if known
     score_lines: list[tuple[int, str]] = []
     settlement_line: tuple[int, str] | None = None
     east_id: int | None = None
+    known = _EVENT_CACHE
     for lineno, line in _logical_lines(text):
+        fields = known.get(line)
+        if fields is not None:                # an event line read before
+            raw_events.append((lineno, fields))
+            continue
         head, _, rest = line.partition(" ")
         if head not in _HEADER_LINES:
             if line and not line.isspace():
@@ -314,7 +330,10 @@ def parse_history(text: str, source: str = "<history>") -> HandHistory:
                     _OPTION_CACHE[rest] = option
             options[option[0]] = option[1]
         elif head == "Wall":
-            wall = tuple(_tile(source, lineno, t) for t in rest.split())
+            try:
+                wall = tuple(map(TILE_CODES.__getitem__, rest.split()))
+            except KeyError as e:
+                raise HistoryError(source, lineno, f"unknown tile {e.args[0]!r}") from None
         elif head == "NewHand":
             f = rest.split()
             if not f:
@@ -369,18 +388,20 @@ _EVENT_CACHE_MAX = 200_000
 _new_event = tuple.__new__
 
 
-def _events(source: str, raw: list[tuple[int, str]], seat_of: dict[int, int]
+def _events(source: str, raw: list[tuple[int, str | _EventFields]], seat_of: dict[int, int]
             ) -> tuple[Event, ...]:
     cache = _EVENT_CACHE
     out: list[Event] = []
     append = out.append
     for lineno, line in raw:
-        fields = cache.get(line)
-        if fields is None:
+        if type(line) is str:
             fields = _event_fields(source, lineno, line)
-            if len(cache) >= _EVENT_CACHE_MAX:
-                cache.clear()
-            cache[line] = fields
+            if fields[0] != "NewHand":        # NewHand is also read as a header line
+                if len(cache) >= _EVENT_CACHE_MAX:
+                    cache.clear()
+                cache[line] = fields
+        else:
+            fields = line  # type: ignore[assignment]
         kind, pid, tile, args = fields
         if pid is None:
             seat = None

@@ -234,14 +234,14 @@ class _Script:
                               f"(legal: {', '.join(str(x) for x in actions)})")
         return a
 
-    def observe(self, ev: dict[str, Any], live_left: int | None = None) -> None:
-        """Count the discards (and kongs, which Bradfield numbers with them); ``live_left``:
-        the live wall then, kept for the cannon judgement."""
+    def observe(self, ev: dict[str, Any], wall: ClassicalWall | None = None) -> None:
+        """Count the discards (and kongs, which Bradfield numbers with them); with the
+        ``wall``, keep the live tiles left at each, for the cannon judgement."""
         t = ev["type"]
         if t == "discard" or t == "concealed_kong" or t == "add_kong":
             self.serial += 1
-            if live_left is not None:
-                self.live_at[self.serial] = live_left
+            if wall is not None:
+                self.live_at[self.serial] = wall.live_remaining
 
 
 def _serial(args: tuple[str, ...], line: int) -> int:
@@ -365,7 +365,7 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
         def on_event(ev: dict[str, Any]) -> None:
             nonlocal pos
             out.events.append(ev)
-            script.observe(ev, wall.live_remaining)
+            script.observe(ev, wall)
             if ev["type"] == "deal":
                 for s in range(4):
                     if sorted(ev["hands"][s]) != sorted(script.deal[s]):
