@@ -154,35 +154,36 @@ def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool)
     """Score every finished hand under ``paths``; print each disagreement and a summary.
     Returns the exit status: 0 when every hand agreed (or only allowed ones differ)."""
     from .bradfield import check_history
-    from .history import HistoryError, read_histories
+    from .history import HistoryError, fewer_collections, read_histories
 
     known = _known(allow_file)
     hands = agreed = allowed = errors = 0
     washouts = 0
     try:
-        for h in read_histories(paths):
-            if not h.finished:
-                washouts += 1
-                continue
-            hands += 1
-            _, diffs = check_history(h)
-            if not diffs:
-                agreed += 1
-                continue
-            name = "/".join(h.source.replace("\\", "/").replace(":", "/").split("/")[-2:])
-            is_known = name in known
-            allowed += is_known
-            if as_json:
-                click.echo(json.dumps({"source": h.source, "game": h.game_number,
-                                       "hand": h.hand_number, "known": is_known,
-                                       "differences": [{"seat": d.seat, "what": d.what,
-                                                        "ours": repr(d.ours),
-                                                        "bradfield": repr(d.theirs)}
-                                                       for d in diffs]}))
-            else:
-                click.echo(f"{h.label} ({h.source}){' [known]' if is_known else ''}:")
-                for d in diffs:
-                    click.echo(f"    {d}")
+        with fewer_collections():
+            for h in read_histories(paths):
+                if not h.finished:
+                    washouts += 1
+                    continue
+                hands += 1
+                _, diffs = check_history(h)
+                if not diffs:
+                    agreed += 1
+                    continue
+                name = "/".join(h.source.replace("\\", "/").replace(":", "/").split("/")[-2:])
+                is_known = name in known
+                allowed += is_known
+                if as_json:
+                    click.echo(json.dumps({"source": h.source, "game": h.game_number,
+                                           "hand": h.hand_number, "known": is_known,
+                                           "differences": [{"seat": d.seat, "what": d.what,
+                                                            "ours": repr(d.ours),
+                                                            "bradfield": repr(d.theirs)}
+                                                           for d in diffs]}))
+                else:
+                    click.echo(f"{h.label} ({h.source}){' [known]' if is_known else ''}:")
+                    for d in diffs:
+                        click.echo(f"    {d}")
     except HistoryError as e:
         click.echo(f"error: {e}", err=True)
         errors = 1

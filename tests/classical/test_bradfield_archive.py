@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mjcore.classical.bradfield import (check_history, deal_from_history, last_tiles_danger,
-                                        warned_hand)
+from mjcore.classical.bradfield import (
+    check_history,
+    deal_from_history,
+    last_tiles_danger,
+    warned_hand,
+)
 from mjcore.classical.rules import ClassicalRules
 
 KNOWN = json.loads((Path(__file__).parent / "known_mismatches.json").read_text())

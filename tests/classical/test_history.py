@@ -134,3 +134,18 @@ def test_events_are_immutable_tuples_read_per_hand():
         parse_history(unseated.replace("Game 1 2 3 4", "Game 5 2 3 4"), "c")
     with pytest.raises(HistoryError, match="c:10: unknown tile 'XX'"):
         parse_history(SAMPLE.replace("PlayerDraws 1 NW", "PlayerDraws 1 XX"), "c")
+
+
+def test_fewer_collections_restores_the_collector():
+    import gc
+
+    from mjcore.classical.history import fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections(50_000):
+        assert gc.get_threshold() == (max(50_000, before[0]), *before[1:])
+        with pytest.raises(HistoryError):
+            with fewer_collections():
+                parse_history("garbage", "x")
+        assert gc.get_threshold()[0] == max(50_000, before[0])
+    assert gc.get_threshold() == before

@@ -270,16 +270,18 @@ def _names(source: str, key: str) -> bool:
 
 
 def _bradfield_games(paths: Sequence[str], jobs: int):
+    from ..history import fewer_collections
     from .bradfield import iter_games, replay_summary
 
-    if jobs > 1:
-        import multiprocessing
+    with fewer_collections():         # set before the workers fork: they inherit it
+        if jobs > 1:
+            import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from pool.imap(replay_summary, iter_games(paths), 4)
-    else:
-        for item in iter_games(paths):
-            yield replay_summary(item)
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                yield from pool.imap(replay_summary, iter_games(paths), 4)
+        else:
+            for item in iter_games(paths):
+                yield replay_summary(item)
 
 
 def _replay_records(paths: Sequence[str]):
