@@ -274,12 +274,15 @@ class Client:
 
     # -- unary RPCs -----------------------------------------------------------------------------
 
-    def analyze(self, hand: str, visible: str = "", *, timeout: float | None = None) -> Analysis:
-        """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand."""
+    def analyze(self, hand: str, visible: str = "", *, rules: Any = None,
+                timeout: float | None = None) -> Analysis:
+        """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand; ``rules``:
+        None (riichi), "classical", "bradfield", a ClassicalRules or a dict of options."""
         from .results import Shanten, Ukeire, UkeireOption, Waits
 
         r = self._unary(self._unary_stub.AnalyzeHand,
-                        self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
+                        self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible,
+                                                    **_rules_field(rules)), timeout)
         sh = r.shanten
         shanten = Shanten(sh.standard, sh.chiitoitsu if sh.HasField("chiitoitsu") else None,
                           sh.kokushi if sh.HasField("kokushi") else None)
@@ -291,10 +294,52 @@ class Client:
             for o in r.ukeire.options))
         return Analysis(r.hand, shanten, r.is_agari, waits, ukeire)
 
-    def analyze_raw(self, hand: str, visible: str = "", *, timeout: float | None = None) -> Any:
+    def analyze_raw(self, hand: str, visible: str = "", *, rules: Any = None,
+                    timeout: float | None = None) -> Any:
         """The AnalyzeHandResponse message itself."""
         return self._unary(self._unary_stub.AnalyzeHand,
-                           self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible), timeout)
+                           self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible,
+                                                       **_rules_field(rules)), timeout)
+
+    def score_classical(self, hands: Sequence[str], winner: int, win_tile: str, *,
+                        self_drawn: bool = False, conditions: Iterable[str] = (),
+                        discarder: int | None = None, claim: str = "any",
+                        cannon: int | None = None, prevailing: str = "E", dead_tiles: str = "",
+                        pair: str = "", hidden: Iterable[int] = (), rules: Any = "classical",
+                        timeout: float | None = None) -> dict[str, Any]:
+        """Score one finished Chinese classical deal (ScoreClassicalDeal): ``hands`` for seats
+        0..3 as ``PlayerHand.parse`` reads them, ``conditions`` names of
+        ``mjcore.classical.scoring.WIN_FLAGS``. Returns the layout of ``DealScore.to_dict``."""
+        from mjcore.classical.scoring import WIN_FLAGS
+        from mjcore.service.classical import response_to_dict
+
+        _, _, sp, _ = _gen()
+        names = list(WIN_FLAGS)
+        how = [names.index(c) + 1 if c in names else -1 for c in conditions]
+        if self_drawn and 1 not in how:
+            how.insert(0, 1)
+        if -1 in how:
+            bad = [c for c in conditions if c not in names]
+            raise InvalidHandError(f"unknown win condition(s): {', '.join(bad)}",
+                                   reason="bad_win")
+        claims = {"any": 0, "pair": 1, "chow": 2, "pung": 3}
+        if claim not in claims:
+            raise InvalidHandError(f"claim {claim!r}: expected one of {', '.join(claims)}",
+                                   reason="bad_win")
+        wind = prevailing[:1].upper()
+        if len(prevailing) != 1 or wind not in "ESWN":
+            raise InvalidHandError(f"prevailing wind {prevailing!r}: expected E, S, W or N",
+                                   reason="bad_wind")
+        request = sp.ScoreClassicalDealRequest(
+            hands=list(hands), winner=winner, win_tile=win_tile, conditions=how,
+            claim=claims[claim], prevailing_wind="ESWN".index(wind) + 1,
+            dead_tiles=dead_tiles, pair=pair, hidden=list(hidden),
+            rules=_classical_selection(rules))
+        if discarder is not None:
+            request.discarder = discarder
+        if cannon is not None:
+            request.cannon = cannon
+        return response_to_dict(self._unary(self._stub.ScoreClassicalDeal, request, timeout))
 
     def decompose(self, hand: str, win_tile: str, *, timeout: float | None = None) -> Any:
         """The DecomposeResponse: every reading of a complete hand for ``win_tile``."""
@@ -421,7 +466,7 @@ class Client:
             raise BatchError(errors, partial)
 
     def shanten(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-                forms: bool = False, timeout: float | None = None) -> Any:
+                forms: bool = False, rules: Any = None, timeout: float | None = None) -> Any:
         """Minimum shanten of each row of ``counts`` as (N,) int8; with ``forms`` also an
         (N, 3) int8 array of the standard, seven-pairs and thirteen-orphans shanten."""
         n = len(counts)
@@ -437,14 +482,14 @@ class Client:
 
         errors = self._bulk(
             "StreamShanten", counts, n_melds,
-            lambda: self._pb.StreamShantenRequest(per_form=forms),
+            lambda: self._pb.StreamShantenRequest(per_form=forms, **_rules_field(rules)),
             collect, timeout)
         result = (out, form_out) if forms else out
         self._raise_bad_rows(errors, result)
         return result
 
     def waits(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-              timeout: float | None = None) -> np.ndarray:
+              rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """34-bit winning-tile masks of 13 - 3k tile rows as (N,) uint64 (0 = not tenpai)."""
         out = np.empty(len(counts), dtype=np.uint64)
 
@@ -452,13 +497,13 @@ class Client:
             out[a:b] = np.frombuffer(r.masks, dtype="<u8")
 
         errors = self._bulk("StreamWaits", counts, n_melds,
-                            self._pb.StreamWaitsRequest,
+                            lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)),
                             collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
 
     def is_agari(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-                 timeout: float | None = None) -> np.ndarray:
+                 rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """Whether each 14 - 3k tile row is complete, as (N,) bool."""
         out = np.empty(len(counts), dtype=np.bool_)
 
@@ -466,7 +511,7 @@ class Client:
             out[a:b] = np.frombuffer(r.agari, dtype=np.uint8).astype(bool)
 
         errors = self._bulk("StreamAgari", counts, n_melds,
-                            self._pb.StreamAgariRequest,
+                            lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
                             collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
@@ -599,6 +644,35 @@ def _rule_selection(rules: Any) -> Any:
         return sp.RuleSelection(preset=preset, options=[
             option_to_proto(k, v) for k, v in rules.items() if k != "preset"])
     raise TypeError(f"rules {rules!r}: expected a preset name, a RuleSet or a dict")
+
+
+def _classical_selection(rules: Any) -> Any:
+    """A RuleSelection from a classical preset name, a ClassicalRules (its options that differ
+    from the "classical" preset) or a dict of options (with an optional "preset")."""
+    from mjcore.classical.rules import ClassicalRules
+    from mjcore.service.convert import option_to_proto
+
+    if isinstance(rules, ClassicalRules):
+        base = ClassicalRules.preset("classical").to_dict()
+        rules = {k: v for k, v in rules.to_dict().items() if base[k] != v}
+        rules["preset"] = "classical"
+    if not isinstance(rules, dict):
+        return _rule_selection(rules)
+    _, _, sp, _ = _gen()
+    options = []
+    for k, v in rules.items():
+        if k != "preset":
+            opt = option_to_proto(k, v)
+            if v == ():
+                opt.string_list.SetInParent()
+            options.append(opt)
+    return sp.RuleSelection(preset=rules.get("preset", ""), options=options)
+
+
+def _rules_field(rules: Any) -> dict[str, Any]:
+    """The ``rules`` keyword of an analysis request: nothing for riichi (None), so riichi
+    requests stay as they were."""
+    return {} if rules is None else {"rules": _classical_selection(rules)}
 
 
 def _kind(name: str) -> int:

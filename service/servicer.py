@@ -26,7 +26,7 @@ from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
 
-from . import bulk, convert
+from . import bulk, classical, convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
 from .gen.mjcore.v1 import analysis_service_pb2 as pb
 from .gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
@@ -194,6 +194,10 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_unary
     def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> pb.AnalyzeHandResponse:
+        if request.HasField("rules"):
+            answer = classical.analyze_hand(request)
+            if answer is not None:
+                return _analyze_response(answer)
         return _analyze_response(_analyze_hand(request))
 
     @_unary
@@ -224,6 +228,10 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         except InvalidHandError as err:
             raise invalid_hand(err, "hand") from None
         return convert.score_response(result)
+
+    @_unary
+    def ScoreClassicalDeal(self, request, context):
+        return classical.score_classical_deal(request)
 
     @_unary
     def ListRulePresets(self, request, context) -> pb.ListRulePresetsResponse:
@@ -271,7 +279,8 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         for batch_no, request, batch in self._batches(request_iterator, context,
                                                       _shanten_out):
             n = len(batch)
-            if batch.text_result is not None and not request.per_form:
+            rules = classical.stream_rules(request, batch_no)
+            if batch.text_result is not None and not request.per_form and rules is None:
                 errors = {e.index: e for e in batch.text_result.errors()}
                 out = batch.text_result.shanten
                 forms = None
@@ -279,11 +288,11 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 out = np.empty(n, dtype=np.int8)
                 fields = {"shanten": out}
                 forms = None
-                kernel = mj_batch.shanten
+                kernel = functools.partial(mj_batch.shanten, rules=rules)
                 if request.per_form:
                     forms = np.empty((n, 3), dtype=np.int8)
                     fields["forms"] = forms
-                    kernel = functools.partial(mj_batch.shanten, forms=True)
+                    kernel = functools.partial(mj_batch.shanten, forms=True, rules=rules)
                 found = self._run(kernel, batch, context, fields)
                 if found is None:
                     return
@@ -303,11 +312,13 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamWaits(self, request_iterator, context):
-        for batch_no, _request, batch in self._batches(request_iterator, context, _waits_out):
+        for batch_no, request, batch in self._batches(request_iterator, context, _waits_out):
             n = len(batch)
             masks = np.empty(n, dtype="<u8")
             shanten = np.empty(n, dtype=np.int8)
-            errors = self._run(mj_batch.waits, batch, context,
+            kernel = functools.partial(mj_batch.waits,
+                                       rules=classical.stream_rules(request, batch_no))
+            errors = self._run(kernel, batch, context,
                                {"mask": masks, "shanten": shanten})
             if errors is None:
                 return
@@ -321,10 +332,12 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamAgari(self, request_iterator, context):
-        for batch_no, _request, batch in self._batches(request_iterator, context, _agari_out):
+        for batch_no, request, batch in self._batches(request_iterator, context, _agari_out):
             n = len(batch)
             agari = np.empty(n, dtype=np.bool_)
-            errors = self._run(mj_batch.is_agari, batch, context, {"agari": agari})
+            kernel = functools.partial(mj_batch.is_agari,
+                                       rules=classical.stream_rules(request, batch_no))
+            errors = self._run(kernel, batch, context, {"agari": agari})
             if errors is None:
                 return
             if errors:

@@ -39,7 +39,7 @@ def test_request_response_pair_per_rpc():
     service = analysis_service_pb2.DESCRIPTOR.services_by_name["HandAnalysisService"]
     assert {m.name for m in service.methods} == {
         "AnalyzeHand", "Decompose", "Score", "ListRulePresets", "StreamShanten",
-        "StreamWaits", "StreamAgari", "StreamScore"}
+        "StreamWaits", "StreamAgari", "StreamScore", "ScoreClassicalDeal"}
     for m in service.methods:
         assert m.input_type.name == f"{m.name}Request"
         assert m.output_type.name == f"{m.name}Response"

@@ -26,7 +26,7 @@ from mjcore.service.gen.mjcore.v1 import types_pb2 as mjcore_dot_v1_dot_types__p
 from mjcore.service.gen.mjcore.v1 import scoring_pb2 as mjcore_dot_v1_dot_scoring__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n mjcore/v1/analysis_service.proto\x12\tmjcore.v1\x1a\x15mjcore/v1/types.proto\x1a\x17mjcore/v1/scoring.proto\"3\n\x12\x41nalyzeHandRequest\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x0f\n\x07visible\x18\x02 \x01(\t\"z\n\x0bShantenInfo\x12\x0f\n\x07shanten\x18\x01 \x01(\x05\x12\x10\n\x08standard\x18\x02 \x01(\x05\x12\x17\n\nchiitoitsu\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07kokushi\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\r\n\x0b_chiitoitsuB\n\n\x08_kokushi\"S\n\tWaitsInfo\x12\x0e\n\x06tenpai\x18\x01 \x01(\x08\x12#\n\x05tiles\x18\x02 \x03(\x0b\x32\x14.mjcore.v1.TileCount\x12\x11\n\tremaining\x18\x03 \x01(\x05\"h\n\x0cUkeireOption\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\t\x12\x0f\n\x07shanten\x18\x02 \x01(\x05\x12#\n\x05tiles\x18\x03 \x03(\x0b\x32\x14.mjcore.v1.TileCount\x12\x11\n\tremaining\x18\x04 \x01(\x05\"G\n\nUkeireInfo\x12\x0f\n\x07shanten\x18\x01 \x01(\x05\x12(\n\x07options\x18\x02 \x03(\x0b\x32\x17.mjcore.v1.UkeireOption\"\xcf\x01\n\x13\x41nalyzeHandResponse\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x14\n\x0c\x63losed_tiles\x18\x02 \x01(\x05\x12\r\n\x05melds\x18\x03 \x01(\x05\x12\'\n\x07shanten\x18\x04 \x01(\x0b\x32\x16.mjcore.v1.ShantenInfo\x12\x10\n\x08is_agari\x18\x05 \x01(\x08\x12#\n\x05waits\x18\x06 \x01(\x0b\x32\x14.mjcore.v1.WaitsInfo\x12%\n\x06ukeire\x18\x07 \x01(\x0b\x32\x15.mjcore.v1.UkeireInfo\"2\n\x10\x44\x65\x63omposeRequest\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x10\n\x08win_tile\x18\x02 \x01(\t\"S\n\x11\x44\x65\x63omposeResponse\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x30\n\x0e\x64\x65\x63ompositions\x18\x02 \x03(\x0b\x32\x18.mjcore.v1.Decomposition\"\x18\n\x16ListRulePresetsRequest\"Y\n\x17ListRulePresetsResponse\x12&\n\x07presets\x18\x01 \x03(\x0b\x32\x15.mjcore.v1.RulePreset\x12\x16\n\x0e\x64\x65\x66\x61ult_preset\x18\x02 \x01(\t\"O\n\x14StreamShantenRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\x10\n\x08per_form\x18\x02 \x01(\x08\"\xa3\x01\n\x15StreamShantenResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0f\n\x07shanten\x18\x03 \x01(\x0c\x12\x10\n\x08standard\x18\x04 \x01(\x0c\x12\x12\n\nchiitoitsu\x18\x05 \x01(\x0c\x12\x0f\n\x07kokushi\x18\x06 \x01(\x0c\x12$\n\x06\x65rrors\x18\x07 \x03(\x0b\x32\x14.mjcore.v1.HandError\";\n\x12StreamWaitsRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\"y\n\x13StreamWaitsResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\r\n\x05masks\x18\x03 \x01(\x0c\x12\x0f\n\x07shanten\x18\x05 \x01(\x0c\x12$\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x14.mjcore.v1.HandError\";\n\x12StreamAgariRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\"h\n\x13StreamAgariResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\r\n\x05\x61gari\x18\x03 \x01(\x0c\x12$\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x14.mjcore.v1.HandError\"\xea\x02\n\x12StreamScoreRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\x10\n\x08win_tile\x18\x02 \x01(\x0c\x12\r\n\x05melds\x18\x03 \x01(\x0c\x12\x0b\n\x03red\x18\x04 \x01(\x0c\x12\r\n\x05\x66lags\x18\x05 \x01(\x0c\x12\x11\n\tseat_wind\x18\x06 \x01(\x0c\x12\x12\n\nround_wind\x18\x07 \x01(\x0c\x12\x10\n\x08\x66rom_rel\x18\x08 \x01(\x0c\x12\x0f\n\x07pao_rel\x18\t \x01(\x0c\x12\x0c\n\x04\x64ora\x18\n \x01(\x0c\x12\x15\n\rdora_per_hand\x18\x0b \x01(\r\x12\x0b\n\x03ura\x18\x0c \x01(\x0c\x12\x14\n\x0cura_per_hand\x18\r \x01(\r\x12\r\n\x05honba\x18\x0e \x01(\x0c\x12\x15\n\rriichi_sticks\x18\x0f \x01(\x0c\x12\'\n\x05rules\x18\x10 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\x12\x0f\n\x07\x64\x65tails\x18\x11 \x01(\x08\"\xe1\x02\n\x13StreamScoreResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0e\n\x06status\x18\x03 \x01(\x0c\x12\x0b\n\x03han\x18\x04 \x01(\x0c\x12\n\n\x02\x66u\x18\x05 \x01(\x0c\x12\r\n\x05limit\x18\x06 \x01(\x0c\x12\x0f\n\x07yakuman\x18\x07 \x01(\x0c\x12\r\n\x05\x62\x61sic\x18\x08 \x01(\x0c\x12\x0e\n\x06points\x18\t \x01(\x0c\x12\x11\n\tyaku_mask\x18\n \x01(\x0c\x12\x14\n\x0c\x64ora_ura_aka\x18\x0b \x01(\x0c\x12\x0e\n\x06\x64\x65ltas\x18\x0c \x01(\x0c\x12\x10\n\x08payments\x18\r \x01(\x0c\x12\x1b\n\x13\x64\x65\x63omposition_index\x18\x0e \x01(\x0c\x12\x10\n\x08yaku_han\x18\x0f \x01(\x0c\x12\x10\n\x08\x66u_items\x18\x10 \x01(\x0c\x12\x12\n\nn_fu_items\x18\x11 \x01(\x0c\x12$\n\x06\x65rrors\x18\x12 \x03(\x0b\x32\x14.mjcore.v1.HandError2\x8f\x05\n\x13HandAnalysisService\x12L\n\x0b\x41nalyzeHand\x12\x1d.mjcore.v1.AnalyzeHandRequest\x1a\x1e.mjcore.v1.AnalyzeHandResponse\x12\x46\n\tDecompose\x12\x1b.mjcore.v1.DecomposeRequest\x1a\x1c.mjcore.v1.DecomposeResponse\x12:\n\x05Score\x12\x17.mjcore.v1.ScoreRequest\x1a\x18.mjcore.v1.ScoreResponse\x12X\n\x0fListRulePresets\x12!.mjcore.v1.ListRulePresetsRequest\x1a\".mjcore.v1.ListRulePresetsResponse\x12V\n\rStreamShanten\x12\x1f.mjcore.v1.StreamShantenRequest\x1a .mjcore.v1.StreamShantenResponse(\x01\x30\x01\x12P\n\x0bStreamWaits\x12\x1d.mjcore.v1.StreamWaitsRequest\x1a\x1e.mjcore.v1.StreamWaitsResponse(\x01\x30\x01\x12P\n\x0bStreamAgari\x12\x1d.mjcore.v1.StreamAgariRequest\x1a\x1e.mjcore.v1.StreamAgariResponse(\x01\x30\x01\x12P\n\x0bStreamScore\x12\x1d.mjcore.v1.StreamScoreRequest\x1a\x1e.mjcore.v1.StreamScoreResponse(\x01\x30\x01\x42%\n\rdev.mjcore.v1P\x01Z\x12mjcore/v1;mjcorev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n mjcore/v1/analysis_service.proto\x12\tmjcore.v1\x1a\x15mjcore/v1/types.proto\x1a\x17mjcore/v1/scoring.proto\"\\\n\x12\x41nalyzeHandRequest\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x0f\n\x07visible\x18\x02 \x01(\t\x12\'\n\x05rules\x18\x03 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\"z\n\x0bShantenInfo\x12\x0f\n\x07shanten\x18\x01 \x01(\x05\x12\x10\n\x08standard\x18\x02 \x01(\x05\x12\x17\n\nchiitoitsu\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x14\n\x07kokushi\x18\x04 \x01(\x05H\x01\x88\x01\x01\x42\r\n\x0b_chiitoitsuB\n\n\x08_kokushi\"S\n\tWaitsInfo\x12\x0e\n\x06tenpai\x18\x01 \x01(\x08\x12#\n\x05tiles\x18\x02 \x03(\x0b\x32\x14.mjcore.v1.TileCount\x12\x11\n\tremaining\x18\x03 \x01(\x05\"h\n\x0cUkeireOption\x12\x0f\n\x07\x64iscard\x18\x01 \x01(\t\x12\x0f\n\x07shanten\x18\x02 \x01(\x05\x12#\n\x05tiles\x18\x03 \x03(\x0b\x32\x14.mjcore.v1.TileCount\x12\x11\n\tremaining\x18\x04 \x01(\x05\"G\n\nUkeireInfo\x12\x0f\n\x07shanten\x18\x01 \x01(\x05\x12(\n\x07options\x18\x02 \x03(\x0b\x32\x17.mjcore.v1.UkeireOption\"\xcf\x01\n\x13\x41nalyzeHandResponse\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x14\n\x0c\x63losed_tiles\x18\x02 \x01(\x05\x12\r\n\x05melds\x18\x03 \x01(\x05\x12\'\n\x07shanten\x18\x04 \x01(\x0b\x32\x16.mjcore.v1.ShantenInfo\x12\x10\n\x08is_agari\x18\x05 \x01(\x08\x12#\n\x05waits\x18\x06 \x01(\x0b\x32\x14.mjcore.v1.WaitsInfo\x12%\n\x06ukeire\x18\x07 \x01(\x0b\x32\x15.mjcore.v1.UkeireInfo\"2\n\x10\x44\x65\x63omposeRequest\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x10\n\x08win_tile\x18\x02 \x01(\t\"S\n\x11\x44\x65\x63omposeResponse\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x30\n\x0e\x64\x65\x63ompositions\x18\x02 \x03(\x0b\x32\x18.mjcore.v1.Decomposition\"\x18\n\x16ListRulePresetsRequest\"Y\n\x17ListRulePresetsResponse\x12&\n\x07presets\x18\x01 \x03(\x0b\x32\x15.mjcore.v1.RulePreset\x12\x16\n\x0e\x64\x65\x66\x61ult_preset\x18\x02 \x01(\t\"x\n\x14StreamShantenRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\x10\n\x08per_form\x18\x02 \x01(\x08\x12\'\n\x05rules\x18\x03 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\"\xa3\x01\n\x15StreamShantenResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0f\n\x07shanten\x18\x03 \x01(\x0c\x12\x10\n\x08standard\x18\x04 \x01(\x0c\x12\x12\n\nchiitoitsu\x18\x05 \x01(\x0c\x12\x0f\n\x07kokushi\x18\x06 \x01(\x0c\x12$\n\x06\x65rrors\x18\x07 \x03(\x0b\x32\x14.mjcore.v1.HandError\"d\n\x12StreamWaitsRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\'\n\x05rules\x18\x02 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\"y\n\x13StreamWaitsResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\r\n\x05masks\x18\x03 \x01(\x0c\x12\x0f\n\x07shanten\x18\x05 \x01(\x0c\x12$\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x14.mjcore.v1.HandError\"d\n\x12StreamAgariRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\'\n\x05rules\x18\x02 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\"h\n\x13StreamAgariResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\r\n\x05\x61gari\x18\x03 \x01(\x0c\x12$\n\x06\x65rrors\x18\x04 \x03(\x0b\x32\x14.mjcore.v1.HandError\"\xea\x02\n\x12StreamScoreRequest\x12%\n\x05hands\x18\x01 \x01(\x0b\x32\x16.mjcore.v1.PackedHands\x12\x10\n\x08win_tile\x18\x02 \x01(\x0c\x12\r\n\x05melds\x18\x03 \x01(\x0c\x12\x0b\n\x03red\x18\x04 \x01(\x0c\x12\r\n\x05\x66lags\x18\x05 \x01(\x0c\x12\x11\n\tseat_wind\x18\x06 \x01(\x0c\x12\x12\n\nround_wind\x18\x07 \x01(\x0c\x12\x10\n\x08\x66rom_rel\x18\x08 \x01(\x0c\x12\x0f\n\x07pao_rel\x18\t \x01(\x0c\x12\x0c\n\x04\x64ora\x18\n \x01(\x0c\x12\x15\n\rdora_per_hand\x18\x0b \x01(\r\x12\x0b\n\x03ura\x18\x0c \x01(\x0c\x12\x14\n\x0cura_per_hand\x18\r \x01(\r\x12\r\n\x05honba\x18\x0e \x01(\x0c\x12\x15\n\rriichi_sticks\x18\x0f \x01(\x0c\x12\'\n\x05rules\x18\x10 \x01(\x0b\x32\x18.mjcore.v1.RuleSelection\x12\x0f\n\x07\x64\x65tails\x18\x11 \x01(\x08\"\xe1\x02\n\x13StreamScoreResponse\x12\r\n\x05\x62\x61tch\x18\x01 \x01(\x04\x12\r\n\x05\x63ount\x18\x02 \x01(\r\x12\x0e\n\x06status\x18\x03 \x01(\x0c\x12\x0b\n\x03han\x18\x04 \x01(\x0c\x12\n\n\x02\x66u\x18\x05 \x01(\x0c\x12\r\n\x05limit\x18\x06 \x01(\x0c\x12\x0f\n\x07yakuman\x18\x07 \x01(\x0c\x12\r\n\x05\x62\x61sic\x18\x08 \x01(\x0c\x12\x0e\n\x06points\x18\t \x01(\x0c\x12\x11\n\tyaku_mask\x18\n \x01(\x0c\x12\x14\n\x0c\x64ora_ura_aka\x18\x0b \x01(\x0c\x12\x0e\n\x06\x64\x65ltas\x18\x0c \x01(\x0c\x12\x10\n\x08payments\x18\r \x01(\x0c\x12\x1b\n\x13\x64\x65\x63omposition_index\x18\x0e \x01(\x0c\x12\x10\n\x08yaku_han\x18\x0f \x01(\x0c\x12\x10\n\x08\x66u_items\x18\x10 \x01(\x0c\x12\x12\n\nn_fu_items\x18\x11 \x01(\x0c\x12$\n\x06\x65rrors\x18\x12 \x03(\x0b\x32\x14.mjcore.v1.HandError2\xf2\x05\n\x13HandAnalysisService\x12L\n\x0b\x41nalyzeHand\x12\x1d.mjcore.v1.AnalyzeHandRequest\x1a\x1e.mjcore.v1.AnalyzeHandResponse\x12\x46\n\tDecompose\x12\x1b.mjcore.v1.DecomposeRequest\x1a\x1c.mjcore.v1.DecomposeResponse\x12:\n\x05Score\x12\x17.mjcore.v1.ScoreRequest\x1a\x18.mjcore.v1.ScoreResponse\x12X\n\x0fListRulePresets\x12!.mjcore.v1.ListRulePresetsRequest\x1a\".mjcore.v1.ListRulePresetsResponse\x12V\n\rStreamShanten\x12\x1f.mjcore.v1.StreamShantenRequest\x1a .mjcore.v1.StreamShantenResponse(\x01\x30\x01\x12P\n\x0bStreamWaits\x12\x1d.mjcore.v1.StreamWaitsRequest\x1a\x1e.mjcore.v1.StreamWaitsResponse(\x01\x30\x01\x12P\n\x0bStreamAgari\x12\x1d.mjcore.v1.StreamAgariRequest\x1a\x1e.mjcore.v1.StreamAgariResponse(\x01\x30\x01\x12P\n\x0bStreamScore\x12\x1d.mjcore.v1.StreamScoreRequest\x1a\x1e.mjcore.v1.StreamScoreResponse(\x01\x30\x01\x12\x61\n\x12ScoreClassicalDeal\x12$.mjcore.v1.ScoreClassicalDealRequest\x1a%.mjcore.v1.ScoreClassicalDealResponseB%\n\rdev.mjcore.v1P\x01Z\x12mjcore/v1;mjcorev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,41 +35,41 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\rdev.mjcore.v1P\001Z\022mjcore/v1;mjcorev1'
   _globals['_ANALYZEHANDREQUEST']._serialized_start=95
-  _globals['_ANALYZEHANDREQUEST']._serialized_end=146
-  _globals['_SHANTENINFO']._serialized_start=148
-  _globals['_SHANTENINFO']._serialized_end=270
-  _globals['_WAITSINFO']._serialized_start=272
-  _globals['_WAITSINFO']._serialized_end=355
-  _globals['_UKEIREOPTION']._serialized_start=357
-  _globals['_UKEIREOPTION']._serialized_end=461
-  _globals['_UKEIREINFO']._serialized_start=463
-  _globals['_UKEIREINFO']._serialized_end=534
-  _globals['_ANALYZEHANDRESPONSE']._serialized_start=537
-  _globals['_ANALYZEHANDRESPONSE']._serialized_end=744
-  _globals['_DECOMPOSEREQUEST']._serialized_start=746
-  _globals['_DECOMPOSEREQUEST']._serialized_end=796
-  _globals['_DECOMPOSERESPONSE']._serialized_start=798
-  _globals['_DECOMPOSERESPONSE']._serialized_end=881
-  _globals['_LISTRULEPRESETSREQUEST']._serialized_start=883
-  _globals['_LISTRULEPRESETSREQUEST']._serialized_end=907
-  _globals['_LISTRULEPRESETSRESPONSE']._serialized_start=909
-  _globals['_LISTRULEPRESETSRESPONSE']._serialized_end=998
-  _globals['_STREAMSHANTENREQUEST']._serialized_start=1000
-  _globals['_STREAMSHANTENREQUEST']._serialized_end=1079
-  _globals['_STREAMSHANTENRESPONSE']._serialized_start=1082
-  _globals['_STREAMSHANTENRESPONSE']._serialized_end=1245
-  _globals['_STREAMWAITSREQUEST']._serialized_start=1247
-  _globals['_STREAMWAITSREQUEST']._serialized_end=1306
-  _globals['_STREAMWAITSRESPONSE']._serialized_start=1308
-  _globals['_STREAMWAITSRESPONSE']._serialized_end=1429
-  _globals['_STREAMAGARIREQUEST']._serialized_start=1431
-  _globals['_STREAMAGARIREQUEST']._serialized_end=1490
-  _globals['_STREAMAGARIRESPONSE']._serialized_start=1492
-  _globals['_STREAMAGARIRESPONSE']._serialized_end=1596
-  _globals['_STREAMSCOREREQUEST']._serialized_start=1599
-  _globals['_STREAMSCOREREQUEST']._serialized_end=1961
-  _globals['_STREAMSCORERESPONSE']._serialized_start=1964
-  _globals['_STREAMSCORERESPONSE']._serialized_end=2317
-  _globals['_HANDANALYSISSERVICE']._serialized_start=2320
-  _globals['_HANDANALYSISSERVICE']._serialized_end=2975
+  _globals['_ANALYZEHANDREQUEST']._serialized_end=187
+  _globals['_SHANTENINFO']._serialized_start=189
+  _globals['_SHANTENINFO']._serialized_end=311
+  _globals['_WAITSINFO']._serialized_start=313
+  _globals['_WAITSINFO']._serialized_end=396
+  _globals['_UKEIREOPTION']._serialized_start=398
+  _globals['_UKEIREOPTION']._serialized_end=502
+  _globals['_UKEIREINFO']._serialized_start=504
+  _globals['_UKEIREINFO']._serialized_end=575
+  _globals['_ANALYZEHANDRESPONSE']._serialized_start=578
+  _globals['_ANALYZEHANDRESPONSE']._serialized_end=785
+  _globals['_DECOMPOSEREQUEST']._serialized_start=787
+  _globals['_DECOMPOSEREQUEST']._serialized_end=837
+  _globals['_DECOMPOSERESPONSE']._serialized_start=839
+  _globals['_DECOMPOSERESPONSE']._serialized_end=922
+  _globals['_LISTRULEPRESETSREQUEST']._serialized_start=924
+  _globals['_LISTRULEPRESETSREQUEST']._serialized_end=948
+  _globals['_LISTRULEPRESETSRESPONSE']._serialized_start=950
+  _globals['_LISTRULEPRESETSRESPONSE']._serialized_end=1039
+  _globals['_STREAMSHANTENREQUEST']._serialized_start=1041
+  _globals['_STREAMSHANTENREQUEST']._serialized_end=1161
+  _globals['_STREAMSHANTENRESPONSE']._serialized_start=1164
+  _globals['_STREAMSHANTENRESPONSE']._serialized_end=1327
+  _globals['_STREAMWAITSREQUEST']._serialized_start=1329
+  _globals['_STREAMWAITSREQUEST']._serialized_end=1429
+  _globals['_STREAMWAITSRESPONSE']._serialized_start=1431
+  _globals['_STREAMWAITSRESPONSE']._serialized_end=1552
+  _globals['_STREAMAGARIREQUEST']._serialized_start=1554
+  _globals['_STREAMAGARIREQUEST']._serialized_end=1654
+  _globals['_STREAMAGARIRESPONSE']._serialized_start=1656
+  _globals['_STREAMAGARIRESPONSE']._serialized_end=1760
+  _globals['_STREAMSCOREREQUEST']._serialized_start=1763
+  _globals['_STREAMSCOREREQUEST']._serialized_end=2125
+  _globals['_STREAMSCORERESPONSE']._serialized_start=2128
+  _globals['_STREAMSCORERESPONSE']._serialized_end=2481
+  _globals['_HANDANALYSISSERVICE']._serialized_start=2484
+  _globals['_HANDANALYSISSERVICE']._serialized_end=3238
 # @@protoc_insertion_point(module_scope)

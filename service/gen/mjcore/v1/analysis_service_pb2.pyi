@@ -9,12 +9,14 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AnalyzeHandRequest(_message.Message):
-    __slots__ = ("hand", "visible")
+    __slots__ = ("hand", "visible", "rules")
     HAND_FIELD_NUMBER: _ClassVar[int]
     VISIBLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     hand: str
     visible: str
-    def __init__(self, hand: _Optional[str] = ..., visible: _Optional[str] = ...) -> None: ...
+    rules: _scoring_pb2.RuleSelection
+    def __init__(self, hand: _Optional[str] = ..., visible: _Optional[str] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
 
 class ShantenInfo(_message.Message):
     __slots__ = ("shanten", "standard", "chiitoitsu", "kokushi")
@@ -105,12 +107,14 @@ class ListRulePresetsResponse(_message.Message):
     def __init__(self, presets: _Optional[_Iterable[_Union[_scoring_pb2.RulePreset, _Mapping]]] = ..., default_preset: _Optional[str] = ...) -> None: ...
 
 class StreamShantenRequest(_message.Message):
-    __slots__ = ("hands", "per_form")
+    __slots__ = ("hands", "per_form", "rules")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     PER_FORM_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     hands: _types_pb2.PackedHands
     per_form: bool
-    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ..., per_form: _Optional[bool] = ...) -> None: ...
+    rules: _scoring_pb2.RuleSelection
+    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ..., per_form: _Optional[bool] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
 
 class StreamShantenResponse(_message.Message):
     __slots__ = ("batch", "count", "shanten", "standard", "chiitoitsu", "kokushi", "errors")
@@ -131,10 +135,12 @@ class StreamShantenResponse(_message.Message):
     def __init__(self, batch: _Optional[int] = ..., count: _Optional[int] = ..., shanten: _Optional[bytes] = ..., standard: _Optional[bytes] = ..., chiitoitsu: _Optional[bytes] = ..., kokushi: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
 
 class StreamWaitsRequest(_message.Message):
-    __slots__ = ("hands",)
+    __slots__ = ("hands", "rules")
     HANDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     hands: _types_pb2.PackedHands
-    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ...) -> None: ...
+    rules: _scoring_pb2.RuleSelection
+    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
 
 class StreamWaitsResponse(_message.Message):
     __slots__ = ("batch", "count", "masks", "shanten", "errors")
@@ -151,10 +157,12 @@ class StreamWaitsResponse(_message.Message):
     def __init__(self, batch: _Optional[int] = ..., count: _Optional[int] = ..., masks: _Optional[bytes] = ..., shanten: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
 
 class StreamAgariRequest(_message.Message):
-    __slots__ = ("hands",)
+    __slots__ = ("hands", "rules")
     HANDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
     hands: _types_pb2.PackedHands
-    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ...) -> None: ...
+    rules: _scoring_pb2.RuleSelection
+    def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
 
 class StreamAgariResponse(_message.Message):
     __slots__ = ("batch", "count", "agari", "errors")

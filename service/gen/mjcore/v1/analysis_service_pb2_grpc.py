@@ -76,6 +76,11 @@ class HandAnalysisServiceStub:
                 request_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreRequest.SerializeToString,
                 response_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreResponse.FromString,
                 _registered_method=True)
+        self.ScoreClassicalDeal = channel.unary_unary(
+                '/mjcore.v1.HandAnalysisService/ScoreClassicalDeal',
+                request_serializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.SerializeToString,
+                response_deserializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.FromString,
+                _registered_method=True)
 
 
 class HandAnalysisServiceServicer:
@@ -138,6 +143,13 @@ class HandAnalysisServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ScoreClassicalDeal(self, request, context):
+        """Scores one finished Chinese classical deal: all four hands, itemised, and the settlement.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandAnalysisServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -180,6 +192,11 @@ def add_HandAnalysisServiceServicer_to_server(servicer, server):
                     servicer.StreamScore,
                     request_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreRequest.FromString,
                     response_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreResponse.SerializeToString,
+            ),
+            'ScoreClassicalDeal': grpc.unary_unary_rpc_method_handler(
+                    servicer.ScoreClassicalDeal,
+                    request_deserializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.FromString,
+                    response_serializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -399,6 +416,33 @@ class HandAnalysisService:
             '/mjcore.v1.HandAnalysisService/StreamScore',
             mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreRequest.SerializeToString,
             mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ScoreClassicalDeal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/mjcore.v1.HandAnalysisService/ScoreClassicalDeal',
+            mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.SerializeToString,
+            mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.FromString,
             options,
             channel_credentials,
             insecure,

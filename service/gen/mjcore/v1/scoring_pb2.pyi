@@ -48,6 +48,27 @@ class Limit(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LIMIT_BAIMAN: _ClassVar[Limit]
     LIMIT_SANBAIMAN: _ClassVar[Limit]
     LIMIT_YAKUMAN: _ClassVar[Limit]
+
+class ClassicalWinCondition(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLASSICAL_WIN_CONDITION_UNSPECIFIED: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_SELF_DRAWN: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_LOOSE_TILE: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_LAST_TILE: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_LAST_DISCARD: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_ROBBED_KONG: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_ORIGINAL_CALL: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_HEAVEN: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_EARTH: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_KONG_UPON_KONG: _ClassVar[ClassicalWinCondition]
+    CLASSICAL_WIN_CONDITION_THIRTEENTH_WIN: _ClassVar[ClassicalWinCondition]
+
+class ClassicalClaim(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLASSICAL_CLAIM_UNSPECIFIED: _ClassVar[ClassicalClaim]
+    CLASSICAL_CLAIM_PAIR: _ClassVar[ClassicalClaim]
+    CLASSICAL_CLAIM_CHOW: _ClassVar[ClassicalClaim]
+    CLASSICAL_CLAIM_PUNG: _ClassVar[ClassicalClaim]
 HAND_FORM_UNSPECIFIED: HandForm
 HAND_FORM_STANDARD: HandForm
 HAND_FORM_CHIITOITSU: HandForm
@@ -74,6 +95,21 @@ LIMIT_HANEMAN: Limit
 LIMIT_BAIMAN: Limit
 LIMIT_SANBAIMAN: Limit
 LIMIT_YAKUMAN: Limit
+CLASSICAL_WIN_CONDITION_UNSPECIFIED: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_SELF_DRAWN: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_LOOSE_TILE: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_LAST_TILE: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_LAST_DISCARD: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_ROBBED_KONG: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_ORIGINAL_CALL: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_HEAVEN: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_EARTH: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_KONG_UPON_KONG: ClassicalWinCondition
+CLASSICAL_WIN_CONDITION_THIRTEENTH_WIN: ClassicalWinCondition
+CLASSICAL_CLAIM_UNSPECIFIED: ClassicalClaim
+CLASSICAL_CLAIM_PAIR: ClassicalClaim
+CLASSICAL_CLAIM_CHOW: ClassicalClaim
+CLASSICAL_CLAIM_PUNG: ClassicalClaim
 
 class TileSet(_message.Message):
     __slots__ = ("kind", "tiles", "first_kind", "concealed", "called")
@@ -276,3 +312,93 @@ class ScoreResponse(_message.Message):
     decomposition_index: int
     decomposition_count: int
     def __init__(self, is_win: _Optional[bool] = ..., status: _Optional[str] = ..., yaku: _Optional[_Iterable[_Union[Yaku, _Mapping]]] = ..., dora: _Optional[int] = ..., ura_dora: _Optional[int] = ..., red_dora: _Optional[int] = ..., han: _Optional[int] = ..., fu: _Optional[int] = ..., fu_items: _Optional[_Iterable[_Union[FuItem, _Mapping]]] = ..., limit: _Optional[_Union[Limit, str]] = ..., limit_name: _Optional[str] = ..., kazoe: _Optional[bool] = ..., yakuman_multiplier: _Optional[int] = ..., basic_points: _Optional[int] = ..., points: _Optional[int] = ..., deltas: _Optional[_Iterable[int]] = ..., payments: _Optional[_Iterable[int]] = ..., decomposition: _Optional[_Union[Decomposition, _Mapping]] = ..., decomposition_index: _Optional[int] = ..., decomposition_count: _Optional[int] = ...) -> None: ...
+
+class ScoreClassicalDealRequest(_message.Message):
+    __slots__ = ("hands", "prevailing_wind", "winner", "win_tile", "conditions", "discarder", "claim", "cannon", "dead_tiles", "pair", "hidden", "rules")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    PREVAILING_WIND_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    WIN_TILE_FIELD_NUMBER: _ClassVar[int]
+    CONDITIONS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDER_FIELD_NUMBER: _ClassVar[int]
+    CLAIM_FIELD_NUMBER: _ClassVar[int]
+    CANNON_FIELD_NUMBER: _ClassVar[int]
+    DEAD_TILES_FIELD_NUMBER: _ClassVar[int]
+    PAIR_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedScalarFieldContainer[str]
+    prevailing_wind: _types_pb2.Wind
+    winner: int
+    win_tile: str
+    conditions: _containers.RepeatedScalarFieldContainer[ClassicalWinCondition]
+    discarder: int
+    claim: ClassicalClaim
+    cannon: int
+    dead_tiles: str
+    pair: str
+    hidden: _containers.RepeatedScalarFieldContainer[int]
+    rules: RuleSelection
+    def __init__(self, hands: _Optional[_Iterable[str]] = ..., prevailing_wind: _Optional[_Union[_types_pb2.Wind, str]] = ..., winner: _Optional[int] = ..., win_tile: _Optional[str] = ..., conditions: _Optional[_Iterable[_Union[ClassicalWinCondition, str]]] = ..., discarder: _Optional[int] = ..., claim: _Optional[_Union[ClassicalClaim, str]] = ..., cannon: _Optional[int] = ..., dead_tiles: _Optional[str] = ..., pair: _Optional[str] = ..., hidden: _Optional[_Iterable[int]] = ..., rules: _Optional[_Union[RuleSelection, _Mapping]] = ...) -> None: ...
+
+class ClassicalItem(_message.Message):
+    __slots__ = ("item", "reason", "tiles", "points", "doubles", "limit")
+    ITEM_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    TILES_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    DOUBLES_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    item: str
+    reason: str
+    tiles: str
+    points: int
+    doubles: int
+    limit: bool
+    def __init__(self, item: _Optional[str] = ..., reason: _Optional[str] = ..., tiles: _Optional[str] = ..., points: _Optional[int] = ..., doubles: _Optional[int] = ..., limit: _Optional[bool] = ...) -> None: ...
+
+class ClassicalPlayerScore(_message.Message):
+    __slots__ = ("seat", "winner", "points", "doubles", "uncapped", "score", "limit_hand", "items")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    DOUBLES_FIELD_NUMBER: _ClassVar[int]
+    UNCAPPED_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_HAND_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    winner: bool
+    points: int
+    doubles: int
+    uncapped: int
+    score: int
+    limit_hand: bool
+    items: _containers.RepeatedCompositeFieldContainer[ClassicalItem]
+    def __init__(self, seat: _Optional[int] = ..., winner: _Optional[bool] = ..., points: _Optional[int] = ..., doubles: _Optional[int] = ..., uncapped: _Optional[int] = ..., score: _Optional[int] = ..., limit_hand: _Optional[bool] = ..., items: _Optional[_Iterable[_Union[ClassicalItem, _Mapping]]] = ...) -> None: ...
+
+class ClassicalPayment(_message.Message):
+    __slots__ = ("payer", "payee", "amount", "for_seat")
+    PAYER_FIELD_NUMBER: _ClassVar[int]
+    PAYEE_FIELD_NUMBER: _ClassVar[int]
+    AMOUNT_FIELD_NUMBER: _ClassVar[int]
+    FOR_SEAT_FIELD_NUMBER: _ClassVar[int]
+    payer: int
+    payee: int
+    amount: int
+    for_seat: int
+    def __init__(self, payer: _Optional[int] = ..., payee: _Optional[int] = ..., amount: _Optional[int] = ..., for_seat: _Optional[int] = ...) -> None: ...
+
+class ScoreClassicalDealResponse(_message.Message):
+    __slots__ = ("players", "payments", "net", "cannon", "rules")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    PAYMENTS_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    CANNON_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[ClassicalPlayerScore]
+    payments: _containers.RepeatedCompositeFieldContainer[ClassicalPayment]
+    net: _containers.RepeatedScalarFieldContainer[int]
+    cannon: int
+    rules: str
+    def __init__(self, players: _Optional[_Iterable[_Union[ClassicalPlayerScore, _Mapping]]] = ..., payments: _Optional[_Iterable[_Union[ClassicalPayment, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., cannon: _Optional[int] = ..., rules: _Optional[str] = ...) -> None: ...

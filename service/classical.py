@@ -1,0 +1,276 @@
+"""Chinese classical rules over gRPC: the `rules` of the analysis RPCs, and ScoreClassicalDeal.
+
+A `RuleSelection` naming a classical preset ("classical", "bradfield"), with classical option
+overrides by name, selects the classical winning forms; empty, or a riichi preset, keeps the
+riichi forms (so riichi answers are unchanged). ScoreClassicalDeal scores one finished deal
+with ``mjcore.classical.scoring.score_deal``. Every text field is length-checked before it is
+parsed; errors are INVALID_ARGUMENT with an ErrorInfo naming the field and the seat (index).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+
+import mjcore
+from mjcore.analysis import ukeire_rows, winning_forms
+from mjcore.classical.rules import ClassicalRules
+from mjcore.classical.scoring import WIN_FLAGS, Deal, DealScore, PlayerHand, score_deal
+from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.riichi.rules import RuleSet
+from mjcore.tiles import parse_kinds, parse_tile
+
+from . import convert
+from .errors import RpcError, invalid_hand, invalid_rule, reason_code
+from .gen.mjcore.v1 import analysis_service_pb2 as pb
+from .gen.mjcore.v1 import scoring_pb2 as sp
+from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
+
+CLASSICAL_PRESETS = ("classical", "bradfield")
+RIICHI_PRESETS = ("tenhou", "ema", "wrc")
+# characters of the ScoreClassicalDeal text fields (a hand: FIELD_CHARS["hand"])
+DEAL_FIELD_CHARS = {"win_tile": 4, "pair": 4, "dead_tiles": 100}
+MAX_CONDITIONS = len(WIN_FLAGS)
+# ClassicalWinCondition value -> the library's name (WIN_FLAGS order)
+CONDITIONS = dict(enumerate(WIN_FLAGS, start=1))
+CLAIMS: dict[int, str] = {sp.CLASSICAL_CLAIM_UNSPECIFIED: "any", sp.CLASSICAL_CLAIM_PAIR: "pair",
+          sp.CLASSICAL_CLAIM_CHOW: "chow", sp.CLASSICAL_CLAIM_PUNG: "pung"}
+_CACHE_SIZE = 256
+_rules_cache: dict[bytes, ClassicalRules | None] = {}
+
+
+def _bad(message: str, reason: str, field: str, index: int | None = None,
+         **metadata: object) -> RpcError:
+    return RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason, field=field, index=index,
+                    **metadata)
+
+
+def _classical_options(sel: sp.RuleSelection) -> dict[str, Any]:
+    if len(sel.options) > MAX_RULE_OPTIONS:
+        raise InvalidRuleError(f"{len(sel.options)} rule options, at most {MAX_RULE_OPTIONS} "
+                               "allowed")
+    opts: dict[str, Any] = {}
+    for opt in sel.options:
+        value = convert.option_from_proto(opt)   # checks the name's and values' lengths
+        if opt.name in opts:
+            raise InvalidRuleError(f"rule option {opt.name!r} given twice")
+        opts[opt.name] = value
+    return opts
+
+
+def _resolve(sel: sp.RuleSelection, default: str | None) -> ClassicalRules | None:
+    """Classical rules of ``sel``, or None for riichi; ``default``: the preset of an empty
+    selection (None = riichi)."""
+    preset = sel.preset
+    limit = FIELD_CHARS["rules.preset"]
+    if len(preset) > limit:
+        raise InvalidRuleError(f"rule preset {quote(preset[:limit])!r}...: {len(preset)} "
+                               f"characters, at most {limit} allowed")
+    preset = preset or default or ""
+    if preset in CLASSICAL_PRESETS:
+        return ClassicalRules.preset(preset).replace(**_classical_options(sel))
+    if default is not None or preset not in ("", *RIICHI_PRESETS):
+        allowed = CLASSICAL_PRESETS if default is not None else (*RIICHI_PRESETS,
+                                                                  *CLASSICAL_PRESETS)
+        raise InvalidRuleError(f"unknown rule preset {quote(preset)!r}; expected one of "
+                               f"{', '.join(allowed)}")
+    if sel.options:  # riichi options do not change the winning forms, but must be valid
+        RuleSet.preset(preset or "tenhou").replace(**_classical_options(sel))
+    return None
+
+
+def rules_of(sel: sp.RuleSelection, default: str | None = None) -> ClassicalRules | None:
+    """``_resolve`` with a small cache of the serialized selection (a stream repeats it)."""
+    key = (default or "").encode() + b"\0" + sel.SerializeToString(deterministic=True)
+    if key in _rules_cache:
+        return _rules_cache[key]
+    rules = _resolve(sel, default)
+    if len(_rules_cache) >= _CACHE_SIZE:
+        _rules_cache.clear()
+    _rules_cache[key] = rules
+    return rules
+
+
+def stream_rules(request: Any, batch_no: int) -> ClassicalRules | None:
+    """The rules of one bulk request batch; a bad selection fails the call, naming the batch."""
+    if not request.HasField("rules"):
+        return None
+    try:
+        return rules_of(request.rules)
+    except InvalidRuleError as err:
+        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
+                       "INVALID_RULE", field="rules", batch=batch_no) from None
+
+
+def analyze_hand(request: pb.AnalyzeHandRequest) -> bytes | None:
+    """AnalyzeHand's answer (wire bytes) under the classical rules of ``request.rules``; None
+    when those rules are riichi (the caller answers as before)."""
+    try:
+        rules = rules_of(request.rules)
+    except InvalidRuleError as err:
+        raise invalid_rule(err) from None
+    if rules is None:
+        return None
+    from .servicer import _parse_hand, _parse_tiles  # servicer imports this module
+
+    hand = _parse_hand(request.hand)
+    text = request.visible
+    visible = _parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
+    try:
+        shanten = mjcore.shanten(hand, rules)       # also refuses red fives, bonus tiles
+        ukeire = ukeire_rows(hand, visible, winning_forms(rules))
+        tiles = hand.n_closed + 3 * hand.n_melds
+        agari = tiles == 14 and mjcore.is_agari(hand, rules)
+    except InvalidHandError as err:
+        raise invalid_hand(err, "hand") from None
+    return convert.analyze_hand_bytes(hand, shanten, agari, ukeire, tiles == 13)
+
+
+# -- ScoreClassicalDeal ---------------------------------------------------------------------------
+
+def _text(value: str, field: str, limit: int, index: int | None = None) -> str:
+    if len(value) > limit:
+        raise _bad(f"{field}: {len(value)} characters, at most {limit} allowed",
+                   "FIELD_TOO_LONG", field, index, limit=limit, size=len(value))
+    if "0" in value.replace("0f", ""):
+        raise _bad(f"{field}: red fives (0) are not tiles of the classical set; write 5",
+                   "RED_FIVE_NOT_IN_SET", field, index, position=value.index("0"))
+    return value
+
+
+def _seat(value: int, field: str, index: int | None = None) -> int:
+    if not 0 <= value <= 3:
+        raise _bad(f"{field}: seat {value}, expected 0..3", "BAD_SEAT", field, index)
+    return value
+
+
+def _enum(value: int, field: str, allowed: range, index: int | None = None) -> int:
+    if value not in allowed:
+        raise _bad(f"{field}: {value} is not a value of the enum", "BAD_ENUM_VALUE", field,
+                   index)
+    return value
+
+
+def _hand_error(err: InvalidHandError, field: str, index: int | None) -> RpcError:
+    return _bad(f"{field}: {err}", reason_code(err.reason), field, index,
+                position=err.position)
+
+
+def deal_of(request: sp.ScoreClassicalDealRequest) -> Deal:
+    """The deal of a request: every field checked (lengths and ranges before parsing)."""
+    if len(request.hands) != 4:
+        raise _bad(f"hands: {len(request.hands)} given, a deal has 4 (seat 0 East first)",
+                   "BAD_HAND_COUNT", "hands")
+    texts = [_text(t, "hands", FIELD_CHARS["hand"], i) for i, t in enumerate(request.hands)]
+    win_text = _text(request.win_tile, "win_tile", DEAL_FIELD_CHARS["win_tile"])
+    pair_text = _text(request.pair, "pair", DEAL_FIELD_CHARS["pair"])
+    dead_text = _text(request.dead_tiles, "dead_tiles", DEAL_FIELD_CHARS["dead_tiles"])
+    wind = _enum(request.prevailing_wind, "prevailing_wind", range(5))
+    claim = _enum(request.claim, "claim", range(len(CLAIMS)))
+    if len(request.conditions) > MAX_CONDITIONS:
+        raise _bad(f"conditions: {len(request.conditions)} given, at most {MAX_CONDITIONS}",
+                   "TOO_MANY_VALUES", "conditions")
+    how = frozenset(CONDITIONS[_enum(c, "conditions", range(1, MAX_CONDITIONS + 1), i)]
+                    for i, c in enumerate(request.conditions))
+    if len(request.hidden) > 3:
+        raise _bad(f"hidden: {len(request.hidden)} seats given, at most 3", "TOO_MANY_VALUES",
+                   "hidden")
+    hidden = frozenset(_seat(s, "hidden", i) for i, s in enumerate(request.hidden))
+    winner = _seat(request.winner, "winner")
+    discarder = (_seat(request.discarder, "discarder") if request.HasField("discarder")
+                 else None)
+    cannon = _seat(request.cannon, "cannon") if request.HasField("cannon") else None
+    hands = []
+    for i, text in enumerate(texts):
+        try:
+            hands.append(PlayerHand.parse(text))
+        except InvalidHandError as err:
+            raise _hand_error(err, "hands", i) from None
+        except ValueError as err:   # a malformed token the parser does not classify
+            raise _bad(f"hands: {quote(str(err))}", "BAD_HAND", "hands", i) from None
+    tiles = {}
+    for field, text in (("win_tile", win_text), ("pair", pair_text)):
+        if field == "pair" and not text:
+            continue
+        try:
+            if not text:
+                raise InvalidHandError("no tile given", reason="missing_tile")
+            tiles[field] = parse_tile(text)
+        except InvalidHandError as err:
+            raise _hand_error(err, field, None) from None
+    try:
+        dead = frozenset(parse_kinds(dead_text)) if dead_text else frozenset()
+        return Deal(hands=tuple(hands),  # type: ignore[arg-type]  # four, checked above
+                    prevailing=max(0, wind - 1), winner=winner,
+                    win_tile=tiles["win_tile"], how=how, discarder=discarder,
+                    claim=CLAIMS[claim], cannon=cannon, dead_kinds=dead,
+                    pair=tiles.get("pair"), hidden=hidden)
+    except InvalidHandError as err:
+        field = "dead_tiles" if err.reason not in ("bad_win", "bad_seat", "bad_deal") else "deal"
+        raise _hand_error(err, field, None) from None
+
+
+def deal_response(result: DealScore) -> sp.ScoreClassicalDealResponse:
+    """The proto form of the library's result (the same content as ``DealScore.to_dict``)."""
+    players = []
+    for p in result.players:
+        items = [sp.ClassicalItem(item=i.name, reason=i.reason,
+                                  tiles=i.subject if i.tile is not None else "",
+                                  points=i.points, doubles=i.doubles, limit=i.limit)
+                 for i in p.items]
+        players.append(sp.ClassicalPlayerScore(
+            seat=p.seat, winner=p.winner, points=p.points, doubles=p.doubles,
+            uncapped=p.uncapped, score=p.score, limit_hand=p.limit_hand, items=items))
+    payments = [sp.ClassicalPayment(payer=x.payer, payee=x.payee, amount=x.amount,
+                                    for_seat=x.for_seat) for x in result.payments]
+    response = sp.ScoreClassicalDealResponse(players=players, payments=payments,
+                                             net=list(result.net), rules=result.rules.name)
+    if result.cannon is not None:
+        response.cannon = result.cannon
+    return response
+
+
+def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClassicalDealResponse:
+    deal = deal_of(request)
+    try:
+        rules = rules_of(request.rules, default="classical")
+    except InvalidRuleError as err:
+        raise invalid_rule(err) from None
+    assert rules is not None
+    try:
+        result = score_deal(deal, rules)
+    except InvalidHandError as err:
+        index = deal.winner if err.reason == "not_mahjong" else None
+        raise _hand_error(err, "hands", index) from None
+    return deal_response(result)
+
+
+def response_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
+    """A ScoreClassicalDealResponse in the layout of ``DealScore.to_dict`` (client side)."""
+    players = []
+    for p in response.players:
+        items = []
+        for i in p.items:
+            d: dict[str, Any] = {"item": i.item, "reason": i.reason}
+            if i.tiles:
+                d["tiles"] = i.tiles
+            if i.limit:
+                d["limit"] = True
+            elif i.doubles:
+                d["doubles"] = i.doubles
+            else:
+                d["points"] = i.points
+            items.append(d)
+        players.append({"seat": p.seat, "winner": p.winner, "points": p.points,
+                        "doubles": p.doubles, "uncapped": p.uncapped, "score": p.score,
+                        "limit_hand": p.limit_hand, "items": items})
+    payments = [{"payer": x.payer, "payee": x.payee, "amount": x.amount,
+                 **({"for": x.for_seat} if x.HasField("for_seat") else {})}
+                for x in response.payments]
+    return {"players": players, "payments": payments, "net": list(response.net),
+            "cannon": response.cannon if response.HasField("cannon") else None,
+            "rules": response.rules}
+
+
+__all__ = ["analyze_hand", "deal_of", "response_to_dict", "rules_of", "score_classical_deal",
+           "stream_rules"]
