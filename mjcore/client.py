@@ -576,6 +576,48 @@ class Client:
         self._raise_bad_rows(errors, out)
         return out
 
+    def score_classical_batch(self, counts: Any, melds: Any, n_melds: Any, bonus: Any,
+                              info: Any, dead_kinds: Any = None, *, rules: Any = "classical",
+                              timeout: float | None = None) -> dict[str, np.ndarray]:
+        """Bulk Chinese classical deal scoring (StreamScoreClassical): the arrays of
+        ``mjcore.classical.batch.score_deals`` (``pack_deals`` builds them) in, a dict of
+        ``status``, ``score``, ``points``, ``doubles``, ``limit_hand``, ``net`` out. Bad deals
+        raise BatchError with the other rows in ``partial``."""
+        from mjcore.service.classical import DEAL_ARRAYS
+
+        arrays = {"counts": counts, "melds": melds, "n_melds": n_melds, "bonus": bonus,
+                  "info": info, "dead_kinds": dead_kinds}
+        n = int(np.shape(counts)[0]) if np.ndim(counts) else 0
+        prepared = {}
+        for name, (dtype, shape) in DEAL_ARRAYS.items():
+            if arrays[name] is None:
+                continue
+            arr = np.asarray(arrays[name])
+            if arr.shape != (n, *shape):
+                raise InvalidHandError(f"{name}: shape {arr.shape}, expected {(n, *shape)}",
+                                       reason="bad_shape")
+            prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
+        selection = _classical_selection(rules)
+        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
+        requests = []
+        for a, b in bounds:
+            req = self._pb.StreamScoreClassicalRequest(rules=selection)
+            for name, arr in prepared.items():
+                setattr(req, name, arr[a:b].tobytes())
+            requests.append(req)
+        out = {"status": np.zeros(n, np.int8), "limit_hand": np.zeros((n, 4), np.uint8),
+               **{k: np.zeros((n, 4), np.int32) for k in ("score", "points", "doubles", "net")}}
+        dtypes = {"status": "i1", "limit_hand": "u1"}
+
+        def collect(a: int, b: int, r: Any) -> None:
+            for name, arr in out.items():
+                got = np.frombuffer(getattr(r, name), dtype=dtypes.get(name, "<i4"))
+                arr[a:b] = got.reshape(arr[a:b].shape)
+
+        errors = self._run_streams("StreamScoreClassical", requests, bounds, collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
     def _text_bulk(self, rpc: str, make_request: Callable[[], Any],
                    source: str | os.PathLike | bytes | Iterable[str], field: str, dtype: Any,
                    timeout: float | None) -> np.ndarray:

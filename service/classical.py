@@ -11,10 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
+import numpy as np
 
 import mjcore
 from mjcore.analysis import ukeire_rows, winning_forms
+from mjcore.classical.batch import score_deals
 from mjcore.classical.rules import ClassicalRules
+from mjcore.classical.scoring import _STATUS as DEAL_STATUS
 from mjcore.classical.scoring import WIN_FLAGS, Deal, DealScore, PlayerHand, score_deal
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.riichi.rules import RuleSet
@@ -245,6 +248,89 @@ def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClass
     return deal_response(result)
 
 
+# -- StreamScoreClassical -------------------------------------------------------------------------
+
+# request arrays: (dtype, values per deal, shape per deal)
+DEAL_ARRAYS = {"counts": ("u1", (4, 34)), "melds": ("u1", (4, 4, 2)), "n_melds": ("u1", (4,)),
+               "bonus": ("u1", (4,)), "info": ("<i2", (8,)), "dead_kinds": ("<u8", ())}
+DEAL_OUT_BYTES = 1 + 4 * 4 * 4 + 4      # status, score points doubles net, limit_hand
+
+
+def deal_arrays(request: pb.StreamScoreClassicalRequest, max_batch: int, batch_no: int
+                ) -> dict[str, np.ndarray]:
+    """The arrays of one bulk batch, each length checked (N from ``counts``)."""
+    per_deal = 4 * 34
+    data = request.counts
+    if len(data) % per_deal:
+        raise _bad(f"batch {batch_no}: counts has {len(data)} bytes, not a multiple of "
+                   f"{per_deal} (4 seats x 34 kinds)", "BAD_BATCH_LENGTH", "counts",
+                   batch=batch_no)
+    n = len(data) // per_deal
+    if n == 0:
+        raise _bad(f"batch {batch_no}: no deals", "EMPTY_BATCH", "counts", batch=batch_no)
+    if n > max_batch:
+        raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       f"batch {batch_no}: {n} deals, the server accepts at most {max_batch}",
+                       "BATCH_TOO_LARGE", batch=batch_no, limit=max_batch, size=n)
+    out = {}
+    for name, (dtype, shape) in DEAL_ARRAYS.items():
+        data = getattr(request, name)
+        if name == "dead_kinds" and not data:
+            out[name] = np.zeros(n, np.uint64)
+            continue
+        size = np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64)) * n
+        if len(data) != size:
+            raise _bad(f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} for "
+                       f"{n} deals", "BAD_FIELD_LENGTH", name, batch=batch_no)
+        out[name] = np.frombuffer(data, dtype=dtype).reshape((n, *shape))
+    return out
+
+
+def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
+    """StreamScoreClassical: each batch scored chunk by chunk with ``score_deals``."""
+    from .servicer import CHUNK, _check_deadline, _hand_errors
+
+    for batch_no, request in enumerate(request_iterator):
+        _check_deadline(context)
+        limit = min(servicer.max_batch,
+                    max(1, (servicer.max_message_size - 4096) // (DEAL_OUT_BYTES + 8)))
+        arrays = deal_arrays(request, limit, batch_no)
+        try:
+            rules = rules_of(request.rules, default="classical")
+        except InvalidRuleError as err:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
+                           "INVALID_RULE", field="rules", batch=batch_no) from None
+        assert rules is not None
+        n = len(arrays["counts"])
+        status = np.zeros(n, np.int8)
+        out = {name: np.zeros((n, 4), np.int32) for name in ("score", "points", "doubles", "net")}
+        limit_hand = np.zeros((n, 4), np.uint8)
+        for start in range(0, n, CHUNK):
+            if start:
+                if not context.is_active():
+                    return
+                _check_deadline(context)
+            stop = min(n, start + CHUNK)
+            part = score_deals(*(arrays[k][start:stop] for k in DEAL_ARRAYS), rules=rules,
+                               n_threads=servicer.kernel_threads)
+            status[start:stop] = part.status
+            limit_hand[start:stop] = part.limit_hand
+            for name, arr in out.items():
+                arr[start:stop] = getattr(part, name)
+        if not context.is_active():
+            return
+        errors = {}
+        for i in np.flatnonzero(status).tolist():
+            reason, why = DEAL_STATUS.get(int(status[i]), ("invalid_deal", "invalid deal"))
+            errors[i] = InvalidHandError(f"deal {i}: {why}", reason=reason, index=i)
+        yield pb.StreamScoreClassicalResponse(
+            batch=batch_no, count=n, status=status.tobytes(),
+            score=out["score"].astype("<i4").tobytes(),
+            points=out["points"].astype("<i4").tobytes(),
+            doubles=out["doubles"].astype("<i4").tobytes(), limit_hand=limit_hand.tobytes(),
+            net=out["net"].astype("<i4").tobytes(), errors=_hand_errors(errors))
+
+
 def response_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
     """A ScoreClassicalDealResponse in the layout of ``DealScore.to_dict`` (client side)."""
     players = []
@@ -272,5 +358,5 @@ def response_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
             "rules": response.rules}
 
 
-__all__ = ["analyze_hand", "deal_of", "response_to_dict", "rules_of", "score_classical_deal",
-           "stream_rules"]
+__all__ = ["analyze_hand", "deal_arrays", "deal_of", "response_to_dict", "rules_of",
+           "score_classical_deal", "stream_rules", "stream_score"]

@@ -233,6 +233,10 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     def ScoreClassicalDeal(self, request, context):
         return classical.score_classical_deal(request)
 
+    @_streaming
+    def StreamScoreClassical(self, request_iterator, context):
+        yield from classical.stream_score(self, request_iterator, context)
+
     @_unary
     def ListRulePresets(self, request, context) -> pb.ListRulePresetsResponse:
         return pb.ListRulePresetsResponse(

@@ -21,9 +21,11 @@ from mjcore.service.gen.mjcore.v1 import types_pb2
 
 import mjcore
 from mjcore import batch
+from mjcore.classical.batch import pack_deals, score_deals
 from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.client import Client
+from mjcore.errors import BatchError
 from mjcore.tiles import parse_tile
 
 from .service_helpers import TOKEN, random_counts, start
@@ -256,6 +258,88 @@ def test_score_deal_errors_name_field_and_seat(stub, changes, reason, field, ind
     assert message.startswith(field) and len(message) <= 300
 
 
+# -- StreamScoreClassical -----------------------------------------------------------------------
+
+def _deal_arrays(n_random: int = 300, seed: int = 5):
+    """The worked examples (several ways) and random, mostly bad, deals as batch arrays."""
+    deals = [_deal(EXAMPLE_A, 1, "4s"), _deal(EXAMPLE_B, 0, "7z", how=(), discarder=2),
+             _deal(EXAMPLE_B, 0, "7z", how=(), discarder=2, cannon=2),
+             _deal(EXAMPLE_A, 1, "4s", how=("self_drawn", "last_tile"))] * 40
+    arrays = pack_deals(deals)
+    rng = np.random.default_rng(seed)
+    counts = np.zeros((n_random, 4, 34), np.uint8)
+    for seat in range(4):
+        counts[:, seat] = random_counts(n_random, 14 if seat == 0 else 13, seed + seat)
+    extra = {"counts": counts,
+             "melds": rng.integers(0, 6, (n_random, 4, 4, 2)).astype(np.uint8),
+             "n_melds": rng.integers(0, 2, (n_random, 4)).astype(np.uint8),
+             "bonus": rng.integers(0, 256, (n_random, 4)).astype(np.uint8),
+             "info": np.stack([rng.integers(0, 4, n_random), np.zeros(n_random),
+                               rng.integers(0, 34, n_random), np.zeros(n_random),
+                               np.ones(n_random), np.full(n_random, -1),
+                               np.full(n_random, -1), np.full(n_random, 255)], -1
+                              ).astype(np.int16),
+             "dead_kinds": np.zeros(n_random, np.uint64)}
+    return {k: np.concatenate([arrays[k], extra[k]]) for k in arrays}
+
+
+@pytest.mark.parametrize("rules", ["classical", ClassicalRules.preset("bradfield").replace(
+    limit=500, seven_pairs=True)])
+def test_stream_score_classical_is_the_library(client, rules):
+    arrays = _deal_arrays()
+    want = score_deals(**arrays, rules=rules)
+    assert (want.status == 0).sum() == 160 and (want.status != 0).any()
+    with pytest.raises(BatchError) as info:
+        client.score_classical_batch(**arrays, rules=rules)      # 500 deals a batch
+    got = info.value.partial
+    assert sorted(info.value.errors) == np.flatnonzero(want.status).tolist()
+    assert np.array_equal(got["status"], want.status)
+    for name in ("score", "points", "doubles", "limit_hand", "net"):
+        assert np.array_equal(got[name], getattr(want, name)), name
+    good = {k: v[:160] for k, v in arrays.items()}
+    ok = client.score_classical_batch(**{k: v for k, v in good.items() if k != "dead_kinds"},
+                                      rules=rules)
+    assert np.array_equal(ok["net"], want.net[:160])
+
+
+def test_stream_score_classical_framing_errors(stub):
+    arrays = {k: v[:3].tobytes() for k, v in pack_deals([_deal(EXAMPLE_A, 1, "4s")] * 3).items()}
+    cases = [({"counts": arrays["counts"][:-1]}, "BAD_BATCH_LENGTH", "counts"),
+             ({"counts": b""}, "EMPTY_BATCH", "counts"),
+             ({"info": arrays["info"][:-2]}, "BAD_FIELD_LENGTH", "info"),
+             ({"melds": b""}, "BAD_FIELD_LENGTH", "melds"),
+             ({"dead_kinds": b"\0" * 7}, "BAD_FIELD_LENGTH", "dead_kinds"),
+             ({"rules": sp.RuleSelection(preset="wrc")}, "INVALID_RULE", "rules")]
+    for change, reason, field in cases:
+        good = pb.StreamScoreClassicalRequest(**arrays)
+        bad = pb.StreamScoreClassicalRequest(**{**arrays, **change})
+        responses = []
+        with pytest.raises(grpc.RpcError) as info:
+            responses.extend(stub.StreamScoreClassical(iter([good, bad])))
+        detail = error_info(info.value)
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert (detail.reason, detail.metadata["field"], detail.metadata["batch"]) == (
+            reason, field, "1")
+        assert len(responses) == 1 and responses[0].count == 3
+
+
+def test_stream_score_classical_batch_limit():
+    server, port = start(ServerConfig(port=0, max_batch=2))
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+            stub = pb_grpc.HandAnalysisServiceStub(ch)
+            arrays = {k: v.tobytes()
+                      for k, v in pack_deals([_deal(EXAMPLE_A, 1, "4s")] * 3).items()}
+            with pytest.raises(grpc.RpcError) as info:
+                list(stub.StreamScoreClassical(iter([pb.StreamScoreClassicalRequest(**arrays)])))
+    finally:
+        server.stop(0).wait()
+    detail = error_info(info.value)
+    assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert (detail.reason, detail.metadata["limit"], detail.metadata["size"]) == (
+        "BATCH_TOO_LARGE", "2", "3")
+
+
 # -- health, reflection, the unary front --------------------------------------------------------
 
 def test_health_and_reflection_list_the_classical_rpc(server):
@@ -339,6 +423,12 @@ async def main(port, token, counts_hex):
             async for response in stream:
                 agari.append(list(response.agari))
         out["stream"] = agari
+        arrays = {k: bytes.fromhex(v) for k, v in json.loads(sys.argv[5]).items()}
+        async with stub.StreamScoreClassical.open(metadata=meta) as stream:
+            await stream.send_message(pb.StreamScoreClassicalRequest(**arrays))
+            await stream.end()
+            out["bulk_deals"] = [[r.count, list(r.net), [e.index for e in r.errors]]
+                                 async for r in stream]
     out["grpcio_loaded"] = "grpc" in sys.modules or "grpc._cython" in sys.modules
     print(json.dumps(out))
 
@@ -358,11 +448,14 @@ def test_grpclib_client_calls_the_classical_rpcs(tmp_path):
     counts[1] = 0
     counts[1, [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]] = 1
     counts[1, 33] = 2                                             # thirteen unique wonders
+    deals = pack_deals([_deal(EXAMPLE_A, 1, "4s"), _deal(EXAMPLE_A, 0, "4s")])
     server, port = start(ServerConfig(port=0, token=TOKEN))
     try:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         r = subprocess.run([sys.executable, str(tmp_path / "client.py"), str(port), TOKEN,
-                            counts.tobytes().hex(), json.dumps(EXAMPLE_A)], cwd=tmp_path,
+                            counts.tobytes().hex(), json.dumps(EXAMPLE_A),
+                            json.dumps({k: v.tobytes().hex() for k, v in deals.items()})],
+                           cwd=tmp_path,
                            check=False, capture_output=True, text=True, timeout=60, env=env)
     finally:
         server.stop(0).wait()
@@ -383,3 +476,6 @@ def test_grpclib_client_calls_the_classical_rpcs(tmp_path):
     expected = batch.is_agari(counts, rules="classical").agari
     assert out["stream"] == [expected.astype(int).tolist()]
     assert expected[:2].tolist() == [False, True]
+    net = np.frombuffer(bytes(out["bulk_deals"][0][1]), "<i4").tolist()
+    assert out["bulk_deals"][0][0] == 2 and out["bulk_deals"][0][2] == [1]
+    assert net == [-96, 304, -112, -96, 0, 0, 0, 0]

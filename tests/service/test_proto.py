@@ -39,12 +39,14 @@ def test_request_response_pair_per_rpc():
     service = analysis_service_pb2.DESCRIPTOR.services_by_name["HandAnalysisService"]
     assert {m.name for m in service.methods} == {
         "AnalyzeHand", "Decompose", "Score", "ListRulePresets", "StreamShanten",
-        "StreamWaits", "StreamAgari", "StreamScore", "ScoreClassicalDeal"}
+        "StreamWaits", "StreamAgari", "StreamScore", "ScoreClassicalDeal",
+        "StreamScoreClassical"}
     for m in service.methods:
         assert m.input_type.name == f"{m.name}Request"
         assert m.output_type.name == f"{m.name}Response"
     streaming = {m.name for m in service.methods if m.name.startswith("Stream")}
-    assert streaming == {"StreamShanten", "StreamWaits", "StreamAgari", "StreamScore"}
+    assert streaming == {"StreamShanten", "StreamWaits", "StreamAgari", "StreamScore",
+                         "StreamScoreClassical"}
 
 
 def _messages(container):

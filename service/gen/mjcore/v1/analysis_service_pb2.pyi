@@ -253,3 +253,43 @@ class StreamScoreResponse(_message.Message):
     n_fu_items: bytes
     errors: _containers.RepeatedCompositeFieldContainer[_types_pb2.HandError]
     def __init__(self, batch: _Optional[int] = ..., count: _Optional[int] = ..., status: _Optional[bytes] = ..., han: _Optional[bytes] = ..., fu: _Optional[bytes] = ..., limit: _Optional[bytes] = ..., yakuman: _Optional[bytes] = ..., basic: _Optional[bytes] = ..., points: _Optional[bytes] = ..., yaku_mask: _Optional[bytes] = ..., dora_ura_aka: _Optional[bytes] = ..., deltas: _Optional[bytes] = ..., payments: _Optional[bytes] = ..., decomposition_index: _Optional[bytes] = ..., yaku_han: _Optional[bytes] = ..., fu_items: _Optional[bytes] = ..., n_fu_items: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
+
+class StreamScoreClassicalRequest(_message.Message):
+    __slots__ = ("counts", "melds", "n_melds", "bonus", "info", "dead_kinds", "rules")
+    COUNTS_FIELD_NUMBER: _ClassVar[int]
+    MELDS_FIELD_NUMBER: _ClassVar[int]
+    N_MELDS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    INFO_FIELD_NUMBER: _ClassVar[int]
+    DEAD_KINDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    counts: bytes
+    melds: bytes
+    n_melds: bytes
+    bonus: bytes
+    info: bytes
+    dead_kinds: bytes
+    rules: _scoring_pb2.RuleSelection
+    def __init__(self, counts: _Optional[bytes] = ..., melds: _Optional[bytes] = ..., n_melds: _Optional[bytes] = ..., bonus: _Optional[bytes] = ..., info: _Optional[bytes] = ..., dead_kinds: _Optional[bytes] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
+
+class StreamScoreClassicalResponse(_message.Message):
+    __slots__ = ("batch", "count", "status", "score", "points", "doubles", "limit_hand", "net", "errors")
+    BATCH_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    POINTS_FIELD_NUMBER: _ClassVar[int]
+    DOUBLES_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_HAND_FIELD_NUMBER: _ClassVar[int]
+    NET_FIELD_NUMBER: _ClassVar[int]
+    ERRORS_FIELD_NUMBER: _ClassVar[int]
+    batch: int
+    count: int
+    status: bytes
+    score: bytes
+    points: bytes
+    doubles: bytes
+    limit_hand: bytes
+    net: bytes
+    errors: _containers.RepeatedCompositeFieldContainer[_types_pb2.HandError]
+    def __init__(self, batch: _Optional[int] = ..., count: _Optional[int] = ..., status: _Optional[bytes] = ..., score: _Optional[bytes] = ..., points: _Optional[bytes] = ..., doubles: _Optional[bytes] = ..., limit_hand: _Optional[bytes] = ..., net: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...

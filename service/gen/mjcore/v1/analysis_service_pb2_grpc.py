@@ -81,6 +81,11 @@ class HandAnalysisServiceStub:
                 request_serializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.SerializeToString,
                 response_deserializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.FromString,
                 _registered_method=True)
+        self.StreamScoreClassical = channel.stream_stream(
+                '/mjcore.v1.HandAnalysisService/StreamScoreClassical',
+                request_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.SerializeToString,
+                response_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.FromString,
+                _registered_method=True)
 
 
 class HandAnalysisServiceServicer:
@@ -150,6 +155,13 @@ class HandAnalysisServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def StreamScoreClassical(self, request_iterator, context):
+        """Bulk Chinese classical deal scoring: one response per request batch, in order.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandAnalysisServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -197,6 +209,11 @@ def add_HandAnalysisServiceServicer_to_server(servicer, server):
                     servicer.ScoreClassicalDeal,
                     request_deserializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.FromString,
                     response_serializer=mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.SerializeToString,
+            ),
+            'StreamScoreClassical': grpc.stream_stream_rpc_method_handler(
+                    servicer.StreamScoreClassical,
+                    request_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.FromString,
+                    response_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -443,6 +460,33 @@ class HandAnalysisService:
             '/mjcore.v1.HandAnalysisService/ScoreClassicalDeal',
             mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealRequest.SerializeToString,
             mjcore_dot_v1_dot_scoring__pb2.ScoreClassicalDealResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamScoreClassical(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/mjcore.v1.HandAnalysisService/StreamScoreClassical',
+            mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.SerializeToString,
+            mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.FromString,
             options,
             channel_credentials,
             insecure,
