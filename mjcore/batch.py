@@ -132,9 +132,13 @@ class BatchResult:
 
     @property
     def ok(self) -> np.ndarray:
+        """Boolean array: True for the rows that were analysed (status 0)."""
         return self.status == 0
 
     def errors(self) -> list[InvalidHandError]:
+        """One InvalidHandError per row with a non-zero status (``index`` the row, ``position``
+        the character in the input text when known), in row order; [] when all rows are good.
+        """
         out = []
         for i in np.flatnonzero(self.status):
             code = int(self.status[i])
@@ -148,6 +152,9 @@ class BatchResult:
         return out
 
     def raise_for_errors(self) -> BatchResult:
+        """Return this result when every row is good, else raise BatchError with each bad
+        row's error (by row) and this result as ``partial``.
+        """
         errs = self.errors()
         if errs:
             raise BatchError({e.index: e for e in errs if e.index is not None}, partial=self)

@@ -40,6 +40,7 @@ class TileSet:
 
     @property
     def tiles(self) -> tuple[int, ...]:
+        """The kind ids of the set's tiles (3, or 4 for a kan)."""
         if self.kind == "chi":
             return (self.tile, self.tile + 1, self.tile + 2)
         return (self.tile,) * (4 if self.kind == "kan" else 3)

@@ -63,14 +63,17 @@ class MeldKind(enum.IntEnum):
 
     @property
     def token(self) -> str:
+        """The kind's word in hand text: chi, pon, kan, ankan or kakan."""
         return _KIND_TOKEN[self]
 
     @property
     def is_kan(self) -> bool:
+        """True for KAN_OPEN, KAN_CLOSED and KAN_ADDED."""
         return self >= MeldKind.KAN_OPEN
 
     @property
     def size(self) -> int:
+        """Tiles in the set: 4 for a kan, else 3."""
         return 4 if self >= MeldKind.KAN_OPEN else 3
 
 
@@ -121,6 +124,9 @@ class Meld:
 
     @classmethod
     def pon(cls, tile: int | str, from_rel: int = 3, red: int = 0) -> Meld:
+        """``Meld.pon('5m')``: a pon of one kind; ``from_rel`` is the seat called from (1 shimocha,
+        2 toimen, 3 kamicha), ``red`` the red fives among its tiles.
+        """
         return _same_meld(MeldKind.PON, tile, from_rel, red)
 
     @classmethod
@@ -130,6 +136,7 @@ class Meld:
 
     @classmethod
     def ankan(cls, tile: int | str, red: int = 0) -> Meld:
+        """A concealed kan of one kind (``red``: red fives among its four tiles)."""
         return _same_meld(MeldKind.KAN_CLOSED, tile, 0, red)
 
     @classmethod
@@ -169,10 +176,12 @@ class Meld:
 
     @property
     def is_open(self) -> bool:
+        """True for every meld except a concealed kan."""
         return self.kind != MeldKind.KAN_CLOSED
 
     @property
     def is_kan(self) -> bool:
+        """True for open, concealed and added kans."""
         return self.kind >= MeldKind.KAN_OPEN
 
     @property
@@ -181,6 +190,9 @@ class Meld:
         return self.tiles[0]
 
     def to_136(self, used: set[int] | None = None) -> list[int]:
+        """Distinct 136-ids for the meld's tiles (its red fives take copy 0); ``used`` holds ids
+        already taken elsewhere and is updated (see :func:`mjcore.tiles.to_136`).
+        """
         return to_136(self.tiles, self._red_flags(), used)
 
     def _red_flags(self) -> list[bool]:
@@ -497,6 +509,10 @@ class Hand:
     def from_tiles(cls, kinds: Iterable[int], reds: Iterable[bool] | None = None,
                    melds: Iterable[Meld] = (), bonus: Iterable[int] = (), *,
                    max_red: int | Sequence[int] = 1) -> Hand:
+        """From closed tile kind ids (0..33, repeats allowed); ``reds`` flags which of them
+        are red fives (same length as ``kinds``). ``max_red``: most red fives per suit (one int or
+        three for m, p, s). Raises InvalidHandError naming the bad tile.
+        """
         counts = [0] * N_KINDS
         red = [0, 0, 0]
         kinds = list(kinds)
@@ -567,6 +583,7 @@ class Hand:
 
     @property
     def n_kans(self) -> int:
+        """Number of kans among the melds (open, closed and added)."""
         return sum(1 for m in self.melds if m.kind >= MeldKind.KAN_OPEN)
 
     @property
@@ -628,6 +645,9 @@ class Hand:
         return Hand._trusted(tuple(counts), tuple(reds), self.melds, self.bonus)
 
     def with_melds(self, melds: Iterable[Meld]) -> Hand:
+        """A new hand with these closed tiles, red fives and bonus tiles and ``melds`` in place of
+        the current melds (checked again, without the red-five limit).
+        """
         return Hand(self.counts, self.red, melds, self.bonus, max_red=MAX_COPIES)
 
     # -- conversions ---------------------------------------------------------------------------

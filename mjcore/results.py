@@ -72,10 +72,12 @@ class Waits:
 
     @property
     def tenpai(self) -> bool:
+        """True when the hand is one tile from winning and has at least one winning tile."""
         return self.shanten == 0 and bool(self.tiles)
 
     @property
     def remaining(self) -> int:
+        """Unseen copies of all the winning tiles together."""
         return sum(map(_remaining_of, self.tiles))
 
     def __iter__(self):
@@ -101,6 +103,7 @@ class UkeireOption:
 
     @property
     def remaining(self) -> int:
+        """Unseen copies of all the advancing tiles together."""
         return sum(map(_remaining_of, self.tiles))
 
     def __repr__(self) -> str:
@@ -126,4 +129,5 @@ class Ukeire:
 
     @property
     def best(self) -> UkeireOption:
+        """The first option: the discard with the lowest shanten and the most tiles that advance."""
         return self.options[0]

@@ -93,26 +93,32 @@ class TileList(NamedTuple):
 # -- predicates ---------------------------------------------------------------------------------
 
 def is_honor(kind: int) -> bool:
+    """True for winds and dragons (kinds 27..33)."""
     return kind >= HONOR
 
 
 def is_terminal(kind: int) -> bool:
+    """True for the ones and nines of the suits."""
     return kind < HONOR and kind % 9 in (0, 8)
 
 
 def is_yaochuu(kind: int) -> bool:
+    """True for terminals and honors."""
     return kind in YAOCHUU_SET
 
 
 def is_simple(kind: int) -> bool:
+    """True for suit tiles 2..8."""
     return kind < HONOR and kind % 9 not in (0, 8)
 
 
 def is_wind(kind: int) -> bool:
+    """True for East, South, West and North (kinds 27..30)."""
     return EAST <= kind <= NORTH
 
 
 def is_dragon(kind: int) -> bool:
+    """True for White, Green and Red (kinds 31..33)."""
     return kind >= WHITE
 
 
@@ -156,6 +162,7 @@ def tile_name(kind: int, red: bool = False) -> str:
 
 
 def bonus_name(bonus: int) -> str:
+    """The name of a bonus tile id (0..7); InvalidHandError for any other value."""
     if type(bonus) is not int or not 0 <= bonus < N_BONUS:
         raise InvalidHandError(f"bonus tile {bonus!r}: bonus ids are 0..7", reason="bad_bonus")
     return BONUS_NAMES[bonus]
@@ -431,6 +438,9 @@ def _group(digits: list[str], suit: int, letter_first: bool) -> str:
 
 
 def format_bonus(bonus: Iterable[int]) -> str:
+    """Bonus ids as hand text, e.g. ``[0, 4]`` -> ``'15f'`` ('' for none); InvalidHandError for
+    an id outside 0..7.
+    """
     ids = sorted(bonus)
     for b in ids:
         bonus_name(b)
@@ -448,12 +458,14 @@ def to_unicode(kinds: Iterable[int] | str, bonus: Iterable[int] = ()) -> str:
 
 
 def counts_to_unicode(counts: Sequence[int]) -> str:
+    """34 counts as Unicode mahjong tile characters, in kind order."""
     return "".join(UNICODE_TILES[k] * counts[k] for k in range(N_KINDS))
 
 
 # -- 34-count arrays ----------------------------------------------------------------------------
 
 def counts_from_kinds(kinds: Iterable[int]) -> list[int]:
+    """34 counts from tile kind ids; InvalidHandError for an id outside 0..33."""
     counts = [0] * N_KINDS
     for k in kinds:
         counts[_check_kind(k)] += 1
@@ -521,6 +533,7 @@ def kinds_from_136(ids: Iterable[int]) -> TileList:
 
 
 def kind_from_136(tile_id: int) -> int:
+    """The kind (0..33) of a 136-id; InvalidHandError for an id outside 0..135."""
     if type(tile_id) is not int or not 0 <= tile_id < 136:
         raise InvalidHandError(f"tile id {tile_id!r}: 136-ids are 0..135", reason="bad_tile_id")
     return tile_id >> 2

@@ -31,6 +31,9 @@ class ActionType(IntEnum):
 
 
 class Action(NamedTuple):
+    """One legal action of a seat: ``type``, the ``tile`` it acts on (136-id, -1 for none), the
+    tiles ``consumed`` from the hand by a call, and whether a discard is ``tsumogiri``.
+    """
     type: ActionType
     tile: int = -1
     consumed: tuple[int, ...] = ()

@@ -26,6 +26,9 @@ WallSource = Callable[[int, int], Wall]       # (round index, honba) -> wall
 
 @dataclass
 class GameResult:
+    """The end of a game: final ``scores`` and ``ranks`` by seat, ``final_points`` after uma
+    and oka, the events, and each hand's RoundResult.
+    """
     scores: list[int]                 # final raw points (leftover sticks paid out)
     ranks: list[int]                  # 1..4 per seat
     final_points: list[float]         # after uma/oka, in thousands

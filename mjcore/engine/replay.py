@@ -50,6 +50,9 @@ class ReplayMismatch(MjcoreError):
 
 @dataclass
 class ReplayReport:
+    """The outcome of replaying a record through the engine: ``ok``, what was compared, and on a
+    disagreement the ``message`` with the event ``index`` and the ``expected``/``got`` events.
+    """
     ok: bool
     hands: int = 0
     events: int = 0
@@ -354,6 +357,9 @@ def iter_record_sources(paths: list[str]):
 
 @dataclass
 class RecordOutcome:
+    """The outcome of one record file: ``status`` is agree, disagree, skipped or error, with a
+    ``detail`` for the last three.
+    """
     name: str
     status: str            # "agree", "disagree", "skipped", "error"
     detail: str = ""

@@ -66,19 +66,23 @@ class BatchScores:
 
     @property
     def bad_rows(self) -> np.ndarray:
+        """Indices of the rows that could not be scored (negative status)."""
         return np.flatnonzero(self.status < 0)
 
     @property
     def is_win(self) -> np.ndarray:
+        """Boolean array: True for rows scored as a win (status 0)."""
         return self.status == 0
 
     def errors(self) -> dict[int, InvalidHandError]:
+        """One InvalidHandError per bad row, by row index (``reason`` names the status)."""
         return {int(i): InvalidHandError(
             f"row {i}: {_ROW_REASONS.get(int(self.status[i]), 'invalid')}",
             reason=_ROW_REASONS.get(int(self.status[i]), "invalid_hand"), index=int(i))
             for i in self.bad_rows}
 
     def as_dict(self) -> dict[str, np.ndarray]:
+        """Every result array by name."""
         return {n: getattr(self, n) for n in self._names}
 
     def __len__(self) -> int:

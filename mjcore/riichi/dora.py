@@ -69,6 +69,7 @@ class DoraCount:
 
     @property
     def total(self) -> int:
+        """All the dora together: dora + ura + red."""
         return self.dora + self.ura + self.red
 
     def __repr__(self) -> str:

@@ -76,6 +76,7 @@ class EngineError(MjcoreError):
 
 
 class Meld(NamedTuple):
+    """A called set of the referee (136-ids; see the field comments)."""
     type: str                 # chi, pon, daiminkan, ankan, kakan
     tiles: tuple[int, ...]    # every tile of the meld (136-ids), called/added ones included
     called: int               # the called tile (-1 for ankan); for kakan the pon's called tile
@@ -84,6 +85,7 @@ class Meld(NamedTuple):
 
 
 class RoundResult(NamedTuple):
+    """How a hand (kyoku) ended and what it leaves for the next one."""
     kind: str                 # "hora", "exhaustive" or an abortive-draw reason
     deltas: list[int]         # score change per seat (riichi deposits not included)
     renchan: bool             # the dealer keeps the deal
@@ -148,6 +150,7 @@ class RiichiRound:
     # ---- events -----------------------------------------------------------------------
 
     def emit(self, ev: Event) -> None:
+        """Record an event and pass it to ``on_event`` when one was given."""
         self.events.append(ev)
         if self.on_event is not None:
             self.on_event(ev)
@@ -155,6 +158,7 @@ class RiichiRound:
     # ---- hand helpers -----------------------------------------------------------------
 
     def n_melds(self, seat: int) -> int:
+        """Number of called sets (kans included) of ``seat``."""
         return len(self.melds[seat])
 
     def _update_waits(self, seat: int) -> None:
@@ -191,6 +195,9 @@ class RiichiRound:
         self.counts[seat][tile >> 2] += 1
 
     def furiten(self, seat: int) -> bool:
+        """True when ``seat`` may not win by ron: temporary or riichi furiten, or one of its
+        waits is among its own discards.
+        """
         return (self.furiten_temp[seat] or self.furiten_riichi[seat]
                 or bool(self.waits[seat] & self.disc_kinds[seat]))
 
@@ -408,6 +415,9 @@ class RiichiRound:
     # ---- play -------------------------------------------------------------------------
 
     def play(self, decide: Decider) -> RoundResult:
+        """Play the hand to its end and return its RoundResult. ``decide(seat, actions)`` chooses
+        one of the legal actions for each decision; the events go to ``events`` and ``on_event``.
+        """
         self.decide = decide
         self.emit({"type": "start_kyoku", "bakaze": WIND_NAMES[self.round_wind],
                    "kyoku": self.kyoku, "honba": self.honba, "kyotaku": self.sticks,

@@ -209,6 +209,7 @@ class RuleSet:
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
+        """The names of every option (each field but ``name``), in declaration order."""
         return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
 
     def replace(self, **opts: Any) -> RuleSet:
@@ -221,10 +222,14 @@ class RuleSet:
         return dataclasses.replace(self, name="custom", **opts)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every option by name (``name`` left out); ``RuleSet.from_dict`` reads it back."""
         return {n: getattr(self, n) for n in self.option_names()}
 
     @classmethod
     def from_dict(cls, opts: dict[str, Any], base: str = "tenhou") -> RuleSet:
+        """The preset ``base`` with the options in ``opts`` replaced; an unknown option or a bad
+        value raises InvalidRuleError.
+        """
         return cls.preset(base).replace(**opts)
 
     def _pack_scoring(self) -> tuple[int, ...]:
