@@ -38,6 +38,7 @@ MAX_CONDITIONS = len(WIN_FLAGS)
 CONDITIONS = dict(enumerate(WIN_FLAGS, start=1))
 CLAIMS: dict[int, str] = {sp.CLASSICAL_CLAIM_UNSPECIFIED: "any", sp.CLASSICAL_CLAIM_PAIR: "pair",
           sp.CLASSICAL_CLAIM_CHOW: "chow", sp.CLASSICAL_CLAIM_PUNG: "pung"}
+INT32 = 1 << 31
 _CACHE_SIZE = 256
 _rules_cache: dict[bytes, ClassicalRules | None] = {}
 
@@ -57,6 +58,10 @@ def _classical_options(sel: sp.RuleSelection) -> dict[str, Any]:
         value = convert.option_from_proto(opt)   # checks the name's and values' lengths
         if opt.name in opts:
             raise InvalidRuleError(f"rule option {opt.name!r} given twice")
+        if isinstance(value, int) and not isinstance(value, bool) and not (
+                -INT32 <= value < INT32):
+            # the compiled scorer takes its options as C ints
+            raise InvalidRuleError(f"rule option {opt.name!r}: {value} is out of range")
         opts[opt.name] = value
     return opts
 

@@ -248,6 +248,12 @@ def _request(**changes):
         sp.RuleOption(name="losers_purity", bool_value=True)])}, "INVALID_RULE", "rules", "0"),
     ({"rules": sp.RuleSelection(options=[sp.RuleOption(name="limit", string_value="x" * 65)])},
      "INVALID_RULE", "rules", "0"),
+    ({"rules": sp.RuleSelection(options=[sp.RuleOption(name="bouquet_doubles",
+                                                        int_value=1 << 40)])},
+     "INVALID_RULE", "rules", "0"),
+    ({"rules": sp.RuleSelection(options=[sp.RuleOption(name="seven_pairs_points",
+                                                        int_value=-(1 << 40))])},
+     "INVALID_RULE", "rules", "0"),
 ])
 def test_score_deal_errors_name_field_and_seat(stub, changes, reason, field, index):
     code, message, got, meta = _error(stub.ScoreClassicalDeal, _request(**changes))
@@ -479,3 +485,32 @@ def test_grpclib_client_calls_the_classical_rpcs(tmp_path):
     net = np.frombuffer(bytes(out["bulk_deals"][0][1]), "<i4").tolist()
     assert out["bulk_deals"][0][0] == 2 and out["bulk_deals"][0][2] == [1]
     assert net == [-96, 304, -112, -96, 0, 0, 0, 0]
+
+
+def test_random_deal_requests_get_an_answer_or_a_clear_error(stub):
+    rng = np.random.default_rng(11)
+    alphabet = list("0123456789mpszf :<") + ["chi:", "pon:", "kan:", "ankan:", "kakan:"]
+    seen = set()
+    for _ in range(300):
+        hands = list(EXAMPLE_A)
+        seat = int(rng.integers(0, 4))
+        text = list(hands[seat])
+        for _ in range(int(rng.integers(1, 4))):
+            text.insert(int(rng.integers(0, len(text) + 1)), str(rng.choice(alphabet)))
+        hands[seat] = "".join(text)
+        request = _request(hands=hands, winner=int(rng.integers(-1, 5)),
+                           conditions=rng.integers(0, 12, int(rng.integers(0, 3))).tolist(),
+                           claim=int(rng.integers(0, 5)),
+                           win_tile=str(rng.choice(["4s", "7z", "0m", "x", ""])))
+        if rng.random() < 0.5:
+            request.discarder = int(rng.integers(-1, 5))
+        try:
+            stub.ScoreClassicalDeal(request, timeout=10)
+            seen.add("OK")
+        except grpc.RpcError as err:
+            assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, err.details()
+            detail = error_info(err)
+            assert detail.reason == detail.reason.upper() and detail.metadata["field"]
+            assert len(err.details()) <= 300
+            seen.add(detail.reason)
+    assert len(seen) > 5
