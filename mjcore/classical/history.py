@@ -195,6 +195,14 @@ class HandHistory:
         raise KeyError(player)
 
     @property
+    def east_streak(self) -> int:
+        """East's run of wins before this hand: the Game line's count when that line lists
+        this hand's East first. mj-server can leave the previous seating and count on the
+        Game line after the deal has passed (seen in a fresh game: the count 12 kept for the
+        new East, whose win it then scored as an ordinary hand); then the run is 0."""
+        return self.game.east_wins if self.game.ids[0] == self.players[0][0] else 0
+
+    @property
     def finished(self) -> bool:
         """True if somebody went Mah-Jong (a robbed kong is a Mah-Jong without the
         PlayerMahJongs message); a wash-out is not."""
@@ -202,6 +210,7 @@ class HandHistory:
 
     @property
     def label(self) -> str:
+        """"game N hand K" when the file name numbers the hand, else the source."""
         if self.game_number is not None and self.hand_number is not None:
             return f"game {self.game_number} hand {self.hand_number}"
         return self.source

@@ -234,6 +234,7 @@ class ClassicalRules:
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
+        """The names of every option (each field but ``name``), in declaration order."""
         return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
 
     def replace(self, **opts: Any) -> ClassicalRules:
@@ -246,10 +247,14 @@ class ClassicalRules:
         return dataclasses.replace(self, name="custom", **opts)
 
     def to_dict(self) -> dict[str, Any]:
+        """Every option by name (``name`` left out); ``ClassicalRules.from_dict`` reads it back."""
         return {n: getattr(self, n) for n in self.option_names()}
 
     @classmethod
     def from_dict(cls, opts: Mapping[str, Any], base: str = "classical") -> ClassicalRules:
+        """The preset ``base`` with the options in ``opts`` replaced; an unknown option or a bad
+        value raises InvalidRuleError.
+        """
         return cls.preset(base).replace(**dict(opts))
 
     @classmethod

@@ -129,6 +129,7 @@ class PlayerHand:
         return cls(tuple(sorted(concealed)), tuple(melds), tuple(bonus))
 
     def counts(self) -> list[int]:
+        """The concealed tiles as 34 counts."""
         c = [0] * N_KINDS
         for k in self.concealed:
             c[k] += 1
@@ -228,6 +229,7 @@ class Item:
 
     @property
     def concealed(self) -> bool:
+        """True when the item's set is concealed (the SF_CONCEALED flag)."""
         return bool(self.flags & SF_CONCEALED)
 
     @property
@@ -248,6 +250,7 @@ class Item:
 
     @property
     def reason(self) -> str:
+        """What the item scores for, in words, e.g. "concealed pung of majors"."""
         if self.name == "set":
             kind = "kong" if self.flags & SF_KONG else "pung"
             return (f"{'concealed' if self.concealed else 'exposed'} {kind} of "
@@ -267,6 +270,9 @@ class Item:
         return f"{subject + '  ' if subject else ''}{value}  ({self.reason})"
 
     def to_dict(self) -> dict[str, Any]:
+        """The item as a JSON-ready dict: item, reason, tiles (when about tiles) and its limit,
+        doubles or points.
+        """
         d: dict[str, Any] = {"item": self.name, "reason": self.reason}
         if self.tile is not None:
             d["tiles"] = self.subject
@@ -295,6 +301,7 @@ class PlayerScore:
     limit_hand: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The score as a JSON-ready dict, with its items."""
         return {"seat": self.seat, "winner": self.winner, "points": self.points,
                 "doubles": self.doubles, "uncapped": self.uncapped, "score": self.score,
                 "limit_hand": self.limit_hand, "items": [i.to_dict() for i in self.items]}
@@ -321,6 +328,9 @@ class DealScore:
     rules: ClassicalRules = field(compare=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """The deal as a JSON-ready dict: players, payments (``for`` when one pays another's
+        debt), net, cannon and the rules' name.
+        """
         return {"players": [p.to_dict() for p in self.players],
                 "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount,
                               **({"for": p.for_seat} if p.for_seat is not None else {})}
@@ -328,6 +338,7 @@ class DealScore:
                 "net": list(self.net), "cannon": self.cannon, "rules": self.rules.name}
 
     def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict())
 
 

@@ -702,6 +702,9 @@ def _analyze_dask_frame(ddf: Any) -> Any:
 
 @dataclass
 class AnalyzeSummary:
+    """What an analyze run did: parts analysed, rows, parts already done (``resumed``) and
+    the problems.
+    """
     parts: int = 0
     rows: int = 0
     resumed: int = 0

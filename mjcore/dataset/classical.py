@@ -28,6 +28,7 @@ _SUITS = "mpsz"
 
 
 def is_history(text: str) -> bool:
+    """True when ``text`` looks like a Bradfield hand history (``.mjs``), by its content."""
     from ..classical.engine.bradfield import is_bradfield_text
 
     return is_bradfield_text(text)
@@ -61,6 +62,9 @@ def _rules_text(rules: Any) -> str:
 
 
 def parse_history_bytes(name: str, text: str) -> Any:
+    """Parse one Bradfield hand history (``text``; ``name`` names it in messages) into a
+    HandHistory.
+    """
     from ..classical.history import parse_history
 
     return parse_history(text, name)

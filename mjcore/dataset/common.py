@@ -13,10 +13,12 @@ PROBLEMS_PREFIX = "_problems-"
 
 
 def partition_name(index: int) -> str:
+    """File name of Parquet part ``index``: ``part-NNNNN.parquet``."""
     return f"{PART_PREFIX}{index:05d}.parquet"
 
 
 def problems_name(index: int) -> str:
+    """File name of part ``index``'s problem list: ``_problems-NNNNN.json``."""
     return f"{PROBLEMS_PREFIX}{index:05d}.json"
 
 
@@ -31,6 +33,7 @@ class Problem:
     detail: str = ""    # the message
 
     def as_dict(self) -> dict[str, Any]:
+        """The problem's fields as a dict."""
         return asdict(self)
 
     def __str__(self) -> str:
@@ -40,6 +43,9 @@ class Problem:
 
 
 def atomic_write_json(path: str, value: Any) -> None:
+    """Write ``value`` as compact JSON to ``path`` atomically (a temporary file in the same
+    folder, then renamed).
+    """
     directory = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
     with os.fdopen(fd, "w") as f:
@@ -71,16 +77,20 @@ class PartitionPlan:
         os.makedirs(self.directory, exist_ok=True)
 
     def path(self, index: int) -> str:
+        """Path of Parquet part ``index`` in the folder."""
         return os.path.join(self.directory, partition_name(index))
 
     def done(self, index: int) -> bool:
+        """True when part ``index`` and its problem list are both written."""
         return os.path.exists(self.path(index)) and os.path.exists(
             os.path.join(self.directory, problems_name(index)))
 
     def count(self) -> int:
+        """Number of Parquet parts in the folder."""
         return len(part_files(self.directory))
 
     def read_problems(self) -> list[Problem]:
+        """The problems of every part in the folder (see :func:`read_problems`)."""
         return read_problems(self.directory)
 
     def clear(self) -> None:
@@ -99,6 +109,7 @@ def part_files(directory: str) -> list[str]:
 
 
 def read_problems(directory: str) -> list[Problem]:
+    """The problems in every problem-list file of ``directory``, in file-name order."""
     out: list[Problem] = []
     for name in sorted(os.listdir(directory)):
         if name.startswith(PROBLEMS_PREFIX) and name.endswith(".json"):
@@ -108,6 +119,7 @@ def read_problems(directory: str) -> list[Problem]:
 
 
 def cores() -> int:
+    """CPUs this process may run on (its affinity on Linux, else the CPU count)."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:          # not Linux

@@ -141,6 +141,9 @@ def _is_tar_name(name: str) -> bool:
 
 @dataclass
 class ParsedRecord:
+    """One record read from a file: ``format`` (mjlog, mjai or mjs), its events, the rules
+    (see the field comments), whether it is three-player, and for mjs its hand history.
+    """
     format: str
     events: list[Event]
     rules: str                 # JSON of the options that differ from the default rules
@@ -637,6 +640,7 @@ def _kyuushu_seat(events: list[Event], i: int) -> int:
 
 @dataclass
 class PartitionResult:
+    """What writing one Parquet part gave: its index, rows, records and problems."""
     index: int
     rows: int
     records: int
@@ -811,6 +815,9 @@ def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: boo
 
 @dataclass
 class ExtractSummary:
+    """Totals of an extract run: records, rows, parts written, parts already done
+    (``resumed``) and the problems.
+    """
     records: int = 0
     rows: int = 0
     partitions: int = 0
@@ -818,6 +825,7 @@ class ExtractSummary:
     problems: list[Problem] = field(default_factory=list)
 
     def add(self, res: PartitionResult) -> None:
+        """Add one part's result to the totals."""
         self.records += res.records
         self.rows += res.rows
         self.partitions += 1

@@ -28,6 +28,9 @@ MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten 
 
 @dataclass
 class Report:
+    """An analysis report: overall figures, per-player figures, mean shanten by turn, rows
+    skipped by reason and the problems shown.
+    """
     overall: dict[str, Any]
     players: list[dict[str, Any]]
     shanten_by_turn: list[dict[str, Any]]
@@ -35,11 +38,13 @@ class Report:
     problems_shown: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
+        """The report as a JSON-ready dict."""
         return {"overall": self.overall, "players": self.players,
                 "shanten_by_turn": self.shanten_by_turn, "skipped": self.skipped,
                 "problems_shown": self.problems_shown}
 
     def text(self, players: int = 20) -> str:
+        """The report as plain text; ``players``: most rows of the player table."""
         o = self.overall
         lines = [
             (f"rows {o['rows']:,}  games {o['games']:,}  player-hands {o['player_hands']:,}  "

@@ -67,6 +67,7 @@ class EfficiencyAgent:
     name = "efficiency"
 
     def choose(self, view: ClassicalView, actions: list[Action]) -> Action:
+        """Mah-Jong whenever it is offered, else the discard or claim of the module text."""
         last = actions[-1].type
         if actions[0].type == ActionType.PASS:
             if last == MAHJONG_CLAIM:
@@ -224,6 +225,9 @@ class ProcessAgent:
         self._send(to_json(ev))
 
     def choose(self, view: ClassicalView, actions: list[Action]) -> Action:
+        """Send the agent a request with ``actions`` and return the one it answers (by index
+        or as one of the offered actions); AgentError for any other answer.
+        """
         offered = [_action_json(a) for a in actions]
         self._send({"type": "request", "actions": offered})
         line = self._readline()
@@ -243,6 +247,7 @@ class ProcessAgent:
                          f"with 0 <= i < {len(actions)} or one of the offered actions")
 
     def close(self) -> None:
+        """End the agent: close its stdin, wait up to 2 s, then kill it."""
         if self.proc.poll() is None:
             try:
                 if self.proc.stdin is not None:

@@ -64,6 +64,7 @@ class HandReplay:
 
     @property
     def ok(self) -> bool:
+        """True when the replay produced every recorded event and met no error."""
         return self.diff is None and self.error is None
 
 
@@ -321,12 +322,12 @@ def _check_scores(out: HandReplay, script: _Script) -> None:
     cannon, late = _cannon(script, out.result)
     try:
         net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
-                                       east_streak=h.game.east_wins,
+                                       east_streak=h.east_streak,
                                        cannon=cannon if late else None, pair=script.pair)
         if cannon is not None and not late and deal_score is not None \
                 and warned_hand(deal_score.players[out.result.wins[0].seat]):
             net, deal_score = score_result(out.result, h.rules, h.game.prevailing_wind,
-                                           east_streak=h.game.east_wins, cannon=cannon,
+                                           east_streak=h.east_streak, cannon=cannon,
                                            pair=script.pair)
     except MjcoreError as exc:
         out.error = f"scoring: {exc}"
@@ -472,6 +473,7 @@ class GameReplay:
 
     @property
     def ok(self) -> bool:
+        """True when every hand replayed without a difference and the game has no errors."""
         return not self.errors and all(h.ok for h in self.hands)
 
     def problems(self) -> list[tuple[str, str]]:
@@ -480,6 +482,7 @@ class GameReplay:
         return out + [("", e) for e in self.errors]
 
     def first_problem(self) -> str | None:
+        """The first problem as "file: what differs", or None when the game agrees."""
         for source, text in self.problems():
             return f"{source}: {text}" if source else text
         return None

@@ -173,6 +173,9 @@ def _without(result: HandResult, others: Sequence[WinInfo]) -> HandResult:
 
 @dataclass
 class HandRecord:
+    """One hand of a game: the referee's result, net change by seat, scores by player after it
+    and the winner's DealScore (see the field comments).
+    """
     index: int
     prevailing: int
     east: int                   # player who is East
@@ -184,6 +187,7 @@ class HandRecord:
 
 @dataclass
 class GameResult:
+    """A played game: final scores by player, each hand's HandRecord and every event."""
     scores: list[int]                       # by player
     hands: list[HandRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)

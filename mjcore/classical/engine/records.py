@@ -37,6 +37,7 @@ _TILE_LIST_KEYS = ("wall",)
 
 
 def code_name(code: int) -> str:
+    """The name of a tile code: a kind (0..33) as mpsz, a bonus tile (34..41) as 1f..8f."""
     return CODE_NAMES[code]
 
 
@@ -70,6 +71,7 @@ def from_json(ev: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def write_lines(events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """Events as compact JSON lines (tile names, see :func:`to_json`), without newlines."""
     for ev in events:
         yield json.dumps(to_json(ev), separators=(",", ":"))
 

@@ -40,6 +40,7 @@ class EngineError(MjcoreError):
 
 
 class ActionType(IntEnum):
+    """The kinds of classical action (see the member comments)."""
     DISCARD = 0
     ORIGINAL_CALL = 1     # discard declaring Original Call (first discard, hand fishing)
     MAHJONG = 2           # Mah-Jong on one's own draw
@@ -54,6 +55,9 @@ class ActionType(IntEnum):
 
 
 class Action(NamedTuple):
+    """One legal action of a seat: its ``type``, the tile code it acts on (-1 for none) and
+    the ``form`` (a chow's place or how a Mah-Jong claim uses the tile; -1 for none).
+    """
     type: ActionType
     tile: int = -1
     form: int = -1        # chow: 0 lower, 1 middle, 2 upper; Mah-Jong claim: USE_* of handcalc
@@ -124,6 +128,7 @@ class HandResult(NamedTuple):
 
     @property
     def washout(self) -> bool:
+        """True when nobody went Mah-Jong."""
         return not self.wins
 
 
@@ -155,6 +160,7 @@ class ClassicalHand:
         self.last_any = rules.last_discard_claims == "any"
 
     def ask(self, seat: int, actions: list[Action]) -> Action:
+        """``decide(seat, actions)``'s choice; EngineError when it is not one of ``actions``."""
         a = self.decide(seat, actions)
         if a not in actions:
             raise EngineError(
@@ -203,6 +209,9 @@ class ClassicalHand:
     # ---- the hand ---------------------------------------------------------------------
 
     def deal(self) -> None:
+        """Deal the four hands (a ``deal`` event), then declare and replace each seat's bonus
+        tiles, East first.
+        """
         hands = self.wall.deal()
         self.emit({"type": "deal", "hands": [list(h) for h in hands]})
         for seat in range(4):
@@ -225,6 +234,7 @@ class ClassicalHand:
             self._update_waits(seat)
 
     def play(self) -> HandResult:
+        """Deal, play the hand to its end and return its HandResult (events go to ``emit``)."""
         self.deal()
         wall = self.wall
         seat = 0

@@ -17,6 +17,7 @@ _FOUR = (4,) * 34
 
 
 class ClassicalView:
+    """What one seat may see of a hand (see the module text); ``attach`` binds it to one."""
     __slots__ = ("_hand", "scores", "seat")
 
     def __init__(self, seat: int) -> None:
@@ -25,6 +26,7 @@ class ClassicalView:
         self.scores: list[int] = [0, 0, 0, 0]    # by seat of the current hand, before it
 
     def attach(self, hand: ClassicalHand, scores: list[int] | None = None) -> None:
+        """Look at ``hand`` (the referee) from now on; ``scores``: the seats' scores before it."""
         self._hand = hand
         if scores is not None:
             self.scores = list(scores)
@@ -42,28 +44,35 @@ class ClassicalView:
 
     @property
     def n_sets(self) -> int:
+        """Number of sets this seat has declared."""
         return len(self._h().melds[self.seat])
 
     @property
     def forms(self) -> int:
+        """The rules' winning forms, as the kernels take them (see ``winning_forms``)."""
         return self._h().forms
 
     # public state
     def melds(self, seat: int) -> list[Meld]:
+        """The sets ``seat`` has declared (a copy)."""
         return list(self._h().melds[seat])
 
     def bonus(self, seat: int) -> list[int]:
+        """The bonus tile codes ``seat`` has declared (a copy)."""
         return list(self._h().bonus[seat])
 
     def discards(self, seat: int) -> list[int]:
+        """The discards of ``seat`` still on the table (claimed ones left it; a copy)."""
         return list(self._h().discards[seat])
 
     @property
     def prevailing(self) -> int:
+        """The prevailing wind (0 East .. 3 North)."""
         return self._h().prevailing
 
     @property
     def live_remaining(self) -> int:
+        """Tiles left to draw in the live wall."""
         return self._h().wall.live_remaining
 
     def visible_counts(self) -> list[int]:
