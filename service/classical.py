@@ -40,7 +40,8 @@ CLAIMS: dict[int, str] = {sp.CLASSICAL_CLAIM_UNSPECIFIED: "any", sp.CLASSICAL_CL
           sp.CLASSICAL_CLAIM_CHOW: "chow", sp.CLASSICAL_CLAIM_PUNG: "pung"}
 INT32 = 1 << 31
 _CACHE_SIZE = 256
-_rules_cache: dict[bytes, ClassicalRules | None] = {}
+_MISSING = object()
+_rules_cache: dict[bytes, Any] = {}
 
 
 def _bad(message: str, reason: str, field: str, index: int | None = None,
@@ -90,8 +91,9 @@ def _resolve(sel: sp.RuleSelection, default: str | None) -> ClassicalRules | Non
 def rules_of(sel: sp.RuleSelection, default: str | None = None) -> ClassicalRules | None:
     """``_resolve`` with a small cache of the serialized selection (a stream repeats it)."""
     key = (default or "").encode() + b"\0" + sel.SerializeToString(deterministic=True)
-    if key in _rules_cache:
-        return _rules_cache[key]
+    known = _rules_cache.get(key, _MISSING)   # one lookup: another thread may clear it
+    if known is not _MISSING:
+        return known
     rules = _resolve(sel, default)
     if len(_rules_cache) >= _CACHE_SIZE:
         _rules_cache.clear()
