@@ -890,26 +890,33 @@ cdef class ScoreResult:
 
     cdef ScoreOut o
     cdef readonly int winner
+    """The winner's seat when the call gave ``winner=``, else 0 (seats relative to it)."""
     cdef object _yaku
 
     @property
     def status(self):
+        """Status name: "ok", "no_yaku" (complete but no yaku), or why the input is invalid
+        ("bad_count", "not_agari", ...)."""
         return STATUS_NAMES.get(self.o.status, str(self.o.status))
 
     @property
     def status_code(self):
+        """Status number: 0 ok, 1 no yaku, negative for invalid input (see ``status``)."""
         return self.o.status
 
     @property
     def is_win(self):
+        """True when the hand scores (status "ok")."""
         return self.o.status == ST_OK
 
     @property
     def han(self):
+        """Total han, dora included (0 for a yakuman hand)."""
         return self.o.han
 
     @property
     def fu(self):
+        """Fu, rounded up to tens (chiitoitsu 25; 0 for kokushi)."""
         return self.o.fu
 
     @property
@@ -932,6 +939,7 @@ cdef class ScoreResult:
 
     @property
     def yaku_mask(self):
+        """Bit ``i`` set for each tenhou yaku id ``i`` the hand has (see ``yaku``)."""
         return self.o.yaku_mask
 
     @property
@@ -941,14 +949,17 @@ cdef class ScoreResult:
 
     @property
     def dora(self):
+        """Han from dora (nukidora included in three-player)."""
         return self.o.dora
 
     @property
     def ura(self):
+        """Han from ura dora."""
         return self.o.ura
 
     @property
     def aka(self):
+        """Han from red fives."""
         return self.o.aka
 
     @property
@@ -958,6 +969,7 @@ cdef class ScoreResult:
 
     @property
     def is_kazoe(self):
+        """True for a yakuman reached by counting han (kazoe yakuman)."""
         return bool(self.o.kazoe)
 
     @property
@@ -967,6 +979,8 @@ cdef class ScoreResult:
 
     @property
     def limit_name(self):
+        """The limit in words: "", "mangan" ... "sanbaiman", "yakuman", "double yakuman"
+        ..., or "kazoe yakuman"."""
         if self.o.limit == LIMIT_YAKUMAN:
             if self.o.kazoe:
                 return "kazoe yakuman"
@@ -975,6 +989,7 @@ cdef class ScoreResult:
 
     @property
     def basic(self):
+        """Basic points: fu x 2^(han + 2), or the limit's basic points."""
         return self.o.basic
 
     @property
@@ -1025,18 +1040,24 @@ cdef class ScoreResult:
 
     @property
     def decomposition_index(self):
+        """Index of the scored decomposition among the hand's ``n_decompositions``
+        readings (the one that scores best; 0 when none has a yaku)."""
         return self.o.decomp_index
 
     @property
     def n_decompositions(self):
+        """Number of ways the hand reads as a winning hand."""
         return self.o.n_decomp
 
     @property
     def wait(self):
+        """The wait of the scored decomposition: ryanmen, kanchan, penchan, shanpon, tanki,
+        kokushi or kokushi 13-sided."""
         return WAIT_NAMES[self.o.decomp.wait]
 
     @property
     def decomposition(self):
+        """The scored decomposition (a :class:`mjcore.decomposition.Decomposition`)."""
         global _decomp_factory
         cdef int j
         if _decomp_factory is None:
@@ -1048,6 +1069,8 @@ cdef class ScoreResult:
         return _decomp_factory((d.form, d.pair, sets, d.wait, d.win_set))
 
     def to_dict(self):
+        """The result as a JSON-ready dict (yaku and fu items as dicts, the decomposition as
+        text)."""
         return {
             "is_win": self.is_win, "status": self.status, "han": self.han, "fu": self.fu,
             "yaku": [y._asdict() for y in self.yaku], "dora": self.dora, "ura": self.ura,
@@ -1074,6 +1097,10 @@ from collections import namedtuple as _nt
 
 Yaku = _nt("Yaku", "id name name_ja han")
 FuEntry = _nt("FuEntry", "item tile fu")
+Yaku.__doc__ = ("One yaku of a score: tenhou ``id``, romaji ``name``, Japanese ``name_ja`` "
+                "and its ``han``.")
+FuEntry.__doc__ = ("One fu item: ``item`` (base, set, pair, wait, ...), its ``tile`` (a kind "
+                   "id for sets and pairs, the wait's name for a wait, else None) and ``fu``.")
 
 
 cdef int _fill_rules(RulesC* r, tuple p) except -1:

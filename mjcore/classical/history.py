@@ -210,7 +210,7 @@ class HandHistory:
 
     @property
     def label(self) -> str:
-        """"game N hand K" when the file name numbers the hand, else the source."""
+        """The hand as "game N hand K" when the file name numbers it, else its source."""
         if self.game_number is not None and self.hand_number is not None:
             return f"game {self.game_number} hand {self.hand_number}"
         return self.source
