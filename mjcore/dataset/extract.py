@@ -141,8 +141,9 @@ def _is_tar_name(name: str) -> bool:
 
 @dataclass
 class ParsedRecord:
-    """One record read from a file: ``format`` (mjlog, mjai or mjs), its events, the rules
-    (see the field comments), whether it is three-player, and for mjs its hand history.
+    """One record read from a file: ``format`` (mjlog, mjai or mjs), its events, ``rules``
+    (JSON of the options that differ from the default rules), whether it is three-player
+    (``sanma``) and, for mjs, its hand history.
     """
     format: str
     events: list[Event]

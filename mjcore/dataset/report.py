@@ -28,8 +28,8 @@ MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten 
 
 @dataclass
 class Report:
-    """An analysis report: overall figures, per-player figures, mean shanten by turn, rows
-    skipped by reason and the problems shown.
+    """An analysis report: overall figures, per-player figures, mean shanten by turn, the
+    records and rows skipped (by reason) and the problems shown.
     """
     overall: dict[str, Any]
     players: list[dict[str, Any]]

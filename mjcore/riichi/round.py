@@ -76,7 +76,9 @@ class EngineError(MjcoreError):
 
 
 class Meld(NamedTuple):
-    """A called set of the referee (136-ids; see the field comments)."""
+    """A called set of the referee: ``type`` (chi, pon, daiminkan, ankan or kakan), all its
+    ``tiles`` (136-ids), the ``called`` tile, the ``target`` seat called from and, for a
+    kakan, the ``added`` tile."""
     type: str                 # chi, pon, daiminkan, ankan, kakan
     tiles: tuple[int, ...]    # every tile of the meld (136-ids), called/added ones included
     called: int               # the called tile (-1 for ankan); for kakan the pon's called tile
@@ -85,7 +87,9 @@ class Meld(NamedTuple):
 
 
 class RoundResult(NamedTuple):
-    """How a hand (kyoku) ended and what it leaves for the next one."""
+    """How a hand (kyoku) ended: ``kind`` ("hora", "exhaustive" or an abortive-draw reason),
+    ``deltas`` per seat (riichi deposits not included), whether the dealer keeps the deal
+    (``renchan``), the next honba, the riichi sticks left and the ``winners``."""
     kind: str                 # "hora", "exhaustive" or an abortive-draw reason
     deltas: list[int]         # score change per seat (riichi deposits not included)
     renchan: bool             # the dealer keeps the deal

@@ -173,8 +173,9 @@ def _without(result: HandResult, others: Sequence[WinInfo]) -> HandResult:
 
 @dataclass
 class HandRecord:
-    """One hand of a game: the referee's result, net change by seat, scores by player after it
-    and the winner's DealScore (see the field comments).
+    """One hand of a game: its ``index``, the prevailing wind, the player who was East, the
+    referee's HandResult, ``net`` change by seat, the scores by player after it and the
+    (last) winner's DealScore, or None.
     """
     index: int
     prevailing: int
