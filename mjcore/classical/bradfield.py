@@ -24,11 +24,12 @@ follows):
   makes its discarder pay every loser's debt to the winner if the player who claimed it goes
   Mah-Jong (on that discard or later, even self-drawn), and either it was discarded among the
   last four tiles (four or fewer left in the live wall, :func:`last_tiles_danger`) or the
-  winner's hand is what the danger warned of, a limit hand or one suit only
+  winner's hand is what the danger warned of, a limit hand, one suit only or three dragons
   (:func:`warned_hand`). In the 300 shipped games 10 winners claimed such a discard made
   earlier: the 4 with one suit only or a limit were charged, the 6 with less (one suit with
-  honours, or no suit double) were not. The latest such discard counts, and the losers then
-  do not settle among themselves.
+  honours, or no suit double) were not; fresh games add little three dragons (charged) and
+  one suit with honours at the limit by doubles (not charged). The latest such discard counts,
+  and the losers then do not settle among themselves.
 - A robbed kong is a Mah-Jong without ``PlayerMahJongs`` (``PlayerRobsKong`` instead); the
   robbed kong scores as the pung it was.
 """
@@ -74,10 +75,15 @@ def last_tiles_danger(live_left: int | None) -> bool:
     return live_left is not None and live_left <= LAST_TILES_DANGER
 
 
+# Doubles that make the hand an earlier dangerous discard warned of (limit hands do too).
+_WARNED_OF = frozenset({"one_suit_only", "little_three_dragons", "big_three_dragons"})
+
+
 def warned_hand(winner: PlayerScore) -> bool:
-    """The winner made the hand an earlier dangerous discard warned of: a limit hand or one
-    suit only (mj-server does not charge it for less, one suit with honours included)."""
-    return winner.limit_hand or any(i.name == "one_suit_only" for i in winner.items)
+    """The winner made the hand an earlier dangerous discard warned of: a limit hand, one
+    suit only, or three dragon sets (little or big). mj-server does not charge it for less:
+    one suit with honours, or a hand that reaches the limit by its doubles, is not enough."""
+    return winner.limit_hand or any(i.name in _WARNED_OF for i in winner.items)
 
 
 def deal_from_history(h: HandHistory) -> Deal:
@@ -244,7 +250,7 @@ def deal_from_history(h: HandHistory) -> Deal:
             how.add("last_discard")
         if won_on_east_first:
             how.add("earth")
-    if winner == 0 and h.game.east_wins >= 12:
+    if winner == 0 and h.east_streak >= 12:
         how.add("thirteenth_win")
     # kinds whose four copies are all visible: unclaimed discards and every declared set
     visible = Counter[int]()

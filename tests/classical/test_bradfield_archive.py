@@ -79,3 +79,16 @@ def test_a_dangerous_discard_is_charged_late_or_for_the_hand_it_warned_of(bradfi
         assert result is not None and result.cannon == h.settlement.cannon, h.source
         unwarned += not warned_hand(next(p for p in result.players if p.winner))
     assert unwarned > 100
+
+
+def test_the_hands_a_dangerous_discard_warns_of():
+    from mjcore.classical.scoring import Item, PlayerScore
+
+    def winner(*items: Item, limit: bool = False) -> PlayerScore:
+        return PlayerScore(0, True, items, 30, 3, 240, 240, limit)
+
+    assert warned_hand(winner(Item("one_suit_only", None, 0, doubles=3)))
+    assert warned_hand(winner(Item("little_three_dragons", None, 0, doubles=1)))
+    assert warned_hand(winner(limit=True))
+    assert not warned_hand(winner(Item("one_suit_with_honours", None, 0, doubles=1)))
+    assert not warned_hand(winner(Item("no_chows", None, 0, doubles=1)))

@@ -149,3 +149,12 @@ def test_fewer_collections_restores_the_collector():
                 parse_history("garbage", "x")
         assert gc.get_threshold()[0] == max(50_000, before[0])
     assert gc.get_threshold() == before
+
+
+def test_east_streak_only_for_the_east_the_game_line_names():
+    h = parse_history(SAMPLE.replace("E 0 1 0 0 0 0", "E 12 1 0 0 0 0"), "a")
+    assert h.game.east_wins == 12 and h.east_streak == 12
+    # the deal passed but the Game line still lists the old East and its count
+    stale = SAMPLE.replace("Game 1 2 3 4 E 0 1", "Game 4 1 2 3 E 12 1")
+    h = parse_history(stale, "b")
+    assert h.game.east_wins == 12 and h.east_streak == 0

@@ -594,7 +594,9 @@ class _GameTrack:
             for seat, (pid, _) in enumerate(h.players):
                 self.totals[pid] = self.totals.get(pid, 0) + r.net[seat]
         wins = r.result.wins
-        if any(w.seat == 0 for w in wins) or (not wins and not h.rules.washout_passes_deal):
+        east_won = any(w.seat == 0 for w in wins)
+        # mj-server passes the deal after East's 13th consecutive win
+        if (east_won and h.east_streak < 12) or (not wins and not h.rules.washout_passes_deal):
             self.expect_east = east
         else:
             self.expect_east = h.players[1][0]
