@@ -144,9 +144,8 @@ def test_fewer_collections_restores_the_collector():
     before = gc.get_threshold()
     with fewer_collections(50_000):
         assert gc.get_threshold() == (max(50_000, before[0]), *before[1:])
-        with pytest.raises(HistoryError):
-            with fewer_collections():
-                parse_history("garbage", "x")
+        with pytest.raises(HistoryError), fewer_collections():
+            parse_history("garbage", "x")
         assert gc.get_threshold()[0] == max(50_000, before[0])
     assert gc.get_threshold() == before
 
