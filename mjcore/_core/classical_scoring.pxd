@@ -9,6 +9,7 @@ from mjcore._core.decompose cimport HandC
 
 cdef enum:
     MAX_ITEMS = 48
+    NO_LIMIT_CEILING = 100000000   # a no-limit hand's score; 12x it still fits a settlement's i32
 
 # Score items. Points items first, then doubles, then limit hands; one item per set, pair
 # or reason. ITEM_NAMES in classical_scoring.pyx lists them in this order.

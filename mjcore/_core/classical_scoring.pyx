@@ -194,7 +194,7 @@ cdef void _finish(PlayerScoreC* p, const ClassicalRulesC* r) noexcept nogil:
         d = 40
     p.uncapped = <i64>p.points << d
     if r.no_limit:
-        p.score = <i32>(p.uncapped if p.uncapped < 2000000000 else 2000000000)
+        p.score = <i32>(p.uncapped if p.uncapped < NO_LIMIT_CEILING else NO_LIMIT_CEILING)
     else:
         p.score = <i32>(p.uncapped if p.uncapped < r.limit else r.limit)
 

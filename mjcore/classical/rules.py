@@ -69,7 +69,8 @@ Option values:
 - ``tile_specific_limits``: the enabled subset of "plum_blossom", "moon", "carrying_pole",
   "imperial_jade"; ``thirteenth_win_limit`` and ``wriggling_snake`` are separate switches.
 - ``limit``: the hand limit (any positive int; 1000, 500 and 300 are the usual ones).
-  ``no_limit``: hands are not capped and ``limit`` is only the value of a limit hand.
+  ``no_limit``: hands are not capped and ``limit`` is only the value of a limit hand (a hand
+  still stops at 100,000,000 points, so that every settlement stays exact).
 - ``false_mahjong_penalty``: "reject" (the engine refuses it) or "half_limit" (Harr).
 - ``last_discard_claims``: what a discard made after the live wall ran out may be claimed for:
   "mahjong" only (§5.3) or "any" claim (mj-server lets a pung, kong or chow be claimed; the
@@ -110,6 +111,13 @@ LIMIT_CARRYING_POLE = 4
 LIMIT_IMPERIAL_JADE = 8
 LIMIT_THIRTEENTH_WIN = 16
 LIMIT_WRIGGLING_SNAKE = 32
+
+
+# Upper bounds, so that scores and settlements stay exact in the kernel's 32-bit integers.
+_MOST: dict[str, int] = {
+    "start_points": 10**9, "limit": 10**7, "mahjong_points": 10**4, "seven_pairs_points": 10**4,
+    "bouquet_doubles": 8, "agreed_hands": 10**4, "rounds": 64,
+}
 
 
 @dataclass(frozen=True)
@@ -198,9 +206,10 @@ class ClassicalRules:
             if getattr(self, name) < 0:
                 raise InvalidRuleError(
                     f"classical rule option {name}={getattr(self, name)!r}: expected >= 0")
-        if self.start_points > 10**9 or self.limit > 10**7 or self.mahjong_points > 10**4:
-            raise InvalidRuleError("classical rule options: start_points, limit or mahjong_points "
-                                   "too large")
+        for name, most in _MOST.items():
+            if getattr(self, name) > most:
+                raise InvalidRuleError(
+                    f"classical rule option {name}={getattr(self, name)!r}: expected <= {most}")
         if self.limit <= 0:
             raise InvalidRuleError(f"classical rule option limit={self.limit!r}: expected > 0")
         if not (self.rounds in (1, 2) or (self.rounds > 0 and self.rounds % 4 == 0)):

@@ -9,7 +9,7 @@ import pytest
 
 from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, format_deal_score, score_deal
-from mjcore.errors import InvalidHandError
+from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.tiles import parse_tiles
 
 C = ClassicalRules.preset("classical")
@@ -354,3 +354,18 @@ def test_parse_errors_name_the_token():
         PlayerHand.parse("123m 9z")
     with pytest.raises(InvalidHandError, match="9f"):
         PlayerHand.parse("123m 9f")
+
+
+def test_no_limit_extremes_stay_exact():
+    """The largest no-limit hand the options allow (every bonus tile with the most bouquet
+    doubles, East winning, discarder paying double) settles exactly: its score stops at the
+    kernel's ceiling and the settlement sums to zero."""
+    big = deal("555z 666z 77z 999m pon:111z 1f2f3f4f5f6f7f8f", "7z", winner=0, how=())
+    rules = C.replace(no_limit=True, tile_specific_limits=(), bouquet_doubles=8,
+                      discarder_pays_double=True)
+    r = score_deal(big, rules)
+    assert r.players[0].uncapped > r.players[0].score == 100_000_000
+    assert sum(r.net) == 0
+    assert r.net[0] == (4 + 2 + 2) * 100_000_000     # East doubles; the discarder (South) again
+    with pytest.raises(InvalidRuleError, match="bouquet_doubles=9"):
+        C.replace(bouquet_doubles=9)
