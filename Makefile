@@ -17,7 +17,7 @@ DEPS := pyproject.toml setup.py
 	@echo "== .venv: installing the build tools and mjcore's dependencies"
 	test -x $(PY) || python3 -m venv .venv
 	$(PIP) install -q --upgrade pip 'setuptools>=77' wheel 'Cython>=3.0' numpy
-	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e .
+	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e '.[dataset]'
 	touch $@
 
 .venv/.mjcore-test: .venv/.mjcore-base $(DEPS)
@@ -57,8 +57,16 @@ check: venv-test
 	$(MAKE) test
 	$(MAKE) test-debug
 
+# The main job: the bundled sample hands, then the shipped Tenhou archive from records to a
+# report (extract, analyse, report with charts in build/demo/plots; resumable, so a second run
+# only reprints the report).
+TENHOU ?= ../shared/data/tenhou/mjlog.tar.xz
 demo: build
 	.venv/bin/mjcore analyze --file mjcore/data/sample_hands.txt
+	@echo "== the Tenhou archive ($(TENHOU)): extract, analyse, report"
+	.venv/bin/mjcore extract $(TENHOU) --out build/demo/extract
+	.venv/bin/mjcore analyze build/demo/extract --out build/demo/analysis
+	.venv/bin/mjcore report build/demo/analysis --plots build/demo/plots
 
 bench: build venv-test
 	@echo "== benchmarks/ (each benchmark once)"
