@@ -91,6 +91,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import InvalidRuleError
+from ..options import RuleOptions
 
 TILE_SPECIFIC_LIMITS = ("plum_blossom", "moon", "carrying_pole", "imperial_jade")
 
@@ -121,7 +122,7 @@ _MOST: dict[str, int] = {
 
 
 @dataclass(frozen=True)
-class ClassicalRules:
+class ClassicalRules(RuleOptions):
     """Every Chinese classical rule option (chinese-classical.md §13). Immutable.
 
     >>> ClassicalRules.preset("bradfield").cannon_liability
@@ -170,6 +171,8 @@ class ClassicalRules:
     buried_treasure_discard_pair: bool = True
     name: str = field(default="custom", compare=False)
 
+    _LABEL: ClassVar[str] = "classical rule"
+    _DEFAULT_PRESET: ClassVar[str] = "classical"
     _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
         "seating": ("dice", "wind_discs", "fixed"),
         "wall_profile": ("seed003", "seed001"),
@@ -230,41 +233,6 @@ class ClassicalRules:
         object.__setattr__(self, "_scoring", self._pack_scoring())
 
     # -- construction -------------------------------------------------------------------
-
-    @classmethod
-    def preset(cls, name: str) -> ClassicalRules:
-        """The named preset: ``classical`` (the spec's defaults) or ``bradfield``."""
-        try:
-            return _PRESETS[name]
-        except (KeyError, TypeError):
-            raise InvalidRuleError(
-                f"unknown classical rule preset {name!r}; expected one of "
-                f"{', '.join(_PRESETS)}") from None
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """The names of every option (each field but ``name``), in declaration order."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
-
-    def replace(self, **opts: Any) -> ClassicalRules:
-        """A copy with some options changed; unknown option names raise InvalidRuleError."""
-        unknown = sorted(set(opts) - set(self.option_names()))
-        if unknown:
-            raise InvalidRuleError(f"unknown classical rule option(s): {', '.join(unknown)}")
-        if not opts:
-            return self
-        return dataclasses.replace(self, name="custom", **opts)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option by name (``name`` left out); ``ClassicalRules.from_dict`` reads it back."""
-        return {n: getattr(self, n) for n in self.option_names()}
-
-    @classmethod
-    def from_dict(cls, opts: Mapping[str, Any], base: str = "classical") -> ClassicalRules:
-        """The preset ``base`` with the options in ``opts`` replaced; an unknown option or a bad
-        value raises InvalidRuleError.
-        """
-        return cls.preset(base).replace(**dict(opts))
 
     @classmethod
     def from_bradfield_options(cls, options: Mapping[str, int | str]) -> ClassicalRules:
@@ -415,3 +383,4 @@ _PRESETS: dict[str, ClassicalRules] = {
         buried_treasure_discard_pair=False, last_discard_claims="any",
         name="bradfield"),
 }
+ClassicalRules._PRESETS = _PRESETS

@@ -83,12 +83,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import InvalidRuleError
+from ..options import RuleOptions
 
 _PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
 
 
 @dataclass(frozen=True)
-class RuleSet:
+class RuleSet(RuleOptions):
     """Every riichi rule option (riichi.md §16). Build with :meth:`preset` and :meth:`replace`."""
 
     players: int = 4
@@ -137,6 +138,8 @@ class RuleSet:
     ryuuiisou_needs_hatsu: bool = False
     name: str = field(default="custom", compare=False)
 
+    _LABEL: ClassVar[str] = "rule"
+    _DEFAULT_PRESET: ClassVar[str] = "tenhou"
     _CHOICES: ClassVar[dict[str, tuple[Any, ...]]] = {
         "seating": ("wind_draw", "random", "fixed"),
         "players": (3, 4),
@@ -197,41 +200,6 @@ class RuleSet:
         object.__setattr__(self, "uma", uma)
         object.__setattr__(self, "_scoring", self._pack_scoring())
 
-    @classmethod
-    def preset(cls, name: str) -> RuleSet:
-        """The named preset: ``tenhou`` (the project default), ``ema``, ``wrc`` or
-        ``tenhou_sanma`` (three players)."""
-        try:
-            return _PRESETS[name]
-        except (KeyError, TypeError):
-            raise InvalidRuleError(
-                f"unknown rule preset {name!r}; expected one of {', '.join(_PRESETS)}") from None
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        """The names of every option (each field but ``name``), in declaration order."""
-        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")
-
-    def replace(self, **opts: Any) -> RuleSet:
-        """A copy with some options changed; unknown option names raise InvalidRuleError."""
-        unknown = sorted(set(opts) - set(self.option_names()))
-        if unknown:
-            raise InvalidRuleError(f"unknown rule option(s): {', '.join(unknown)}")
-        if not opts:
-            return self
-        return dataclasses.replace(self, name="custom", **opts)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option by name (``name`` left out); ``RuleSet.from_dict`` reads it back."""
-        return {n: getattr(self, n) for n in self.option_names()}
-
-    @classmethod
-    def from_dict(cls, opts: dict[str, Any], base: str = "tenhou") -> RuleSet:
-        """The preset ``base`` with the options in ``opts`` replaced; an unknown option or a bad
-        value raises InvalidRuleError.
-        """
-        return cls.preset(base).replace(**opts)
-
     def _pack_scoring(self) -> tuple[int, ...]:
         """The scoring-relevant options as small ints, in the field order of the C struct
         ``RulesC`` (mjcore/_core/scoring.pxd)."""
@@ -290,6 +258,7 @@ _PRESETS: dict[str, RuleSet] = {
         suucha_riichi=False, sanchahou=False, start_points=35000, target_points=40000,
         uma=(20000, 0, -20000, 0), oka=15000),
 }
+RuleSet._PRESETS = _PRESETS
 
 DEFAULT_RULES = _PRESETS["tenhou"]
 

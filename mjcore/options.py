@@ -1,0 +1,61 @@
+"""What both games' rules values share: an immutable dataclass of options with named presets.
+
+``mjcore.riichi.rules.RuleSet`` and ``mjcore.classical.rules.ClassicalRules`` each hold their own
+options, checks and presets; looking a preset up, changing options by name and converting to and
+from a dict are written once, here.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import InvalidRuleError
+
+if TYPE_CHECKING:
+    from typing import Self
+
+
+class RuleOptions:
+    """Base of a frozen dataclass of rule options. A subclass sets ``_LABEL`` (how its errors
+    name it, e.g. "classical rule"), ``_DEFAULT_PRESET``, and, after its presets are built,
+    ``_PRESETS`` (name -> value)."""
+
+    _LABEL: ClassVar[str] = "rule"
+    _DEFAULT_PRESET: ClassVar[str]
+    _PRESETS: ClassVar[Mapping[str, Any]] = {}
+
+    @classmethod
+    def preset(cls, name: str) -> Self:
+        """The named preset (the module's table lists them); an unknown name raises
+        InvalidRuleError naming it and the known ones."""
+        try:
+            return cls._PRESETS[name]
+        except (KeyError, TypeError):
+            raise InvalidRuleError(
+                f"unknown {cls._LABEL} preset {name!r}; expected one of "
+                f"{', '.join(cls._PRESETS)}") from None
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The names of every option (each field but ``name``), in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")  # type: ignore[arg-type]
+
+    def replace(self, **opts: Any) -> Self:
+        """A copy with some options changed; unknown option names raise InvalidRuleError."""
+        unknown = sorted(set(opts) - set(self.option_names()))
+        if unknown:
+            raise InvalidRuleError(f"unknown {self._LABEL} option(s): {', '.join(unknown)}")
+        if not opts:
+            return self
+        return dataclasses.replace(self, name="custom", **opts)  # type: ignore[type-var]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option by name (``name`` left out); ``from_dict`` reads it back."""
+        return {n: getattr(self, n) for n in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, opts: Mapping[str, Any], base: str | None = None) -> Self:
+        """The preset ``base`` (the default preset when None) with the options in ``opts``
+        replaced; an unknown option or a bad value raises InvalidRuleError."""
+        return cls.preset(base or cls._DEFAULT_PRESET).replace(**dict(opts))
