@@ -98,19 +98,13 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
 
 def _check_command(agent: str) -> None:
     """Refuse an mjai agent whose command cannot be found before any game starts."""
-    import shlex
-    import shutil
-
+    from ..engine.agents import agent_command
     from ..engine.mjai import MjaiError
 
     try:
-        argv = shlex.split(agent[len("mjai:"):])
+        agent_command(agent, "mjai:")
     except ValueError as exc:
-        raise MjaiError(f"--agents {agent!r}: {exc}") from None
-    if not argv:
-        raise MjaiError(f"--agents {agent!r}: no command after 'mjai:'")
-    if shutil.which(argv[0]) is None:
-        raise MjaiError(f"--agents {agent!r}: command {argv[0]!r} not found or not executable")
+        raise MjaiError(str(exc)) from None
 
 
 def _take(stats: _Stats, summary: dict[str, Any], bar) -> None:

@@ -133,3 +133,22 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         return AGENTS[name]()  # type: ignore[no-any-return]
     raise MjcoreError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)} "
                       "or mjai:COMMAND")
+
+
+def agent_command(spec: str, prefix: str) -> list[str]:
+    """The command of an out-of-process agent given as ``PREFIX COMMAND`` (``mjai:python bot.py``
+    for riichi, ``json:...`` for classical), split as a shell would. Raises ValueError naming the
+    spec when the command is missing, unparseable or not found on PATH, so a game never starts
+    with an agent that cannot run."""
+    import shlex
+    import shutil
+
+    try:
+        argv = shlex.split(spec[len(prefix):])
+    except ValueError as exc:
+        raise ValueError(f"--agents {spec!r}: {exc}") from None
+    if not argv:
+        raise ValueError(f"--agents {spec!r}: no command after {prefix!r}")
+    if shutil.which(argv[0]) is None:
+        raise ValueError(f"--agents {spec!r}: command {argv[0]!r} not found or not executable")
+    return argv

@@ -141,19 +141,13 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
 
 
 def _check_command(agent: str) -> None:
-    import shlex
-    import shutil
-
+    from ...engine.agents import agent_command
     from .agents import AgentError
 
     try:
-        argv = shlex.split(agent[len("json:"):])
+        agent_command(agent, "json:")
     except ValueError as exc:
-        raise AgentError(f"--agents {agent!r}: {exc}") from None
-    if not argv:
-        raise AgentError(f"--agents {agent!r}: no command after 'json:'")
-    if shutil.which(argv[0]) is None:
-        raise AgentError(f"--agents {agent!r}: command {argv[0]!r} not found or not executable")
+        raise AgentError(str(exc)) from None
 
 
 # ---- replay ----------------------------------------------------------------------------
