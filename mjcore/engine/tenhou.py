@@ -147,6 +147,9 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
         n_tag += 1
         if digits and in_round:
             tile = int(digits)
+            if tile >= 136:
+                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: tile id {tile} "
+                                       "is not below 136", reason="bad_mjlog")
             seat = _DRAW.get(c, -1)
             if seat >= 0:
                 hands[seat].append(tile)

@@ -90,6 +90,8 @@ def test_read_small_record():
 def test_malformed_records_raise_invalid_hand_error():
     with pytest.raises(InvalidHandError, match="does not hold"):
         read_mjlog(_small().replace("<D100/>", "<D120/>"))
+    with pytest.raises(InvalidHandError, match="tile id 200 is not below 136"):
+        read_mjlog(_small().replace("<D100/>", "<D200/>"))
     with pytest.raises(InvalidHandError, match="unknown draw type"):
         read_mjlog(_small().replace('type="yao9"', 'type="xyz"'))
     with pytest.raises(InvalidHandError, match="malformed"):
