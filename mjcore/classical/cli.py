@@ -187,6 +187,9 @@ def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool)
     except HistoryError as e:
         click.echo(f"error: {e}", err=True)
         errors = 1
+    if hands == 0 and not washouts and not errors:
+        click.echo(f"error: no Bradfield hand histories (.mjs) found in {', '.join(paths)}",
+                   err=True)
     differ = hands - agreed
     summary = (f"{agreed} of {hands} scored hands agree with Bradfield's records "
                f"({differ} differ" + (f", {allowed} of them known" if known else "") + ")"
