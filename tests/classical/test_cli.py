@@ -80,3 +80,9 @@ def test_history_agreement_disagreement_and_allow(tmp_path):
     broken.write_text("Player 1 A\n")
     r = run("--history", str(broken))
     assert r.exit_code == 1 and "broken.mjs" in r.output and "4 Player lines" in r.output
+
+
+def test_history_folder_without_histories_is_refused(tmp_path):
+    r = run("--rules", "bradfield", "--history", str(tmp_path))
+    assert r.exit_code == 1
+    assert "no Bradfield hand histories (.mjs) found" in r.output
