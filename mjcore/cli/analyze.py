@@ -11,6 +11,7 @@ import click
 from . import main
 
 PROGRESS_MIN_LINES = 1000
+MAX_LINE_CHARS = 4096  # a hand with melds and bonus tiles is under 100
 _COMPACT = (",", ":")
 
 
@@ -26,7 +27,9 @@ class _Source:
 
 
 def _lines(stream: IO[str], name: str) -> Iterator[_Source]:
-    for n, raw in enumerate(stream, 1):
+    for n, raw in enumerate(iter(lambda: stream.readline(MAX_LINE_CHARS + 1), ""), 1):
+        if len(raw) > MAX_LINE_CHARS and not raw.endswith("\n"):
+            raise click.ClickException(f"{name} line {n}: longer than {MAX_LINE_CHARS} characters")
         text = raw.strip()
         if text and not text.startswith("#"):
             yield _Source(f"{name} line {n}", n, text)

@@ -77,3 +77,13 @@ def test_analyze_refuses_a_fifth_visible_copy():
     r = run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z1z")
     assert r.exit_code == 2 and "--visible" in r.stderr and "four copies of 1z" in r.stderr
     assert run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z").exit_code == 0
+
+
+def test_analyze_refuses_an_over_long_line(tmp_path):
+    from mjcore.cli.analyze import MAX_LINE_CHARS
+
+    path = tmp_path / "hands.txt"
+    path.write_text("123m456p789s11223z\n" + "1" * (MAX_LINE_CHARS + 1) + "\n")
+    one_line_error(run("analyze", "--file", str(path)), "line 2", f"longer than {MAX_LINE_CHARS}")
+    path.write_text("123m456p789s11223z" + " " * (MAX_LINE_CHARS - 18) + "\n")
+    assert run("analyze", "--file", str(path)).exit_code == 0
