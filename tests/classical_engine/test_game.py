@@ -62,7 +62,7 @@ def test_an_illegal_choice_names_the_seat() -> None:
 
 
 AGENT = r"""
-import json, sys
+import json, sys, time
 mode = sys.argv[1]
 for line in sys.stdin:
     msg = json.loads(line)
@@ -72,6 +72,15 @@ for line in sys.stdin:
         print("hello", flush=True)
     elif mode == "die":
         sys.exit(3)
+    elif mode == "flood":
+        sys.stdout.write("x" * (2 << 20))
+        sys.stdout.flush()
+        time.sleep(30)
+    elif mode == "trickle":
+        while True:  # never a whole line: only an overall deadline ends this
+            sys.stdout.write(" ")
+            sys.stdout.flush()
+            time.sleep(0.2)
     else:
         acts = msg["actions"]
         pick = next((i for i, a in enumerate(acts) if a["type"] == "mahjong"), len(acts) - 1)
@@ -79,10 +88,10 @@ for line in sys.stdin:
 """
 
 
-def _agent(tmp_path, mode: str) -> ProcessAgent:
+def _agent(tmp_path, mode: str, timeout: float = 20) -> ProcessAgent:
     script = tmp_path / "agent.py"
     script.write_text(AGENT)
-    return ProcessAgent(f"{sys.executable} {script} {mode}", timeout=20)
+    return ProcessAgent(f"{sys.executable} {script} {mode}", timeout=timeout)
 
 
 def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
@@ -98,9 +107,11 @@ def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
 @pytest.mark.parametrize("mode,message", [
     ("garbage", r"answered 'hello' to a request after event \w+"),
     ("die", r"died \(exit code 3\) after event"),
+    ("flood", r"answered a line longer than 1048576 bytes after event"),
+    ("trickle", r"did not answer within 3 s after event"),
 ])
 def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> None:
-    agents = [_agent(tmp_path, mode), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    agents = [_agent(tmp_path, mode, timeout=3 if mode == "trickle" else 20), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
     try:
         with pytest.raises(AgentError, match=message) as info:
             play_game(agents, seed=5)

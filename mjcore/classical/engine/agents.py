@@ -16,6 +16,7 @@ import os
 import select
 import shlex
 import subprocess
+import time
 from itertools import compress
 from typing import Any
 
@@ -162,6 +163,10 @@ class EfficiencyAgent:
         return choice
 
 
+MAX_ANSWER_BYTES = 1 << 20
+"""The longest answer line a :class:`ProcessAgent` may send (an answer is one small object)."""
+
+
 class ProcessAgent:
     """An agent in another process, over JSON lines on its stdin/stdout.
 
@@ -172,7 +177,8 @@ class ProcessAgent:
     action ``{"type": "discard", "tile": "5p"}`` with ``form`` (chow: 0 lower, 1 middle,
     2 upper) or ``use`` (Mah-Jong claims: lower, middle, upper, pung, pair, special) where
     they apply. The agent answers a request with one line: ``{"index": i}`` (the i-th action
-    offered, from 0) or the action object itself. It must answer within ``timeout`` seconds.
+    offered, from 0) or the action object itself. It must answer within ``timeout`` seconds, in at most
+    :data:`MAX_ANSWER_BYTES` bytes.
     """
 
     def __init__(self, command: str, *, name: str = "", timeout: float = 30.0) -> None:
@@ -204,8 +210,13 @@ class ProcessAgent:
     def _readline(self) -> str:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + self.timeout
         while b"\n" not in self._buf:
-            ready, _, _ = select.select([fd], [], [], self.timeout)
+            if len(self._buf) > MAX_ANSWER_BYTES:
+                raise AgentError(f"agent {self.name!r} (seat {self.seat}) answered a line "
+                                 f"longer than {MAX_ANSWER_BYTES} bytes after event "
+                                 f"{self.last_event}")
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
                 raise AgentError(f"agent {self.name!r} (seat {self.seat}) did not answer "
                                  f"within {self.timeout:g} s after event {self.last_event}")
