@@ -77,6 +77,16 @@ def schema() -> Any:
 RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz", ".mjs")
 
 
+MAX_RECORD_BYTES = 64 << 20
+"""The largest record file or archive member read (a Tenhou game is tens of kilobytes);
+a larger one is reported as unreadable, not read into memory."""
+
+
+def _too_big(name: str, size: int) -> MjcoreError:
+    return MjcoreError(f"{name}: {size} bytes, more than the {MAX_RECORD_BYTES} bytes "
+                       "a record may have")
+
+
 def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
     """(name, raw bytes) of every record under ``paths`` (files, folders searched recursively,
     tar archives read in place), in a stable order. A path that cannot be read yields
@@ -122,15 +132,23 @@ def _sources_with_bytes(paths: Iterable[str], done: int = 0
                 with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as tar:
                     for member in tar:
                         if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
+                            if member.size > MAX_RECORD_BYTES:
+                                name = f"{path}:{member.name}"
+                                yield name, _too_big(name, member.size), done + raw.tell()
+                                continue
                             fh = tar.extractfile(member)
                             if fh is not None:
                                 yield f"{path}:{member.name}", fh.read(), done + raw.tell()
                 done += size
                 continue
+            if size > MAX_RECORD_BYTES:
+                done += size
+                yield path, _too_big(path, size), done
+                continue
             with open(path, "rb") as f:
-                data = f.read()
+                data = f.read(MAX_RECORD_BYTES + 1)
             done += size
-            yield path, data, done
+            yield path, data if len(data) <= MAX_RECORD_BYTES else _too_big(path, len(data)), done
         except (OSError, EOFError, tarfile.TarError) as exc:
             yield path, exc, done
 

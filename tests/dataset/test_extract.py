@@ -239,3 +239,21 @@ def test_truncated_archive_keeps_what_it_read(records, tmp_path):
     problems = problems_of(table)
     assert [p.reason for p in problems if p.file == str(archive)] == ["unreadable"]
     assert 0 < len(set(table["game"].to_pylist())) < 6
+
+
+def test_oversized_record_is_reported_not_read(records, tmp_path, monkeypatch):
+    import importlib
+
+    ex = importlib.import_module("mjcore.dataset.extract")
+    data = next(iter(records.values()))
+    (tmp_path / "big.xml").write_bytes(data)
+    archive = tmp_path / "big.tar"
+    with tarfile.open(archive, "w") as tar:
+        info = tarfile.TarInfo("in/big.xml")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    monkeypatch.setattr(ex, "MAX_RECORD_BYTES", len(data) - 1)
+    for path in (tmp_path / "big.xml", archive):
+        problems = problems_of(extract(str(path), workers=1))
+        assert [p.reason for p in problems] == ["unreadable"]
+        assert "more than" in problems[0].detail
