@@ -31,8 +31,6 @@ from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
 
 CLASSICAL_PRESETS = ("classical", "bradfield")
 RIICHI_PRESETS = ("tenhou", "ema", "wrc")
-# characters of the ScoreClassicalDeal text fields (a hand: FIELD_CHARS["hand"])
-DEAL_FIELD_CHARS = {"win_tile": 4, "pair": 4, "dead_tiles": 100}
 MAX_CONDITIONS = len(WIN_FLAGS)
 # ClassicalWinCondition value -> the library's name (WIN_FLAGS order)
 CONDITIONS = dict(enumerate(WIN_FLAGS, start=1))
@@ -70,12 +68,8 @@ def _classical_options(sel: sp.RuleSelection) -> dict[str, Any]:
 def _resolve(sel: sp.RuleSelection, default: str | None) -> ClassicalRules | None:
     """Classical rules of ``sel``, or None for riichi; ``default``: the preset of an empty
     selection (None = riichi)."""
-    preset = sel.preset
-    limit = FIELD_CHARS["rules.preset"]
-    if len(preset) > limit:
-        raise InvalidRuleError(f"rule preset {quote(preset[:limit])!r}...: {len(preset)} "
-                               f"characters, at most {limit} allowed")
-    preset = preset or default or ""
+    convert._check_rule_text(sel.preset, "rule preset", "rules.preset")
+    preset = sel.preset or default or ""
     if preset in CLASSICAL_PRESETS:
         return ClassicalRules.preset(preset).replace(**_classical_options(sel))
     if default is not None or preset not in ("", *RIICHI_PRESETS):
@@ -101,12 +95,13 @@ def rules_of(sel: sp.RuleSelection, default: str | None = None) -> ClassicalRule
     return rules
 
 
-def stream_rules(request: Any, batch_no: int) -> ClassicalRules | None:
+def stream_rules(request: Any, batch_no: int, default: str | None = None
+                 ) -> ClassicalRules | None:
     """The rules of one bulk request batch; a bad selection fails the call, naming the batch."""
-    if not request.HasField("rules"):
+    if default is None and not request.HasField("rules"):
         return None
     try:
-        return rules_of(request.rules)
+        return rules_of(request.rules, default)
     except InvalidRuleError as err:
         raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
                        "INVALID_RULE", field="rules", batch=batch_no) from None
@@ -172,9 +167,9 @@ def deal_of(request: sp.ScoreClassicalDealRequest) -> Deal:
         raise _bad(f"hands: {len(request.hands)} given, a deal has 4 (seat 0 East first)",
                    "BAD_HAND_COUNT", "hands")
     texts = [_text(t, "hands", FIELD_CHARS["hand"], i) for i, t in enumerate(request.hands)]
-    win_text = _text(request.win_tile, "win_tile", DEAL_FIELD_CHARS["win_tile"])
-    pair_text = _text(request.pair, "pair", DEAL_FIELD_CHARS["pair"])
-    dead_text = _text(request.dead_tiles, "dead_tiles", DEAL_FIELD_CHARS["dead_tiles"])
+    win_text = _text(request.win_tile, "win_tile", FIELD_CHARS["win_tile"])
+    pair_text = _text(request.pair, "pair", FIELD_CHARS["pair"])
+    dead_text = _text(request.dead_tiles, "dead_tiles", FIELD_CHARS["dead_tiles"])
     wind = _enum(request.prevailing_wind, "prevailing_wind", range(5))
     claim = _enum(request.claim, "claim", range(len(CLAIMS)))
     if len(request.conditions) > MAX_CONDITIONS:
@@ -302,11 +297,7 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
         limit = min(servicer.max_batch,
                     max(1, (servicer.max_message_size - 4096) // (DEAL_OUT_BYTES + 8)))
         arrays = deal_arrays(request, limit, batch_no)
-        try:
-            rules = rules_of(request.rules, default="classical")
-        except InvalidRuleError as err:
-            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
-                           "INVALID_RULE", field="rules", batch=batch_no) from None
+        rules = stream_rules(request, batch_no, default="classical")
         assert rules is not None
         n = len(arrays["counts"])
         status = np.zeros(n, np.int8)

@@ -21,6 +21,8 @@ log = logging.getLogger("mjcore.service")
 FIELD_CHARS = {
     "hand": 100,             # 14 tiles and four called melds with their "<seat" marks
     "win_tile": 4,
+    "pair": 4,               # ScoreClassicalDeal's pair tile
+    "dead_tiles": 100,       # ScoreClassicalDeal's dead kinds ("1m2m...", 34 kinds at most)
     "visible": 300,          # 136 tiles written one by one ("1m2m..." is 2 chars a tile)
     "dora_indicators": 40,
     "ura_indicators": 40,
