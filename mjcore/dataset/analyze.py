@@ -232,8 +232,12 @@ def _hands(table: Any) -> _Hands:
             texts = _column(table, "rules")
             texts = texts.to_pylist() if texts is not None else None
             keys: dict[bool, int] = {}
+            pairs_of: dict[Any, bool] = {}
             for r in classical.tolist():
-                pairs = _classical_seven_pairs(texts[r] if texts is not None else None)
+                text = texts[r] if texts is not None else None
+                pairs = pairs_of.get(text)
+                if pairs is None:
+                    pairs = pairs_of[text] = _classical_seven_pairs(text)
                 if pairs not in keys:
                     keys[pairs] = len(group_rules)
                     group_rules.append(_ClassicalForms(pairs))
@@ -642,9 +646,11 @@ def _score_rows(wins: Any, h: _Hands, rows: np.ndarray, status: np.ndarray, han:
         "dora": _indicator_kinds(wins.column("dora_markers"), m),
         "ura": _indicator_kinds(wins.column("ura_markers"), m),
     }
-    rules_col = wins.column("rules").to_pylist()
-    for rules_text in sorted(set(rules_col), key=str):
-        sel = np.flatnonzero(np.asarray([r == rules_text for r in rules_col]))
+    rows_of: dict[Any, list[int]] = {}
+    for j, rules_text in enumerate(wins.column("rules").to_pylist()):
+        rows_of.setdefault(rules_text, []).append(j)
+    for rules_text, sel_rows in rows_of.items():
+        sel = np.asarray(sel_rows, np.int64)
         try:
             rules = RuleSet.from_dict(json.loads(rules_text)) if rules_text else None
         except (MjcoreError, ValueError, TypeError) as exc:
