@@ -28,10 +28,11 @@ class ServerConfig:
 
     Limits against misbehaving clients (service/README.md, "Limits"; seconds and bytes):
     ``unary_max_message_size`` is the largest unary request (bulk streams keep
-    ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take to send its request
-    message (or a bulk stream its next batch); ``max_receiving`` (None: half the workers) is
-    how many main-port calls may wait for their message at once before further waits get
-    1 s (a quarter of ``receive_timeout`` if less); ``max_concurrent_calls`` bounds the main port's calls (running and queued);
+    ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take
+    to send its request message (or a bulk stream its next batch); ``max_receiving`` (None:
+    half the workers) is how many main-port calls may wait for their message at once before
+    further waits get 1 s (a quarter of ``receive_timeout`` if less); ``max_concurrent_calls``
+    bounds the main port's calls (running and queued);
     ``max_streams_per_connection`` and ``max_connections`` apply to each port;
     ``handshake_timeout`` covers the TLS handshake and the HTTP/2 preface; a connection with
     no call for ``idle_timeout`` is closed; ``keepalive_interval`` without a byte from the
