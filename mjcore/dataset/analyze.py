@@ -45,6 +45,7 @@ INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "ac
 INPUT_KEY = "mjcore.input"
 KEY_COLUMNS = ("game", "decision")
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
+MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
@@ -289,6 +290,10 @@ def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, n
     n = len(texts)
     counts = np.zeros((n, 34), np.uint8)
     melds = np.full(n, -1, np.int64)
+    for i, t in enumerate(texts):
+        if isinstance(t, str) and len(t) > MAX_HAND_CHARS:
+            error[i] = f"bad_hand: {len(t)} characters, more than {MAX_HAND_CHARS}"
+            texts[i] = None
     plain = [i for i, t in enumerate(texts) if isinstance(t, str) and ":" not in t
              and "\n" not in t and "\r" not in t]
     if plain:
@@ -310,7 +315,7 @@ def _parse_hands(texts: list[Any], error: dict[int, str]) -> tuple[np.ndarray, n
         if i in plain_set:
             continue
         if not isinstance(t, str):
-            error[i] = "bad_hand: no hand text"
+            error.setdefault(i, "bad_hand: no hand text")
             continue
         try:
             hand = Hand.parse(t)

@@ -134,6 +134,16 @@ def test_user_tables_with_bad_rows():
     assert table["analysis_error"].to_pylist() == err
 
 
+def test_huge_hand_cell_is_a_row_error():
+    huge = "1m" * 100_000
+    out = analyze(pa.table({"hand": ["123m456p789s11223z", huge, huge + " pon:555z"]}),
+                  n_threads=1)
+    err = out["analysis_error"].to_pylist()
+    assert err[0] is None
+    assert err[1:] == ["bad_hand: 200000 characters, more than 256",
+                       "bad_hand: 200009 characters, more than 256"]
+
+
 def test_counts_column_and_missing_columns():
     counts = np.zeros((2, 34), np.uint8)
     counts[0, [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 28]] = 1
