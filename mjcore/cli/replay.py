@@ -70,6 +70,8 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
             for n, d in sources():
                 outcomes.append(replay_source(n, d, rules))
                 bar.update(1)
+    except MjcoreError as exc:
+        raise click.ClickException(str(exc)) from None
     finally:
         bar.close()
     empty = [p for p, n in found.items() if n == 0]

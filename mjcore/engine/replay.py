@@ -326,33 +326,48 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
 # ---- record sources (files, directories, tar archives) ---------------------------------------
 
 RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json")
+MAX_RECORD_BYTES = 64 << 20  # one game's record is well under 1 MB
+
+
+def _read_record(name: str, f: Any) -> bytes:
+    data = f.read(MAX_RECORD_BYTES + 1)
+    if len(data) > MAX_RECORD_BYTES:
+        raise InvalidHandError(f"{name}: a record larger than {MAX_RECORD_BYTES} bytes",
+                               reason="too_large")
+    return data
 
 
 def iter_record_sources(paths: list[str]):
     """Yield (name, raw bytes) for every record under ``paths``: mjlog/mjai files, directories
-    (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place)."""
+    (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place).
+    Raises InvalidHandError naming the path for a record over MAX_RECORD_BYTES or a file or
+    archive that cannot be read."""
     import os
     import tarfile
 
     for path in paths:
-        if os.path.isdir(path):
-            for root, _dirs, files in os.walk(path):
-                for fn in sorted(files):
-                    full = os.path.join(root, fn)
-                    if fn.endswith(RECORD_SUFFIXES):
-                        with open(full, "rb") as f:
-                            yield full, f.read()
-            continue
-        if tarfile.is_tarfile(path):
-            with tarfile.open(path) as tar:
-                for member in tar:
-                    if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
-                        member_file = tar.extractfile(member)
-                        if member_file is not None:
-                            yield member.name, member_file.read()
-            continue
-        with open(path, "rb") as f:
-            yield path, f.read()
+        try:
+            if os.path.isdir(path):
+                for root, _dirs, files in os.walk(path):
+                    for fn in sorted(files):
+                        full = os.path.join(root, fn)
+                        if fn.endswith(RECORD_SUFFIXES):
+                            with open(full, "rb") as f:
+                                yield full, _read_record(full, f)
+                continue
+            if tarfile.is_tarfile(path):
+                with tarfile.open(path) as tar:
+                    for member in tar:
+                        if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
+                            member_file = tar.extractfile(member)
+                            if member_file is not None:
+                                yield member.name, _read_record(member.name, member_file)
+                continue
+            with open(path, "rb") as f:
+                yield path, _read_record(path, f)
+        except (OSError, EOFError, tarfile.TarError) as exc:
+            raise InvalidHandError(f"{path}: cannot read it ({exc or type(exc).__name__})",
+                                   reason="unreadable") from None
 
 
 @dataclass

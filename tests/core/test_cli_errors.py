@@ -87,3 +87,24 @@ def test_analyze_refuses_an_over_long_line(tmp_path):
     one_line_error(run("analyze", "--file", str(path)), "line 2", f"longer than {MAX_LINE_CHARS}")
     path.write_text("123m456p789s11223z" + " " * (MAX_LINE_CHARS - 18) + "\n")
     assert run("analyze", "--file", str(path)).exit_code == 0
+
+
+def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, monkeypatch):
+    import io
+    import tarfile
+
+    import mjcore.engine.replay as replay
+
+    record = tmp_path / "game.json"
+    record.write_text("x" * 100)
+    monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 99)
+    one_line_error(run("replay", "--no-progress", str(record)), str(record), "larger than 99")
+    monkeypatch.undo()
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo("game.json")
+        info.size = 100
+        tar.addfile(info, io.BytesIO(b"x" * 100))
+    archive = tmp_path / "games.tar.gz"
+    archive.write_bytes(buf.getvalue()[:40])
+    one_line_error(run("replay", "--no-progress", str(archive)), str(archive), "cannot read it")
