@@ -548,6 +548,29 @@ def _decode(data: bytes, source: str) -> str:
         raise HistoryError(source, None, f"not UTF-8 text (byte {e.start})") from None
 
 
+MAX_HISTORY_BYTES = 1 << 20
+"""The largest hand-history file read (one hand's history is a few kilobytes)."""
+MAX_ARCHIVE_BYTES = 1 << 30
+"""The most bytes of wanted members read from one archive (they are held in memory)."""
+
+
+def _too_big(source: str, size: int, limit: int, what: str) -> HistoryError:
+    return HistoryError(source, None, f"{what}: {size} bytes, over the limit of {limit}")
+
+
+def read_limited(path: Path) -> bytes:
+    """The bytes of a history file of at most :data:`MAX_HISTORY_BYTES`; HistoryError if
+    it is larger or cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_HISTORY_BYTES + 1)
+    except OSError as e:
+        raise HistoryError(str(path), None, f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_HISTORY_BYTES:
+        raise _too_big(str(path), path.stat().st_size, MAX_HISTORY_BYTES, "file size")
+    return data
+
+
 def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHistory]:
     """Every hand history under ``paths``: ``.mjs`` files, folders (searched recursively)
     and ``.tar``/``.tar.xz``/``.tar.gz`` archives, each in game and hand order."""
@@ -558,11 +581,11 @@ def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHis
         name = path.name
         if path.is_dir():
             for f in sorted(path.rglob("*.mjs"), key=lambda q: _sort_key(str(q))):
-                yield parse_history(_decode(f.read_bytes(), str(f)), str(f))
+                yield parse_history(_decode(read_limited(f), str(f)), str(f))
         elif name.endswith((".tar", ".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar.bz2")):
             yield from _read_tar(path)
         elif path.is_file():
-            yield parse_history(_decode(path.read_bytes(), str(path)), str(path))
+            yield parse_history(_decode(read_limited(path), str(path)), str(path))
         else:
             raise HistoryError(str(path), None, "no such file or folder")
 
@@ -570,8 +593,11 @@ def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHis
 def archive_files(path: str | Path, wanted: Callable[[str], bool]) -> list[tuple[str, bytes]]:
     """(member name, bytes) of every file in a tar archive (plain or compressed) whose name
     ``wanted`` accepts, in archive order: one streaming pass, never a seek back (a
-    compressed archive cannot seek back without decompressing again from its start)."""
+    compressed archive cannot seek back without decompressing again from its start).
+    HistoryError for a member over :data:`MAX_HISTORY_BYTES` or wanted members over
+    :data:`MAX_ARCHIVE_BYTES` in all."""
     files: list[tuple[str, bytes]] = []
+    total = 0
     try:
         tar = tarfile.open(path, "r|*")  # noqa: SIM115 - closed by the with below
     except (tarfile.TarError, OSError, EOFError) as e:
@@ -580,6 +606,13 @@ def archive_files(path: str | Path, wanted: Callable[[str], bool]) -> list[tuple
         try:
             for m in tar:
                 if m.isfile() and wanted(m.name):
+                    if m.size > MAX_HISTORY_BYTES:
+                        raise _too_big(f"{path}:{m.name}", m.size, MAX_HISTORY_BYTES,
+                                       "member size")
+                    total += m.size
+                    if total > MAX_ARCHIVE_BYTES:
+                        raise _too_big(str(path), total, MAX_ARCHIVE_BYTES,
+                                       "total size of the wanted members")
                     fh = tar.extractfile(m)
                     if fh is not None:
                         files.append((m.name, fh.read()))
@@ -618,6 +651,8 @@ def read_history_text(text: str | bytes, source: str = "<history>") -> HandHisto
 
 __all__ = [
     "BONUS_BASE",
+    "MAX_ARCHIVE_BYTES",
+    "MAX_HISTORY_BYTES",
     "SEAT_NAMES",
     "TILE_CODES",
     "Event",
@@ -633,5 +668,6 @@ __all__ = [
     "parse_tile",
     "read_histories",
     "read_history_text",
+    "read_limited",
     "tile_text",
 ]

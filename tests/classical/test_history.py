@@ -108,6 +108,34 @@ def test_folder_file_and_archive(tmp_path):
         list(read_histories(tmp_path / "bad.tar.xz"))
 
 
+def test_oversized_files_and_archive_members_are_refused(tmp_path, monkeypatch):
+    from mjcore.classical import history
+
+    small = len(SAMPLE.encode())
+    monkeypatch.setattr(history, "MAX_HISTORY_BYTES", small)
+    (tmp_path / "ok.mjs").write_text(SAMPLE)
+    assert len(list(read_histories(tmp_path / "ok.mjs"))) == 1
+    (tmp_path / "big.mjs").write_text(SAMPLE + " ")
+    with pytest.raises(HistoryError, match=rf"big.mjs: file size: {small + 1} bytes, over the "
+                                           rf"limit of {small}"):
+        list(read_histories(tmp_path / "big.mjs"))
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, text in (("g/hand-01.mjs", SAMPLE), ("g/hand-02.mjs", SAMPLE + " ")):
+            info = tarfile.TarInfo(name)
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    arc = tmp_path / "a.tar"
+    arc.write_bytes(buf.getvalue())
+    with pytest.raises(HistoryError, match=r"a.tar:g/hand-02.mjs: member size: \d+ bytes, over "
+                                           r"the limit"):
+        list(read_histories(arc))
+    monkeypatch.setattr(history, "MAX_HISTORY_BYTES", 2 * small)
+    monkeypatch.setattr(history, "MAX_ARCHIVE_BYTES", small + 1)
+    with pytest.raises(HistoryError, match=r"a.tar: total size of the wanted members: \d+ bytes"):
+        list(read_histories(arc))
+
+
 def test_whole_archive_reads(bradfield_hands):
     assert len(bradfield_hands) == 6633
     assert sum(h.finished for h in bradfield_hands) == 6633

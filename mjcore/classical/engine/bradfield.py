@@ -19,7 +19,7 @@ from typing import Any
 
 from ...errors import MjcoreError
 from ..bradfield import last_tiles_danger, warned_hand
-from ..history import HandHistory, HistoryError, archive_files, parse_history
+from ..history import HandHistory, HistoryError, archive_files, parse_history, read_limited
 from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
 from .records import code_name
 from .referee import (
@@ -422,12 +422,12 @@ def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str]]:
         if path.is_dir():
             for f in path.rglob("*"):
                 if f.is_file() and (f.name.endswith(".mjs") or f.name == "final.txt"):
-                    found.append((str(f), f.read_bytes()))
+                    found.append((str(f), read_limited(f)))
         elif ".tar" in path.name or path.name.endswith((".txz", ".tgz")):
             found.extend((f"{path}:{name}", data) for name, data in archive_files(
                 path, lambda name: name.endswith((".mjs", "final.txt"))))
         elif path.is_file():
-            found.append((str(path), path.read_bytes()))
+            found.append((str(path), read_limited(path)))
         else:
             raise HistoryError(str(path), None, "no such file or folder")
         # a game's final.txt after its hands
