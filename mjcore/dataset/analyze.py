@@ -174,8 +174,33 @@ def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
     return pc.fill_null(col, default).to_numpy(zero_copy_only=False).astype(np.int64)
 
 
+_INT_LIST_COLUMNS = ("closed", "counts", "visible")
+_INT_COLUMNS = ("n_melds", "tile")
+
+
+def _check_column_types(table: Any) -> None:
+    """A clear error for an input column of the wrong type (the readers below assume them)."""
+    import pyarrow as pa
+
+    for name in _INT_LIST_COLUMNS + _INT_COLUMNS:
+        if name not in table.column_names:
+            continue
+        t = table.schema.field(name).type
+        if name in _INT_LIST_COLUMNS:
+            ok = pa.types.is_list(t) or pa.types.is_large_list(t) or \
+                pa.types.is_fixed_size_list(t)
+            ok = ok and (pa.types.is_integer(t.value_type) or pa.types.is_null(t.value_type))
+            want = "a list of integers"
+        else:
+            ok = pa.types.is_integer(t) or pa.types.is_null(t)
+            want = "integers"
+        if not ok:
+            raise MjcoreError(f"the {name} column must hold {want} (has {t})")
+
+
 def _hands(table: Any) -> _Hands:
     n = table.num_rows
+    _check_column_types(table)
     error: dict[int, str] = {}
     melds = _small_ints(_column(table, "n_melds"), n, 0)
     if "closed" in table.column_names:

@@ -188,3 +188,14 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     analyze_dir(str(csv), str(tmp_path / "c"))
     got = read_table(str(tmp_path / "c"))
     assert got["made_best"].to_pylist() == [True, None]
+
+
+@pytest.mark.parametrize(("column", "values"), [
+    ("closed", [["a", "b"]]), ("closed", [5]), ("counts", ["x"]), ("visible", ["x"]),
+    ("n_melds", ["x"]), ("tile", ["x"])])
+def test_wrongly_typed_column_is_a_clear_error(column, values):
+    columns = {"hand": ["123m456p789s11223z"], "action": ["discard"], column: values}
+    if column in ("closed", "counts"):
+        del columns["hand"]
+    with pytest.raises(MjcoreError, match=f"the {column} column must hold"):
+        analyze(pa.table(columns), n_threads=1)
