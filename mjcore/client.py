@@ -311,7 +311,7 @@ class Client:
         0..3 as ``PlayerHand.parse`` reads them, ``conditions`` names of
         ``mjcore.classical.scoring.WIN_FLAGS``. Returns the layout of ``DealScore.to_dict``."""
         from mjcore.classical.scoring import WIN_FLAGS
-        from mjcore.service.classical import response_to_dict
+        from mjcore.service.classical import CLAIMS, response_to_dict
 
         _, _, sp, _ = _gen()
         names = list(WIN_FLAGS)
@@ -322,7 +322,7 @@ class Client:
             bad = [c for c in conditions if c not in names]
             raise InvalidHandError(f"unknown win condition(s): {', '.join(bad)}",
                                    reason="bad_win")
-        claims = {"any": 0, "pair": 1, "chow": 2, "pung": 3}
+        claims = {name: value for value, name in CLAIMS.items()}
         if claim not in claims:
             raise InvalidHandError(f"claim {claim!r}: expected one of {', '.join(claims)}",
                                    reason="bad_win")

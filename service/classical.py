@@ -137,9 +137,10 @@ def _text(value: str, field: str, limit: int, index: int | None = None) -> str:
     if len(value) > limit:
         raise _bad(f"{field}: {len(value)} characters, at most {limit} allowed",
                    "FIELD_TOO_LONG", field, index, limit=limit, size=len(value))
-    if "0" in value.replace("0f", ""):
+    position = value.replace("0f", "  ").find("0")   # "0f" is not a red five
+    if position >= 0:
         raise _bad(f"{field}: red fives (0) are not tiles of the classical set; write 5",
-                   "RED_FIVE_NOT_IN_SET", field, index, position=value.index("0"))
+                   "RED_FIVE_NOT_IN_SET", field, index, position=position)
     return value
 
 
