@@ -29,6 +29,7 @@ from typing import Any
 
 from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
+from ..tiles import format_tiles
 from .common import (
     PartitionPlan,
     Problem,
@@ -46,7 +47,6 @@ WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rin
                  "chankan": 32, "haitei": 64, "houtei": 128, "tenhou": 256, "chiihou": 512}
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
-_SUITS = "mpsz"
 
 
 def schema() -> Any:
@@ -210,16 +210,9 @@ def _rules_text(rules: Any) -> str:
 # ---- events -> rows ----------------------------------------------------------------------------
 
 def _mpsz(ids: Iterable[int]) -> str:
-    out = []
-    for t in ids:
-        k = t >> 2
-        out.append(("0" if t in RED_IDS else str(k % 9 + 1)) + _SUITS[k // 9])
-    # group runs of the same suit: 1m2m3m -> 123m
-    text = ""
-    for i, tok in enumerate(out):
-        nxt = out[i + 1][1] if i + 1 < len(out) else ""
-        text += tok[0] if nxt == tok[1] else tok
-    return text
+    """Tile ids as mpsz in the order given (a run of one suit shares its letter)."""
+    ids = list(ids)
+    return format_tiles([t >> 2 for t in ids], [t in RED_IDS for t in ids], sort=False)
 
 
 def meld_token(kind: str, called: int | None, tiles: list[int], from_rel: int) -> str:
