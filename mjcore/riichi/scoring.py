@@ -237,6 +237,7 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
         raise InvalidHandError(
             f"kita={kita!r}: setting north aside needs three-player rules with nukidora "
             "(rules='tenhou_sanma')", reason="bad_kita")
+    res = None
     if (type(hand) is Hand and type(win_tile) is int and 0 <= win_tile < 34 and dealer is None
             and winner is None and from_who is None and pao_seat is None
             and type(seat_wind) is not bool and type(round_wind) is not bool
@@ -258,20 +259,16 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             res = _score_plain(hand._packed, melds, red[0] + red[1] + red[2], win_tile, flags,
                                sw, rw, 0 if tsumo else players - 1, dora, ura, honba,
                                riichi_sticks, params, kita)
-            if res is not None:
-                if res.status_code < 0:
-                    detail = _sanma_detail(hand, dora, ura) if res.status_code == -22 else ""
-                    raise_for_status(res, f"hand {hand}{detail}")
-                return res
-    a = prepare(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind,
-                dealer=dealer, dora=dora, ura=ura, riichi=riichi, double_riichi=double_riichi,
-                ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
-                houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou, honba=honba,
-                riichi_sticks=riichi_sticks, winner=winner, from_who=from_who,
-                pao_seat=pao_seat, kita=kita, players=players)
-    res = _score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
-                     a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
-                     a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
+    if res is None:
+        a = prepare(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind,
+                    dealer=dealer, dora=dora, ura=ura, riichi=riichi, double_riichi=double_riichi,
+                    ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
+                    houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou, honba=honba,
+                    riichi_sticks=riichi_sticks, winner=winner, from_who=from_who,
+                    pao_seat=pao_seat, kita=kita, players=players)
+        res = _score_raw(a["counts"], a["melds"], a["red"], a["win_tile"], a["flags"],
+                         a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
+                         a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
     if res.status_code < 0:
         detail = _sanma_detail(hand, dora, ura) if res.status_code == -22 else ""
         raise_for_status(res, f"hand {hand}{detail}")

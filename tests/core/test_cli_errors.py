@@ -93,7 +93,7 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
     import io
     import tarfile
 
-    import mjcore.engine.replay as replay
+    from mjcore.engine import replay
 
     record = tmp_path / "game.json"
     record.write_text("x" * 100)
