@@ -663,7 +663,7 @@ def _score_rows(wins: Any, h: _Hands, rows: np.ndarray, status: np.ndarray, han:
         for k, token in enumerate((tokens or [])[:4]):
             try:
                 melds[j, k] = _encode_token(token)
-            except (ValueError, IndexError):
+            except (KeyError, ValueError, IndexError):
                 bad[j] = True
     pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
     arrays = {

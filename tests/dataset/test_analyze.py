@@ -199,3 +199,15 @@ def test_wrongly_typed_column_is_a_clear_error(column, values):
         del columns["hand"]
     with pytest.raises(MjcoreError, match=f"the {column} column must hold"):
         analyze(pa.table(columns), n_threads=1)
+
+
+def test_unknown_meld_token_of_a_win_is_invalid(extract_table):
+    wins = extract_table.filter(pc.equal(extract_table["action"], "ron"))
+    row = next(i for i, m in enumerate(wins["melds"].to_pylist()) if m)
+    melds = wins["melds"].to_pylist()
+    melds[row] = ["foo:555z"] + melds[row][1:]
+    bad = wins.set_column(wins.schema.get_field_index("melds"), "melds",
+                          pa.array(melds, wins.schema.field("melds").type))
+    status = analyze_table(bad, n_threads=1)["score_status"].to_pylist()
+    assert status[row] == "invalid"
+    assert status.count("win") == len(status) - 1
