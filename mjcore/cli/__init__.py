@@ -10,6 +10,10 @@ def main() -> None:
     """mjcore: fast mahjong hand analysis, scoring, a gRPC service and game engines."""
 
 
+MAX_JOBS = 256
+JOBS = click.IntRange(1, MAX_JOBS)  # --jobs: worker processes, each a fork of this one
+
+
 def _register() -> None:
     from . import (
         analyze,  # noqa: F401  (each module adds its commands to `main`)

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from . import main
+from . import JOBS, main
 
 
 @main.command("play")
@@ -36,7 +36,7 @@ from . import main
 @click.option("--check-invariants", is_flag=True,
               help="Check every invariant after every event, that the same seed gives the same "
                    "record and that each record replays to the same states.")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
+@click.option("--jobs", "-j", default=1, show_default=True, type=JOBS,
               help="Worker processes.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | None, fmt: str,

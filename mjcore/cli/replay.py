@@ -7,7 +7,7 @@ import time
 
 import click
 
-from . import main
+from . import JOBS, main
 
 
 @main.command("replay")
@@ -17,7 +17,8 @@ from . import main
                    "rules named in an mjai record).")
 @click.option("--allow", "allow_file", type=click.Path(exists=True), default=None,
               help="JSON file of known disagreements ({name: reason}) that do not fail the run.")
-@click.option("--jobs", "-j", default=1, show_default=True, help="Worker processes.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=JOBS,
+              help="Worker processes.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON line per record.")
 @click.option("--show", default=10, show_default=True, help="Disagreements printed in full.")
 @click.option("--progress/--no-progress", default=True, show_default=True,

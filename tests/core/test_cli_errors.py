@@ -108,3 +108,11 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
     archive = tmp_path / "games.tar.gz"
     archive.write_bytes(buf.getvalue()[:40])
     one_line_error(run("replay", "--no-progress", str(archive)), str(archive), "cannot read it")
+
+
+def test_jobs_has_a_limit(tmp_path):
+    from mjcore.cli import MAX_JOBS
+
+    for command in (["replay", str(tmp_path)], ["play", "--games", "1"]):
+        r = run(*command, "--jobs", str(MAX_JOBS + 1))
+        assert r.exit_code == 2 and "--jobs" in r.stderr, r.stderr
