@@ -360,6 +360,9 @@ def _parse_discards(values: list[Any], error: dict[int, str]) -> np.ndarray:
     for i, v in enumerate(values):
         if v is None or v == "":
             continue
+        if isinstance(v, str) and len(v) > MAX_HAND_CHARS:
+            error.setdefault(i, f"bad_discard: {len(v)} characters, not a tile")
+            continue
         try:
             out[i] = parse_tile(v)
         except InvalidHandError as exc:

@@ -136,10 +136,10 @@ def test_user_tables_with_bad_rows():
 
 def test_huge_hand_cell_is_a_row_error():
     huge = "1m" * 100_000
-    out = analyze(pa.table({"hand": ["123m456p789s11223z", huge, huge + " pon:555z"]}),
-                  n_threads=1)
+    out = analyze(pa.table({"hand": ["123m456p789s11223z", huge, huge + " pon:555z"],
+                            "discard": [huge, None, None]}), n_threads=1)
     err = out["analysis_error"].to_pylist()
-    assert err[0] is None
+    assert err[0] == "bad_discard: 200000 characters, not a tile"
     assert err[1:] == ["bad_hand: 200000 characters, more than 256",
                        "bad_hand: 200009 characters, more than 256"]
 
