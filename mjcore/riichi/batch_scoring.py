@@ -203,8 +203,8 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
             v.append(p.get(k, 0))
     arrays: dict[str, np.ndarray] = {"counts": counts, "melds": melds, "dora": dora, "ura": ura}
     dtypes = {"win_tile": np.uint8, "red": np.uint8, "flags": np.uint16, "seat_wind": np.uint8,
-                  "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8, "honba": np.uint16,
-                  "riichi_sticks": np.uint16, "kita": np.uint8}
+              "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8,
+              "honba": np.uint16, "riichi_sticks": np.uint16, "kita": np.uint8}
     for k, v in cols.items():
         arrays[k] = np.array(v, dtypes[k])
     if not arrays["kita"].any():
@@ -213,9 +213,8 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 _TENHOU_MELD = {"chi": 0, "pon": 1, "kan-open": 2, "kan-closed": 3, "kakan": 4}
-_TENHOU_FLAGS = (("riichi", 2), ("double_riichi", 4), ("ippatsu", 8), ("rinshan", 16),
-                 ("chankan", 32), ("haitei", 64), ("houtei", 128), ("tenhou", 256),
-                 ("chiihou", 512))
+_TENHOU_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
+                 "tenhou", "chiihou")
 _RED_136 = (16, 52, 88)
 
 
@@ -224,6 +223,8 @@ def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
     (shared/data/tenhou/cases.jsonl.gz: absolute seats, 136-ids, ``honba_paid`` and
     ``riichi_sticks`` of this winner, ``situational`` flags; a three-player case, as
     tests/scoring/sanma_cases.py makes them, has ``players`` 3 and ``kita``)."""
+    from .scoring import situation_flags
+
     counts = [0] * 34
     for t in case["closed_136"]:
         counts[t // 4] += 1
@@ -237,7 +238,7 @@ def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
         melds.append((_TENHOU_MELD[m["type"]], min(ids) // 4,
                       sum(1 for t in ids if t in _RED_136), m["from_rel"]))
     sit = case["situational"]
-    flags = (1 if case["tsumo"] else 0) | sum(bit for name, bit in _TENHOU_FLAGS if sit[name])
+    flags = situation_flags(tsumo=case["tsumo"], **{name: sit[name] for name in _TENHOU_FLAGS})
     return {
         "counts": counts, "win_tile": case["win_tile_136"] // 4, "melds": melds,
         "red": sum(1 for t in case["closed_136"] if t in _RED_136), "flags": flags,
