@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from itertools import compress
-from typing import Protocol
+from typing import Any, Protocol
 
 from .._core.engine_turn import UniformChoice
 from .actions import DISCARD, PASS, RIICHI, RON, TENPAI, TSUMO, Action
@@ -152,3 +152,38 @@ def agent_command(spec: str, prefix: str) -> list[str]:
     if shutil.which(argv[0]) is None:
         raise ValueError(f"--agents {spec!r}: command {argv[0]!r} not found or not executable")
     return argv
+
+
+MAX_ANSWER_BYTES = 1 << 20      # the longest answer line an agent process may send
+
+
+class AnswerLines:
+    """Reads an agent process's answers a line at a time, each within ``timeout`` seconds and
+    :data:`MAX_ANSWER_BYTES` bytes, so a bot that hangs or floods never stalls a game. Both
+    games' process agents (mjai, classical JSON lines) read through it."""
+
+    def __init__(self, stream: Any, timeout: float) -> None:
+        self.fd = stream.fileno()
+        self.timeout = timeout
+        self._buf = b""
+
+    def readline(self) -> str:
+        """The next line, without its newline. Raises TimeoutError when none arrives in time,
+        ValueError when it is too long, EOFError when the process closed its output."""
+        import os
+        import select
+        import time
+
+        deadline = time.monotonic() + self.timeout
+        while b"\n" not in self._buf:
+            if len(self._buf) > MAX_ANSWER_BYTES:
+                raise ValueError(f"an answer line longer than {MAX_ANSWER_BYTES} bytes")
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError(f"no answer within {self.timeout:g} s")
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                raise EOFError("closed its output")
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line.decode("utf-8", "replace")

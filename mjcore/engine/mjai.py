@@ -35,6 +35,7 @@ from .actions import (
     TSUMO,
     Action,
 )
+from .agents import AnswerLines
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
@@ -64,10 +65,11 @@ class MjaiAgent:
         self.timeout = timeout
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         text=True, bufsize=1)
+                                         bufsize=0)
         except OSError as exc:
             raise MjaiError(f"mjai command {argv[0]!r} cannot be started: "
                             f"{exc.strerror or exc}") from None
+        self.answers = AnswerLines(self.proc.stdout, timeout)
         self.pending: list[dict[str, Any]] = []
         self.seat = -1
 
@@ -79,14 +81,15 @@ class MjaiAgent:
 
     def _exchange(self, events: list[dict[str, Any]]) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
+        bot = f"mjai bot {self.command[0]} (seat {self.seat})"
         try:
-            self.proc.stdin.write(json.dumps(events, separators=(",", ":")) + "\n")
-            self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
-        except (BrokenPipeError, OSError) as exc:
-            raise MjaiError(f"mjai bot {self.command[0]} (seat {self.seat}) died: {exc}") from None
-        if not line:
-            raise MjaiError(f"mjai bot {self.command[0]} (seat {self.seat}) closed its output")
+            self.proc.stdin.write((json.dumps(events, separators=(",", ":")) + "\n").encode())
+            line = self.answers.readline()
+        except (BrokenPipeError, OSError) as exc:     # TimeoutError is an OSError
+            what = str(exc) if isinstance(exc, TimeoutError) else f"died: {exc}"
+            raise MjaiError(f"{bot}: {what}") from None
+        except (EOFError, ValueError) as exc:
+            raise MjaiError(f"{bot}: {exc}") from None
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:

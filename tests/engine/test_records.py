@@ -101,6 +101,21 @@ def test_mjai_bot_with_illegal_answers_is_reported():
         bot.close()
 
 
+@pytest.mark.parametrize("script, message", [
+    ("import sys, time\nsys.stdin.readline()\ntime.sleep(60)", "no answer within 0.5 s"),
+    ("import sys\nsys.stdin.readline()\nsys.stdout.write('x' * (3 << 20))\nsys.stdout.flush()"
+     "\nimport time\ntime.sleep(60)", "longer than"),
+    ("import sys\nsys.stdin.readline()", "closed its output"),
+])
+def test_mjai_bot_that_hangs_floods_or_exits_is_reported(script, message):
+    bot = MjaiAgent([sys.executable, "-c", script], timeout=0.5)
+    try:
+        with pytest.raises(MjaiError, match=message):
+            play_game([bot, TsumogiriAgent(), TsumogiriAgent(), TsumogiriAgent()], seed=1)
+    finally:
+        bot.close()
+
+
 def test_make_agent_rejects_unknown_names():
     with pytest.raises(MjcoreError, match="unknown agent"):
         make_agent("genius")
