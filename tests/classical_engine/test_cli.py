@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mjcore.cli import main
@@ -89,3 +90,22 @@ def test_replay_checks_the_settlement_and_refuses_malformed_events(tmp_path: Pat
     f.write_text("\n".join(lines))
     r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
     assert r.exit_code == 1 and "hand 0: malformed event (KeyError('seat'))" in r.output
+    f.write_text("\n".join(good))
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 0, r.output
+
+
+def test_a_record_file_oversized_or_not_utf8_is_refused(tmp_path: Path, monkeypatch) -> None:
+    from mjcore.classical.engine.records import read_record
+    from mjcore.engine import replay
+    from mjcore.errors import InvalidHandError
+
+    f = tmp_path / "game-00000001.jsonl"
+    f.write_text('{"type":"start_game"}' + " " * 100 + "\n")
+    assert [e["type"] for e in read_record(f)] == ["start_game"]
+    monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 100)
+    with pytest.raises(InvalidHandError, match="jsonl: a record larger than 100 bytes"):
+        read_record(f)
+    f.write_bytes(b'{"type":"start_game","x":"\xff"}\n')
+    with pytest.raises(InvalidHandError, match=r"jsonl: not UTF-8 text \(byte 26\)"):
+        read_record(f)

@@ -280,7 +280,7 @@ def _bradfield_games(paths: Sequence[str], jobs: int):
 
 def _replay_records(paths: Sequence[str]):
     from ...errors import MjcoreError
-    from .records import read_lines, replay_record
+    from .records import read_record, replay_record
 
     files: list[Path] = []
     for p in paths:
@@ -288,8 +288,7 @@ def _replay_records(paths: Sequence[str]):
         files += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
     for f in files:
         try:
-            with open(f, encoding="utf-8") as fh:
-                events = read_lines(fh, str(f))
+            events = read_record(f)
             replay_record(events, str(f))
             hands = sum(1 for e in events if e["type"] == "start_hand")
             yield str(f), True, hands, None

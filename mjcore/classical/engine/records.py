@@ -23,8 +23,10 @@ Seats are 0 = East .. 3 = North of the hand; ``start_hand`` maps them to players
 """
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidHandError, MjcoreError
@@ -74,6 +76,21 @@ def write_lines(events: Iterable[dict[str, Any]]) -> Iterator[str]:
     """Events as compact JSON lines (tile names, see :func:`to_json`), without newlines."""
     for ev in events:
         yield json.dumps(to_json(ev), separators=(",", ":"))
+
+
+def read_record(path: Path) -> list[dict[str, Any]]:
+    """The events of a record file (see :func:`read_lines`); InvalidHandError if it is over
+    the replay's ``MAX_RECORD_BYTES`` or not UTF-8 (OSError if it cannot be read)."""
+    from ...engine.replay import _read_record
+
+    with open(path, "rb") as fh:
+        data = _read_record(str(path), fh)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidHandError(f"{path}: not UTF-8 text (byte {exc.start})",
+                               reason="bad_json") from None
+    return read_lines(io.StringIO(text, newline=None), str(path))
 
 
 def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, Any]]:
