@@ -12,15 +12,12 @@ optional ``observe(event)`` and ``close()``).
 from __future__ import annotations
 
 import json
-import os
-import select
 import shlex
 import subprocess
-import time
 from itertools import compress
 from typing import Any
 
-from ...engine.agents import RandomAgent
+from ...engine.agents import MAX_ANSWER_BYTES, AnswerLines, RandomAgent
 from ...errors import MjcoreError
 from .handcalc import USE_PAIR, USE_PUNG, shanten, ukeire
 from .records import to_json
@@ -163,7 +160,6 @@ class EfficiencyAgent:
         return choice
 
 
-MAX_ANSWER_BYTES = 1 << 20
 """The longest answer line a :class:`ProcessAgent` may send (an answer is one small object)."""
 
 
@@ -196,7 +192,7 @@ class ProcessAgent:
                                          stderr=subprocess.DEVNULL, bufsize=0)
         except OSError as exc:
             raise AgentError(f"agent {self.name!r}: cannot start {argv[0]!r}: {exc}") from None
-        self._buf = b""
+        self.answers = AnswerLines(self.proc.stdout, timeout)
         self.seat = -1
 
     def _send(self, obj: dict[str, Any]) -> None:
@@ -208,25 +204,18 @@ class ProcessAgent:
                              f"{self.proc.poll()}) after event {self.last_event}") from None
 
     def _readline(self) -> str:
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + self.timeout
-        while b"\n" not in self._buf:
-            if len(self._buf) > MAX_ANSWER_BYTES:
-                raise AgentError(f"agent {self.name!r} (seat {self.seat}) answered a line "
-                                 f"longer than {MAX_ANSWER_BYTES} bytes after event "
-                                 f"{self.last_event}")
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                raise AgentError(f"agent {self.name!r} (seat {self.seat}) did not answer "
-                                 f"within {self.timeout:g} s after event {self.last_event}")
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise AgentError(f"agent {self.name!r} (seat {self.seat}) died (exit code "
-                                 f"{self.proc.wait()}) after event {self.last_event}")
-            self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
-        return line.decode("utf-8", "replace")
+        who = f"agent {self.name!r} (seat {self.seat})"
+        try:
+            return self.answers.readline()
+        except TimeoutError:
+            raise AgentError(f"{who} did not answer within {self.timeout:g} s after event "
+                             f"{self.last_event}") from None
+        except ValueError:
+            raise AgentError(f"{who} answered a line longer than {MAX_ANSWER_BYTES} bytes after "
+                             f"event {self.last_event}") from None
+        except EOFError:
+            raise AgentError(f"{who} died (exit code {self.proc.wait()}) after event "
+                             f"{self.last_event}") from None
 
     def observe(self, ev: dict[str, Any]) -> None:
         """Forward an event (already masked for this seat by the game)."""
