@@ -349,9 +349,19 @@ def read_mjlog_file(path: str) -> MjlogGame:
 
 def _decode(data: bytes, where: str) -> str:
     if data[:2] == b"\x1f\x8b":
-        import gzip
+        import zlib
 
-        data = gzip.decompress(data)
+        from .replay import MAX_RECORD_BYTES
+
+        inflate = zlib.decompressobj(wbits=31)
+        try:
+            data = inflate.decompress(data, MAX_RECORD_BYTES + 1)
+        except zlib.error as exc:
+            raise InvalidHandError(f"{where}: corrupt gzip data ({exc})", reason="bad_mjlog") \
+                from None
+        if len(data) > MAX_RECORD_BYTES:
+            raise InvalidHandError(f"{where}: decompresses to more than {MAX_RECORD_BYTES} bytes",
+                                   reason="bad_mjlog")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -108,3 +108,15 @@ def test_rules_for_go_type():
     assert rules_for_go_type(225).game_length == "tonpuusen"
     assert rules_for_go_type(169 | 2).red_fives == 0
     assert rules_for_go_type(169 | 4).kuitan is False
+
+
+def test_gzipped_record_is_bounded_and_corrupt_gzip_is_named():
+    import gzip
+
+    from mjcore.engine.tenhou import _decode
+
+    assert _decode(gzip.compress(b"<mjloggm/>"), "r") == "<mjloggm/>"
+    with pytest.raises(InvalidHandError, match="decompresses to more than"):
+        _decode(gzip.compress(b"\0" * (65 << 20)), "r")      # a 65 MiB bomb in ~65 KB
+    with pytest.raises(InvalidHandError, match="corrupt gzip"):
+        _decode(b"\x1f\x8bnot gzip", "r")
