@@ -295,17 +295,17 @@ cdef inline int _add(u8* counts, int* reds, int suit, int d) noexcept nogil:
     return 1
 
 
-cdef Py_ssize_t _count_newlines(const unsigned char* p, Py_ssize_t n,
-                                Py_ssize_t* last) noexcept nogil:
-    """Newlines in p[:n]; *last = index of the last one (-1 when none)."""
+cdef void _count_newlines(const unsigned char* p, Py_ssize_t n,
+                          long long* out) noexcept nogil:
+    """out[0] = the newlines in p[:n], out[1] = the index of the last one (-1 when none)."""
     cdef Py_ssize_t i, count = 0
     for i in range(n):
         count += p[i] == 10             # branch-free: the compiler vectorises it
     i = n - 1
     while i >= 0 and p[i] != 10:
         i -= 1
-    last[0] = i
-    return count
+    out[0] = count
+    out[1] = i
 
 
 def line_chunks(const unsigned char[::1] data, int n_threads=1):
@@ -325,13 +325,16 @@ def line_chunks(const unsigned char[::1] data, int n_threads=1):
     cdef long long[:, ::1] plan = plan_a
     cdef long long[:, ::1] cnt = counts_a
     cdef const unsigned char* base = &data[0]
-    cdef Py_ssize_t lo, hi, last
+    cdef Py_ssize_t lo, hi
     with nogil:
+        # each chunk writes only its own row of cnt (a variable written through a pointer
+        # would be shared between the threads: prange privatises only plain assignments)
         for c in prange(n_chunks, num_threads=n_threads, schedule="static"):
             lo = min(c * size, n)
             hi = min(lo + size, n)
-            cnt[c, 0] = _count_newlines(base + lo, hi - lo, &last)
-            cnt[c, 1] = lo + last if last >= 0 else -1
+            _count_newlines(base + lo, hi - lo, &cnt[c, 0])
+            if cnt[c, 1] >= 0:
+                cnt[c, 1] = cnt[c, 1] + lo
     for c in range(n_chunks):
         plan[c, 0] = min(c * size, n)
         plan[c + 1, 1] = plan[c, 1] + cnt[c, 0]
