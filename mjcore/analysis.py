@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import getitem
+from typing import Any
 
+from . import status as _st
 from ._core import shanten as _k
 from .errors import InvalidHandError, InvalidRuleError
 from .hand import Hand, as_hand
@@ -120,17 +122,15 @@ def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int]:
 
 
 def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
-    if status == -1:
-        return InvalidHandError(f"hand '{hand}': a tile kind has more than 4 copies",
-                                reason="too_many_copies", text=str(hand))
-    if status == -3:
-        return InvalidHandError(f"hand '{hand}': {hand.n_melds} called melds (at most 4)",
-                                reason="bad_meld_count", text=str(hand))
-    size = _SIZES[want]
-    return InvalidHandError(
-        f"hand '{hand}': {hand.n_closed} closed tiles with {hand.n_melds} called meld(s); "
-        f"{what} needs {size} tiles counting 3 per meld",
-        reason="wrong_tile_count", text=str(hand))
+    """The error of a kernel status for ``hand``; ``want``: the tiles ``what`` takes (0 = 13 or
+    14), counting 3 per meld."""
+    detail = None
+    if status == _st.BAD_MELDS:
+        detail = f"{hand.n_melds} called melds"
+    elif status == _st.BAD_TOTAL:
+        detail = (f"{hand.n_closed} closed tiles with {hand.n_melds} called meld(s); "
+                  f"{what} needs {_SIZES[want]} tiles counting 3 per meld")
+    return _st.status_error(status, f"hand '{hand}'", detail=detail, text=str(hand))
 
 
 def _shanten_cache() -> list[Shanten]:
@@ -259,7 +259,7 @@ def ukeire_rows(h: Hand, kinds: list[int] | None,
 _new = object.__new__
 
 
-def _slot_setters(cls: type, *names: str) -> tuple:
+def _slot_setters(cls: type, *names: str) -> tuple[Any, ...]:
     return tuple(cls.__dict__[name].__set__ for name in names)
 
 
@@ -298,7 +298,7 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
         raise _fail(h, st, 13, "waits")
     if s != 0:
         return _make_waits(s, ())
-    kinds = parse_kinds(visible) if visible else None  # type: ignore[arg-type]
+    kinds = parse_kinds(visible) if visible else None
     return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
 
@@ -316,13 +316,11 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
         forms = RIICHI_FORMS
     else:
         h, forms = _hand_and_forms(hand, rules)
-    kinds = parse_kinds(visible) if visible else None  # type: ignore[arg-type]
+    kinds = parse_kinds(visible) if visible else None
     current, rows, unseen = ukeire_rows(h, kinds, forms)
     set_discard, set_shanten, set_tiles = _set_option
-    if len(rows) == 1:
-        waits_of = None
-    else:  # this hand's Wait per kind, shared by every option
-        waits_of = list(map(getitem, _WAIT, unseen)).__getitem__
+    # with several options, this hand's Wait per kind, shared by every option
+    waits_of = None if len(rows) == 1 else list(map(getitem, _WAIT, unseen)).__getitem__
     shared: dict[bytes, tuple[Wait, ...]] = {}
     options = []
     for s, _neg, discard, tiles in rows:

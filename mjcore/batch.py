@@ -10,30 +10,29 @@ preset name such as ``"classical"`` or ``"bradfield"``, a riichi ``RuleSet`` or 
 rules value. Classical rows are the 34 kinds too: bonus tiles are not part of the counts.
 
 Bad rows never cost the good ones: every result carries ``status`` (0 = ok, negative = the
-reason, see ``STATUS_REASONS``) and ``errors()`` lists the bad rows by index. Call
+reason, see ``mjcore.status``) and ``errors()`` lists the bad rows by index. Call
 ``raise_for_errors()`` to turn them into a ``BatchError``.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from . import status as st
 from ._core import batch as _k
 from .analysis import winning_forms
-from .errors import BatchError, InvalidHandError
+from .errors import InvalidHandError
+from .results import RowResults
 
-STATUS_REASONS = {
-    -1: ("too_many_copies", "a tile kind has more than 4 copies"),
-    -2: ("wrong_tile_count", "wrong number of tiles for the operation and the called melds"),
-    -3: ("bad_meld_count", "number of called melds is not 0..4"),
-    -4: ("bad_tile", "tile id outside 0..33"),
-    -5: ("not_complete", "the hand is not complete"),
-    -6: ("not_tenpai", "the hand is not tenpai"),
-    -7: ("parse_error", "the line could not be parsed"),
-}
+if TYPE_CHECKING:
+    from .riichi.batch_scoring import BatchScores
+
+# (reason, message) of each error status, from mjcore.status (kept for callers of this name)
+STATUS_REASONS = {s.code: (s.reason, s.message) for s in st.STATUSES if s.code < 0}
+_TOO_MANY = st.reason_of(st.BAD_COUNT)
 
 ArrayLike = Union[np.ndarray, "list[list[int]]"]
 
@@ -53,7 +52,7 @@ def _integers(values: object, what: str) -> np.ndarray:
             return arr.astype(np.int64)
         except OverflowError:
             raise InvalidHandError(f"{what} hold integers out of range",
-                                   reason="too_many_copies") from None
+                                   reason=_TOO_MANY) from None
     if arr.dtype.kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.round(arr))
         if bad.any():
@@ -74,7 +73,7 @@ def _counts(counts: ArrayLike) -> np.ndarray:
     if arr.dtype != np.uint8:
         if arr.size and (arr.min() < 0 or arr.max() > 255):
             bad = int(np.argwhere((arr < 0) | (arr > 255))[0][0])
-            raise InvalidHandError(f"row {bad}: counts must be 0..4", reason="too_many_copies",
+            raise InvalidHandError(f"row {bad}: counts must be 0..4", reason=_TOO_MANY,
                                    index=bad)
         arr = arr.astype(np.uint8)
     return np.ascontiguousarray(arr)
@@ -87,7 +86,8 @@ def _melds(n_melds: object, n: int) -> np.ndarray:
     if arr.ndim == 0:
         value = int(arr)
         if not 0 <= value <= 4:
-            raise InvalidHandError(f"n_melds must be 0..4, got {value}", reason="bad_meld_count")
+            raise InvalidHandError(f"n_melds must be 0..4, got {value}",
+                                   reason=st.reason_of(st.BAD_MELDS))
         return np.full(n, value, dtype=np.uint8)
     if arr.shape != (n,):
         raise InvalidHandError(f"n_melds must have shape ({n},), got {arr.shape}",
@@ -110,8 +110,9 @@ def _threads(n_threads: int | None) -> int:
 
 
 @dataclass(frozen=True)
-class BatchResult:
-    """Arrays of per-row results plus the per-row ``status`` (0 = ok)."""
+class BatchResult(RowResults):
+    """Arrays of per-row results plus the per-row ``status`` (0 = ok); ``errors()`` and
+    ``raise_for_errors()`` from :class:`mjcore.results.RowResults`."""
 
     status: np.ndarray
     values: dict[str, np.ndarray] = field(default_factory=dict)
@@ -120,45 +121,19 @@ class BatchResult:
     def __getattr__(self, name: str) -> np.ndarray:
         values = object.__getattribute__(self, "values")
         if name in values:
-            return values[name]
+            array: np.ndarray = values[name]
+            return array
         raise AttributeError(name)
 
     def __dir__(self) -> list[str]:
         # the result arrays (.shanten, .forms, ...) are attributes too
         return sorted(set(super().__dir__()) | set(self.values))
 
-    def __len__(self) -> int:
-        return int(self.status.shape[0])
-
     @property
     def ok(self) -> np.ndarray:
         """Boolean array: True for the rows that were analysed (status 0)."""
-        return self.status == 0
-
-    def errors(self) -> list[InvalidHandError]:
-        """One InvalidHandError per row with a non-zero status (``index`` the row, ``position``
-        the character in the input text when known), in row order; [] when all rows are good.
-        """
-        out = []
-        for i in np.flatnonzero(self.status):
-            code = int(self.status[i])
-            reason, text = STATUS_REASONS.get(code, ("invalid_hand", "invalid row"))
-            pos = None
-            if self.error_positions is not None and self.error_positions[i] >= 0:
-                pos = int(self.error_positions[i])
-                text = f"{text} (at character {pos})"
-            out.append(InvalidHandError(f"row {i}: {text}", reason=reason, index=int(i),
-                                        position=pos))
-        return out
-
-    def raise_for_errors(self) -> BatchResult:
-        """Return this result when every row is good, else raise BatchError with each bad
-        row's error (by row) and this result as ``partial``.
-        """
-        errs = self.errors()
-        if errs:
-            raise BatchError({e.index: e for e in errs if e.index is not None}, partial=self)
-        return self
+        ok: np.ndarray = self.status == 0
+        return ok
 
     def __repr__(self) -> str:
         bad = int(np.count_nonzero(self.status))
@@ -241,7 +216,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     return BatchResult(status, values)
 
 
-def read_lines(source: bytes | str | os.PathLike) -> bytes:
+def read_lines(source: bytes | str | os.PathLike[str]) -> bytes:
     """The bytes of a hands file (a path), or the bytes themselves."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
@@ -252,7 +227,7 @@ def read_lines(source: bytes | str | os.PathLike) -> bytes:
         return fh.read()
 
 
-def shanten_text(source: bytes | str | os.PathLike, *, keep_counts: bool = False,
+def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = False,
                  rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Shanten of every line of a file (path) or bytes: one closed hand per line, mpsz
     (``123m456p...``) or letter-first (``m123p456...``). Bad lines are reported by line index
@@ -287,7 +262,7 @@ def pack(counts: ArrayLike) -> np.ndarray:
     if c.size and c.max() > 4:
         bad = int(np.argwhere(c > 4)[0][0])
         raise InvalidHandError(f"row {bad}: a kind has more than 4 copies",
-                               reason="too_many_copies", index=bad)
+                               reason=_TOO_MANY, index=bad)
     out = np.zeros((c.shape[0], 4), dtype=np.uint32)
     for g in range(4):
         for i in range(7 if g == 3 else 9):
@@ -308,7 +283,7 @@ def unpack(words: ArrayLike) -> np.ndarray:
     return out
 
 
-def score(*args, **kwargs):
+def score(*args: Any, **kwargs: Any) -> BatchScores:
     """Batch riichi scoring; see ``mjcore.riichi.batch_scoring.score`` for the arrays it takes."""
     from .riichi.batch_scoring import score as _score
 

@@ -28,6 +28,7 @@ import grpc
 import numpy as np
 
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
+from .status import library_reason
 
 if TYPE_CHECKING:
     from .results import Shanten, Ukeire, Wait, Waits
@@ -99,8 +100,8 @@ def _convert_error(err: grpc.RpcError) -> Exception:
     if code == grpc.StatusCode.INVALID_ARGUMENT and "field" in meta:
         position = int(meta["position"]) if "position" in meta else None
         index = int(meta["index"]) if "index" in meta else None
-        return InvalidHandError(message, reason=reason.lower() or "invalid_hand",
-                                position=position, index=index)
+        return InvalidHandError(message, reason=library_reason(reason), position=position,
+                                index=index)
     return ServiceError(f"{code.name}: {message}", code, reason, meta)
 
 
@@ -434,7 +435,7 @@ class Client:
                 with lock:
                     for e in response.errors:
                         errors[start + e.index] = InvalidHandError(
-                            e.message, reason=e.reason.lower(), index=start + e.index)
+                            e.message, reason=library_reason(e.reason), index=start + e.index)
 
         k = max(1, min(self.streams, len(requests)))
         parts = [(i * len(requests) // k, (i + 1) * len(requests) // k) for i in range(k)]

@@ -13,19 +13,12 @@ from typing import Any
 from ._core import decompose as _dec
 from .errors import InvalidHandError
 from .hand import Hand
+from .status import status_error
 from .tiles import tile_name
 
 FORMS = ("standard", "chiitoitsu", "kokushi")
 WAITS = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "kokushi 13-sided")
 SET_KINDS = ("chi", "pon", "kan")
-
-_STATUS_REASONS = {
-    -1: ("bad_count", ("a tile kind has more than 4 copies (closed tiles and melds together), "
-                      "or more red fives than fives")),
-    -2: ("bad_total", "wrong number of closed tiles for the melds (expected 14 - 3 per meld)"),
-    -3: ("bad_melds", "a called meld is not a valid set, or more than 4 melds"),
-    -4: ("bad_tile", "the winning tile is not a tile kind held in the closed hand"),
-}
 
 
 @dataclass(frozen=True)
@@ -111,11 +104,6 @@ def _win_kind(win_tile: int | str) -> int:
                                    reason="bad_tile")
         return win_tile
     return parse_tile(win_tile)
-
-
-def status_error(status: int, what: str, index: int | None = None) -> InvalidHandError:
-    reason, text = _STATUS_REASONS.get(status, ("invalid_hand", f"kernel status {status}"))
-    return InvalidHandError(f"{what}: {text}", reason=reason, index=index)
 
 
 def decompose(hand: Any, win_tile: int | str) -> tuple[Decomposition, ...]:

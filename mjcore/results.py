@@ -1,10 +1,60 @@
-"""Small immutable result values returned by the single-hand API."""
+"""Small immutable result values returned by the single-hand API, and the base of the batch
+results (per-row statuses, their errors)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import TYPE_CHECKING
+
+from .errors import BatchError, InvalidHandError
+from .status import status_error
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import numpy as np  # not at run time: `import mjcore` does not load numpy
+    from typing_extensions import Self
 
 _remaining_of = attrgetter("remaining")
+
+
+class RowResults:
+    """Base of the batch results (``mjcore.batch.BatchResult``, ``BatchScores``): ``status``
+    per row from mjcore.status (0 ok, 1 no yaku, negative = the row is bad), and the bad rows
+    as errors. Bad rows never cost the good ones."""
+
+    status: np.ndarray
+    # the character in the input text where each row went wrong (-1 unknown), or None
+    error_positions: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.status.shape[0])
+
+    @property
+    def bad_rows(self) -> np.ndarray:
+        """Indices of the rows that could not be processed (negative status)."""
+        return (self.status < 0).nonzero()[0]
+
+    def errors(self) -> list[InvalidHandError]:
+        """One InvalidHandError per bad row, in row order (``index`` the row, ``reason`` from
+        mjcore.status, ``position`` the character in the input text when known); [] when
+        every row is good."""
+        positions = self.error_positions
+        out = []
+        for i in self.bad_rows.tolist():
+            pos = None
+            if positions is not None and positions[i] >= 0:
+                pos = int(positions[i])
+            out.append(status_error(int(self.status[i]), f"row {i}", index=i, position=pos))
+        return out
+
+    def raise_for_errors(self) -> Self:
+        """Return this result when every row is good, else raise BatchError with each bad
+        row's error (by row) and this result as ``partial``."""
+        errs = self.errors()
+        if errs:
+            raise BatchError({e.index: e for e in errs if e.index is not None}, partial=self)
+        return self
 
 
 class Shanten(int):
@@ -46,7 +96,7 @@ class Shanten(int):
         return (f"Shanten({int(self)}, standard={self.standard}, "
                 f"chiitoitsu={self.chiitoitsu}, kokushi={self.kokushi})")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Shanten], tuple[int, int | None, int | None]]:
         return (Shanten, (self.standard, self.chiitoitsu, self.kokushi))
 
 
@@ -80,7 +130,7 @@ class Waits:
         """Unseen copies of all the winning tiles together."""
         return sum(map(_remaining_of, self.tiles))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Wait]:
         return iter(self.tiles)
 
     def __len__(self) -> int:
@@ -111,7 +161,8 @@ class UkeireOption:
 
         d = "-" if self.discard is None else tile_name(self.discard)
         inner = "".join(tile_name(w.tile) for w in self.tiles)
-        return f"UkeireOption(discard={d}, shanten={self.shanten}, tiles={inner}, remaining={self.remaining})"
+        return (f"UkeireOption(discard={d}, shanten={self.shanten}, tiles={inner}, "
+                f"remaining={self.remaining})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +172,7 @@ class Ukeire:
     shanten: int
     options: tuple[UkeireOption, ...]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[UkeireOption]:
         return iter(self.options)
 
     def __len__(self) -> int:

@@ -12,6 +12,7 @@ import grpc
 import numpy as np
 
 from mjcore import batch as mj_batch
+from mjcore import status
 from mjcore.batch import BatchResult
 from mjcore.errors import InvalidHandError
 
@@ -25,6 +26,8 @@ TEXT_LINES = types_pb2.HAND_ENCODING_TEXT_LINES
 PACKED_4BIT = types_pb2.HAND_ENCODING_PACKED_4BIT
 BYTES_PER_HAND = {COUNTS_U8: N_KINDS, PACKED_3BIT: 16, PACKED_4BIT: N_KINDS // 2}
 
+# a text line's size against its melds is checked by the operation, not by the decoding
+_SIZE_REASONS = (status.reason_of(status.BAD_TOTAL), status.reason_of(status.BAD_MELDS))
 _USED_BITS = np.array([(1 << 27) - 1] * 3 + [(1 << 21) - 1], dtype=np.uint32)
 _SHIFTS = np.array([3 * i for i in range(9)], dtype=np.uint32)
 
@@ -117,7 +120,7 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
         text_result = _text(data, max_batch, batch_no)
         counts = text_result.counts
         errors = {int(e.index or 0): e for e in text_result.errors()
-                  if e.reason not in ("wrong_tile_count", "bad_meld_count")}
+                  if e.reason not in _SIZE_REASONS}
     elif encoding in BYTES_PER_HAND:
         size = BYTES_PER_HAND[encoding]
         if len(data) % size:

@@ -17,10 +17,10 @@ import mjcore
 from mjcore.analysis import ukeire_rows, winning_forms
 from mjcore.classical.batch import score_deals
 from mjcore.classical.rules import ClassicalRules
-from mjcore.classical.scoring import _STATUS as DEAL_STATUS
 from mjcore.classical.scoring import WIN_FLAGS, Deal, DealScore, PlayerHand, score_deal
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.riichi.rules import RuleSet
+from mjcore.status import NOT_AGARI, reason_of, status_error
 from mjcore.tiles import parse_kinds, parse_tile
 
 from . import convert
@@ -246,7 +246,7 @@ def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClass
     try:
         result = score_deal(deal, rules)
     except InvalidHandError as err:
-        index = deal.winner if err.reason == "not_mahjong" else None
+        index = deal.winner if err.reason == reason_of(NOT_AGARI) else None
         raise _hand_error(err, "hands", index) from None
     return deal_response(result)
 
@@ -318,10 +318,8 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
                 arr[start:stop] = getattr(part, name)
         if not context.is_active():
             return
-        errors = {}
-        for i in np.flatnonzero(status).tolist():
-            reason, why = DEAL_STATUS.get(int(status[i]), ("invalid_deal", "invalid deal"))
-            errors[i] = InvalidHandError(f"deal {i}: {why}", reason=reason, index=i)
+        errors = {i: status_error(int(status[i]), f"deal {i}", index=i)
+                  for i in np.flatnonzero(status).tolist()}
         yield pb.StreamScoreClassicalResponse(
             batch=batch_no, count=n, status=status.tobytes(),
             score=out["score"].astype("<i4").tobytes(),

@@ -7,6 +7,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.status import wire_reason
 
 from .limits import MESSAGE_CHARS, METADATA_CHARS, clip
 
@@ -48,9 +49,8 @@ _CODES = {
 }
 
 
-def reason_code(reason: str) -> str:
-    """The library's lower_snake reason as an AIP-193 UPPER_SNAKE_CASE reason."""
-    return (reason or "invalid_hand").upper()
+# The library's reason as the wire writes it (mjcore.status: UPPER_SNAKE_CASE, AIP-193).
+reason_code = wire_reason
 
 
 def invalid_hand(err: InvalidHandError, field: str, index: int = 0) -> RpcError:

@@ -375,7 +375,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                     batch.counts[start:stop], rules=rules, n_threads=self.kernel_threads,
                     **{k: None if v is None else v[start:stop] for k, v in arrays.items()})
                 parts.append(result)
-                found.update((start + i, e) for i, e in result.errors().items())
+                found.update((start + int(e.index or 0), e) for e in result.errors())
             if not context.is_active():
                 return
             found.update(batch.errors)

@@ -8,6 +8,8 @@ import numpy.typing as npt
 U8: TypeAlias = npt.NDArray[np.uint8]
 I8: TypeAlias = npt.NDArray[np.int8]
 
+STATUS_CODES: dict[str, int]
+
 def shanten(counts: U8, n_melds: U8, forms: int, out: I8, status: I8, by_form: I8,
             n_threads: int) -> None: ...
 def is_agari(counts: U8, n_melds: U8, forms: int, out: U8, status: I8, n_threads: int) -> None: ...

@@ -7,13 +7,6 @@ cdef enum:
     MAX_INDICATORS = 10
     MAX_FU_ITEMS = 12
 
-# Extra statuses (types.Status holds the shared ones; 0 = ok).
-cdef enum:
-    ST_NO_YAKU = 1          # complete hand, but no yaku: not a win
-    ST_BAD_SITUATION = -20  # contradictory flags (riichi with an open hand, haitei on ron, ...)
-    ST_BAD_SEATS = -21      # winds, seats or pao seat out of range
-    ST_NOT_IN_SANMA = -22   # three players: a 2m-8m tile or a chi, which sanma does not have
-
 # Situation flags (Situation.flags).
 cdef enum:
     F_TSUMO = 1

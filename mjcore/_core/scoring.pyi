@@ -5,7 +5,6 @@ YAKU_NAMES: tuple[tuple[str, str], ...]
 LIMIT_NAMES: tuple[str, ...]
 FU_ITEM_NAMES: tuple[str, ...]
 WAIT_NAMES: tuple[str, ...]
-STATUS_NAMES: dict[int, str]
 
 class Yaku(NamedTuple):
     id: int

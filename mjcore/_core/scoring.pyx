@@ -1,7 +1,8 @@
 """Riichi scoring kernel (bodies for scoring.pxd) and its thin Python surface."""
 from libc.string cimport memset, memcpy
 
-from .types cimport u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_TILE, ST_NOT_AGARI
+from .types cimport (u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_TILE, ST_NOT_AGARI, ST_NO_YAKU,
+                     ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
 from .decompose cimport (
     MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
     WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
@@ -11,8 +12,7 @@ from .decompose cimport (
 )
 from .decompose cimport fill_hand
 from .scoring cimport (
-    N_YAKU, RulesC, Situation, FuItem, ScoreOut, ST_NO_YAKU, ST_BAD_SITUATION, ST_BAD_SEATS,
-    ST_NOT_IN_SANMA,
+    N_YAKU, RulesC, Situation, FuItem, ScoreOut,
     F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN, F_HAITEI, F_HOUTEI,
     F_TENHOU, F_CHIIHOU, F_RENHOU,
     LIMIT_NONE, LIMIT_MANGAN, LIMIT_HANEMAN, LIMIT_BAIMAN, LIMIT_SANBAIMAN, LIMIT_YAKUMAN,
@@ -875,10 +875,6 @@ WAIT_NAMES = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "k
 _MULTI_YAKUMAN = ("yakuman", "double yakuman", "triple yakuman", "quadruple yakuman",
                   "quintuple yakuman", "sextuple yakuman")
 
-STATUS_NAMES = {
-    0: "ok", 1: "no_yaku", -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile",
-    -5: "not_agari", -20: "bad_situation", -21: "bad_seats", -22: "not_in_sanma",
-}
 
 cdef object _decomp_factory = None
 
@@ -895,9 +891,9 @@ cdef class ScoreResult:
 
     @property
     def status(self):
-        """Status name: "ok", "no_yaku" (complete but no yaku), or why the input is invalid
-        ("bad_count", "not_agari", ...)."""
-        return STATUS_NAMES.get(self.o.status, str(self.o.status))
+        """Status reason (mjcore.status): "ok", "no_yaku" (complete but no yaku), or why the
+        input is invalid ("too_many_copies", "not_complete", ...)."""
+        return _reason_of(self.o.status)
 
     @property
     def status_code(self):
@@ -1094,6 +1090,8 @@ cdef class ScoreResult:
 
 
 from collections import namedtuple as _nt
+
+from mjcore.status import reason_of as _reason_of
 
 Yaku = _nt("Yaku", "id name name_ja han")
 FuEntry = _nt("FuEntry", "item tile fu")

@@ -18,10 +18,12 @@ cdef enum:
     MAX_COPIES = 4
     MAX_MELDS = 4
 
-# Kernel status codes. 0 is success; negative values are errors that the
-# Python entry points turn into InvalidHandError with the row index.
+# Kernel status codes, every kernel's, declared here only. 0 is success; negative values are
+# errors that the Python entry points turn into InvalidHandError with the row index. Their
+# reasons and messages are mjcore/status.py (a test checks the two agree).
 cdef enum Status:
     ST_OK = 0
+    ST_NO_YAKU = 1          # scoring: a complete hand, but no yaku: not a win
     ST_BAD_COUNT = -1       # a kind with more than 4 copies
     ST_BAD_TOTAL = -2       # tile total does not fit 13-3k / 14-3k for the melds
     ST_BAD_MELDS = -3       # number of called melds outside 0..4
@@ -29,6 +31,9 @@ cdef enum Status:
     ST_NOT_AGARI = -5       # operation needs a complete hand
     ST_NOT_TENPAI = -6
     ST_PARSE = -7           # text could not be parsed
+    ST_BAD_SITUATION = -20  # scoring: contradictory flags (riichi with an open hand, ...)
+    ST_BAD_SEATS = -21      # scoring: winds, seats or pao seat out of range
+    ST_NOT_IN_SANMA = -22   # scoring, three players: a 2m-8m tile or a chi
 
 # Packed counts: 3 bits per kind. words[0..2] = man, pin, sou (27 bits each),
 # words[3] = honors (21 bits). Bit 3*i holds the low bit of kind i's count.

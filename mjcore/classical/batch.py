@@ -9,11 +9,16 @@ Inputs, N deals (seats 0 = East .. 3 = North):
 | melds | (N, 4, 4, 2) uint8 | each seat's declared sets: (``MeldKind``, lowest tile) |
 | n_melds | (N, 4) uint8 | how many of ``melds`` are used |
 | bonus | (N, 4) uint8 | bonus tiles held, bit b = ``(b+1)f`` |
-| info | (N, 8) int16 | prevailing wind, winner, winning tile, claim (0 any, 1 pair, 2 chow, 3 pung), win flags (``scoring.WIN_FLAGS``), discarder (-1 self-drawn), cannon (-1 none), declared pair (255 = best reading) |
+| info | (N, 8) int16 | the deal's facts, in the order below |
 | dead_kinds | (N,) uint64 | kinds whose four copies are all visible (bit k = kind k) |
 
-Outputs (a :class:`mjcore.batch.BatchResult`): ``status`` (0 ok, < 0 bad row, reasons in
-``errors()``), ``score``, ``points``, ``doubles``, ``limit_hand`` and ``net`` (N, 4).
+``info`` columns: prevailing wind, winner, winning tile, claim (0 any, 1 pair, 2 chow, 3 pung),
+win flags (``scoring.WIN_FLAGS``), discarder (-1 self-drawn), cannon (-1 none), declared pair
+(255 = best reading).
+
+Outputs (a :class:`mjcore.batch.BatchResult`): ``status`` (0 ok, < 0 bad row, reasons from
+``mjcore.status`` in ``errors()``), ``score``, ``points``, ``doubles``, ``limit_hand`` and
+``net`` (N, 4).
 :func:`pack_deals` builds the arrays from :class:`~mjcore.classical.scoring.Deal` values.
 """
 from __future__ import annotations
@@ -26,6 +31,7 @@ import numpy as np
 from .._core import classical_scoring as _k
 from ..batch import BatchResult, _threads
 from ..errors import InvalidHandError
+from ..status import BAD_MELDS, reason_of
 from .rules import ClassicalRules
 from .scoring import CLAIMS, WIN_FLAGS, Deal
 
@@ -52,7 +58,7 @@ def pack_deals(deals: Sequence[Deal]) -> dict[str, np.ndarray]:
                 counts[i, s, k] += 1
             if len(h.melds) > 4:
                 raise InvalidHandError(f"deal {i}: seat {s} has more than 4 sets",
-                                       reason="bad_melds", index=i)
+                                       reason=reason_of(BAD_MELDS), index=i)
             for j, m in enumerate(h.melds):
                 melds[i, s, j] = (int(m.kind), m.first)
             n_melds[i, s] = len(h.melds)

@@ -25,6 +25,7 @@ from typing import Any
 from .._core import classical_scoring as _k
 from ..errors import InvalidHandError
 from ..hand import Meld
+from ..status import BAD_COUNT, reason_of, status_error
 from ..tiles import N_KINDS, format_tiles, parse_bonus_tiles, tile_name
 from .rules import ClassicalRules
 
@@ -43,15 +44,6 @@ WIN_FLAGS = {
     "thirteenth_win": 512,
 }
 CLAIMS = ("any", "pair", "chow", "pung")
-
-_STATUS = {
-    -1: ("too_many_copies", "five copies of a tile kind in the deal, or a bonus tile held twice"),
-    -2: ("wrong_tile_count",
-         "a hand has the wrong number of tiles (13 - 3 per set, the winner one more)"),
-    -3: ("bad_melds", "a declared set is not a valid set, or more than 4 sets"),
-    -4: ("bad_tile", "the winning tile is not in the winner's hand, or a seat is out of range"),
-    -5: ("not_mahjong", "the winner's hand is not complete (as claimed)"),
-}
 
 _REASONS = {
     "mahjong": "going Mah-Jong", "seven_pairs": "seven pairs", "bonus": "flowers and seasons",
@@ -77,7 +69,8 @@ _REASONS = {
     "heads_and_tails": "Heads and Tails", "imperial_jade": "Imperial Jade",
     "kong_upon_kong": "Kong upon Kong", "plum_blossom": "Gathering the Plum Blossom from the Roof",
     "catching_the_moon": "Catching the Moon from the Bottom of the Sea",
-    "carrying_pole": "Scratching a Carrying Pole", "thirteenth_win": "East's 13th consecutive Mah-Jong",
+    "carrying_pole": "Scratching a Carrying Pole",
+    "thirteenth_win": "East's 13th consecutive Mah-Jong",
 }
 
 
@@ -108,7 +101,7 @@ class PlayerHand:
                 raise InvalidHandError(f"bonus tile {b!r}: expected a bonus id 0..7 (1f..8f)",
                                        reason="bad_bonus")
         if len(set(self.bonus)) != len(self.bonus):
-            raise InvalidHandError("a bonus tile is held twice", reason="too_many_copies")
+            raise InvalidHandError("a bonus tile is held twice", reason=reason_of(BAD_COUNT))
 
     @classmethod
     def parse(cls, text: str) -> PlayerHand:
@@ -210,7 +203,8 @@ class Deal:
         for k in self.dead_kinds:
             dead |= 1 << k
         return (seats, self.prevailing, self.winner, self.win_tile, CLAIMS.index(self.claim),
-                255 if self.pair is None else self.pair, flags, -1 if self.discarder is None else self.discarder,
+                255 if self.pair is None else self.pair, flags,
+                -1 if self.discarder is None else self.discarder,
                 -1 if self.cannon is None else self.cannon, dead)
 
 
@@ -363,8 +357,7 @@ def score_deal(deal: Deal, rules: ClassicalRules | str = "classical") -> DealSco
         seats, prevailing, winner, win_tile, claim, pair, flags, discarder, cannon_seat, dead,
         rules.scoring_params, sum(1 << s for s in deal.hidden))
     if status < 0:
-        reason, why = _STATUS.get(status, ("invalid_deal", "invalid deal"))
-        raise InvalidHandError(f"classical deal: {why}", reason=reason)
+        raise status_error(status, "classical deal")
     return _result(deal.winner, players, owed, net, cannon, rules)
 
 

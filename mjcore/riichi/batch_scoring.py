@@ -33,16 +33,13 @@ import numpy as np
 
 from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from ..errors import InvalidHandError
+from ..results import RowResults
 from .rules import DEFAULT_RULES, RuleSet
 
-_ROW_REASONS = {
-    -1: "bad_count", -2: "bad_total", -3: "bad_melds", -4: "bad_tile", -5: "not_agari",
-    -20: "bad_situation", -21: "bad_seats", -22: "not_in_sanma",
-}
 
-
-class BatchScores:
-    """Arrays of a batch score; ``bad_rows`` lists rows with a negative status."""
+class BatchScores(RowResults):
+    """Arrays of a batch score; ``bad_rows`` lists rows with a negative status, ``errors()``
+    and ``raise_for_errors()`` (from :class:`mjcore.results.RowResults`) their errors."""
 
     status: np.ndarray
     han: np.ndarray
@@ -65,28 +62,14 @@ class BatchScores:
         self._names = tuple(arrays)
 
     @property
-    def bad_rows(self) -> np.ndarray:
-        """Indices of the rows that could not be scored (negative status)."""
-        return np.flatnonzero(self.status < 0)
-
-    @property
     def is_win(self) -> np.ndarray:
         """Boolean array: True for rows scored as a win (status 0)."""
-        return self.status == 0
-
-    def errors(self) -> dict[int, InvalidHandError]:
-        """One InvalidHandError per bad row, by row index (``reason`` names the status)."""
-        return {int(i): InvalidHandError(
-            f"row {i}: {_ROW_REASONS.get(int(self.status[i]), 'invalid')}",
-            reason=_ROW_REASONS.get(int(self.status[i]), "invalid_hand"), index=int(i))
-            for i in self.bad_rows}
+        win: np.ndarray = self.status == 0
+        return win
 
     def as_dict(self) -> dict[str, np.ndarray]:
         """Every result array by name."""
         return {n: getattr(self, n) for n in self._names}
-
-    def __len__(self) -> int:
-        return len(self.status)
 
     def __repr__(self) -> str:
         return (f"BatchScores({len(self)} rows, {int(self.is_win.sum())} wins, "
@@ -147,9 +130,11 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
     out = score_arrays(
         c, _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds"),
         _arr(red, n, (), np.uint8, 0, "red"), _arr(win_tile, n, (), np.uint8, 0, "win_tile"),
-        _arr(flags, n, (), np.uint16, 0, "flags"), _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
+        _arr(flags, n, (), np.uint16, 0, "flags"),
+        _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
         _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
-        _arr(from_rel, n, (), np.uint8, 3, "from_rel"), _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
+        _arr(from_rel, n, (), np.uint8, 3, "from_rel"),
+        _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
         _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads),
         _arr(kita, n, (), np.uint8, 0, "kita"))

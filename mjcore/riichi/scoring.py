@@ -24,9 +24,10 @@ from .._core import scoring as _sc
 from .._core.scoring import LIMIT_NAMES, YAKU_NAMES, FuEntry, ScoreResult, Yaku
 from .._core.scoring import score_plain as _score_plain
 from .._core.scoring import score_raw as _score_raw
-from ..decomposition import _hand_values, _win_kind, status_error
+from ..decomposition import _hand_values, _win_kind
 from ..errors import InvalidHandError
 from ..hand import Hand
+from ..status import BAD_SEATS, BAD_TILE, NOT_IN_SANMA, reason_of, status_error
 from ..tiles import parse_kinds
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -35,24 +36,7 @@ F_HAITEI, F_HOUTEI, F_TENHOU, F_CHIIHOU, F_RENHOU = 64, 128, 256, 512, 1024
 
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
           "east": 0, "south": 1, "west": 2, "north": 3}
-
-_SITUATION_REASONS = {
-    -20: ("bad_situation", ("contradictory situation: riichi/ippatsu/tenhou/chiihou need a "
-                           "closed hand, ippatsu needs riichi, rinshan/haitei/tenhou/chiihou "
-                           "need tsumo, chankan/houtei/renhou need ron, tenhou needs the "
-                           "dealer, chiihou/renhou a non-dealer; at most 4 norths in the hand "
-                           "and set aside")),
-    -21: ("bad_seats", ("a wind or seat is out of range (winds E S W N, seats 0-3, the "
-                       "discarder and the liable player must not be the winner)")),
-    -4: ("bad_tile", "the winning tile is not in the hand, or an indicator is not a tile"),
-    -22: ("not_in_sanma", "three-player mahjong has no 2m-8m and no chi"),
-    -5: ("not_agari", "the hand is not complete"),
-}
-
-
-_SANMA_SEATS = ("a wind or seat is out of range for three players (seat winds E, S, W; seats "
-                "0-2, relative 1 shimocha and 2 kamicha; the discarder and the liable player "
-                "must not be the winner)")
+_BAD_SEATS = reason_of(BAD_SEATS)
 
 
 def _wind(value: Any, what: str) -> int:
@@ -73,7 +57,7 @@ def _seat(value: Any, what: str, players: int = 4) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players:
         return value
     raise InvalidHandError(f"{what} {value!r}: expected a seat 0-{players - 1}",
-                           reason="bad_seats")
+                           reason=_BAD_SEATS)
 
 
 def _indicators(value: Any, what: str) -> list[int]:
@@ -85,7 +69,7 @@ def _indicators(value: Any, what: str) -> list[int]:
         raise InvalidHandError(f"{what}: at most 10 indicators", reason="bad_indicators")
     for k in kinds:
         if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 34:
-            raise InvalidHandError(f"{what}: {k!r} is not a tile", reason="bad_tile")
+            raise InvalidHandError(f"{what}: {k!r} is not a tile", reason=reason_of(BAD_TILE))
     return kinds
 
 
@@ -127,7 +111,7 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
     counts, melds, red = _hand_values(hand)
     win = _win_kind(win_tile)
     if players not in (3, 4):
-        raise InvalidHandError(f"players {players!r}: expected 3 or 4", reason="bad_seats")
+        raise InvalidHandError(f"players {players!r}: expected 3 or 4", reason=_BAD_SEATS)
     base = 0 if winner is None else _seat(winner, "winner", players)
 
     def rel(seat: Any, what: str) -> int:
@@ -140,18 +124,18 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             sw = _wind(seat_wind, "seat wind")
             if (sw == 0) != dealer:
                 raise InvalidHandError(f"seat wind {seat_wind!r} contradicts dealer={dealer}",
-                                       reason="bad_seats")
+                                       reason=_BAD_SEATS)
     elif dealer is not None:
         sw = (-rel(dealer, "dealer")) % players
         if seat_wind is not None and _wind(seat_wind, "seat wind") != sw:
             raise InvalidHandError(
                 f"seat wind {seat_wind!r} contradicts the dealer seat {dealer}",
-                reason="bad_seats")
+                reason=_BAD_SEATS)
     else:
         sw = 0 if seat_wind is None else _wind(seat_wind, "seat wind")
     if sw >= players:
         raise InvalidHandError(f"seat wind {seat_wind!r}: three players sit East, South, West",
-                               reason="bad_seats")
+                               reason=_BAD_SEATS)
     rw = _wind(round_wind, "round wind")
     if tsumo:
         from_rel = 0
@@ -161,10 +145,10 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
         from_rel = rel(from_who, "from_who")
         if from_rel == 0:
             raise InvalidHandError("a ron needs a discarder other than the winner",
-                                   reason="bad_seats")
+                                   reason=_BAD_SEATS)
     pao_rel = -1 if pao_seat is None else rel(pao_seat, "pao seat")
     if pao_rel == 0:
-        raise InvalidHandError("the liable (pao) player cannot be the winner", reason="bad_seats")
+        raise InvalidHandError("the liable (pao) player cannot be the winner", reason=_BAD_SEATS)
     flags = situation_flags(tsumo=tsumo, riichi=riichi, double_riichi=double_riichi,
                             ippatsu=ippatsu, rinshan=rinshan, chankan=chankan, haitei=haitei,
                             houtei=houtei, tenhou=tenhou, chiihou=chiihou, renhou=renhou)
@@ -173,10 +157,11 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
         raise InvalidHandError("honba and riichi_sticks must be ints 0..999", reason="bad_counter")
     if not (type(kita) is int and 0 <= kita <= 4):
         raise InvalidHandError(f"kita {kita!r}: expected 0-4 norths set aside", reason="bad_kita")
-    return {"kita": kita, "counts": counts, "win_tile": win, "melds": melds, "red": red, "flags": flags, "seat_wind": sw,
-                "round_wind": rw, "from_rel": from_rel, "pao_rel": pao_rel,
-                "dora": _indicators(dora, "dora indicators"), "ura": _indicators(ura, "ura indicators"),
-                "honba": honba, "riichi_sticks": riichi_sticks, "winner": base}
+    return {"kita": kita, "counts": counts, "win_tile": win, "melds": melds, "red": red,
+            "flags": flags, "seat_wind": sw, "round_wind": rw, "from_rel": from_rel,
+            "pao_rel": pao_rel, "dora": _indicators(dora, "dora indicators"),
+            "ura": _indicators(ura, "ura indicators"), "honba": honba,
+            "riichi_sticks": riichi_sticks, "winner": base}
 
 
 def _sanma_detail(hand: Any, dora: Any, ura: Any) -> str:
@@ -198,14 +183,9 @@ def _sanma_detail(hand: Any, dora: Any, ura: Any) -> str:
 
 
 def raise_for_status(res: ScoreResult, what: str) -> None:
-    st = res.status_code
-    if st < 0:
-        if st in _SITUATION_REASONS:
-            reason, text = _SITUATION_REASONS[st]
-            if st == -21 and res.players == 3:
-                text = _SANMA_SEATS
-            raise InvalidHandError(f"{what}: {text}", reason=reason)
-        raise status_error(st, what)
+    """Raise the InvalidHandError of a negative status (mjcore.status), naming ``what``."""
+    if res.status_code < 0:
+        raise status_error(res.status_code, what)
 
 
 _FAST_WIND = {None: 0, "E": 0, "S": 1, "W": 2, "N": 3, 0: 0, 1: 1, 2: 2, 3: 3}
@@ -228,8 +208,9 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
     situation flags ``riichi`` ... ``renhou``; ``honba`` paid to this winner (0 for the second
     winner of a Tenhou double ron); ``riichi_sticks`` collected by this winner; ``winner``,
     ``from_who``, ``pao_seat`` (see the module doc for seats); ``kita`` norths the winner set
-    aside (three players with nukidora only); ``rules`` a RuleSet or a preset name. Raises InvalidHandError for an incomplete or impossible hand; a complete hand without
-    yaku gives ``is_win == False``.
+    aside (three players with nukidora only); ``rules`` a RuleSet or a preset name. Raises
+    InvalidHandError for an incomplete or impossible hand; a complete hand without yaku gives
+    ``is_win == False``.
     """
     params = DEFAULT_RULES._scoring if rules is None else _rules(rules).scoring_params  # type: ignore[attr-defined]
     players = params[11]
@@ -243,8 +224,8 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
             and type(seat_wind) is not bool and type(round_wind) is not bool
             and type(honba) is int and 0 <= honba < 1000 and type(riichi_sticks) is int
             and 0 <= riichi_sticks < 1000 and type(kita) is int and 0 <= kita <= 4):
-        sw = _FAST_WIND.get(seat_wind)  # type: ignore[arg-type]
-        rw = _FAST_WIND.get(round_wind)  # type: ignore[arg-type]
+        sw = _FAST_WIND.get(seat_wind)
+        rw = _FAST_WIND.get(round_wind)
         if sw is not None and rw is not None:
             flags = (F_TSUMO if tsumo else 0) | (F_RIICHI if riichi else 0) \
                 | (F_DOUBLE_RIICHI if double_riichi else 0) | (F_IPPATSU if ippatsu else 0) \
@@ -270,7 +251,7 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
                          a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
                          a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
     if res.status_code < 0:
-        detail = _sanma_detail(hand, dora, ura) if res.status_code == -22 else ""
+        detail = _sanma_detail(hand, dora, ura) if res.status_code == NOT_IN_SANMA else ""
         raise_for_status(res, f"hand {hand}{detail}")
     return res
 

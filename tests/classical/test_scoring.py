@@ -320,7 +320,7 @@ def test_cannon_liability():
 @pytest.mark.parametrize("build, reason", [
     (lambda: deal("234m 345p 678s 789m 2m", "2m"), "wrong_tile_count"),
     (lambda: deal("234m 345p 678s 789m 22m", "3z"), "bad_tile"),
-    (lambda: deal("234m 345p 678s 789m 23m", "2m"), "not_mahjong"),
+    (lambda: deal("234m 345p 678s 789m 23m", "2m"), "not_complete"),
     (lambda: deal("234m 345p 678s 789m 22m 1f", "2m", losers={0: "1357m 2468p 1357s 1z 1f"}),
      "too_many_copies"),
     (lambda: deal("2222m 345p 678s 789m 2m", "2m"), "too_many_copies"),

@@ -210,7 +210,7 @@ def test_batch_bad_rows_are_reported_by_index_and_good_rows_kept():
     assert (r.shanten[keep] == good[keep]).all()
     errs = r.errors()
     assert [(e.index, e.reason) for e in errs] == [
-        (3, "too_many_copies"), (6, "wrong_tile_count"), (8, "bad_meld_count")]
+        (3, "too_many_copies"), (6, "wrong_tile_count"), (8, "bad_melds")]
     with pytest.raises(mjcore.BatchError) as exc:
         r.raise_for_errors()
     assert set(exc.value.errors) == {3, 6, 8} and exc.value.partial is r
@@ -277,3 +277,36 @@ def test_ukeire_summary_equals_full_summary():
     full, summary = batch.ukeire(c, full=True), batch.ukeire(c)
     for name in ("best_shanten", "best_discard", "best_count"):
         assert (getattr(full, name) == getattr(summary, name)).all(), name
+
+
+# ---- statuses ----
+
+def test_status_table_agrees_with_the_compiled_kernels():
+    from mjcore import status
+    from mjcore._core.batch import STATUS_CODES
+
+    assert {s.name: s.code for s in status.STATUSES} == STATUS_CODES
+    assert len({s.reason for s in status.STATUSES}) == len(status.STATUSES)
+    for s in status.STATUSES:
+        assert s.reason == status.library_reason(status.wire_reason(s.reason))
+        assert status.wire_reason(s.reason) == s.reason.upper()
+
+
+def test_single_hand_and_batch_report_one_reason_per_status():
+    from mjcore import status
+
+    counts = np.zeros((3, 34), dtype=np.uint8)
+    counts[0, :13] = 1
+    counts[0, 0] = 5                              # five copies
+    counts[1, :12] = 1                            # twelve tiles
+    counts[2, :13] = 1
+    r = batch.shanten(counts, np.array([0, 0, 5], np.uint8))
+    want = [status.BAD_COUNT, status.BAD_TOTAL, status.BAD_MELDS]
+    assert r.status.tolist() == want
+    assert [e.reason for e in r.errors()] == [status.reason_of(c) for c in want]
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.shanten("11111m2345678p9s")
+    assert err.value.reason == status.reason_of(status.BAD_COUNT)
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.shanten("123456789m123p")
+    assert err.value.reason == status.reason_of(status.BAD_TOTAL)

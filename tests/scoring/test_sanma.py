@@ -271,7 +271,7 @@ def test_batch_pack_with_sanma_rules_and_errors_per_row():
     bad["counts"][1, 1] += 2                                       # 99m -> 22m
     res = batch_score(**bad, rules="tenhou_sanma")
     assert res.status.tolist() == [0, -22, 0]
-    assert res.errors()[1].reason == "not_in_sanma"
+    assert [(e.index, e.reason) for e in res.errors()] == [(1, "not_in_sanma")]
     with pytest.raises(InvalidHandError):
         batch_score(**{**arrays, "kita": np.zeros(2, np.uint8)}, rules="tenhou_sanma")
 

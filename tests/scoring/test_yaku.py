@@ -339,7 +339,7 @@ def test_dora_alone_is_not_a_yaku():
 
 
 @pytest.mark.parametrize("hand,win,kw,reason", [
-    ("123m456p789s23456s", "5s", {}, "not_agari"),
+    ("123m456p789s23456s", "5s", {}, "not_complete"),
     ("123m456p789s234s55p", "9m", {}, "bad_tile"),
     ("123m456p789s11p pon:555z", "1p", {"riichi": True}, "bad_situation"),
     ("123m45699p234789s", "4s", {"haitei": True}, "bad_situation"),

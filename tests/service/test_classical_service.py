@@ -230,7 +230,7 @@ def _request(**changes):
     ({"win_tile": "9s"}, "BAD_TILE", "hands", None),
     ({"winner": 0}, "WRONG_TILE_COUNT", "hands", None),
     ({"hands": [EXAMPLE_A[0], "777z 234s 679m 11z pon:555p 2f", *EXAMPLE_A[2:]]},
-     "NOT_MAHJONG", "hands", "1"),
+     "NOT_COMPLETE", "hands", "1"),
     ({"winner": 4}, "BAD_SEAT", "winner", None),
     ({"discarder": -1}, "BAD_SEAT", "discarder", None),
     ({"hidden": [0, 9]}, "BAD_SEAT", "hidden", "1"),
