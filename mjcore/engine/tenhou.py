@@ -5,6 +5,12 @@ headers, every draw, discard, call (chi, pon, open kan, added kan, closed kan de
 ``m`` bit layout), riichi step 1/2, kan dora, each win and draw with its score changes, and the
 final result. Kan dora of an open or added kan is written where the engine reveals it (after the
 kan player's next discard, or at his next kan), whatever the tag order of the log.
+
+Three-player (sanma) records are read whole: three seats (Tenhou's empty fourth seat is
+dropped, so hands, scores, deltas, tenpai flags and final results are lists of three), and a
+north set aside (nukidora, a ``<N>`` tag with bit 5 set) is a ``kita`` event
+``{"type": "kita", "actor": seat, "pai": tile}`` followed by its replacement draw, a
+``tsumo`` with ``rinshan``.
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ _ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
 _DRAW_OR_DISCARD = frozenset("TUVWDEFG")
+NORTH_KIND = 30
 
 RYUUKYOKU_REASONS = {
     "": "exhaustive", "yao9": "kyushukyuhai", "kaze4": "suufonrenda", "reach4": "suuchariichi",
@@ -44,16 +51,23 @@ class MjlogGame:
     final_points: list[float] | None = None
     early: bool = False      # a 2009-2010 log: the wall's shuffle state is an INIT attribute
     extra: dict[str, Any] = field(default_factory=dict)
+    shuffle: str = ""        # the <SHUFFLE seed> of the record (see wall.tenhou_walls)
+
+    @property
+    def players(self) -> int:
+        """3 for a three-player (sanma) record, else 4."""
+        return 3 if self.sanma else 4
 
 
 def rules_for_go_type(go_type: int, early: bool = False) -> RuleSet:
-    """The ``tenhou`` preset adjusted to a record's lobby flags (length, red fives, kuitan).
-    Tenhou's lobbies play a dealer repeat in the extension on (``west_sudden_death`` off).
+    """The ``tenhou`` preset (``tenhou_sanma`` for the sanma bit 0x10) adjusted to a record's
+    lobby flags (length, red fives, kuitan). Tenhou's lobbies play a dealer repeat in the
+    extension on (``west_sudden_death`` off).
 
     ``early``: the lobby rules of 2009-2010 (the logs whose INIT tag carries the shuffle
     state): no tenpai-yame (a tenpai dealer first at the all-last draw played on), and the
     East-only lobby paid uma 5-10."""
-    rules = RuleSet.preset("tenhou")
+    rules = RuleSet.preset("tenhou_sanma" if go_type & 0x10 else "tenhou")
     opts: dict[str, Any] = {"west_sudden_death": False}
     if not go_type & 0x08:
         opts["game_length"] = "tonpuusen"
@@ -87,9 +101,11 @@ def with_record_rounding(rules: RuleSet, events: list[Event]) -> RuleSet:
 def decode_meld(m: int) -> tuple[str, int, list[int], int]:
     """Decode a Tenhou meld code: (type, called or added tile, other tiles, from_rel).
 
-    Types ``chi``, ``pon``, ``kakan``, ``daiminkan``, ``ankan``. For ``kakan`` the first tile is
-    the added one and the list holds the pon's three tiles; for ``ankan`` the first tile is one of
-    the four and the list holds all four.
+    Types ``chi``, ``pon``, ``kakan``, ``daiminkan``, ``ankan`` and ``kita`` (a north set
+    aside in three-player riichi: bit 5 set, bits 2-4 clear, the tile id in bits 8 and up). For
+    ``kakan`` the first tile is the added one and the list holds the pon's three tiles; for
+    ``ankan`` the first tile is one of the four and the list holds all four; ``kita`` has no
+    other tiles and from_rel 0.
     """
     rel = m & 3
     if m & 4:
@@ -111,8 +127,11 @@ def decode_meld(m: int) -> tuple[str, int, list[int], int]:
             return "pon", pai, tiles, rel
         return "kakan", kind * 4 + unused, tiles, rel
     if m & 0x20:
-        raise InvalidHandError(f"meld code {m}: nukidora (three-player) is not supported",
-                               reason="sanma_meld")
+        tile = m >> 8
+        if tile >> 2 != NORTH_KIND:
+            raise InvalidHandError(f"meld code {m}: a north declaration of tile {tile}, "
+                                   "which is not a north", reason="bad_mjlog")
+        return "kita", tile, [], 0
     base = m >> 8
     kind = base // 4
     tiles = [kind * 4 + c for c in range(4)]
@@ -142,6 +161,8 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
     pending_owner = -1
     in_round = False
     started = False
+    shuffle = ""
+    players = 4
     n_tag = 0
     for c, digits, body in _TAG.findall(text):
         n_tag += 1
@@ -151,6 +172,9 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: tile id {tile} "
                                        "is not below 136", reason="bad_mjlog")
             seat = _DRAW.get(c, -1)
+            if seat >= players or _DISCARD.get(c, -1) >= players:
+                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: seat 3 in a "
+                                       "three-player record", reason="bad_mjlog")
             if seat >= 0:
                 hands[seat].append(tile)
                 last_draw[seat] = tile
@@ -183,7 +207,10 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
         pos = f"{where}: tag {n_tag} <{tag}>"
         try:
             attrs = dict(_ATTR.findall(body))
-            if tag in ("mjloggm", "SHUFFLE", "TAIKYOKU", "BYE"):
+            if tag == "SHUFFLE":
+                shuffle = attrs.get("seed", "")
+                continue
+            if tag in ("mjloggm", "TAIKYOKU", "BYE"):
                 continue
             if tag == "GO":
                 go_type = int(attrs.get("type", "0"))
@@ -202,17 +229,22 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 hai = [_ints(attrs.get(f"hai{i}", "")) for i in range(4)]
                 if not hai[3]:
                     sanma = True
-                if sanma:
-                    break
                 if not started:
-                    events.append({"type": "start_game", "names": names})
+                    players = 3 if sanma else 4
+                    events.append({"type": "start_game", "names": names[:players]})
                     started = True
+                oya = int(attrs["oya"])
+                if any(len(hai[s]) != 13 for s in range(players)) or hai[players:] != \
+                        [[]] * (4 - players) or not 0 <= oya < players:
+                    raise InvalidHandError(f"{pos}: a {players}-player deal needs 13 tiles for "
+                                           f"each of seats 0-{players - 1} and a dealer "
+                                           "among them", reason="bad_mjlog")
                 round_index, honba, sticks = seed[0], seed[1], seed[2]
                 events.append({
                     "type": "start_kyoku", "bakaze": WIND_NAMES[(round_index // 4) % 4],
                     "kyoku": round_index % 4 + 1, "honba": honba, "kyotaku": sticks,
-                    "oya": int(attrs["oya"]), "scores": [x * 100 for x in _ints(attrs["ten"])],
-                    "dora_marker": seed[5], "tehais": [list(h) for h in hai],
+                    "oya": oya, "scores": [x * 100 for x in _ints(attrs["ten"])[:players]],
+                    "dora_marker": seed[5], "tehais": [list(h) for h in hai[:players]],
                     "dice": [seed[3] + 1, seed[4] + 1],
                 })
                 hands = [list(h) for h in hai]
@@ -226,8 +258,23 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 continue
             if tag == "N":
                 who = int(attrs["who"])
+                if not 0 <= who < players:
+                    raise InvalidHandError(f"{pos}: no seat {who}", reason="bad_mjlog")
                 kind, pai, tiles, rel = decode_meld(int(attrs["m"]))
                 last_draw[who] = -1
+                if kind == "kita":
+                    if players != 3:
+                        raise InvalidHandError(f"{pos}: a north declaration in a four-player "
+                                               "record", reason="bad_mjlog")
+                    try:
+                        hands[who].remove(pai)
+                    except ValueError:
+                        raise InvalidHandError(
+                            f"{pos}: seat {who} sets aside {MJAI_NAMES[pai]} which it does not "
+                            "hold", reason="tile_not_held") from None
+                    events.append({"type": "kita", "actor": who, "pai": pai})
+                    rinshan_next[who] = True
+                    continue
                 if pending_dora and kind in ("kakan", "ankan", "daiminkan"):
                     events.extend(pending_dora)
                     pending_dora = []
@@ -270,8 +317,8 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 ev = {
                     "type": "hora", "actor": who, "target": from_who,
                     "pai": int(attrs["machi"]),
-                    "deltas": [sc[2 * i + 1] * 100 for i in range(4)],
-                    "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(4)],
+                    "deltas": [sc[2 * i + 1] * 100 for i in range(players)],
+                    "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)],
                     "fu": ten[0], "points": ten[1], "limit": ten[2],
                     "hai": _ints(attrs["hai"]),
                 }
@@ -293,10 +340,11 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 if kind not in RYUUKYOKU_REASONS:
                     raise InvalidHandError(f"{pos}: unknown draw type {kind!r}",
                                            reason="unknown_draw")
-                tenpai = [f"hai{i}" in attrs for i in range(4)]
+                tenpai = [f"hai{i}" in attrs for i in range(players)]
                 ev = {"type": "ryukyoku", "reason": RYUUKYOKU_REASONS[kind],
-                      "deltas": [sc[2 * i + 1] * 100 for i in range(4)] if sc else [0] * 4,
-                      "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(4)]
+                      "deltas": [sc[2 * i + 1] * 100 for i in range(players)] if sc
+                      else [0] * players,
+                      "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)]
                       if sc else None,
                       "tenpais": tenpai}
                 if pending_dora:
@@ -307,8 +355,8 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 continue
             if "owari" in attrs:
                 ow = attrs["owari"].split(",")
-                final_scores = [int(ow[2 * i]) * 100 for i in range(4)]
-                final_points = [float(ow[2 * i + 1]) for i in range(4)]
+                final_scores = [int(ow[2 * i]) * 100 for i in range(players)]
+                final_points = [float(ow[2 * i + 1]) for i in range(players)]
                 complete = True
                 if events[-1]["type"] != "end_kyoku":
                     events.append({"type": "end_kyoku"})
@@ -323,9 +371,9 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
         except (KeyError, ValueError, IndexError) as exc:
             raise InvalidHandError(f"{pos}: malformed tag ({exc!r})", reason="bad_mjlog") from None
     events = _close_rounds(events)
-    return MjlogGame(go_type=go_type, names=names, events=events, complete=complete,
-                     sanma=sanma, final_scores=final_scores, final_points=final_points,
-                     early=early)
+    return MjlogGame(go_type=go_type, names=names[:players], events=events,
+                     complete=complete, sanma=sanma, final_scores=final_scores,
+                     final_points=final_points, early=early, shuffle=shuffle)
 
 
 def _close_rounds(events: list[Event]) -> list[Event]:
@@ -716,7 +764,7 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         raise InvalidHandError(f"{where}: not a tenhou.net/6 record (no 'log' list)",
                                reason="bad_tenhou6")
-    rule = doc.get("rule") if isinstance(doc.get("rule"), dict) else {}
+    rule: dict[str, Any] = doc["rule"] if isinstance(doc.get("rule"), dict) else {}
     start: Event = {"type": "start_game", "names": list(doc.get("name") or [""] * 4)}
     if isinstance(rule.get("mjcore"), dict):
         start["rules"] = rule.get("preset", "custom")

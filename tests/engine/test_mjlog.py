@@ -98,9 +98,52 @@ def test_malformed_records_raise_invalid_hand_error():
         read_mjlog(_small().replace('oya="0" hai0', 'oya="x" hai0'))
 
 
-def test_sanma_detected():
-    g = read_mjlog(_small().replace('type="169"', 'type="185"'))
-    assert g.sanma
+SANMA = ('<mjloggm ver="2.3"><GO type="185" lobby="0"/><UN n0="a" n1="b" n2="c" n3=""/>'
+         '<TAIKYOKU oya="0"/><INIT seed="0,0,0,2,3,4" ten="350,350,350,0" oya="0" '
+         'hai0="{h0}" hai1="{h1}" hai2="{h2}" hai3=""/><T100/>{extra}<D100/>'
+         '<RYUUKYOKU type="yao9" ba="0,0" sc="350,0,350,0,350,0,0,0" hai0="1,2,3" '
+         'owari="350,0.0,350,0.0,350,0.0,0,0.0"/></mjloggm>')
+
+
+def _sanma(extra: str = "", **fmt: str) -> str:
+    hands = {f"h{s}": ",".join(str(40 + 13 * s + i) for i in range(13)) for s in range(3)}
+    hands.update(fmt)
+    return SANMA.format(extra=extra, **hands)
+
+
+def test_kita_meld_code():
+    assert decode_meld((122 << 8) | 0x20) == ("kita", 122, [], 0)     # 30752 is north 120
+    assert decode_meld(30752) == ("kita", 120, [], 0)
+    with pytest.raises(InvalidHandError, match="not a north"):
+        decode_meld((100 << 8) | 0x20)
+
+
+def test_read_sanma_record():
+    g = read_mjlog(_sanma("<N who=\"0\" m=\"30752\"/><T101/>", h0="120," + ",".join(
+        str(40 + i) for i in range(12))))
+    assert g.sanma and g.players == 3 and g.complete
+    assert g.names == ["a", "b", "c"]
+    start = g.events[1]
+    assert len(start["tehais"]) == 3 and start["scores"] == [35000] * 3
+    kita = g.events[3]
+    assert kita == {"type": "kita", "actor": 0, "pai": 120}
+    assert g.events[4] == {"type": "tsumo", "actor": 0, "pai": 101, "rinshan": True}
+    draw = next(e for e in g.events if e["type"] == "ryukyoku")
+    assert draw["tenpais"] == [True, False, False] and draw["deltas"] == [0, 0, 0]
+    assert g.final_scores == [35000] * 3 and len(g.final_points) == 3
+    assert rules_for_go_type(g.go_type).name == "custom"
+    assert rules_for_go_type(g.go_type).players == 3
+
+
+def test_malformed_sanma_records():
+    with pytest.raises(InvalidHandError, match="seat 3"):
+        read_mjlog(_sanma("<W101/>"))
+    with pytest.raises(InvalidHandError, match="does not hold"):
+        read_mjlog(_sanma("<N who=\"0\" m=\"30752\"/>"))
+    with pytest.raises(InvalidHandError, match="13 tiles"):
+        read_mjlog(_sanma(h2="1,2,3"))
+    with pytest.raises(InvalidHandError, match="four-player"):
+        read_mjlog(_small().replace("<D100/>", '<N who="0" m="30752"/><D100/>'))
 
 
 def test_rules_for_go_type():
