@@ -28,6 +28,7 @@ class ActionType(IntEnum):
     CHI = 9
     TENPAI = 10         # show a tenpai hand at an exhaustive draw (tenpai_declaration=optional)
     PASS = 11           # pass, or keep the hand hidden (noten) at an exhaustive draw
+    KITA = 12           # three players: set a north aside (nukidora), then a replacement draw
 
 
 class Action(NamedTuple):
@@ -65,7 +66,7 @@ DISCARD_ACTIONS = tuple(tuple(Action(ActionType.DISCARD, t, (), g) for t in rang
 RIICHI_ACTIONS = tuple(tuple(Action(ActionType.RIICHI, t, (), g) for t in range(136))
                        for g in (False, True))
 TILE_CLASS = tuple(tile_class(t) for t in range(136))
-DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI, TENPAI = (
+DISCARD, RIICHI, TSUMO, ANKAN, KAKAN, KYUUSHU, RON, PON, DAIMINKAN, CHI, TENPAI, KITA = (
     ActionType.DISCARD, ActionType.RIICHI, ActionType.TSUMO, ActionType.ANKAN,
     ActionType.KAKAN, ActionType.KYUUSHU, ActionType.RON, ActionType.PON,
-    ActionType.DAIMINKAN, ActionType.CHI, ActionType.TENPAI)
+    ActionType.DAIMINKAN, ActionType.CHI, ActionType.TENPAI, ActionType.KITA)

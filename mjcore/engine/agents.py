@@ -13,7 +13,7 @@ from itertools import compress
 from typing import Any, Protocol
 
 from .._core.engine_turn import UniformChoice
-from .actions import DISCARD, PASS, RIICHI, RON, TENPAI, TSUMO, Action
+from .actions import DISCARD, KITA, PASS, RIICHI, RON, TENPAI, TSUMO, Action
 from .view import PlayerView
 
 
@@ -67,22 +67,34 @@ class TsumogiriAgent:
 class EfficiencyAgent:
     """Wins when it can, declares riichi when tenpai, otherwise discards the tile that keeps
     the lowest shanten with the most unseen advancing tiles (ukeire). Never calls; shows its
-    tenpai hand at a draw."""
+    tenpai hand at a draw. With three players it sets a north aside (nukidora: a dora and a
+    replacement draw) whenever the hand does not need it: in riichi, or when discarding the
+    north would not raise its shanten."""
 
     name = "efficiency"
 
     def choose(self, view: PlayerView, actions: list[Action]) -> Action:
-        """A win, a riichi, or the discard with the best shanten and ukeire."""
+        """A win, a north set aside, a riichi, or the discard with the best shanten and
+        ukeire."""
         discards = []
         riichis = []
+        kita = None
         for a in actions:
             t = a.type
-            if t == TSUMO or t == RON or t == TENPAI:
+            if t in (TSUMO, RON, TENPAI):
                 return a
             if t == RIICHI:
                 riichis.append(a)
             elif t == DISCARD:
                 discards.append(a)
+            elif t == KITA:
+                kita = a
+        if kita is not None:
+            if view.in_riichi:
+                return kita
+            best_shanten, after_discard, _ = view.ukeire()
+            if after_discard[kita.tile >> 2] <= best_shanten:
+                return kita
         options = riichis or discards
         if not options:
             for a in actions:

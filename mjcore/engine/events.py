@@ -2,10 +2,11 @@
 
 An event is a small dict in the vocabulary of the mjai protocol (``start_game``, ``start_kyoku``,
 ``tsumo``, ``dahai``, ``chi``, ``pon``, ``daiminkan``, ``kakan``, ``ankan``, ``dora``, ``reach``,
-``reach_accepted``, ``hora``, ``ryukyoku``, ``end_kyoku``, ``end_game``). Inside the engine tiles
-are Tenhou 136-ids (so every physical tile is tracked); :func:`to_mjai` turns them into mjai tile
-names (``5m``, ``5mr`` for a red five, ``E S W N P F C`` for honors) for writing, and
-:class:`TilePool` turns names back into ids when reading.
+``reach_accepted``, ``hora``, ``ryukyoku``, ``end_kyoku``, ``end_game``; with three players
+``kita``, a north set aside: ``{"type": "kita", "actor": seat, "pai": "N"}``). Inside the
+engine tiles are Tenhou 136-ids (so every physical tile is tracked); :func:`to_mjai` turns them
+into mjai tile names (``5m``, ``5mr`` for a red five, ``E S W N P F C`` for honors) for
+writing, and :class:`TilePool` turns names back into ids when reading.
 """
 from __future__ import annotations
 
@@ -144,6 +145,11 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
                 ev["pai"] = tile
                 ev["consumed"] = cons
                 meld_tiles[a].append(tile)
+            elif t == "kita":
+                a = ev["actor"]
+                tile = own(a, ev["pai"], pos)
+                hands[a].remove(tile)
+                ev["pai"] = tile
             elif t == "ankan":
                 a = ev["actor"]
                 cons = []
@@ -183,7 +189,7 @@ def _hora_tile(events: list[Event], ev: Event, hands: list[list[int]], pos: str)
     if ev["actor"] == ev["target"]:
         return hands[ev["actor"]][-1]
     for prev in reversed(events):
-        if prev["type"] in ("dahai", "kakan", "ankan"):
+        if prev["type"] in ("dahai", "kakan", "ankan", "kita"):
             return int(prev["pai"]) if prev["type"] != "ankan" else int(prev["consumed"][0])
     raise InvalidHandError(f"{pos}: ron without a discard", reason="bad_event")
 

@@ -5,8 +5,10 @@ seen since its last answer (mjai names: ``start_game`` with ``id`` = the bot's s
 ``start_kyoku``, ``tsumo``, ``dahai``, ...; other seats' draws and hands are ``"?"``). The bot
 answers with one JSON object: ``dahai`` (with ``pai`` and ``tsumogiri``), ``reach`` (the engine
 then sends ``[{"type":"reach",...}]`` and reads the discard), ``hora``, ``chi``/``pon``/
-``daiminkan``/``kakan``/``ankan`` (with ``consumed``), ``ryukyoku`` (nine terminals) or
-``none`` (pass). An answer that is not a legal action is an error naming the seat and the line.
+``daiminkan``/``kakan``/``ankan`` (with ``consumed``), ``ryukyoku`` (nine terminals),
+``kita`` (three players: set a north aside, with ``pai`` ``"N"``; the bot then sees the
+``kita`` event and its replacement draw) or ``none`` (pass). An answer that is not a legal
+action is an error naming the seat and the line.
 
 ``python -m mjcore.engine.mjai`` runs a small reference bot (tsumogiri) over stdin/stdout.
 """
@@ -16,7 +18,7 @@ import json
 import shlex
 import subprocess
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import MjcoreError
 from .actions import (
@@ -25,6 +27,7 @@ from .actions import (
     DAIMINKAN,
     DISCARD,
     KAKAN,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -125,6 +128,8 @@ class MjaiAgent:
             return self._match(actions, kind, answer)
         if t == "ryukyoku":
             return self._match(actions, KYUUSHU, answer)
+        if t == "kita":
+            return self._match(actions, KITA, answer)
         if t in _CALLS:
             return self._match(actions, _CALLS[t], answer)
         raise MjaiError(f"mjai bot (seat {self.seat}) answered unknown type {t!r}")
@@ -140,10 +145,11 @@ class MjaiAgent:
         for a in actions:
             if a.type != kind:
                 continue
-            if kind in (DISCARD, RIICHI):
+            if kind in (DISCARD, RIICHI, KITA):
                 if pai_cls != TILE_CLASS[a.tile]:
                     continue
-                if "tsumogiri" in answer and bool(answer["tsumogiri"]) != a.tsumogiri:
+                if kind != KITA and "tsumogiri" in answer and \
+                        bool(answer["tsumogiri"]) != a.tsumogiri:
                     continue
             elif kind in (CHI, PON, DAIMINKAN, KAKAN, ANKAN):
                 if sorted(TILE_CLASS[t] for t in a.consumed) != cons_cls:
@@ -166,7 +172,7 @@ class MjaiAgent:
                 self.proc.wait()
 
 
-def tsumogiri_bot(stdin=sys.stdin, stdout=sys.stdout) -> None:
+def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
     """Reference mjai bot: discards each drawn tile, never calls; for protocol tests."""
     seat = -1
     last_draw: str | None = None
