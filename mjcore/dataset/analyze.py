@@ -1,18 +1,20 @@
 """A table of hands -> the same table with the analysis columns added (see SCHEMA.md).
 
-The hands come from an extract (``closed`` 136-ids, ``n_melds``, ``visible``, ``action``,
-``tile`` and the win columns) or from a user's table with a ``hand`` column (mpsz text, called
-melds written as tokens) or a ``counts`` column (34 counts), optionally ``n_melds``,
-``visible`` and ``discard`` (the tile discarded, mpsz). Every row gets a result: a row that
-cannot be analysed keeps its place, with ``analysis_error`` saying why.
+The hands come from an extract (``counts`` and ``visible``, 34 bytes per row, ``n_melds``,
+``action``, ``tile`` and the win columns) or from a user's table with a ``hand`` column (mpsz
+text, called melds written as tokens), a ``counts`` column (34 counts) or a ``closed`` column
+(136-ids), optionally ``n_melds``, ``visible`` and ``discard`` (the tile discarded, mpsz).
+Every row gets a result: a row that cannot be analysed keeps its place, with
+``analysis_error`` saying why.
 
 Remaining counts (waits, ukeire) count the tiles the player cannot see: 4 minus the copies in
 the hand and in ``visible`` (discards, melds and dora indicators), never below 0. On a 14-3k
 tile hand the discards are ranked by the shanten after the discard, then by ukeire; the
 efficiency-best discards are those ranked first.
 
-All the counting runs in the GIL-free kernels of :mod:`mjcore.batch`; a folder of Parquet parts
-is analysed part by part, on every core (one part per core) or on a Dask cluster.
+The counting is one GIL-free compiled pass (:func:`mjcore.dataset.hands.analyze_hands`) and the
+batch scoring kernel; a folder of Parquet parts is analysed part by part, on every core (one
+part per core) or on a Dask cluster.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from typing import Any
 import numpy as np
 
 from .. import batch
+from .._core.shanten import RIICHI
+from ..analysis import winning_forms
 from ..errors import MjcoreError
 from .common import (
     PartitionPlan,
@@ -35,41 +39,43 @@ from .common import (
     read_problems,
     write_table_atomic,
 )
+from .hands import STATUS_REASONS, analyze_hands
 
-NOT_HELD = 127
-# the input columns the analysis reads (the others it never looks at)
-INPUT_COLUMNS = ("format", "closed", "counts", "hand", "n_melds", "visible", "action", "tile",
+# the input columns the analysis reads (the others it never looks at); `closed` only when the
+# input has no `counts` (or no `red` for the wins)
+INPUT_COLUMNS = ("format", "counts", "red", "hand", "n_melds", "visible", "action", "tile",
                  "discard", "game", "decision", "melds", "seat", "dealer", "round_wind",
                  "dora_markers", "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
+# string columns read as dictionaries (a few distinct values, many rows)
+DICTIONARY_COLUMNS = ("format", "action", "rules")
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
 KEY_COLUMNS = ("game", "decision")
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
+HAND_BYTES = 34                # a binary(34) hand column: one byte per kind
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
-# record formats whose winning forms the batch kernels do not have (Chinese classical)
-UNSUPPORTED_FORMATS = {"mjs": "classical_rules: the batch kernels analyse riichi hands; "
-                              "Chinese classical winning forms are not in mjcore.batch yet"}
-_FLAG_NAMES = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
-               "houtei", "tenhou", "chiihou")
+# how analysed parts are written (chosen by measurement, BENCHMARKS.md "analyse step"): no
+# dictionary pages (the columns are small integers), no statistics, lz4
+WRITE_OPTIONS: dict[str, Any] = {"compression": "lz4", "use_dictionary": False,
+                                 "write_statistics": False}
 
 
 def analysis_fields() -> list[Any]:
     """The columns :func:`analyze` adds (appended after the input's columns)."""
     import pyarrow as pa
 
+    per_kind = pa.binary(HAND_BYTES)
     return [
-        pa.field("tiles", pa.int8()), pa.field("analysis_error", pa.string()),
+        pa.field("tiles", pa.int8(), nullable=False), pa.field("analysis_error", pa.string()),
         pa.field("shanten", pa.int8()), pa.field("shanten_standard", pa.int8()),
         pa.field("shanten_chiitoitsu", pa.int8()), pa.field("shanten_kokushi", pa.int8()),
         pa.field("ukeire", pa.int16()),
         pa.field("waits", pa.list_(pa.int8())), pa.field("waits_remaining", pa.list_(pa.int8())),
-        pa.field("discard_kinds", pa.list_(pa.int8())),
-        pa.field("discard_shanten", pa.list_(pa.int8())),
-        pa.field("discard_ukeire", pa.list_(pa.int16())),
-        pa.field("best_discards", pa.list_(pa.int8())), pa.field("best_shanten", pa.int8()),
+        pa.field("discard_shanten", per_kind), pa.field("discard_ukeire", per_kind),
+        pa.field("best_discards", pa.int64()), pa.field("best_shanten", pa.int8()),
         pa.field("best_ukeire", pa.int16()),
         pa.field("made_discard", pa.int8()), pa.field("made_shanten", pa.int8()),
         pa.field("made_ukeire", pa.int16()), pa.field("made_best", pa.bool_()),
@@ -82,50 +88,29 @@ def analysis_fields() -> list[Any]:
 
 ANALYSIS_COLUMNS = (
     "tiles", "analysis_error", "shanten", "shanten_standard", "shanten_chiitoitsu",
-    "shanten_kokushi", "ukeire", "waits", "waits_remaining", "discard_kinds", "discard_shanten",
+    "shanten_kokushi", "ukeire", "waits", "waits_remaining", "discard_shanten",
     "discard_ukeire", "best_discards", "best_shanten", "best_ukeire", "made_discard",
     "made_shanten", "made_ukeire", "made_best", "acceptance_lost", "score_status", "score_han",
     "score_fu", "score_points", "score_yakuman")
 
 
+def per_kind(column: Any) -> np.ndarray:
+    """An (N, 34) numpy view of a ``binary(34)`` column (``counts``, ``visible``,
+    ``discard_shanten``, ``discard_ukeire``); null rows read as zeros (``discard_shanten``:
+    int8, 127 for a kind not held; the others uint8)."""
+    import pyarrow as pa
+
+    col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if col.null_count:
+        col = col.fill_null(b"\0" * HAND_BYTES)
+    data = col.buffers()[1]
+    if data is None or len(col) == 0:
+        return np.zeros((len(col), HAND_BYTES), np.uint8)
+    flat = np.frombuffer(data, np.uint8, len(col) * HAND_BYTES, col.offset * HAND_BYTES)
+    return flat.reshape(len(col), HAND_BYTES)
+
+
 # ---- input -> arrays ---------------------------------------------------------------------------
-
-class _Grouped:
-    """Runs a batch kernel over rows whose winning forms may differ: once per group of rows
-    with the same rules (group 0 riichi, the common case: one call)."""
-
-    def __init__(self, groups: np.ndarray, rules: list[Any]) -> None:
-        self.groups = groups
-        self.rules = rules
-
-    def __call__(self, fn: Any, rows: np.ndarray, counts: np.ndarray, melds: np.ndarray,
-                 **kw: Any) -> dict[str, np.ndarray]:
-        used = np.unique(self.groups[rows]) if len(self.rules) > 1 else np.zeros(1, np.int64)
-        out: dict[str, np.ndarray] = {}
-        for g in used.tolist():
-            sel = np.flatnonzero(self.groups[rows] == g) if used.size > 1 else \
-                np.arange(rows.size)
-            idx = rows[sel]
-            rules = self.rules[g]
-            res = fn(counts[idx], melds[idx], **kw) if rules is None else \
-                fn(counts[idx], melds[idx], rules=rules, **kw)
-            values = dict(res.values)
-            values["status"] = res.status
-            if used.size == 1:
-                return values
-            for k, v in values.items():
-                if k not in out:
-                    out[k] = np.zeros((rows.size,) + v.shape[1:], v.dtype)
-                out[k][sel] = v
-        return out
-
-
-def _batch_takes_rules() -> bool:
-    """Whether this mjcore.batch picks winning forms by rules (Chinese classical)."""
-    import inspect
-
-    return "rules" in inspect.signature(batch.ukeire).parameters
-
 
 @dataclass
 class _Hands:
@@ -135,8 +120,7 @@ class _Hands:
     made: np.ndarray             # (N,) int16 discarded kind or -1
     tiles: np.ndarray            # (N,) int16 closed tile count
     error: dict[int, str]        # row -> why it cannot be analysed
-    groups: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    group_rules: list[Any] = field(default_factory=lambda: [None])   # riichi first
+    forms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))   # per row
 
 
 def _column(table: Any, name: str) -> Any:
@@ -160,10 +144,24 @@ def _is_in(col: Any, values: tuple[str, ...]) -> np.ndarray:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if pa.types.is_dictionary(col.type):          # decided once per distinct value
+        hit = _is_in(col.dictionary, values)
+        index = pc.fill_null(col.indices, -1).to_numpy(zero_copy_only=False)
+        return np.where(index >= 0, hit[np.maximum(index, 0)], False) if hit.size else \
+            np.zeros(len(col), bool)
     if not pa.types.is_string(col.type):
         col = pc.cast(col, pa.string())
     hit = pc.is_in(col, value_set=pa.array(values, pa.string()))
     return pc.fill_null(hit, False).to_numpy(zero_copy_only=False)
+
+
+def _texts(col: Any) -> list[Any]:
+    """A string column (plain or dictionary) as Python values."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    return list(col.to_pylist())
 
 
 def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
@@ -190,7 +188,9 @@ def _check_column_types(table: Any) -> None:
             ok = pa.types.is_list(t) or pa.types.is_large_list(t) or \
                 pa.types.is_fixed_size_list(t)
             ok = ok and (pa.types.is_integer(t.value_type) or pa.types.is_null(t.value_type))
-            want = "a list of integers"
+            ok = ok or (name != "closed" and (pa.types.is_binary(t) or pa.types.is_large_binary(t)
+                                              or t == pa.binary(HAND_BYTES)))
+            want = "a list of integers" + ("" if name == "closed" else " or 34 bytes")
         else:
             ok = pa.types.is_integer(t) or pa.types.is_null(t)
             want = "integers"
@@ -198,12 +198,38 @@ def _check_column_types(table: Any) -> None:
             raise MjcoreError(f"the {name} column must hold {want} (has {t})")
 
 
+def _counts_column(col: Any, n: int, what: str) -> np.ndarray:
+    """(n, 34) int64 counts of a ``counts``/``visible`` column: 34 bytes or 34 integers."""
+    import pyarrow as pa
+
+    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):
+        try:                                # a pandas round trip: bytes of any length
+            col = col.cast(pa.binary(HAND_BYTES))
+        except pa.ArrowInvalid:
+            raise MjcoreError(f"the {what} column must hold 34 bytes per row") from None
+    if col.type == pa.binary(HAND_BYTES):
+        if col.null_count:
+            raise MjcoreError(f"the {what} column must hold 34 counts per row (has nulls)")
+        return per_kind(col)
+    flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False), np.int64)
+    if flat.size != n * 34 or col.null_count:
+        raise MjcoreError(f"the {what} column must hold 34 counts per row")
+    return flat.reshape(n, 34)
+
+
 def _hands(table: Any) -> _Hands:
     n = table.num_rows
     _check_column_types(table)
     error: dict[int, str] = {}
     melds = _small_ints(_column(table, "n_melds"), n, 0)
-    if "closed" in table.column_names:
+    if "counts" in table.column_names:
+        flat = _counts_column(_column(table, "counts"), n, "counts")
+        if flat.dtype != np.uint8 or flat.size == 0 or flat.max() > 4:
+            for r in np.flatnonzero((flat < 0).any(axis=1) | (flat > 4).any(axis=1)):
+                error[int(r)] = "too_many_copies: counts must be 0..4"
+            flat = np.clip(flat, 0, 4).astype(np.uint8)
+        counts = flat
+    elif "closed" in table.column_names:
         values, offsets = _list_values(_column(table, "closed"))
         values = values.astype(np.int64)
         lengths = np.diff(offsets)
@@ -214,17 +240,8 @@ def _hands(table: Any) -> _Hands:
         if bad_tile.any():
             rows, values = rows[~bad_tile], values[~bad_tile]
         counts = _counts_of(rows * 34 + (values >> 2), n)
-    elif "counts" in table.column_names:
-        col = _column(table, "counts")
-        flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False), np.int64)
-        if flat.size != n * 34:
-            raise MjcoreError("the counts column must hold 34 counts per row")
-        flat = flat.reshape(n, 34)
-        for r in np.flatnonzero((flat < 0).any(axis=1) | (flat > 4).any(axis=1)):
-            error[int(r)] = "too_many_copies: counts must be 0..4"
-        counts = np.clip(flat, 0, 4).astype(np.uint8)
     elif "hand" in table.column_names:
-        counts, parsed_melds = _parse_hands(_column(table, "hand").to_pylist(), error)
+        counts, parsed_melds = _parse_hands(_texts(_column(table, "hand")), error)
         melds = np.where(parsed_melds >= 0, parsed_melds, melds)
     else:
         raise MjcoreError("a table of hands needs a 'closed', 'counts' or 'hand' column "
@@ -236,12 +253,8 @@ def _hands(table: Any) -> _Hands:
     tiles = counts.sum(axis=1, dtype=np.int16)
     visible = np.zeros((n, 34), np.uint8)
     if "visible" in table.column_names:
-        col = _column(table, "visible")
-        flat = np.asarray(col.flatten().to_numpy(zero_copy_only=False))
-        if flat.size == n * 34:
-            visible = np.clip(flat.reshape(n, 34), 0, 4).astype(np.uint8)
-        else:
-            raise MjcoreError("the visible column must hold 34 counts per row")
+        seen = _counts_column(_column(table, "visible"), n, "visible")
+        visible = seen if seen.dtype == np.uint8 else np.clip(seen, 0, 4).astype(np.uint8)
     made = np.full(n, -1, np.int16)
     if "action" in table.column_names and "tile" in table.column_names:
         tile = _small_ints(_column(table, "tile"), n, -1)
@@ -249,30 +262,25 @@ def _hands(table: Any) -> _Hands:
             (tile < 136)
         made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
     elif "discard" in table.column_names:
-        made = _parse_discards(_column(table, "discard").to_pylist(), error)
-    groups = np.zeros(n, np.int64)
-    group_rules: list[Any] = [None]
+        made = _parse_discards(_texts(_column(table, "discard")), error)
+    forms = np.full(n, RIICHI, np.uint8)
     if "format" in table.column_names:
         classical = np.flatnonzero(_is_in(_column(table, "format"), ("mjs",)))
-        if classical.size and _batch_takes_rules():
+        if classical.size:
             texts = _column(table, "rules")
-            texts = texts.to_pylist() if texts is not None else None
-            keys: dict[bool, int] = {}
-            pairs_of: dict[Any, bool] = {}
+            texts = _texts(texts) if texts is not None else None
+            forms_of: dict[Any, int] = {}
             for r in classical.tolist():
                 text = texts[r] if texts is not None else None
-                pairs = pairs_of.get(text)
-                if pairs is None:
-                    pairs = pairs_of[text] = _classical_seven_pairs(text)
-                if pairs not in keys:
-                    keys[pairs] = len(group_rules)
-                    group_rules.append(_ClassicalForms(pairs))
-                groups[r] = keys[pairs]
-        else:
-            for r in classical.tolist():
-                error.setdefault(int(r), UNSUPPORTED_FORMATS["mjs"])
-    return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8), visible, made, tiles,
-                  error, groups, group_rules)
+                code = forms_of.get(text)
+                if code is None:
+                    code = forms_of[text] = winning_forms(
+                        _ClassicalForms(_classical_seven_pairs(text)))
+                forms[r] = code
+    return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8),
+                  np.ascontiguousarray(visible), made, tiles, error, forms)
+
+
 
 
 @dataclass(frozen=True)
@@ -370,34 +378,8 @@ def _parse_discards(values: list[Any], error: dict[int, str]) -> np.ndarray:
     return out
 
 
-# ---- kernels -----------------------------------------------------------------------------------
 
-def _bit_planes(remaining: np.ndarray) -> list[np.ndarray]:
-    """Three (N,) uint64 masks: bit k of plane b is bit b of remaining[:, k]."""
-    n = remaining.shape[0]
-    planes = []
-    for b in range(3):
-        bits = np.packbits((remaining >> b) & 1, axis=1, bitorder="little")   # (N, 5)
-        words = np.zeros((n, 8), np.uint8)
-        words[:, :bits.shape[1]] = bits
-        planes.append(words.view(np.uint64).reshape(n))
-    return planes
-
-
-def _weighted(masks: np.ndarray, planes: list[np.ndarray]) -> np.ndarray:
-    """Sum of remaining[k] over the kinds k set in ``masks`` (planes gathered per mask)."""
-    total = np.bitwise_count(masks & planes[0]).astype(np.int16)
-    total += np.bitwise_count(masks & planes[1]).astype(np.int16) << 1
-    total += np.bitwise_count(masks & planes[2]).astype(np.int16) << 2
-    return total
-
-
-def _kinds_of(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(row index, kind) of every bit set in (N,) uint64 masks, row-major."""
-    bits = np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    rows, kinds = np.nonzero(bits[:, :34])
-    return rows, kinds
-
+# ---- arrays -> Arrow columns ---------------------------------------------------------------------
 
 def _offsets(rows: np.ndarray, n: int) -> Any:
     """Arrow list offsets for sorted row numbers (one list entry per occurrence)."""
@@ -416,21 +398,49 @@ def _list_array(offsets: Any, values: np.ndarray, value_type: Any, valid: np.nda
     return pa.ListArray.from_arrays(offsets, pa.array(values, type=value_type), mask=mask)
 
 
-def _errors_column(errors: dict[int, str], n: int) -> Any:
+def _sparse_strings(values: dict[int, str], n: int) -> Any:
+    """A string column of n rows, null except the rows in ``values``."""
     import pyarrow as pa
 
-    if not errors:
+    if not values:
         return pa.nulls(n, pa.string())
-    values = np.full(n, None, object)
-    for r, e in errors.items():
-        values[r] = e
-    return pa.array(values, type=pa.string())
+    rows = np.fromiter(values, np.int64, len(values))
+    data = [values[r].encode() for r in rows.tolist()]
+    lengths = np.zeros(n, np.int64)
+    lengths[rows] = [len(d) for d in data]
+    offsets = np.zeros(n + 1, np.int32)
+    np.cumsum(lengths, out=offsets[1:])
+    valid = np.zeros(n, bool)
+    valid[rows] = True
+    order = np.argsort(rows)
+    body = b"".join(data[i] for i in order.tolist())
+    return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(body),
+                                       pa.py_buffer(np.packbits(valid, bitorder="little")))
 
 
 def _masked(values: np.ndarray, valid: np.ndarray, arrow_type: Any) -> Any:
     import pyarrow as pa
 
     return pa.array(values, type=arrow_type, mask=~valid)
+
+
+
+
+def _kinds_of(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row index, kind) of every bit set in (N,) uint64 masks, row-major."""
+    bits = np.unpackbits(masks.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
+    rows, kinds = np.nonzero(bits[:, :34])
+    return rows, kinds
+
+
+def _per_kind_array(values: np.ndarray, valid: np.ndarray) -> Any:
+    """A ``binary(34)`` column from (N, 34) bytes (rows not in ``valid``: null)."""
+    import pyarrow as pa
+
+    validity = None if valid.all() else \
+        pa.py_buffer(np.packbits(valid, bitorder="little"))
+    return pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(HAND_BYTES), len(valid), [validity, pa.py_buffer(values)])
 
 
 def analyze_table(table: Any, *, n_threads: int | None = 1,
@@ -443,85 +453,21 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
 
     h = _hands(table)
     n = table.num_rows
-    nt = n_threads
-    counts, melds = h.counts, h.n_melds
-    remaining = counts + h.visible                        # uint8: at most 4 + 4
-    np.minimum(remaining, 4, out=remaining)
-    np.subtract(4, remaining, out=remaining)
-    planes = _bit_planes(remaining)
-
-    run = _Grouped(h.groups, h.group_rules)
-    sh = run(batch.shanten, np.arange(n), counts, melds, forms=True, n_threads=nt)
-    status = sh["status"].copy()
+    res = analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
+                        n_threads=n_threads)
+    status = res.status
     ok = status == 0
-    forms = sh["forms"]
-    form_tiles = h.tiles + 3 * melds.astype(np.int16)
-    is13 = ok & (form_tiles % 3 == 1)
-    is14 = ok & (form_tiles % 3 == 2)
-
-    # 13-3k tiles: waits (when tenpai) and ukeire
-    ukeire13 = np.zeros(n, np.int16)
-    r13 = np.flatnonzero(is13)
-    w_rows = w_kinds = np.zeros(0, np.int64)
-    if r13.size:
-        w = run(batch.waits, r13, counts, melds, n_threads=nt)
-        ukeire13[r13] = _weighted(w["advance_mask"], [p[r13] for p in planes])
-        sub, w_kinds = _kinds_of(np.ascontiguousarray(w["mask"]))
-        w_rows = r13[sub]
-    w_left = remaining[w_rows, w_kinds].astype(np.int8)
-
-    # 14-3k tiles: every discard, the best ones, the one made
-    r14 = np.flatnonzero(is14)
-    best_sh = np.zeros(n, np.int8)
-    best_uk = np.zeros(n, np.int16)
-    made_sh = np.zeros(n, np.int8)
-    made_uk = np.zeros(n, np.int16)
-    made_best = np.zeros(n, bool)
-    lost = np.zeros(n, np.int16)
-    has_made = np.zeros(n, bool)
-    d_rows = np.zeros(0, np.int64)
-    d_kinds = d_sh = d_uk = b_rows = b_kinds = np.zeros(0, np.int64)
-    if r14.size:
-        u = run(batch.ukeire, r14, counts, melds, full=True, n_threads=nt)
-        after = u["after"].reshape(-1)
-        flat = np.flatnonzero(after != NOT_HELD)          # (row, kind) of each held kind
-        held_r, held_k = np.divmod(flat, 34)
-        rows = r14[held_r]
-        d_rows, d_kinds = rows, held_k
-        d_sh = after[flat]
-        d_uk = _weighted(u["masks"].reshape(-1)[flat], [p[rows] for p in planes])
-        key = d_sh.astype(np.int32) * 1024 - d_uk        # smaller is better
-        best_key = np.full(r14.size, np.iinfo(np.int32).max, np.int32)
-        starts = np.flatnonzero(np.r_[True, held_r[1:] != held_r[:-1]]) if held_r.size \
-            else np.zeros(0, np.int64)
-        best_key[held_r[starts]] = np.minimum.reduceat(key, starts) if starts.size else 0
-        is_best = key == best_key[held_r]
-        b_rows, b_kinds = rows[is_best], held_k[is_best]
-        best_sh[r14] = best_key // 1024 + (best_key % 1024 != 0)
-        best_uk[r14] = -(best_key - best_sh[r14].astype(np.int32) * 1024)
-        # the discard made
-        made = h.made[rows]
-        hit = made == held_k
-        m_rows = rows[hit]
-        has_made[m_rows] = True
-        made_sh[m_rows] = d_sh[hit]
-        made_uk[m_rows] = d_uk[hit]
-        made_best[m_rows] = is_best[hit]
-        same = d_sh[hit] == best_sh[m_rows]
-        lost[m_rows] = np.where(same, best_uk[m_rows] - d_uk[hit], best_uk[m_rows])
-    bad_made = (h.made >= 0) & is14 & ~has_made
-    for r in np.flatnonzero(bad_made):
-        h.error.setdefault(int(r), "discard_not_held: the discard is not in the hand")
-
-    # errors: the kernels' reasons unless the input already had one
-    for r in np.flatnonzero(~ok):
+    for r in np.flatnonzero(~ok):          # the kernel's reason unless the input had one
         if int(r) not in h.error:
-            reason, text = batch.STATUS_REASONS.get(int(status[r]), ("invalid_hand", "invalid"))
+            reason, text = STATUS_REASONS.get(int(status[r]), ("invalid_hand", "invalid"))
             h.error[int(r)] = f"{reason}: {text}"
     if h.error:
         ok[np.fromiter(h.error, np.int64)] = False
-    is13 &= ok
-    is14 &= ok
+    form_tiles = h.tiles + 3 * h.n_melds.astype(np.int16)
+    is13 = ok & (form_tiles % 3 == 1)
+    is14 = ok & (form_tiles % 3 == 2)
+    made_best = res.made_best
+    has_made = is14 & (made_best >= 0)
     if problems is not None:
         game = table.column("game").to_numpy() if "game" in table.column_names else None
         for bad_row in map(int, np.flatnonzero(~ok)):
@@ -529,42 +475,40 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
             problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
                                     bad_row, reason, detail))
 
-    scores = _score_wins(table, h, ok, nt)
+    # waits of the tenpai 13-3k tile rows (few): kinds and copies left
+    waits = np.where(is13, res.waits, np.uint64(0))
+    tenpai = np.flatnonzero(waits)
+    sub, w_kinds = _kinds_of(np.ascontiguousarray(waits[tenpai]))
+    w_rows = tenpai[sub]
+    w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
+                            h.visible[w_rows, w_kinds], 4)
+    w_off = _offsets(w_rows, n)
 
-    def form(col: int) -> Any:
-        v = forms[:, col]
-        return _masked(v, ok & (v != NO_FORM), pa.int8())
+    def form(values: np.ndarray) -> Any:
+        return _masked(values, ok & (values != NO_FORM), pa.int8())
 
-    keep13 = is13[w_rows]
-    keep_d = is14[d_rows]
-    keep_b = is14[b_rows]
-    w_off = _offsets(w_rows[keep13], n)
-    d_off = _offsets(d_rows[keep_d], n)
-    has_made &= ok
     cols = {
-        "tiles": _masked(h.tiles.astype(np.int8), np.ones(n, bool), pa.int8()),
-        "analysis_error": _errors_column(h.error, n),
-        "shanten": _masked(sh["shanten"], ok, pa.int8()),
-        "shanten_standard": form(0), "shanten_chiitoitsu": form(1), "shanten_kokushi": form(2),
-        "ukeire": _masked(ukeire13, is13, pa.int16()),
-        "waits": _list_array(w_off, w_kinds[keep13].astype(np.int8), pa.int8(), is13),
-        "waits_remaining": _list_array(w_off, w_left[keep13], pa.int8(), is13),
-        "discard_kinds": _list_array(d_off, d_kinds[keep_d].astype(np.int8), pa.int8(), is14),
-        "discard_shanten": _list_array(d_off, np.asarray(d_sh)[keep_d].astype(np.int8),
-                                       pa.int8(), is14),
-        "discard_ukeire": _list_array(d_off, np.asarray(d_uk)[keep_d].astype(np.int16),
-                                      pa.int16(), is14),
-        "best_discards": _list_array(_offsets(b_rows[keep_b], n),
-                                     b_kinds[keep_b].astype(np.int8), pa.int8(), is14),
-        "best_shanten": _masked(best_sh, is14, pa.int8()),
-        "best_ukeire": _masked(best_uk, is14, pa.int16()),
+        "tiles": pa.array(h.tiles.astype(np.int8)),
+        "analysis_error": _sparse_strings(h.error, n),
+        "shanten": _masked(res.shanten, ok, pa.int8()),
+        "shanten_standard": form(res.shanten_standard),
+        "shanten_chiitoitsu": form(res.shanten_chiitoitsu),
+        "shanten_kokushi": form(res.shanten_kokushi),
+        "ukeire": _masked(res.ukeire, is13, pa.int16()),
+        "waits": _list_array(w_off, w_kinds.astype(np.int8), pa.int8(), is13),
+        "waits_remaining": _list_array(w_off, w_left.astype(np.int8), pa.int8(), is13),
+        "discard_shanten": _per_kind_array(res.discard_shanten, is14),
+        "discard_ukeire": _per_kind_array(res.discard_ukeire, is14),
+        "best_discards": _masked(res.best_discards.view(np.int64), is14, pa.int64()),
+        "best_shanten": _masked(res.best_shanten, is14, pa.int8()),
+        "best_ukeire": _masked(res.best_ukeire, is14, pa.int16()),
         "made_discard": _masked(h.made.astype(np.int8), has_made, pa.int8()),
-        "made_shanten": _masked(made_sh, has_made, pa.int8()),
-        "made_ukeire": _masked(made_uk, has_made, pa.int16()),
-        "made_best": _masked(made_best, has_made, pa.bool_()),
-        "acceptance_lost": _masked(lost, has_made, pa.int16()),
+        "made_shanten": _masked(res.made_shanten, has_made, pa.int8()),
+        "made_ukeire": _masked(res.made_ukeire, has_made, pa.int16()),
+        "made_best": _masked(made_best == 1, has_made, pa.bool_()),
+        "acceptance_lost": _masked(res.acceptance_lost, has_made, pa.int16()),
     }
-    cols.update(scores)
+    cols.update(_score_wins(table, h, ok, n_threads))
     out = table
     for f in analysis_fields():
         if f.name in out.column_names:
@@ -579,21 +523,27 @@ def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
     import pyarrow as pa
 
     n = table.num_rows
-    status = np.full(n, None, object)
     han = np.zeros(n, np.int16)
     fu = np.zeros(n, np.int16)
     points = np.zeros(n, np.int32)
     yakuman = np.zeros(n, np.int8)
     scored = np.zeros(n, bool)
-    need = ("action", "closed", "melds", "tile", "seat", "dealer", "round_wind",
-            "dora_markers", "ura_markers", "win_flags", "from_seat", "rules")
-    if all(c in table.column_names for c in need):
+    status: dict[int, str] = {}
+    need = ("action", "melds", "tile", "seat", "dealer", "round_wind", "dora_markers",
+            "ura_markers", "win_flags", "from_seat", "rules")
+    if all(c in table.column_names for c in need) and \
+            ("red" in table.column_names or "closed" in table.column_names):
         rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS) & ok)
         if rows.size:
-            _score_rows(table.take(pa.array(rows)), h, rows, status, han, fu, points, yakuman,
-                        scored, n_threads)
+            wins = WinInputs.of(table.take(pa.array(rows)), h.counts[rows])
+            st, res = wins.score(n_threads)
+            won = res[:, 0] >= 0
+            target = rows[won]
+            han[target], fu[target], points[target], yakuman[target] = res[won].T
+            scored[target] = True
+            status = dict(zip(rows.tolist(), st, strict=True))
     return {
-        "score_status": pa.array(status, type=pa.string()),
+        "score_status": _sparse_strings(status, n),
         "score_han": _masked(han, scored, pa.int16()),
         "score_fu": _masked(fu, scored, pa.int16()),
         "score_points": _masked(points, scored, pa.int32()),
@@ -637,70 +587,90 @@ def _indicator_kinds(col: Any, n: int) -> np.ndarray:
     return out
 
 
-def _score_rows(wins: Any, h: _Hands, rows: np.ndarray, status: np.ndarray, han: np.ndarray,
-                fu: np.ndarray, points: np.ndarray, yakuman: np.ndarray, scored: np.ndarray,
-                n_threads: int | None) -> None:
-    from ..riichi.batch_scoring import MELD_NONE, score
-    from ..riichi.rules import RuleSet
-    from .extract import RED_IDS, WIN_FLAG_BITS
+@dataclass
+class WinInputs:
+    """The win rows of an extract as the batch scoring kernel takes them (numpy arrays), and
+    the rules of each group of rows."""
 
-    m = rows.size
+    arrays: dict[str, np.ndarray]
+    groups: list[tuple[str | None, np.ndarray]]     # (rules text, row indices)
+    bad: np.ndarray                                  # rows the kernel cannot take
 
-    def col(name: str, default: int = 0) -> np.ndarray:
-        return _small_ints(wins.column(name).combine_chunks(), m, default)
+    @classmethod
+    def of(cls, wins: Any, counts: np.ndarray) -> WinInputs:
+        """From the win rows of an extract and their closed counts (before the ron tile)."""
+        from ..riichi.batch_scoring import MELD_NONE
+        from .extract import RED_IDS, WIN_FLAG_BITS
 
-    tile = col("tile", -1)
-    seat = col("seat")
-    flags = col("win_flags")
-    tsumo = (flags & WIN_FLAG_BITS["tsumo"]) != 0
-    counts = h.counts[rows].copy()
-    bad = (tile < 0) | (tile > 135)
-    ron_rows = np.flatnonzero(~tsumo & ~bad)
-    counts[ron_rows, tile[ron_rows] >> 2] += 1
-    closed, offsets = _list_values(wins.column("closed").combine_chunks())
-    owner = np.repeat(np.arange(m), np.diff(offsets))
-    red = np.bincount(owner[np.isin(closed, RED_IDS)], minlength=m)
-    red = red + (~tsumo & np.isin(tile, RED_IDS))
-    melds = np.full((m, 4), MELD_NONE, np.uint16)
-    for j, tokens in enumerate(wins.column("melds").to_pylist()):
-        for k, token in enumerate((tokens or [])[:4]):
+        m = wins.num_rows
+
+        def col(name: str, default: int = 0) -> np.ndarray:
+            return _small_ints(wins.column(name).combine_chunks(), m, default)
+
+        tile = col("tile", -1)
+        seat = col("seat")
+        flags = col("win_flags")
+        tsumo = (flags & WIN_FLAG_BITS["tsumo"]) != 0
+        counts = counts.copy()
+        bad = (tile < 0) | (tile > 135)
+        ron_rows = np.flatnonzero(~tsumo & ~bad)
+        counts[ron_rows, tile[ron_rows] >> 2] += 1
+        if "red" in wins.column_names:
+            red = col("red")
+        else:
+            closed, offsets = _list_values(wins.column("closed").combine_chunks())
+            owner = np.repeat(np.arange(m), np.diff(offsets))
+            red = np.bincount(owner[np.isin(closed, RED_IDS)], minlength=m)
+        red = red + (~tsumo & np.isin(tile, RED_IDS))
+        melds = np.full((m, 4), MELD_NONE, np.uint16)
+        for j, tokens in enumerate(wins.column("melds").to_pylist()):
+            for k, token in enumerate((tokens or [])[:4]):
+                try:
+                    melds[j, k] = _encode_token(token)
+                except (KeyError, ValueError, IndexError):
+                    bad[j] = True
+        pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
+        arrays = {
+            "counts": counts, "win_tile": np.where(bad, 0, tile >> 2).astype(np.uint8),
+            "melds": melds, "red": np.clip(red, 0, 3).astype(np.uint8),
+            "flags": flags.astype(np.uint16),
+            "seat_wind": ((seat - col("dealer")) % 4).astype(np.uint8),
+            "round_wind": (col("round_wind") % 4).astype(np.uint8),
+            "from_rel": np.where(tsumo, 0, (col("from_seat") - seat) % 4).astype(np.uint8),
+            "pao_rel": np.where(pao < 0, -1, (pao - seat) % 4).astype(np.int8),
+            "dora": _indicator_kinds(wins.column("dora_markers"), m),
+            "ura": _indicator_kinds(wins.column("ura_markers"), m),
+        }
+        rows_of: dict[Any, list[int]] = {}
+        for j, rules_text in enumerate(_texts(wins.column("rules").combine_chunks())):
+            rows_of.setdefault(rules_text, []).append(j)
+        groups = [(text, np.asarray(sel, np.int64)) for text, sel in rows_of.items()]
+        return cls(arrays, groups, bad)
+
+    def score(self, n_threads: int | None) -> tuple[list[str], np.ndarray]:
+        """Each row's score status (``win``, ``no_yaku``, ``invalid`` or ``bad_rules: ...``)
+        and (M, 4) han, fu, points, yakuman (-1 where not won)."""
+        from ..riichi.batch_scoring import score
+        from ..riichi.rules import RuleSet
+
+        m = self.bad.size
+        status = np.full(m, "invalid", object)
+        out = np.full((m, 4), -1, np.int64)
+        for rules_text, sel in self.groups:
             try:
-                melds[j, k] = _encode_token(token)
-            except (KeyError, ValueError, IndexError):
-                bad[j] = True
-    pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
-    arrays = {
-        "counts": counts, "win_tile": np.where(bad, 0, tile >> 2).astype(np.uint8),
-        "melds": melds, "red": red.astype(np.uint8), "flags": flags.astype(np.uint16),
-        "seat_wind": ((seat - col("dealer")) % 4).astype(np.uint8),
-        "round_wind": (col("round_wind") % 4).astype(np.uint8),
-        "from_rel": np.where(tsumo, 0, (col("from_seat") - seat) % 4).astype(np.uint8),
-        "pao_rel": np.where(pao < 0, -1, (pao - seat) % 4).astype(np.int8),
-        "dora": _indicator_kinds(wins.column("dora_markers"), m),
-        "ura": _indicator_kinds(wins.column("ura_markers"), m),
-    }
-    rows_of: dict[Any, list[int]] = {}
-    for j, rules_text in enumerate(wins.column("rules").to_pylist()):
-        rows_of.setdefault(rules_text, []).append(j)
-    for rules_text, sel_rows in rows_of.items():
-        sel = np.asarray(sel_rows, np.int64)
-        try:
-            rules = RuleSet.from_dict(json.loads(rules_text)) if rules_text else None
-        except (MjcoreError, ValueError, TypeError) as exc:
-            status[rows[sel]] = f"bad_rules: {exc}"
-            continue
-        res = score(rules=rules, n_threads=n_threads or cores(),
-                    **{k: v[sel] for k, v in arrays.items()})
-        st = np.asarray(res.status)
-        target = rows[sel]
-        won = (st == 0) & ~bad[sel]
-        status[target] = np.where(bad[sel] | (st < 0), "invalid",
-                                  np.where(st == 0, "win", "no_yaku"))
-        han[target] = np.where(won, res.han, 0)
-        fu[target] = np.where(won, res.fu, 0)
-        points[target] = np.where(won, res.points, 0)
-        yakuman[target] = np.where(won, res.yakuman, 0)
-        scored[target] = won
+                rules = RuleSet.from_dict(json.loads(rules_text)) if rules_text else None
+            except (MjcoreError, ValueError, TypeError) as exc:
+                status[sel] = f"bad_rules: {exc}"
+                continue
+            res = score(rules=rules, n_threads=n_threads or cores(),
+                        **{k: v[sel] for k, v in self.arrays.items()})
+            st = np.asarray(res.status)
+            bad = self.bad[sel]
+            status[sel] = np.where(bad | (st < 0), "invalid",
+                                   np.where(st == 0, "win", "no_yaku"))
+            won = (st == 0) & ~bad
+            out[sel[won]] = np.stack([res.han, res.fu, res.points, res.yakuman], 1)[won]
+        return status.tolist(), out
 
 
 # ---- the API on tables, DataFrames and folders --------------------------------------------------

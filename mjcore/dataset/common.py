@@ -53,16 +53,17 @@ def atomic_write_json(path: str, value: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_table_atomic(table: Any, path: str) -> None:
+def write_table_atomic(table: Any, path: str, **options: Any) -> None:
     """Write a Parquet file under a temporary name, then rename it: a part that exists is
-    complete, which is what resuming relies on."""
+    complete, which is what resuming relies on. ``options``: pyarrow.parquet.write_table's
+    (default zstd compression)."""
     import pyarrow.parquet as pq
 
     directory = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".parquet")
     os.close(fd)
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        pq.write_table(table, tmp, **{"compression": "zstd", **options})
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -47,6 +47,7 @@ WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rin
                  "chankan": 32, "haitei": 64, "houtei": 128, "tenhou": 256, "chiihou": 512}
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
+HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-width, fast to read)
 
 
 def schema() -> Any:
@@ -61,8 +62,9 @@ def schema() -> Any:
         ("dealer", pa.int8()), ("decision", pa.int32()), ("event", pa.int32()),
         ("seat", pa.int8()), ("player", pa.string()), ("turn", pa.int16()),
         ("tiles_left", pa.int16()),
-        ("closed", i16list), ("melds", pa.list_(pa.string())), ("n_melds", pa.int8()),
-        ("visible", pa.list_(pa.uint8(), 34)), ("dora_markers", i16list),
+        ("closed", i16list), ("counts", pa.binary(HAND_BYTES)), ("red", pa.int8()),
+        ("melds", pa.list_(pa.string())), ("n_melds", pa.int8()),
+        ("visible", pa.binary(HAND_BYTES)), ("dora_markers", i16list),
         ("riichi", pa.bool_()), ("riichi_seats", pa.int8()), ("scores", pa.list_(pa.int32(), 4)),
         ("action", pa.string()), ("tile", pa.int16()), ("tsumogiri", pa.bool_()),
         ("consumed", i16list), ("from_seat", pa.int8()), ("win_flags", pa.int16()),
@@ -338,8 +340,17 @@ class _Columns:
         for f in sch:
             name = f.name
             if name == "visible":
-                values = pa.array(np.frombuffer(bytes(self.visible), np.uint8))
-                arrays.append(pa.FixedSizeListArray.from_arrays(values, 34))
+                arrays.append(_per_kind(bytes(self.visible), n))
+            elif name in ("counts", "red"):
+                ids = np.frombuffer(self.closed.values, np.int16)
+                owner = np.repeat(np.arange(n), np.diff(np.frombuffer(self.closed.offsets,
+                                                                      np.int32)))
+                if name == "counts":
+                    cells = np.bincount(owner * 34 + (ids >> 2), minlength=n * 34)
+                    arrays.append(_per_kind(cells.astype(np.uint8).tobytes(), n))
+                else:
+                    red = np.bincount(owner[np.isin(ids, RED_IDS)], minlength=n)
+                    arrays.append(pa.array(red.astype(np.int8)))
             elif name == "scores":
                 values = pa.array(np.frombuffer(self.scores, np.int32))
                 arrays.append(pa.FixedSizeListArray.from_arrays(values, 4))
@@ -357,6 +368,14 @@ class _Columns:
             else:
                 arrays.append(pa.array(self.cols[name], type=f.type))
         return pa.Table.from_arrays(arrays, schema=sch)
+
+
+def _per_kind(data: bytes, n: int) -> Any:
+    """A ``binary(34)`` column of n rows from n * 34 bytes (byte k: kind k)."""
+    import pyarrow as pa
+
+    return pa.FixedSizeBinaryArray.from_buffers(pa.binary(HAND_BYTES), n,
+                                                [None, pa.py_buffer(data)])
 
 
 def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str, game: int,
@@ -810,7 +829,7 @@ def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: boo
     """Parts are only reused for the same inputs and part size; ``resume=False`` clears them."""
     path = os.path.join(plan.directory, "_extract.json")
     manifest = {"inputs": [os.path.abspath(p) for p in paths], "records_per_part": per,
-                "schema": "mjcore.dataset.extract/1"}
+                "schema": "mjcore.dataset.extract/2"}
     if resume and os.path.exists(path):
         with open(path) as f:
             old = json.load(f)

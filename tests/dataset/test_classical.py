@@ -77,18 +77,12 @@ def test_every_recorded_decision_is_a_row(two_games):
 
 
 def test_classical_rows_analysed_with_classical_forms(two_games):
-    """With classical forms in mjcore.batch the rows are analysed under them (checked against
-    the single-hand API); without, they are flagged, never analysed as riichi."""
+    """The rows are analysed under the classical forms (checked against the single-hand
+    API), never as riichi."""
     import mjcore
-    from mjcore.dataset.analyze import _batch_takes_rules
 
     table = extract(str(two_games / "game-1"), workers=1)
     out = analyze_table(table)
-    if not _batch_takes_rules():
-        errors = set(out["analysis_error"].to_pylist())
-        assert len(errors) == 1 and next(iter(errors)).startswith("classical_rules")
-        assert out["shanten"].null_count == out.num_rows
-        return
     assert out["analysis_error"].null_count == out.num_rows
     for row in out.take(pa.array(range(0, out.num_rows, 37))).to_pylist():
         kinds = sorted(t >> 2 for t in row["closed"])

@@ -56,7 +56,7 @@ def test_every_decision_is_a_row_in_order(records, extract_table):
     """For complete 4-player games: the extract's rows are exactly the choices the engine's
     replay takes from the record, in the same order."""
     checked = 0
-    for game_no, (name, data) in enumerate(records.items()):
+    for name, data in records.items():
         game = read_mjlog(data.decode("utf-8"), name)
         if game.sanma or not game.complete or checked >= 6:
             continue

@@ -1,0 +1,158 @@
+# The dataset analysis of a table of hands in one GIL-free pass: per row, shanten by form, the
+# ukeire of a 13-3k tile hand and its waits, and for a 14-3k tile hand the shanten and ukeire
+# after every discard, the efficiency-best discards and how the discard made compares. Ukeire
+# counts the copies the player cannot see: 4 minus those in the hand and in `visible`, >= 0.
+# Each row gets a status (0 = ok, a negative Status, or ST_DISCARD_NOT_HELD); a bad row never
+# costs the results of the others.
+
+from cython.parallel cimport prange
+from libc.string cimport memset
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) noexcept nogil
+    int __builtin_popcountll(unsigned long long) noexcept nogil
+
+from mjcore._core.types cimport (u8, i8, i16, u64, PackedHand, ST_OK, ST_BAD_TOTAL,
+                                 ST_BAD_MELDS)
+from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, advance_forms,
+                                   ukeire_forms)
+
+cdef enum:
+    ST_DISCARD_NOT_HELD = -16    # the discard made is a kind the 14-3k tile hand does not hold
+    NOT_HELD = 127               # discard_shanten of a kind not held
+
+# rows of the `small` (int8) output
+SMALL_ROWS = {"shanten": 0, "shanten_standard": 1, "shanten_chiitoitsu": 2,
+              "shanten_kokushi": 3, "best_shanten": 4, "made_shanten": 5, "made_best": 6}
+# rows of the `wide` (int16) output
+WIDE_ROWS = {"ukeire": 0, "best_ukeire": 1, "made_ukeire": 2, "acceptance_lost": 3}
+# rows of the `masks` (uint64, bit k = kind k) output
+MASK_ROWS = {"waits": 0, "best_discards": 1}
+DISCARD_NOT_HELD = ST_DISCARD_NOT_HELD
+NOT_HELD_SHANTEN = NOT_HELD
+
+
+cdef inline int weighted(u64 mask, u64 r1, u64 r2, u64 r4) noexcept nogil:
+    """Sum of the remaining copies of the kinds in ``mask`` (remaining = r1 + 2 r2 + 4 r4)."""
+    return (__builtin_popcountll(mask & r1) + 2 * __builtin_popcountll(mask & r2)
+            + 4 * __builtin_popcountll(mask & r4))
+
+
+cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made, int forms,
+                     i8* small, i16* wide, u64* masks, Py_ssize_t n, i8* d_shanten,
+                     u8* d_ukeire) noexcept nogil:
+    # small, wide and masks point at this row's entry of their first field; field j is n
+    # entries further
+    cdef PackedHand h
+    cdef int f3[3]
+    cdef i8 after[34]
+    cdef u64 adv[34]
+    cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0, held = 0, best = 0
+    cdef int k, c, s, total, key, best_key = 1 << 30, made_key
+    memset(d_shanten, NOT_HELD, 34)
+    memset(d_ukeire, 0, 34)
+    for k in range(7):
+        small[k * n] = 0
+    for k in range(4):
+        wide[k * n] = 0
+    masks[0] = masks[1 * n] = 0
+    small[6 * n] = -1
+    if n_melds < 0 or n_melds > 4:
+        return ST_BAD_MELDS
+    total = pack_counts(counts, &h)
+    if total < 0:
+        return total
+    total += 3 * n_melds
+    if total != 13 and total != 14:
+        return ST_BAD_TOTAL
+    s = shanten_forms(&h, n_melds, forms, f3)
+    if s < -1:
+        return s
+    small[0] = <i8>s
+    small[1 * n] = <i8>f3[0]
+    small[2 * n] = <i8>f3[1]
+    small[3 * n] = <i8>f3[2]
+    for k in range(34):                  # the unseen copies as three bit planes
+        c = counts[k] + visible[k]
+        c = 4 - c if c < 4 else 0
+        bit = (<u64>1) << k
+        if c & 1:
+            r1 |= bit
+        if c & 2:
+            r2 |= bit
+        if c & 4:
+            r4 |= bit
+    if total == 13:
+        s = advance_forms(&h, n_melds, forms, &mask)
+        if s < -1:
+            return s
+        wide[0] = <i16>weighted(mask, r1, r2, r4)
+        if s == 0:
+            masks[0] = mask
+        return ST_OK
+    s = ukeire_forms(&h, n_melds, forms, after, adv, False)
+    if s < -1:
+        return s
+    for k in range(34):
+        if after[k] == NOT_HELD:
+            continue
+        c = weighted(adv[k], r1, r2, r4)
+        d_shanten[k] = after[k]
+        d_ukeire[k] = <u8>c
+        held |= (<u64>1) << k
+        key = after[k] * 1024 - c           # smaller is better: shanten, then more tiles
+        if key < best_key:
+            best_key = key
+            best = 0
+        if key == best_key:
+            best |= (<u64>1) << k
+    masks[1 * n] = best
+    k = __builtin_ctzll(best)
+    small[4 * n] = d_shanten[k]
+    wide[1 * n] = d_ukeire[k]
+    if made < 0:
+        return ST_OK
+    if made >= 34 or not (held >> made) & 1:
+        return ST_DISCARD_NOT_HELD
+    small[5 * n] = d_shanten[made]
+    wide[2 * n] = d_ukeire[made]
+    made_key = d_shanten[made] * 1024 - d_ukeire[made]
+    small[6 * n] = made_key == best_key
+    # acceptance given up: against the best line when the discard keeps its shanten, else all
+    wide[3 * n] = wide[1 * n] - wide[2 * n] if d_shanten[made] == small[4 * n] else wide[1 * n]
+    return ST_OK
+
+
+def analyse(const u8[:, ::1] counts, const u8[::1] n_melds, const u8[:, ::1] visible,
+            const i16[::1] made, const u8[::1] forms, i8[::1] status, i8[:, ::1] small,
+            i16[:, ::1] wide, u64[:, ::1] masks, i8[:, ::1] discard_shanten,
+            u8[:, ::1] discard_ukeire, int n_threads):
+    """One pass over N rows. Inputs: closed counts (N, 34), called melds (N,), visible copies
+    (N, 34), the discarded kind (N,; -1 none), the winning forms of each row (N,; types.Forms).
+    Outputs, column-major so each field is contiguous: small (7, N) int8 and wide (4, N) int16
+    by SMALL_ROWS / WIDE_ROWS, masks (2, N) uint64 by MASK_ROWS; discard_shanten (N, 34) int8
+    (127 = not held) and discard_ukeire (N, 34) uint8; status (N,)."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef u64 seen[4]
+    cdef int f
+    if not (n_melds.shape[0] == visible.shape[0] == made.shape[0] == forms.shape[0] ==
+            status.shape[0] == small.shape[1] == wide.shape[1] == masks.shape[1] ==
+            discard_shanten.shape[0] == discard_ukeire.shape[0] == n):
+        raise ValueError("analyse: every array needs one entry per row")
+    if small.shape[0] != 7 or wide.shape[0] != 4 or masks.shape[0] != 2 or \
+            visible.shape[1] != 34 or counts.shape[1] != 34 or \
+            discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
+        raise ValueError("analyse: an output array has the wrong shape")
+    memset(seen, 0, sizeof(seen))
+    for i in range(n):                  # every row's forms must be a set the games use
+        seen[forms[i] >> 6] |= (<u64>1) << (forms[i] & 63)
+    for f in range(256):
+        if (seen[f >> 6] >> (f & 63)) & 1:
+            check_forms(f)
+    if n == 0:
+        return
+    with nogil:
+        for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
+            status[i] = <i8>analyse_row(&counts[i, 0], n_melds[i], &visible[i, 0], made[i],
+                                        forms[i], &small[0, i], &wide[0, i], &masks[0, i], n,
+                                        &discard_shanten[i, 0], &discard_ukeire[i, 0])
