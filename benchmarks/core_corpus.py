@@ -358,10 +358,10 @@ def agreement() -> list[tuple[str, str, int, int]]:
     ours_masks = batch.waits(tenpai.counts).mask.tolist()
     evaluator = _riichienv_evaluator()
     theirs_masks = [sum(1 << k for k in set(evaluator(h, []).get_waits())) for h in tenpai.ids()]
-    same = sum(a == b for a, b in zip(ours_masks, theirs_masks))
+    same = sum(a == b for a, b in zip(ours_masks, theirs_masks, strict=True))
     out.append(("waits", "riichienv", same, len(ours_masks)))
-    theirs_masks = _mahjong_waits(tenpai.lists(MAHJONG_WAITS_HANDS))
-    same = sum(a == b for a, b in zip(ours_masks, theirs_masks))
+    theirs_masks = _mahjong_waits(tenpai.lists(MAHJONG_WAITS_HANDS))  # the first hands only
+    same = sum(a == b for a, b in zip(ours_masks, theirs_masks, strict=False))
     out.append(("waits", "mahjong", same, len(theirs_masks)))
     return out
 

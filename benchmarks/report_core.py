@@ -154,9 +154,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"mjcore {mjcore.__version__}, numpy {np.__version__}, Python {platform.python_version()}"
           f", {platform.machine()}, {os.cpu_count()} CPUs; {cc.N_HANDS:,} hands per corpus "
           f"(seed {cc.SEED}), each drawn from a shuffled 136-tile wall.  ")
+    before = load_before.split("load average:")[-1].strip()
+    after = load_after.split("load average:")[-1].strip()
     print(f"Median of {args.repeats} runs after a warm-up; {time.perf_counter() - t0:.0f} s in "
-          f"all. The machine is shared: load before `{load_before.split('load average:')[-1].strip()}`"
-          f", after `{load_after.split('load average:')[-1].strip()}` (1/5/15 min).\n")
+          f"all. The machine is shared: load before `{before}`, after `{after}` (1/5/15 min).\n")
     print("| operation | corpus | implementation | hands/round | median | throughput "
           "| mjcore batch (1 thread) is faster by | target |")
     print("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |")

@@ -77,7 +77,7 @@ def main() -> None:
                     singles.append(_rate(fn, 1, n))
                 os.sched_setaffinity(0, cpus)
                 per_core.append(_rate(fn, 2, n) / statistics.mean(singles))
-        ratios = [b / a for a, b in zip(one, two)]
+        ratios = [b / a for a, b in zip(one, two, strict=True)]
         m1, m2 = statistics.median(one), statistics.median(two)
         extra = (f" {statistics.median(per_core):.2f}× ({min(per_core):.2f}–{max(per_core):.2f}) |"
                  if pinned else "")

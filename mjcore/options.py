@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import InvalidRuleError
 
 if TYPE_CHECKING:
-    from typing import Self
+    from typing_extensions import Self  # typing.Self is 3.11+; mypy ships these stubs
 
 
 class RuleOptions:
@@ -30,11 +30,12 @@ class RuleOptions:
         """The named preset (the module's table lists them); an unknown name raises
         InvalidRuleError naming it and the known ones."""
         try:
-            return cls._PRESETS[name]
+            found: Self = cls._PRESETS[name]
         except (KeyError, TypeError):
             raise InvalidRuleError(
                 f"unknown {cls._LABEL} preset {name!r}; expected one of "
                 f"{', '.join(cls._PRESETS)}") from None
+        return found
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:

@@ -1,6 +1,7 @@
 """Write mjcore/data/sample_hands.txt: real tenpai hands from the Tenhou cases and seeded
 random hands drawn from a shuffled 136-tile wall. Run: python scripts/make_samples.py"""
 import gzip
+import itertools
 import json
 import random
 from pathlib import Path
@@ -23,7 +24,7 @@ def main() -> None:
     rng = random.Random(20261129)
     lines = []
     with gzip.open(CASES, "rt") as fh:
-        cases = [json.loads(line) for line, _ in zip(fh, range(4000))]
+        cases = [json.loads(line) for line in itertools.islice(fh, 4000)]
     closed = [c for c in cases if c["menzen"] and not c["melds"]]
     for c in rng.sample(closed, 40):
         lines.append(c["closed_without_win"])

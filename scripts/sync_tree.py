@@ -49,10 +49,10 @@ def sync(target: Path) -> int:
         shutil.copy2(src, dst)
         copied += 1
     for path in list(target.rglob("*")):
-        rel = path.relative_to(target)
-        if (path.is_file() and not path.is_symlink() and str(rel) not in wanted
-                and path.suffix not in KEEP_SUFFIXES and not KEEP_PARTS & set(rel.parts)
-                and rel.name not in ("_build_info.json", ".build.lock")):
+        rel_path = path.relative_to(target)
+        if (path.is_file() and not path.is_symlink() and str(rel_path) not in wanted
+                and path.suffix not in KEEP_SUFFIXES and not KEEP_PARTS & set(rel_path.parts)
+                and rel_path.name not in ("_build_info.json", ".build.lock")):
             path.unlink()
     link = target / "mjcore" / "service"
     if not link.is_symlink():

@@ -331,7 +331,7 @@ def parse_history(text: str, source: str = "<history>") -> HandHistory:
             game = GameInfo(ids=ids, prevailing_wind=_WINDS.index(f[4]),  # type: ignore[arg-type]
                             east_wins=_int(source, lineno, f[5], "field"),
                             field7=_int(source, lineno, f[6], "field"),
-                            scores=dict(zip(ids, before)),
+                            scores=dict(zip(ids, before, strict=True)),
                             protocol=_int(source, lineno, f[11], "protocol"))
         elif head == "GameOption":
             option = _OPTION_CACHE.get(rest)
@@ -537,7 +537,7 @@ def _settlement(source: str, lineno: int, rest: str) -> Settlement:
 
 # ---------------------------------------------------------------------------------------
 
-def _sort_key(name: str) -> tuple:
+def _sort_key(name: str) -> tuple[int | str, ...]:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
 
 

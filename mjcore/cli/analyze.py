@@ -40,7 +40,8 @@ def _count_lines(path: str) -> int:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
 
 
-def _sources(hands: tuple[str, ...], files: tuple[str, ...]) -> tuple[Iterator[_Source], int | None]:
+def _sources(hands: tuple[str, ...], files: tuple[str, ...]
+             ) -> tuple[Iterator[_Source], int | None]:
     """All inputs in order, and their total line count when it is cheap to know."""
     total: int | None = len(hands)
     parts: list[Iterable[_Source]] = []

@@ -73,7 +73,7 @@ def test_sample_is_read_into_typed_records():
 ])
 def test_malformed_input_names_file_line_and_reason(old, new, reason):
     assert old in SAMPLE
-    with pytest.raises(HistoryError, match="bad.mjs") as e:
+    with pytest.raises(HistoryError, match=r"bad\.mjs") as e:
         parse_history(SAMPLE.replace(old, new, 1), "bad.mjs")
     assert reason in str(e.value)
 
@@ -143,7 +143,7 @@ def test_whole_archive_reads(bradfield_hands):
     assert all(h.rules.name == "bradfield" and len(h.wall) == 144 for h in bradfield_hands)
 
 
-def test_events_are_immutable_tuples_read_per_hand():
+def test_events_are_immutable_tuples_read_per_hand() -> None:
     """The same event line in two hands with other seatings gets each hand's seat, and a
     line read before still fails on a hand that does not seat its player."""
     h = parse_history(SAMPLE, "a")

@@ -22,6 +22,7 @@ GAMES = 2
 
 
 def _play(folder: Path) -> None:
+    assert SERVER and PLAYER
     sock = folder / "sock"
     server = subprocess.Popen([SERVER, "--server", str(sock), "--hand-history", "--timeout", "0",
                                "--exit-on-disconnect"], cwd=folder, stdout=subprocess.DEVNULL,

@@ -41,7 +41,8 @@ def test_every_batch_row_equals_the_single_result(deals):
 
 rule_options = st.fixed_dictionaries({
     "limit": st.sampled_from([300, 500, 1000]), "no_limit": st.booleans(),
-    "mahjong_points": st.sampled_from([10, 20]), "own_bonus_double": st.sampled_from(["both", "each"]),
+    "mahjong_points": st.sampled_from([10, 20]),
+    "own_bonus_double": st.sampled_from(["both", "each"]),
     "concealed_hand": st.sampled_from(["fully_1", "fully_3_semi_1"]),
     "kong_has_3_types": st.booleans(), "losers_settle": st.booleans(),
     "east_doubles": st.booleans(), "discarder_pays_double": st.booleans(),
@@ -52,7 +53,8 @@ rule_options = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(opts=rule_options, start=st.integers(0, 6000))
 def test_settlement_and_limit_properties(deals, opts, start):
     rules = ClassicalRules.preset("classical").replace(**opts)

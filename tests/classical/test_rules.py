@@ -17,7 +17,7 @@ def test_presets_differ_only_where_documented():
     assert c.seven_pairs is False and c.limit == 1000 and c.mahjong_points == 20
 
 
-def test_immutable_and_replace():
+def test_immutable_and_replace() -> None:
     r = ClassicalRules.preset("classical")
     with pytest.raises(AttributeError):
         r.limit = 500  # type: ignore[misc]

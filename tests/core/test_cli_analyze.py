@@ -61,7 +61,7 @@ def test_json_matches_api():
     assert r.exit_code == 0, r.output
     records = json_lines(r.stdout)
     assert [rec["line"] for rec in records] == [1, 2, 3, 4]
-    for rec, text in zip(records, hands):
+    for rec, text in zip(records, hands, strict=True):
         sh = mjcore.shanten(text)
         assert rec["input"] == text
         assert rec["hand"] == str(Hand.parse(text))

@@ -7,9 +7,9 @@ import socket
 
 import pytest
 from click.testing import CliRunner
-from mjcore.service import ServerConfig, build_server
 
 from mjcore.cli import main
+from mjcore.service import ServerConfig, build_server
 from tests.service.conftest import certs  # noqa: F401  (the throwaway CA and certificates)
 
 TOKEN = "cli-test-token"

@@ -19,8 +19,8 @@ from typing import NamedTuple
 import pytest
 
 _MODULES = [
-    "mjcore", "mjcore.batch", "mjcore.analysis", "mjcore.hand", "mjcore.tiles",
-    "mjcore.results", "mjcore.errors", "mjcore.decomposition", "mjcore.client",
+    "mjcore", "mjcore.batch", "mjcore.analysis", "mjcore.hand", "mjcore.melds", "mjcore.notation",
+    "mjcore.tiles", "mjcore.results", "mjcore.errors", "mjcore.decomposition", "mjcore.client",
     "mjcore.classical.rules", "mjcore.classical.scoring", "mjcore.classical.batch",
     "mjcore.classical.history",
 ]
@@ -76,7 +76,8 @@ def _class_members(cls: type, qualname: str) -> list[tuple[str, str | None]]:
         if isinstance(member, (staticmethod, classmethod)):
             member = member.__func__
         if isinstance(member, property):
-            out.append((f"{qualname}.{name}", member.fget.__doc__ if member.fget else member.__doc__))
+            doc = member.fget.__doc__ if member.fget else member.__doc__
+            out.append((f"{qualname}.{name}", doc))
         elif isinstance(member, (types.FunctionType, types.MethodDescriptorType,
                                  types.GetSetDescriptorType, types.BuiltinFunctionType,
                                  types.ClassMethodDescriptorType)) \

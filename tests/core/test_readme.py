@@ -36,7 +36,7 @@ def test_readme_python_example_runs():
     assert blocks
     namespace: dict = {}
     for code in blocks:      # the blocks continue one another, like a session
-        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102 (our own README)
+        exec(compile(code, "README.md", "exec"), namespace)  # our own README
     assert namespace["r"].points == 12000
 
 
@@ -48,7 +48,7 @@ def test_the_names_the_readme_leads_with_are_in_dir():
     for name in ("score", "decompose", "RuleSet", "batch", "Hand", "shanten", "ukeire"):
         assert name in dir(mjcore) and name in mjcore.__all__, name
     namespace: dict = {}
-    exec("from mjcore import *", namespace)  # noqa: S102
+    exec("from mjcore import *", namespace)
     assert {"score", "decompose", "RuleSet", "batch"} <= set(namespace)
     result = mjcore.batch.shanten(np.zeros((1, 34), dtype=np.uint8), forms=True)
     assert {"shanten", "forms", "status", "errors"} <= set(dir(result))
@@ -168,8 +168,8 @@ def _serve(args: list[str], cwd: Path, clients: list[list[str]]) -> None:
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         assert "listening on" in line, (args, line, log.read_text()[-3000:])
-        token = (cwd / _flag_value(args, "--token-file")).read_text().strip() \
-            if "--token-file" in args else ""
+        token_file = _flag_value(args, "--token-file")
+        token = (cwd / token_file).read_text().strip() if token_file else ""
         for client in clients:
             _run(client, cwd, token)
     finally:

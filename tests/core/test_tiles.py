@@ -95,7 +95,7 @@ def test_tile_name_round_trip(kind):
 
 
 def test_red_fives():
-    for suit, kind in zip("mps", FIVES):
+    for suit, kind in zip("mps", FIVES, strict=True):
         assert parse_tile_red(f"0{suit}") == (kind, True)
         assert parse_tile_red(f"5{suit}") == (kind, False)
         assert parse_tile(f"0{suit}") == kind
@@ -226,7 +226,8 @@ def test_counts_arrays():
     assert counts[0] == 3 and counts[8] == 3 and sum(counts) == 13
     assert kinds_from_counts(counts) == sorted(kinds)
     for bad, reason in (([0] * 33, "bad_counts"), ([5] + [0] * 33, "too_many_copies"),
-                        ([-1] + [0] * 33, "bad_counts"), (["x"] * 34, "bad_counts"), (5, "bad_counts")):
+                        ([-1] + [0] * 33, "bad_counts"), (["x"] * 34, "bad_counts"),
+                        (5, "bad_counts")):
         with pytest.raises(InvalidHandError) as e:
             check_counts(bad)
         assert e.value.reason == reason

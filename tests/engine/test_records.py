@@ -31,7 +31,7 @@ def test_mjai_lines_round_trip_and_replay():
     assert any('"5mr"' in ln or '"5pr"' in ln or '"5sr"' in ln for ln in lines)
     back = from_mjai_lines(lines)
     assert [e["type"] for e in back] == [e["type"] for e in res.events]
-    for a, b in zip(back, res.events):
+    for a, b in zip(back, res.events, strict=True):
         if "pai" in a:
             assert MJAI_NAMES[a["pai"]] == MJAI_NAMES[b["pai"]]
     rep = replay_events(back)

@@ -43,7 +43,7 @@ def test_tenhou6_reads_back_the_same_events():
         want = [json.loads(line) for line in write_mjai(res.events)]
         got = [json.loads(line) for line in write_mjai(back)]
         assert len(got) == len(want)
-        for w, g in zip(want, got):
+        for w, g in zip(want, got, strict=True):
             seen.add(w["type"])
             for k in keys:
                 if k in ("consumed",) and k in w:
@@ -54,9 +54,9 @@ def test_tenhou6_reads_back_the_same_events():
 
 
 def test_malformed_tenhou6_is_an_invalid_hand_error():
-    with pytest.raises(InvalidHandError, match="not a tenhou.net/6 record"):
+    with pytest.raises(InvalidHandError, match=r"not a tenhou\.net/6 record"):
         read_tenhou6('{"title": []}', "x.json")
-    with pytest.raises(InvalidHandError, match="x.json hand 1"):
+    with pytest.raises(InvalidHandError, match=r"x\.json hand 1"):
         read_tenhou6('{"log": [[[0, 0, 0], [25000, 25000, 25000, 25000]]]}', "x.json")
     with pytest.raises(InvalidHandError, match="tile code"):
         read_tenhou6('{"log": [[[0,0,0],[1,1,1,1],[99],[],[11],[],[],[11],[],[],[11],[],[],'

@@ -53,7 +53,7 @@ def _hand_lines(position: int, scores: list[int]) -> list[dict]:
 
 def _record() -> list[dict]:
     scores = [25000] * 4
-    lines = [{"type": "start_game", "names": ["A", "B", "C", "D"], "rules": "tenhou"}]
+    lines: list[dict] = [{"type": "start_game", "names": ["A", "B", "C", "D"], "rules": "tenhou"}]
     for position in range(9):
         lines += _hand_lines(position, scores)
         if position == 7:

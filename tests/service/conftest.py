@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mjcore.service import ServerConfig
 
 from mjcore.client import Client
+from mjcore.service import ServerConfig
 
 from .service_helpers import start
 

@@ -7,7 +7,7 @@ import os
 import sys
 import tarfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,11 @@ PRESETS = ("classical", "bradfield")
 
 # ---- play ------------------------------------------------------------------------------
 
-def _one_game(task: tuple) -> dict[str, Any]:
+# one game of `play_classical`: (seed, agent names, preset, records folder, check invariants)
+_GameTask = tuple[int, list[str], str, str | None, bool]
+
+
+def _one_game(task: _GameTask) -> dict[str, Any]:
     from ...errors import MjcoreError
     from ..rules import ClassicalRules
     from .agents import make_agent
@@ -84,7 +88,8 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
         raise click.ClickException(str(exc)) from None
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-    tasks = [(seed + i, names, preset, out_dir, check_invariants) for i in range(games)]
+    tasks: list[_GameTask] = [(seed + i, names, preset, out_dir, check_invariants)
+                              for i in range(games)]
     start = time.perf_counter()
     cpu0 = time.process_time()
     results: list[dict[str, Any]] = []
@@ -263,7 +268,8 @@ def _names(source: str, key: str) -> bool:
     return source == key or source.endswith(("/" + key, ":" + key))
 
 
-def _bradfield_games(paths: Sequence[str], jobs: int):
+def _bradfield_games(paths: Sequence[str], jobs: int
+                     ) -> Iterator[tuple[str, int, list[tuple[str, str]]]]:
     from ..history import fewer_collections
     from .bradfield import iter_games, replay_summary
 
@@ -278,7 +284,7 @@ def _bradfield_games(paths: Sequence[str], jobs: int):
                 yield replay_summary(item)
 
 
-def _replay_records(paths: Sequence[str]):
+def _replay_records(paths: Sequence[str]) -> Iterator[tuple[str, bool, int, str | None]]:
     from ...errors import MjcoreError
     from .records import read_record, replay_record
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ def _dead_sizes(kind: str) -> tuple[int, ...]:
 
 
 _DEAD_SIZES = {kind: _dead_sizes(kind) for kind in DEAD_WALL_SIZES}
-_LAYOUTS: dict[tuple[tuple[int, int], str, str, int], tuple[itemgetter, list[int]]] = {}
+_LAYOUTS: dict[tuple[tuple[int, int], str, str, int], tuple[itemgetter[Any], list[int]]] = {}
 
 
 def deal_slots(seat: int) -> list[int]:
