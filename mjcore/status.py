@@ -42,7 +42,6 @@ STATUSES: Final[tuple[Status, ...]] = (
            "a tile, indicator or seat out of range (tile kinds 0..33), or a winning tile the "
            "hand does not hold"),
     Status(-5, "ST_NOT_AGARI", "not_complete", "the hand is not complete"),
-    Status(-6, "ST_NOT_TENPAI", "not_tenpai", "the hand is not tenpai"),
     Status(-7, "ST_PARSE", "parse_error", "the text could not be parsed as a hand"),
     Status(-20, "ST_BAD_SITUATION", "bad_situation",
            "contradictory situation: riichi/ippatsu/tenhou/chiihou need a closed hand, "
@@ -67,7 +66,6 @@ BAD_TOTAL: Final = _CODE["ST_BAD_TOTAL"]
 BAD_MELDS: Final = _CODE["ST_BAD_MELDS"]
 BAD_TILE: Final = _CODE["ST_BAD_TILE"]
 NOT_AGARI: Final = _CODE["ST_NOT_AGARI"]
-NOT_TENPAI: Final = _CODE["ST_NOT_TENPAI"]
 PARSE: Final = _CODE["ST_PARSE"]
 BAD_SITUATION: Final = _CODE["ST_BAD_SITUATION"]
 BAD_SEATS: Final = _CODE["ST_BAD_SEATS"]

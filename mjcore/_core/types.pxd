@@ -29,7 +29,6 @@ cdef enum Status:
     ST_BAD_MELDS = -3       # number of called melds outside 0..4
     ST_BAD_TILE = -4        # tile id outside 0..33
     ST_NOT_AGARI = -5       # operation needs a complete hand
-    ST_NOT_TENPAI = -6
     ST_PARSE = -7           # text could not be parsed
     ST_BAD_SITUATION = -20  # scoring: contradictory flags (riichi with an open hand, ...)
     ST_BAD_SEATS = -21      # scoring: winds, seats or pao seat out of range
