@@ -9,7 +9,8 @@ MARCH ?= native
 DEBUG_TREE := build/debug-tree
 DEPS := pyproject.toml setup.py
 
-.PHONY: venv venv-test build debug-build test test-debug check demo bench proto lint clean
+.PHONY: venv venv-test build debug-build test test-debug check demo bench proto proto-check \
+	proto-baseline lint clean
 
 # The virtualenv and the editable install: redone only when pyproject.toml or setup.py change.
 # The extensions are compiled by `make build`, in place and incrementally.
@@ -54,6 +55,7 @@ test-debug: debug-build build
 
 # The README's two commands.
 check: venv-test
+	$(MAKE) proto-check
 	$(MAKE) test
 	$(MAKE) test-debug
 
@@ -74,6 +76,27 @@ bench: build venv-test
 
 proto:
 	$(PY) scripts/gen_proto.py
+
+# The API's checks: buf (installed once into build/tools from npm) lints proto/ (rules in
+# proto/buf.yaml) and compares it with the committed image of v1, proto/v1-baseline.binpb, so a
+# change that breaks v1 clients fails. `make proto-baseline` rewrites that image (only for a
+# deliberate change while v1 is unpublished).
+BUF_VERSION := 1.75.0
+BUF := build/tools/node_modules/.bin/buf
+BUF_STAMP := build/tools/.buf-$(BUF_VERSION)
+
+$(BUF_STAMP):
+	@echo "== installing buf $(BUF_VERSION) into build/tools (npm)"
+	npm install --prefix build/tools --no-save --no-audit --no-fund @bufbuild/buf@$(BUF_VERSION)
+	touch $@
+
+proto-check: $(BUF_STAMP)
+	@echo "== buf lint and buf breaking (against proto/v1-baseline.binpb)"
+	cd proto && ../$(BUF) lint
+	cd proto && ../$(BUF) breaking --against v1-baseline.binpb
+
+proto-baseline: $(BUF_STAMP)
+	cd proto && ../$(BUF) build -o v1-baseline.binpb
 
 lint:
 	$(PY) -m ruff check mjcore service tests benchmarks scripts setup.py

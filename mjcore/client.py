@@ -24,14 +24,29 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import grpc
 import numpy as np
 
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
 from .status import library_reason
 
+try:
+    import grpc
+
+    from .wire import convert as wire
+    from .wire import layout, packing
+    from .wire.status import error_info
+    from .wire.v1 import analysis_service_pb2 as pb
+    from .wire.v1 import analysis_service_pb2_grpc as pb_grpc
+    from .wire.v1 import scoring_pb2 as sp
+except ImportError as err:
+    if (err.name or "").partition(".")[0] not in ("grpc", "google"):
+        raise
+    raise ImportError(
+        f"mjcore.client needs grpcio and protobuf ({err.name} is missing), which the analysis "
+        "library does not install: pip install 'mjcore[client]'") from err
+
 if TYPE_CHECKING:
-    from .results import Shanten, Ukeire, Wait, Waits
+    from .results import Shanten, Ukeire, Waits
 
 __all__ = ["Analysis", "Client", "ServiceError"]
 
@@ -60,18 +75,12 @@ class Analysis:
     ukeire: Ukeire
 
 
-def _gen():
-    from mjcore.service.gen.mjcore.v1 import (
-        analysis_service_pb2,
-        analysis_service_pb2_grpc,
-        scoring_pb2,
-        types_pb2,
-    )
-
-    return analysis_service_pb2, analysis_service_pb2_grpc, scoring_pb2, types_pb2
+def _stub(channel: grpc.Channel) -> Any:
+    """The generated stub (its module has no type annotations)."""
+    return pb_grpc.HandAnalysisServiceStub(channel)  # type: ignore[no-untyped-call]
 
 
-def _read(data: bytes | str | os.PathLike | None) -> bytes | None:
+def _read(data: bytes | str | os.PathLike[str] | None) -> bytes | None:
     if data is None or isinstance(data, bytes):
         return data
     return Path(data).read_bytes()
@@ -79,8 +88,6 @@ def _read(data: bytes | str | os.PathLike | None) -> bytes | None:
 
 def _error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
     from google.protobuf.message import DecodeError
-
-    from mjcore.service.errors import error_info
 
     try:
         info = error_info(err)
@@ -105,12 +112,6 @@ def _convert_error(err: grpc.RpcError) -> Exception:
     return ServiceError(f"{code.name}: {message}", code, reason, meta)
 
 
-def _waits(items: Iterable[Any]) -> tuple[Wait, ...]:
-    from .results import Wait
-
-    return tuple(Wait(t.kind, t.remaining) for t in items)
-
-
 class Client:
     """A connection to one server. Thread-safe; share one instance between threads.
 
@@ -127,17 +128,16 @@ class Client:
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
-                 tls: bool = False, root_certificates: bytes | str | os.PathLike | None = None,
-                 client_cert: bytes | str | os.PathLike | None = None,
-                 client_key: bytes | str | os.PathLike | None = None,
+                 tls: bool = False,
+                 root_certificates: bytes | str | os.PathLike[str] | None = None,
+                 client_cert: bytes | str | os.PathLike[str] | None = None,
+                 client_key: bytes | str | os.PathLike[str] | None = None,
                  server_name: str | None = None, timeout: float | None = 60.0,
                  retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
                  max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
                  streams: int = 2, encoding: str = "nibble",
                  unary_target: str | None = None) -> None:
-        pb, pb_grpc, _, types_pb2 = _gen()
         self._pb = pb
-        self._types = types_pb2
         options: list[tuple[str, Any]] = [
             ("grpc.max_receive_message_length", max_message_size),
             ("grpc.max_send_message_length", max_message_size),
@@ -155,9 +155,9 @@ class Client:
             return grpc.secure_channel(address, creds, options=options)
 
         self._channel = channel(target)
-        self._stub = pb_grpc.HandAnalysisServiceStub(self._channel)
+        self._stub = _stub(self._channel)
         self._unary_channel = channel(unary_target) if unary_target else None
-        self._unary_stub = (pb_grpc.HandAnalysisServiceStub(self._unary_channel)
+        self._unary_stub = (_stub(self._unary_channel)
                             if self._unary_channel is not None else self._stub)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else ()
         self.target = target
@@ -169,12 +169,10 @@ class Client:
             raise ValueError("batch_size and streams must be at least 1")
         self.batch_size = batch_size
         self.streams = streams
-        encodings = {"nibble": types_pb2.HAND_ENCODING_PACKED_4BIT,
-                     "packed": types_pb2.HAND_ENCODING_PACKED_3BIT,
-                     "counts": types_pb2.HAND_ENCODING_COUNTS_U8}
-        if encoding not in encodings:
-            raise ValueError(f"encoding {encoding!r}: expected one of {', '.join(encodings)}")
-        self.encoding = encodings[encoding]
+        if encoding not in packing.ENCODINGS:
+            raise ValueError(f"encoding {encoding!r}: expected one of "
+                             f"{', '.join(packing.ENCODINGS)}")
+        self.encoding = packing.ENCODINGS[encoding]
 
     # -- plumbing -------------------------------------------------------------------------------
 
@@ -279,21 +277,8 @@ class Client:
                 timeout: float | None = None) -> Analysis:
         """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand; ``rules``:
         None (riichi), "classical", "bradfield", a ClassicalRules or a dict of options."""
-        from .results import Shanten, Ukeire, UkeireOption, Waits
-
-        r = self._unary(self._unary_stub.AnalyzeHand,
-                        self._pb.AnalyzeHandRequest(hand=str(hand), visible=visible,
-                                                    **_rules_field(rules)), timeout)
-        sh = r.shanten
-        shanten = Shanten(sh.standard, sh.chiitoitsu if sh.HasField("chiitoitsu") else None,
-                          sh.kokushi if sh.HasField("kokushi") else None)
-        waits = None
-        if r.HasField("waits"):
-            waits = Waits(shanten=int(shanten), tiles=_waits(r.waits.tiles))
-        ukeire = Ukeire(r.ukeire.shanten, tuple(
-            UkeireOption(None if not o.discard else _kind(o.discard), o.shanten, _waits(o.tiles))
-            for o in r.ukeire.options))
-        return Analysis(r.hand, shanten, r.is_agari, waits, ukeire)
+        return Analysis(*wire.analysis_values(self.analyze_raw(hand, visible, rules=rules,
+                                                               timeout=timeout)))
 
     def analyze_raw(self, hand: str, visible: str = "", *, rules: Any = None,
                     timeout: float | None = None) -> Any:
@@ -311,36 +296,32 @@ class Client:
         """Score one finished Chinese classical deal (ScoreClassicalDeal): ``hands`` for seats
         0..3 as ``PlayerHand.parse`` reads them, ``conditions`` names of
         ``mjcore.classical.scoring.WIN_FLAGS``. Returns the layout of ``DealScore.to_dict``."""
-        from mjcore.classical.scoring import WIN_FLAGS
-        from mjcore.service.classical import CLAIMS, response_to_dict
-
-        _, _, sp, _ = _gen()
-        names = list(WIN_FLAGS)
-        how = [names.index(c) + 1 if c in names else -1 for c in conditions]
-        if self_drawn and 1 not in how:
-            how.insert(0, 1)
-        if -1 in how:
-            bad = [c for c in conditions if c not in names]
+        conditions = list(conditions)
+        bad = [c for c in conditions if c not in wire.CONDITION_OF_NAME]
+        if bad:
             raise InvalidHandError(f"unknown win condition(s): {', '.join(bad)}",
                                    reason="bad_win")
-        claims = {name: value for value, name in CLAIMS.items()}
-        if claim not in claims:
-            raise InvalidHandError(f"claim {claim!r}: expected one of {', '.join(claims)}",
-                                   reason="bad_win")
+        how = [wire.CONDITION_OF_NAME[c] for c in conditions]
+        self_draw = wire.CONDITION_OF_NAME["self_drawn"]
+        if self_drawn and self_draw not in how:
+            how.insert(0, self_draw)
+        if claim not in wire.CLAIM_OF_NAME:
+            raise InvalidHandError(f"claim {claim!r}: expected one of "
+                                   f"{', '.join(wire.CLAIM_OF_NAME)}", reason="bad_win")
         wind = prevailing[:1].upper()
         if len(prevailing) != 1 or wind not in "ESWN":
             raise InvalidHandError(f"prevailing wind {prevailing!r}: expected E, S, W or N",
                                    reason="bad_wind")
         request = sp.ScoreClassicalDealRequest(
             hands=list(hands), winner=winner, win_tile=win_tile, conditions=how,
-            claim=claims[claim], prevailing_wind="ESWN".index(wind) + 1,
+            claim=wire.CLAIM_OF_NAME[claim], prevailing_wind=wire.WIND_OF_NAME[wind],
             dead_tiles=dead_tiles, pair=pair, hidden=list(hidden),
-            rules=_classical_selection(rules))
+            rules=wire.rule_selection(rules))
         if discarder is not None:
             request.discarder = discarder
         if cannon is not None:
             request.cannon = cannon
-        return response_to_dict(self._unary(self._stub.ScoreClassicalDeal, request, timeout))
+        return wire.deal_to_dict(self._unary(self._stub.ScoreClassicalDeal, request, timeout))
 
     def decompose(self, hand: str, win_tile: str, *, timeout: float | None = None) -> Any:
         """The DecomposeResponse: every reading of a complete hand for ``win_tile``."""
@@ -350,26 +331,28 @@ class Client:
     def score(self, hand: str, win_tile: str, *, tsumo: bool = False,
               seat_wind: str | None = None, round_wind: str = "E", dealer: int | None = None,
               dora: str = "", ura: str = "", honba: int = 0, riichi_sticks: int = 0,
-              winner: int | None = None, from_who: int | None = None,
+              kita: int = 0, winner: int | None = None, from_who: int | None = None,
               pao_seat: int | None = None, rules: Any = None, timeout: float | None = None,
               **situation: bool) -> Any:
         """The ScoreResponse of one winning hand; the arguments mirror ``mjcore.score``
         (winds as "E" "S" "W" "N"; ``rules`` a preset name, a RuleSet or a dict of options;
-        situation flags such as ``riichi=True``)."""
-        _, _, sp, types_pb2 = _gen()
-        winds = {"E": types_pb2.WIND_EAST, "S": types_pb2.WIND_SOUTH,
-                 "W": types_pb2.WIND_WEST, "N": types_pb2.WIND_NORTH}
-        unknown = set(situation) - set(sp.Situation.DESCRIPTOR.fields_by_name)
+        ``kita`` the norths set aside under ``rules="tenhou_sanma"``; situation flags such as
+        ``riichi=True``)."""
+        unknown = set(situation) - set(wire.SITUATION_FLAGS)
         if unknown:
             raise TypeError(f"unknown situation flag(s): {', '.join(sorted(unknown))}")
+        for name, wind in (("round_wind", round_wind), ("seat_wind", seat_wind)):
+            if wind is not None and wind not in wire.WIND_OF_NAME:
+                raise InvalidHandError(f"{name} {wind!r}: expected E, S, W or N",
+                                       reason="bad_wind")
         req = sp.ScoreRequest(
             hand=str(hand), win_tile=win_tile,
             win_method=sp.WIN_METHOD_TSUMO if tsumo else sp.WIN_METHOD_RON,
-            round_wind=winds[round_wind], dora_indicators=dora, ura_indicators=ura,
-            honba=honba, riichi_sticks=riichi_sticks, situation=sp.Situation(**situation),
-            rules=_rule_selection(rules))
+            round_wind=wire.WIND_OF_NAME[round_wind], dora_indicators=dora, ura_indicators=ura,
+            honba_count=honba, riichi_stick_count=riichi_sticks, kita_count=kita,
+            situation=sp.Situation(**situation), rules=wire.rule_selection(rules))
         if seat_wind is not None:
-            req.seat_wind = winds[seat_wind]
+            req.seat_wind = wire.WIND_OF_NAME[seat_wind]
         for field, value in (("dealer", dealer), ("winner", winner), ("discarder", from_who),
                              ("liable", pao_seat)):
             if value is not None:
@@ -387,15 +370,13 @@ class Client:
 
         stub = health_pb2_grpc.HealthStub(self._channel)
         r = self._unary(stub.Check, health_pb2.HealthCheckRequest(service=service), timeout)
-        return health_pb2.HealthCheckResponse.ServingStatus.Name(r.status)
+        return str(health_pb2.HealthCheckResponse.ServingStatus.Name(r.status))
 
     # -- bulk -----------------------------------------------------------------------------------
 
     def _bulk(self, rpc: str, counts: np.ndarray, n_melds: np.ndarray | None,
               make_request: Callable[[], Any], collect: Callable[[int, int, Any], None],
               timeout: float | None) -> dict[int, InvalidHandError]:
-        from mjcore.service import bulk
-
         counts = np.ascontiguousarray(counts, dtype=np.uint8)
         if counts.ndim != 2 or counts.shape[1] != 34:
             raise InvalidHandError(f"counts must have shape (N, 34), not {counts.shape}",
@@ -410,8 +391,8 @@ class Client:
         requests = []
         for a, b in bounds:
             request = make_request()
-            bulk.encode_into(request.hands, counts[a:b],
-                             None if n_melds is None else n_melds[a:b], self.encoding)
+            packing.encode_into(request.hands, counts[a:b],
+                                None if n_melds is None else n_melds[a:b], self.encoding)
             requests.append(request)
         return self._run_streams(rpc, requests, bounds, collect, timeout)
 
@@ -427,8 +408,9 @@ class Client:
             if not 0 <= offset + index < len(bounds):
                 raise ServiceError(f"{rpc}: answer for batch {index}, which was not sent")
             start, stop = bounds[offset + index]
-            if response.count != stop - start:
-                raise ServiceError(f"{rpc}: batch {index} answered {response.count} hands, "
+            count = response.deal_count if rpc == "StreamScoreClassical" else response.hand_count
+            if count != stop - start:
+                raise ServiceError(f"{rpc}: batch {index} answered {count} hands, "
                                    f"sent {stop - start}")
             collect(start, stop, response)
             if response.errors:
@@ -522,23 +504,21 @@ class Client:
                     **arrays: np.ndarray | None) -> dict[str, np.ndarray]:
         """Score N winning hands through StreamScore. ``arrays`` are the per-hand arrays of
         ``mjcore.riichi.batch_scoring.score`` (melds, red, flags, seat_wind, round_wind, from_rel,
-        pao_rel, dora, ura, honba, riichi_sticks). Returns the result arrays by name (status,
-        han, fu, limit, yakuman, basic, points, yaku_mask, dora_ura_aka, deltas, payments,
-        decomposition_index; with ``details`` also yaku_han, fu_items, n_fu_items)."""
-        from mjcore.service import bulk
-        from mjcore.service.servicer import _SCORE_FIELDS
-
+        pao_rel, dora, ura, honba, riichi_sticks, kita). Returns the result arrays by name
+        (status, han, fu, limit, yakuman, basic, points, yaku_mask, dora_ura_aka, deltas,
+        payments, decomposition_index; with ``details`` also yaku_han, fu_items, n_fu_items)."""
         counts = np.ascontiguousarray(counts, dtype=np.uint8)
         n = counts.shape[0]
         fields = {"win_tile": win_tile, **arrays}
-        unknown = set(fields) - set(_SCORE_FIELDS) - {"dora", "ura"}
+        inputs = layout.SCORE_REQUEST_ARRAYS
+        unknown = set(fields) - set(inputs) - set(layout.INDICATOR_ARRAYS)
         if unknown:
             raise TypeError(f"unknown array(s): {', '.join(sorted(unknown))}")
         prepared: dict[str, np.ndarray] = {}
         for name, value in fields.items():
             if value is None:
                 continue
-            dtype = _SCORE_FIELDS[name][0] if name in _SCORE_FIELDS else "u1"
+            dtype = inputs[name][0] if name in inputs else "u1"
             arr = np.asarray(value)
             if arr.ndim == 0:
                 arr = np.full(n, arr)
@@ -546,32 +526,27 @@ class Client:
                 raise InvalidHandError(f"{name}: {arr.shape[0]} rows for {n} hands",
                                        reason="bad_shape")
             prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
-        selection = _rule_selection(rules)
-        out_specs = {"status": ("i1", ()), "han": ("u1", ()), "fu": ("u1", ()),
-                     "limit": ("u1", ()), "yakuman": ("u1", ()), "basic": ("<i4", ()),
-                     "points": ("<i4", ()), "yaku_mask": ("<u8", ()),
-                     "dora_ura_aka": ("u1", (3,)), "deltas": ("<i4", (4,)),
-                     "payments": ("<i4", (4,)), "decomposition_index": ("<i4", ())}
+        selection = wire.rule_selection(rules)
+        out_specs = dict(layout.SCORE_RESPONSE_ARRAYS)
         if details:
-            out_specs.update(yaku_han=("u1", (55,)), fu_items=("u1", (12, 3)),
-                             n_fu_items=("u1", ()))
-        out = {k: np.zeros((n, *shape), dtype=dt) for k, (dt, shape) in out_specs.items()}
+            out_specs.update(layout.SCORE_DETAIL_ARRAYS)
+        out = layout.empty(out_specs, n)
         bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
         requests = []
         for a, b in bounds:
             req = self._pb.StreamScoreRequest(rules=selection, details=details)
-            bulk.encode_into(req.hands, counts[a:b], None, self.encoding)
+            packing.encode_into(req.hands, counts[a:b], None, self.encoding)
             for name, arr in prepared.items():
                 setattr(req, name, arr[a:b].tobytes())
-            if "dora" in prepared:
-                req.dora_per_hand = prepared["dora"].shape[1] if prepared["dora"].ndim > 1 else 1
-            if "ura" in prepared:
-                req.ura_per_hand = prepared["ura"].shape[1] if prepared["ura"].ndim > 1 else 1
+            for name, width_field in layout.INDICATOR_ARRAYS.items():
+                if name in prepared:
+                    setattr(req, width_field,
+                            prepared[name].shape[1] if prepared[name].ndim > 1 else 1)
             requests.append(req)
 
         def collect(a: int, b: int, r: Any) -> None:
-            for name, (dt, shape) in out_specs.items():
-                out[name][a:b] = np.frombuffer(getattr(r, name), dtype=dt).reshape(b - a, *shape)
+            for name, spec in out_specs.items():
+                out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
 
         errors = self._run_streams("StreamScore", requests, bounds, collect, timeout)
         self._raise_bad_rows(errors, out)
@@ -584,13 +559,11 @@ class Client:
         ``mjcore.classical.batch.score_deals`` (``pack_deals`` builds them) in, a dict of
         ``status``, ``score``, ``points``, ``doubles``, ``limit_hand``, ``net`` out. Bad deals
         raise BatchError with the other rows in ``partial``."""
-        from mjcore.service.classical import DEAL_ARRAYS
-
         arrays = {"counts": counts, "melds": melds, "n_melds": n_melds, "bonus": bonus,
                   "info": info, "dead_kinds": dead_kinds}
         n = int(np.shape(counts)[0]) if np.ndim(counts) else 0
         prepared = {}
-        for name, (dtype, shape) in DEAL_ARRAYS.items():
+        for name, (dtype, shape) in layout.DEAL_REQUEST_ARRAYS.items():
             if arrays[name] is None:
                 continue
             arr = np.asarray(arrays[name])
@@ -598,7 +571,7 @@ class Client:
                 raise InvalidHandError(f"{name}: shape {arr.shape}, expected {(n, *shape)}",
                                        reason="bad_shape")
             prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
-        selection = _classical_selection(rules)
+        selection = wire.rule_selection(rules)
         bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
         requests = []
         for a, b in bounds:
@@ -606,21 +579,19 @@ class Client:
             for name, arr in prepared.items():
                 setattr(req, name, arr[a:b].tobytes())
             requests.append(req)
-        out = {"status": np.zeros(n, np.int8), "limit_hand": np.zeros((n, 4), np.uint8),
-               **{k: np.zeros((n, 4), np.int32) for k in ("score", "points", "doubles", "net")}}
-        dtypes = {"status": "i1", "limit_hand": "u1"}
+        out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
 
         def collect(a: int, b: int, r: Any) -> None:
-            for name, arr in out.items():
-                got = np.frombuffer(getattr(r, name), dtype=dtypes.get(name, "<i4"))
-                arr[a:b] = got.reshape(arr[a:b].shape)
+            for name, spec in layout.DEAL_RESPONSE_ARRAYS.items():
+                out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
 
         errors = self._run_streams("StreamScoreClassical", requests, bounds, collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
 
     def _text_bulk(self, rpc: str, make_request: Callable[[], Any],
-                   source: str | os.PathLike | bytes | Iterable[str], field: str, dtype: Any,
+                   source: str | os.PathLike[str] | bytes | Iterable[str], field: str,
+                   dtype: Any,
                    timeout: float | None) -> np.ndarray:
         """Stream text hands (one per line) through ``rpc``; the server parses them."""
         if isinstance(source, bytes):
@@ -637,7 +608,7 @@ class Client:
         requests = []
         for a, b in bounds:
             request = make_request()
-            request.hands.encoding = self._types.HAND_ENCODING_TEXT_LINES
+            request.hands.encoding = packing.TEXT_LINES
             request.hands.data = "\n".join(lines[a:b]).encode("utf-8") + b"\n"
             requests.append(request)
         out = np.empty(n, dtype=dtype)
@@ -649,77 +620,27 @@ class Client:
         self._raise_bad_rows(errors, out)
         return out
 
-    def shanten_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+    def shanten_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
                      timeout: float | None = None) -> np.ndarray:
         """Shanten (int8) of text hands, one closed hand per line: a path, bytes, or an
         iterable of lines. Bad lines are reported by line index (0-based) in a BatchError."""
         return self._text_bulk("StreamShanten", self._pb.StreamShantenRequest, source,
                                "shanten", np.int8, timeout)
 
-    def waits_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+    def waits_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
                    timeout: float | None = None) -> np.ndarray:
         """Winning-tile masks (uint64) of 13-tile text hands, one per line."""
         return self._text_bulk("StreamWaits", self._pb.StreamWaitsRequest, source, "masks",
                                np.dtype("<u8"), timeout)
 
-    def is_agari_text(self, source: str | os.PathLike | bytes | Iterable[str], *,
+    def is_agari_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
                       timeout: float | None = None) -> np.ndarray:
         """Whether each 14-tile text hand (one per line) is complete, as bool."""
         return self._text_bulk("StreamAgari", self._pb.StreamAgariRequest, source, "agari",
                                np.bool_, timeout)
 
 
-def _rule_selection(rules: Any) -> Any:
-    """A RuleSelection from None, a preset name, a RuleSet or a dict of option overrides."""
-    _, _, sp, _ = _gen()
-    from mjcore.riichi.rules import RuleSet
-    from mjcore.service.convert import option_to_proto
-
-    if rules is None:
-        return sp.RuleSelection()
-    if isinstance(rules, str):
-        return sp.RuleSelection(preset=rules)
-    if isinstance(rules, RuleSet):
-        return sp.RuleSelection(preset="tenhou", options=[
-            option_to_proto(k, v) for k, v in rules.to_dict().items()])
-    if isinstance(rules, dict):
-        preset = rules.get("preset", "")
-        return sp.RuleSelection(preset=preset, options=[
-            option_to_proto(k, v) for k, v in rules.items() if k != "preset"])
-    raise TypeError(f"rules {rules!r}: expected a preset name, a RuleSet or a dict")
-
-
-def _classical_selection(rules: Any) -> Any:
-    """A RuleSelection from a classical preset name, a ClassicalRules (its options that differ
-    from the "classical" preset) or a dict of options (with an optional "preset")."""
-    from mjcore.classical.rules import ClassicalRules
-    from mjcore.service.convert import option_to_proto
-
-    if isinstance(rules, ClassicalRules):
-        base = ClassicalRules.preset("classical").to_dict()
-        rules = {k: v for k, v in rules.to_dict().items() if base[k] != v}
-        rules["preset"] = "classical"
-    if not isinstance(rules, dict):
-        return _rule_selection(rules)
-    _, _, sp, _ = _gen()
-    options = []
-    for k, v in rules.items():
-        if k != "preset":
-            opt = option_to_proto(k, v)
-            if v == ():
-                opt.string_list.SetInParent()
-            options.append(opt)
-    return sp.RuleSelection(preset=rules.get("preset", ""), options=options)
-
-
 def _rules_field(rules: Any) -> dict[str, Any]:
     """The ``rules`` keyword of an analysis request: nothing for riichi (None), so riichi
     requests stay as they were."""
-    return {} if rules is None else {"rules": _classical_selection(rules)}
-
-
-def _kind(name: str) -> int:
-    from .tiles import parse_tile
-
-    return parse_tile(name)
-
+    return {} if rules is None else {"rules": wire.rule_selection(rules)}

@@ -1,9 +1,10 @@
-"""Generate the Python gRPC code for proto/mjcore/v1/*.proto into service/gen/mjcore/v1/.
+"""Generate the Python gRPC code for proto/mjcore/v1/*.proto into mjcore/wire/v1/.
 
-The generated modules import each other as ``mjcore.v1``; that name would collide with our own
-``mjcore`` package, so the imports are rewritten to ``mjcore.service.gen.mjcore.v1``. The output
-is committed; ``--check`` regenerates into a temporary directory and fails if anything differs
-(tests/service/test_proto_fresh.py runs it).
+The wire contract lives in ``mjcore.wire``, which the client and the service both import. The
+generated modules import each other as ``mjcore.v1``; that name would collide with our own
+``mjcore`` package, so the imports are rewritten to ``mjcore.wire.v1``. The output is
+committed; ``--check`` regenerates into a temporary directory and fails if anything differs
+(tests/service/test_proto.py runs it).
 
     python scripts/gen_proto.py           # regenerate
     python scripts/gen_proto.py --check   # exit 1 if the committed code is stale
@@ -19,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "proto"
 PROTO_DIR = PROTO_ROOT / "mjcore" / "v1"
-OUT_DIR = ROOT / "service" / "gen" / "mjcore" / "v1"
-GEN_PACKAGE = "mjcore.service.gen.mjcore.v1"
+OUT_DIR = ROOT / "mjcore" / "wire" / "v1"
+GEN_PACKAGE = "mjcore.wire.v1"
 _IMPORT = re.compile(r"^from mjcore\.v1 import ", re.MULTILINE)
 _INIT = '"""Generated from proto/mjcore/v1 by scripts/gen_proto.py; do not edit."""\n'
 

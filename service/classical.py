@@ -8,7 +8,7 @@ parsed; errors are INVALID_ARGUMENT with an ErrorInfo naming the field and the s
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import numpy as np
@@ -17,25 +17,23 @@ import mjcore
 from mjcore.analysis import ukeire_rows, winning_forms
 from mjcore.classical.batch import score_deals
 from mjcore.classical.rules import ClassicalRules
-from mjcore.classical.scoring import WIN_FLAGS, Deal, DealScore, PlayerHand, score_deal
+from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.riichi.rules import RuleSet
 from mjcore.status import NOT_AGARI, reason_of, status_error
 from mjcore.tiles import parse_kinds, parse_tile
+from mjcore.wire import layout
+from mjcore.wire.convert import CLAIMS, CONDITIONS, deal_response
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2 as sp
 
 from . import convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
-from .gen.mjcore.v1 import analysis_service_pb2 as pb
-from .gen.mjcore.v1 import scoring_pb2 as sp
 from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
 
 CLASSICAL_PRESETS = ("classical", "bradfield")
 RIICHI_PRESETS = ("tenhou", "ema", "wrc")
-MAX_CONDITIONS = len(WIN_FLAGS)
-# ClassicalWinCondition value -> the library's name (WIN_FLAGS order)
-CONDITIONS = dict(enumerate(WIN_FLAGS, start=1))
-CLAIMS: dict[int, str] = {sp.CLASSICAL_CLAIM_UNSPECIFIED: "any", sp.CLASSICAL_CLAIM_PAIR: "pair",
-          sp.CLASSICAL_CLAIM_CHOW: "chow", sp.CLASSICAL_CLAIM_PUNG: "pung"}
+MAX_CONDITIONS = len(CONDITIONS)
 INT32 = 1 << 31
 _CACHE_SIZE = 256
 _MISSING = object()
@@ -107,8 +105,8 @@ def stream_rules(request: Any, batch_no: int, default: str | None = None
                        "INVALID_RULE", field="rules", batch=batch_no) from None
 
 
-def analyze_hand(request: pb.AnalyzeHandRequest) -> bytes | None:
-    """AnalyzeHand's answer (wire bytes) under the classical rules of ``request.rules``; None
+def analyze_hand(request: pb.AnalyzeHandRequest) -> convert.EncodedMessage | None:
+    """AnalyzeHand's answer (serialized) under the classical rules of ``request.rules``; None
     when those rules are riichi (the caller answers as before)."""
     try:
         rules = rules_of(request.rules)
@@ -150,7 +148,10 @@ def _seat(value: int, field: str, index: int | None = None) -> int:
     return value
 
 
-def _enum(value: int, field: str, allowed: range, index: int | None = None) -> int:
+_Enum = TypeVar("_Enum", bound=int)
+
+
+def _enum(value: _Enum, field: str, allowed: range, index: int | None = None) -> _Enum:
     if value not in allowed:
         raise _bad(f"{field}: {value} is not a value of the enum", "BAD_ENUM_VALUE", field,
                    index)
@@ -216,26 +217,6 @@ def deal_of(request: sp.ScoreClassicalDealRequest) -> Deal:
         raise _hand_error(err, field, None) from None
 
 
-def deal_response(result: DealScore) -> sp.ScoreClassicalDealResponse:
-    """The proto form of the library's result (the same content as ``DealScore.to_dict``)."""
-    players = []
-    for p in result.players:
-        items = [sp.ClassicalItem(item=i.name, reason=i.reason,
-                                  tiles=i.subject if i.tile is not None else "",
-                                  points=i.points, doubles=i.doubles, limit=i.limit)
-                 for i in p.items]
-        players.append(sp.ClassicalPlayerScore(
-            seat=p.seat, winner=p.winner, points=p.points, doubles=p.doubles,
-            uncapped=p.uncapped, score=p.score, limit_hand=p.limit_hand, items=items))
-    payments = [sp.ClassicalPayment(payer=x.payer, payee=x.payee, amount=x.amount,
-                                    for_seat=x.for_seat) for x in result.payments]
-    response = sp.ScoreClassicalDealResponse(players=players, payments=payments,
-                                             net=list(result.net), rules=result.rules.name)
-    if result.cannon is not None:
-        response.cannon = result.cannon
-    return response
-
-
 def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClassicalDealResponse:
     deal = deal_of(request)
     try:
@@ -253,10 +234,8 @@ def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClass
 
 # -- StreamScoreClassical -------------------------------------------------------------------------
 
-# request arrays: (dtype, values per deal, shape per deal)
-DEAL_ARRAYS = {"counts": ("u1", (4, 34)), "melds": ("u1", (4, 4, 2)), "n_melds": ("u1", (4,)),
-               "bonus": ("u1", (4,)), "info": ("<i2", (8,)), "dead_kinds": ("<u8", ())}
-DEAL_OUT_BYTES = 1 + 4 * 4 * 4 + 4      # status, score points doubles net, limit_hand
+DEAL_ARRAYS = layout.DEAL_REQUEST_ARRAYS
+DEAL_OUT_BYTES = layout.row_bytes(layout.DEAL_RESPONSE_ARRAYS)
 
 
 def deal_arrays(request: pb.StreamScoreClassicalRequest, max_batch: int, batch_no: int
@@ -275,13 +254,13 @@ def deal_arrays(request: pb.StreamScoreClassicalRequest, max_batch: int, batch_n
         raise RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                        f"batch {batch_no}: {n} deals, the server accepts at most {max_batch}",
                        "BATCH_TOO_LARGE", batch=batch_no, limit=max_batch, size=n)
-    out = {}
+    out: dict[str, np.ndarray] = {}
     for name, (dtype, shape) in DEAL_ARRAYS.items():
         data = getattr(request, name)
         if name == "dead_kinds" and not data:
             out[name] = np.zeros(n, np.uint64)
             continue
-        size = np.dtype(dtype).itemsize * int(np.prod(shape, dtype=np.int64)) * n
+        size = layout.row_bytes({name: (dtype, shape)}) * n
         if len(data) != size:
             raise _bad(f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} for "
                        f"{n} deals", "BAD_FIELD_LENGTH", name, batch=batch_no)
@@ -301,9 +280,7 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
         rules = stream_rules(request, batch_no, default="classical")
         assert rules is not None
         n = len(arrays["counts"])
-        status = np.zeros(n, np.int8)
-        out = {name: np.zeros((n, 4), np.int32) for name in ("score", "points", "doubles", "net")}
-        limit_hand = np.zeros((n, 4), np.uint8)
+        out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
         for start in range(0, n, CHUNK):
             if start:
                 if not context.is_active():
@@ -312,48 +289,17 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
             stop = min(n, start + CHUNK)
             part = score_deals(*(arrays[k][start:stop] for k in DEAL_ARRAYS), rules=rules,
                                n_threads=servicer.kernel_threads)
-            status[start:stop] = part.status
-            limit_hand[start:stop] = part.limit_hand
             for name, arr in out.items():
                 arr[start:stop] = getattr(part, name)
         if not context.is_active():
             return
+        status = out["status"]
         errors = {i: status_error(int(status[i]), f"deal {i}", index=i)
                   for i in np.flatnonzero(status).tolist()}
         yield pb.StreamScoreClassicalResponse(
-            batch=batch_no, count=n, status=status.tobytes(),
-            score=out["score"].astype("<i4").tobytes(),
-            points=out["points"].astype("<i4").tobytes(),
-            doubles=out["doubles"].astype("<i4").tobytes(), limit_hand=limit_hand.tobytes(),
-            net=out["net"].astype("<i4").tobytes(), errors=_hand_errors(errors))
+            batch=batch_no, deal_count=n, errors=_hand_errors(errors),
+            **{name: arr.tobytes() for name, arr in out.items()})
 
 
-def response_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
-    """A ScoreClassicalDealResponse in the layout of ``DealScore.to_dict`` (client side)."""
-    players = []
-    for p in response.players:
-        items = []
-        for i in p.items:
-            d: dict[str, Any] = {"item": i.item, "reason": i.reason}
-            if i.tiles:
-                d["tiles"] = i.tiles
-            if i.limit:
-                d["limit"] = True
-            elif i.doubles:
-                d["doubles"] = i.doubles
-            else:
-                d["points"] = i.points
-            items.append(d)
-        players.append({"seat": p.seat, "winner": p.winner, "points": p.points,
-                        "doubles": p.doubles, "uncapped": p.uncapped, "score": p.score,
-                        "limit_hand": p.limit_hand, "items": items})
-    payments = [{"payer": x.payer, "payee": x.payee, "amount": x.amount,
-                 **({"for": x.for_seat} if x.HasField("for_seat") else {})}
-                for x in response.payments]
-    return {"players": players, "payments": payments, "net": list(response.net),
-            "cannon": response.cannon if response.HasField("cannon") else None,
-            "rules": response.rules}
-
-
-__all__ = ["analyze_hand", "deal_arrays", "deal_of", "response_to_dict", "rules_of",
+__all__ = ["analyze_hand", "deal_arrays", "deal_of", "rules_of",
            "score_classical_deal", "stream_rules", "stream_score"]

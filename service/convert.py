@@ -1,26 +1,37 @@
-"""Conversions between the mjcore domain values and the mjcore.v1 messages."""
+"""Requests to the library's arguments (checked against the server's limits) and AnalyzeHand's
+answer written as wire bytes. The conversions the client shares are in ``mjcore.wire.convert``.
+"""
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from mjcore.errors import InvalidRuleError
 from mjcore.riichi.rules import RuleSet
 from mjcore.tiles import TILE_NAMES
+from mjcore.wire.convert import SITUATION_FLAGS, WIND_NAMES, shanten_info
+from mjcore.wire.v1 import scoring_pb2, types_pb2
 
 from .errors import invalid_argument
-from .gen.mjcore.v1 import analysis_service_pb2 as pb
-from .gen.mjcore.v1 import scoring_pb2, types_pb2
 from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, quote
 
-WIND_OF_SEAT = (types_pb2.WIND_EAST, types_pb2.WIND_SOUTH, types_pb2.WIND_WEST,
-                types_pb2.WIND_NORTH)
-
-
 # -- AnalyzeHand as bytes -----------------------------------------------------------------------
-# The response is written field by field (fields in number order, int32 as sign-extended
-# varints, zero scalars left out except inside the fixed-width TileCount entries below) and
-# parsed once into the message, whose serialization is then the canonical one.
+# The response is written once, field by field, as protobuf would serialize the message (fields
+# in number order, int32 as sign-extended varints, zero scalars left out), and sent as written.
+
+
+class EncodedMessage(bytes):
+    """A response already serialized: both ports send these bytes as they are (its
+    ``SerializeToString`` is what they call on a message)."""
+
+    __slots__ = ()
+
+    def SerializeToString(self, **_options: object) -> bytes:
+        return bytes(self)
+
+
+def serialize(response: Any) -> bytes:
+    """A response's wire bytes, for a message and an ``EncodedMessage`` alike."""
+    return response.SerializeToString()
 
 def _varint(n: int) -> bytes:
     if n < 0:
@@ -67,33 +78,42 @@ def _shanten_field(sh: Any) -> bytes:
     return field
 
 
-# TileCount entries written at a fixed width of 10 bytes (the zero kind and remaining fields
-# written out, which parse the same), so a run of them is a template with four byte columns
-# filled in: kind, the two characters of its name, remaining.
+# TileCount entries are 10 bytes wide when neither the kind nor the remaining count is zero,
+# so a run of them is a template with four byte columns filled in: kind, the two characters of
+# its name, remaining. A run with a zero among them is written entry by entry.
 _ENTRY_WIDTH = 10
 _OPTION_ENTRIES = b"\x1a\x08\x08\x00\x12\x02\x00\x00\x18\x00" * 34
 _WAITS_ENTRIES = b"\x12\x08\x08\x00\x12\x02\x00\x00\x18\x00" * 34
 _NAME_DIGIT = bytes(ord(TILE_NAMES[k][0]) if k < len(TILE_NAMES) else 0 for k in range(256))
 _NAME_SUIT = bytes(ord(TILE_NAMES[k][1]) if k < len(TILE_NAMES) else 0 for k in range(256))
+_TILE_FIELD = [b"\x12\x02" + name.encode() for name in TILE_NAMES]
 
 
-def _entries(template: bytes, tiles: bytes, unseen: bytes) -> bytearray:
+def _entries(template: bytes, tiles: bytes, unseen: bytes) -> bytes:
     """The TileCount entries of ``tiles`` (kind bytes) with their unseen counts."""
+    remaining = tiles.translate(unseen)
+    if 0 in tiles or 0 in remaining:
+        return b"".join(_entry(template[0], kind, left)
+                        for kind, left in zip(tiles, remaining, strict=True))
     n = len(tiles)
     out = bytearray(template[:_ENTRY_WIDTH * n])
     out[3::10] = tiles
     out[6::10] = tiles.translate(_NAME_DIGIT)
     out[7::10] = tiles.translate(_NAME_SUIT)
-    out[9::10] = tiles.translate(unseen)
-    return out
+    out[9::10] = remaining
+    return bytes(out)
+
+
+def _entry(tag: int, kind: int, remaining: int) -> bytes:
+    body = b"".join((_int_field(1, kind), _TILE_FIELD[kind], _int_field(3, remaining)))
+    return bytes((tag, len(body))) + body
 
 
 def analyze_hand_bytes(hand: Any, shanten: Any, agari: bool, ukeire: tuple[int, list, bytes],
-                       with_waits: bool) -> bytes:
-    """AnalyzeHandResponse wire bytes for ``hand`` from ``mjcore.shanten``, the agari flag and
-    ``mjcore.analysis.ukeire_rows`` (the values ``ukeire``/``waits`` return). ``with_waits``:
-    a 13-3k tile hand, whose single ukeire option holds its waits. Parsing them gives the
-    response; some zero fields are written out, so serialize the parsed message to send it."""
+                       with_waits: bool) -> EncodedMessage:
+    """The AnalyzeHandResponse for ``hand`` from ``mjcore.shanten``, the agari flag and
+    ``mjcore.analysis.ukeire_rows`` (the values ``ukeire``/``waits`` return), serialized.
+    ``with_waits``: a 13-3k tile hand, whose single ukeire option holds its waits."""
     current, rows, unseen = ukeire
     fields = _INT_FIELD
     lengths = _LEN
@@ -102,7 +122,7 @@ def analyze_hand_bytes(hand: Any, shanten: Any, agari: bool, ukeire: tuple[int, 
             fields[3][hand.n_melds + 1], _shanten_field(shanten),
             b"\x28\x01" if agari else b""]
     parts = [_int_field(1, current)]
-    blocks: dict[bytes, bytearray] = {}
+    blocks: dict[bytes, bytes] = {}
     for s, neg_remaining, discard, tiles in rows:
         block = blocks.get(tiles)
         if block is None:
@@ -120,36 +140,10 @@ def analyze_hand_bytes(hand: Any, shanten: Any, agari: bool, ukeire: tuple[int, 
             head.append(b"\x32\x00")
     uk = b"".join(parts)
     head += (b"\x3a", _length(len(uk)), uk)
-    return b"".join(head)
-
-
-def shanten_info(sh: Any) -> pb.ShantenInfo:
-    info = pb.ShantenInfo(shanten=int(sh), standard=sh.standard)
-    if sh.chiitoitsu is not None:
-        info.chiitoitsu = sh.chiitoitsu
-    if sh.kokushi is not None:
-        info.kokushi = sh.kokushi
-    return info
+    return EncodedMessage(b"".join(head))
 
 
 # -- rules ------------------------------------------------------------------------------------
-
-def option_to_proto(name: str, value: Any) -> scoring_pb2.RuleOption:
-    opt = scoring_pb2.RuleOption(name=name)
-    if isinstance(value, bool):
-        opt.bool_value = value
-    elif isinstance(value, int):
-        opt.int_value = value
-    elif isinstance(value, str):
-        opt.string_value = value
-    elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-        opt.string_list.values.extend(value)
-    elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
-        opt.int_list.values.extend(value)
-    else:
-        raise TypeError(f"rule option {name}: cannot express {value!r}")
-    return opt
-
 
 def _check_rule_text(text: str, what: str, key: str) -> None:
     limit = FIELD_CHARS[key]
@@ -198,75 +192,6 @@ def rules_from_proto(sel: scoring_pb2.RuleSelection) -> RuleSet:
     return base.replace(**opts)
 
 
-def preset_to_proto(name: str, description: str) -> scoring_pb2.RulePreset:
-    rules = RuleSet.preset(name)
-    return scoring_pb2.RulePreset(
-        name=name, description=description,
-        options=[option_to_proto(k, v) for k, v in rules.to_dict().items()])
-
-
-# -- decomposition and scoring ----------------------------------------------------------------
-
-_FORMS = {"standard": scoring_pb2.HAND_FORM_STANDARD,
-          "chiitoitsu": scoring_pb2.HAND_FORM_CHIITOITSU,
-          "kokushi": scoring_pb2.HAND_FORM_KOKUSHI}
-_SET_KINDS = {"chi": scoring_pb2.SET_KIND_CHI, "pon": scoring_pb2.SET_KIND_PON,
-              "kan": scoring_pb2.SET_KIND_KAN}
-_WAITS = {"ryanmen": scoring_pb2.WAIT_SHAPE_RYANMEN, "kanchan": scoring_pb2.WAIT_SHAPE_KANCHAN,
-          "penchan": scoring_pb2.WAIT_SHAPE_PENCHAN, "shanpon": scoring_pb2.WAIT_SHAPE_SHANPON,
-          "tanki": scoring_pb2.WAIT_SHAPE_TANKI, "kokushi": scoring_pb2.WAIT_SHAPE_KOKUSHI,
-          "kokushi 13-sided": scoring_pb2.WAIT_SHAPE_KOKUSHI_13_SIDED}
-_LIMITS = (scoring_pb2.LIMIT_NONE, scoring_pb2.LIMIT_MANGAN, scoring_pb2.LIMIT_HANEMAN,
-           scoring_pb2.LIMIT_BAIMAN, scoring_pb2.LIMIT_SANBAIMAN, scoring_pb2.LIMIT_YAKUMAN)
-WIND_NAMES = {types_pb2.WIND_EAST: "E", types_pb2.WIND_SOUTH: "S", types_pb2.WIND_WEST: "W",
-              types_pb2.WIND_NORTH: "N"}
-
-
-def _set_text(tiles: Iterable[int]) -> str:
-    kinds = list(tiles)
-    return "".join(TILE_NAMES[k][0] for k in kinds) + TILE_NAMES[kinds[0]][1]
-
-
-def decomposition(d: Any) -> scoring_pb2.Decomposition:
-    msg = scoring_pb2.Decomposition(
-        form=_FORMS[d.form], wait=_WAITS[d.wait], text=str(d),
-        pair="" if d.form == "chiitoitsu" else TILE_NAMES[d.pair],
-        sets=[scoring_pb2.TileSet(kind=_SET_KINDS[s.kind], tiles=_set_text(s.tiles),
-                                  first_kind=s.tile, concealed=s.concealed, called=s.called)
-              for s in d.sets])
-    if d.win_set is not None:
-        msg.win_set = d.win_set
-    return msg
-
-
-def score_response(r: Any) -> scoring_pb2.ScoreResponse:
-    msg = scoring_pb2.ScoreResponse(is_win=r.is_win, status=r.status)
-    msg.yaku.extend(scoring_pb2.Yaku(tenhou_id=y.id, name=y.name, name_japanese=y.name_ja,
-                                     han=y.han) for y in r.yaku)
-    msg.fu_items.extend(
-        scoring_pb2.FuItem(item=f.item, fu=f.fu,
-                           tile=TILE_NAMES[f.tile] if isinstance(f.tile, int) else "",
-                           wait=f.tile if isinstance(f.tile, str) else "")
-        for f in r.fu_items)
-    msg.dora, msg.ura_dora, msg.red_dora = r.dora, r.ura, r.aka
-    msg.han, msg.fu = r.han, r.fu
-    msg.limit = _LIMITS[r.limit]
-    msg.limit_name = r.limit_name
-    msg.kazoe = r.is_kazoe
-    msg.yakuman_multiplier = r.yakuman
-    msg.basic_points, msg.points = r.basic, r.points
-    msg.deltas.extend(r.deltas)
-    msg.payments.extend(r.payments)
-    msg.decomposition.CopyFrom(decomposition(r.decomposition))
-    msg.decomposition_index = r.decomposition_index
-    msg.decomposition_count = r.n_decompositions
-    return msg
-
-
-SITUATION_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei",
-                   "houtei", "tenhou", "chiihou", "renhou")
-
-
 def _enum(value: int, allowed: Any, field: str, enum: Any) -> None:
     """INVALID_ARGUMENT naming ``field`` for an enum number outside ``allowed``."""
     if value not in allowed:
@@ -288,7 +213,8 @@ def score_arguments(req: Any) -> dict[str, Any]:
         tsumo=req.win_method == scoring_pb2.WIN_METHOD_TSUMO,
         round_wind=WIND_NAMES.get(req.round_wind, "E"),
         dora=req.dora_indicators, ura=req.ura_indicators,
-        honba=req.honba, riichi_sticks=req.riichi_sticks, rules=rules_from_proto(req.rules))
+        honba=req.honba_count, riichi_sticks=req.riichi_stick_count, kita=req.kita_count,
+        rules=rules_from_proto(req.rules))
     if req.seat_wind != types_pb2.WIND_UNSPECIFIED:
         kwargs["seat_wind"] = WIND_NAMES[req.seat_wind]
     for field, name in (("dealer", "dealer"), ("winner", "winner"),

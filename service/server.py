@@ -18,12 +18,13 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from mjcore.wire.v1 import analysis_service_pb2
+
 from .auth import bearer
 from .config import ServerConfig
-from .gen.mjcore.v1 import analysis_service_pb2, analysis_service_pb2_grpc
 from .guard import CallGuard
 from .limits import ReceiveWatchdog
-from .servicer import HandAnalysisServicer
+from .servicer import HandAnalysisServicer, add_to_server
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
 log = logging.getLogger("mjcore.service")
@@ -107,7 +108,7 @@ def build(config: ServerConfig) -> AnalysisServer:
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
                                     kernel_threads=config.kernel_threads,
                                     max_message_size=config.max_message_size)
-    analysis_service_pb2_grpc.add_HandAnalysisServiceServicer_to_server(servicer, server)
+    add_to_server(servicer, server)
     health_servicer = health.HealthServicer(
         experimental_non_blocking=True,
         experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=2))

@@ -14,6 +14,7 @@ from typing import Any
 
 import grpc
 import numpy as np
+from google.protobuf import message_factory
 
 import mjcore
 from mjcore import batch as mj_batch
@@ -25,22 +26,26 @@ from mjcore.hand import Hand
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import score
 from mjcore.tiles import parse_kinds, parse_tile
+from mjcore.wire import convert as wire
+from mjcore.wire import layout
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import scoring_pb2, types_pb2
 
 from . import bulk, classical, convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
-from .gen.mjcore.v1 import analysis_service_pb2 as pb
-from .gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from .gen.mjcore.v1 import scoring_pb2, types_pb2
 from .limits import FIELD_CHARS, MAX_INDICATORS, MAX_VISIBLE_TILES, MESSAGE_CHARS, clip
 
 log = logging.getLogger("mjcore.service")
 
 CHUNK = 1 << 16
-BAD_I8 = -128
+BAD_I8 = layout.BAD_SHANTEN
 PRESETS = {
     "tenhou": "tenhou.net rules (the project default): 3 red fives, kuitan, kazoe yakuman",
     "ema": "EMA 2016 riichi competition rules: no red fives, single yakuman cap, no kazoe",
     "wrc": "World Riichi Championship 2015 rules: no red fives, kiriage mangan, atamahane",
+    "tenhou_sanma": "three-player riichi as tenhou.net plays it: 108 tiles, north set aside "
+                    "as dora (kita), tsumo loss, 35,000 start",
 }
 
 
@@ -143,8 +148,8 @@ def _parse_tiles(text: str, field: str, max_tiles: int) -> list[int]:
     return kinds
 
 
-def _analyze_hand(request: pb.AnalyzeHandRequest) -> bytes:
-    """AnalyzeHand's answer as wire bytes (see ``convert.analyze_hand_bytes``)."""
+def _analyze_hand(request: pb.AnalyzeHandRequest) -> convert.EncodedMessage:
+    """AnalyzeHand's answer, serialized (see ``convert.analyze_hand_bytes``)."""
     hand = _parse_hand(request.hand)
     text = request.visible
     visible = _parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
@@ -160,7 +165,6 @@ def _analyze_hand(request: pb.AnalyzeHandRequest) -> bytes:
 
 _shanten = mjcore.shanten
 _is_agari = mjcore.is_agari
-_analyze_response = pb.AnalyzeHandResponse.FromString
 
 
 _ROW_PREFIX = re.compile(r"^(row|hand) \d+: ")
@@ -193,12 +197,13 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     # -- unary ----------------------------------------------------------------------------------
 
     @_unary
-    def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> pb.AnalyzeHandResponse:
+    def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> convert.EncodedMessage:
+        """The answer already serialized: both ports send its bytes as they are."""
         if request.HasField("rules"):
             answer = classical.analyze_hand(request)
             if answer is not None:
-                return _analyze_response(answer)
-        return _analyze_response(_analyze_hand(request))
+                return answer
+        return _analyze_hand(request)
 
     @_unary
     def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:
@@ -210,7 +215,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         except InvalidHandError as err:
             raise invalid_hand(err, "hand") from None
         return pb.DecomposeResponse(hand=str(hand),
-                                    decompositions=[convert.decomposition(d) for d in found])
+                                    decompositions=[wire.decomposition(d) for d in found])
 
     @_unary
     def Score(self, request: scoring_pb2.ScoreRequest, context) -> scoring_pb2.ScoreResponse:
@@ -226,8 +231,9 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         try:
             result = score(hand, win, **kwargs)
         except InvalidHandError as err:
-            raise invalid_hand(err, "hand") from None
-        return convert.score_response(result)
+            raise invalid_hand(err, "kita_count" if err.reason == "bad_kita" else "hand") \
+                from None
+        return wire.score_response(result)
 
     @_unary
     def ScoreClassicalDeal(self, request, context):
@@ -240,7 +246,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     @_unary
     def ListRulePresets(self, request, context) -> pb.ListRulePresetsResponse:
         return pb.ListRulePresetsResponse(
-            presets=[convert.preset_to_proto(name, text) for name, text in PRESETS.items()],
+            presets=[wire.preset_to_proto(name, text) for name, text in PRESETS.items()],
             default_preset="tenhou")
 
     # -- streaming bulk -------------------------------------------------------------------------
@@ -306,7 +312,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 out[bad] = BAD_I8
                 if forms is not None:
                     forms[bad] = BAD_I8
-            response = pb.StreamShantenResponse(batch=batch_no, count=n, shanten=out.tobytes(),
+            response = pb.StreamShantenResponse(batch=batch_no, hand_count=n, shanten=out.tobytes(),
                                                 errors=_hand_errors(errors))
             if forms is not None:
                 response.standard = forms[:, 0].tobytes()
@@ -330,7 +336,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 bad = sorted(errors)
                 masks[bad] = 0
                 shanten[bad] = BAD_I8
-            yield pb.StreamWaitsResponse(batch=batch_no, count=n, masks=masks.tobytes(),
+            yield pb.StreamWaitsResponse(batch=batch_no, hand_count=n, masks=masks.tobytes(),
                                          shanten=shanten.tobytes(),
                                          errors=_hand_errors(errors))
 
@@ -346,7 +352,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 return
             if errors:
                 agari[sorted(errors)] = False
-            yield pb.StreamAgariResponse(batch=batch_no, count=n,
+            yield pb.StreamAgariResponse(batch=batch_no, hand_count=n,
                                          agari=agari.view(np.uint8).tobytes(),
                                          errors=_hand_errors(errors))
 
@@ -380,24 +386,18 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 return
             found.update(batch.errors)
 
-            joined = functools.partial(_joined, parts, sorted(found))
             status = np.concatenate([p.status for p in parts]).astype(np.int8)
-            if found:
-                bad = sorted(found)
+            bad = sorted(found)
+            if bad:
                 status[bad] = np.minimum(status[bad], -1)
-            response = pb.StreamScoreResponse(
-                batch=batch_no, count=n, status=status.tobytes(), han=joined("han", "u1"),
-                fu=joined("fu", "u1"), limit=joined("limit", "u1"),
-                yakuman=joined("yakuman", "u1"), basic=joined("basic", "<i4"),
-                points=joined("points", "<i4"), yaku_mask=joined("yaku_mask", "<u8"),
-                dora_ura_aka=joined("dora_ura_aka", "u1"), deltas=joined("deltas", "<i4"),
-                payments=joined("payments", "<i4"),
-                decomposition_index=joined("decomposition_index", "<i4"),
-                errors=_hand_errors(found))
+            response = pb.StreamScoreResponse(batch=batch_no, hand_count=n,
+                                              errors=_hand_errors(found))
+            specs = dict(layout.SCORE_RESPONSE_ARRAYS)
             if request.details:
-                response.yaku_han = joined("yaku_han", "u1")
-                response.fu_items = joined("fu_items", "u1")
-                response.n_fu_items = joined("n_fu_items", "u1")
+                specs.update(layout.SCORE_DETAIL_ARRAYS)
+            for name, (dtype, _shape) in specs.items():
+                setattr(response, name, status.tobytes() if name == "status"
+                        else _joined(parts, bad, name, dtype))
             yield response
 
 
@@ -410,43 +410,37 @@ def _joined(parts: list[Any], bad: list[int], name: str, dtype: str) -> bytes:
 
 
 def _shanten_out(request: Any) -> int:
-    return 4 if request.per_form else 1
+    forms = layout.SHANTEN_FORM_ARRAYS if request.per_form else {}
+    return layout.row_bytes(layout.SHANTEN_RESPONSE_ARRAYS, forms)
 
 
 def _waits_out(request: Any) -> int:
-    return 9
+    return layout.row_bytes(layout.WAITS_RESPONSE_ARRAYS)
 
 
 def _agari_out(request: Any) -> int:
-    return 1
+    return layout.row_bytes(layout.AGARI_RESPONSE_ARRAYS)
 
 
 def _score_out(request: Any) -> int:
-    # status han fu limit yakuman basic points mask dora_ura_aka deltas payments decomposition
-    base = 1 + 1 + 1 + 1 + 1 + 4 + 4 + 8 + 3 + 16 + 16 + 4
-    return base + (55 + 36 + 1 if request.details else 0)
-
-
-# per-hand arrays of StreamScoreRequest: (dtype, values per hand)
-_SCORE_FIELDS = {
-    "win_tile": ("u1", 1), "melds": ("<u2", 4), "red": ("u1", 1), "flags": ("<u2", 1),
-    "seat_wind": ("u1", 1), "round_wind": ("u1", 1), "from_rel": ("u1", 1),
-    "pao_rel": ("i1", 1), "honba": ("<u2", 1), "riichi_sticks": ("<u2", 1),
-}
+    details = layout.SCORE_DETAIL_ARRAYS if request.details else {}
+    return layout.row_bytes(layout.SCORE_RESPONSE_ARRAYS, details)
 
 
 def _score_arrays(request: pb.StreamScoreRequest, n: int, batch_no: int
                   ) -> dict[str, np.ndarray | None]:
     """The per-hand arrays of a StreamScoreRequest, checked for length; None = default."""
     arrays: dict[str, np.ndarray | None] = {}
-    widths = dict(_SCORE_FIELDS)
-    for name, per in (("dora", request.dora_per_hand), ("ura", request.ura_per_hand)):
-        if per > 10:
+    specs = dict(layout.SCORE_REQUEST_ARRAYS)
+    for name, width_field in layout.INDICATOR_ARRAYS.items():
+        per = getattr(request, width_field)
+        if per > layout.MAX_INDICATORS:
             raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                           f"batch {batch_no}: {name}_per_hand {per}: at most 10 indicators",
-                           "BAD_FIELD_LENGTH", batch=batch_no, field=f"{name}_per_hand")
-        widths[name] = ("u1", per)
-    for name, (dtype, per) in widths.items():
+                           f"batch {batch_no}: {width_field} {per}: at most "
+                           f"{layout.MAX_INDICATORS} indicators", "BAD_FIELD_LENGTH",
+                           batch=batch_no, field=width_field)
+        specs[name] = ("u1", (per,))
+    for name, spec in specs.items():
         data = getattr(request, name)
         if not data:
             if name == "win_tile":
@@ -455,14 +449,30 @@ def _score_arrays(request: pb.StreamScoreRequest, n: int, batch_no: int
                                batch=batch_no, field=name)
             arrays[name] = None
             continue
-        size = np.dtype(dtype).itemsize * per * n
+        size = layout.row_bytes({name: spec}) * n
         if len(data) != size:
             raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
                            f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} "
                            f"for {n} hands", "BAD_FIELD_LENGTH", batch=batch_no, field=name)
-        arr = np.frombuffer(data, dtype=dtype)
-        arrays[name] = arr.reshape(n, per) if name in ("melds", "dora", "ura") else arr
+        arrays[name] = layout.read_rows(data, spec, n)
     return arrays
 
 
-__all__ = ["HandAnalysisServicer"]
+def add_to_server(servicer: HandAnalysisServicer, server: grpc.Server) -> None:
+    """Serve ``servicer``'s methods on ``server``: the generated registration, except that a
+    response may be an already serialized ``convert.EncodedMessage`` (AnalyzeHand's)."""
+    service = pb.DESCRIPTOR.services_by_name["HandAnalysisService"]
+    handlers = {}
+    for method in service.methods:
+        request_type = message_factory.GetMessageClass(method.input_type)
+        make = (grpc.stream_stream_rpc_method_handler if method.client_streaming
+                else grpc.unary_unary_rpc_method_handler)
+        handlers[method.name] = make(getattr(servicer, method.name),
+                                     request_deserializer=request_type.FromString,
+                                     response_serializer=convert.serialize)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(
+        service.full_name, handlers),))
+    server.add_registered_method_handlers(service.full_name, handlers)
+
+
+__all__ = ["HandAnalysisServicer", "add_to_server"]

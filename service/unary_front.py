@@ -38,11 +38,12 @@ import grpc
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health_pb2
 
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2
+
 from ._http2 import ServerConnection
 from .auth import OPEN_PREFIXES, bearer
 from .config import ServerConfig
-from .gen.mjcore.v1 import analysis_service_pb2 as pb
-from .gen.mjcore.v1 import scoring_pb2
 
 log = logging.getLogger("mjcore.service")
 

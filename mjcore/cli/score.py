@@ -217,8 +217,8 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
                               ensure_ascii=False))
         return
     lines = [f"hand   {text}   win {win} ({'tsumo' if tsumo else 'ron'})   [server {server}]"]
-    if not res.is_win:
-        lines.append(f"no win: {res.status.replace('_', ' ')}")
+    if not res.win:
+        lines.append("no win: no yaku")
     else:
         for y in res.yaku:
             lines.append(f"  {y.name:<24} {y.han:>2} han  (tenhou id {y.tenhou_id})")

@@ -27,5 +27,15 @@ def test_the_wheel_ships_no_generated_c_sources(tmp_path):
     assert not [n for n in names if n.endswith(".c")]
     for needed in ("mjcore/_core/shanten.pxd", "mjcore/_core/minplus.h", "mjcore/py.typed",
                    "mjcore/cli/__init__.py", "mjcore/riichi/rules.py",
-                   "mjcore/service/__init__.py", "mjcore/data/sample_hands.txt"):
+                   "mjcore/service/__init__.py", "mjcore/data/sample_hands.txt",
+                   "mjcore/wire/__init__.py", "mjcore/wire/layout.py",
+                   "mjcore/wire/v1/analysis_service_pb2.py",
+                   "mjcore/wire/v1/analysis_service_pb2.pyi",
+                   "mjcore/wire/v1/analysis_service_pb2_grpc.py"):
         assert needed in names, needed
+    # the library installs without grpc: the gRPC packages are the client and service extras
+    meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("/METADATA")))
+    requires = [line for line in meta.decode().splitlines() if line.startswith("Requires-Dist")]
+    plain = [r for r in requires if "extra ==" not in r]
+    assert plain and not [r for r in plain if "grpc" in r or "protobuf" in r], plain
+    assert any("grpcio" in r and "extra == \"client\"" in r for r in requires), requires

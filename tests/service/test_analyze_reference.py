@@ -13,11 +13,11 @@ import random
 import numpy as np
 import grpc
 import pytest
-from mjcore.service import convert
 from mjcore.service.errors import invalid_hand
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.service.servicer import HandAnalysisServicer
+from mjcore.wire import convert as wire
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore import batch
@@ -202,28 +202,28 @@ def reference_analysis(hand: Hand, visible: list[int]) -> tuple[Ukeire, Waits | 
 
 
 def tile_counts(waits) -> list[types_pb2.TileCount]:
-    return [types_pb2.TileCount(kind=w.tile, tile=mjcore.tile_name(w.tile), remaining=w.remaining)
-            for w in waits]
+    return [types_pb2.TileCount(kind=w.tile, tile=mjcore.tile_name(w.tile),
+                                remaining_count=w.remaining) for w in waits]
 
 
 def reference_response(hand: Hand, ukeire: Ukeire, waits: Waits | None) -> bytes:
     tiles = hand.n_closed + 3 * hand.n_melds
     response = pb.AnalyzeHandResponse(
-        hand=str(hand), closed_tiles=hand.n_closed, melds=hand.n_melds,
-        shanten=convert.shanten_info(mjcore.shanten(hand)),
-        is_agari=tiles == 14 and bool(batch.is_agari(
+        hand=str(hand), closed_tile_count=hand.n_closed, meld_count=hand.n_melds,
+        shanten=wire.shanten_info(mjcore.shanten(hand)),
+        agari=tiles == 14 and bool(batch.is_agari(
             np.array([hand.counts], dtype=np.uint8),
             np.array([hand.n_melds], dtype=np.uint8)).agari[0]),
         ukeire=pb.UkeireInfo(shanten=ukeire.shanten, options=[
             pb.UkeireOption(discard="" if o.discard is None else mjcore.tile_name(o.discard),
                             shanten=o.shanten, tiles=tile_counts(o.tiles),
-                            remaining=sum(w.remaining for w in o.tiles))
+                            remaining_count=sum(w.remaining for w in o.tiles))
             for o in ukeire.options]))
     if waits is not None:
         response.waits.CopyFrom(pb.WaitsInfo(
             tenpai=waits.shanten == 0 and bool(waits.tiles),
             tiles=tile_counts(waits.tiles),
-            remaining=sum(w.remaining for w in waits.tiles)))
+            remaining_count=sum(w.remaining for w in waits.tiles)))
     return response.SerializeToString()
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from mjcore.service import ServerConfig
 from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import types_pb2
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import types_pb2
 
 from mjcore import batch
 from mjcore.client import Client, ServiceError
@@ -113,7 +113,7 @@ def test_text_line_errors_by_index(stub):
     (r,) = list(stub.StreamShanten(iter([pb.StreamShantenRequest(
         hands=types_pb2.PackedHands(encoding=TEXT, data=data))])))
     want = batch.shanten_text(data)
-    assert r.count == len(want) == 5
+    assert r.hand_count == len(want) == 5
     assert {e.index: e.reason for e in r.errors} == {e.index: e.reason.upper()
                                                      for e in want.errors()}
     assert {e.index for e in r.errors} >= {1, 2, 3, 4}
@@ -180,7 +180,7 @@ def test_random_garbage_bytes_never_break_the_server(stub):
         except grpc.RpcError as err:   # text that is not UTF-8 is a batch-level error
             assert encoding == TEXT and err.code() == grpc.StatusCode.INVALID_ARGUMENT
             continue
-        assert r.count == len(np.frombuffer(r.shanten, np.int8)) and len(r.errors) > 0
+        assert r.hand_count == len(np.frombuffer(r.shanten, np.int8)) and len(r.errors) > 0
     assert stub.ListRulePresets(pb.ListRulePresetsRequest()).presets
 
 
@@ -242,7 +242,7 @@ def test_batches_answered_in_order(stub):
             encoding=COUNTS, data=c.tobytes())))
     responses = list(stub.StreamShanten(iter(reqs)))
     assert [r.batch for r in responses] == list(range(len(sizes)))
-    assert [r.count for r in responses] == sizes
+    assert [r.hand_count for r in responses] == sizes
     for r, c in zip(responses, all_counts):
         assert np.array_equal(np.frombuffer(r.shanten, np.int8), batch.shanten(c).shanten)
 
@@ -391,8 +391,8 @@ def test_score_bad_rows_and_fields(stub, client):
     assert _batch_error(stub.StreamScore, req).metadata["field"] == "win_tile"
     req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
                                                             data=counts[:4].tobytes()),
-                                win_tile=bytes(4), dora_per_hand=11, dora=bytes(44))
-    assert _batch_error(stub.StreamScore, req).metadata["field"] == "dora_per_hand"
+                                win_tile=bytes(4), dora_slot_count=11, dora=bytes(44))
+    assert _batch_error(stub.StreamScore, req).metadata["field"] == "dora_slot_count"
     req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
                                                             data=counts[:4].tobytes()),
                                 win_tile=bytes(4), rules={"preset": "nope"})
@@ -413,21 +413,23 @@ def test_score_garbage_fields_never_break_the_server(stub):
         round_wind=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
         from_rel=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
         pao_rel=rng.integers(0, 256, n, dtype=np.uint8).tobytes(),
-        dora=rng.integers(0, 256, 3 * n, dtype=np.uint8).tobytes(), dora_per_hand=3,
-        honba=rng.integers(0, 1 << 16, n, dtype=np.uint16).astype("<u2").tobytes())
+        dora=rng.integers(0, 256, 3 * n, dtype=np.uint8).tobytes(), dora_slot_count=3,
+        honba=rng.integers(0, 1 << 16, n, dtype=np.uint16).astype("<u2").tobytes(),
+        kita=rng.integers(0, 256, n, dtype=np.uint8).tobytes())
     (r,) = list(stub.StreamScore(iter([req])))
-    assert r.count == n and len(r.errors) > 0
+    assert r.hand_count == n and len(r.errors) > 0
     status = np.frombuffer(r.status, np.int8)
     assert {e.index for e in r.errors} == set(np.flatnonzero(status < 0).tolist())
 
 
 def test_pack_helpers_round_trip():
     from mjcore.service import bulk
+    from mjcore.wire import packing
 
     counts = random_counts(500, 14, 8)
-    assert np.array_equal(bulk.unpack_4bit(bulk.pack_4bit(counts)), counts)
-    assert np.array_equal(batch.unpack(bulk.pack_3bit(counts)), counts)
-    assert np.array_equal(bulk.pack_3bit(counts), batch.pack(counts))
+    assert np.array_equal(packing.unpack_4bit(packing.pack_4bit(counts)), counts)
+    assert np.array_equal(batch.unpack(packing.pack_3bit(counts)), counts)
+    assert np.array_equal(packing.pack_3bit(counts), batch.pack(counts))
     melds = np.array([0, 1, 2, 3, 4], np.uint8)
     sizes = 14 - 3 * melds - np.array([0, 1, 0, 1, 0])
     rows = np.zeros((5, 34), np.uint8)

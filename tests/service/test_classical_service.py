@@ -14,10 +14,10 @@ import pytest
 from grpc_health.v1 import health_pb2
 from mjcore.service import ServerConfig, build
 from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
-from mjcore.service.gen.mjcore.v1 import types_pb2
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore import batch
@@ -326,7 +326,7 @@ def test_stream_score_classical_framing_errors(stub):
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert (detail.reason, detail.metadata["field"], detail.metadata["batch"]) == (
             reason, field, "1")
-        assert len(responses) == 1 and responses[0].count == 3
+        assert len(responses) == 1 and responses[0].deal_count == 3
 
 
 def test_stream_score_classical_batch_limit():
@@ -433,7 +433,7 @@ async def main(port, token, counts_hex):
         async with stub.StreamScoreClassical.open(metadata=meta) as stream:
             await stream.send_message(pb.StreamScoreClassicalRequest(**arrays))
             await stream.end()
-            out["bulk_deals"] = [[r.count, list(r.net), [e.index for e in r.errors]]
+            out["bulk_deals"] = [[r.deal_count, list(r.net), [e.index for e in r.errors]]
                                  async for r in stream]
     out["grpcio_loaded"] = "grpc" in sys.modules or "grpc._cython" in sys.modules
     print(json.dumps(out))

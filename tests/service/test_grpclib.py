@@ -53,6 +53,16 @@ async def main(port, token, counts_hex):
         r = await stub.Score(sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
                                              win_method=sp.WIN_METHOD_RON), metadata=meta)
         out["score"] = [r.han, r.fu, r.points]
+        r = await stub.Score(sp.ScoreRequest(
+            hand="123p456p789s11z555z", win_tile="5z", win_method=sp.WIN_METHOD_TSUMO,
+            kita_count=2, rules=sp.RuleSelection(preset="tenhou_sanma")), metadata=meta)
+        out["sanma"] = [r.han, r.dora_count, r.points, list(r.deltas)]
+        try:
+            await stub.Score(sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
+                                             win_method=sp.WIN_METHOD_RON, seat_wind=9),
+                             metadata=meta)
+        except GRPCError as err:
+            out["bad_enum"] = [err.status.name, err.message]
         presets = await stub.ListRulePresets(pb.ListRulePresetsRequest(), metadata=meta)
         out["presets"] = [p.name for p in presets.presets]
         data = bytes.fromhex(counts_hex)
@@ -115,7 +125,10 @@ def test_grpclib_client_generated_from_the_protos(tmp_path):
                               len(mjcore.ukeire("123m456p789s1122z").options)]
     s = mjcore.score("123m456p789s11122z", "2z")
     assert out["score"] == [s.han, s.fu, s.points]
-    assert out["presets"] == ["tenhou", "ema", "wrc"]
+    s = mjcore.score("123p456p789s11z555z", "5z", tsumo=True, kita=2, rules="tenhou_sanma")
+    assert out["sanma"] == [s.han, s.dora, s.points, list(s.deltas)] and s.dora == 2
+    assert out["bad_enum"][0] == "INVALID_ARGUMENT" and "seat_wind" in out["bad_enum"][1]
+    assert out["presets"] == ["tenhou", "ema", "wrc", "tenhou_sanma"]
     assert [b for b, _ in out["stream"]] == [0, 1]
     got = np.array([v for _, vals in out["stream"] for v in vals], dtype=np.uint8).view(np.int8)
     assert np.array_equal(got, batch.shanten(counts).shanten)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2, scoring_pb2, types_pb2
+from mjcore.wire.v1 import analysis_service_pb2, scoring_pb2, types_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOS = sorted((ROOT / "proto" / "mjcore" / "v1").glob("*.proto"))
@@ -17,7 +17,7 @@ FILES = (analysis_service_pb2.DESCRIPTOR, scoring_pb2.DESCRIPTOR, types_pb2.DESC
 def test_generated_code_is_fresh():
     from importlib.metadata import version
 
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc
+    from mjcore.wire.v1 import analysis_service_pb2_grpc
 
     made_by = analysis_service_pb2_grpc.GRPC_GENERATED_VERSION
     if version("grpcio-tools") != made_by:
@@ -87,3 +87,28 @@ def test_every_message_field_and_value_is_commented():
                 above = lines[i - 1].strip() if i else ""
                 assert above.startswith("//"), f"{path.name}:{i + 1}: {code} has no comment"
 
+
+
+# amounts, not counts of things: the plural is the unit's name
+_AMOUNTS = {"points", "basic_points", "doubles"}
+
+
+def test_aip_names_booleans_and_counts():
+    """AIP-140: no ``is_`` prefix on a boolean; a scalar count is named ``*_count``."""
+    from google.protobuf.descriptor import FieldDescriptor as F
+
+    ints = {F.TYPE_INT32, F.TYPE_INT64, F.TYPE_UINT32, F.TYPE_UINT64}
+    for f in FILES:
+        for m in _messages(f):
+            for field in m.fields:
+                where = (m.name, field.name)
+                if field.type == F.TYPE_BOOL:
+                    assert not field.name.startswith("is_"), where
+                if field.type in ints and not field.is_repeated:
+                    assert field.name != "count", where
+                    assert not field.name.endswith("s") or field.name in _AMOUNTS, where
+
+
+def test_the_baseline_image_is_committed_beside_buf_yaml():
+    assert (ROOT / "proto" / "buf.yaml").is_file()
+    assert (ROOT / "proto" / "v1-baseline.binpb").stat().st_size > 0

@@ -4,12 +4,13 @@ from __future__ import annotations
 import grpc
 import pytest
 from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
-from mjcore.service.gen.mjcore.v1 import types_pb2
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore.client import Client, ServiceError
+from mjcore.wire import convert as wire
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
@@ -63,10 +64,10 @@ def test_analyze_visible_tiles_lower_remaining(client: Client):
 
 def test_analyze_raw_message_fields(stub):
     r = stub.AnalyzeHand(pb.AnalyzeHandRequest(hand="123m456p789s1122z"))
-    assert r.closed_tiles == 13 and r.melds == 0
+    assert r.closed_tile_count == 13 and r.meld_count == 0 and not r.agari
     assert r.shanten.shanten == 0 and r.waits.tenpai
     assert {t.tile for t in r.waits.tiles} == {"1z", "2z"}
-    assert r.waits.remaining == sum(t.remaining for t in r.waits.tiles) == 4
+    assert r.waits.remaining_count == sum(t.remaining_count for t in r.waits.tiles) == 4
 
 
 @pytest.mark.parametrize("text,reason", [
@@ -155,7 +156,8 @@ SCORES = [
     (sp.ScoreRequest(hand="234m567p345s22m678s", win_tile="8s", win_method=sp.WIN_METHOD_TSUMO,
                      seat_wind=types_pb2.WIND_SOUTH, situation=sp.Situation(riichi=True,
                                                                           ippatsu=True),
-                     dora_indicators="1m", ura_indicators="4p", honba=2, riichi_sticks=1),
+                     dora_indicators="1m", ura_indicators="4p", honba_count=2,
+                     riichi_stick_count=1),
      {"tsumo": True, "seat_wind": "S", "riichi": True, "ippatsu": True, "dora": "1m",
       "ura": "4p", "honba": 2, "riichi_sticks": 1}),
     (sp.ScoreRequest(hand="11m pon:555z<1 pon:666z<2 pon:777z<3 123p", win_tile="1m",
@@ -176,15 +178,20 @@ SCORES = [
 def test_score_matches_library(stub, request_, kwargs):
     r = stub.Score(request_)
     want = score(request_.hand, request_.win_tile, **kwargs)
-    assert r.is_win == want.is_win and r.status == want.status
+    assert r.win == want.is_win
+    assert r.status == wire.SCORE_STATUS[want.status]
     assert [(y.tenhou_id, y.name, y.han) for y in r.yaku] == [(y.id, y.name, y.han)
                                                              for y in want.yaku]
     assert (r.han, r.fu, r.points, r.basic_points) == (want.han, want.fu, want.points,
                                                          want.basic)
-    assert (r.dora, r.ura_dora, r.red_dora) == (want.dora, want.ura, want.aka)
+    assert (r.dora_count, r.ura_dora_count, r.red_dora_count) == (want.dora, want.ura, want.aka)
     assert tuple(r.deltas) == want.deltas and tuple(r.payments) == want.payments
     assert r.limit_name == want.limit_name and r.yakuman_multiplier == want.yakuman
-    assert [f.fu for f in r.fu_items] == [f.fu for f in want.fu_items]
+    assert [(sp.FuItemKind.Name(f.kind), f.fu) for f in r.fu_items] == [
+        ("FU_ITEM_KIND_" + f.item.upper().replace(" ", "_"), f.fu) for f in want.fu_items]
+    assert [f.tile or sp.WaitShape.Name(f.wait) for f in r.fu_items if f.tile or f.wait] == [
+        mjcore.tile_name(f.tile) if isinstance(f.tile, int) else f"WAIT_SHAPE_{f.tile.upper()}"
+        for f in want.fu_items if f.tile is not None]
     assert r.decomposition.text == str(want.decomposition)
     assert r.decomposition_index == want.decomposition_index
 
@@ -192,7 +199,7 @@ def test_score_matches_library(stub, request_, kwargs):
 def test_score_no_yaku_is_not_an_error(stub):
     r = stub.Score(sp.ScoreRequest(hand="234m456p789s55z chi:123s", win_tile="5z",
                                    win_method=sp.WIN_METHOD_RON))
-    assert not r.is_win and r.status == "no_yaku" and r.han == 0
+    assert not r.win and r.status == sp.SCORE_STATUS_NO_YAKU and r.han == 0
 
 
 def test_score_errors(stub):
@@ -228,7 +235,7 @@ def test_score_bad_rules(stub, client, rules):
 def test_list_rule_presets_match_ruleset(stub):
     r = stub.ListRulePresets(pb.ListRulePresetsRequest())
     assert r.default_preset == "tenhou" and r.presets[0].name == "tenhou"
-    assert {p.name for p in r.presets} == {"tenhou", "ema", "wrc"}
+    assert {p.name for p in r.presets} == {"tenhou", "ema", "wrc", "tenhou_sanma"}
     from mjcore.service.convert import option_from_proto
     for p in r.presets:
         assert p.description

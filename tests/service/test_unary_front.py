@@ -159,7 +159,8 @@ def test_score_matches_the_main_port(channels):
             situation=sp.Situation(riichi=i % 3 == 0)))
     requests.append(sp.ScoreRequest(
         hand="234m567p345s22m678s", win_tile="8s", win_method=sp.WIN_METHOD_RON,
-        situation=sp.Situation(riichi=True, double_riichi=False), honba=3, riichi_sticks=2,
+        situation=sp.Situation(riichi=True, double_riichi=False), honba_count=3,
+        riichi_stick_count=2,
         rules=sp.RuleSelection(preset="ema", options=[sp.RuleOption(name="kuitan",
                                                                     bool_value=False)])))
     ok = 0
@@ -180,7 +181,7 @@ def test_list_rule_presets_matches_the_main_port(channels):
                                  pb.ListRulePresetsRequest())
     assert code == grpc.StatusCode.OK
     assert [p.name for p in pb.ListRulePresetsResponse.FromString(response).presets] == \
-        ["tenhou", "ema", "wrc"]
+        ["tenhou", "ema", "wrc", "tenhou_sanma"]
 
 
 @pytest.mark.parametrize("service", ["", "mjcore.v1.HandAnalysisService",
