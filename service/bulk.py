@@ -113,8 +113,9 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
                     f"hand {i}: bits set outside the 3-bit fields", reason="bad_packing",
                     index=i)
     else:
-        raise invalid_argument(f"batch {batch_no}: unknown hand encoding {encoding}",
-                               "BAD_ENCODING", batch=batch_no)
+        raise invalid_argument(f"batch {batch_no}: hands.encoding: {encoding} is not a "
+                               "HandEncoding value accepted here", "BAD_ENCODING",
+                               batch=batch_no, field="hands.encoding")
     n = counts.shape[0]
     if hands.n_melds:
         if len(hands.n_melds) != n:

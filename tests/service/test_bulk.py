@@ -207,6 +207,8 @@ def test_malformed_batches(stub, hands, reason):
                        (stub.StreamAgari, pb.StreamAgariRequest)):
         info = _batch_error(call, make(hands=hands))
         assert info.reason == reason and info.metadata["batch"] == "0"
+        if reason == "BAD_ENCODING":
+            assert info.metadata["field"] == "hands.encoding"
 
 
 def test_error_names_the_batch_number(stub):
