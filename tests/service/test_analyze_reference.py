@@ -20,8 +20,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import types_pb2
 
 import mjcore
-from mjcore import batch
-from mjcore import hand as hand_module
+from mjcore import batch, notation
 from mjcore.errors import InvalidHandError
 from mjcore.hand import Hand
 from mjcore.results import Ukeire, UkeireOption, Wait, Waits
@@ -141,17 +140,13 @@ def cases(seed: int, n: int) -> list[tuple[str, str]]:
 # -- references ---------------------------------------------------------------------------------
 
 def parse_general(text: str) -> tuple[Hand, str] | InvalidHandError:
-    """Hand.parse and str() with the fast paths off (plain-text counting, the meld-token
-    table, the formatting tables): the general token parser and ``format_counts``."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(hand_module, "_plain_hand", lambda text: None)
-        mp.setattr(hand_module, "_plain_packed", lambda text: None)
-        mp.setattr(hand_module, "_plain_counts", lambda text, limits: None)
-        mp.setattr(hand_module, "_MELD_OF_TOKEN", {})
-        mp.setattr(hand_module, "_MELD_TEXT", {})
-        mp.setattr(hand_module, "format_packed", hand_module.format_counts)
-        got = _outcome(Hand.parse, text)
-        return got if isinstance(got, InvalidHandError) else (got, str(got))
+    """Hand.parse and str() with the fast paths off (the plain-text fast path, the meld-token
+    cache, the formatting tables): the notation's token parser alone and ``format_counts``."""
+    got = _outcome(lambda t: notation.parse_tokens(t, (1, 1, 1), fast=False), text)
+    if isinstance(got, InvalidHandError):
+        return got
+    counts, red, melds, bonus = got
+    return Hand(counts, red, melds, bonus), notation.format_hand(counts, red, melds, bonus)
 
 
 def _outcome(f, *args):
