@@ -3,7 +3,7 @@
 ``mjcore play --games 10000 --agents random,efficiency,random,tsumogiri --check-invariants``
 is the long conformance run: every invariant after every event of every game, the same seed
 giving the same record, and every record (written as mjai lines and read back) replaying to the
-same states.
+same states. ``--rules tenhou_sanma`` plays three-player riichi (three agents).
 """
 from __future__ import annotations
 
@@ -24,11 +24,12 @@ from . import JOBS, main
               help="Seed of the first game; game i uses seed + i.")
 @click.option("--agents", "-a", default="efficiency,random,random,random", show_default=True,
               help="Comma-separated agents (random, tsumogiri, efficiency, mjai:COMMAND); "
-                   "fewer than four names repeat. Seats are drawn per game from its seed "
+                   "fewer names than seats repeat. Seats are drawn per game from its seed "
                    "(the rules' seating option); the table is per agent.")
 @click.option("--rules", "preset", default="tenhou", show_default=True,
-              help="Rule preset: tenhou, ema or wrc (riichi); classical or bradfield (Chinese "
-                   "classical: agents random, efficiency, json:COMMAND; JSON-lines records).")
+              help="Rule preset: tenhou, ema or wrc (riichi); tenhou_sanma (three-player "
+                   "riichi, three agents); classical or bradfield (Chinese classical: agents "
+                   "random, efficiency, json:COMMAND; JSON-lines records).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write one record per game into this directory.")
 @click.option("--format", "fmt", type=click.Choice(["mjai", "tenhou6", "both"]), default="mjai",
@@ -53,14 +54,15 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
     from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if not names or len(names) > 4:
-        raise click.BadParameter("give one to four agent names", param_hint="--agents")
-    names = (names * 4)[:4]
     try:
-        RuleSet.preset(preset)
+        players = RuleSet.preset(preset).players
     except MjcoreError as exc:
         raise click.ClickException(f"--rules {preset!r}: {exc}") from None
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if not names or len(names) > players:
+        raise click.BadParameter(f"give one to {players} agent names for --rules {preset}",
+                                 param_hint="--agents")
+    names = (names * players)[:players]
     try:
         for n in names:
             if n.startswith("mjai:"):
@@ -71,7 +73,7 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
         raise click.ClickException(str(exc)) from None
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-    stats = _Stats()
+    stats = _Stats(players)
     start = time.perf_counter()
     tasks = [(seed + i, names, preset, out_dir, fmt, check_invariants) for i in range(games)]
     bar = tqdm(total=games, desc="games", unit="game", disable=not progress, file=sys.stderr)
@@ -107,7 +109,7 @@ def _check_command(agent: str) -> None:
         raise MjaiError(str(exc)) from None
 
 
-def _take(stats: _Stats, summary: dict[str, Any], bar) -> None:
+def _take(stats: _Stats, summary: dict[str, Any], bar: Any) -> None:
     if "error" in summary:
         bar.close()
         click.echo(f"FAILED in game seed {summary['seed']}: {summary['error']}", err=True)
@@ -116,7 +118,7 @@ def _take(stats: _Stats, summary: dict[str, Any], bar) -> None:
     bar.update(1)
 
 
-def _one_game(task: tuple) -> dict[str, Any]:
+def _one_game(task: tuple[int, list[str], str, str | None, str, bool]) -> dict[str, Any]:
     from ..engine.agents import make_agent
     from ..engine.events import write_mjai
     from ..engine.game import play_game
@@ -151,12 +153,13 @@ def _one_game(task: tuple) -> dict[str, Any]:
             with open(base + ".tenhou6.json", "w") as f:
                 f.write(dumps_tenhou6(res.events, names))
     agent = res.agent_of_seat            # statistics are per agent, wherever it sat
-    points = [0.0] * 4
-    for seat in range(4):
+    players = len(names)
+    points = [0.0] * players
+    for seat in range(players):
         points[agent[seat]] = res.final_points[seat]
     summary: dict[str, Any] = {"seed": game_seed, "ranks": res.agent_ranks(),
                                "points": points, "checked": checked,
-                               "hands": 0, "wins": [0] * 4, "deal_ins": [0] * 4,
+                               "hands": 0, "wins": [0] * players, "deal_ins": [0] * players,
                                "draws": 0, "abortive": 0}
     for ev in res.events:
         t = ev["type"]
@@ -174,11 +177,12 @@ def _one_game(task: tuple) -> dict[str, Any]:
 
 
 class _Stats:
-    def __init__(self) -> None:
-        self.places = [[0] * 4 for _ in range(4)]
-        self.points = [0.0] * 4
-        self.wins = [0] * 4
-        self.deal_ins = [0] * 4
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.places = [[0] * players for _ in range(players)]
+        self.points = [0.0] * players
+        self.wins = [0] * players
+        self.deal_ins = [0] * players
         self.hands = 0
         self.draws = 0
         self.abortive = 0
@@ -191,7 +195,7 @@ class _Stats:
         self.draws += s["draws"]
         self.abortive += s["abortive"]
         self.checked += s["checked"]
-        for seat in range(4):
+        for seat in range(self.players):
             self.places[seat][s["ranks"][seat] - 1] += 1
             self.points[seat] += s["points"][seat]
             self.wins[seat] += s["wins"][seat]
@@ -200,12 +204,14 @@ class _Stats:
     def table(self, names: list[str]) -> str:
         g = max(self.games, 1)
         h = max(self.hands, 1)
-        rows = [(f"{'#':<5}{'agent':<14}{'1st':>6}{'2nd':>6}{'3rd':>6}{'4th':>6}"
-                 f"{'avg rank':>10}{'win %':>8}{'deal-in %':>11}{'avg pts':>9}")]
-        for seat in range(4):
+        places = range(self.players)
+        rows = [(f"{'#':<5}{'agent':<14}"
+                 + "".join(f"{('1st', '2nd', '3rd', '4th')[i]:>6}" for i in places)
+                 + f"{'avg rank':>10}{'win %':>8}{'deal-in %':>11}{'avg pts':>9}")]
+        for seat in places:
             p = self.places[seat]
-            avg_rank = sum((i + 1) * p[i] for i in range(4)) / g
-            rows.append(f"{seat:<5}{names[seat][:13]:<14}{p[0]:>6}{p[1]:>6}{p[2]:>6}{p[3]:>6}"
-                        f"{avg_rank:>10.2f}{100 * self.wins[seat] / h:>8.1f}"
+            avg_rank = sum((i + 1) * p[i] for i in places) / g
+            rows.append(f"{seat:<5}{names[seat][:13]:<14}" + "".join(f"{p[i]:>6}" for i in places)
+                        + f"{avg_rank:>10.2f}{100 * self.wins[seat] / h:>8.1f}"
                         f"{100 * self.deal_ins[seat] / h:>11.1f}{self.points[seat] / g:>9.1f}")
         return "\n".join(rows)

@@ -1,7 +1,7 @@
 """Conformance checks run after every event of a game.
 
-- all 136 tiles are accounted for (hands, melds, rivers, wall and dead wall), each once, and the
-  count lists agree with the hands;
+- all 136 tiles (the 108 of three-player riichi) are accounted for (hands, melds, norths set
+  aside, rivers, wall and dead wall), each once, and the count lists agree with the hands;
 - points plus riichi sticks on the table are conserved.
 Records are checked separately: the same seed gives the same record, and a record replays to
 the same states (:func:`check_game`).
@@ -11,10 +11,12 @@ from __future__ import annotations
 from ..errors import MjcoreError
 from ..riichi.round import RiichiRound
 from ..riichi.rules import RuleSet
+from .agents import Agent
 from .events import Event
 from .game import GameResult
+from .wall import N_TILES, SANMA_TILES
 
-_ALL = list(range(136))
+_ALL = {4: list(range(N_TILES)), 3: list(SANMA_TILES)}
 
 
 class InvariantError(MjcoreError):
@@ -25,7 +27,8 @@ class InvariantChecker:
     """Attach with ``on_round``/``on_event`` (see :func:`mjcore.engine.game.play_game`)."""
 
     def __init__(self, rules: RuleSet) -> None:
-        self.total = 4 * rules.start_points
+        self.total = rules.players * rules.start_points
+        self.tiles = _ALL[rules.players]
         self.lost_sticks = rules.leftover_sticks != "first_place"
         self.round: RiichiRound | None = None
         self.checked = 0
@@ -48,15 +51,16 @@ class InvariantChecker:
                 raise InvariantError(f"final scores {ev['scores']} do not add up to {self.total}")
             return
         census = rnd.tile_census()
-        if len(census) != 136 or sorted(census) != _ALL:
+        every = self.tiles
+        if len(census) != len(every) or sorted(census) != every:
             seen: dict[int, int] = {}
             for x in census:
                 seen[x] = seen.get(x, 0) + 1
             dup = sorted(x for x, n in seen.items() if n > 1)
-            missing = sorted(set(_ALL) - set(census))
+            missing = sorted(set(every) - set(census))
             raise InvariantError(f"after {t}: {len(census)} tiles, duplicated {dup}, "
                                  f"missing {missing}")
-        for s in range(4):
+        for s in range(len(rnd.hands)):
             c = [0] * 34
             for x in rnd.hands[s]:
                 c[x >> 2] += 1
@@ -96,7 +100,7 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet,
     return checker.checked, res
 
 
-def _close(agents: list) -> None:
+def _close(agents: list[Agent]) -> None:
     for a in agents:
         close = getattr(a, "close", None)
         if close is not None:
