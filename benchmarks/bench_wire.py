@@ -12,8 +12,8 @@ from mjcore.tiles import format_counts
 
 pytest.importorskip("grpc")
 
-from mjcore.service.servicer import HandAnalysisServicer  # noqa: E402
-from mjcore.wire.v1 import analysis_service_pb2 as pb  # noqa: E402
+from mjcore.service.servicer import HandAnalysisServicer
+from mjcore.wire.v1 import analysis_service_pb2 as pb
 
 N_HANDS = 200
 

@@ -7,16 +7,16 @@ import time
 import grpc
 import numpy as np
 import pytest
-from mjcore.service import ServerConfig
-from mjcore.service.errors import error_info
-from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.wire.v1 import types_pb2
 
 from mjcore import batch
 from mjcore.client import Client, ServiceError
 from mjcore.errors import BatchError, InvalidHandError
+from mjcore.service import ServerConfig
+from mjcore.service.errors import error_info
 from mjcore.tiles import format_counts
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import types_pb2
 
 from .service_helpers import random_counts, start
 
@@ -245,7 +245,7 @@ def test_batches_answered_in_order(stub):
     responses = list(stub.StreamShanten(iter(reqs)))
     assert [r.batch for r in responses] == list(range(len(sizes)))
     assert [r.hand_count for r in responses] == sizes
-    for r, c in zip(responses, all_counts):
+    for r, c in zip(responses, all_counts, strict=True):
         assert np.array_equal(np.frombuffer(r.shanten, np.int8), batch.shanten(c).shanten)
 
 

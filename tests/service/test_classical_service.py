@@ -12,12 +12,6 @@ import grpc
 import numpy as np
 import pytest
 from grpc_health.v1 import health_pb2
-from mjcore.service import ServerConfig, build
-from mjcore.service.errors import error_info
-from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.wire.v1 import scoring_pb2 as sp
-from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore import batch
@@ -26,7 +20,13 @@ from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.client import Client
 from mjcore.errors import BatchError
+from mjcore.service import ServerConfig, build
+from mjcore.service.errors import error_info
 from mjcore.tiles import parse_tile
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 from .service_helpers import TOKEN, random_counts, start
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mjcore.service import ServerConfig
 
 import mjcore
 from mjcore import batch
+from mjcore.service import ServerConfig
 
 from .service_helpers import TOKEN, random_counts, start
 

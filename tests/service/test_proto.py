@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from mjcore.wire.v1 import analysis_service_pb2, scoring_pb2, types_pb2
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,20 +3,20 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from mjcore.service.errors import error_info
-from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import scoring_pb2 as sp
-from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore.client import Client, ServiceError
-from mjcore.wire import convert as wire
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
 from mjcore.riichi.rules import RuleSet
 from mjcore.riichi.scoring import score
+from mjcore.service.errors import error_info
 from mjcore.tiles import parse_kinds, parse_tile
+from mjcore.wire import convert as wire
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 ANALYSE = ["123m456p789s1122z", "123m456p789s11223z", "19m19p19s1234567z", "11223344556677m",
            "1m2p3s4z369m258p147s", "23m456p789s11z chi:324m",
@@ -125,7 +125,7 @@ def test_decompose_matches_library(stub, text, win):
     expected = decompose(text, win)
     assert r.hand == str(Hand.parse(text))
     assert [d.text for d in r.decompositions] == [str(d) for d in expected]
-    for got, want in zip(r.decompositions, expected):
+    for got, want in zip(r.decompositions, expected, strict=True):
         assert sp.HandForm.Name(got.form) == f"HAND_FORM_{want.form.upper()}"
         assert [s.first_kind for s in got.sets] == [s.tile for s in want.sets]
         assert [s.concealed for s in got.sets] == [s.concealed for s in want.sets]

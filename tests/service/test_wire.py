@@ -13,21 +13,21 @@ import textwrap
 import grpc
 import numpy as np
 import pytest
-from mjcore.service import ServerConfig
-from mjcore.service.convert import EncodedMessage
-from mjcore.service.server import build
-from mjcore.service.servicer import HandAnalysisServicer
-from mjcore.wire.status import error_info
-from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.wire.v1 import scoring_pb2 as sp
 
 import mjcore
 from mjcore.client import Client
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import F_TSUMO
+from mjcore.service import ServerConfig
+from mjcore.service.convert import EncodedMessage
+from mjcore.service.server import build
+from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import parse_kinds, parse_tile
+from mjcore.wire.status import error_info
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import scoring_pb2 as sp
 
 SANMA = "tenhou_sanma"
 # (hand, winning tile, mjcore.score keywords): nukidora as the only dora, a hand whose only
