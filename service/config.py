@@ -29,10 +29,11 @@ class ServerConfig:
     Limits against misbehaving clients (service/README.md, "Limits"; seconds and bytes):
     ``unary_max_message_size`` is the largest unary request (bulk streams keep
     ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take
-    to send its request message (or a bulk stream its next batch); ``max_receiving`` (None:
-    half the workers) is how many main-port calls may wait for their message at once before
-    further waits get 1 s (a quarter of ``receive_timeout`` if less); ``max_concurrent_calls``
-    bounds the main port's calls (running and queued);
+    to send its request message, ``stream_timeout`` how long a bulk stream may take to send
+    each batch (or end); on the main port at most ``max_receiving`` calls wait for a message
+    at once (each may buffer up to ``max_message_size`` meanwhile), a newer call ends the
+    oldest wait; ``max_concurrent_calls`` bounds the main port's calls (waiting, running and
+    queued);
     ``max_streams_per_connection`` and ``max_connections`` apply to each port;
     ``handshake_timeout`` covers the TLS handshake and the HTTP/2 preface; a connection with
     no call for ``idle_timeout`` is closed; ``keepalive_interval`` without a byte from the
@@ -62,7 +63,8 @@ class ServerConfig:
     unary_port: int | None = None
     unary_max_message_size: int = DEFAULT_UNARY_MAX_MESSAGE_SIZE
     receive_timeout: float = 10.0
-    max_receiving: int | None = None
+    stream_timeout: float = 120.0
+    max_receiving: int = 16
     max_concurrent_calls: int = 1024
     max_streams_per_connection: int = 32
     max_connections: int = 1024
@@ -110,7 +112,7 @@ class ServerConfig:
         if self.unary_max_message_size < 1024:
             raise ValueError(f"unary_max_message_size {self.unary_max_message_size}: expected "
                              ">= 1024")
-        for name in ("receive_timeout", "handshake_timeout", "idle_timeout",
+        for name in ("receive_timeout", "stream_timeout", "handshake_timeout", "idle_timeout",
                      "keepalive_interval", "keepalive_timeout", "max_connection_age",
                      "max_connection_age_grace", "header_timeout", "write_timeout"):
             if not getattr(self, name) > 0:
@@ -119,8 +121,9 @@ class ServerConfig:
                      "calm_limit"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} {getattr(self, name)}: expected at least 1")
-        if self.max_receiving is not None and not 1 <= self.max_receiving <= self.workers:
-            raise ValueError(f"max_receiving {self.max_receiving}: expected 1..workers")
+        if not 1 <= self.max_receiving <= self.max_concurrent_calls:
+            raise ValueError(f"max_receiving {self.max_receiving}: expected "
+                             "1..max_concurrent_calls")
         if self.connection_buffer < 65535:
             raise ValueError(f"connection_buffer {self.connection_buffer}: expected >= 65535 "
                              "(the HTTP/2 initial window)")
@@ -134,10 +137,6 @@ class ServerConfig:
     def unary_limit(self) -> int:
         """The largest unary request: ``unary_max_message_size``, within ``max_message_size``."""
         return min(self.unary_max_message_size, self.max_message_size)
-
-    @property
-    def receiving_cap(self) -> int:
-        return self.max_receiving or max(1, self.workers // 2)
 
     @property
     def address(self) -> str:

@@ -1,21 +1,30 @@
-"""The main port's call guard: authentication, receive timeouts and message limits.
+"""The main port's call guard: authentication, receive limits and message limits.
 
-One grpc server interceptor in front of every method (the analysis service, health and
-reflection). For each call it
+The main port is a ``grpc.aio`` server; one interceptor stands in front of every method (the
+analysis service, health and reflection). For each call it
 
-- refuses a bad or duplicated token from the metadata alone, before any worker waits for a
-  request message (the refusal is a streaming-request handler that never reads);
-- serves every method as a streaming-request handler whose messages arrive as raw bytes, so
-  each wait for a message goes through the ``ReceiveWatchdog`` (a call that does not send its
-  message, or a bulk stream that stays idle, is cancelled) and each message is checked against
-  its size limit (``unary_max_message_size`` for unary methods, ``max_message_size`` for bulk)
-  before it is parsed;
+- refuses a bad or duplicated token from the metadata alone, before anything waits for a
+  request message (the refusal is a handler that never reads);
+- serves every method as a streaming-request handler reading raw bytes on the event loop, so
+  a call waiting for its message holds no thread: each wait goes through ``ReceiveSlots``
+  (``receive_timeout`` for a unary request, ``stream_timeout`` for each message of a bulk
+  stream; the oldest wait is ended when too many calls wait at once), and each message is
+  checked against its size limit (``unary_limit`` for unary methods, ``stream_limit`` for
+  bulk) before it is parsed;
+- runs a synchronous servicer method in the worker pool only once its message has arrived:
+  a bulk stream's generator is advanced one batch at a time, each step after the batch it
+  reads has arrived;
 - answers a message that does not parse with INVALID_ARGUMENT, logged once per connection
   without a traceback.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import contextlib
+import inspect
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from concurrent.futures import Executor
 from typing import Any
 
 import grpc
@@ -23,28 +32,86 @@ from google.protobuf.message import DecodeError
 
 from .auth import OPEN_PREFIXES, authorization_values, denial
 from .errors import RpcError
-from .limits import LogOnce, ReceiveWatchdog
+from .limits import Evicted, LogOnce, ReceiveSlots, ReceiveTimeout
+
+END = object()   # the client closed its side: no further request message
+
+
+class Aborted(Exception):
+    """Raised in a worker thread by ``WorkerContext.abort``: the call ends with this status."""
+
+    def __init__(self, code: grpc.StatusCode, details: str,
+                 trailing_metadata: Any = ()) -> None:
+        super().__init__(code, details)
+        self.code = code
+        self.details = details
+        self.trailing_metadata = trailing_metadata
+
+
+class WorkerContext:
+    """The part of ``grpc.ServicerContext`` the synchronous servicer uses, for an asyncio call
+    whose work runs in a worker thread. ``active`` goes False when the call ends."""
+
+    def __init__(self, context: grpc.aio.ServicerContext) -> None:
+        self._context = context
+        self.active = True
+
+    def abort(self, code: grpc.StatusCode, details: str = "") -> None:
+        raise Aborted(code, details)
+
+    def abort_with_status(self, status: grpc.Status) -> None:
+        raise Aborted(status.code, status.details, status.trailing_metadata)
+
+    def time_remaining(self) -> float | None:
+        return self._context.time_remaining()
+
+    def is_active(self) -> bool:
+        return self.active
+
+    def peer(self) -> str:
+        return self._context.peer()
+
+    def invocation_metadata(self) -> Any:
+        return self._context.invocation_metadata()
 
 
 def _refuse(message: str) -> grpc.RpcMethodHandler:
-    def abort(request_iterator, context):
-        context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
+    async def abort(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+        await context.abort(grpc.StatusCode.UNAUTHENTICATED, message)
 
     return grpc.stream_stream_rpc_method_handler(abort)
 
 
-class CallGuard(grpc.ServerInterceptor):
-    def __init__(self, expected: bytes | None, watchdog: ReceiveWatchdog, unary_limit: int,
+def _one_at_a_time(inbox: deque[Any], method: str) -> Iterator[Any]:
+    """A bulk generator's request iterator: the message the guard received before this step."""
+    while True:
+        if not inbox:
+            raise RuntimeError(f"{method} asked for a request message before answering the last")
+        item = inbox.popleft()
+        if item is END:
+            return
+        yield item
+
+
+class CallGuard(grpc.aio.ServerInterceptor):
+    def __init__(self, expected: bytes | None, slots: ReceiveSlots, executor: Executor, *,
+                 receive_timeout: float, stream_timeout: float, unary_limit: int,
                  stream_limit: int) -> None:
         self.expected = expected
-        self.watchdog = watchdog
+        self.slots = slots
+        self.executor = executor
+        self.receive_timeout = receive_timeout
+        self.stream_timeout = stream_timeout
         self.unary_limit = unary_limit
         self.stream_limit = stream_limit
         self.malformed = LogOnce()
         self._refusals: dict[str, grpc.RpcMethodHandler] = {}
         self._guarded: dict[str, tuple[Any, grpc.RpcMethodHandler]] = {}
 
-    def intercept_service(self, continuation, handler_call_details):
+    async def intercept_service(
+            self, continuation: Callable[[grpc.HandlerCallDetails],
+                                         Awaitable[grpc.RpcMethodHandler | None]],
+            handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
         why = denial(authorization_values(handler_call_details.invocation_metadata),
                      None if method.startswith(OPEN_PREFIXES) else self.expected)
@@ -53,7 +120,7 @@ class CallGuard(grpc.ServerInterceptor):
             if refusal is None:
                 refusal = self._refusals[why] = _refuse(why)
             return refusal
-        handler = continuation(handler_call_details)
+        handler = await continuation(handler_call_details)
         if handler is None:
             return None
         known = self._guarded.get(method)
@@ -64,64 +131,147 @@ class CallGuard(grpc.ServerInterceptor):
             self._guarded[method] = (handler, guarded)
         return guarded
 
+    # -- receiving -------------------------------------------------------------------------------
+
+    async def _receive(self, context: grpc.aio.ServicerContext, timeout: float,
+                       parse: Callable[[bytes], Any], limit: int, method: str) -> Any:
+        """The next request message, parsed, or END; ends the call when it does not come."""
+        try:
+            raw = await self.slots.receive(context.read, timeout)
+        except ReceiveTimeout:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                f"the request message did not arrive within {timeout:g} s")
+        except Evicted:
+            await context.abort(grpc.StatusCode.UNAVAILABLE,
+                                "too many calls are waiting for their request message; this "
+                                "one waited longest")
+        if raw is grpc.aio.EOF:
+            return END
+        if len(raw) > limit:   # answered as the front answers it
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"request message larger than {limit} bytes")
+        try:
+            return parse(raw)
+        except (DecodeError, ValueError, TypeError):
+            peer = context.peer()
+            self.malformed(peer, "%s: a request that is not a valid message from %s "
+                           "(logged once per connection)", method, peer)
+            await _abort(context, RpcError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the request is not a valid {method.rsplit('/', 1)[-1]} message",
+                "MALFORMED_MESSAGE"))
+
+    async def _in_worker(self, context: grpc.aio.ServicerContext, worker: WorkerContext,
+                         work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` in the worker pool; an ``Aborted`` ends the call with its status."""
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
+        except Aborted as stop:
+            await context.abort(stop.code, stop.details, stop.trailing_metadata)
+        except asyncio.CancelledError:
+            worker.active = False    # a bulk kernel stops within one chunk
+            raise
+
     # -- the guarded handler --------------------------------------------------------------------
 
     def _guard(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         parse = handler.request_deserializer or (lambda raw: raw)
-        limit = self.stream_limit if handler.request_streaming else self.unary_limit
+        streaming = handler.request_streaming
+        limit = self.stream_limit if streaming else self.unary_limit
+        timeout = self.stream_timeout if streaming else self.receive_timeout
+        behavior: Callable[..., Any] = (handler.unary_unary or handler.unary_stream
+                                        or handler.stream_unary or handler.stream_stream)
         serialize = handler.response_serializer
 
-        def one(request_iterator, context) -> Any:
-            try:
-                raw = self.watchdog.receive(request_iterator, context)
-            except StopIteration:
-                _abort(context, RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                                         "the call carries no request message",
-                                         "NO_REQUEST_MESSAGE"))
-            return self._parse(raw, parse, limit, method, context)
+        async def receive(context: grpc.aio.ServicerContext) -> Any:
+            return await self._receive(context, timeout, parse, limit, method)
 
-        def messages(request_iterator, context) -> Iterator[Any]:
-            while True:
+        async def one(context: grpc.aio.ServicerContext) -> Any:
+            request = await receive(context)
+            if request is END:
+                await _abort(context, RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                                               "the call carries no request message",
+                                               "NO_REQUEST_MESSAGE"))
+            return request
+
+        async def messages(context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            while (request := await receive(context)) is not END:
+                yield request
+
+        if inspect.iscoroutinefunction(behavior) or inspect.isasyncgenfunction(behavior):
+            # health and reflection: asyncio servicers, run on the loop
+            argument: Callable[[grpc.aio.ServicerContext], Awaitable[Any]] = one
+            if streaming:
+                async def all_messages(context: grpc.aio.ServicerContext) -> Any:
+                    return messages(context)
+                argument = all_messages
+            return _async_handler(behavior, argument, handler.response_streaming,
+                                  serialize)
+
+        if not streaming and not handler.response_streaming:
+            async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
+                request = await one(context)
+                worker = WorkerContext(context)
                 try:
-                    raw = self.watchdog.receive(request_iterator, context)
-                except StopIteration:
-                    return
-                yield self._parse(raw, parse, limit, method, context)
+                    return await self._in_worker(context, worker, behavior, request, worker)
+                finally:
+                    worker.active = False
 
-        if handler.unary_unary is not None:
-            behavior: Callable = handler.unary_unary
-            return grpc.stream_unary_rpc_method_handler(
-                lambda it, context: behavior(one(it, context), context),
-                response_serializer=serialize)
-        if handler.unary_stream is not None:
-            streamer: Callable = handler.unary_stream
-            return grpc.stream_stream_rpc_method_handler(
-                lambda it, context: streamer(one(it, context), context),
-                response_serializer=serialize)
-        if handler.stream_unary is not None:
-            consumer: Callable = handler.stream_unary
-            return grpc.stream_unary_rpc_method_handler(
-                lambda it, context: consumer(messages(it, context), context),
-                response_serializer=serialize)
-        bidi: Callable = handler.stream_stream
-        return grpc.stream_stream_rpc_method_handler(
-            lambda it, context: bidi(messages(it, context), context),
-            response_serializer=serialize)
+            return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
+        if not handler.response_streaming:
+            raise TypeError(f"{method}: a synchronous stream-unary method is not served")
 
-    def _parse(self, raw: bytes, parse: Callable[[bytes], Any], limit: int, method: str,
-               context) -> Any:
-        if len(raw) > limit:   # answered as the front answers it
-            context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                          f"request message larger than {limit} bytes")
-        try:
-            return parse(raw)
-        except (DecodeError, ValueError, TypeError):
-            self.malformed(context.peer(), "%s: a request that is not a valid message from %s "
-                           "(logged once per connection)", method, context.peer())
-            _abort(context, RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                                     f"the request is not a valid {method.rsplit('/', 1)[-1]} "
-                                     "message", "MALFORMED_MESSAGE"))
+        async def stream(request_iterator: Any, context: grpc.aio.ServicerContext
+                         ) -> AsyncIterator[Any]:
+            worker = WorkerContext(context)
+            inbox: deque[Any] = deque()
+            if streaming:
+                responses = behavior(_one_at_a_time(inbox, method), worker)
+            else:
+                responses = behavior(await one(context), worker)
+            try:
+                while True:
+                    if streaming:
+                        inbox.append(await receive(context))
+                    # advance while the generator has not taken the message (unary: once)
+                    while inbox or not streaming:
+                        response = await self._in_worker(context, worker, next, responses, END)
+                        if response is END:
+                            return
+                        yield response
+            finally:
+                worker.active = False
+                with contextlib.suppress(ValueError):   # a worker still runs it: GC closes it
+                    responses.close()
+
+        return grpc.stream_stream_rpc_method_handler(stream, response_serializer=serialize)
 
 
-def _abort(context, err: RpcError) -> None:
-    context.abort_with_status(err.to_status())
+def _async_handler(behavior: Callable[..., Any],
+                   make_argument: Callable[[grpc.aio.ServicerContext], Awaitable[Any]],
+                   response_streaming: bool,
+                   serialize: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
+    """An asyncio servicer method behind the guard: its argument (one request or the request
+    iterator) comes from ``make_argument``."""
+    if not response_streaming:
+        async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
+            return await behavior(await make_argument(context), context)
+
+        return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
+    if inspect.isasyncgenfunction(behavior):
+        async def yielding(request_iterator: Any, context: grpc.aio.ServicerContext
+                           ) -> AsyncIterator[Any]:
+            async for response in behavior(await make_argument(context), context):
+                yield response
+
+        return grpc.stream_stream_rpc_method_handler(yielding, response_serializer=serialize)
+
+    async def writing(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
+        await behavior(await make_argument(context), context)   # it calls context.write
+
+    return grpc.stream_stream_rpc_method_handler(writing, response_serializer=serialize)
+
+
+async def _abort(context: grpc.aio.ServicerContext, err: RpcError) -> None:
+    status = err.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)

@@ -1,4 +1,4 @@
-"""Request field limits, short error quotes, and the main port's receive watchdog.
+"""Request field limits, short error quotes, and the main port's receive slots.
 
 Every text field of a unary request has a length limit that is checked before the field is
 parsed, so no request costs more than a few microseconds of parsing (service/README.md,
@@ -6,14 +6,11 @@ parsed, so no request costs more than a few microseconds of parsing (service/REA
 """
 from __future__ import annotations
 
-import heapq
-import itertools
+import asyncio
 import logging
 import threading
-import time
+from collections.abc import Awaitable, Callable
 from typing import Any
-
-import grpc
 
 log = logging.getLogger("mjcore.service")
 
@@ -49,88 +46,62 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-class ReceiveWatchdog:
-    """Cancels main-port calls whose request message does not arrive in time.
+class ReceiveTimeout(Exception):
+    """A request message did not arrive within its timeout."""
 
-    grpcio hands a call to a worker thread before its message has arrived, and the worker waits
-    for it. Each wait for a message (``receiving``) is registered here with its deadline: the
-    call's ``receive_timeout``, or ``crowded_timeout`` once ``max_receiving`` calls already wait,
-    so stalled calls can hold at most ``max_receiving`` workers for long; the others are freed
-    within 1 s (a quarter of ``receive_timeout`` if that is less): long enough that a
-    well-behaved call whose worker waits for the GIL is not cancelled by mistake. One
-    thread cancels expired waits (``context.cancel()`` ends the worker's wait at once).
+
+class Evicted(Exception):
+    """A wait for a request message was ended to make room for a newer call."""
+
+
+class ReceiveSlots:
+    """Bounds the main port's waits for a request message (``receive``; event loop only).
+
+    A call waits for its message on the event loop, holding no thread, but while it waits
+    grpc grants its stream window for the whole message it announced: each waiting call may
+    buffer up to ``max_message_size``. So once ``max_receiving`` calls wait, a new wait ends
+    the oldest one (``Evicted``) if that one has waited ``evictable_after`` seconds: a stalled
+    call holds its slot only until newer calls need it, while a well-behaved call, whose
+    message follows its headers within milliseconds, is never ended for a newer one. Each wait
+    also ends after its ``timeout`` (``ReceiveTimeout``).
     """
 
-    def __init__(self, receive_timeout: float, max_receiving: int,
-                 crowded_timeout: float = 1.0) -> None:
-        self.receive_timeout = receive_timeout
-        self.crowded_timeout = min(crowded_timeout, receive_timeout / 4)
+    def __init__(self, max_receiving: int, evictable_after: float = 0.5) -> None:
         self.max_receiving = max_receiving
-        self.cancelled = 0
-        # (deadline, key) only: a finished call's context must not be kept alive here, grpc
-        # frees the call's HTTP/2 stream only once its context is gone
-        self._heap: list[tuple[float, int]] = []
-        self._waiting: dict[int, Any] = {}
-        self._ids = itertools.count()
-        self._cond = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._stopped = False
+        self.evictable_after = evictable_after
+        self.timed_out = 0
+        self.evicted = 0
+        self._waiting: dict[asyncio.Task[Any], float] = {}   # task: since when; oldest first
 
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="mjcore-receive-watchdog",
-                                            daemon=True)
-            self._thread.start()
+    @property
+    def waiting(self) -> int:
+        return len(self._waiting)
 
-    def stop(self) -> None:
-        with self._cond:
-            self._stopped = True
-            self._cond.notify()
-
-    def receive(self, request_iterator: Any, context: grpc.ServicerContext) -> Any:
-        """The next message (raw bytes) of the call, or StopIteration; the call is cancelled
-        when it does not come in time (then grpc raises its RpcError here)."""
-        with self._cond:
-            crowded = len(self._waiting) >= self.max_receiving
-            timeout = self.crowded_timeout if crowded else self.receive_timeout
-            key = next(self._ids)
-            self._waiting[key] = context
-            heap = self._heap
-            if len(heap) > 4 * len(self._waiting) + 1024:   # drop finished waits
-                heap[:] = [entry for entry in heap if entry[1] in self._waiting]
-                heapq.heapify(heap)
-            heapq.heappush(heap, (time.monotonic() + timeout, key))
-            if self._heap[0][1] == key:
-                self._cond.notify()
+    async def receive(self, read: Callable[[], Awaitable[Any]], timeout: float) -> Any:
+        """``await read()`` within ``timeout`` s and a slot; ReceiveTimeout or Evicted else."""
+        task = asyncio.current_task()
+        assert task is not None
+        waiting = self._waiting
+        now = asyncio.get_running_loop().time()
+        if len(waiting) >= self.max_receiving:
+            oldest, since = next(iter(waiting.items()))
+            if now - since >= self.evictable_after:
+                del waiting[oldest]      # no longer there: its CancelledError means Evicted
+                oldest.cancel()
+        waiting[task] = now
         try:
-            return next(request_iterator)
+            async with asyncio.timeout(timeout):
+                return await read()
+        except TimeoutError:
+            self.timed_out += 1
+            raise ReceiveTimeout from None
+        except asyncio.CancelledError:
+            if task not in waiting and task.uncancel() == 0:
+                self.evicted += 1
+                raise Evicted from None
+            raise
         finally:
-            with self._cond:
-                self._waiting.pop(key, None)
-
-    def _run(self) -> None:
-        cond = self._cond
-        heap = self._heap
-        while True:
-            expired = []
-            with cond:
-                while not self._stopped:
-                    now = time.monotonic()
-                    while heap and (heap[0][0] <= now or heap[0][1] not in self._waiting):
-                        _, key = heapq.heappop(heap)
-                        context = self._waiting.pop(key, None)
-                        if context is not None:
-                            expired.append(context)
-                    if expired:
-                        break
-                    cond.wait(heap[0][0] - now if heap else None)
-                if self._stopped:
-                    return
-            for context in expired:
-                self.cancelled += 1
-                context.cancel()
-            expired.clear()
-            del context
+            waiting.pop(task, None)
 
 
 class LogOnce:

@@ -1,7 +1,8 @@
 """Pre-forked server processes sharing one port (``mjcore serve --processes N``; Linux).
 
-Each child is a whole single-process server (``server.build`` and ``server.serve_until``) with
-its own grpc, GIL and thread pool; the parent only forks, forwards stop signals and reaps.
+Each child is a whole single-process server (``server.build`` and ``server.serve_until``, handed
+in by ``server.serve``, so this module does not import it) with its own grpc, GIL and thread
+pool; the parent only forks, forwards stop signals and reaps.
 """
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .config import ServerConfig
-from .server import SignalWaker, build, on_stop_signals, restore_signals, serve_until
+from .signals import SignalWaker, on_stop_signals, restore_signals
 
 log = logging.getLogger("mjcore.service")
 
@@ -72,8 +74,12 @@ class ServerProcesses:
     the stop is killed. Children get SIGTERM if the parent dies (PR_SET_PDEATHSIG).
     """
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, build: Callable[[ServerConfig], Any],
+                 serve_until: Callable[[Any, threading.Event, Callable[[int], None]], None]
+                 ) -> None:
         self.config = config
+        self.build = build              # a child's server: server.build
+        self.serve_until = serve_until  # and how it serves: server.serve_until
         self.stop = threading.Event()     # a stop signal (in the parent, or a fresh child)
         self.waker: SignalWaker | None = None
         self.running: dict[int, int] = {}  # pid -> child index
@@ -167,7 +173,7 @@ class ServerProcesses:
         if os.getppid() != parent:  # the parent died before prctl took effect
             self.stop.set()
         try:
-            built = build(config)
+            built = self.build(config)
         except (OSError, RuntimeError, ValueError) as err:
             os.write(report_fd, f"error {err}\n".encode())
             return 1
@@ -176,7 +182,7 @@ class ServerProcesses:
             os.write(report_fd, f"ready {port}\n".encode())
             os.close(report_fd)
 
-        serve_until(built, self.stop, ready)
+        self.serve_until(built, self.stop, ready)
         return 0
 
     def _await_ready(self, pid: int, fd: int) -> int:

@@ -1,20 +1,24 @@
-"""Build and run the gRPC server: the analysis service, health, reflection, auth and TLS."""
+"""Build and run the gRPC server: the analysis service, health, reflection, auth and TLS.
+
+The main port is a ``grpc.aio`` server on an event loop of its own thread (``MainPort``):
+calls wait for their request messages on the loop, holding no thread, and the servicer's
+work runs in a pool of ``workers`` threads once a message has arrived (``guard.CallGuard``).
+"""
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import ctypes
 import gc
 import logging
-import os
-import select
-import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent import futures
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
+from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -23,50 +27,137 @@ from mjcore.wire.v1 import analysis_service_pb2
 from .auth import bearer
 from .config import ServerConfig
 from .guard import CallGuard
-from .limits import ReceiveWatchdog
+from .limits import ReceiveSlots
+from .processes import ServerProcesses
 from .servicer import HandAnalysisServicer, add_to_server
+from .signals import SignalWaker, on_stop_signals, restore_signals
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
 log = logging.getLogger("mjcore.service")
 
 SERVICE_NAME = analysis_service_pb2.DESCRIPTOR.services_by_name["HandAnalysisService"].full_name
+SERVING, NOT_SERVING = (health_pb2.HealthCheckResponse.SERVING,
+                        health_pb2.HealthCheckResponse.NOT_SERVING)
+T = TypeVar("T")
+
+
+class MainPort:
+    """The main port: a ``grpc.aio`` server running on its own event loop thread.
+
+    ``run`` executes a coroutine on that loop from any other thread. ``stop(grace)`` stops
+    the server, then the loop; ``stopped`` is set once the thread and its workers are done.
+    """
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.executor = futures.ThreadPoolExecutor(max_workers=config.workers,
+                                                   thread_name_prefix="mjcore-rpc")
+        self.slots = ReceiveSlots(config.max_receiving)
+        self.guard = CallGuard(bearer(config.token) if config.token else None, self.slots,
+                               self.executor, receive_timeout=config.receive_timeout,
+                               stream_timeout=config.stream_timeout,
+                               unary_limit=config.unary_limit,
+                               stream_limit=config.max_message_size)
+        self.stopped = threading.Event()
+        self._stopping = False
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._serve_loop, name="mjcore-main-port",
+                                        daemon=True)
+        self._thread.start()
+        self.server: grpc.aio.Server = self.run(self._new_server())
+
+    def _serve_loop(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            # a worker finishing now hands its result to the stopped loop: it is dropped
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.loop.close()
+            self.stopped.set()
+
+    async def _new_server(self) -> grpc.aio.Server:
+        return grpc.aio.server(interceptors=[self.guard], options=grpc_options(self.config),
+                               maximum_concurrent_rpcs=self.config.max_concurrent_calls)
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+
+    def start(self) -> None:
+        self.run(self.server.start())
+
+    def stop(self, grace: float | None) -> threading.Event:
+        if not self._stopping:
+            self._stopping = True
+            asyncio.run_coroutine_threadsafe(self._stop(grace), self.loop)
+        return self.stopped
+
+    async def _stop(self, grace: float | None) -> None:
+        try:
+            await self.server.stop(grace)
+            # calls grpc cancelled may still be unwinding: let them finish first
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in others:
+                task.cancel()
+            if others:
+                await asyncio.wait(others, timeout=1.0)
+        finally:
+            self.loop.stop()
+
+
+class Health:
+    """The serving status on both ports: the front answers Check from the synchronous
+    servicer, the main port serves Check and Watch from the asyncio one; both are set here."""
+
+    def __init__(self, main: MainPort) -> None:
+        self.main = main
+        self.sync = health.HealthServicer()
+        self.aio = main.run(_new_aio_health())
+
+    def set(self, name: str, status: int) -> None:
+        self.sync.set(name, status)
+        self.main.run(self.aio.set(name, status))
+
+    def enter_graceful_shutdown(self) -> None:
+        self.sync.enter_graceful_shutdown()
+        self.main.run(self.aio.enter_graceful_shutdown())
+
+
+async def _new_aio_health() -> aio_health.HealthServicer:
+    return aio_health.HealthServicer()   # its conditions belong to the running loop
 
 
 class AnalysisServer:
     """A built (not yet started) server with its health service. Quacks like ``grpc.Server``."""
 
-    def __init__(self, server: grpc.Server, health_servicer: health.HealthServicer,
-                 servicer: HandAnalysisServicer, config: ServerConfig, port: int,
-                 front: UnaryFront | None = None) -> None:
-        self.server = server
+    def __init__(self, main: MainPort, health_status: Health, servicer: HandAnalysisServicer,
+                 config: ServerConfig, port: int, front: UnaryFront | None = None) -> None:
+        self.main = main
+        self.server = main.server
         self.front = front
         self.unary_port = front.port if front is not None else None
         self.servicer = servicer
-        self.health = health_servicer
+        self.health = health_status
         self.config = config
         self.port = port
-        self.watchdog: ReceiveWatchdog | None = None
+        self.slots = main.slots
         self._stopping = threading.Event()
 
     def start(self) -> None:
-        if self.watchdog is not None:
-            self.watchdog.start()
-        self.server.start()
+        self.main.start()
         if self.front is not None:
             self.front.start()
         for name in ("", SERVICE_NAME):
-            self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+            self.health.set(name, SERVING)
 
     def stop(self, grace: float | None) -> threading.Event:
         if self.front is not None:
             self.front.shutdown(grace or 0.0)
-        stopped = self.server.stop(grace)
-        if self.watchdog is not None:
-            self.watchdog.stop()
-        return stopped
+        return self.main.stop(grace)
 
     def wait_for_termination(self, timeout: float | None = None) -> bool:
-        return self.server.wait_for_termination(timeout)
+        """True when ``timeout`` passed first (as ``grpc.Server``'s)."""
+        return not self.main.stopped.wait(timeout)
 
     def shutdown(self, grace: float | None = None, drain: float | None = None) -> None:
         """Health NOT_SERVING, wait ``drain`` s, then stop with ``grace`` s for in-flight RPCs."""
@@ -78,12 +169,10 @@ class AnalysisServer:
         self.health.enter_graceful_shutdown()
         if drain > 0:
             threading.Event().wait(drain)
-        stopped = self.server.stop(grace)
+        stopped = self.main.stop(grace)
         if self.front is not None:
             self.front.shutdown(grace)
         stopped.wait()
-        if self.watchdog is not None:
-            self.watchdog.stop()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -98,23 +187,24 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 def build(config: ServerConfig) -> AnalysisServer:
     """Create the server and bind its port (0 = any free port); ``start()`` it to serve."""
-    watchdog = ReceiveWatchdog(config.receive_timeout, config.receiving_cap)
-    guard = CallGuard(bearer(config.token) if config.token else None, watchdog,
-                      config.unary_limit, config.max_message_size)
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=config.workers, thread_name_prefix="mjcore-rpc"),
-        interceptors=[guard], options=grpc_options(config),
-        maximum_concurrent_rpcs=config.max_concurrent_calls)
+    main = MainPort(config)
+    try:
+        return _build(config, main)
+    except BaseException:
+        main.stop(None).wait()
+        raise
+
+
+def _build(config: ServerConfig, main: MainPort) -> AnalysisServer:
+    server = main.server
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
                                     kernel_threads=config.kernel_threads,
                                     max_message_size=config.max_message_size)
     add_to_server(servicer, server)
-    health_servicer = health.HealthServicer(
-        experimental_non_blocking=True,
-        experimental_thread_pool=futures.ThreadPoolExecutor(max_workers=2))
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    health_status = Health(main)
+    health_pb2_grpc.add_HealthServicer_to_server(health_status.aio, server)
     for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        health_status.set(name, NOT_SERVING)
     if config.reflection:
         reflection.enable_server_reflection(
             (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -128,7 +218,7 @@ def build(config: ServerConfig) -> AnalysisServer:
     front = None
     if config.unary_port is not None:
         front = UnaryFront(
-            unary_methods(servicer, health_servicer), config.host, config.unary_port,
+            unary_methods(servicer, health_status.sync), config.host, config.unary_port,
             token=config.token, max_message=config.unary_limit, limits=config,
             tls=(tls_context(str(config.tls_cert), str(config.tls_key),
                              str(config.client_ca) if config.client_ca else None)
@@ -137,16 +227,15 @@ def build(config: ServerConfig) -> AnalysisServer:
         try:
             front.bind()
         except OSError as err:
-            server.stop(None)
             raise OSError(bind_error(err, config.host, config.unary_port)) from None
-    built = AnalysisServer(server, health_servicer, servicer, config, port, front)
-    built.watchdog = watchdog
-    return built
+    return AnalysisServer(main, health_status, servicer, config, port, front)
 
 
 def grpc_options(config: ServerConfig) -> list[tuple[str, int]]:
     """grpcio channel arguments for the main port's limits (see ServerConfig)."""
-    ms = lambda seconds: int(seconds * 1000)
+    def ms(seconds: float) -> int:
+        return int(seconds * 1000)
+
     return [
         ("grpc.max_receive_message_length", config.max_message_size),
         ("grpc.max_send_message_length", config.max_message_size),
@@ -181,8 +270,7 @@ def serve(config: ServerConfig, ready: Callable[[int], None] | None = None) -> i
     process forks that many server processes sharing the port (see ``ServerProcesses``).
     """
     if config.processes > 1:
-        from .processes import ServerProcesses  # it imports this module
-        return ServerProcesses(config).run(ready)
+        return ServerProcesses(config, build, serve_until).run(ready)
     stop = threading.Event()
     previous = on_stop_signals(stop.set)
     try:
@@ -190,51 +278,6 @@ def serve(config: ServerConfig, ready: Callable[[int], None] | None = None) -> i
     finally:
         restore_signals(previous)
     return 0
-
-
-def on_stop_signals(then: Callable[[], None]) -> dict:
-    """SIGTERM and SIGINT log and call ``then``; returns the previous handlers."""
-
-    def on_signal(signum, frame):
-        log.info("received %s, shutting down", signal.Signals(signum).name)
-        then()
-
-    return {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-
-
-def restore_signals(previous: dict) -> None:
-    for s, handler in previous.items():
-        signal.signal(s, handler)
-
-
-class SignalWaker:
-    """Wakes the main thread on every signal, whichever thread the kernel delivered it to.
-
-    CPython runs signal handlers in the main thread only, once it runs bytecode again; a
-    signal that lands on one of grpc's threads would not end a blocking wait of the main
-    thread. With ``signal.set_wakeup_fd`` every signal also writes a byte to a pipe that the
-    main thread waits on. Main thread only.
-    """
-
-    def __init__(self) -> None:
-        self.read_fd, self.write_fd = os.pipe()
-        for fd in (self.read_fd, self.write_fd):
-            os.set_blocking(fd, False)
-        self.previous = signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
-
-    def wait(self, timeout: float, *fds: int) -> list[int]:
-        """Wait up to ``timeout`` s for a signal or for one of ``fds`` to be readable; returns
-        the readable ``fds``. The main thread runs the signals' Python handlers right after."""
-        readable = select.select([self.read_fd, *fds], [], [], timeout)[0]
-        if self.read_fd in readable:
-            with contextlib.suppress(BlockingIOError):
-                os.read(self.read_fd, 4096)
-        return [fd for fd in readable if fd != self.read_fd]
-
-    def close(self) -> None:
-        signal.set_wakeup_fd(self.previous)
-        os.close(self.read_fd)
-        os.close(self.write_fd)
 
 
 M_MMAP_THRESHOLD = -3

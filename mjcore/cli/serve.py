@@ -4,6 +4,8 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -35,10 +37,12 @@ LIMIT_OPTIONS = (
     ("--unary-max-message-size", "unary_max_message_size", click.IntRange(1024),
      "Largest unary request in bytes (bulk streams: --max-message-size). [64 KiB]"),
     ("--receive-timeout", "receive_timeout", SECONDS,
-     "Seconds a call may take to send its request (a bulk stream: its next batch). [10]"),
+     "Seconds a unary call may take to send its request message (both ports). [10]"),
+    ("--stream-timeout", "stream_timeout", SECONDS,
+     "Main port: seconds a bulk stream may take to send each batch or end. [120]"),
     ("--max-receiving", "max_receiving", click.IntRange(1),
-     ("Main-port calls that may wait for their request at once; more wait 1 s at most. "
-      "[workers / 2]")),
+     ("Main port: calls that may wait for a request message at once (each may buffer up to "
+      "--max-message-size); past it a new call ends the oldest wait older than 0.5 s. [16]")),
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
     ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
@@ -71,7 +75,7 @@ LIMIT_OPTIONS = (
 )
 
 
-def limit_options(command):
+def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The LIMIT_OPTIONS as click options (env MJCORE_<FIELD>), unset = ServerConfig's default."""
     for flag, field, kind, text in reversed(LIMIT_OPTIONS):
         env = f"MJCORE_{field.upper()}"
@@ -154,7 +158,7 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
 
     pid = " [%(process)d]" if processes > 1 else ""
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s{pid} %(message)s")
-    settings: dict = {name: value for name, value in limits.items() if value is not None}
+    settings: dict[str, Any] = {name: value for name, value in limits.items() if value is not None}
     if workers is not None:
         settings["workers"] = workers
     try:
