@@ -426,7 +426,14 @@ def _t6(tile: int) -> int:
     return (kind // 9 + 1) * 10 + kind % 9 + 1
 
 
-def _meld_str(ev: Event, seat: int, pon_rel: int = 3) -> str:
+def _side(target: int, seat: int, players: int) -> int:
+    """Where ``target`` sits for ``seat``: 1 right (shimocha), 2 across, 3 left (kamicha);
+    with three players the seat before is the left one."""
+    rel = (target - seat) % players
+    return 3 if rel == players - 1 else rel
+
+
+def _meld_str(ev: Event, seat: int, pon_rel: int = 3, players: int = 4) -> str:
     """tenhou.net/6 call string: ``c`` chi, ``p`` pon, ``m`` open kan, ``k`` added kan, ``a``
     closed kan; the marked tile sits where the player it came from sits (left: first,
     across: second, right: last)."""
@@ -441,7 +448,7 @@ def _meld_str(ev: Event, seat: int, pon_rel: int = 3) -> str:
         rel = pon_rel
         letter = "k"
     else:
-        rel = (ev["target"] - seat) % 4
+        rel = _side(ev["target"], seat, players)
         letter = "p" if t == "pon" else "m"
     idx = {3: 0, 2: 1, 1: len(cons)}[rel]
     cons.insert(idx, letter + pai)
@@ -450,8 +457,11 @@ def _meld_str(ev: Event, seat: int, pon_rel: int = 3) -> str:
 
 def to_tenhou6(events: list[Event], names: list[str] | None = None,
                rule_name: str = "mjcore") -> dict[str, Any]:
-    """Export a record as tenhou.net/6 JSON (one entry of ``log`` per hand)."""
+    """Export a record as tenhou.net/6 JSON (one entry of ``log`` per hand). A three-player
+    record keeps tenhou.net/6's four columns with the fourth empty (no tiles, 0 points) and
+    writes a north set aside as ``"f44"`` among the discards."""
     logs: list[list[Any]] = []
+    players = 4
     cur: list[Any] | None = None
     haipai: list[list[int]] = []
     takes: list[list[Any]] = []
@@ -473,19 +483,21 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             wind = WIND_NAMES.index(ev["bakaze"])
             round_no = wind * 4 + ev["kyoku"] - 1
             oya = ev["oya"]
+            players = len(ev["tehais"])
             # tenhou.net/6 lists hands in seat order relative to the first dealer (seat 0)
-            haipai = [sorted(ev["tehais"][s]) for s in range(4)]
+            haipai = [sorted(ev["tehais"][s]) if s < players else [] for s in range(4)]
             takes = [[], [], [], []]
             discards = [[], [], [], []]
             riichi_pending = [False] * 4
             pon_rel = {}
-            cur = [[round_no, ev["honba"], ev["kyotaku"]], list(ev["scores"]),
+            cur = [[round_no, ev["honba"], ev["kyotaku"]], _four(ev["scores"], 0),
                    [_t6(ev["dora_marker"])], []]
             cur.append(oya)
         elif t == "end_game":
             scores = ev.get("scores") or []
-            pts = ev.get("final_points") or [0.0] * 4
+            pts = ev.get("final_points") or [0.0] * len(scores)
             final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
+            final += [0, 0.0] * (4 - len(scores))
         elif cur is None:
             continue
         elif t == "tsumo":
@@ -499,11 +511,13 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             discards[a].append(code)
         elif t == "reach":
             riichi_pending[ev["actor"]] = True
+        elif t == "kita":
+            discards[ev["actor"]].append(T6_KITA)
         elif t in ("chi", "pon", "daiminkan"):
             a = ev["actor"]
             if t == "pon":
-                pon_rel[(a, ev["pai"] >> 2)] = (ev["target"] - a) % 4
-            takes[a].append(_meld_str(ev, a))
+                pon_rel[(a, ev["pai"] >> 2)] = _side(ev["target"], a, players)
+            takes[a].append(_meld_str(ev, a, players=players))
             if t == "daiminkan":
                 discards[a].append(0)
         elif t in ("kakan", "ankan"):
@@ -524,15 +538,23 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
                     cur[3] = ura
                 if cur[-1] is None:
                     cur[-1] = ["和了"]
-                cur[-1].extend([list(ev["deltas"]), [ev["actor"], ev["target"],
+                cur[-1].extend([_four(ev["deltas"], 0), [ev["actor"], ev["target"],
                                 ev.get("pao", ev["actor"]), _hora_text(ev)]])
             else:
-                cur[-1] = [_draw_name(ev["reason"]), list(ev["deltas"])]
+                cur[-1] = [_draw_name(ev["reason"]), _four(ev["deltas"], 0)]
         elif t == "end_kyoku":
             if cur is not None and len(cur) > 5:
                 logs.append(cur)
             cur = None
     return {"title": ["", ""], "name": start_names, "rule": rule, "log": logs, "sc": final}
+
+
+T6_KITA = "f44"          # tenhou.net/6: a north set aside, among the discards
+
+
+def _four(values: list[Any], empty: Any) -> list[Any]:
+    """Per-seat values in tenhou.net/6's four columns (a three-player record's fourth empty)."""
+    return list(values) + [empty] * (4 - len(values))
 
 
 def _hora_text(ev: Event) -> str:
@@ -583,7 +605,8 @@ def _t6_kind(code: int) -> int:
     return (suit - 1) * 9 + num - 1
 
 
-def _t6_call(text: str, seat: int, where: str) -> tuple[str, int, list[int], int]:
+def _t6_call(text: str, seat: int, where: str,
+             players: int = 4) -> tuple[str, int, list[int], int]:
     """(event type, called or added tile, other tiles, seat called from) of a call string."""
     m = _T6_CALL.match(text)
     if m is None or len(m.group(1)) % 2 or len(m.group(4)) % 2:
@@ -598,7 +621,12 @@ def _t6_call(text: str, seat: int, where: str) -> tuple[str, int, list[int], int
     rel = 3 if not before else (1 if not after else 2)    # left, right or across
     if letter == "c":
         rel = 3
-    return typ, int(pai), others, (seat + rel) % 4
+    if players == 3:
+        rel = {1: 1, 3: 2}.get(rel, 0)       # no one sits across
+        if rel == 0:
+            raise InvalidHandError(f"{where}: {text!r} calls from across a three-player table",
+                                   reason="bad_tenhou6")
+    return typ, int(pai), others, (seat + rel) % players
 
 
 def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Event]:
@@ -607,12 +635,18 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
     from .handcalc import advance
 
     (round_no, honba, sticks), scores, dora, ura = entry[0], entry[1], entry[2], entry[3]
-    haipai = [list(entry[4 + 3 * s]) for s in range(4)]
-    takes = [entry[5 + 3 * s] for s in range(4)]
-    discards = [entry[6 + 3 * s] for s in range(4)]
+    # a three-player hand leaves the fourth column empty
+    players = 3 if not (entry[13] or entry[14] or entry[15]) else 4
+    seats = range(players)
+    haipai = [list(entry[4 + 3 * s]) for s in seats]
+    takes = [entry[5 + 3 * s] for s in seats]
+    discards = [entry[6 + 3 * s] for s in seats]
     result = entry[16]
     dealer = round_no % 4
-    scores = list(scores)
+    if dealer >= players:
+        raise InvalidHandError(f"{where}: round {round_no} has no dealer among {players} seats",
+                               reason="bad_tenhou6")
+    scores = list(scores)[:players]
     name = _t6_name
     out: list[Event] = [{
         "type": "start_kyoku", "bakaze": WIND_NAMES[round_no // 4], "kyoku": round_no % 4 + 1,
@@ -620,10 +654,10 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
         "dora_marker": name(dora[0], where),
         "tehais": [[name(c, where) for c in h] for h in haipai]}]
     kan_dora = iter(dora[1:])
-    held = [[0] * 34 for _ in range(4)]          # concealed tiles
-    melded = [[0] * 34 for _ in range(4)]
+    held = [[0] * 34 for _ in seats]          # concealed tiles
+    melded = [[0] * 34 for _ in seats]
     n_melds = [0, 0, 0, 0]
-    for s in range(4):
+    for s in seats:
         for c in haipai[s]:
             held[s][_t6_kind(c)] += 1
     ti, di = [0, 0, 0, 0], [0, 0, 0, 0]
@@ -644,7 +678,7 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
         take = takes[cur][ti[cur]]
         ti[cur] += 1
         if isinstance(take, str):
-            typ, pai, others, target = _t6_call(take, cur, where)
+            typ, pai, others, target = _t6_call(take, cur, where, players)
             if target != last_discard[0]:
                 raise InvalidHandError(f"{where}: seat {cur} calls {take!r} from seat {target}, "
                                        f"but seat {last_discard[0]} discarded last",
@@ -672,8 +706,18 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
             break                                 # a win or a draw on this take
         d = discards[cur][di[cur]]
         di[cur] += 1
+        if d == T6_KITA and players == 3:
+            out.append({"type": "kita", "actor": cur, "pai": "N"})
+            held[cur][_t6_kind(44)] -= 1
+            melded[cur][_t6_kind(44)] += 1
+            if pending_dora:                      # a north shows a pending kan dora
+                reveal()
+                pending_dora = False
+            last_discard = (cur, 44)
+            rinshan = True
+            continue                              # (no replacement draw: it was robbed)
         if isinstance(d, str) and ("a" in d or "k" in d):
-            typ, pai, others, _ = _t6_call(d, cur, where)
+            typ, pai, others, _ = _t6_call(d, cur, where, players)
             if typ == "ankan":
                 out.append({"type": "ankan", "actor": cur,
                             "consumed": [name(c, where) for c in [pai] + others]})
@@ -709,14 +753,14 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
             pending_dora = False
         last_discard = (cur, tile)
         ronned = (result[0] == "和了" and result[2][1] == cur and result[2][0] != cur
-                  and all(ti[s] >= len(takes[s]) for s in range(4)))
+                  and all(ti[s] >= len(takes[s]) for s in seats))
         if riichi and not ronned:
             scores[cur] -= 1000
             out.append({"type": "reach_accepted", "actor": cur, "scores": list(scores)})
-        nxt = (cur + 1) % 4
-        for s in sorted(range(4), key=lambda s: (s == nxt, s)):   # pon or kan before chi
+        nxt = (cur + 1) % players
+        for s in sorted(seats, key=lambda s: (s == nxt, s)):   # pon or kan before chi
             if s != cur and ti[s] < len(takes[s]) and isinstance(takes[s][ti[s]], str):
-                typ, pai, _, target = _t6_call(takes[s][ti[s]], s, where)
+                typ, pai, _, target = _t6_call(takes[s][ti[s]], s, where, players)
                 if target == cur and _t6_kind(pai) == _t6_kind(tile) and \
                         (typ != "chi" or s == nxt):
                     nxt = s
@@ -728,16 +772,16 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
         for i in range(1, len(result) - 1, 2):
             deltas, info = result[i], result[i + 1]
             ev: Event = {"type": "hora", "actor": info[0], "target": info[1],
-                         "deltas": list(deltas)}
+                         "deltas": list(deltas)[:players]}
             if ura:
                 ev["uradora_markers"] = [name(c, where) for c in ura]
             out.append(ev)
     else:
         reason = _T6_DRAWS.get(result[0], result[0])
-        deltas = list(result[1]) if len(result) > 1 else [0, 0, 0, 0]
+        deltas = list(result[1])[:players] if len(result) > 1 else [0] * players
         tenpais = [d > 0 for d in deltas]
         if reason == "sanchaho":
-            tenpais = [s != last_discard[0] for s in range(4)]
+            tenpais = [s != last_discard[0] for s in seats]
         elif reason == "exhaustive" and not any(deltas):
             # all four tenpai or none: the hands tell (a hidden tenpai, with the optional
             # declaration, is not in this format)
@@ -745,7 +789,7 @@ def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Even
                 sh, mask = advance(held[s], n_melds[s])
                 return sh == 0 and any((mask >> k) & 1 and held[s][k] + melded[s][k] < 4
                                        for k in range(34))
-            tenpais = [all(tenpai(s) for s in range(4))] * 4
+            tenpais = [all(tenpai(s) for s in seats)] * players
         out.append({"type": "ryukyoku", "reason": reason, "deltas": deltas,
                     "tenpais": tenpais})
     out.append({"type": "end_kyoku"})
@@ -780,8 +824,10 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
                 raise
             raise InvalidHandError(f"{pos}: malformed hand ({exc!r})",
                                    reason="bad_tenhou6") from None
+    players = next((len(ev["tehais"]) for ev in events if ev["type"] == "start_kyoku"), 4)
+    start["names"] = start["names"][:players]
     sc = doc.get("sc")
     if isinstance(sc, list) and len(sc) == 8:
-        events.append({"type": "end_game", "scores": sc[0::2],
-                       "final_points": [float(x) for x in sc[1::2]]})
+        events.append({"type": "end_game", "scores": sc[0::2][:players],
+                       "final_points": [float(x) for x in sc[1::2][:players]]})
     return from_mjai_lines((json.dumps(ev) for ev in events), where)
