@@ -33,6 +33,7 @@ import numpy as np
 
 from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from ..errors import InvalidHandError
+from ..melds import TENHOU_KIND
 from ..results import RowResults
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -197,7 +198,6 @@ def pack_prepared(prepared: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return arrays
 
 
-_TENHOU_MELD = {"chi": 0, "pon": 1, "kan-open": 2, "kan-closed": 3, "kakan": 4}
 _TENHOU_FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
                  "tenhou", "chiihou")
 _RED_136 = (16, 52, 88)
@@ -220,7 +220,7 @@ def tenhou_case_args(case: dict[str, Any]) -> dict[str, Any]:
         ids = set(m["tiles_136"])
         if m.get("added_tile_136") is not None:
             ids.add(m["added_tile_136"])
-        melds.append((_TENHOU_MELD[m["type"]], min(ids) // 4,
+        melds.append((int(TENHOU_KIND[m["type"]]), min(ids) // 4,
                       sum(1 for t in ids if t in _RED_136), m["from_rel"]))
     sit = case["situational"]
     flags = situation_flags(tsumo=case["tsumo"], **{name: sit[name] for name in _TENHOU_FLAGS})

@@ -19,11 +19,12 @@ the replay: a riichi is the winner's accepted ``REACH``; double riichi a riichi 
 the player's first discard with no call or north declaration before it (9 wins would
 otherwise be double riichi that Tenhou did not award); ippatsu a riichi
 won before the player's next discard with no call or north declaration by anyone in between
-(35 wins would otherwise be ippatsu that Tenhou did not award); rinshan a tsumo on the replacement draw after the winner's kan or north
-declaration; chankan a ron on an added kan (robbing a north declaration is not chankan);
-haitei / houtei a tsumo on the last live tile / a ron on the discard after it (the live wall
-is 108 - 14 - 39 = 55 draws, replacement draws included); tenhou / chiihou a win on the first
-draw with no call or north declaration before it.
+(35 wins would otherwise be ippatsu that Tenhou did not award); rinshan a tsumo on the
+replacement draw after the winner's kan or north declaration; chankan a ron on an added kan
+(robbing a north declaration is not chankan); haitei / houtei a tsumo on the last live tile /
+a ron on the discard after it (the live wall is 108 - 14 - 39 = 55 draws, replacement draws
+included); tenhou / chiihou a win on the first draw with no call or north declaration before
+it.
 
 Run as a script for the counts: ``python tests/scoring/sanma_cases.py [--out cases.jsonl.gz]``
 (``--out`` writes the cases as JSON lines, as cases.jsonl.gz holds the four-player ones).
@@ -37,6 +38,8 @@ import tarfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from mjcore.melds import TENHOU_KIND, MeldKind
 
 DATA = Path(os.environ.get(
     "MJCORE_TENHOU_DATA",
@@ -94,7 +97,8 @@ def decode_meld(m: int) -> dict[str, Any]:
         unused = (m >> 5) & 3
         base = t * 4
         tiles = [base + i for i in range(4) if i != unused]
-        meld = {"type": "pon" if m & 0x8 else "kakan", "tiles_136": tiles,
+        kind = MeldKind.PON if m & 0x8 else MeldKind.KAN_ADDED
+        meld = {"type": kind.tenhou, "tiles_136": tiles,
                 "called_tile_136": tiles[r], "from_rel": rel}
         if m & 0x10:
             meld["added_tile_136"] = base + unused
@@ -103,7 +107,8 @@ def decode_meld(m: int) -> dict[str, Any]:
         return {"type": "kita", "tiles_136": [m >> 8], "called_tile_136": m >> 8, "from_rel": 0}
     called = m >> 8
     base = called // 4 * 4
-    return {"type": "kan-closed" if rel == 0 else "kan-open",
+    kind = MeldKind.KAN_CLOSED if rel == 0 else MeldKind.KAN_OPEN
+    return {"type": kind.tenhou,
             "tiles_136": [base + i for i in range(4)], "called_tile_136": called, "from_rel": rel}
 
 
@@ -170,8 +175,7 @@ class _Round:
     def call(self, seat: int, m: int) -> None:
         meld = decode_meld(m)
         meld["m"] = m
-        kind = meld["type"]
-        if kind == "kita":
+        if meld["type"] == "kita":
             self._take(seat, meld["tiles_136"])
             self.kita[seat].extend(meld["tiles_136"])
             self.interrupted = True
@@ -180,11 +184,12 @@ class _Round:
             return
         self.interrupted = True
         self.ippatsu = [False] * 4
-        if kind == "kakan":
+        kind = TENHOU_KIND[meld["type"]]
+        if kind is MeldKind.KAN_ADDED:
             added = meld["added_tile_136"]
             self._take(seat, [added])
             for i, old in enumerate(self.melds[seat]):
-                if old["type"] == "pon" and old["tiles_136"][0] // 4 == added // 4:
+                if old["type"] == MeldKind.PON.tenhou and old["tiles_136"][0] // 4 == added // 4:
                     meld["from_who"] = old["from_who"]
                     self.melds[seat][i] = meld
                     break
@@ -192,7 +197,7 @@ class _Round:
                 self.clean = False
             self.last = ("kakan", seat, added)
             return
-        if kind == "kan-closed":
+        if kind is MeldKind.KAN_CLOSED:
             self._take(seat, meld["tiles_136"])
             meld["from_who"] = seat
         else:
@@ -202,7 +207,7 @@ class _Round:
             meld["from_who"] = frm
             self._take(seat, [t for t in meld["tiles_136"] if t != meld["called_tile_136"]])
         self.melds[seat].append(meld)
-        self.last = ("kan" if kind.startswith("kan") else "pon", seat, meld["called_tile_136"])
+        self.last = ("kan" if kind.is_kan else "pon", seat, meld["called_tile_136"])
 
     def _take(self, seat: int, tiles: list[int]) -> None:
         for t in tiles:
@@ -226,7 +231,8 @@ def _case(game: dict[str, Any], rnd: _Round, a: dict[str, str], result_index: in
             m["added_tile"] = mpsz([m["added_tile_136"]])
     ten = _ints(a["ten"])
     yaku_raw, yakuman_raw = _ints(a.get("yaku")), _ints(a.get("yakuman"))
-    yaku = [{"id": i, "name": _YAKU[i], "han": h} for i, h in zip(yaku_raw[::2], yaku_raw[1::2])]
+    yaku = [{"id": i, "name": _YAKU[i], "han": h} for i, h in
+            zip(yaku_raw[::2], yaku_raw[1::2], strict=True)]
     yakuman = [{"id": i, "name": _YAKU[i]} for i in yakuman_raw]
     sc = _ints(a["sc"])
     ba = _ints(a["ba"])
@@ -253,7 +259,7 @@ def _case(game: dict[str, Any], rnd: _Round, a: dict[str, str], result_index: in
     else:
         sit_ok = all(situational[f] == (y in ids) for f, y in _FLAG_YAKU.items())
     expected_hand = sorted(rnd.hands[who] + ([] if tsumo else [machi]))
-    n_kans = sum(1 for m in melds if m["type"] != "pon")
+    n_kans = sum(1 for m in melds if TENHOU_KIND[m["type"]].is_kan)
     deltas = [100 * x for x in sc[1::2]]
     round_wind = "ESWN"[rnd.round_no // 4]
     return {
@@ -275,7 +281,8 @@ def _case(game: dict[str, Any], rnd: _Round, a: dict[str, str], result_index: in
         "melds": melds, "kita_136": list(rnd.kita[who]), "kita": len(rnd.kita[who]),
         "robbed_kita": not tsumo and rnd.last[0] == "kita",
         "rinshan_after": rnd.replacement_after if situational["rinshan"] else None,
-        "n_kans": n_kans, "menzen": all(m["type"] == "kan-closed" for m in melds),
+        "n_kans": n_kans,
+        "menzen": all(m["type"] == MeldKind.KAN_CLOSED.tenhou for m in melds),
         "dora_indicators_136": dora_136, "dora_indicators": [mpsz([t]) for t in dora_136],
         "ura_indicators_136": ura_136, "ura_indicators": [mpsz([t]) for t in ura_136],
         "honba": ba[0], "riichi_sticks": ba[1], "honba_paid": honba_paid,
@@ -422,7 +429,7 @@ def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
     kinds = rng.choice([SANMA_KINDS, list(range(9, 18)) + list(range(27, 34)),
                         [0, 8, 9, 17, 18, 26] + list(range(27, 34)), list(range(18, 27))])
     closed: list[int] = []
-    melds: list[tuple[int, list[int]]] = []
+    melds: list[tuple[MeldKind, list[int]]] = []
 
     def take(k: int, m: int) -> list[int]:
         return [free[k].pop() for _ in range(m)]
@@ -444,11 +451,12 @@ def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
                 closed += [free[k + j].pop() for j in range(3)]
             elif len(free[k]) >= 3:
                 if i < n_melds:
-                    kind = rng.choices([1, 2, 3, 4], [75, 8, 10, 7])[0]
-                    if kind != 1 and len(free[k]) == 4:
+                    kind = rng.choices([MeldKind.PON, MeldKind.KAN_OPEN, MeldKind.KAN_CLOSED,
+                                        MeldKind.KAN_ADDED], [75, 8, 10, 7])[0]
+                    if kind is not MeldKind.PON and len(free[k]) == 4:
                         melds.append((kind, take(k, 4)))
                     else:
-                        melds.append((1, take(k, 3)))
+                        melds.append((MeldKind.PON, take(k, 3)))
                 else:
                     closed += take(k, 3)
             else:
@@ -458,17 +466,17 @@ def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
             return None
         closed += take(rng.choice(pair), 2)
     win = rng.choice(closed)
-    menzen = all(k == 3 for k, _ in melds)
+    menzen = all(k is MeldKind.KAN_CLOSED for k, _ in melds)
     tsumo = rng.random() < 0.5
     riichi = menzen and rng.random() < 0.5
     ippatsu = riichi and rng.random() < 0.2
-    rinshan = tsumo and any(k >= 2 for k, _ in melds) and rng.random() < 0.3
+    rinshan = tsumo and any(k.is_kan for k, _ in melds) and rng.random() < 0.3
     haitei = tsumo and not rinshan and rng.random() < 0.05
     houtei = not tsumo and rng.random() < 0.05
     kita = rng.randrange(len(free[NORTH]) + 1) if rng.random() < 0.6 else 0
     seat, rnd = rng.randrange(3), rng.choice([0, 0, 1, 2])
     wall = [t for ids in free.values() for t in ids]
-    n_ind = 1 + sum(1 for k, _ in melds if k >= 2)
+    n_ind = 1 + sum(1 for k, _ in melds if k.is_kan)
     dora = [rng.choice(wall) for _ in range(n_ind)]
     ura = [rng.choice(wall) for _ in range(n_ind)] if riichi else []
     honba, sticks = rng.choice([0, 0, 1, 3]), rng.choice([0, 0, 1])
@@ -477,8 +485,8 @@ def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
         counts[t // 4] += 1
     flags = tsumo | 2 * riichi | 8 * ippatsu | 16 * rinshan | 64 * haitei | 128 * houtei
     kernel = {"counts": counts, "win_tile": win // 4,
-              "melds": [(k, ids[0] // 4, sum(t in (52, 88) for t in ids), 0 if k == 3 else 1)
-                        for k, ids in melds],
+              "melds": [(int(k), ids[0] // 4, sum(t in (52, 88) for t in ids),
+                         0 if k is MeldKind.KAN_CLOSED else 1) for k, ids in melds],
               "red": sum(t in (52, 88) for t in closed), "flags": flags, "seat_wind": seat,
               "round_wind": rnd, "from_rel": 2, "dora": [t // 4 for t in dora],
               "ura": [t // 4 for t in ura], "honba": honba, "riichi_sticks": sticks,

@@ -22,7 +22,8 @@ def load_cases() -> tuple[dict[str, Any], ...]:
 
 
 def case_args(case: dict[str, Any]) -> dict[str, Any]:
-    """Arguments of mjcore.riichi.scoring.score_counts for one case (seats relative to the winner)."""
+    """Arguments of mjcore.riichi.scoring.score_counts for one case (seats relative to the
+    winner; meld types read through mjcore.melds.TENHOU_KIND)."""
     return tenhou_case_args(case)
 
 
