@@ -6,7 +6,8 @@ from libc.string cimport memcpy
 
 from .types cimport u8, i8, u16, i32, u64
 from .decompose cimport HandC, MeldC
-from .scoring cimport RulesC, Situation, ScoreOut, score_hand
+from .scoring cimport (N_YAKU, MAX_FU_ITEMS, MAX_INDICATORS, RulesC, Situation, ScoreOut,
+                       FuItem, score_hand, fill_rules, fill_situation)
 
 cnp.import_array()
 
@@ -77,13 +78,9 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
         n += 1
     h.n_melds = n
     h.red = b.red[i]
-    s.win_tile = b.win[i]
-    s.flags = b.flags[i]
-    s.seat_wind = b.seat[i]
-    s.round_wind = b.rnd[i]
-    s.from_rel = b.from_rel[i]
-    s.pao_rel = b.pao[i]
-    # indicators, 255 = none (at most 10 columns, checked by score_arrays)
+    fill_situation(&s, b.win[i], b.flags[i], b.seat[i], b.rnd[i], b.from_rel[i], b.pao[i],
+                   b.honba[i], b.sticks[i], b.kita[i])
+    # indicators, 255 = none (at most MAX_INDICATORS columns, checked by score_arrays)
     ind = b.dora + nd * i
     n = 0
     for k in range(nd):
@@ -100,9 +97,6 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
             s.ura_ind[n] = v
             n += 1
     s.n_ura = n
-    s.honba = b.honba[i]
-    s.riichi_sticks = b.sticks[i]
-    s.n_kita = b.kita[i]
     score_hand(&h, &s, b.rules, &o)
     b.status[i] = o.status
     if o.status < 0:
@@ -115,12 +109,12 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     b.points[i] = o.points
     b.decomp[i] = o.decomp_index
     b.mask[i] = o.yaku_mask
-    memcpy(b.yaku_han + 55 * i, o.yaku_han, 55)
+    memcpy(b.yaku_han + N_YAKU * i, o.yaku_han, N_YAKU)
     b.dua[3 * i] = o.dora
     b.dua[3 * i + 1] = o.ura
     b.dua[3 * i + 2] = o.aka
     b.n_fu[i] = o.n_fu_items
-    memcpy(b.fu_items + 36 * i, o.fu_items, 36)      # unused items are zero
+    memcpy(b.fu_items + sizeof(o.fu_items) * i, o.fu_items, sizeof(o.fu_items))  # unused: 0
     memcpy(b.delta + 4 * i, o.delta, 4 * sizeof(i32))
     memcpy(b.pay + 4 * i, o.pay, 4 * sizeof(i32))
 
@@ -136,19 +130,7 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
     set aside (sanma nukidora), zeros when None. Returns a dict of arrays."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef RulesC r
-    r.kuitan = rules[0]
-    r.red_fives = rules[1]
-    r.kazoe = rules[2]
-    r.kiriage = rules[3]
-    r.yakuman_stacking = rules[4]
-    r.renhou = rules[5]
-    r.double_wind_pair_fu = rules[6]
-    r.rinshan_tsumo_fu = rules[7]
-    r.open_pinfu_30fu = rules[8]
-    r.ryuuiisou_needs_hatsu = rules[9]
-    r.pao_mask = rules[10]
-    r.players = rules[11]
-    r.nukidora = rules[12]
+    fill_rules(&r, rules)
     status_a = np.zeros(n, np.int32)
     han_a = np.zeros(n, np.uint8)
     fu_a = np.zeros(n, np.uint8)
@@ -157,16 +139,16 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
     basic_a = np.zeros(n, np.int32)
     points_a = np.zeros(n, np.int32)
     mask_a = np.zeros(n, np.uint64)
-    yaku_han_a = np.zeros((n, 55), np.uint8)
+    yaku_han_a = np.zeros((n, N_YAKU), np.uint8)
     dua_a = np.zeros((n, 3), np.uint8)
-    fu_items_a = np.zeros((n, 12, 3), np.uint8)
+    fu_items_a = np.zeros((n, MAX_FU_ITEMS, sizeof(FuItem)), np.uint8)
     n_fu_a = np.zeros(n, np.uint8)
     delta_a = np.zeros((n, 4), np.int32)
     pay_a = np.zeros((n, 4), np.int32)
     decomp_a = np.zeros(n, np.int32)
     cdef _Batch b
-    if dora.shape[1] > 10 or ura.shape[1] > 10:
-        raise ValueError("at most 10 dora and 10 ura indicator columns")
+    if dora.shape[1] > MAX_INDICATORS or ura.shape[1] > MAX_INDICATORS:
+        raise ValueError(f"at most {MAX_INDICATORS} dora and ura indicator columns")
     if n == 0:
         return dict(status=status_a, han=han_a, fu=fu_a, limit=limit_a, yakuman=yakuman_a,
                     basic=basic_a, points=points_a, yaku_mask=mask_a, yaku_han=yaku_han_a,

@@ -70,8 +70,8 @@ cdef struct Situation:
     i8 pao_rel              # liable player (1..3) or -1
     u8 n_dora
     u8 n_ura
-    u8 dora_ind[10]         # dora indicators (kan dora included)
-    u8 ura_ind[10]          # ura indicators (used only with riichi)
+    u8 dora_ind[MAX_INDICATORS]     # dora indicators (kan dora included)
+    u8 ura_ind[MAX_INDICATORS]      # ura indicators (used only with riichi)
     u16 honba               # honba paid to this winner
     u16 riichi_sticks       # sticks collected by this winner
     u8 n_kita               # norths the winner set aside (nukidora; 0 unless rules.nukidora)
@@ -84,11 +84,11 @@ cdef struct FuItem:
 cdef struct ScoreOut:
     i32 status              # ST_OK, ST_NO_YAKU, or a negative error
     u64 yaku_mask           # bit i = tenhou yaku id i (dora/ura/aka bits set when counted)
-    u8 yaku_han[55]         # han per yaku id (yakuman ids: multiplier 1 or 2)
+    u8 yaku_han[N_YAKU]     # han per yaku id (yakuman ids: multiplier 1 or 2)
     u8 han                  # total han incl. dora (0 for yakuman hands)
     u8 fu                   # rounded fu (0 for kokushi)
     u8 n_fu_items
-    FuItem fu_items[12]
+    FuItem fu_items[MAX_FU_ITEMS]
     u8 dora                 # dora incl. nukidora
     u8 ura
     u8 aka
@@ -106,6 +106,25 @@ cdef struct ScoreOut:
     Decomp decomp           # the chosen decomposition
 
 cdef void rules_default(RulesC* r) noexcept nogil
+# RulesC from mjcore.riichi.rules.RuleSet.scoring_params.
+cdef int fill_rules(RulesC* r, tuple params) except -1
+
+
+# The one place a Situation is filled (score_raw, score_plain, the batch loop), indicators
+# apart (the caller writes dora_ind/ura_ind and n_dora/n_ura). A value out of its range becomes
+# 255 (pao 100), which score_hand reports as ST_BAD_TILE or ST_BAD_SEATS.
+cdef inline void fill_situation(Situation* s, int win_tile, int flags, int seat_wind,
+                                int round_wind, int from_rel, int pao_rel, int honba,
+                                int riichi_sticks, int kita) noexcept nogil:
+    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
+    s.flags = <u16>flags
+    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
+    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
+    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
+    s.pao_rel = <i8>pao_rel if -1 <= pao_rel < 4 else 100
+    s.honba = <u16>honba
+    s.riichi_sticks = <u16>riichi_sticks
+    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
 
 # Score one hand (the hand includes the winning tile). Returns out.status.
 cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,

@@ -12,7 +12,7 @@ from .decompose cimport (
 )
 from .decompose cimport fill_hand
 from .scoring cimport (
-    N_YAKU, RulesC, Situation, FuItem, ScoreOut,
+    N_YAKU, MAX_FU_ITEMS, MAX_INDICATORS, RulesC, Situation, FuItem, ScoreOut, fill_situation,
     F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN, F_HAITEI, F_HOUTEI,
     F_TENHOU, F_CHIIHOU, F_RENHOU,
     LIMIT_NONE, LIMIT_MANGAN, LIMIT_HANEMAN, LIMIT_BAIMAN, LIMIT_SANBAIMAN, LIMIT_YAKUMAN,
@@ -115,7 +115,7 @@ cdef struct _Cand:
     int yakuman             # multiplier
     int fu
     int n_fu_items
-    FuItem fu_items[12]
+    FuItem fu_items[MAX_FU_ITEMS]
     int basic
     int limit
     int kazoe
@@ -242,7 +242,7 @@ cdef inline void _fill_han(ScoreOut* out, int menzen, int renhou_rule, int stack
     cdef u64 m = out.yaku_mask & ((ONE << 52) - 1)
     cdef const u8* han = HAN_TABLE[1 if menzen else 0][stacking if stacking <= 2 else 1]
     cdef int i
-    memset(out.yaku_han, 0, 55)
+    memset(out.yaku_han, 0, N_YAKU)
     while m:
         i = _ctz64(m)
         m &= m - 1
@@ -408,207 +408,210 @@ cdef inline void _sort4(int* a) noexcept nogil:
         a[j + 1] = v
 
 
-cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
-    """Yaku, fu and basic points of one decomposition."""
-    cdef const RulesC* r = x.rules
-    cdef int i, j, t, kind, fu, conc, ankou = 0, n_trip = 0, n_kans = 0, n_seq = 0
-    cdef int pinfu = 0, value_pair = 0, pair_fu = 0, set_fu, all_yaochuu_sets = 1
-    cdef int dragons_trip = 0, winds_trip = 0, han, rounded, basic, tot, n_pairs, is_kan
-    cdef u32 dragons
-    cdef u64 trip_m = 0         # bit t: a triplet/kan of kind t
-    cdef u32 seq_m = 0          # bit t: a sequence starting at t
-    cdef int seq_t[4]
-    cdef u64 ym = x.base_yakuman_mask
-    cdef int set_fu_of[4]
-    cdef int set_tile_of[4]
-    cdef int n_set_fu = 0, nf = 0
-    cdef u64 mask = x.base_mask     # locals: the build has no strict aliasing
-    cdef int yh = x.base_total
-    cdef int menzen = x.menzen, tsumo = x.tsumo
-    cdef int seat_tile = x.seat_tile, round_tile = x.round_tile
-    c.yakuman = 0
-    c.n_fu_items = 0
-    memset(c.fu_items, 0, sizeof(FuItem) * 12)     # copied whole
-    c.kazoe = 0
-    c.fu = 0
-    tot = 0
+cdef struct _Sets:
+    # what the yaku and fu of a standard-form decomposition read from its sets and pair
+    u64 trip_m              # bit t: a triplet/kan of kind t
+    u32 seq_m               # bit t: a sequence starting at t
+    int seq_t[4]            # the sequences' first tiles
+    int n_seq
+    int n_trip              # triplets and kans
+    int ankou               # concealed triplets and kans (a ron-completed triplet is open)
+    int n_kans
+    int set_fu[4]           # fu and tile of each triplet/kan, in set order
+    int set_tile[4]
+    int pair_fu
+    int all_yaochuu         # every set and the pair hold a terminal or honor
+    int dragons_trip
+    int winds_trip
 
-    if d.form == FORM_KOKUSHI:
-        if d.wait == WAIT_KOKUSHI_13:
-            _add(&ym, &tot, Y_KOKUSHI_13, 2 if r.yakuman_stacking == 2 else 1)
+
+cdef inline void _read_sets(const Decomp* d, const _Ctx* x, _Sets* s) noexcept nogil:
+    cdef int i, t, kind, conc, is_kan
+    cdef int pair = d.pair
+    s.trip_m = 0
+    s.seq_m = 0
+    s.n_seq = 0
+    s.n_trip = 0
+    s.ankou = 0
+    s.n_kans = 0
+    s.pair_fu = 0
+    for i in range(4):
+        t = d.sets[i].tile
+        kind = d.sets[i].kind
+        if kind == SET_SEQ:
+            s.seq_m |= (<u32>1) << t
+            s.seq_t[s.n_seq] = t
+            s.n_seq += 1
+            continue
+        conc = d.sets[i].concealed
+        if conc and not x.tsumo and i == d.win_set:
+            conc = 0            # a triplet completed by ron is open
+        is_kan = kind == SET_KAN
+        # 2 fu, doubled for terminals/honors, doubled when concealed, x4 for a kan
+        s.set_fu[s.n_trip] = 2 << (_is_yaochuu(t) + conc + 2 * is_kan)
+        s.set_tile[s.n_trip] = t
+        s.n_trip += 1
+        s.trip_m |= ONE << t
+        s.ankou += conc
+        s.n_kans += is_kan
+    s.all_yaochuu = (s.seq_m & ~SEQ_YAOCHUU_BITS) == 0 and (s.trip_m & ~YAOCHUU_BITS) == 0 \
+        and _is_yaochuu(pair)
+    s.dragons_trip = _popcount64((s.trip_m >> 31) & 7)
+    s.winds_trip = _popcount64((s.trip_m >> 27) & 15)
+    if pair >= 31:
+        s.pair_fu = 2
+    elif pair >= 27:
+        if pair == x.seat_tile and pair == x.round_tile:
+            s.pair_fu = x.rules.double_wind_pair_fu
+        elif pair == x.seat_tile or pair == x.round_tile:
+            s.pair_fu = 2
+
+
+cdef inline void _yaku_yakuhai(const _Sets* s, const _Ctx* x, u64* mask, int* yh) noexcept nogil:
+    """Dragon triplets, the seat wind and the round wind."""
+    mask[0] |= ((s.trip_m >> 31) & 7) << Y_HAKU
+    yh[0] += s.dragons_trip
+    if s.trip_m & (ONE << x.seat_tile):
+        _add(mask, yh, Y_SEAT_WIND + x.seat_tile - 27, 1)
+    if s.trip_m & (ONE << x.round_tile):
+        _add(mask, yh, Y_ROUND_WIND + x.round_tile - 27, 1)
+
+
+cdef inline int _identical_sequences(_Sets* s) noexcept nogil:
+    """Disjoint pairs of identical sequences among the (at most 4) sequences: 0, 1 or 2."""
+    cdef int* q = s.seq_t
+    if s.n_seq == 4:
+        _sort4(q)
+        if q[0] == q[1]:
+            return 2 if q[2] == q[3] else 1
+        return 1 if q[1] == q[2] or q[2] == q[3] else 0
+    if s.n_seq == 3:
+        return 1 if q[0] == q[1] or q[0] == q[2] or q[1] == q[2] else 0
+    return 1 if s.n_seq == 2 and q[0] == q[1] else 0
+
+
+cdef inline int _yaku_sequences(const Decomp* d, _Sets* s, int menzen, u64* mask,
+                                int* yh) noexcept nogil:
+    """Pinfu, iipeikou / ryanpeikou, sanshoku, ittsu. Returns 1 for pinfu."""
+    cdef int pinfu = 0, n_pairs
+    cdef u32 seq_m = s.seq_m
+    if menzen and s.n_seq == 4 and s.pair_fu == 0 and d.wait == WAIT_RYANMEN:
+        pinfu = 1
+        _add(mask, yh, Y_PINFU, 1)
+    if menzen and s.n_seq >= 2:
+        n_pairs = _identical_sequences(s)
+        if n_pairs >= 2:
+            _add(mask, yh, Y_RYANPEIKOU, 3)
+        elif n_pairs == 1:
+            _add(mask, yh, Y_IIPEIKOU, 1)
+    if s.n_seq >= 3:
+        if seq_m & (seq_m >> 9) & (seq_m >> 18) & 0x7F:
+            _add(mask, yh, Y_SANSHOKU, 2 if menzen else 1)
+        if seq_m & (seq_m >> 3) & (seq_m >> 6) & 0x8040201:
+            _add(mask, yh, Y_ITTSU, 2 if menzen else 1)
+    return pinfu
+
+
+cdef inline void _yaku_outside(const _Sets* s, const _Ctx* x, u64* mask,
+                               int* yh) noexcept nogil:
+    """Chanta / junchan (honroutou is the no-sequence case, counted hand-wide)."""
+    if s.all_yaochuu and s.n_seq > 0 and not mask[0] & (ONE << Y_HONROUTOU):
+        if x.present & HONOR_BITS:
+            _add(mask, yh, Y_CHANTA, 2 if x.menzen else 1)
         else:
-            _add(&ym, &tot, Y_KOKUSHI, 1)
+            _add(mask, yh, Y_JUNCHAN, 3 if x.menzen else 2)
+
+
+cdef inline void _yaku_triplets(const Decomp* d, const _Sets* s, u64* mask,
+                                int* yh) noexcept nogil:
+    """Toitoi, sanankou, sanshoku doukou, sankantsu, shousangen."""
+    cdef u64 trip_m = s.trip_m
+    if s.n_trip == 4:
+        _add(mask, yh, Y_TOITOI, 2)
+    if s.ankou == 3:
+        _add(mask, yh, Y_SANANKOU, 2)
+    if s.n_trip >= 3 and trip_m & (trip_m >> 9) & (trip_m >> 18) & 0x1FF:
+        _add(mask, yh, Y_SANSHOKU_DOUKOU, 2)
+    if s.n_kans == 3:
+        _add(mask, yh, Y_SANKANTSU, 2)
+    if s.dragons_trip == 2 and d.pair >= 31:
+        _add(mask, yh, Y_SHOUSANGEN, 2)
+
+
+cdef inline void _yakuman_sets(const Decomp* d, const _Sets* s, const RulesC* r, u64* ym,
+                               int* tot) noexcept nogil:
+    """The yakuman of the standard form: daisangen, suuankou, the four winds, suukantsu."""
+    cdef int double_form = 2 if r.yakuman_stacking == 2 else 1
+    if s.dragons_trip == 3:
+        _add(ym, tot, Y_DAISANGEN, 1)
+    if s.ankou == 4:
+        if d.wait == WAIT_TANKI:
+            _add(ym, tot, Y_SUUANKOU_TANKI, double_form)
+        else:
+            _add(ym, tot, Y_SUUANKOU, 1)
+    if s.winds_trip == 4:
+        _add(ym, tot, Y_DAISUUSHII, double_form)
+    elif s.winds_trip == 3 and d.pair >= 27 and d.pair < 31:
+        _add(ym, tot, Y_SHOUSUUSHII, 1)
+    if s.n_kans == 4:
+        _add(ym, tot, Y_SUUKANTSU, 1)
+
+
+cdef inline void _fu_standard(const Decomp* d, const _Sets* s, const _Ctx* x, int pinfu,
+                              _Cand* c) noexcept nogil:
+    """Fu of the standard form, itemised into c.fu_items; c.fu rounded up to tens."""
+    cdef const RulesC* r = x.rules
+    cdef int i, fu = 20, rounded, nf = 0
+    nf = _fu_item(c.fu_items, nf, FU_BASE, 0, 20)
+    if not (pinfu and x.tsumo):
+        if x.menzen and not x.tsumo:
+            fu += 10
+            nf = _fu_item(c.fu_items, nf, FU_MENZEN_RON, 0, 10)
+        if x.tsumo:
+            if x.flags & F_RINSHAN:
+                if r.rinshan_tsumo_fu:
+                    fu += r.rinshan_tsumo_fu
+                    nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, r.rinshan_tsumo_fu)
+            else:
+                fu += 2
+                nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, 2)
+        for i in range(s.n_trip):
+            fu += s.set_fu[i]
+            nf = _fu_item(c.fu_items, nf, FU_SET, s.set_tile[i], s.set_fu[i])
+        if s.pair_fu:
+            fu += s.pair_fu
+            nf = _fu_item(c.fu_items, nf, FU_PAIR, d.pair, s.pair_fu)
+        if d.wait == WAIT_KANCHAN or d.wait == WAIT_PENCHAN or d.wait == WAIT_TANKI:
+            fu += 2
+            nf = _fu_item(c.fu_items, nf, FU_WAIT, d.wait, 2)
+    rounded = (fu + 9) // 10 * 10
+    if rounded != fu:
+        nf = _fu_item(c.fu_items, nf, FU_ROUNDING, 0, rounded - fu)
+    if rounded == 20 and not (pinfu and x.tsumo) and not x.menzen and r.open_pinfu_30fu:
+        nf = _fu_item(c.fu_items, nf, FU_OPEN_PINFU, 0, 10)
+        rounded = 30
+    c.fu = rounded
+    c.n_fu_items = nf
+
+
+cdef inline void _value(_Cand* c, const _Ctx* x, u64 mask, int yh, u64 ym) noexcept nogil:
+    """Basic points and limit from the yaku (mask, yh han) or the yakuman (ym), dora added."""
+    cdef const RulesC* r = x.rules
+    cdef int han, basic
+    if ym:                  # yakuman decide the hand when present
         c.mask = ym
         c.han = 0
         c.yakuman = _yakuman_value(ym, r.yakuman_stacking)
         c.basic = 8000 * c.yakuman
         c.limit = LIMIT_YAKUMAN
         return
-
-    if d.form == FORM_CHIITOITSU:
-        _add(&mask, &yh, Y_CHIITOITSU, 2)
-        c.fu = 25
-        c.n_fu_items = _fu_item(c.fu_items, 0, FU_CHIITOITSU, 0, 25)
-    else:
-        for i in range(4):
-            t = d.sets[i].tile
-            kind = d.sets[i].kind
-            if kind == SET_SEQ:
-                seq_m |= (<u32>1) << t
-                seq_t[n_seq] = t
-                n_seq += 1
-                continue
-            conc = d.sets[i].concealed
-            if conc and not tsumo and i == d.win_set:
-                conc = 0            # a triplet completed by ron is open
-            n_trip += 1
-            trip_m |= ONE << t
-            ankou += conc
-            is_kan = kind == SET_KAN
-            n_kans += is_kan
-            # 2 fu, doubled for terminals/honors, doubled when concealed, x4 for a kan
-            set_fu_of[n_set_fu] = 2 << (_is_yaochuu(t) + conc + 2 * is_kan)
-            set_tile_of[n_set_fu] = t
-            n_set_fu += 1
-        t = d.pair
-        all_yaochuu_sets = (seq_m & ~SEQ_YAOCHUU_BITS) == 0 and (trip_m & ~YAOCHUU_BITS) == 0 \
-            and _is_yaochuu(t)
-        dragons = <u32>(trip_m >> 31) & 7
-        dragons_trip = _popcount64(dragons)
-        winds_trip = _popcount64((trip_m >> 27) & 15)
-        if t >= 31:
-            pair_fu = 2
-        elif t >= 27:
-            if t == seat_tile and t == round_tile:
-                pair_fu = r.double_wind_pair_fu
-            elif t == seat_tile or t == round_tile:
-                pair_fu = 2
-
-        # Yakuhai.
-        mask |= (<u64>dragons) << Y_HAKU
-        yh += dragons_trip
-        if trip_m & (ONE << seat_tile):
-            _add(&mask, &yh, Y_SEAT_WIND + seat_tile - 27, 1)
-        if trip_m & (ONE << round_tile):
-            _add(&mask, &yh, Y_ROUND_WIND + round_tile - 27, 1)
-        # Pinfu.
-        if menzen and n_seq == 4 and pair_fu == 0 and d.wait == WAIT_RYANMEN:
-            pinfu = 1
-            _add(&mask, &yh, Y_PINFU, 1)
-        # Iipeikou / ryanpeikou.
-        if menzen and n_seq >= 2:
-            # identical sequences: disjoint equal pairs among the (at most 4) sequences
-            n_pairs = 0
-            if n_seq == 4:
-                _sort4(seq_t)
-                if seq_t[0] == seq_t[1]:
-                    n_pairs += 1
-                    if seq_t[2] == seq_t[3]:
-                        n_pairs += 1
-                elif seq_t[1] == seq_t[2]:
-                    n_pairs += 1
-                elif seq_t[2] == seq_t[3]:
-                    n_pairs += 1
-            elif n_seq == 3:
-                if seq_t[0] == seq_t[1] or seq_t[0] == seq_t[2] or seq_t[1] == seq_t[2]:
-                    n_pairs = 1
-            elif seq_t[0] == seq_t[1]:
-                n_pairs = 1
-            if n_pairs >= 2:
-                _add(&mask, &yh, Y_RYANPEIKOU, 3)
-            elif n_pairs == 1:
-                _add(&mask, &yh, Y_IIPEIKOU, 1)
-        # Sanshoku, ittsu.
-        if n_seq >= 3:
-            if seq_m & (seq_m >> 9) & (seq_m >> 18) & 0x7F:
-                _add(&mask, &yh, Y_SANSHOKU, 2 if menzen else 1)
-            if seq_m & (seq_m >> 3) & (seq_m >> 6) & 0x8040201:
-                _add(&mask, &yh, Y_ITTSU, 2 if menzen else 1)
-        # Chanta / junchan (honroutou is the no-sequence case, counted hand-wide).
-        if all_yaochuu_sets and n_seq > 0:
-            if mask & (ONE << Y_HONROUTOU):
-                pass
-            elif x.present & HONOR_BITS:
-                _add(&mask, &yh, Y_CHANTA, 2 if menzen else 1)
-            else:
-                _add(&mask, &yh, Y_JUNCHAN, 3 if menzen else 2)
-        if n_trip == 4:
-            _add(&mask, &yh, Y_TOITOI, 2)
-        if ankou == 3:
-            _add(&mask, &yh, Y_SANANKOU, 2)
-        if n_trip >= 3:
-            if trip_m & (trip_m >> 9) & (trip_m >> 18) & 0x1FF:
-                _add(&mask, &yh, Y_SANSHOKU_DOUKOU, 2)
-        if n_kans == 3:
-            _add(&mask, &yh, Y_SANKANTSU, 2)
-        if dragons_trip == 2 and d.pair >= 31:
-            _add(&mask, &yh, Y_SHOUSANGEN, 2)
-
-        # Yakuman of the standard form.
-        if dragons_trip == 3:
-            _add(&ym, &tot, Y_DAISANGEN, 1)
-        if ankou == 4:
-            if d.wait == WAIT_TANKI:
-                _add(&ym, &tot, Y_SUUANKOU_TANKI, 2 if r.yakuman_stacking == 2 else 1)
-            else:
-                _add(&ym, &tot, Y_SUUANKOU, 1)
-        if winds_trip == 4:
-            _add(&ym, &tot, Y_DAISUUSHII, 2 if r.yakuman_stacking == 2 else 1)
-        elif winds_trip == 3 and d.pair >= 27 and d.pair < 31:
-            _add(&ym, &tot, Y_SHOUSUUSHII, 1)
-        if n_kans == 4:
-            _add(&ym, &tot, Y_SUUKANTSU, 1)
-
-        # Fu.
-        fu = 20
-        nf = _fu_item(c.fu_items, nf, FU_BASE, 0, 20)
-        if pinfu and tsumo:
-            pass
-        else:
-            if menzen and not tsumo:
-                fu += 10
-                nf = _fu_item(c.fu_items, nf, FU_MENZEN_RON, 0, 10)
-            if tsumo:
-                if x.flags & F_RINSHAN:
-                    if r.rinshan_tsumo_fu:
-                        fu += r.rinshan_tsumo_fu
-                        nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, r.rinshan_tsumo_fu)
-                else:
-                    fu += 2
-                    nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, 2)
-            for i in range(n_set_fu):
-                fu += set_fu_of[i]
-                nf = _fu_item(c.fu_items, nf, FU_SET, set_tile_of[i], set_fu_of[i])
-            if pair_fu:
-                fu += pair_fu
-                nf = _fu_item(c.fu_items, nf, FU_PAIR, d.pair, pair_fu)
-            if d.wait == WAIT_KANCHAN or d.wait == WAIT_PENCHAN or d.wait == WAIT_TANKI:
-                fu += 2
-                nf = _fu_item(c.fu_items, nf, FU_WAIT, d.wait, 2)
-        rounded = (fu + 9) // 10 * 10
-        if rounded != fu:
-            nf = _fu_item(c.fu_items, nf, FU_ROUNDING, 0, rounded - fu)
-        if rounded == 20 and not (pinfu and tsumo) and not menzen and r.open_pinfu_30fu:
-            nf = _fu_item(c.fu_items, nf, FU_OPEN_PINFU, 0, 10)
-            rounded = 30
-        c.fu = rounded
-        c.n_fu_items = nf
-
     c.mask = mask
     c.han = yh
-    # Yakuman decide the hand when present.
-    if ym:
-        c.mask = ym
-        c.han = 0
-        c.yakuman = _yakuman_value(ym, r.yakuman_stacking)
-        c.basic = 8000 * c.yakuman
-        c.limit = LIMIT_YAKUMAN
-        return
-    if c.han == 0:
+    if yh == 0:
         c.basic = 0
         c.limit = LIMIT_NONE
         return
-    han = c.han + x.dora + x.ura + x.aka
+    han = yh + x.dora + x.ura + x.aka
     if han >= 13 and r.kazoe:
         c.kazoe = 1
         c.yakuman = 1
@@ -634,6 +637,38 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         else:
             c.basic = basic
             c.limit = LIMIT_NONE
+
+
+cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
+    """Yaku, fu and basic points of one decomposition, yaku family by family."""
+    cdef _Sets s
+    cdef int pinfu, tot = 0
+    cdef u64 ym = x.base_yakuman_mask
+    cdef u64 mask = x.base_mask     # locals: the build has no strict aliasing
+    cdef int yh = x.base_total
+    c.yakuman = 0
+    c.n_fu_items = 0
+    memset(c.fu_items, 0, sizeof(FuItem) * MAX_FU_ITEMS)     # copied whole
+    c.kazoe = 0
+    c.fu = 0
+    if d.form == FORM_KOKUSHI:
+        if d.wait == WAIT_KOKUSHI_13:
+            _add(&ym, &tot, Y_KOKUSHI_13, 2 if x.rules.yakuman_stacking == 2 else 1)
+        else:
+            _add(&ym, &tot, Y_KOKUSHI, 1)
+    elif d.form == FORM_CHIITOITSU:
+        _add(&mask, &yh, Y_CHIITOITSU, 2)
+        c.fu = 25
+        c.n_fu_items = _fu_item(c.fu_items, 0, FU_CHIITOITSU, 0, 25)
+    else:
+        _read_sets(d, x, &s)
+        _yaku_yakuhai(&s, x, &mask, &yh)
+        pinfu = _yaku_sequences(d, &s, x.menzen, &mask, &yh)
+        _yaku_outside(&s, x, &mask, &yh)
+        _yaku_triplets(d, &s, &mask, &yh)
+        _yakuman_sets(d, &s, x.rules, &ym, &tot)
+        _fu_standard(d, &s, x, pinfu, c)
+    _value(c, x, mask, yh, ym)
 
 
 cdef inline bint _better(const _Cand* a, const _Cand* b) noexcept nogil:
@@ -664,7 +699,7 @@ cdef int _check_situation(const HandC* hand, const Situation* sit,
         return ST_BAD_SEATS
     if sit.pao_rel != -1 and (sit.pao_rel < 1 or sit.pao_rel > last):
         return ST_BAD_SEATS
-    if sit.n_dora > 10 or sit.n_ura > 10:
+    if sit.n_dora > MAX_INDICATORS or sit.n_ura > MAX_INDICATORS:
         return ST_BAD_SITUATION
     if rules.players == 3:
         for k in range(1, 8):
@@ -810,7 +845,7 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
               best.yakuman > 0 and not best.kazoe)
     out.fu = <u8>best.fu
     out.n_fu_items = <u8>best.n_fu_items
-    memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * 12)
+    memcpy(out.fu_items, best.fu_items, sizeof(FuItem) * MAX_FU_ITEMS)
     out.dora = <u8>x.dora
     out.ura = <u8>x.ura
     out.aka = <u8>x.aka
@@ -821,7 +856,7 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
     if out.status == ST_NO_YAKU:
         out.han = 0
         out.yaku_mask = 0
-        memset(out.yaku_han, 0, 55)
+        memset(out.yaku_han, 0, N_YAKU)
         out.points = 0
         for i in range(4):
             out.pay[i] = 0
@@ -846,35 +881,13 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
 
 # ---- Python surface ----------------------------------------------------------------------
 
-YAKU_NAMES = (
-    ("menzen tsumo", "門前清自摸和"), ("riichi", "立直"), ("ippatsu", "一発"),
-    ("chankan", "槍槓"), ("rinshan kaihou", "嶺上開花"), ("haitei raoyue", "海底摸月"),
-    ("houtei raoyui", "河底撈魚"), ("pinfu", "平和"), ("tanyao", "断幺九"),
-    ("iipeikou", "一盃口"), ("seat wind east", "自風 東"), ("seat wind south", "自風 南"),
-    ("seat wind west", "自風 西"), ("seat wind north", "自風 北"),
-    ("round wind east", "場風 東"), ("round wind south", "場風 南"),
-    ("round wind west", "場風 西"), ("round wind north", "場風 北"),
-    ("haku", "役牌 白"), ("hatsu", "役牌 發"), ("chun", "役牌 中"),
-    ("double riichi", "両立直"), ("chiitoitsu", "七対子"), ("chanta", "混全帯幺九"),
-    ("ittsu", "一気通貫"), ("sanshoku doujun", "三色同順"), ("sanshoku doukou", "三色同刻"),
-    ("sankantsu", "三槓子"), ("toitoi", "対々和"), ("sanankou", "三暗刻"),
-    ("shousangen", "小三元"), ("honroutou", "混老頭"), ("ryanpeikou", "二盃口"),
-    ("junchan", "純全帯幺九"), ("honitsu", "混一色"), ("chinitsu", "清一色"),
-    ("renhou", "人和"), ("tenhou", "天和"), ("chiihou", "地和"), ("daisangen", "大三元"),
-    ("suuankou", "四暗刻"), ("suuankou tanki", "四暗刻単騎"), ("tsuuiisou", "字一色"),
-    ("ryuuiisou", "緑一色"), ("chinroutou", "清老頭"), ("chuuren poutou", "九蓮宝燈"),
-    ("junsei chuuren poutou", "純正九蓮宝燈"), ("kokushi musou", "国士無双"),
-    ("kokushi musou 13-sided", "国士無双１３面"), ("daisuushii", "大四喜"),
-    ("shousuushii", "小四喜"), ("suukantsu", "四槓子"), ("dora", "ドラ"),
-    ("ura dora", "裏ドラ"), ("aka dora", "赤ドラ"),
-)
-LIMIT_NAMES = ("", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
-FU_ITEM_NAMES = ("base", "chiitoitsu", "menzen ron", "tsumo", "set", "pair", "wait",
-                 "open pinfu", "rounding")
-WAIT_NAMES = ("ryanmen", "kanchan", "penchan", "shanpon", "tanki", "kokushi", "kokushi 13-sided")
-_MULTI_YAKUMAN = ("yakuman", "double yakuman", "triple yakuman", "quadruple yakuman",
-                  "quintuple yakuman", "sextuple yakuman")
+# The names of the codes (Python data, one place), checked against the kernel's constants.
+from mjcore.riichi.names import FU_ITEM_NAMES, LIMIT_NAMES, WAIT_NAMES, YAKU_NAMES
+from mjcore.riichi.names import MULTI_YAKUMAN_NAMES as _MULTI_YAKUMAN
 
+if (len(YAKU_NAMES) != N_YAKU or len(FU_ITEM_NAMES) != FU_ROUNDING + 1
+        or len(LIMIT_NAMES) != LIMIT_YAKUMAN + 1 or len(WAIT_NAMES) != WAIT_KOKUSHI_13 + 1):
+    raise ImportError("mjcore.riichi.names does not match the codes of mjcore/_core/scoring.pxd")
 
 cdef object _decomp_factory = None
 
@@ -924,7 +937,7 @@ cdef class ScoreResult:
         cdef int i
         if self._yaku is None:
             items = []
-            for i in range(55):
+            for i in range(N_YAKU):
                 if self.o.yaku_mask & (ONE << i):
                     han = self.o.yaku_han[i]
                     if 36 <= i < 52 and self.o.yakuman and not self.o.kazoe:
@@ -940,8 +953,8 @@ cdef class ScoreResult:
 
     @property
     def yaku_han(self):
-        """Han per tenhou yaku id (55 entries; yakuman ids hold the multiplier)."""
-        return tuple(self.o.yaku_han[i] for i in range(55))
+        """Han per tenhou yaku id (N_YAKU = 55 entries; yakuman ids hold the multiplier)."""
+        return tuple(self.o.yaku_han[i] for i in range(N_YAKU))
 
     @property
     def dora(self):
@@ -1101,7 +1114,7 @@ FuEntry.__doc__ = ("One fu item: ``item`` (base, set, pair, wait, ...), its ``ti
                    "id for sets and pairs, the wait's name for a wait, else None) and ``fu``.")
 
 
-cdef int _fill_rules(RulesC* r, tuple p) except -1:
+cdef int fill_rules(RulesC* r, tuple p) except -1:
     r.kuitan = p[0]
     r.red_fives = p[1]
     r.kazoe = p[2]
@@ -1121,8 +1134,8 @@ cdef int _fill_rules(RulesC* r, tuple p) except -1:
 cdef int _fill_indicators(u8* dst, object src) except -1:
     cdef int n = 0
     for t in src:
-        if n >= 10:
-            return 11
+        if n >= MAX_INDICATORS:
+            return MAX_INDICATORS + 1
         dst[n] = <u8>t if 0 <= t < 34 else 255
         n += 1
     return n
@@ -1138,18 +1151,11 @@ def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
     cdef RulesC r
     cdef ScoreResult res = ScoreResult.__new__(ScoreResult)
     fill_hand(&h, counts, melds, red)
-    _fill_rules(&r, rules)
-    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
-    s.flags = <u16>flags
-    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
-    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
-    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
-    s.pao_rel = <i8>pao_rel if -1 <= pao_rel < 4 else 100
+    fill_rules(&r, rules)
+    fill_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, pao_rel, honba,
+                   riichi_sticks, kita)
     s.n_dora = <u8>_fill_indicators(s.dora_ind, dora)
     s.n_ura = <u8>_fill_indicators(s.ura_ind, ura)
-    s.honba = <u16>honba
-    s.riichi_sticks = <u16>riichi_sticks
-    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
     with nogil:
         score_hand(&h, &s, &r, &res.o)
     res.winner = winner
@@ -1167,7 +1173,7 @@ cdef int _plain_kinds(u8* dst, object src) except -2:
         n = len(<list>src)
     else:
         return -1
-    if n > 10:
+    if n > MAX_INDICATORS:
         return -1
     for k in range(n):
         t = src[k]
@@ -1196,18 +1202,11 @@ def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_
         return None
     res = ScoreResult.__new__(ScoreResult)
     fill_hand(&h, counts, melds, red)
-    _fill_rules(&r, rules)
+    fill_rules(&r, rules)
+    fill_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, -1, honba,
+                   riichi_sticks, kita)
     s.n_dora = <u8>nd
     s.n_ura = <u8>nu
-    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
-    s.flags = <u16>flags
-    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
-    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
-    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
-    s.pao_rel = -1
-    s.honba = <u16>honba
-    s.riichi_sticks = <u16>riichi_sticks
-    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
     with nogil:
         score_hand(&h, &s, &r, &res.o)
     res.winner = 0

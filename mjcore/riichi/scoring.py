@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._core import scoring as _sc
-from .._core.scoring import LIMIT_NAMES, YAKU_NAMES, FuEntry, ScoreResult, Yaku
+from .._core.scoring import FuEntry, ScoreResult, Yaku
 from .._core.scoring import score_plain as _score_plain
 from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind
@@ -29,6 +29,7 @@ from ..errors import InvalidHandError
 from ..hand import Hand
 from ..status import BAD_SEATS, BAD_TILE, NOT_IN_SANMA, reason_of, status_error
 from ..tiles import parse_kinds
+from .names import LIMIT_NAMES, YAKU_NAMES
 from .rules import DEFAULT_RULES, RuleSet
 
 F_TSUMO, F_RIICHI, F_DOUBLE_RIICHI, F_IPPATSU, F_RINSHAN, F_CHANKAN = 1, 2, 4, 8, 16, 32
