@@ -5,11 +5,12 @@ Single hands: ``Hand.parse``, ``shanten``, ``is_agari``, ``decompose``, ``waits`
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .analysis import is_agari, shanten, ukeire, waits
 from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
-from .hand import Hand, Meld, MeldKind
+from .hand import Hand
+from .melds import Meld, MeldKind
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .riichi.dora import count_dora, dora_from_indicator
 from .tiles import parse_tile, tile_name
@@ -34,7 +35,7 @@ def __dir__() -> list[str]:
     return sorted(set(__all__) | {n for n in globals() if n.startswith("__")})
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """Scoring, decomposition and the batch API load on first use, so `import mjcore` stays
     light."""
     if name == "score":

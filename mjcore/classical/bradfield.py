@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import MjcoreError
-from ..hand import Meld, MeldKind
+from ..melds import Meld, MeldKind
 from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
 from .scoring import SF_ADDED, SF_KONG, Deal, DealScore, Item, PlayerHand, PlayerScore, score_deal
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from .._core import classical_scoring as _k
 from ..errors import InvalidHandError
-from ..hand import Meld
+from ..melds import Meld
 from ..status import BAD_COUNT, reason_of, status_error
 from ..tiles import N_KINDS, format_tiles, parse_bonus_tiles, tile_name
 from .rules import ClassicalRules

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...engine.wall import hand_seed
 from ...errors import MjcoreError
-from ...hand import Meld as CoreMeld
+from ...melds import Meld as CoreMeld
 from ..rules import ClassicalRules
 from .handcalc import USE_NAMES, USE_PUNG
 from .referee import ClassicalHand, EngineError, HandResult, Meld, WinInfo
@@ -36,7 +36,7 @@ def _core_meld(m: Meld, seat: int) -> CoreMeld:
 
 @lru_cache(maxsize=4096)
 def _core_meld_of(kind: str, tile: int, concealed: bool, added: bool, rel: int) -> CoreMeld:
-    """The shared :class:`mjcore.hand.Meld` of a declared set (immutable, so shared)."""
+    """The shared :class:`mjcore.melds.Meld` of a declared set (immutable, so shared)."""
     if kind == "chow":
         return CoreMeld.chi([tile, tile + 1, tile + 2], called=tile)
     if kind == "pung":
