@@ -96,6 +96,7 @@ def rule_selection(rules: Any) -> sp.RuleSelection:
 
 
 def preset_to_proto(name: str, description: str) -> sp.RulePreset:
+    """A riichi rule preset with every option's value in it."""
     from mjcore.riichi.rules import RuleSet
 
     return sp.RulePreset(name=name, description=description, options=[
@@ -105,6 +106,7 @@ def preset_to_proto(name: str, description: str) -> sp.RulePreset:
 # -- analysis ---------------------------------------------------------------------------------
 
 def shanten_info(sh: Shanten) -> pb.ShantenInfo:
+    """The shanten of each form; a form the hand or the rules rule out is left unset."""
     info = pb.ShantenInfo(shanten=int(sh), standard=sh.standard)
     if sh.chiitoitsu is not None:
         info.chiitoitsu = sh.chiitoitsu
