@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from mjcore._core.scoring import MAX_FU_ITEM_COUNT, MAX_INDICATOR_COUNT, N_YAKU_IDS
+
 ArraySpec = tuple[str, tuple[int, ...]]
 
 N_KINDS = 34
-YAKU_IDS = 55           # tenhou.net yaku ids 0..54 (52 dora, 53 ura, 54 red fives)
-FU_ITEM_SLOTS = 12      # fu items per hand in StreamScoreResponse.fu_items
-MAX_INDICATORS = 10     # dora or ura indicator slots per hand
+YAKU_IDS = N_YAKU_IDS                   # tenhou.net yaku ids (52 dora, 53 ura, 54 red fives)
+FU_ITEM_SLOTS = MAX_FU_ITEM_COUNT       # fu items per hand in StreamScoreResponse.fu_items
+MAX_INDICATORS = MAX_INDICATOR_COUNT    # dora or ura indicator slots per hand
 
 # StreamScoreRequest: every array but win_tile may be empty (its default for every hand)
 SCORE_REQUEST_ARRAYS: dict[str, ArraySpec] = {
