@@ -29,6 +29,8 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
+from .test_analyze_reference import _Context
+
 SANMA = "tenhou_sanma"
 # (hand, winning tile, mjcore.score keywords): nukidora as the only dora, a hand whose only
 # han would be its norths (no yaku: dora is not yaku), kokushi ron, seven pairs
@@ -134,17 +136,6 @@ def test_the_library_works_without_grpc_and_protobuf(tmp_path):
 
 
 # -- AnalyzeHand: one encoding --------------------------------------------------------------
-
-class _Context:
-    def time_remaining(self):
-        return None
-
-    def is_active(self):
-        return True
-
-    def abort_with_status(self, status):
-        raise AssertionError(status)
-
 
 # waits and ukeire on 1m (kind 0), and tiles with no copy left unseen: the zero fields that a
 # fixed-width writer would spell out
