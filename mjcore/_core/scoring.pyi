@@ -1,6 +1,9 @@
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+N_YAKU_IDS: int
+MAX_FU_ITEM_COUNT: int
+MAX_INDICATOR_COUNT: int
 YAKU_NAMES: tuple[tuple[str, str], ...]
 LIMIT_NAMES: tuple[str, ...]
 FU_ITEM_NAMES: tuple[str, ...]

@@ -881,6 +881,11 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
 
 # ---- Python surface ----------------------------------------------------------------------
 
+# The kernel's sizes, for its Python callers.
+N_YAKU_IDS = N_YAKU
+MAX_FU_ITEM_COUNT = MAX_FU_ITEMS
+MAX_INDICATOR_COUNT = MAX_INDICATORS
+
 # The names of the codes (Python data, one place), checked against the kernel's constants.
 from mjcore.riichi.names import FU_ITEM_NAMES, LIMIT_NAMES, WAIT_NAMES, YAKU_NAMES
 from mjcore.riichi.names import MULTI_YAKUMAN_NAMES as _MULTI_YAKUMAN

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
+from .._core.scoring import MAX_INDICATOR_COUNT
 from ..errors import InvalidHandError
 from ..melds import TENHOU_KIND
 from ..results import RowResults
@@ -105,8 +106,9 @@ def _indicators(value: Any, n: int, name: str) -> np.ndarray:
     if value is None:
         return np.full((n, 0), 255, np.uint8)
     a = np.asarray(value)
-    if a.ndim != 2 or a.shape[0] != n or a.shape[1] > 10:
-        raise InvalidHandError(f"batch {name}: shape {a.shape}, expected (N, K) with K <= 10",
+    if a.ndim != 2 or a.shape[0] != n or a.shape[1] > MAX_INDICATOR_COUNT:
+        raise InvalidHandError(f"batch {name}: shape {a.shape}, expected (N, K) with "
+                               f"K <= {MAX_INDICATOR_COUNT}",
                                reason="bad_shape")
     return _arr(a, n, (a.shape[1],), np.uint8, 255, name)
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._core import scoring as _sc
-from .._core.scoring import FuEntry, ScoreResult, Yaku
+from .._core.scoring import MAX_INDICATOR_COUNT, FuEntry, ScoreResult, Yaku
 from .._core.scoring import score_plain as _score_plain
 from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind
@@ -66,8 +66,9 @@ def _indicators(value: Any, what: str) -> list[int]:
         return []
     kinds = parse_kinds(value) if isinstance(value, str) else \
         [parse_kinds(v)[0] if isinstance(v, str) else v for v in value]
-    if len(kinds) > 10:
-        raise InvalidHandError(f"{what}: at most 10 indicators", reason="bad_indicators")
+    if len(kinds) > MAX_INDICATOR_COUNT:
+        raise InvalidHandError(f"{what}: at most {MAX_INDICATOR_COUNT} indicators",
+                               reason="bad_indicators")
     for k in kinds:
         if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < 34:
             raise InvalidHandError(f"{what}: {k!r} is not a tile", reason=reason_of(BAD_TILE))
