@@ -10,7 +10,7 @@ DEBUG_TREE := build/debug-tree
 DEPS := pyproject.toml setup.py
 
 .PHONY: venv venv-test build debug-build test test-debug check demo bench proto proto-check \
-	proto-baseline lint clean
+	proto-baseline lint stubtest clean
 
 # The virtualenv and the editable install: redone only when pyproject.toml or setup.py change.
 # The extensions are compiled by `make build`, in place and incrementally.
@@ -98,9 +98,20 @@ proto-check: $(BUF_STAMP)
 proto-baseline: $(BUF_STAMP)
 	cd proto && ../$(BUF) build -o v1-baseline.binpb
 
-lint:
-	$(PY) -m ruff check mjcore service tests benchmarks scripts setup.py
-	$(PY) -m mypy mjcore benchmarks
+# ruff with pyproject's rule set; mypy (strict for mjcore, see pyproject.toml); stubtest: every
+# hand-written .pyi against its compiled module (the generated protobuf stubs are not checked)
+LINT_PATHS := mjcore service tests benchmarks scripts setup.py
+STUBS = $(wildcard mjcore/*.pyi mjcore/_core/*.pyi service/*.pyi)
+
+lint: build
+	@echo "== lint: ruff, mypy, stubtest"
+	$(PY) -m ruff check $(LINT_PATHS)
+	$(PY) -m mypy $(LINT_PATHS)
+	$(MAKE) stubtest
+
+stubtest: build
+	$(PY) -m mypy.stubtest --mypy-config-file scripts/stubtest.ini \
+		--allowlist scripts/stubtest_allowlist.txt $(subst /,.,$(STUBS:.pyi=))
 
 clean:
 	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin mjcore/_core/_build_info.json \

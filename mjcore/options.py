@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import InvalidRuleError
 
 if TYPE_CHECKING:
-    from typing_extensions import Self  # typing.Self is 3.11+; mypy ships these stubs
+    from typing import Self
 
 
 class RuleOptions:

@@ -1,4 +1,8 @@
 # HPACK (RFC 7541) header-block decoding for tests and tools (compiled: _hpack.pyx over hpack.h).
+from typing import Self
+
+from typing_extensions import disjoint_base
+
 ERROR_CODES: dict[str, int]
 
 class HpackError(ValueError):
@@ -7,8 +11,9 @@ class HpackError(ValueError):
     offset: int
     def __init__(self, code: int, offset: int) -> None: ...
 
+@disjoint_base
 class HeaderDecoder:
-    def __init__(self, max_table_size: int = ...) -> None: ...
+    def __new__(cls, max_table_size: int = ...) -> Self: ...  # (a __cinit__ at runtime)
     def decode(self, block: bytes) -> list[tuple[bytes, bytes]]: ...
     @property
     def table_size(self) -> int: ...

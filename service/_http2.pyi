@@ -1,9 +1,12 @@
 # The server side of an HTTP/2 connection carrying gRPC unary calls (compiled: _http2.pyx).
-from collections.abc import Iterable
-from typing import TypeAlias
+from collections.abc import Callable, Iterable
+from typing import Self, TypeAlias
 
-Request: TypeAlias = tuple[int, bytes, bytes, bytes | None, int]
+from typing_extensions import disjoint_base
 
+_Request: TypeAlias = tuple[int, bytes, bytes, bytes | None, int]
+
+@disjoint_base
 class ServerConnection:
     closed: bool
     going_away: bool
@@ -11,9 +14,12 @@ class ServerConnection:
     buffered: int
     strikes: int
     data_sent: int
-    def __init__(self, paths: Iterable[bytes], max_message: int = ..., max_streams: int = ...,
-                 connection_window: int = ...) -> None: ...
-    def receive(self, data: bytes | bytearray | memoryview, now: float = ...) -> list[Request]: ...
+    def __new__(cls, paths: Iterable[bytes], max_message: int = ..., max_streams: int = ...,
+                connection_window: int = ...,
+                authorize: Callable[[bytes | None], str | None] | None = ...,
+                open_paths: Iterable[bytes] = ...) -> Self: ...  # (a __cinit__ at runtime)
+    def receive(self, data: bytes | bytearray | memoryview, now: float = ...
+                ) -> list[_Request]: ...
     def respond(self, stream_id: int, message: bytes | None, status: int = ...,
                 details: str | None = ..., status_details: bytes | None = ...) -> bool: ...
     def take_output(self) -> bytes: ...

@@ -1,7 +1,5 @@
 from collections.abc import Sequence
 
-MAX_DECOMP: int
-
 def decompose_raw(
     counts: Sequence[int] | bytes,
     melds: Sequence[tuple[int, int, int, int]],

@@ -1,6 +1,8 @@
 # Typed surface of the compiled referee helpers (private; used by mjcore.riichi.round).
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 def discard_choices(hand: list[int], drawn: int, plain: tuple[Any, ...],
                     tsumogiri: tuple[Any, ...], forbidden: int = 0) -> list[Any]: ...
 def may_claim(counts: list[bytearray], waits: list[int], riichi: list[bool], seat: int,
@@ -13,6 +15,7 @@ def take_discard(hand: list[int], counts: bytearray, river: list[int], tile: int
                  disc_kinds: list[int], furiten_temp: list[bool],
                  has_discarded: list[bool]) -> int: ...
 
+@disjoint_base
 class UniformChoice:
     def __init__(self, random: Any) -> None: ...
     def __call__(self, actions: list[Any]) -> Any: ...
