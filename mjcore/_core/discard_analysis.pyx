@@ -23,7 +23,8 @@ cdef enum:
 
 # rows of the `small` (int8) output
 SMALL_ROWS = {"shanten": 0, "shanten_standard": 1, "shanten_chiitoitsu": 2,
-              "shanten_kokushi": 3, "best_shanten": 4, "made_shanten": 5, "made_best": 6}
+              "shanten_kokushi": 3, "best_shanten": 4, "made_shanten": 5, "made_best": 6,
+              "tiles": 7}
 # rows of the `wide` (int16) output
 WIDE_ROWS = {"ukeire": 0, "best_ukeire": 1, "made_ukeire": 2, "acceptance_lost": 3}
 # rows of the `masks` (uint64, bit k = kind k) output
@@ -48,11 +49,14 @@ cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made,
     cdef i8 after[34]
     cdef u64 adv[34]
     cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0, held = 0, best = 0
-    cdef int k, c, s, total, key, best_key = 1 << 30, made_key
+    cdef int k, c, s, total = 0, key, best_key = 1 << 30, made_key
     memset(d_shanten, NOT_HELD, 34)
     memset(d_ukeire, 0, 34)
     for k in range(7):
         small[k * n] = 0
+    for k in range(34):
+        total += counts[k]
+    small[7 * n] = <i8>(total if total < 127 else 127)     # closed tiles, also on bad rows
     for k in range(4):
         wide[k * n] = 0
     masks[0] = masks[1 * n] = 0
@@ -129,7 +133,7 @@ def analyse(const u8[:, ::1] counts, const u8[::1] n_melds, const u8[:, ::1] vis
             u8[:, ::1] discard_ukeire, int n_threads):
     """One pass over N rows. Inputs: closed counts (N, 34), called melds (N,), visible copies
     (N, 34), the discarded kind (N,; -1 none), the winning forms of each row (N,; types.Forms).
-    Outputs, column-major so each field is contiguous: small (7, N) int8 and wide (4, N) int16
+    Outputs, column-major so each field is contiguous: small (8, N) int8 and wide (4, N) int16
     by SMALL_ROWS / WIDE_ROWS, masks (2, N) uint64 by MASK_ROWS; discard_shanten (N, 34) int8
     (127 = not held) and discard_ukeire (N, 34) uint8; status (N,)."""
     cdef Py_ssize_t n = counts.shape[0], i
@@ -139,7 +143,7 @@ def analyse(const u8[:, ::1] counts, const u8[::1] n_melds, const u8[:, ::1] vis
             status.shape[0] == small.shape[1] == wide.shape[1] == masks.shape[1] ==
             discard_shanten.shape[0] == discard_ukeire.shape[0] == n):
         raise ValueError("analyse: every array needs one entry per row")
-    if small.shape[0] != 7 or wide.shape[0] != 4 or masks.shape[0] != 2 or \
+    if small.shape[0] != 8 or wide.shape[0] != 4 or masks.shape[0] != 2 or \
             visible.shape[1] != 34 or counts.shape[1] != 34 or \
             discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
         raise ValueError("analyse: an output array has the wrong shape")

@@ -57,12 +57,6 @@ HAND_BYTES = 34                # a binary(34) hand column: one byte per kind
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
-# how analysed parts are written (chosen by measurement, BENCHMARKS.md "analyse step"): no
-# dictionary pages (the columns are small integers), no statistics, lz4
-WRITE_OPTIONS: dict[str, Any] = {"compression": "lz4", "use_dictionary": False,
-                                 "write_statistics": False}
-
-
 def analysis_fields() -> list[Any]:
     """The columns :func:`analyze` adds (appended after the input's columns)."""
     import pyarrow as pa
@@ -94,6 +88,18 @@ ANALYSIS_COLUMNS = (
     "score_fu", "score_points", "score_yakuman")
 
 
+# the columns stored without compression (chosen by measurement, BENCHMARKS.md "analyse
+# step"): lz4 costs more CPU on them than the rest of the write
+UNCOMPRESSED = ("discard_shanten", "discard_ukeire")
+
+
+def write_options(columns: list[str]) -> dict[str, Any]:
+    """pyarrow.parquet.write_table's options for an analysed part with ``columns``: no
+    dictionary pages (small integers) and no statistics; lz4 except UNCOMPRESSED."""
+    return {"use_dictionary": False, "write_statistics": False,
+            "compression": {c: "none" if c in UNCOMPRESSED else "lz4" for c in columns}}
+
+
 def per_kind(column: Any) -> np.ndarray:
     """An (N, 34) numpy view of a ``binary(34)`` column (``counts``, ``visible``,
     ``discard_shanten``, ``discard_ukeire``); null rows read as zeros (``discard_shanten``:
@@ -118,7 +124,6 @@ class _Hands:
     n_melds: np.ndarray          # (N,) uint8
     visible: np.ndarray          # (N, 34) uint8
     made: np.ndarray             # (N,) int16 discarded kind or -1
-    tiles: np.ndarray            # (N,) int16 closed tile count
     error: dict[int, str]        # row -> why it cannot be analysed
     forms: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))   # per row
 
@@ -223,12 +228,11 @@ def _hands(table: Any) -> _Hands:
     error: dict[int, str] = {}
     melds = _small_ints(_column(table, "n_melds"), n, 0)
     if "counts" in table.column_names:
-        flat = _counts_column(_column(table, "counts"), n, "counts")
-        if flat.dtype != np.uint8 or flat.size == 0 or flat.max() > 4:
-            for r in np.flatnonzero((flat < 0).any(axis=1) | (flat > 4).any(axis=1)):
+        counts = _counts_column(_column(table, "counts"), n, "counts")
+        if counts.dtype != np.uint8:       # 34 integers; 34 bytes go to the kernel as they are
+            for r in np.flatnonzero((counts < 0).any(axis=1) | (counts > 4).any(axis=1)):
                 error[int(r)] = "too_many_copies: counts must be 0..4"
-            flat = np.clip(flat, 0, 4).astype(np.uint8)
-        counts = flat
+            counts = np.clip(counts, 0, 4).astype(np.uint8)
     elif "closed" in table.column_names:
         values, offsets = _list_values(_column(table, "closed"))
         values = values.astype(np.int64)
@@ -250,7 +254,6 @@ def _hands(table: Any) -> _Hands:
     for r in np.flatnonzero(bad_melds):
         error.setdefault(int(r), "bad_meld_count: n_melds must be 0..4")
     melds = np.where(bad_melds, 0, melds)
-    tiles = counts.sum(axis=1, dtype=np.int16)
     visible = np.zeros((n, 34), np.uint8)
     if "visible" in table.column_names:
         seen = _counts_column(_column(table, "visible"), n, "visible")
@@ -278,7 +281,7 @@ def _hands(table: Any) -> _Hands:
                         _ClassicalForms(_classical_seven_pairs(text)))
                 forms[r] = code
     return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8),
-                  np.ascontiguousarray(visible), made, tiles, error, forms)
+                  np.ascontiguousarray(visible), made, error, forms)
 
 
 
@@ -433,14 +436,25 @@ def _kinds_of(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, kinds
 
 
-def _per_kind_array(values: np.ndarray, valid: np.ndarray) -> Any:
-    """A ``binary(34)`` column from (N, 34) bytes (rows not in ``valid``: null)."""
-    import pyarrow as pa
+class _Validity:
+    """The validity bitmap of a set of rows, shared by the columns that are null elsewhere."""
 
-    validity = None if valid.all() else \
-        pa.py_buffer(np.packbits(valid, bitorder="little"))
-    return pa.FixedSizeBinaryArray.from_buffers(
-        pa.binary(HAND_BYTES), len(valid), [validity, pa.py_buffer(values)])
+    def __init__(self, valid: np.ndarray) -> None:
+        import pyarrow as pa
+
+        self.n = valid.size
+        self.nulls = self.n - int(np.count_nonzero(valid))
+        self.bitmap = pa.py_buffer(np.packbits(valid, bitorder="little")) if self.nulls \
+            else None
+
+    def array(self, values: np.ndarray, arrow_type: Any) -> Any:
+        """An Arrow array of ``values`` (one row each, or bits for bool) null outside the
+        rows."""
+        import pyarrow as pa
+
+        return pa.Array.from_buffers(arrow_type, self.n,
+                                     [self.bitmap, pa.py_buffer(np.ascontiguousarray(values))],
+                                     null_count=self.nulls)
 
 
 def analyze_table(table: Any, *, n_threads: int | None = 1,
@@ -463,7 +477,7 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
             h.error[int(r)] = f"{reason}: {text}"
     if h.error:
         ok[np.fromiter(h.error, np.int64)] = False
-    form_tiles = h.tiles + 3 * h.n_melds.astype(np.int16)
+    form_tiles = res.tiles.astype(np.int16) + 3 * h.n_melds.astype(np.int16)
     is13 = ok & (form_tiles % 3 == 1)
     is14 = ok & (form_tiles % 3 == 2)
     made_best = res.made_best
@@ -483,30 +497,32 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
                             h.visible[w_rows, w_kinds], 4)
     w_off = _offsets(w_rows, n)
+    valid_ok, valid13, valid14, valid_made = (_Validity(v) for v in (ok, is13, is14, has_made))
 
     def form(values: np.ndarray) -> Any:
-        return _masked(values, ok & (values != NO_FORM), pa.int8())
+        return _Validity(ok & (values != NO_FORM)).array(values, pa.int8())
 
     cols = {
-        "tiles": pa.array(h.tiles.astype(np.int8)),
+        "tiles": pa.array(res.tiles),
         "analysis_error": _sparse_strings(h.error, n),
-        "shanten": _masked(res.shanten, ok, pa.int8()),
+        "shanten": valid_ok.array(res.shanten, pa.int8()),
         "shanten_standard": form(res.shanten_standard),
         "shanten_chiitoitsu": form(res.shanten_chiitoitsu),
         "shanten_kokushi": form(res.shanten_kokushi),
-        "ukeire": _masked(res.ukeire, is13, pa.int16()),
+        "ukeire": valid13.array(res.ukeire, pa.int16()),
         "waits": _list_array(w_off, w_kinds.astype(np.int8), pa.int8(), is13),
         "waits_remaining": _list_array(w_off, w_left.astype(np.int8), pa.int8(), is13),
-        "discard_shanten": _per_kind_array(res.discard_shanten, is14),
-        "discard_ukeire": _per_kind_array(res.discard_ukeire, is14),
-        "best_discards": _masked(res.best_discards.view(np.int64), is14, pa.int64()),
-        "best_shanten": _masked(res.best_shanten, is14, pa.int8()),
-        "best_ukeire": _masked(res.best_ukeire, is14, pa.int16()),
-        "made_discard": _masked(h.made.astype(np.int8), has_made, pa.int8()),
-        "made_shanten": _masked(res.made_shanten, has_made, pa.int8()),
-        "made_ukeire": _masked(res.made_ukeire, has_made, pa.int16()),
-        "made_best": _masked(made_best == 1, has_made, pa.bool_()),
-        "acceptance_lost": _masked(res.acceptance_lost, has_made, pa.int16()),
+        "discard_shanten": valid14.array(res.discard_shanten, pa.binary(HAND_BYTES)),
+        "discard_ukeire": valid14.array(res.discard_ukeire, pa.binary(HAND_BYTES)),
+        "best_discards": valid14.array(res.best_discards, pa.int64()),
+        "best_shanten": valid14.array(res.best_shanten, pa.int8()),
+        "best_ukeire": valid14.array(res.best_ukeire, pa.int16()),
+        "made_discard": valid_made.array(h.made.astype(np.int8), pa.int8()),
+        "made_shanten": valid_made.array(res.made_shanten, pa.int8()),
+        "made_ukeire": valid_made.array(res.made_ukeire, pa.int16()),
+        "made_best": valid_made.array(np.packbits(made_best == 1, bitorder="little"),
+                                      pa.bool_()),
+        "acceptance_lost": valid_made.array(res.acceptance_lost, pa.int16()),
     }
     cols.update(_score_wins(table, h, ok, n_threads))
     out = table
@@ -535,7 +551,8 @@ def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
             ("red" in table.column_names or "closed" in table.column_names):
         rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS) & ok)
         if rows.size:
-            wins = WinInputs.of(table.take(pa.array(rows)), h.counts[rows])
+            names = [c for c in WinInputs.COLUMNS if c in table.column_names]
+            wins = WinInputs.of(table.select(names).take(pa.array(rows)), h.counts[rows])
             st, res = wins.score(n_threads)
             won = res[:, 0] >= 0
             target = rows[won]
@@ -595,6 +612,9 @@ class WinInputs:
     arrays: dict[str, np.ndarray]
     groups: list[tuple[str | None, np.ndarray]]     # (rules text, row indices)
     bad: np.ndarray                                  # rows the kernel cannot take
+    # the extract's columns it reads (`closed` only without `red`)
+    COLUMNS = ("tile", "seat", "win_flags", "red", "closed", "melds", "pao_seat", "dealer",
+               "round_wind", "from_seat", "dora_markers", "ura_markers", "rules")
 
     @classmethod
     def of(cls, wins: Any, counts: np.ndarray) -> WinInputs:
@@ -765,13 +785,11 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     """Analyse one input part and write it to ``out_dir``; returns its row and problem counts.
     The unit of work of every runner (in-process and Dask)."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     problems: list[Problem] = []
     if isinstance(source, str):
         try:
-            names = pq.read_schema(source).names
-            table = pq.read_table(source, columns=[c for c in INPUT_COLUMNS if c in names])
+            table = read_input_part(source)
         except (OSError, pa.ArrowInvalid) as exc:
             problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
             table = None
@@ -791,11 +809,30 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
                 keys = [c for c in KEY_COLUMNS if c in result.column_names]
                 result = result.select(keys + list(ANALYSIS_COLUMNS)).replace_schema_metadata(
                     {INPUT_KEY: os.path.abspath(source)})
-            write_table_atomic(result, os.path.join(out_dir, out_name))
+            write_table_atomic(result, os.path.join(out_dir, out_name),
+                               **write_options(result.column_names))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
                       [p.as_dict() for p in problems])
     return {"name": name, "rows": 0 if table is None else table.num_rows,
             "problems": [p.as_dict() for p in problems]}
+
+
+def read_input_part(path: str) -> Any:
+    """The columns of a Parquet part that the analysis reads (``closed`` only when ``counts``
+    or ``red`` is missing), strings of a few distinct values as dictionaries."""
+    import pyarrow.parquet as pq
+
+    names = pq.read_schema(path, memory_map=True).names
+    wanted = [c for c in INPUT_COLUMNS if c in names]
+    if "closed" in names and ("counts" not in names or "red" not in names):
+        wanted.append("closed")
+    if "counts" in wanted or "closed" in wanted:       # an extract's `hand` is a number
+        wanted = [c for c in wanted if c != "hand"]
+    if "action" in wanted and "tile" in wanted:
+        wanted = [c for c in wanted if c != "discard"]
+    with pq.ParquetFile(path, memory_map=True,
+                        read_dictionary=[c for c in DICTIONARY_COLUMNS if c in names]) as f:
+        return f.read(columns=wanted, use_threads=False)
 
 
 def _part_rows(source: Any) -> int:

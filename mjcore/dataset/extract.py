@@ -48,6 +48,9 @@ WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rin
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
 HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-width, fast to read)
+# the columns written with dictionary pages: text with few distinct values (dictionary pages
+# on the number and byte columns cost reading time and save little)
+DICTIONARY_COLUMNS = ["source", "format", "rules", "player", "melds", "action", "hand_result"]
 
 
 def schema() -> Any:
@@ -733,7 +736,8 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     if out_dir is not None:
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
-        write_table_atomic(table, os.path.join(out_dir, partition_name(index)))
+        write_table_atomic(table, os.path.join(out_dir, partition_name(index)),
+                           use_dictionary=DICTIONARY_COLUMNS)
         return res, None
     return res, table
 
