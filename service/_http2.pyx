@@ -428,15 +428,20 @@ cdef class ServerConnection:
     cdef list blocked               # streams whose response waits for a window
     cdef list ready                 # finished requests of the current ``receive``
     cdef object paths               # the served methods' :path values (a set of bytes)
+    cdef object authorize           # authorization value or None -> refusal message or None
+    cdef object open_paths          # paths served without ``authorize`` (health)
     cdef RequestHeaders scan
 
     def __cinit__(self, paths, Py_ssize_t max_message=4 * 1024 * 1024,
-                  Py_ssize_t max_streams=256, int64_t connection_window=1 << 20):
+                  Py_ssize_t max_streams=256, int64_t connection_window=1 << 20,
+                  authorize=None, open_paths=()):
         self.decoder_ready = False
         if hpack_decoder_init(&self.decoder, HEADER_TABLE) != 0:
             raise MemoryError()
         self.decoder_ready = True
         self.paths = frozenset(paths)
+        self.authorize = authorize
+        self.open_paths = frozenset(open_paths)
         self.max_message = max_message
         self.max_streams = max(1, max_streams)
         # the window is the buffer budget: a stream never needs more than one message (plus
@@ -830,6 +835,17 @@ cdef class ServerConnection:
             if not end_stream:
                 self._reset(sid, NO_ERROR)
             return 0
+        if self.authorize is not None and path not in self.open_paths:
+            # refused from the headers, before any of the body is buffered
+            refusal = self.authorize(PyBytes_FromStringAndSize(<char *>h.authorization,
+                                                               h.authorization_len)
+                                     if h.has_authorization else None)
+            if refusal is not None:
+                self.strikes += 1
+                self._trailers_only(sid, UNAUTHENTICATED, refusal, None)
+                if not end_stream:
+                    self._reset(sid, NO_ERROR)
+                return 0
         stream = Stream()
         stream.stream_id = sid
         stream.state = OPEN

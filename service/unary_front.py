@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hmac
 import logging
 import os
 import select
@@ -42,7 +41,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2
 
 from ._http2 import ServerConnection
-from .auth import OPEN_PREFIXES, bearer
+from .auth import OPEN_PREFIXES, bearer, denial
 from .config import ServerConfig
 
 log = logging.getLogger("mjcore.service")
@@ -171,6 +170,7 @@ class UnaryFront:
         self.host = host
         self.port = port
         self.expected = bearer(token) if token else None
+        self.open_paths = frozenset(path for path, method in methods.items() if method.open)
         self.tls = tls
         self.max_message = max_message
         self.reuse_port = reuse_port
@@ -396,7 +396,14 @@ class UnaryFront:
     def _new_h2(self) -> ServerConnection:
         limits = self.limits
         return ServerConnection(self.paths, self.max_message, limits.max_streams_per_connection,
-                                limits.connection_buffer)
+                                limits.connection_buffer,
+                                authorize=None if self.expected is None else self._authorize,
+                                open_paths=self.open_paths)
+
+    def _authorize(self, authorization: bytes | None) -> str | None:
+        """Why a call with this ``authorization`` header is refused (checked at HEADERS, before
+        its body is buffered; duplicates are refused there already), or None."""
+        return denial([] if authorization is None else [authorization], self.expected)
 
     def _sweep(self, now: float) -> None:
         """Enforce the time limits on every connection."""
@@ -543,14 +550,9 @@ class UnaryFront:
             self.runnable.discard(conn)
 
     def _call(self, conn: Connection, h2: ServerConnection, request: tuple) -> None:
-        stream_id, path, message, authorization, timeout_us = request
+        stream_id, path, message, _authorization, timeout_us = request
         self.calls += 1
-        method = self.methods[path]
-        if self.expected is not None and not method.open and not (
-                authorization and hmac.compare_digest(authorization, self.expected)):
-            h2.respond(stream_id, None, grpc.StatusCode.UNAUTHENTICATED.value[0],
-                       "invalid bearer token" if authorization else "missing bearer token")
-            return
+        method = self.methods[path]   # its token was checked at HEADERS (``_authorize``)
         context = CallContext(None if timeout_us < 0 else time.monotonic() + timeout_us / 1e6)
         try:
             parsed = method.parse(message)

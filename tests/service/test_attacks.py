@@ -394,14 +394,18 @@ def token_server():
     s.shutdown(0, 0)
 
 
-def test_a_wrong_token_is_refused_before_the_body_arrives(token_server):
+@pytest.mark.parametrize("extra", [[("authorization", "Bearer wrong")], []],
+                         ids=["wrong", "missing"])
+def test_a_bad_token_is_refused_before_the_body_arrives_on_both_ports(token_server, extra):
     good = (("authorization", f"Bearer {TOKEN}"),)
     with Bystander(token_server, metadata=good):
-        raw = _stall(token_server.port, 8, extra=[("authorization", "Bearer wrong")])
-        raw.read(3, until=lambda fs: len({f.sid for f in fs if f.kind == HEADERS}) >= 8)
-        # UNAUTHENTICATED, not CANCELLED by the receive timeout: refused from the headers
-        assert raw.statuses() == dict.fromkeys(range(1, 16, 2), 16)
-        raw.close()
+        for port in (token_server.port, token_server.unary_port):
+            raw = _stall(port, 8, extra=extra)
+            raw.read(3, until=lambda fs: len({f.sid for f in fs if f.kind == HEADERS}) >= 8)
+            # UNAUTHENTICATED, not DEADLINE_EXCEEDED by the receive timeout: refused from the
+            # headers, with no body sent
+            assert raw.statuses() == dict.fromkeys(range(1, 16, 2), 16), port
+            raw.close()
 
 
 def test_duplicate_authorization_is_refused_on_both_ports(token_server):
