@@ -1,22 +1,29 @@
-"""Thin adapters from the engine's count lists to the compiled shanten kernels.
+"""Thin adapters from the engine's count lists to the compiled kernels.
 
 The engine keeps each hand as a list of 34 counts; these helpers pass it to the kernels of
-``mjcore._core.shanten`` (the same ones behind :mod:`mjcore.analysis`) without building Hand
-objects, because the hot loop calls them on every discard.
+``mjcore._core.shanten`` and ``mjcore._core.decompose`` (the same ones behind
+:mod:`mjcore.analysis` and :func:`mjcore.decompose`) without building Hand objects, because the
+hot loop calls them on every discard.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mjcore._core import decompose as _decompose
 from mjcore._core import shanten as _k
 
+from ..decomposition import FORMS, SET_KINDS
 from ..errors import MjcoreError
+from ..melds import MeldKind
+from ..tiles import YAOCHUU
 
-YAOCHUU_KINDS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+YAOCHUU_KINDS = YAOCHUU
+_STANDARD = FORMS.index("standard")
+_TRIPLET = SET_KINDS.index("pon")
 
 
-def _bad(status: int, what: str, counts: Sequence[int]) -> MjcoreError:
-    return MjcoreError(f"shanten kernel rejected a {what} hand (status {status}): "
+def _bad(status: int, what: str, counts: Sequence[int], kernel: str = "shanten") -> MjcoreError:
+    return MjcoreError(f"{kernel} kernel rejected a {what} hand (status {status}): "
                        f"{list(counts)}")
 
 
@@ -54,41 +61,27 @@ def mask_kinds(mask: int) -> list[int]:
     return out
 
 
-def decompositions(counts: list[int]) -> list[list[tuple[str, int]]]:
-    """Every reading of a complete standard-shape closed part as (pair, sets): a list of
-    ('pair' | 'pon' | 'chi', kind) entries. Used for the rare riichi closed-kan check."""
-    out: list[list[tuple[str, int]]] = []
-    c = list(counts)
-    if sum(c) % 3 != 2:
-        return out
-
-    def sets(start: int, acc: list[tuple[str, int]]) -> None:
-        k = start
-        while k < 34 and c[k] == 0:
-            k += 1
-        if k == 34:
-            out.append(list(acc))
-            return
-        if c[k] >= 3:
-            c[k] -= 3
-            acc.append(("pon", k))
-            sets(k, acc)
-            acc.pop()
-            c[k] += 3
-        if k < 27 and k % 9 <= 6 and c[k + 1] and c[k + 2]:
-            c[k] -= 1
-            c[k + 1] -= 1
-            c[k + 2] -= 1
-            acc.append(("chi", k))
-            sets(k, acc)
-            acc.pop()
-            c[k] += 1
-            c[k + 1] += 1
-            c[k + 2] += 1
-
-    for p in range(34):
-        if c[p] >= 2:
-            c[p] -= 2
-            sets(0, [("pair", p)])
-            c[p] += 2
-    return out
+def decompositions(counts: Sequence[int]) -> list[list[tuple[str, int]]]:
+    """Every reading of a complete closed part (14 - 3k tiles, k declared sets) as four sets
+    and a pair: ``[('pair', kind), ('pon' | 'chi', lowest kind), ...]``, sets in kind order;
+    empty when there is none. Read by the compiled decomposition kernel behind
+    :func:`mjcore.decompose`; used for the rare riichi closed-kan check."""
+    total = sum(counts)
+    if total % 3 != 2 or total > 14:
+        return []
+    n_declared = (14 - total) // 3
+    # the declared sets stand in as closed kans of kinds the closed part does not hold
+    free = [k for k in range(34) if not counts[k]][:n_declared]
+    melds = [(int(MeldKind.KAN_CLOSED), k, 0, 0) for k in free]
+    win = next(k for k in range(34) if counts[k])
+    status, raw = _decompose.decompose_raw(list(counts), melds, win, 0)
+    if status:
+        raise _bad(status, "14-3k", counts, "decomposition")
+    readings: set[tuple[int, tuple[tuple[int, int], ...]]] = set()
+    for form, pair, sets, _wait, _win_set in raw:
+        if form == _STANDARD:
+            readings.add((pair, tuple(sorted(
+                (tile, kind != _TRIPLET) for kind, tile, _concealed, declared in sets
+                if not declared))))
+    return [[("pair", pair)] + [("chi" if is_seq else "pon", tile) for tile, is_seq in sets]
+            for pair, sets in sorted(readings)]
