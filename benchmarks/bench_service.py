@@ -29,9 +29,9 @@ import numpy as np
 import pytest
 
 from mjcore import batch
+from mjcore.client import Client
 from mjcore.riichi.batch_scoring import encode_meld
 from mjcore.riichi.batch_scoring import score as score_batch
-from mjcore.client import Client
 from mjcore.tiles import format_counts
 
 SEED = 20261129
@@ -209,10 +209,10 @@ def _aio_latency_clients(port: int, clients: int, seconds: float, rate: float | 
     import json
 
     import grpc
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 
     import mjcore
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 
     hands = analyse_hands()
     expected = [int(mjcore.shanten(h)) for h in hands]
@@ -358,7 +358,7 @@ def latency_rows(port: int, seconds: float, repeats: int,
         for i, (clients, total, _label) in enumerate(LATENCY_LOADS):
             runs[i].append(unary_latency(port, clients, seconds, total, client_env, mode))
     rows = []
-    for (_clients, _total, label), got in zip(LATENCY_LOADS, runs):
+    for (_clients, _total, label), got in zip(LATENCY_LOADS, runs, strict=True):
         med = {k: float(np.median([r[k] for r in got])) for k in got[0]}
         p50s = "/".join(f"{r['p50_us']:.0f}" for r in got)
         rows.append((f"AnalyzeHand, {label}",
@@ -500,7 +500,7 @@ def floor_rows(calls: int, repeats: int) -> list[tuple[str, str, str]]:
             got["server_switches"] = switches / (calls + 200)
             runs[i].append(got)
     rows = []
-    for (label, *_), got in zip(setups, runs):
+    for (label, *_), got in zip(setups, runs, strict=True):
         med = {k: float(np.median([r[k] for r in got])) for k in got[0]}
         rows.append((f"empty RPC, {label}",
                      (f"p50 {med['p50_us']:.0f} us, p99 {med['p99_us']:.0f} us; per call: CPU "
@@ -603,7 +603,7 @@ def h2load_run(port: int, body: Path, reply_bytes: int, connections: int, total:
     own1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     rows = np.concatenate([np.loadtxt(f, dtype=np.int64, ndmin=2) for f in logs])
     ok = rows[rows[:, 1] == 200]
-    failed, data = map(sum, zip(*map(_h2load_totals, outs)))
+    failed, data = map(sum, zip(*map(_h2load_totals, outs), strict=True))
     if failed or len(ok) != len(rows) or data != len(ok) * reply_bytes:
         raise AssertionError(f"AnalyzeHand failed through h2load: {failed} failed, "
                              f"{len(rows) - len(ok)} not 200, {data} body bytes for {len(ok)}"
@@ -639,9 +639,9 @@ def h2load_rows(seconds: float, repeats: int,
     import tempfile
 
     import grpc
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
 
     import mjcore
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
 
     if shutil.which("h2load") is None:
         print("h2load not found (Debian: nghttp2-client): compiled-client rows skipped")

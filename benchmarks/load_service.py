@@ -8,13 +8,13 @@
                                                        # probes in turns
 
 With ``--attack`` (``--soak`` sets it with ``--clients 32 --seconds 600 --warmup 30
---unary-front``), half
-the clients send their unary calls to the front, half to the main port, while the probes of
-issue 11 (``ATTACKS``: stalled calls, oversized fields, a gzip bomb, unfinished bodies, silent,
-slowloris and non-reading connections, rapid reset, unknown-method and SETTINGS floods, garbage)
-run one after the other against both ports. The well-behaved clients must see no error, and
-once the probes are over the server's RSS must be back within 10% of its size after the warm-up
-and its open file descriptors back to their count then.
+--unary-front``), half the clients send their unary calls to the front, half to the main port,
+while the probes of issue 11 (``ATTACKS``: stalled calls, a flood of new stalled calls,
+oversized fields, a gzip bomb, unfinished bodies, silent, slowloris and non-reading
+connections, rapid reset, unknown-method and SETTINGS floods, garbage) run one after the other
+against both ports. The well-behaved clients must see no error, and once the probes are over
+the server's RSS must be back within 10% of its size after the warm-up and its open file
+descriptors back to their count then.
 
 Loopback only; the server runs in its own process (``mjcore serve``). Every answer is checked
 against the in-process library. Passes (exit 0) when there were no errors and the server's RSS
@@ -263,9 +263,31 @@ def probe_stall(port: int, unary_port: int) -> None:
         sock.close()
 
 
+def probe_stall_flood(port: int, unary_port: int) -> None:
+    """For 15 s, a new main-port connection of 16 calls that never send their message every
+    50 ms (320 calls/s, far more than the workers), the newest 20 connections kept open."""
+    import hpack
+
+    block = hpack.Encoder().encode(_headers())   # no dynamic-table entries: reusable
+    socks: list[Any] = []
+    end = time.monotonic() + 15
+    try:
+        while time.monotonic() < end:
+            sock = _connect(port)
+            socks.append(sock)
+            _send(sock, b"".join(_frame(1, 4, sid, block) for sid in range(1, 32, 2)))
+            while len(socks) > 20:
+                socks.pop(0).close()
+            time.sleep(0.05)
+    finally:
+        for sock in socks:
+            sock.close()
+
+
 def probe_fields(port: int, unary_port: int) -> None:
     """Oversized fields, a 16 MiB gzip bomb, bad enums and garbage on both ports."""
     import grpc
+
     from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
     from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
 
@@ -281,19 +303,13 @@ def probe_fields(port: int, unary_port: int) -> None:
         with grpc.insecure_channel(f"127.0.0.1:{target}") as ch:
             for _ in range(5):
                 for data in bad:
-                    try:
+                    with contextlib.suppress(grpc.RpcError):
                         ch.unary_unary(ANALYZE)(data, timeout=10)
-                    except grpc.RpcError:
-                        pass
-                try:
+                with contextlib.suppress(grpc.RpcError):
                     ch.unary_unary("/mjcore.v1.HandAnalysisService/Score")(score, timeout=10)
-                except grpc.RpcError:
-                    pass
-                try:
+                with contextlib.suppress(grpc.RpcError):
                     ch.unary_unary(ANALYZE)(bomb, timeout=10,
                                             compression=grpc.Compression.Gzip)
-                except grpc.RpcError:
-                    pass
 
 
 def probe_bodies(port: int, unary_port: int) -> None:
@@ -382,7 +398,8 @@ def probe_floods(port: int, unary_port: int) -> None:
             sock.close()
 
 
-ATTACKS = {"stall": probe_stall, "fields": probe_fields, "bodies": probe_bodies,
+ATTACKS = {"stall": probe_stall, "stall flood": probe_stall_flood, "fields": probe_fields,
+           "bodies": probe_bodies,
            "connections": probe_connections, "floods": probe_floods}
 
 

@@ -31,7 +31,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import grpc
 from google.protobuf.message import DecodeError
@@ -105,7 +105,7 @@ class Method:
 
 def unary_methods(servicer: Any, health_servicer: Any) -> dict[bytes, Method]:
     """The served methods by HTTP/2 :path."""
-    table = {
+    table: dict[str, tuple[Any, Callable[..., Any]]] = {
         "AnalyzeHand": (pb.AnalyzeHandRequest, servicer.AnalyzeHand),
         "Decompose": (pb.DecomposeRequest, servicer.Decompose),
         "Score": (scoring_pb2.ScoreRequest, servicer.Score),
@@ -220,6 +220,7 @@ class UnaryFront:
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
+        assert self._listener is not None
         self._epoll = select.epoll()
         self._epoll.register(self._listener.fileno(), select.EPOLLIN)
         self._epoll.register(self._wake_r, select.EPOLLIN)
@@ -245,6 +246,7 @@ class UnaryFront:
 
     def _run(self) -> None:
         epoll = self._epoll
+        assert self._listener is not None
         listen_fd = self._listener.fileno()
         connections = self.connections
         stopping = False
@@ -298,7 +300,7 @@ class UnaryFront:
                         self._serve(conn)
                         self._send(conn)
                         if (not conn.queue and self.tls is not None and conn.fd in connections
-                                and conn.sock.pending()):
+                                and cast(ssl.SSLSocket, conn.sock).pending()):
                             self._readable(conn)   # decrypted bytes epoll cannot see
                     except Exception:   # one connection's failure is not the front's
                         log.exception("unary front: dropping the connection from %s",
@@ -387,8 +389,10 @@ class UnaryFront:
         self._accept_paused_until = time.monotonic() + self._accept_backoff
         if err.errno not in ACCEPT_ERRORS:
             return
-        with contextlib.suppress(OSError, ValueError):
-            self._epoll.unregister(self._listener.fileno())
+        listener = self._listener
+        if listener is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._epoll.unregister(listener.fileno())
 
     def _count_drop(self, reason: str) -> None:
         self.dropped[reason] = self.dropped.get(reason, 0) + 1
@@ -469,6 +473,7 @@ class UnaryFront:
         """Count the connection's held request bytes into the process total; over the
         process budget, the connection that just grew gives up its unfinished requests."""
         h2 = conn.h2
+        assert h2 is not None
         self.buffered += h2.buffered - conn.buffered
         conn.buffered = h2.buffered
         if self.buffered > self.limits.process_buffer and conn.buffered:
@@ -478,7 +483,7 @@ class UnaryFront:
 
     def _handshake(self, conn: Connection) -> None:
         try:
-            conn.sock.do_handshake()
+            cast(ssl.SSLSocket, conn.sock).do_handshake()
         except ssl.SSLWantReadError:
             self._want_write(conn, False)
             return
@@ -532,7 +537,8 @@ class UnaryFront:
                 break
             if h2.has_output:
                 conn.out += h2.take_output()
-            if len(conn.out) >= BACKLOG or self.tls is None or not sock.pending():
+            if (len(conn.out) >= BACKLOG or self.tls is None
+                    or not cast(ssl.SSLSocket, sock).pending()):
                 break
         self._serve(conn)
         self._send(conn)
@@ -542,6 +548,7 @@ class UnaryFront:
         the next loop pass, after every other ready connection had its turn."""
         queue = conn.queue
         h2 = conn.h2
+        assert h2 is not None
         for _ in range(min(PER_PASS, len(queue))):
             self._call(conn, h2, queue.popleft())
         if queue:
