@@ -12,8 +12,7 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
     int __builtin_popcountll(unsigned long long) noexcept nogil
 
-from mjcore._core.types cimport (u8, i8, i16, u64, PackedHand, ST_OK, ST_BAD_TOTAL,
-                                 ST_BAD_MELDS)
+from mjcore._core.types cimport PackedHand, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS
 from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, advance_forms,
                                    ukeire_forms)
 
@@ -42,8 +41,6 @@ cdef inline int weighted(u64 mask, u64 r1, u64 r2, u64 r4) noexcept nogil:
 cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made, int forms,
                      i8* small, i16* wide, u64* masks, Py_ssize_t n, i8* d_shanten,
                      u8* d_ukeire) noexcept nogil:
-    # small, wide and masks point at this row's entry of their first field; field j is n
-    # entries further
     cdef PackedHand h
     cdef int f3[3]
     cdef i8 after[34]

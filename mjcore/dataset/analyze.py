@@ -129,7 +129,11 @@ class _Hands:
 
 
 def _column(table: Any, name: str) -> Any:
-    return table.column(name).combine_chunks() if name in table.column_names else None
+    """A column as one array (no copy when it has one chunk), or None when missing."""
+    if name not in table.column_names:
+        return None
+    col = table.column(name)
+    return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
 
 
 def _list_values(col: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +161,8 @@ def _is_in(col: Any, values: tuple[str, ...]) -> np.ndarray:
     if not pa.types.is_string(col.type):
         col = pc.cast(col, pa.string())
     hit = pc.is_in(col, value_set=pa.array(values, pa.string()))
-    return pc.fill_null(hit, False).to_numpy(zero_copy_only=False)
+    out: np.ndarray = pc.fill_null(hit, False).to_numpy(zero_copy_only=False)
+    return out
 
 
 def _texts(col: Any) -> list[Any]:
@@ -174,7 +179,10 @@ def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
         return np.full(n, default, np.int64)
     import pyarrow.compute as pc
 
-    return pc.fill_null(col, default).to_numpy(zero_copy_only=False).astype(np.int64)
+    if col.null_count:
+        col = pc.fill_null(col, default)
+    out: np.ndarray = col.to_numpy(zero_copy_only=False).astype(np.int64)
+    return out
 
 
 _INT_LIST_COLUMNS = ("closed", "counts", "visible")
@@ -273,13 +281,13 @@ def _hands(table: Any) -> _Hands:
             texts = _column(table, "rules")
             texts = _texts(texts) if texts is not None else None
             forms_of: dict[Any, int] = {}
-            for r in classical.tolist():
-                text = texts[r] if texts is not None else None
+            for row in classical.tolist():
+                text = texts[row] if texts is not None else None
                 code = forms_of.get(text)
                 if code is None:
                     code = forms_of[text] = winning_forms(
                         _ClassicalForms(_classical_seven_pairs(text)))
-                forms[r] = code
+                forms[row] = code
     return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8),
                   np.ascontiguousarray(visible), made, error, forms)
 
@@ -625,7 +633,7 @@ class WinInputs:
         m = wins.num_rows
 
         def col(name: str, default: int = 0) -> np.ndarray:
-            return _small_ints(wins.column(name).combine_chunks(), m, default)
+            return _small_ints(_column(wins, name), m, default)
 
         tile = col("tile", -1)
         seat = col("seat")
@@ -923,11 +931,11 @@ def dask_client(address: str) -> Any:
     except ImportError:
         raise MjcoreError("Dask is not installed: pip install 'mjcore[dask]'") from None
     if address == "local":
-        cluster = LocalCluster(n_workers=cores(), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        return Client(cluster)
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=cores(), threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster)  # type: ignore[no-untyped-call]
     try:
-        return Client(address, timeout=DASK_CONNECT_TIMEOUT)
+        return Client(address, timeout=DASK_CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise MjcoreError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
@@ -939,7 +947,7 @@ def _run_dask(address: Any, todo: list[tuple[str, Any]], out: str, done: Any) ->
     try:
         futures = [client.submit(analyze_part, name, src, os.path.abspath(out), 1, pure=False)
                    for name, src in todo]
-        for f in as_completed(futures):
+        for f in as_completed(futures):  # type: ignore[no-untyped-call]
             done(f.result())
     finally:
         if isinstance(address, str):
@@ -978,14 +986,14 @@ def read_dask(directory: str, columns: list[str] | None = None, *,
                with_input: bool = True) -> Any:
     """A folder of Parquet parts as a Dask DataFrame, one partition per part, joined with
     the input parts as :func:`read_table` does."""
-    import dask
     import dask.dataframe as dd
+    from dask.delayed import delayed
 
     files = part_files(directory)
     if not files:
         raise MjcoreError(f"{directory}: no Parquet parts")
     meta = read_part(files[0], columns, with_input=with_input).slice(0, 0).to_pandas()
-    parts = [dask.delayed(_part_frame)(f, columns, with_input) for f in files]
+    parts = [delayed(_part_frame)(f, columns, with_input) for f in files]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
 

@@ -178,8 +178,8 @@ class ParsedRecord:
 def parse_record(name: str, data: bytes) -> ParsedRecord:
     """The events of one record; raises MjcoreError naming the record on bad input."""
     from ..engine.events import from_mjai_lines
-    from ..engine.replay import _rules_from_events, with_record_rounding
-    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type
+    from ..engine.replay import _rules_from_events
+    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type, with_record_rounding
 
     text = _decode(data, name)
     head = text.lstrip()[:1]
@@ -346,8 +346,8 @@ class _Columns:
                 arrays.append(_per_kind(bytes(self.visible), n))
             elif name in ("counts", "red"):
                 ids = np.frombuffer(self.closed.values, np.int16)
-                owner = np.repeat(np.arange(n), np.diff(np.frombuffer(self.closed.offsets,
-                                                                      np.int32)))
+                offsets = np.frombuffer(self.closed.offsets, np.int32).astype(np.int64)
+                owner = np.repeat(np.arange(n), offsets[1:] - offsets[:-1])
                 if name == "counts":
                     cells = np.bincount(owner * 34 + (ids >> 2), minlength=n * 34)
                     arrays.append(_per_kind(cells.astype(np.uint8).tobytes(), n))

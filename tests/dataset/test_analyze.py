@@ -219,3 +219,51 @@ def test_unknown_meld_token_of_a_win_is_invalid(extract_table):
     status = analyze_table(bad, n_threads=1)["score_status"].to_pylist()
     assert status[row] == "invalid"
     assert status.count("win") == len(status) - 1
+
+
+def test_bad_rows_of_a_parquet_part_are_listed_and_the_rest_analysed(tmp_path, extract_table):
+    """Rows spoiled in an extract part (a fifth copy, a discard not held, a hand cut short)
+    are problems by row; every other row is analysed as in memory."""
+    table = extract_table.slice(0, 400)
+    counts = np.frombuffer(table["counts"].combine_chunks().buffers()[1], np.uint8,
+                           400 * 34).reshape(400, 34).copy()
+    tile = table["tile"].to_numpy().copy()
+    discards = [i for i, a in enumerate(table["action"].to_pylist()) if a == "discard"]
+    five, not_held, short = discards[0], discards[1], discards[2]
+    counts[five, 0] = 5
+    kind = next(k for k in range(34) if counts[not_held, k] == 0)
+    tile[not_held] = kind * 4
+    counts[short] = 0
+    fsb = pa.FixedSizeBinaryArray.from_buffers(pa.binary(34), 400,
+                                               [None, pa.py_buffer(counts.tobytes())])
+    spoiled = table.set_column(table.schema.get_field_index("counts"), "counts", fsb)
+    spoiled = spoiled.set_column(spoiled.schema.get_field_index("tile"), "tile",
+                                 pa.array(tile, pa.int16()))
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(spoiled, src / "part-00000.parquet")
+    summary = analyze_dir(str(src), str(tmp_path / "out"), workers=1)
+    assert [(p.row, p.reason) for p in summary.problems] == [
+        (five, "too_many_copies"), (not_held, "discard_not_held"), (short, "wrong_tile_count")]
+    got = read_table(str(tmp_path / "out"), with_input=False)
+    errors = got["analysis_error"].to_pylist()
+    assert [i for i, e in enumerate(errors) if e is not None] == [five, not_held, short]
+    assert got["shanten"][five].as_py() is None
+    assert got["made_best"][not_held].as_py() is None
+    good = [i for i in range(400) if i not in (five, not_held, short)]
+    want = analyze_table(table, n_threads=1).take(pa.array(good))
+    for name in ANALYSIS_COLUMNS:
+        assert got[name].take(pa.array(good)).to_pylist() == want[name].to_pylist(), name
+
+
+def test_counts_and_visible_as_bytes_survive_pandas(extract_table):
+    """The extract's 34-byte columns come back from pandas as bytes and analyse the same."""
+    table = extract_table.slice(0, 300).select(["counts", "n_melds", "visible", "action",
+                                                "tile"])
+    frame = table.to_pandas()
+    assert isinstance(frame["counts"][0], bytes)
+    assert analyze(frame, n_threads=1)["best_ukeire"].equals(
+        analyze_table(table)["best_ukeire"].to_pandas())
+    frame.loc[3, "visible"] = b"\x01" * 5
+    with pytest.raises(MjcoreError, match="visible column must hold 34 bytes"):
+        analyze(frame, n_threads=1)
