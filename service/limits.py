@@ -59,11 +59,11 @@ class ReceiveSlots:
 
     A call waits for its message on the event loop, holding no thread, but while it waits
     grpc grants its stream window for the whole message it announced: each waiting call may
-    buffer up to ``max_message_size``. So once ``max_receiving`` calls wait, a new wait ends
-    the oldest one (``Evicted``) if that one has waited ``evictable_after`` seconds: a stalled
-    call holds its slot only until newer calls need it, while a well-behaved call, whose
-    message follows its headers within milliseconds, is never ended for a newer one. Each wait
-    also ends after its ``timeout`` (``ReceiveTimeout``).
+    buffer up to ``max_message_size``. So while more than ``max_receiving`` calls wait, the
+    oldest waits are ended (``Evicted``) as soon as they have waited ``evictable_after``
+    seconds: a stalled call holds its slot only while no newer call needs it, and a
+    well-behaved call, whose message follows its headers within milliseconds, is never ended
+    for a newer one. Each wait also ends after its ``timeout`` (``ReceiveTimeout``).
     """
 
     def __init__(self, max_receiving: int, evictable_after: float = 0.5) -> None:
@@ -72,23 +72,20 @@ class ReceiveSlots:
         self.timed_out = 0
         self.evicted = 0
         self._waiting: dict[asyncio.Task[Any], float] = {}   # task: since when; oldest first
+        self._trim_at: asyncio.TimerHandle | None = None
 
     @property
     def waiting(self) -> int:
         return len(self._waiting)
 
     async def receive(self, read: Callable[[], Awaitable[Any]], timeout: float) -> Any:
-        """``await read()`` within ``timeout`` s and a slot; ReceiveTimeout or Evicted else."""
+        """``await read()`` within ``timeout`` s; ReceiveTimeout or Evicted else."""
         task = asyncio.current_task()
         assert task is not None
         waiting = self._waiting
-        now = asyncio.get_running_loop().time()
-        if len(waiting) >= self.max_receiving:
-            oldest, since = next(iter(waiting.items()))
-            if now - since >= self.evictable_after:
-                del waiting[oldest]      # no longer there: its CancelledError means Evicted
-                oldest.cancel()
-        waiting[task] = now
+        waiting[task] = asyncio.get_running_loop().time()
+        if len(waiting) > self.max_receiving and self._trim_at is None:
+            self._trim()
         try:
             async with asyncio.timeout(timeout):
                 return await read()
@@ -96,12 +93,27 @@ class ReceiveSlots:
             self.timed_out += 1
             raise ReceiveTimeout from None
         except asyncio.CancelledError:
-            if task not in waiting and task.uncancel() == 0:
+            if task not in waiting and task.uncancel() == 0:   # ended by ``_trim``
                 self.evicted += 1
                 raise Evicted from None
             raise
         finally:
             waiting.pop(task, None)
+
+    def _trim(self) -> None:
+        """End the oldest waits past ``max_receiving`` that are old enough; come back when
+        the next one will be."""
+        waiting = self._waiting
+        loop = asyncio.get_running_loop()
+        self._trim_at = None
+        now = loop.time()
+        while len(waiting) > self.max_receiving:
+            oldest, since = next(iter(waiting.items()))
+            if now - since < self.evictable_after:
+                self._trim_at = loop.call_at(since + self.evictable_after, self._trim)
+                return
+            del waiting[oldest]      # no longer there: its CancelledError means Evicted
+            oldest.cancel()
 
 
 class LogOnce:

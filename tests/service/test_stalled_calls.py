@@ -8,6 +8,7 @@ must get every answer within its 2 s deadline.
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import deque
@@ -16,9 +17,10 @@ from typing import Self
 import pytest
 
 from mjcore.service import ServerConfig, build
+from mjcore.service.limits import Evicted, ReceiveSlots, ReceiveTimeout
 
 from .service_helpers import TOKEN
-from .test_attacks import ANALYZE, SERVICE, Bystander, _stall
+from .test_attacks import ANALYZE, SERVICE, Bystander, Raw, _fill, _stall
 
 WORKERS = 4
 FLOOD_SECONDS = 4.0
@@ -89,4 +91,61 @@ def test_a_flood_of_stalled_calls_never_starves_well_behaved_clients(token, atta
             assert server.slots.evicted - before >= flood.calls // 4, (server.slots.evicted,
                                                                        flood.calls)
     finally:
+        server.shutdown(0, 0)
+
+
+def test_waits_for_a_message_past_the_cap_end_oldest_first_once_old_enough():
+    async def scenario() -> None:
+        slots = ReceiveSlots(2, evictable_after=0.05)
+        loop = asyncio.get_running_loop()
+        stalled = [loop.create_task(slots.receive(loop.create_future, 30)) for _ in range(4)]
+        await asyncio.wait(stalled, timeout=5, return_when=asyncio.FIRST_EXCEPTION)
+        await asyncio.sleep(0.2)       # no further eviction: two waits, the cap
+        assert [t.done() for t in stalled] == [True, True, False, False]
+        for task in stalled[:2]:
+            with pytest.raises(Evicted):
+                task.result()
+        assert (slots.evicted, slots.waiting) == (2, 2)
+        for task in stalled[2:]:       # ended from outside: cancelled, not evicted
+            task.cancel()
+        await asyncio.gather(*stalled[2:], return_exceptions=True)
+        assert all(t.cancelled() for t in stalled[2:])
+        assert (slots.evicted, slots.waiting) == (2, 0)
+
+    asyncio.run(scenario())
+
+
+def test_a_message_that_arrives_is_never_evicted_and_a_silent_wait_times_out():
+    async def scenario() -> None:
+        slots = ReceiveSlots(1, evictable_after=0.05)
+        loop = asyncio.get_running_loop()
+
+        async def soon() -> bytes:
+            await asyncio.sleep(0.01)
+            return b"message"
+
+        silent = loop.create_task(slots.receive(loop.create_future, 0.3))
+        answers = [await slots.receive(soon, 5) for _ in range(3)]   # over the cap briefly
+        assert answers == [b"message"] * 3
+        with pytest.raises(ReceiveTimeout):
+            await silent
+        assert (slots.evicted, slots.timed_out, slots.waiting) == (0, 1, 0)
+
+    asyncio.run(scenario())
+
+
+def test_the_main_port_buffers_whole_messages_only_for_max_receiving_calls():
+    server = build(ServerConfig(port=0, drain=0, grace=1, max_receiving=2,
+                                max_message_size=1 << 20, receive_timeout=10))
+    server.main.slots.evictable_after = 0.05
+    server.start()
+    raw = Raw(server.port, preface=False)
+    try:
+        # 16 calls announcing 1,000,000-byte messages, body sent as fast as windows open
+        accepted = _fill(raw, 16, 1_000_000)
+        # without the cap, 16 x 1 MB would be granted (as far as _fill sends: 7.8 MB)
+        assert accepted <= 2 * 1_000_000 + 16 * 160 * 1024, accepted
+        assert server.slots.evicted >= 14
+    finally:
+        raw.close()
         server.shutdown(0, 0)
