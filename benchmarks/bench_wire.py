@@ -27,7 +27,7 @@ def _requests() -> list[bytes]:
     for i in range(N_HANDS):
         tiles = 13 + i % 2
         counts = np.bincount(rng.permutation(136)[:tiles] // 4, minlength=34)
-        out.append(pb.AnalyzeHandRequest(hand=format_counts(counts)).SerializeToString())
+        out.append(pb.AnalyzeHandRequest(hand=format_counts(counts.tolist())).SerializeToString())
     return out
 
 

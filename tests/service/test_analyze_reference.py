@@ -10,21 +10,21 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import grpc
+import numpy as np
 import pytest
-from mjcore.service.errors import invalid_hand
-from mjcore.service.servicer import HandAnalysisServicer
-from mjcore.wire import convert as wire
-from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import types_pb2
 
 import mjcore
 from mjcore import batch, notation
 from mjcore.errors import InvalidHandError
 from mjcore.hand import Hand
 from mjcore.results import Ukeire, UkeireOption, Wait, Waits
+from mjcore.service.errors import invalid_hand
+from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import parse_kinds
+from mjcore.wire import convert as wire
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import types_pb2
 
 SUITS = "mpsz"
 N_CASES = 3000
@@ -265,11 +265,11 @@ def test_fast_paths_match_references(seed: int):
             seen["invalid"] += 1
             continue
         assert isinstance(got, Hand), text
-        want, want_text = want
+        ref, ref_text = want
         assert (got, str(got), got.counts, got.red, got.melds, got.bonus, got.n_closed,
                 got.n_melds, got._packed) == \
-            (want, want_text, want.counts, want.red, want.melds, want.bonus, want.n_closed,
-             want.n_melds, want._packed), text
+            (ref, ref_text, ref.counts, ref.red, ref.melds, ref.bonus, ref.n_closed,
+             ref.n_melds, ref._packed), text
         visible = _outcome(parse_kinds, visible_text) if visible_text else []
         if isinstance(visible, InvalidHandError):
             assert answer == _abort_of(visible, "visible"), (text, visible_text)

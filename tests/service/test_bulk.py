@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import cast
 
 import grpc
 import numpy as np
@@ -24,6 +25,7 @@ COUNTS = types_pb2.HAND_ENCODING_COUNTS_U8
 PACKED = types_pb2.HAND_ENCODING_PACKED_3BIT
 TEXT = types_pb2.HAND_ENCODING_TEXT_LINES
 NIBBLE = types_pb2.HAND_ENCODING_PACKED_4BIT
+UNKNOWN_ENCODING = cast(types_pb2.HandEncoding, 99)   # a number the enum does not have
 
 
 def _melded(n: int, seed: int, extra: int) -> tuple[np.ndarray, np.ndarray]:
@@ -152,8 +154,10 @@ def test_per_hand_errors_keep_good_results(client: Client, explicit_melds):
     for i, e in err.value.errors.items():
         assert e.reason == bad[i] and e.index == i
     good = want.ok
-    assert np.array_equal(err.value.partial[good], want.shanten[good])
-    assert (err.value.partial[~good] == -128).all()
+    partial = err.value.partial
+    assert isinstance(partial, np.ndarray)
+    assert np.array_equal(partial[good], want.shanten[good])
+    assert (partial[~good] == -128).all()
 
 
 def test_garbage_packed_bits_are_per_hand_errors(stub):
@@ -198,7 +202,7 @@ def _batch_error(call, request, code=grpc.StatusCode.INVALID_ARGUMENT):
     (types_pb2.PackedHands(encoding=PACKED, data=bytes(17)), "BAD_BATCH_LENGTH"),
     (types_pb2.PackedHands(encoding=NIBBLE, data=bytes(34 * 3 + 1)), "BAD_BATCH_LENGTH"),
     (types_pb2.PackedHands(data=bytes(34)), "BAD_ENCODING"),
-    (types_pb2.PackedHands(encoding=99, data=bytes(34)), "BAD_ENCODING"),
+    (types_pb2.PackedHands(encoding=UNKNOWN_ENCODING, data=bytes(34)), "BAD_ENCODING"),
     (types_pb2.PackedHands(encoding=COUNTS, data=bytes(68), n_melds=b"\0"), "BAD_N_MELDS"),
 ])
 def test_malformed_batches(stub, hands, reason):

@@ -60,7 +60,8 @@ def stub(server):
 
 
 def _deal(hands, winner, win, *, how=("self_drawn",), **kw) -> Deal:
-    return Deal(hands=tuple(PlayerHand.parse(h) for h in hands), prevailing=0, winner=winner,
+    seats = [PlayerHand.parse(h) for h in hands]
+    return Deal(hands=(seats[0], seats[1], seats[2], seats[3]), prevailing=0, winner=winner,
                 win_tile=parse_tile(win), how=frozenset(how), **kw)
 
 

@@ -58,6 +58,7 @@ def test_analyze_visible_tiles_lower_remaining(client: Client):
     got = client.analyze(text, visible)
     hand = Hand.parse(text)
     expected = mjcore.waits(hand, parse_kinds(visible))
+    assert got.waits is not None
     assert got.waits.tiles == expected.tiles
     assert sum(w.remaining for w in got.waits.tiles) < mjcore.waits(hand).remaining
 
