@@ -872,12 +872,15 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     plan = PartitionPlan(out)
     manifest_path = os.path.join(out, "_analyze.json")
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
-                "schema": "mjcore.dataset.analyze/1"}
+                "schema": "mjcore.dataset.analyze/2"}
     if resume and os.path.exists(manifest_path):
         with open(manifest_path) as f:
-            if json.load(f) != manifest:
-                raise MjcoreError(f"{out} holds the analysis of another input; give a new "
-                                  "folder")
+            old = json.load(f)
+        if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
+            resume = False          # the same job in an older layout: its parts are redone
+        elif old != manifest:
+            raise MjcoreError(f"{out} holds the analysis of another input; give a new "
+                              "folder")
     elif resume and plan.count():
         raise MjcoreError(f"{out} holds Parquet parts that are not an analysis; give a new "
                           "folder")

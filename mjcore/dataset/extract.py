@@ -837,7 +837,9 @@ def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: boo
     if resume and os.path.exists(path):
         with open(path) as f:
             old = json.load(f)
-        if old != manifest:
+        if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
+            resume = False          # the same job in an older layout: its parts are redone
+        elif old != manifest:
             raise MjcoreError(f"{plan.directory} holds an extract of other inputs or another "
                               "part size; give a new folder or --no-resume")
     elif resume and plan.count():
