@@ -598,6 +598,38 @@ def _encode_token(token: str) -> int:
     return code
 
 
+def _meld_codes(col: Any, bad: np.ndarray, none: int) -> np.ndarray:
+    """(M, 4) uint16 scoring-kernel codes of a list<string> column of meld tokens, each
+    distinct token encoded once; a row with an unknown token is marked in ``bad``."""
+    import pyarrow as pa
+
+    m = bad.size
+    out = np.full((m, 4), none, np.uint16)
+    if not pa.types.is_list(col.type) and not pa.types.is_large_list(col.type):
+        bad[:] = True
+        return out
+    offsets = col.offsets.to_numpy()
+    lengths = np.where(col.is_valid().to_numpy(zero_copy_only=False), np.diff(offsets), 0)
+    if not lengths.any():
+        return out
+    tokens = col.values.slice(offsets[0], offsets[-1] - offsets[0]).dictionary_encode()
+    codes = np.full(len(tokens.dictionary) + 1, -1, np.int64)     # -1: not a meld
+    for i, token in enumerate(tokens.dictionary.to_pylist()):
+        try:
+            codes[i] = _encode_token(token)
+        except (KeyError, ValueError, IndexError, AttributeError, TypeError):
+            pass
+    index = tokens.indices.fill_null(len(tokens.dictionary)).to_numpy(zero_copy_only=False)
+    owner = np.repeat(np.arange(m), np.diff(offsets))
+    position = np.arange(owner.size) - np.repeat(offsets[:-1] - offsets[0], np.diff(offsets))
+    value = codes[index]
+    live = np.repeat(lengths > 0, np.diff(offsets))
+    bad[owner[live & (value < 0)]] = True
+    keep = live & (position < 4) & (value >= 0)
+    out[owner[keep], position[keep]] = value[keep]
+    return out
+
+
 def _indicator_kinds(col: Any, n: int) -> np.ndarray:
     values, offsets = _list_values(col.combine_chunks() if hasattr(col, "combine_chunks")
                                    else col)
@@ -650,13 +682,7 @@ class WinInputs:
             owner = np.repeat(np.arange(m), np.diff(offsets))
             red = np.bincount(owner[np.isin(closed, RED_IDS)], minlength=m)
         red = red + (~tsumo & np.isin(tile, RED_IDS))
-        melds = np.full((m, 4), MELD_NONE, np.uint16)
-        for j, tokens in enumerate(wins.column("melds").to_pylist()):
-            for k, token in enumerate((tokens or [])[:4]):
-                try:
-                    melds[j, k] = _encode_token(token)
-                except (KeyError, ValueError, IndexError):
-                    bad[j] = True
+        melds = _meld_codes(_column(wins, "melds"), bad, MELD_NONE)
         pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
         arrays = {
             "counts": counts, "win_tile": np.where(bad, 0, tile >> 2).astype(np.uint8),
@@ -830,7 +856,8 @@ def read_input_part(path: str) -> Any:
     or ``red`` is missing), strings of a few distinct values as dictionaries."""
     import pyarrow.parquet as pq
 
-    names = pq.read_schema(path, memory_map=True).names
+    meta = pq.read_metadata(path, memory_map=True)
+    names = meta.schema.to_arrow_schema().names
     wanted = [c for c in INPUT_COLUMNS if c in names]
     if "closed" in names and ("counts" not in names or "red" not in names):
         wanted.append("closed")
@@ -838,7 +865,7 @@ def read_input_part(path: str) -> Any:
         wanted = [c for c in wanted if c != "hand"]
     if "action" in wanted and "tile" in wanted:
         wanted = [c for c in wanted if c != "discard"]
-    with pq.ParquetFile(path, memory_map=True,
+    with pq.ParquetFile(path, memory_map=True, metadata=meta,
                         read_dictionary=[c for c in DICTIONARY_COLUMNS if c in names]) as f:
         return f.read(columns=wanted, use_threads=False)
 
