@@ -171,6 +171,8 @@ class BuildExt(build_ext):
                 continue          # the generator did not change since the tables were written
             print("mjcore: generating the shanten tables (17 MB)", flush=True)
             spec = importlib.util.spec_from_file_location(ext.name, built)
+            if spec is None or spec.loader is None:
+                raise RuntimeError(f"mjcore: cannot load the table generator {built}")
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             for target in targets:

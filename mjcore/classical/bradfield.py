@@ -286,10 +286,11 @@ _BF_REASON = {
     "own_flower_and_season": "own flower and season", "all_four_flowers": "all four flowers",
     "all_four_seasons": "all four seasons", "no_score_hand": "no score hand",
     "no_chows": "no chows", "concealed_hand": "concealed hand",
-    "semi_concealed_hand": "almost concealed hand", "one_suit_with_honours": "one suit with honours",
+    "semi_concealed_hand": "almost concealed hand",
+    "one_suit_with_honours": "one suit with honours",
     "one_suit_only": "one suit only", "all_majors": "all majors",
     "loose_tile": "winning with loose tile", "last_tile": "winning with last tile",
-    "last_discard": "winning with last tile",   # Bradfield writes the last discard so too "robbing_kong": "robbing a kong",
+    "last_discard": "winning with last tile",   # Bradfield writes the last discard so too
     "original_call": "completing Original Call", "seven_pairs": "seven pairs",
     "four_blessings": "Four Blessing o'er the Door", "four_kongs": "Fourfold Plenty",
     "thirteenth_win": "East's 13th consecutive win",

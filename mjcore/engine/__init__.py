@@ -7,8 +7,8 @@ Layout (the Chinese classical engine reuses the turn machinery pieces):
 - :mod:`.wall` ring wall model and seeded shuffle; :mod:`.events` record events and mjai
   tile names; :mod:`.actions` the sorted legal actions; :mod:`.view` a seat's view;
   :mod:`.agents` built-in agents; :mod:`.mjai` agents in another process;
-- :mod:`mjcore.riichi.round` the riichi referee of one hand (ruleset-specific); :mod:`.game` hand after
-  hand, end of game, uma/oka; :mod:`.replay` record-driven replay and checks;
+- :mod:`mjcore.riichi.round` the riichi referee of one hand (ruleset-specific); :mod:`.game` hand
+  after hand, end of game, uma/oka; :mod:`.replay` record-driven replay and checks;
   :mod:`.tenhou` mjlog reader and tenhou.net/6 export; :mod:`.invariants` conformance checks.
 
     >>> from mjcore.engine import play_game, EfficiencyAgent, RandomAgent

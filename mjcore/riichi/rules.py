@@ -40,7 +40,7 @@ game engine and the gRPC service all read their options from this one object.
 | west_extension | True | False | False |
 | west_sudden_death | True | True | True |
 | leftover_sticks | first_place | first_place | lost |
-| uma / oka | (20000, 10000, -10000, -20000) / 20000 | (15000, 5000, -5000, -15000) / 0 | same as ema |
+| uma / oka | (20000, 10000, -10000, -20000) / 20000 | (15000, 5000, -5000, -15000) / 0 | as ema |
 | final_rounding | tenhou | exact | exact |
 | ryuuiisou_needs_hatsu | False | False | False |
 
@@ -234,8 +234,8 @@ class RuleSet(RuleOptions):
         return f"RuleSet({', '.join(diff)})"
 
 
-_ABORTIVE_OFF: dict[str, Any] = {"kyuushu_kyuuhai": False, "suufon_renda": False, "suucha_riichi": False,
-                                 "suukaikan": False, "sanchahou": False}
+_ABORTIVE_OFF: dict[str, Any] = {"kyuushu_kyuuhai": False, "suufon_renda": False,
+                                 "suucha_riichi": False, "suukaikan": False, "sanchahou": False}
 
 _PRESETS: dict[str, RuleSet] = {
     "tenhou": RuleSet(name="tenhou"),

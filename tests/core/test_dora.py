@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from mjcore.errors import InvalidHandError
+from mjcore.hand import Hand, Meld
 from mjcore.riichi.dora import (
     DORA_OF,
     DoraCount,
@@ -16,8 +18,6 @@ from mjcore.riichi.dora import (
     dora_from_indicator,
     own_bonus,
 )
-from mjcore.errors import InvalidHandError
-from mjcore.hand import Hand, Meld
 from mjcore.tiles import TILE_NAMES
 
 CASES = Path(os.environ.get(
@@ -98,7 +98,7 @@ def test_count_dora_bad_indicators(bad):
         count_dora("123m", bad)
 
 
-def test_count_dora_bad_hand():
+def test_count_dora_bad_hand() -> None:
     with pytest.raises(InvalidHandError):
         count_dora(123, "1m")  # type: ignore[arg-type]
 
@@ -137,7 +137,7 @@ def test_against_tenhou_cases():
     assert mismatches == []
 
 
-def test_own_bonus():
+def test_own_bonus() -> None:
     # 1f/5f are East's, 2f/6f South's, 3f/7f West's, 4f/8f North's.
     assert own_bonus(range(8), 0) == (0, 4)
     assert own_bonus(range(8), 1) == (1, 5)

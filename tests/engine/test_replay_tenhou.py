@@ -4,13 +4,15 @@ every recorded choice is among the legal actions offered. Each record is replaye
 rules it names (lobby flags and era), with no exceptions."""
 from __future__ import annotations
 
+from typing import Any
+
 from mjcore.engine.replay import replay_events
 from mjcore.engine.tenhou import read_mjlog, rules_for_mjlog
 
 
 def _check_against_summary(game: dict, events: list[dict]) -> str:
     """Compare the engine's own events with games.jsonl (an independent summary)."""
-    hands = []
+    hands: list[dict[str, Any]] = []
     for ev in events:
         if ev["type"] == "start_kyoku":
             hands.append({"start": ev, "riichi": [], "results": []})
@@ -20,7 +22,7 @@ def _check_against_summary(game: dict, events: list[dict]) -> str:
             hands[-1]["results"].append(ev)
     if len(hands) != len(game["rounds"]):
         return f"{len(hands)} hands instead of {len(game['rounds'])}"
-    for i, (h, r) in enumerate(zip(hands, game["rounds"])):
+    for i, (h, r) in enumerate(zip(hands, game["rounds"], strict=True)):
         st = h["start"]
         if (st["honba"], st["kyotaku"], st["oya"], st["scores"]) != (
                 r["honba"], r["riichi_sticks"], r["dealer"], r["start_scores"]):
@@ -29,7 +31,7 @@ def _check_against_summary(game: dict, events: list[dict]) -> str:
             return f"hand {i}: riichi {h['riichi']} instead of {r['riichi']}"
         if len(h["results"]) != len(r["results"]):
             return f"hand {i}: {len(h['results'])} results instead of {len(r['results'])}"
-        for got, exp in zip(h["results"], r["results"]):
+        for got, exp in zip(h["results"], r["results"], strict=True):
             if got["deltas"] != exp["deltas"]:
                 return f"hand {i}: deltas {got['deltas']} instead of {exp['deltas']}"
             if exp["type"] == "agari" and (got["type"], got["actor"], got["target"]) != (

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from mjcore.service import ServerConfig, build_server
 
 TOKEN = "s3cret-token"

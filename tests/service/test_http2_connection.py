@@ -8,6 +8,7 @@ from __future__ import annotations
 import faulthandler
 import struct
 from dataclasses import dataclass, field
+from typing import cast
 
 import h2.config
 import h2.connection
@@ -17,6 +18,7 @@ import hpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from mjcore.service._http2 import ServerConnection
 
 PATH = "/mjcore.v1.HandAnalysisService/AnalyzeHand"
@@ -120,16 +122,20 @@ class RawClient:
 
     def headers_of(self, sid: int) -> list[list[tuple[bytes, bytes]]]:
         """Every header block the server sent on ``sid`` (HEADERS + CONTINUATION joined)."""
-        blocks, current = [], None
+        blocks: list[list[tuple[bytes, bytes]]] = []
+        current: bytearray | None = None
         for f in self.frames:
             if f.kind == HEADERS and f.sid == sid:
                 current = bytearray(f.payload)
             elif f.kind == CONTINUATION and f.sid == sid:
+                assert current is not None, "CONTINUATION without HEADERS"
                 current += f.payload
             else:
                 continue
             if f.flags & END_HEADERS:
-                blocks.append(self.decoder.decode(bytes(current), raw=True))
+                assert current is not None
+                headers = self.decoder.decode(bytes(current), raw=True)  # raw: names, values bytes
+                blocks.append(cast("list[tuple[bytes, bytes]]", headers))
                 current = None
         return blocks
 
@@ -371,7 +377,7 @@ def test_response_waits_for_the_connection_window():
     sids = [p.start(b"%d" % i) for i in range(4)]
     p.pump()
     body = [bytes([i]) * 30000 for i in range(4)]
-    for sid, b in zip(sids, body):
+    for sid, b in zip(sids, body, strict=True):
         assert p.respond(sid, b)
     done = [p.answers[s].ended for s in sids]
     assert done == [True, True, False, False]
@@ -885,7 +891,7 @@ def _check_output(server: ServerConnection) -> None:
 
 def _feed(server: ServerConnection, chunks: list[bytes]) -> None:
     for i, chunk in enumerate(chunks):
-        for sid, path, message, authorization, timeout in server.receive(chunk):
+        for sid, path, message, _authorization, timeout in server.receive(chunk):
             assert path in PATHS and isinstance(message, bytes)
             assert timeout >= -1
             if i % 3 == 0:
@@ -949,7 +955,7 @@ def test_fuzz_flow_control_delivers_every_answer_intact(watchdog, calls, window,
     p = Pair(client_settings={h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: window})
     sids = [p.start(m) for m, _ in calls]
     p.pump()
-    for sid, (message, how) in zip(sids, calls):
+    for sid, (message, how) in zip(sids, calls, strict=True):
         if how == 3:
             p.server.respond(sid, None, 9, "failed")
         else:
@@ -964,7 +970,7 @@ def test_fuzz_flow_control_delivers_every_answer_intact(watchdog, calls, window,
         if not p.answers.get(sid, Answer()).ended:
             p.client.increment_flow_control_window(400, sid)
     p.pump()
-    for sid, (message, how) in zip(sids, calls):
+    for sid, (message, how) in zip(sids, calls, strict=True):
         a = p.answers[sid]
         assert a.ended
         if how == 3:
