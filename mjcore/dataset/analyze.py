@@ -50,6 +50,7 @@ INPUT_COLUMNS = ("format", "counts", "red", "hand", "n_melds", "visible", "actio
 DICTIONARY_COLUMNS = ("format", "action", "rules")
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
+ROW_GROUPS_KEY = "mjcore.input_row_groups"     # "first,end" when the input is a slice of a file
 KEY_COLUMNS = ("game", "decision")
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
@@ -774,9 +775,45 @@ class AnalyzeSummary:
     problems: list[Problem] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ParquetSlice:
+    """Row groups ``first`` to ``end`` (exclusive) of a Parquet file: a part of a large file,
+    read on its own so memory is bounded by a part."""
+
+    path: str
+    first: int
+    end: int
+    rows: int
+
+
+def _slices(path: str, rows_per_part: int) -> list[tuple[str, Any]]:
+    """A Parquet file as parts of whole row groups, about ``rows_per_part`` rows each (the
+    file itself when it is one part)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    name = os.path.basename(path)
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, pa.ArrowInvalid):
+        return [(name, path)]                 # analyze_part reports it unreadable
+    if meta.num_rows <= rows_per_part or meta.num_row_groups <= 1:
+        return [(name, path)]
+    parts: list[tuple[str, Any]] = []
+    first = rows = 0
+    for g in range(meta.num_row_groups):
+        rows += meta.row_group(g).num_rows
+        if rows >= rows_per_part or g == meta.num_row_groups - 1:
+            parts.append((f"{name.rsplit('.parquet', 1)[0]}#{len(parts):05d}.parquet",
+                          ParquetSlice(os.path.abspath(path), first, g + 1, rows)))
+            first, rows = g + 1, 0
+    return parts
+
+
 def input_parts(source: str, rows_per_part: int = 1_000_000) -> list[tuple[str, Any]]:
-    """(name, path or loader) of every input part: the Parquet files of a folder, one Parquet
-    file, or a CSV or text file (one hand per line) cut into parts of ``rows_per_part``."""
+    """(name, path, slice or table) of every input part: the Parquet files of a folder, one
+    Parquet file (in parts of whole row groups of about ``rows_per_part`` rows), or a CSV or
+    text file (one hand per line) cut into parts of ``rows_per_part``."""
     source = os.fspath(source)
     if os.path.isdir(source):
         files = part_files(source)
@@ -786,11 +823,11 @@ def input_parts(source: str, rows_per_part: int = 1_000_000) -> list[tuple[str, 
     if not os.path.exists(source):
         raise MjcoreError(f"{source}: no such file or folder")
     if source.endswith(".parquet"):
-        return [(os.path.basename(source), source)]
+        return _slices(source, rows_per_part)
     table = _read_text_table(source)
     parts = []
     for i, start in enumerate(range(0, max(table.num_rows, 1), rows_per_part)):
-        parts.append((f"{os.path.basename(source)}#{i}", table.slice(start, rows_per_part)))
+        parts.append((f"{os.path.basename(source)}#{i:05d}", table.slice(start, rows_per_part)))
     return parts
 
 
@@ -821,7 +858,8 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     import pyarrow as pa
 
     problems: list[Problem] = []
-    if isinstance(source, str):
+    on_disk = isinstance(source, (str, ParquetSlice))
+    if on_disk:
         try:
             table = read_input_part(source)
         except (OSError, pa.ArrowInvalid) as exc:
@@ -837,12 +875,16 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
             result = None
         if result is not None:
-            if isinstance(source, str):
+            if on_disk:
                 # the input's columns stay in the input part (read_table joins them back);
                 # the keys of an extract's rows are kept for joins by other tools
                 keys = [c for c in KEY_COLUMNS if c in result.column_names]
+                meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str)
+                                                   else source.path)}
+                if isinstance(source, ParquetSlice):
+                    meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
                 result = result.select(keys + list(ANALYSIS_COLUMNS)).replace_schema_metadata(
-                    {INPUT_KEY: os.path.abspath(source)})
+                    meta)
             write_table_atomic(result, os.path.join(out_dir, out_name),
                                **write_options(result.column_names))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
@@ -851,11 +893,13 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             "problems": [p.as_dict() for p in problems]}
 
 
-def read_input_part(path: str) -> Any:
-    """The columns of a Parquet part that the analysis reads (``closed`` only when ``counts``
-    or ``red`` is missing), strings of a few distinct values as dictionaries."""
+def read_input_part(source: str | ParquetSlice) -> Any:
+    """The columns of a Parquet part (a file or a slice of one) that the analysis reads
+    (``closed`` only when ``counts`` or ``red`` is missing), strings of a few distinct values
+    as dictionaries."""
     import pyarrow.parquet as pq
 
+    path = source if isinstance(source, str) else source.path
     meta = pq.read_metadata(path, memory_map=True)
     names = meta.schema.to_arrow_schema().names
     wanted = [c for c in INPUT_COLUMNS if c in names]
@@ -867,11 +911,16 @@ def read_input_part(path: str) -> Any:
         wanted = [c for c in wanted if c != "discard"]
     with pq.ParquetFile(path, memory_map=True, metadata=meta,
                         read_dictionary=[c for c in DICTIONARY_COLUMNS if c in names]) as f:
+        if isinstance(source, ParquetSlice):
+            return f.read_row_groups(range(source.first, source.end), columns=wanted,
+                                     use_threads=False)
         return f.read(columns=wanted, use_threads=False)
 
 
 def _part_rows(source: Any) -> int:
     """Rows of an input part (a Parquet path: from its footer), for the progress bar."""
+    if isinstance(source, ParquetSlice):
+        return source.rows
     if not isinstance(source, str):
         return int(source.num_rows)
     import pyarrow as pa
@@ -1059,7 +1108,13 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
     theirs = [c for c in wanted if c not in schema.names and c in in_schema.names]
     part = pq.read_table(f, columns=mine)
     if theirs:
-        extra = pq.read_table(source_path, columns=theirs)
+        groups = (schema.metadata or {}).get(ROW_GROUPS_KEY.encode())
+        if groups is None:
+            extra = pq.read_table(source_path, columns=theirs)
+        else:                                 # a slice of a large input file
+            first, end = (int(x) for x in groups.decode().split(","))
+            with pq.ParquetFile(source_path) as pf:
+                extra = pf.read_row_groups(range(first, end), columns=theirs)
         if extra.num_rows != part.num_rows:
             raise MjcoreError(f"{f}: {part.num_rows} rows, its input part "
                               f"{source_path} has {extra.num_rows}")

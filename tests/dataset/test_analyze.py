@@ -267,3 +267,21 @@ def test_counts_and_visible_as_bytes_survive_pandas(extract_table):
     frame.loc[3, "visible"] = b"\x01" * 5
     with pytest.raises(MjcoreError, match="visible column must hold 34 bytes"):
         analyze(frame, n_threads=1)
+
+
+def test_a_large_parquet_file_is_analysed_in_parts_of_row_groups(tmp_path, extract_table):
+    """One Parquet file of several row groups: parts of whole row groups (memory bounded by
+    a part), joined back to their rows of the file, the same as one in-memory run."""
+    table = extract_table.slice(0, 5000)
+    path = tmp_path / "hands.parquet"
+    pq.write_table(table, path, row_group_size=1000)
+    out = tmp_path / "out"
+    summary = analyze_dir(str(path), str(out), workers=2, rows_per_part=2000)
+    assert summary.parts == 3 and summary.rows == 5000
+    assert len(list(out.glob("part-*.parquet"))) == 0
+    assert sorted(p.name for p in out.glob("hands-*.parquet")) == [
+        "hands-00000.parquet", "hands-00001.parquet", "hands-00002.parquet"]
+    whole = read_table(str(out), ["game", "decision", "player", "shanten", "best_ukeire"])
+    want = analyze_table(table, n_threads=1)
+    for name in whole.column_names:
+        assert whole[name].to_pylist() == want[name].to_pylist(), name
