@@ -18,6 +18,7 @@ part per core) or on a Dask cluster.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -616,10 +617,8 @@ def _meld_codes(col: Any, bad: np.ndarray, none: int) -> np.ndarray:
     tokens = col.values.slice(offsets[0], offsets[-1] - offsets[0]).dictionary_encode()
     codes = np.full(len(tokens.dictionary) + 1, -1, np.int64)     # -1: not a meld
     for i, token in enumerate(tokens.dictionary.to_pylist()):
-        try:
+        with contextlib.suppress(KeyError, ValueError, IndexError, AttributeError, TypeError):
             codes[i] = _encode_token(token)
-        except (KeyError, ValueError, IndexError, AttributeError, TypeError):
-            pass
     index = tokens.indices.fill_null(len(tokens.dictionary)).to_numpy(zero_copy_only=False)
     owner = np.repeat(np.arange(m), np.diff(offsets))
     position = np.arange(owner.size) - np.repeat(offsets[:-1] - offsets[0], np.diff(offsets))
