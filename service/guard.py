@@ -1,7 +1,8 @@
 """The main port's call guard: authentication, receive limits and message limits.
 
-The main port is a ``grpc.aio`` server; one interceptor stands in front of every method (the
-analysis service, health and reflection). For each call it
+The main port is a ``grpc.aio`` server whose only handler is the ``CallGuard``: the analysis
+service, health and reflection register their methods with the guard (it quacks like a
+server for ``add_generic_rpc_handlers``), and it serves each of them guarded. For each call it
 
 - refuses a bad or duplicated token from the metadata alone, before anything waits for a
   request message (the refusal is a handler that never reads);
@@ -11,9 +12,10 @@ analysis service, health and reflection). For each call it
   stream; the oldest wait is ended when too many calls wait at once), and each message is
   checked against its size limit (``unary_limit`` for unary methods, ``stream_limit`` for
   bulk) before it is parsed;
-- runs a synchronous servicer method in the worker pool only once its message has arrived:
-  a bulk stream's generator is advanced one batch at a time, each step after the batch it
-  reads has arrived;
+- runs a synchronous unary method on the event loop once its message has arrived (its work is
+  bounded by the field limits, and a hop to a thread cost more than the work itself), and a
+  bulk stream's generator in the worker pool, one batch at a time, each step after the batch
+  it reads has arrived;
 - answers a message that does not parse with INVALID_ARGUMENT, logged once per connection
   without a traceback.
 """
@@ -23,7 +25,7 @@ import asyncio
 import contextlib
 import inspect
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from typing import Any
 
@@ -50,7 +52,8 @@ class Aborted(Exception):
 
 class WorkerContext:
     """The part of ``grpc.ServicerContext`` the synchronous servicer uses, for an asyncio call
-    whose work runs in a worker thread. ``active`` goes False when the call ends."""
+    whose work runs synchronously (in a worker thread, or a unary call on the loop).
+    ``active`` goes False when the call ends."""
 
     def __init__(self, context: grpc.aio.ServicerContext) -> None:
         self._context = context
@@ -93,7 +96,7 @@ def _one_at_a_time(inbox: deque[Any], method: str) -> Iterator[Any]:
         yield item
 
 
-class CallGuard(grpc.aio.ServerInterceptor):
+class CallGuard(grpc.GenericRpcHandler):
     def __init__(self, expected: bytes | None, slots: ReceiveSlots, executor: Executor, *,
                  receive_timeout: float, stream_timeout: float, unary_limit: int,
                  stream_limit: int) -> None:
@@ -106,12 +109,21 @@ class CallGuard(grpc.aio.ServerInterceptor):
         self.stream_limit = stream_limit
         self.malformed = LogOnce()
         self._refusals: dict[str, grpc.RpcMethodHandler] = {}
-        self._guarded: dict[str, tuple[Any, grpc.RpcMethodHandler]] = {}
+        self._services: list[grpc.GenericRpcHandler] = []
+        self._guarded: dict[str, grpc.RpcMethodHandler] = {}
 
-    async def intercept_service(
-            self, continuation: Callable[[grpc.HandlerCallDetails],
-                                         Awaitable[grpc.RpcMethodHandler | None]],
-            handler_call_details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler | None:
+    # -- registration: the guard stands in for the server -----------------------------------------
+
+    def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
+        self._services.extend(handlers)
+        self._guarded.clear()
+
+    def add_registered_method_handlers(self, service: str,
+                                       handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+        """Generated code registers each method twice; the generic registration serves."""
+
+    def service(self, handler_call_details: grpc.HandlerCallDetails
+                ) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
         why = denial(authorization_values(handler_call_details.invocation_metadata),
                      None if method.startswith(OPEN_PREFIXES) else self.expected)
@@ -120,15 +132,14 @@ class CallGuard(grpc.aio.ServerInterceptor):
             if refusal is None:
                 refusal = self._refusals[why] = _refuse(why)
             return refusal
-        handler = await continuation(handler_call_details)
-        if handler is None:
-            return None
-        known = self._guarded.get(method)
-        if known is not None and known[0] is handler:
-            return known[1]
-        guarded = self._guard(handler, method)
-        if len(self._guarded) < 256:
-            self._guarded[method] = (handler, guarded)
+        guarded = self._guarded.get(method)
+        if guarded is None:
+            for service in self._services:
+                handler = service.service(handler_call_details)
+                if handler is not None:
+                    # only registered methods get here, so the cache stays that small
+                    guarded = self._guarded[method] = self._guard(handler, method)
+                    break
         return guarded
 
     # -- receiving -------------------------------------------------------------------------------
@@ -213,7 +224,9 @@ class CallGuard(grpc.aio.ServerInterceptor):
                 request = await one(context)
                 worker = WorkerContext(context)
                 try:
-                    return await self._in_worker(context, worker, behavior, request, worker)
+                    return behavior(request, worker)   # on the loop: see the module docstring
+                except Aborted as stop:
+                    await context.abort(stop.code, stop.details, stop.trailing_metadata)
                 finally:
                     worker.active = False
 

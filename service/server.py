@@ -1,8 +1,9 @@
 """Build and run the gRPC server: the analysis service, health, reflection, auth and TLS.
 
 The main port is a ``grpc.aio`` server on an event loop of its own thread (``MainPort``):
-calls wait for their request messages on the loop, holding no thread, and the servicer's
-work runs in a pool of ``workers`` threads once a message has arrived (``guard.CallGuard``).
+calls wait for their request messages on the loop, holding no thread; a unary call is then
+answered on the loop and a bulk stream's batches are computed in a pool of ``workers`` threads
+(``guard.CallGuard``, the server's one handler, in front of every method).
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import _async as aio_reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from mjcore.wire.v1 import analysis_service_pb2
 
@@ -77,8 +79,10 @@ class MainPort:
             self.stopped.set()
 
     async def _new_server(self) -> grpc.aio.Server:
-        return grpc.aio.server(interceptors=[self.guard], options=grpc_options(self.config),
-                               maximum_concurrent_rpcs=self.config.max_concurrent_calls)
+        server = grpc.aio.server(options=grpc_options(self.config),
+                                 maximum_concurrent_rpcs=self.config.max_concurrent_calls)
+        server.add_generic_rpc_handlers((self.guard,))
+        return server
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
@@ -196,18 +200,19 @@ def build(config: ServerConfig) -> AnalysisServer:
 
 
 def _build(config: ServerConfig, main: MainPort) -> AnalysisServer:
-    server = main.server
+    server, guard = main.server, main.guard   # methods are registered with the guard
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
                                     kernel_threads=config.kernel_threads,
                                     max_message_size=config.max_message_size)
-    add_to_server(servicer, server)
+    add_to_server(servicer, guard)
     health_status = Health(main)
-    health_pb2_grpc.add_HealthServicer_to_server(health_status.aio, server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_status.aio, guard)
     for name in ("", SERVICE_NAME):
         health_status.set(name, NOT_SERVING)
     if config.reflection:
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+            aio_reflection.ReflectionServicer(
+                (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), guard)
     creds = _credentials(config)
     if creds is None:
         port = server.add_insecure_port(config.address)
