@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mjcore.errors import InvalidHandError
-from mjcore.hand import Hand, Meld, MeldKind, as_hand, parse_counts
+from mjcore.hand import Hand, as_hand, parse_counts
+from mjcore.melds import Meld, MeldKind
 from mjcore.tiles import FIVES, RED_136, UNICODE_TILES, parse_tiles
 
 # -- parsing and formatting ---------------------------------------------------------------------
@@ -165,7 +166,8 @@ def test_errors(text, reason, position):
 
 
 def test_error_message_format():
-    with pytest.raises(InvalidHandError, match=r"^hand '12x3m': unknown character 'x' at position 2$"):
+    with pytest.raises(InvalidHandError,
+                       match=r"^hand '12x3m': unknown character 'x' at position 2$"):
         Hand.parse("12x3m")
 
 
@@ -390,7 +392,8 @@ def test_parse_counts_matches_hand(text):
 
 
 @pytest.mark.parametrize("text, reason", [
-    ("11111m", "too_many_copies"), ("00m", "too_many_red"), ("8z", "bad_honor"), ("1x", "unknown_character"),
+    ("11111m", "too_many_copies"), ("00m", "too_many_red"), ("8z", "bad_honor"),
+    ("1x", "unknown_character"),
 ])
 def test_parse_counts_errors(text, reason):
     with pytest.raises(InvalidHandError) as e:

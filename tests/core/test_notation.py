@@ -154,3 +154,11 @@ def test_meld_letter_first():
         text = meld.format(letter_first=True)
         assert Meld.parse(text) == meld
         assert text.split(":")[1][0] == token.split(":")[1].split("<")[0][-1]
+
+
+def test_moved_names_still_import_from_hand():
+    import mjcore
+    from mjcore import hand, melds
+
+    assert hand.Meld is melds.Meld is mjcore.Meld
+    assert hand.MeldKind is melds.MeldKind is mjcore.MeldKind
