@@ -90,7 +90,7 @@ def bench_classical(work: Path) -> list[str]:
 
 
 def _extract_once(work: Path) -> Path:
-    from mjcore.dataset.extract import extract
+    from mjcore.dataset.extraction import extract
 
     out = work / "ex"
     if not (out / "_extract.json").exists():
@@ -104,7 +104,7 @@ def _in_memory(ex: Path) -> list[tuple[object, object]]:
     import numpy as np
     import pyarrow as pa
 
-    from mjcore.dataset.analyze import WIN_ACTIONS, WinInputs, _hands, _is_in, read_input_part
+    from mjcore.dataset.analysis import WIN_ACTIONS, WinInputs, _hands, _is_in, read_input_part
     from mjcore.dataset.common import part_files
 
     parts = []
@@ -130,7 +130,7 @@ def _analyse_in_memory(parts: list[tuple[object, object]]) -> None:
 def bench_analyze(work: Path, rounds: int) -> list[str]:
     import pyarrow.parquet as pq
 
-    from mjcore.dataset.analyze import analyze_dir
+    from mjcore.dataset.analysis import analyze_dir
     from mjcore.dataset.common import part_files
 
     ex = _extract_once(work)
@@ -181,7 +181,7 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     names = ("read Parquet", "decode the hands (counts, visible, discard)",
              "one-pass kernel (analyze_hands)", "decode the win rows for scoring",
              "scoring kernel", "Arrow columns of the results", "write Parquet")
-    an = importlib.import_module("mjcore.dataset.analyze")   # the module, not the function
+    an = importlib.import_module("mjcore.dataset.analysis")   # the module, not the function
     best = dict.fromkeys(names, float("inf"))
     sink = Path(tempfile.mkdtemp(prefix="mjcore-bench-stage-"))
     try:
@@ -227,7 +227,7 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
 def bench_dask(work: Path, rounds: int) -> list[str]:
     from dask.distributed import Client, LocalCluster
 
-    from mjcore.dataset.analyze import analyze_dir
+    from mjcore.dataset.analysis import analyze_dir
 
     ex = _extract_once(work)
     clusters = {k: LocalCluster(n_workers=k, threads_per_worker=1, processes=True,

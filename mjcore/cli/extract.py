@@ -57,7 +57,7 @@ def extract(records: tuple[str, ...], out_dir: str, per_part: int, workers: int,
     cannot be used are listed with file, game and reason; the rest still run.
     """
     _need_dataset_extra()
-    from ..dataset.extract import extract as run
+    from ..dataset.extraction import extract as run
     from ..errors import MjcoreError
 
     try:
@@ -76,7 +76,7 @@ def analyze_table_job(inputs: tuple[str, ...], out_dir: str | None, dask: str | 
     """``mjcore analyze SOURCE --out DIR``: a folder of Parquet parts (or one Parquet, CSV or
     text file) analysed into DIR, on every core or on a Dask cluster."""
     _need_dataset_extra()
-    from ..dataset.analyze import analyze_dir
+    from ..dataset.analysis import analyze_dir
     from ..errors import MjcoreError
 
     if out_dir is None:

@@ -27,7 +27,7 @@ def report(table: str, plots: str | None, as_json: bool, players: int,
     except ImportError:
         raise click.ClickException("this command needs the dataset extra: "
                                    "pip install 'mjcore[dataset]'") from None
-    from ..dataset.report import build_report, plot_report
+    from ..dataset.reporting import build_report, plot_report
     from ..errors import MjcoreError
 
     try:

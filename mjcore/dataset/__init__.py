@@ -9,10 +9,11 @@ matplotlib); Dask needs the ``dask`` extra.
 """
 from __future__ import annotations
 
-from .analyze import analyze, analyze_dir, read_dask, read_table
+from .analysis import analyze, analyze_dir, per_kind, read_dask, read_table
 from .common import Problem
-from .extract import extract
-from .report import Report, build_report, plot_report, report
+from .extraction import extract
+from .hands import analyze_hands
+from .reporting import Report, build_report, plot_report, report
 
-__all__ = ["Problem", "Report", "analyze", "analyze_dir", "build_report", "extract",
-           "plot_report", "read_dask", "read_table", "report"]
+__all__ = ["Problem", "Report", "analyze", "analyze_dir", "analyze_hands", "build_report",
+           "extract", "per_kind", "plot_report", "read_dask", "read_table", "report"]

@@ -660,7 +660,7 @@ class WinInputs:
     def of(cls, wins: Any, counts: np.ndarray) -> WinInputs:
         """From the win rows of an extract and their closed counts (before the ron tile)."""
         from ..riichi.batch_scoring import MELD_NONE
-        from .extract import RED_IDS, WIN_FLAG_BITS
+        from .extraction import RED_IDS, WIN_FLAG_BITS
 
         m = wins.num_rows
 
@@ -1123,6 +1123,7 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
     return part.select(order).replace_schema_metadata(None)
 
 
-__all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "analysis_fields", "analyze", "analyze_dir",
-           "analyze_part", "analyze_table", "dask_client", "iter_parts", "read_dask",
-           "read_part", "read_table", "table_columns"]
+__all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "ParquetSlice", "WinInputs", "analysis_fields",
+           "analyze", "analyze_dir", "analyze_part", "analyze_table", "dask_client",
+           "iter_parts", "per_kind", "read_dask", "read_input_part", "read_part", "read_table",
+           "table_columns", "write_options"]

@@ -6,7 +6,7 @@ asks for that is not a pass becomes a row, with the deciding seat's hand as the 
 it at that moment. Claims are decisions too: a claim that loses to a higher one (a pung over
 a chow) is still a row, its action the claim made.
 
-Rows use the extract schema (``mjcore.dataset.extract.schema``) with ``format`` ``mjs``:
+Rows use the extract schema (``mjcore.dataset.extraction.schema``) with ``format`` ``mjs``:
 tiles as 136-ids ``kind * 4 + 3 - copy`` (Bradfield names no copies; the red-five ids of
 riichi mean nothing here and are used only for a fourth five), bonus tiles left out of the
 hand, no dora, ``rules`` ``{"game": "classical", ...}`` (the options that differ from the

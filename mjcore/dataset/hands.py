@@ -29,6 +29,8 @@ class HandsResult(batch.BatchResult):
     per-row ``status``; ``errors()`` names each bad row's reason."""
 
     def errors(self) -> list[InvalidHandError]:
+        """One InvalidHandError per bad row, in row order (``index`` the row, ``reason`` from
+        STATUS_REASONS, ``discard_not_held`` among them)."""
         out = []
         for i in np.flatnonzero(self.status):
             reason, text = STATUS_REASONS.get(int(self.status[i]), ("invalid_hand", "invalid"))
@@ -63,7 +65,7 @@ def analyze_hands(counts: batch.ArrayLike, n_melds: object = None, visible: obje
     row as in :mod:`mjcore.batch`; ``forms`` (N,) gives each row its own
     (``mjcore._core.shanten.RIICHI``, ``CLASSICAL``, ``CLASSICAL_SEVEN_PAIRS``) instead.
 
-    Per row (int8 unless said): ``shanten``, ``shanten_standard``, ``shanten_chiitoitsu``,
+    Per row (int8 unless said): ``tiles`` (closed tiles, also on bad rows), ``shanten``, ``shanten_standard``, ``shanten_chiitoitsu``,
     ``shanten_kokushi`` (99: form ruled out); 13-3k tiles: ``ukeire`` (int16) and ``waits``
     (uint64 bit set of the winning kinds when tenpai); 14-3k tiles: ``discard_shanten``
     (N, 34; 127 for kinds not held), ``discard_ukeire`` (N, 34 uint8), ``best_discards``

@@ -59,13 +59,13 @@ def records_dir(records: dict[str, bytes], tmp_path_factory: pytest.TempPathFact
 @pytest.fixture(scope="session")
 def extract_table(records_dir: Path):
     """The in-memory extract of ``records_dir`` (one process)."""
-    from mjcore.dataset.extract import extract
+    from mjcore.dataset.extraction import extract
 
     return extract(str(records_dir), workers=1, records_per_partition=8)
 
 
 @pytest.fixture(scope="session")
 def analysed_table(extract_table):
-    from mjcore.dataset.analyze import analyze_table
+    from mjcore.dataset.analysis import analyze_table
 
     return analyze_table(extract_table, n_threads=2)

@@ -9,14 +9,14 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjcore
-from mjcore.dataset.analyze import (
+from mjcore.dataset.analysis import (
     ANALYSIS_COLUMNS,
     analyze,
     analyze_dir,
     analyze_table,
     read_table,
 )
-from mjcore.dataset.extract import _mpsz
+from mjcore.dataset.extraction import _mpsz
 from mjcore.dataset.hands import NOT_HELD
 from mjcore.errors import MjcoreError
 from mjcore.tiles import parse_kinds
@@ -285,3 +285,15 @@ def test_a_large_parquet_file_is_analysed_in_parts_of_row_groups(tmp_path, extra
     want = analyze_table(table, n_threads=1)
     for name in whole.column_names:
         assert whole[name].to_pylist() == want[name].to_pylist(), name
+
+
+def test_the_modules_are_reachable_beside_the_functions():
+    import importlib
+
+    import mjcore.dataset as ds
+
+    for function, module in (("analyze", "analysis"), ("extract", "extraction"),
+                             ("report", "reporting")):
+        assert callable(getattr(ds, function))
+        mod = importlib.import_module(f"mjcore.dataset.{module}")
+        assert getattr(ds, module) is mod and getattr(mod, function) is getattr(ds, function)

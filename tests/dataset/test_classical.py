@@ -8,8 +8,8 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from mjcore.dataset.analyze import analyze_table
-from mjcore.dataset.extract import extract, problems_of
+from mjcore.dataset.analysis import analyze_table
+from mjcore.dataset.extraction import extract, problems_of
 from mjcore.tiles import parse_kinds
 
 DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", Path(__file__).resolve().parents[3]

@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mjcore.dataset.extract import (
+from mjcore.dataset.extraction import (
     ACTIONS,
     extract,
     extract_partition,
@@ -201,7 +201,7 @@ def test_our_own_records(tmp_path):
     from click.testing import CliRunner
 
     from mjcore.cli import main
-    from mjcore.dataset.analyze import analyze_table
+    from mjcore.dataset.analysis import analyze_table
     from mjcore.engine.events import from_mjai_lines
     from mjcore.engine.replay import _rules_from_events
 
@@ -244,7 +244,7 @@ def test_truncated_archive_keeps_what_it_read(records, tmp_path):
 def test_oversized_record_is_reported_not_read(records, tmp_path, monkeypatch):
     import importlib
 
-    ex = importlib.import_module("mjcore.dataset.extract")
+    ex = importlib.import_module("mjcore.dataset.extraction")
     data = next(iter(records.values()))
     (tmp_path / "big.xml").write_bytes(data)
     archive = tmp_path / "big.tar"
