@@ -115,4 +115,4 @@ stubtest: build
 
 clean:
 	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin mjcore/_core/_build_info.json \
-		service/*.c service/*.so
+		service/*.c service/*.so .mypy_cache .ruff_cache
