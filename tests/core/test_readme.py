@@ -175,6 +175,8 @@ def _serve(args: list[str], cwd: Path, clients: list[list[str]]) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         status = proc.wait(timeout=60)
+        if proc.stdout:
+            proc.stdout.close()
     assert status == 0, (args, log.read_text()[-3000:])
 
 
