@@ -295,14 +295,14 @@ class Hand:
     def format(self, *, letter_first: bool = False, unicode: bool = False) -> str:
         """Text form (see :mod:`mjcore.notation`). ``unicode=True`` gives Unicode tiles (closed,
         then bonus, then melds)."""
-        return format_hand(self.counts, self.red, self.melds, self.bonus, packed=self._packed,
-                           letter_first=letter_first, unicode=unicode)
+        return format_hand(self.counts, self.red, self.melds, self.bonus, self._packed,
+                           letter_first, unicode)
 
     def __str__(self) -> str:
         try:
             return self._text
         except AttributeError:
-            text = self.format()
+            text = format_hand(self.counts, self.red, self.melds, self.bonus, self._packed)
             _hand_setattr(self, "_text", text)
             return text
 

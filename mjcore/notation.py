@@ -201,7 +201,7 @@ def parse_plain(text: str, limits: tuple[int, int, int]
 # -- the writer ---------------------------------------------------------------------------------
 
 def format_hand(counts: Sequence[int], red: Sequence[int], melds: Sequence[Meld],
-                bonus: Sequence[int], *, packed: bytes | None = None, letter_first: bool = False,
+                bonus: Sequence[int], packed: bytes | None = None, letter_first: bool = False,
                 unicode: bool = False) -> str:
     """Hand text: closed tiles, bonus tiles, then melds (``packed``: the counts as bytes, if at
     hand). ``unicode=True`` gives Unicode tiles (closed, then bonus, then melds)."""
@@ -211,7 +211,7 @@ def format_hand(counts: Sequence[int], red: Sequence[int], melds: Sequence[Meld]
                  + "".join(UNICODE_BONUS[b] for b in bonus)]
         parts += ["".join(UNICODE_TILES[k] for k in m.tiles) for m in melds]
         return " ".join(p for p in parts if p)
-    if packed is not None and tuple(red) == ZERO_RED and not letter_first:
+    if packed is not None and not letter_first and tuple(red) == ZERO_RED:
         closed = format_packed(packed)
     else:
         closed = format_counts(counts, red, letter_first=letter_first)
