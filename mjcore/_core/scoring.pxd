@@ -110,21 +110,21 @@ cdef void rules_default(RulesC* r) noexcept nogil
 cdef int fill_rules(RulesC* r, tuple params) except -1
 
 
-# The one place a Situation is filled (score_raw, score_plain, the batch loop), indicators
-# apart (the caller writes dora_ind/ura_ind and n_dora/n_ura). A value out of its range becomes
-# 255 (pao 100), which score_hand reports as ST_BAD_TILE or ST_BAD_SEATS.
-cdef inline void fill_situation(Situation* s, int win_tile, int flags, int seat_wind,
-                                int round_wind, int from_rel, int pao_rel, int honba,
-                                int riichi_sticks, int kita) noexcept nogil:
-    s.win_tile = <u8>win_tile if 0 <= win_tile < 34 else 255
-    s.flags = <u16>flags
-    s.seat_wind = <u8>seat_wind if 0 <= seat_wind < 4 else 255
-    s.round_wind = <u8>round_wind if 0 <= round_wind < 4 else 255
-    s.from_rel = <u8>from_rel if 0 <= from_rel < 4 else 255
-    s.pao_rel = <i8>pao_rel if -1 <= pao_rel < 4 else 100
-    s.honba = <u16>honba
-    s.riichi_sticks = <u16>riichi_sticks
-    s.n_kita = <u8>kita if 0 <= kita < 256 else 255
+# The one place a Situation is filled (score_raw and score_plain through their range checks,
+# the batch loop from its arrays), indicators apart (the caller writes dora_ind/ura_ind and
+# n_dora/n_ura). score_hand reports a value out of range as ST_BAD_TILE or ST_BAD_SEATS.
+cdef inline void fill_situation(Situation* s, u8 win_tile, u16 flags, u8 seat_wind,
+                                u8 round_wind, u8 from_rel, i8 pao_rel, u16 honba,
+                                u16 riichi_sticks, u8 kita) noexcept nogil:
+    s.win_tile = win_tile
+    s.flags = flags
+    s.seat_wind = seat_wind
+    s.round_wind = round_wind
+    s.from_rel = from_rel
+    s.pao_rel = pao_rel
+    s.honba = honba
+    s.riichi_sticks = riichi_sticks
+    s.n_kita = kita
 
 # Score one hand (the hand includes the winning tile). Returns out.status.
 cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,

@@ -409,23 +409,28 @@ cdef inline void _sort4(int* a) noexcept nogil:
 
 
 cdef struct _Sets:
-    # what the yaku and fu of a standard-form decomposition read from its sets and pair
+    # What the yaku and fu of a standard-form decomposition read from its sets and pair. The
+    # per-set lists are apart (_SetLists), so the compiler keeps these scalars in registers.
     u64 trip_m              # bit t: a triplet/kan of kind t
     u32 seq_m               # bit t: a sequence starting at t
-    int seq_t[4]            # the sequences' first tiles
     int n_seq
     int n_trip              # triplets and kans
     int ankou               # concealed triplets and kans (a ron-completed triplet is open)
     int n_kans
-    int set_fu[4]           # fu and tile of each triplet/kan, in set order
-    int set_tile[4]
     int pair_fu
     int all_yaochuu         # every set and the pair hold a terminal or honor
     int dragons_trip
     int winds_trip
 
 
-cdef inline void _read_sets(const Decomp* d, const _Ctx* x, _Sets* s) noexcept nogil:
+cdef struct _SetLists:
+    int seq_t[4]            # the sequences' first tiles
+    int set_fu[4]           # fu and tile of each triplet/kan, in set order
+    int set_tile[4]
+
+
+cdef inline void _read_sets(const Decomp* d, const _Ctx* x, _Sets* s,
+                            _SetLists* l) noexcept nogil:
     cdef int i, t, kind, conc, is_kan
     cdef int pair = d.pair
     s.trip_m = 0
@@ -440,7 +445,7 @@ cdef inline void _read_sets(const Decomp* d, const _Ctx* x, _Sets* s) noexcept n
         kind = d.sets[i].kind
         if kind == SET_SEQ:
             s.seq_m |= (<u32>1) << t
-            s.seq_t[s.n_seq] = t
+            l.seq_t[s.n_seq] = t
             s.n_seq += 1
             continue
         conc = d.sets[i].concealed
@@ -448,8 +453,8 @@ cdef inline void _read_sets(const Decomp* d, const _Ctx* x, _Sets* s) noexcept n
             conc = 0            # a triplet completed by ron is open
         is_kan = kind == SET_KAN
         # 2 fu, doubled for terminals/honors, doubled when concealed, x4 for a kan
-        s.set_fu[s.n_trip] = 2 << (_is_yaochuu(t) + conc + 2 * is_kan)
-        s.set_tile[s.n_trip] = t
+        l.set_fu[s.n_trip] = 2 << (_is_yaochuu(t) + conc + 2 * is_kan)
+        l.set_tile[s.n_trip] = t
         s.n_trip += 1
         s.trip_m |= ONE << t
         s.ankou += conc
@@ -477,9 +482,9 @@ cdef inline void _yaku_yakuhai(const _Sets* s, const _Ctx* x, u64* mask, int* yh
         _add(mask, yh, Y_ROUND_WIND + x.round_tile - 27, 1)
 
 
-cdef inline int _identical_sequences(_Sets* s) noexcept nogil:
+cdef inline int _identical_sequences(const _Sets* s, _SetLists* l) noexcept nogil:
     """Disjoint pairs of identical sequences among the (at most 4) sequences: 0, 1 or 2."""
-    cdef int* q = s.seq_t
+    cdef int* q = l.seq_t
     if s.n_seq == 4:
         _sort4(q)
         if q[0] == q[1]:
@@ -490,8 +495,8 @@ cdef inline int _identical_sequences(_Sets* s) noexcept nogil:
     return 1 if s.n_seq == 2 and q[0] == q[1] else 0
 
 
-cdef inline int _yaku_sequences(const Decomp* d, _Sets* s, int menzen, u64* mask,
-                                int* yh) noexcept nogil:
+cdef inline int _yaku_sequences(const Decomp* d, const _Sets* s, _SetLists* l, int menzen,
+                                u64* mask, int* yh) noexcept nogil:
     """Pinfu, iipeikou / ryanpeikou, sanshoku, ittsu. Returns 1 for pinfu."""
     cdef int pinfu = 0, n_pairs
     cdef u32 seq_m = s.seq_m
@@ -499,7 +504,7 @@ cdef inline int _yaku_sequences(const Decomp* d, _Sets* s, int menzen, u64* mask
         pinfu = 1
         _add(mask, yh, Y_PINFU, 1)
     if menzen and s.n_seq >= 2:
-        n_pairs = _identical_sequences(s)
+        n_pairs = _identical_sequences(s, l)
         if n_pairs >= 2:
             _add(mask, yh, Y_RYANPEIKOU, 3)
         elif n_pairs == 1:
@@ -557,8 +562,8 @@ cdef inline void _yakuman_sets(const Decomp* d, const _Sets* s, const RulesC* r,
         _add(ym, tot, Y_SUUKANTSU, 1)
 
 
-cdef inline void _fu_standard(const Decomp* d, const _Sets* s, const _Ctx* x, int pinfu,
-                              _Cand* c) noexcept nogil:
+cdef inline void _fu_standard(const Decomp* d, const _Sets* s, const _SetLists* l,
+                              const _Ctx* x, int pinfu, _Cand* c) noexcept nogil:
     """Fu of the standard form, itemised into c.fu_items; c.fu rounded up to tens."""
     cdef const RulesC* r = x.rules
     cdef int i, fu = 20, rounded, nf = 0
@@ -576,8 +581,8 @@ cdef inline void _fu_standard(const Decomp* d, const _Sets* s, const _Ctx* x, in
                 fu += 2
                 nf = _fu_item(c.fu_items, nf, FU_TSUMO, 0, 2)
         for i in range(s.n_trip):
-            fu += s.set_fu[i]
-            nf = _fu_item(c.fu_items, nf, FU_SET, s.set_tile[i], s.set_fu[i])
+            fu += l.set_fu[i]
+            nf = _fu_item(c.fu_items, nf, FU_SET, l.set_tile[i], l.set_fu[i])
         if s.pair_fu:
             fu += s.pair_fu
             nf = _fu_item(c.fu_items, nf, FU_PAIR, d.pair, s.pair_fu)
@@ -642,6 +647,7 @@ cdef inline void _value(_Cand* c, const _Ctx* x, u64 mask, int yh, u64 ym) noexc
 cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
     """Yaku, fu and basic points of one decomposition, yaku family by family."""
     cdef _Sets s
+    cdef _SetLists lists
     cdef int pinfu, tot = 0
     cdef u64 ym = x.base_yakuman_mask
     cdef u64 mask = x.base_mask     # locals: the build has no strict aliasing
@@ -661,13 +667,13 @@ cdef void _evaluate(const Decomp* d, const _Ctx* x, _Cand* c) noexcept nogil:
         c.fu = 25
         c.n_fu_items = _fu_item(c.fu_items, 0, FU_CHIITOITSU, 0, 25)
     else:
-        _read_sets(d, x, &s)
+        _read_sets(d, x, &s, &lists)
         _yaku_yakuhai(&s, x, &mask, &yh)
-        pinfu = _yaku_sequences(d, &s, x.menzen, &mask, &yh)
+        pinfu = _yaku_sequences(d, &s, &lists, x.menzen, &mask, &yh)
         _yaku_outside(&s, x, &mask, &yh)
         _yaku_triplets(d, &s, &mask, &yh)
         _yakuman_sets(d, &s, x.rules, &ym, &tot)
-        _fu_standard(d, &s, x, pinfu, c)
+        _fu_standard(d, &s, &lists, x, pinfu, c)
     _value(c, x, mask, yh, ym)
 
 
@@ -1136,6 +1142,22 @@ cdef int fill_rules(RulesC* r, tuple p) except -1:
     return 0
 
 
+cdef inline u8 _in_range(int value, int limit) noexcept nogil:
+    """value as a u8 when 0 <= value < limit, else 255 (out of range for the kernel)."""
+    return <u8>value if 0 <= value < limit else 255
+
+
+cdef inline void _fill_plain_situation(Situation* s, int win_tile, int flags, int seat_wind,
+                                       int round_wind, int from_rel, int pao_rel, int honba,
+                                       int riichi_sticks, int kita) noexcept nogil:
+    """fill_situation from Python ints, any size: one out of range stays out of range (255,
+    pao 100), never wraps into range."""
+    fill_situation(s, _in_range(win_tile, 34), <u16>flags, _in_range(seat_wind, 4),
+                   _in_range(round_wind, 4), _in_range(from_rel, 4),
+                   <i8>pao_rel if -1 <= pao_rel < 4 else 100, <u16>honba, <u16>riichi_sticks,
+                   _in_range(kita, 256))
+
+
 cdef int _fill_indicators(u8* dst, object src) except -1:
     cdef int n = 0
     for t in src:
@@ -1157,8 +1179,8 @@ def score_raw(counts, melds, int red, int win_tile, int flags, int seat_wind,
     cdef ScoreResult res = ScoreResult.__new__(ScoreResult)
     fill_hand(&h, counts, melds, red)
     fill_rules(&r, rules)
-    fill_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, pao_rel, honba,
-                   riichi_sticks, kita)
+    _fill_plain_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, pao_rel, honba,
+                          riichi_sticks, kita)
     s.n_dora = <u8>_fill_indicators(s.dora_ind, dora)
     s.n_ura = <u8>_fill_indicators(s.ura_ind, ura)
     with nogil:
@@ -1208,8 +1230,8 @@ def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_
     res = ScoreResult.__new__(ScoreResult)
     fill_hand(&h, counts, melds, red)
     fill_rules(&r, rules)
-    fill_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, -1, honba,
-                   riichi_sticks, kita)
+    _fill_plain_situation(&s, win_tile, flags, seat_wind, round_wind, from_rel, -1, honba,
+                          riichi_sticks, kita)
     s.n_dora = <u8>nd
     s.n_ura = <u8>nu
     with nogil:
