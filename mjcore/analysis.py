@@ -10,19 +10,28 @@ Wonders, and seven pairs only with the ``seven_pairs`` option. Classical seven p
 seven pairs, four alike counting as two (Bradfield's rules.txt: "a hand of any seven pairs";
 the spec is silent). Under classical rules red fives do not exist (a ``0`` is an error) and
 bonus tiles beside the hand do not change its shape. Both games run the same kernels.
+
+Three-player riichi (a riichi ``RuleSet`` with ``players=3``, such as the ``"tenhou_sanma"``
+preset) plays with 108 tiles, without 2m-8m: a hand or visible tile among them is an
+``InvalidHandError`` (reason ``not_in_sanma``) naming the tile, as is a chi, and those kinds
+never count as waits or advancing tiles. The winning forms are riichi's, thirteen orphans
+included (its 1m and 9m are in the set).
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import getitem
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import status as _st
 from ._core import shanten as _k
 from .errors import InvalidHandError, InvalidRuleError
-from .hand import Hand, as_hand
+from .hand import Hand, MeldKind, as_hand
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
-from .tiles import parse_kinds
+from .tiles import parse_kinds, tile_name
+
+if TYPE_CHECKING:
+    from .riichi.rules import RuleSet
 
 _SIZES = {0: "13 or 14", 13: "13", 14: "14"}
 
@@ -38,9 +47,14 @@ CLASSICAL_SEVEN_PAIRS_FORMS: int = _k.CLASSICAL_SEVEN_PAIRS
 _RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
 # id of a rules value or name -> (that value, (forms, classical rules or None, bonus tiles
-# allowed)); rules values are immutable, so the answer never changes. Keyed by id because
-# hashing a rules value costs more than the analysis (bounded: a program uses a handful).
-_resolved: dict[int, tuple[object, tuple[int, object, bool]]] = {}
+# allowed, kinds in play)); rules values are immutable, so the answer never changes. Keyed by
+# id because hashing a rules value costs more than the analysis (bounded: a program uses a
+# handful).
+_resolved: dict[int, tuple[object, tuple[int, object, bool, int]]] = {}
+
+ALL_KINDS: int = (1 << 34) - 1
+# Three-player riichi (sanma) has no 2m-8m (kinds 1..7).
+SANMA_KINDS: int = ALL_KINDS & ~(0x7F << 1)
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
@@ -64,8 +78,22 @@ def resolve_rules(rules: object = None) -> tuple[int, object]:
     return (CLASSICAL_SEVEN_PAIRS_FORMS if seven_pairs else CLASSICAL_FORMS), rules
 
 
+def _riichi_rules(rules: object) -> RuleSet | None:
+    """The riichi RuleSet that ``rules`` (a RuleSet or a riichi preset name) names, or None."""
+    from .riichi.rules import RuleSet
+
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str) and rules not in _RIICHI_NAMES:
+        try:
+            return RuleSet.preset(rules)
+        except InvalidRuleError:
+            return None
+    return None
+
+
 def _resolve_name(name: str) -> tuple[int, object]:
-    if name in _RIICHI_NAMES:
+    if name in _RIICHI_NAMES or _riichi_rules(name) is not None:
         return RIICHI_FORMS, None
     from .classical.rules import ClassicalRules
 
@@ -73,7 +101,7 @@ def _resolve_name(name: str) -> tuple[int, object]:
         return resolve_rules(ClassicalRules.preset(name))
     except InvalidRuleError as e:
         raise InvalidRuleError(f"unknown rules {name!r}: not riichi "
-                               f"({', '.join(_RIICHI_NAMES)}); {e}") from None
+                               f"({', '.join(_RIICHI_NAMES)} or a riichi preset); {e}") from None
 
 
 def winning_forms(rules: object = None) -> int:
@@ -87,12 +115,20 @@ def winning_forms(rules: object = None) -> int:
     return resolve_rules(rules)[0]
 
 
-def _resolve_for_hands(rules: object) -> tuple[int, object, bool]:
+def kinds_in_play(rules: object = None) -> int:
+    """The 34-bit set of the tile kinds that exist under ``rules`` (bit k = kind k): every
+    kind, or without 2m-8m for three-player riichi (``SANMA_KINDS``)."""
+    return _resolve_for_hands(rules)[3]
+
+
+def _resolve_for_hands(rules: object) -> tuple[int, object, bool, int]:
     entry = _resolved.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
     forms, classical = resolve_rules(rules)
-    known = (forms, classical, getattr(classical, "bonus_tiles", True) is not False)
+    riichi = None if classical is not None else _riichi_rules(rules)
+    in_play = SANMA_KINDS if riichi is not None and riichi.players == 3 else ALL_KINDS
+    known = (forms, classical, getattr(classical, "bonus_tiles", True) is not False, in_play)
     if len(_resolved) < 64:
         _resolved[id(rules)] = (rules, known)
     return known
@@ -101,14 +137,48 @@ def _resolve_for_hands(rules: object) -> tuple[int, object, bool]:
 _NO_RED = (0, 0, 0)
 
 
-def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int]:
-    """The hand and the winning forms of ``rules``; under classical rules, what the 144-tile
-    set rules out beyond ``Hand``'s own checks: red fives, and bonus tiles when the rules play
-    without them."""
+def _not_in_play(what: str, kind: int | None, in_play: int, text: str | None = None,
+                 ) -> InvalidHandError:
+    """The error of a tile (or, for ``kind`` None, a chi) the tile set of the rules lacks."""
+    item = "a chi" if kind is None else tile_name(kind)
+    missing = " ".join(tile_name(k) for k in kinds_of(ALL_KINDS & ~in_play))
+    return InvalidHandError(f"{what}: {item} is not in the tile set of the rules "
+                            f"(three players: no {missing}, no chi)",
+                            reason=_st.reason_of(_st.NOT_IN_SANMA), text=text)
+
+
+def _check_in_play(h: Hand, in_play: int) -> None:
+    """A hand of a tile set without some kinds (sanma): none of them held, and no chi."""
+    counts = h.all_counts
+    for k in kinds_of(ALL_KINDS & ~in_play):
+        if counts[k]:
+            raise _not_in_play(f"hand '{h}'", k, in_play, str(h))
+    if any(m.kind == MeldKind.CHI for m in h.melds):
+        raise _not_in_play(f"hand '{h}'", None, in_play, str(h))
+
+
+def _visible_kinds(visible: str | Iterable[int | str], in_play: int) -> list[int] | None:
+    """The visible tiles as kinds (None for none), each a tile of the rules' set."""
+    if not visible:
+        return None
+    kinds = parse_kinds(visible)
+    if in_play != ALL_KINDS:
+        for k in kinds:
+            if not in_play >> k & 1:
+                raise _not_in_play("visible tiles", k, in_play)
+    return kinds
+
+
+def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int, int]:
+    """The hand, the winning forms of ``rules`` and the kinds in play; what the rules' tile set
+    rules out beyond ``Hand``'s own checks: under classical rules red fives, and bonus tiles
+    when the rules play without them; under three-player riichi 2m-8m and chi."""
     h = hand if type(hand) is Hand else as_hand(hand)
-    forms, classical, bonus_allowed = _resolve_for_hands(rules)
+    forms, classical, bonus_allowed, in_play = _resolve_for_hands(rules)
     if classical is None:
-        return h, forms
+        if in_play != ALL_KINDS:
+            _check_in_play(h, in_play)
+        return h, forms, in_play
     if h.red != _NO_RED or (h.melds and any(m.red for m in h.melds)):
         raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the classical "
                                "set; write 5", reason="red_five_not_in_set", text=str(h))
@@ -118,7 +188,7 @@ def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int]:
         raise InvalidHandError(f"hand '{h}': bonus tile(s) {format_bonus(h.bonus)} with "
                                "rules that play without bonus tiles",
                                reason="bonus_not_in_play", text=str(h))
-    return h, forms
+    return h, forms, in_play
 
 
 def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
@@ -160,7 +230,7 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
         h = hand if type(hand) is Hand else as_hand(hand)
         i = _forms_index(h._packed, h.n_melds)
     else:
-        h, forms = _hand_and_forms(hand, rules)
+        h, forms, _ = _hand_and_forms(hand, rules)
         i = _forms_index(h._packed, h.n_melds, forms)
     if i < 0:
         raise _fail(h, i, 0, "shanten")
@@ -169,7 +239,7 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
 
 def is_agari(hand: Hand | str, rules: object = None) -> bool:
     """Whether a hand of 14-3k closed tiles is complete in one of the winning forms."""
-    h, forms = _hand_and_forms(hand, rules)
+    h, forms, _ = _hand_and_forms(hand, rules)
     r = _k.agari(h._packed, h.n_melds, forms)
     if r < 0:
         raise _fail(h, r, 14, "an agari check")
@@ -213,12 +283,13 @@ def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     return bytes([4 - x if x < 4 else 0 for x in seen]) + _PAD
 
 
-def ukeire_rows(h: Hand, kinds: list[int] | None,
-                forms: int = RIICHI_FORMS) -> tuple[int, list[Row], bytes]:
+def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
+                in_play: int = ALL_KINDS) -> tuple[int, list[Row], bytes]:
     """What ``ukeire`` reports, before building result objects (serializers read it directly).
 
     ``kinds``: the visible tiles as kind ids (already checked); ``forms``: from
-    ``winning_forms`` (the hand already checked against its rules). Returns the current shanten,
+    ``winning_forms`` (the hand already checked against its rules); ``in_play``: from
+    ``kinds_in_play`` (other kinds never advance). Returns the current shanten,
     the options best first as rows ``(shanten after, -remaining, discard, advancing kinds)``
     (one row with discard None for a 13-3k tile hand) and the unseen count per kind.
     """
@@ -230,7 +301,7 @@ def ukeire_rows(h: Hand, kinds: list[int] | None,
         if st:
             raise _fail(h, st, 13, "ukeire")
         unseen = unseen_counts(h, kinds)
-        tiles = kinds_of(mask)
+        tiles = kinds_of(mask & in_play)
         return s, [(s, -sum(tiles.translate(unseen)), None, tiles)], unseen
     st, _best, after, masks = _ukeire(packed, n_melds, forms)
     if st or after is None or masks is None:
@@ -242,7 +313,7 @@ def ukeire_rows(h: Hand, kinds: list[int] | None,
     rows: list[Row] = []
     done: dict[int, tuple[int, bytes]] = {}
     for k in kinds_of(int(packed.translate(_HELD_DIGIT)[::-1], 2)):  # the kinds held
-        mask = masks[k]
+        mask = masks[k] & in_play
         known = done.get(mask)
         if known is None:
             tiles = kinds_of(mask)
@@ -291,15 +362,16 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
     if rules is None:
         h = hand if type(hand) is Hand else as_hand(hand)
         st, s, mask = _advance(h._packed, h.n_melds)
+        in_play = ALL_KINDS
     else:
-        h, forms = _hand_and_forms(hand, rules)
+        h, forms, in_play = _hand_and_forms(hand, rules)
         st, s, mask = _advance(h._packed, h.n_melds, forms)
     if st:
         raise _fail(h, st, 13, "waits")
     if s != 0:
         return _make_waits(s, ())
-    kinds = parse_kinds(visible) if visible else None
-    return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
+    kinds = _visible_kinds(visible, in_play)
+    return _make_waits(0, _waits_tuple(kinds_of(mask & in_play), unseen_counts(h, kinds)))
 
 
 def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
@@ -313,11 +385,11 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
     """
     if rules is None:
         h = hand if type(hand) is Hand else as_hand(hand)
-        forms = RIICHI_FORMS
+        forms, in_play = RIICHI_FORMS, ALL_KINDS
     else:
-        h, forms = _hand_and_forms(hand, rules)
-    kinds = parse_kinds(visible) if visible else None
-    current, rows, unseen = ukeire_rows(h, kinds, forms)
+        h, forms, in_play = _hand_and_forms(hand, rules)
+    kinds = _visible_kinds(visible, in_play)
+    current, rows, unseen = ukeire_rows(h, kinds, forms, in_play)
     set_discard, set_shanten, set_tiles = _set_option
     # with several options, this hand's Wait per kind, shared by every option
     waits_of = None if len(rows) == 1 else list(map(getitem, _WAIT, unseen)).__getitem__

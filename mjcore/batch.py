@@ -8,6 +8,8 @@ threads (OpenMP; 1 when the build has no OpenMP).
 ``rules`` picks the winning forms, as in ``mjcore.analysis``: None (riichi, the default), a
 preset name such as ``"classical"`` or ``"bradfield"``, a riichi ``RuleSet`` or a classical
 rules value. Classical rows are the 34 kinds too: bonus tiles are not part of the counts.
+Under three-player riichi (``"tenhou_sanma"``) a row holding 2m-8m is a bad row (reason
+``not_in_sanma``) and those kinds are never waits or advancing tiles.
 
 Bad rows never cost the good ones: every result carries ``status`` (0 = ok, negative = the
 reason, see ``mjcore.status``) and ``errors()`` lists the bad rows by index. Call
@@ -23,7 +25,7 @@ import numpy as np
 
 from . import status as st
 from ._core import batch as _k
-from .analysis import winning_forms
+from .analysis import ALL_KINDS, kinds_in_play, winning_forms
 from .errors import InvalidHandError
 from .results import RowResults
 
@@ -140,19 +142,47 @@ class BatchResult(RowResults):
         return f"BatchResult(rows={len(self)}, errors={bad}, fields={sorted(self.values)})"
 
 
+def _inputs(counts: ArrayLike, n_melds: object,
+            rules: object) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray | None]:
+    """The winning forms and kinds in play of ``rules``, the counts and the meld counts of a
+    batch call, and the rows (a boolean mask, or None) that hold a kind the rules' tile set
+    lacks (sanma: 2m-8m). Those rows are zeroed, so the kernel reports nothing else for them;
+    ``_mark_not_in_play`` gives them their status."""
+    forms = winning_forms(rules)
+    in_play = kinds_in_play(rules)
+    c = _counts(counts)
+    m = _melds(n_melds, c.shape[0])
+    if in_play == ALL_KINDS:
+        return forms, in_play, c, m, None
+    rows = np.asarray(c[:, _absent(in_play)].any(axis=1), dtype=np.bool_)
+    if rows.any():
+        c = c.copy()
+        c[rows] = 0
+    return forms, in_play, c, m, rows
+
+
+def _absent(in_play: int) -> list[int]:
+    """The kinds missing from a tile set."""
+    return [k for k in range(34) if not in_play >> k & 1]
+
+
+def _mark_not_in_play(status: np.ndarray, rows: np.ndarray | None) -> None:
+    if rows is not None:
+        status[rows] = st.NOT_IN_SANMA
+
+
 def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
             rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
     also ``.forms`` (N, 3): standard, seven pairs (chiitoitsu), thirteen orphans (kokushi);
     99 when melds or the rules rule a form out."""
-    win = winning_forms(rules)
-    c = _counts(counts)
+    win, _, c, m, absent = _inputs(counts, n_melds, rules)
     n = c.shape[0]
-    m = _melds(n_melds, n)
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     f = np.zeros((n if forms else 0, 3), dtype=np.int8)
     _k.shanten(c, m, win, out, status, f, _threads(n_threads))
+    _mark_not_in_play(status, absent)
     values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
         values["forms"] = f
@@ -162,13 +192,12 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
 def is_agari(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
              n_threads: int | None = 1) -> BatchResult:
     """Whether each 14-3k tile row is complete in a winning form (``.agari``, bool)."""
-    win = winning_forms(rules)
-    c = _counts(counts)
+    win, _, c, m, absent = _inputs(counts, n_melds, rules)
     n = c.shape[0]
-    m = _melds(n_melds, n)
     out = np.empty(n, dtype=np.uint8)
     status = np.empty(n, dtype=np.int8)
     _k.is_agari(c, m, win, out, status, _threads(n_threads))
+    _mark_not_in_play(status, absent)
     return BatchResult(status, {"agari": out.view(np.bool_)})
 
 
@@ -177,14 +206,15 @@ def waits(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
     """For 13-3k tile rows: ``.shanten`` and ``.mask`` (uint64, bit k = kind k). When the
     shanten is 0 the mask holds the winning tiles; ``.tenpai`` is shanten == 0. A wait on a
     kind the hand holds four of is never in the mask."""
-    win = winning_forms(rules)
-    c = _counts(counts)
+    win, in_play, c, m, absent = _inputs(counts, n_melds, rules)
     n = c.shape[0]
-    m = _melds(n_melds, n)
     masks = np.empty(n, dtype=np.uint64)
     sh = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     _k.advance(c, m, win, masks, sh, status, _threads(n_threads))
+    _mark_not_in_play(status, absent)
+    if absent is not None:
+        masks &= np.uint64(in_play)
     tenpai = sh == 0
     wait_masks = np.where(tenpai, masks, np.uint64(0))
     return BatchResult(status, {"shanten": sh, "mask": wait_masks, "advance_mask": masks,
@@ -197,10 +227,8 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     ``.best_discard`` (kind), ``.best_count`` (advancing tiles left, counting only the hand).
     With ``full=True`` also ``.after`` (N, 34) shanten after each discard (127 = not held) and
     ``.masks`` (N, 34) the advancing mask after each discard."""
-    win = winning_forms(rules)
-    c = _counts(counts)
+    win, in_play, c, m, absent = _inputs(counts, n_melds, rules)
     n = c.shape[0]
-    m = _melds(n_melds, n)
     rows = n if full else 0
     after = np.full((rows, 34), 127, dtype=np.int8)
     masks = np.zeros((rows, 34), dtype=np.uint64)
@@ -208,7 +236,8 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     bd = np.empty(n, dtype=np.int8)
     bc = np.empty(n, dtype=np.uint16)
     status = np.empty(n, dtype=np.int8)
-    _k.ukeire(c, m, win, after, masks, bs, bd, bc, status, _threads(n_threads))
+    _k.ukeire(c, m, win, after, masks, bs, bd, bc, status, _threads(n_threads), in_play)
+    _mark_not_in_play(status, absent)
     values: dict[str, np.ndarray] = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
     if full:
         values["after"] = after
@@ -234,6 +263,7 @@ def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = 
     with the character position. ``keep_counts=True`` also returns ``.counts`` (N, 34).
     Red fives (``0``) are read as fives whatever the rules."""
     win = winning_forms(rules)
+    in_play = kinds_in_play(rules)
     data = read_lines(source)
     buf = np.frombuffer(data, dtype=np.uint8) if data else np.zeros(0, dtype=np.uint8)
     threads = _threads(n_threads)
@@ -241,8 +271,13 @@ def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = 
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
-    counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
+    sanma = in_play != ALL_KINDS        # checks the lines' kinds: needs their counts
+    counts = np.zeros((n if keep_counts or sanma else 0, 34), dtype=np.uint8)
     _k.text_shanten(buf, plan, win, out, status, pos, counts, threads)
+    if sanma:
+        rows = (status == 0) & counts[:, _absent(in_play)].any(axis=1)
+        status[rows] = st.NOT_IN_SANMA
+        out[rows] = -128
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts

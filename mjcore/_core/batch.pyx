@@ -30,6 +30,8 @@ STATUS_CODES = {
 cdef extern from "bits.h":
     u32 mj_compress3(u32 spaced) noexcept nogil
 
+cdef u64 ALL_KINDS = (<u64>1 << 34) - 1
+
 
 cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:
     """Pack and validate one row. want: 0 = 13-3k or 14-3k tiles, 13 or 14 = exactly that."""
@@ -131,7 +133,8 @@ def advance(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, u64[::1] 
 
 
 cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_out, u64* masks_out,
-                           i8* best_shanten, i8* best_discard, u16* best_count) noexcept nogil:
+                           i8* best_shanten, i8* best_discard, u16* best_count,
+                           u64 in_play) noexcept nogil:
     cdef PackedHand h
     cdef i8 aft_local[34]
     cdef u64 msk_local[34]
@@ -148,6 +151,9 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_o
     b = ukeire_forms(&h, n_melds, forms, aft, msk, after_out == NULL)
     if b < -1:
         return b
+    if in_play != ALL_KINDS:        # a tile set without some kinds (sanma): they never advance
+        for k in range(34):
+            msk[k] &= in_play
     # the hand's counts as three 34-bit planes (count = ones + 2 twos + 4 fours)
     for g in range(4):
         ones |= (<u64>mj_compress3(h.words[g])) << (9 * g)
@@ -176,10 +182,11 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_o
 def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[:, ::1] after,
            u64[:, ::1] masks,
            i8[::1] best_shanten, i8[::1] best_discard, u16[::1] best_count, i8[::1] status,
-           int n_threads):
+           int n_threads, u64 in_play=ALL_KINDS):
     """For 14-3k tile rows: per discard, the shanten after it and its advancing mask (when
     `after` has N rows); and the summary: the best discard (lowest shanten, then most unseen
-    advancing tiles given only the hand, then lowest kind), its shanten and its tile count."""
+    advancing tiles given only the hand, then lowest kind), its shanten and its tile count.
+    ``in_play``: the kinds of the tile set (bit k = kind k); the others never advance."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint full = after.shape[0] == n and n > 0
     check_forms(forms)
@@ -188,7 +195,8 @@ def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[:, ::1]
             status[i] = <i8>row_ukeire(&counts[i, 0], n_melds[i], forms,
                                        &after[i, 0] if full else NULL,
                                        &masks[i, 0] if full else NULL,
-                                       &best_shanten[i], &best_discard[i], &best_count[i])
+                                       &best_shanten[i], &best_discard[i], &best_count[i],
+                                       in_play)
 
 
 # ---- bulk text: one hand per line (mpsz `123m456p...` or letter-first `m123p456...`) ----

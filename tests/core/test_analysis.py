@@ -310,3 +310,101 @@ def test_single_hand_and_batch_report_one_reason_per_status():
     with pytest.raises(InvalidHandError) as err:
         mjcore.shanten("123456789m123p")
     assert err.value.reason == status.reason_of(status.BAD_TOTAL)
+
+
+# ---- three-player riichi (sanma): 108 tiles, no 2m-8m ----
+
+SANMA = "tenhou_sanma"
+NO_2M_8M = [k for k in range(34) if not 1 <= k <= 7]
+SANMA_WALL = [k for k in NO_2M_8M for _ in range(4)]
+
+
+@pytest.mark.parametrize("call", [mjcore.shanten, mjcore.ukeire, mjcore.is_agari])
+@pytest.mark.parametrize("hand, named", [
+    ("25m123p456s11122z", "2m"),
+    ("19m123p456s111z 78m", "7m"),
+    ("19m123p456s11z pon:888m", "8m"),
+    ("19m123p11z chi:123s pon:222z", "a chi"),
+])
+def test_sanma_hand_with_a_tile_not_in_the_set(call, hand, named):
+    from mjcore.riichi.rules import RuleSet
+
+    for rules in (SANMA, RuleSet.preset(SANMA)):
+        with pytest.raises(InvalidHandError) as err:
+            call(hand, rules=rules)
+        assert err.value.reason == "not_in_sanma" and named in str(err.value)
+
+
+def test_sanma_visible_tile_not_in_the_set():
+    with pytest.raises(InvalidHandError, match="5m") as err:
+        mjcore.waits("19m19p19s1234567z", "5m", rules=SANMA)
+    assert err.value.reason == "not_in_sanma"
+
+
+def test_sanma_thirteen_orphans_and_seven_pairs_stand():
+    w = mjcore.waits("19m19p19s1234567z", "1m9m", rules=SANMA)
+    assert names(w) == "1m9m1p9p1s9s1z2z3z4z5z6z7z"
+    assert w.remaining == 39 - 2                      # 3 unseen of each, two more seen
+    assert mjcore.shanten("19m19p19s12345677z", rules=SANMA) == -1
+    assert mjcore.is_agari("1199m1199p11s2233z", rules=SANMA)
+
+
+def test_sanma_ukeire_drops_2m_to_8m_hand_checked():
+    # Four players: discard 5z, 75 tiles, 1m2m3m9m among them. Three players: 2m and 3m do
+    # not exist, so discarding 1m is best: 9m (2 left), 1p-9p (32), 1s-8s (27), 5z 7z (3 each).
+    four = mjcore.ukeire("199m2458p12566s57z").best
+    assert (mjcore.tile_name(four.discard), four.remaining) == ("5z", 75)
+    assert names(four.tiles).startswith("1m2m3m9m")
+    three = mjcore.ukeire("199m2458p12566s57z", rules=SANMA).best
+    assert (mjcore.tile_name(three.discard), three.shanten, three.remaining) == ("1m", 4, 67)
+    assert names(three.tiles) == "9m1p2p3p4p5p6p7p8p9p1s2s3s4s5s6s7s8s5z7z"
+    got = batch.ukeire(np.array([mjcore.Hand.parse("199m2458p12566s57z").counts]), rules=SANMA)
+    assert (got.best_discard[0], got.best_count[0], got.best_shanten[0]) == (0, 67, 4)
+
+
+def _sanma_counts(seed: int, tiles: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(34, np.uint8)
+    for k in rng.permutation(SANMA_WALL)[:tiles]:
+        counts[k] += 1
+    return counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([13, 14]))
+def test_sanma_ukeire_never_counts_2m_to_8m(seed, tiles):
+    counts = _sanma_counts(seed, tiles)
+    h = hand_of(counts)
+    three, four = mjcore.ukeire(h, rules=SANMA), mjcore.ukeire(h)
+    assert three.shanten == four.shanten == mjcore.shanten(h, rules=SANMA)
+    for o in three.options:
+        assert all(w.tile in NO_2M_8M for w in o.tiles)
+    # the same options as four players, with 2m-8m taken out of each
+    assert sorted((o.discard, o.shanten, tuple(w for w in o.tiles)) for o in three.options) == \
+        sorted((o.discard, o.shanten, tuple(w for w in o.tiles if w.tile in NO_2M_8M))
+               for o in four.options)
+    if tiles == 13:
+        assert all(w.tile in NO_2M_8M for w in mjcore.waits(h, rules=SANMA))
+        m = int(batch.waits(counts[None], rules=SANMA).advance_mask[0])
+        assert m >> 1 & 0x7F == 0 and m == sum(1 << w.tile for w in three.best.tiles)
+    else:
+        got = batch.ukeire(counts[None], rules=SANMA, full=True)
+        assert (got.best_discard[0], got.best_count[0]) == (three.best.discard,
+                                                            three.best.remaining)
+        assert not (got.masks[0] & np.uint64(0x7F << 1)).any()
+
+
+def test_sanma_batch_rows_with_2m_to_8m_are_bad_rows():
+    good = _sanma_counts(5, 13)
+    bad = good.copy()
+    bad[np.flatnonzero(bad)[0]] -= 1
+    bad[4] += 1                                       # a 5m
+    counts = np.stack([good, bad, good])
+    for call in (batch.shanten, batch.waits):
+        r = call(counts, rules=SANMA)
+        assert r.status.tolist() == [0, -22, 0]
+        assert [(e.index, e.reason) for e in r.errors()] == [(1, "not_in_sanma")]
+    assert batch.shanten(counts).ok.all()             # four players: every row is fine
+    text = b"19m19p19s1234567z\n19m19p19s1234557z\n159m19p19s123456z\n"
+    r = batch.shanten_text(text, rules=SANMA)
+    assert r.status.tolist() == [0, 0, -22] and r.shanten[2] == -128
