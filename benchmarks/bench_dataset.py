@@ -7,10 +7,12 @@
 - **extract**: the archive (1,640 complete four-player games among its 2,261 records) into
   Parquet parts, with 1 and with 2 worker processes; wall time and CPU seconds per core.
 - **analyze**: rows/s per core (CPU time) of the analyse step, Parquet in and Parquet out
-  (`analyze_dir`, one part at a time on one kernel thread), against the same kernels of
-  `mjcore.batch` on the same hands already in memory as numpy arrays (shanten by form, waits
-  of the 13-tile rows, ukeire of every discard of the 14-tile rows, one thread). Each round
-  times both back to back; the ratio is the median of the per-round ratios.
+  (`analyze_dir`, one part at a time on one kernel thread), against the same analysis on the
+  same hands already in memory as numpy arrays (`mjcore.dataset.analyze_hands`, the one-pass
+  kernel: shanten by form, waits and ukeire weighted by the unseen tiles, every discard, the
+  best and the made discard; and the batch scoring kernel on the win rows; one thread, part by
+  part). Each round times both back to back; the ratio is the median of the per-round ratios.
+  Then the CPU of each stage of the Parquet job (best of the rounds).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.

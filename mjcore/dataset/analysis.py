@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,7 @@ ROW_GROUPS_KEY = "mjcore.input_row_groups"     # "first,end" when the input is a
 KEY_COLUMNS = ("game", "decision")
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
+MAX_LINE_BYTES = 1 << 16       # a text file's line is read up to this length
 HAND_BYTES = 34                # a binary(34) hand column: one byte per kind
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
@@ -809,10 +811,12 @@ def _slices(path: str, rows_per_part: int) -> list[tuple[str, Any]]:
     return parts
 
 
-def input_parts(source: str, rows_per_part: int = 1_000_000) -> list[tuple[str, Any]]:
+def input_parts(source: str, rows_per_part: int = 1_000_000
+                ) -> list[tuple[str, Any]] | Iterator[tuple[str, Any]]:
     """(name, path, slice or table) of every input part: the Parquet files of a folder, one
     Parquet file (in parts of whole row groups of about ``rows_per_part`` rows), or a CSV or
-    text file (one hand per line) cut into parts of ``rows_per_part``."""
+    text file (one hand per line) cut into parts of ``rows_per_part`` rows, read as they are
+    needed (an iterator: memory is bounded by the parts in flight)."""
     source = os.fspath(source)
     if os.path.isdir(source):
         files = part_files(source)
@@ -823,27 +827,64 @@ def input_parts(source: str, rows_per_part: int = 1_000_000) -> list[tuple[str, 
         raise MjcoreError(f"{source}: no such file or folder")
     if source.endswith(".parquet"):
         return _slices(source, rows_per_part)
-    table = _read_text_table(source)
-    parts = []
-    for i, start in enumerate(range(0, max(table.num_rows, 1), rows_per_part)):
-        parts.append((f"{os.path.basename(source)}#{i:05d}", table.slice(start, rows_per_part)))
-    return parts
+    tables = _csv_tables(source) if source.endswith((".csv", ".csv.gz")) else \
+        _text_tables(source, rows_per_part)
+    return _cut(os.path.basename(source), tables, rows_per_part)
 
 
-def _read_text_table(path: str) -> Any:
+def _cut(name: str, tables: Iterator[Any], rows_per_part: int) -> Iterator[tuple[str, Any]]:
+    """Parts of exactly ``rows_per_part`` rows (the last one shorter, at least one part) from
+    a stream of tables."""
     import pyarrow as pa
 
-    if path.endswith((".csv", ".csv.gz")):
-        import pyarrow.csv as pcsv
+    held: list[Any] = []
+    rows = index = 0
+    for table in tables:
+        held.append(table)
+        rows += table.num_rows
+        while rows >= rows_per_part:
+            whole = pa.concat_tables(held)
+            yield f"{name}#{index:05d}", whole.slice(0, rows_per_part)
+            index += 1
+            rest = whole.slice(rows_per_part)
+            held, rows = [rest], rest.num_rows
+    if rows or index == 0:
+        yield f"{name}#{index:05d}", (pa.concat_tables(held) if held else
+                                      pa.table({"hand": pa.array([], pa.string())}))
 
-        try:
-            return pcsv.read_csv(path)
-        except pa.ArrowInvalid as exc:
-            raise MjcoreError(f"{path}: not a readable CSV file ({exc})") from None
+
+def _csv_tables(path: str) -> Iterator[Any]:
+    """A CSV file as a stream of tables (pyarrow.csv.open_csv: one block at a time)."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    try:
+        reader = pcsv.open_csv(path)
+        for batch in reader:
+            yield pa.Table.from_batches([batch])
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise MjcoreError(f"{path}: not a readable CSV file ({exc})") from None
+
+
+def _text_tables(path: str, rows: int) -> Iterator[Any]:
+    """A text file of one hand per line as a stream of ``hand`` tables of ``rows`` lines
+    (a line longer than MAX_LINE_BYTES is cut there: the hand is then a bad row)."""
+    import pyarrow as pa
+
     with open(path, "rb") as f:
-        data = f.read()
-    lines = data.decode("utf-8", "replace").splitlines()
-    return pa.table({"hand": pa.array([ln.strip() for ln in lines], pa.string())})
+        while True:
+            lines = []
+            for _ in range(rows):
+                line = f.readline(MAX_LINE_BYTES)
+                if not line:
+                    break
+                if len(line) == MAX_LINE_BYTES and not line.endswith(b"\n"):
+                    while (more := f.readline(MAX_LINE_BYTES)) and not more.endswith(b"\n"):
+                        pass                  # the rest of an over-long line is skipped
+                lines.append(line.decode("utf-8", "replace").strip())
+            if not lines:
+                return
+            yield pa.table({"hand": pa.array(lines, pa.string())})
 
 
 def _out_name(name: str) -> str:
@@ -963,16 +1004,21 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
         plan.clear()
     atomic_write_json(manifest_path, manifest)
     summary = AnalyzeSummary()
-    todo = []
-    for name, src in parts:
-        out_name = _out_name(name)
-        if resume and os.path.exists(os.path.join(out, out_name)) and \
-                os.path.exists(os.path.join(out, _problems_file(out_name))):
-            summary.resumed += 1
-            continue
-        todo.append((name, src))
-    bar = progress(show_progress, desc="analyze", unit="row", unit_scale=True,
-                   total=sum(_part_rows(src) for _name, src in todo))
+
+    def not_done() -> Iterator[tuple[str, Any]]:
+        for name, src in parts:
+            out_name = _out_name(name)
+            if resume and os.path.exists(os.path.join(out, out_name)) and \
+                    os.path.exists(os.path.join(out, _problems_file(out_name))):
+                summary.resumed += 1
+                continue
+            yield name, src
+
+    streamed = not isinstance(parts, list)     # CSV or text: parts read as they are needed
+    todo: Any = not_done() if streamed else list(not_done())
+    total = None if streamed else sum(_part_rows(src) for _name, src in todo)
+    count = "" if streamed else f"/{len(todo)}"
+    bar = progress(show_progress, desc="analyze", unit="row", unit_scale=True, total=total)
     rows = 0
 
     def done(res: dict[str, Any]) -> None:
@@ -980,7 +1026,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
         rows += res["rows"]
         summary.parts += 1
         bar.update(res["rows"])
-        bar.set_postfix(parts=f"{summary.parts}/{len(todo)}", refresh=False)
+        bar.set_postfix(parts=f"{summary.parts}{count}", refresh=False)
 
     if dask:
         _run_dask(dask, todo, out, done)
@@ -989,12 +1035,17 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
 
         n = cores() if workers is None or workers <= 0 else workers
         # fewer parts than workers: the kernels of each part get the spare threads
-        threads = max(1, n // max(1, min(n, len(todo))))
+        threads = 1 if streamed else max(1, n // max(1, min(n, len(todo))))
         with cf.ThreadPoolExecutor(n) as pool:
-            futures = [pool.submit(analyze_part, name, src, out, threads)
-                       for name, src in todo]
-            for finished in cf.as_completed(futures):
-                done(finished.result())
+            pending: set[Any] = set()
+            for name, src in todo:            # at most two parts per worker in flight
+                pending.add(pool.submit(analyze_part, name, src, out, threads))
+                if len(pending) >= 2 * n:
+                    finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                    for f in finished:
+                        done(f.result())
+            for f in cf.as_completed(pending):
+                done(f.result())
     bar.close()
     summary.rows = rows
     summary.problems = read_problems(out)
@@ -1018,14 +1069,23 @@ def dask_client(address: str) -> Any:
         raise MjcoreError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _run_dask(address: Any, todo: list[tuple[str, Any]], out: str, done: Any) -> None:
+def _run_dask(address: Any, todo: Iterable[tuple[str, Any]], out: str, done: Any) -> None:
     from dask.distributed import as_completed
 
     client = address if not isinstance(address, str) else dask_client(address)
     try:
-        futures = [client.submit(analyze_part, name, src, os.path.abspath(out), 1, pure=False)
-                   for name, src in todo]
-        for f in as_completed(futures):  # type: ignore[no-untyped-call]
+        # at most two parts per worker thread in flight (a streamed input stays bounded)
+        limit = 2 * max(1, sum(client.nthreads().values()))
+        running = as_completed()  # type: ignore[no-untyped-call]
+        in_flight = 0
+        for name, src in todo:
+            running.add(client.submit(analyze_part, name, src, os.path.abspath(out), 1,
+                                      pure=False))
+            in_flight += 1
+            if in_flight >= limit:
+                done(next(running).result())
+                in_flight -= 1
+        for f in running:
             done(f.result())
     finally:
         if isinstance(address, str):

@@ -65,9 +65,10 @@ def analyze_hands(counts: batch.ArrayLike, n_melds: object = None, visible: obje
     row as in :mod:`mjcore.batch`; ``forms`` (N,) gives each row its own
     (``mjcore._core.shanten.RIICHI``, ``CLASSICAL``, ``CLASSICAL_SEVEN_PAIRS``) instead.
 
-    Per row (int8 unless said): ``tiles`` (closed tiles, also on bad rows), ``shanten``, ``shanten_standard``, ``shanten_chiitoitsu``,
-    ``shanten_kokushi`` (99: form ruled out); 13-3k tiles: ``ukeire`` (int16) and ``waits``
-    (uint64 bit set of the winning kinds when tenpai); 14-3k tiles: ``discard_shanten``
+    Per row (int8 unless said): ``tiles`` (closed tiles, also on bad rows), ``shanten``,
+    ``shanten_standard``, ``shanten_chiitoitsu``, ``shanten_kokushi`` (99: form ruled out);
+    13-3k tiles: ``ukeire`` (int16) and ``waits`` (uint64 bit set of the winning kinds when
+    tenpai); 14-3k tiles: ``discard_shanten``
     (N, 34; 127 for kinds not held), ``discard_ukeire`` (N, 34 uint8), ``best_discards``
     (uint64 bit set), ``best_shanten``, ``best_ukeire`` (int16), and for rows with a discard
     ``made_shanten``, ``made_ukeire`` (int16), ``made_best`` (1 or 0; -1 without a discard)
