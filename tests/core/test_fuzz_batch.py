@@ -449,8 +449,8 @@ def expected_lines(data: bytes) -> list[bytes]:
 
 def check_text(data: bytes, threads=1) -> None:
     res = batch.shanten_text(data, keep_counts=True, n_threads=threads)
-    kept_counts = res.counts
-    assert kept_counts is not None
+    kept_counts, positions = res.counts, res.error_positions
+    assert kept_counts is not None and positions is not None
     lines = expected_lines(data)
     assert len(res) == len(lines), (data[:200], len(res), len(lines))
     checked = 0
@@ -465,10 +465,10 @@ def check_text(data: bytes, threads=1) -> None:
             assert status in (-1, -7), (line, status)
             assert res.shanten[i] == -128
             assert kept_counts[i].sum() == 0
-            pos = int(res.error_positions[i])
+            pos = int(positions[i])
             assert -1 <= pos <= len(line), (line, pos)
             continue
-        assert status == 0, (line, status, int(res.error_positions[i]))
+        assert status == 0, (line, status, int(positions[i]))
         assert kept_counts[i].tolist() == counts, line
         if checked < MAX_CHECKED_ROWS:
             checked += 1
