@@ -1042,10 +1042,10 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
                 pending.add(pool.submit(analyze_part, name, src, out, threads))
                 if len(pending) >= 2 * n:
                     finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                    for f in finished:
-                        done(f.result())
-            for f in cf.as_completed(pending):
-                done(f.result())
+                    for future in finished:
+                        done(future.result())
+            for future in cf.as_completed(pending):
+                done(future.result())
     bar.close()
     summary.rows = rows
     summary.problems = read_problems(out)
@@ -1079,8 +1079,8 @@ def _run_dask(address: Any, todo: Iterable[tuple[str, Any]], out: str, done: Any
         running = as_completed()  # type: ignore[no-untyped-call]
         in_flight = 0
         for name, src in todo:
-            running.add(client.submit(analyze_part, name, src, os.path.abspath(out), 1,
-                                      pure=False))
+            running.add(client.submit(  # type: ignore[no-untyped-call]
+                analyze_part, name, src, os.path.abspath(out), 1, pure=False))
             in_flight += 1
             if in_flight >= limit:
                 done(next(running).result())
