@@ -158,14 +158,14 @@ def _check_in_play(h: Hand, in_play: int) -> None:
 
 
 def _visible_kinds(visible: str | Iterable[int | str], in_play: int) -> list[int] | None:
-    """The visible tiles as kinds (None for none), each a tile of the rules' set."""
+    """The visible tiles as kinds (None for none), each a tile of the rules' set (which lacks
+    some kinds: ``in_play`` is not ALL_KINDS)."""
     if not visible:
         return None
     kinds = parse_kinds(visible)
-    if in_play != ALL_KINDS:
-        for k in kinds:
-            if not in_play >> k & 1:
-                raise _not_in_play("visible tiles", k, in_play)
+    for k in kinds:
+        if not in_play >> k & 1:
+            raise _not_in_play("visible tiles", k, in_play)
     return kinds
 
 
@@ -301,7 +301,7 @@ def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
         if st:
             raise _fail(h, st, 13, "ukeire")
         unseen = unseen_counts(h, kinds)
-        tiles = kinds_of(mask & in_play)
+        tiles = kinds_of(mask if in_play == ALL_KINDS else mask & in_play)
         return s, [(s, -sum(tiles.translate(unseen)), None, tiles)], unseen
     st, _best, after, masks = _ukeire(packed, n_melds, forms)
     if st or after is None or masks is None:
@@ -309,11 +309,13 @@ def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
     i = _forms_index(packed, n_melds, forms)
     if i < 0:
         raise _fail(h, i, 14, "ukeire")
+    if in_play != ALL_KINDS:
+        masks = [m & in_play for m in masks]
     unseen = unseen_counts(h, kinds)
     rows: list[Row] = []
     done: dict[int, tuple[int, bytes]] = {}
     for k in kinds_of(int(packed.translate(_HELD_DIGIT)[::-1], 2)):  # the kinds held
-        mask = masks[k] & in_play
+        mask = masks[k]
         known = done.get(mask)
         if known is None:
             tiles = kinds_of(mask)
@@ -370,8 +372,12 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
         raise _fail(h, st, 13, "waits")
     if s != 0:
         return _make_waits(s, ())
-    kinds = _visible_kinds(visible, in_play)
-    return _make_waits(0, _waits_tuple(kinds_of(mask & in_play), unseen_counts(h, kinds)))
+    if in_play == ALL_KINDS:
+        kinds = parse_kinds(visible) if visible else None
+    else:
+        kinds = _visible_kinds(visible, in_play)
+        mask &= in_play
+    return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
 
 def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
@@ -388,7 +394,10 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
         forms, in_play = RIICHI_FORMS, ALL_KINDS
     else:
         h, forms, in_play = _hand_and_forms(hand, rules)
-    kinds = _visible_kinds(visible, in_play)
+    if in_play == ALL_KINDS:
+        kinds = parse_kinds(visible) if visible else None
+    else:
+        kinds = _visible_kinds(visible, in_play)
     current, rows, unseen = ukeire_rows(h, kinds, forms, in_play)
     set_discard, set_shanten, set_tiles = _set_option
     # with several options, this hand's Wait per kind, shared by every option
