@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from ..cli import fail
 from ..errors import MjcoreError
 from .rules import ClassicalRules
 
@@ -46,15 +47,6 @@ def _rules(name: str, settings: Sequence[str]) -> ClassicalRules:
     return rules.replace(**opts)
 
 
-def _fail(as_json: bool, text: str, e: MjcoreError) -> None:
-    reason = getattr(e, "reason", "invalid")
-    if as_json:
-        click.echo(json.dumps({"input": text, "error": {"reason": reason, "message": str(e)}}))
-    else:
-        click.echo(f"error: {e} [{reason}]", err=True)
-    sys.exit(1)
-
-
 def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, round_: str,
                   rules_name: str, as_json: bool, others: Mapping[str, str | None],
                   discarder: str | None, won: Sequence[str], claim: str, cannon: str | None,
@@ -64,8 +56,7 @@ def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, 
     try:
         rules = _rules(rules_name, settings)
     except MjcoreError as e:
-        _fail(as_json, text, e)
-        return
+        fail(as_json, text, e)
     if histories:
         # `--history A B C`: the paths after the first arrive as HAND arguments
         sys.exit(check_histories([*histories, *hand], allow_file, as_json))
@@ -75,8 +66,7 @@ def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, 
         result, deal = score_text(text, win, tsumo, seat, round_, others, discarder, won, claim,
                                   cannon, visible, rules)
     except MjcoreError as e:
-        _fail(as_json, text, e)
-        return
+        fail(as_json, text, e)
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "self_drawn": tsumo,
                                "winner": deal.winner, **result.to_dict()}, ensure_ascii=False))

@@ -1,7 +1,14 @@
 """The ``mjcore`` command. Each subcommand lives in its own module of this package."""
 from __future__ import annotations
 
+import json
+import sys
+from typing import TYPE_CHECKING, NoReturn
+
 import click
+
+if TYPE_CHECKING:
+    from ..errors import MjcoreError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -12,6 +19,18 @@ def main() -> None:
 
 MAX_JOBS = 256
 JOBS = click.IntRange(1, MAX_JOBS)  # --jobs: worker processes, each a fork of this one
+
+
+def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
+    """Report the error ``e`` about the input ``text`` (with --json a JSON line on stdout, else a
+    line on stderr) and exit with status 1."""
+    reason = getattr(e, "reason", "invalid")
+    if as_json:
+        click.echo(json.dumps({"input": text, "error": {"reason": reason, "message": str(e)}},
+                              ensure_ascii=False))
+    else:
+        click.echo(f"error: {e} [{reason}]", err=True)
+    sys.exit(1)
 
 
 def _register() -> None:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from . import main
+from . import fail, main
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
           "tenhou", "chiihou", "renhou")
@@ -170,14 +170,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                     from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
-        reason = getattr(e, "reason", "invalid")
-        if as_json:
-            click.echo(json.dumps({"input": text, "error": {"reason": reason,
-                                                           "message": str(e)}},
-                                  ensure_ascii=False))
-        else:
-            click.echo(f"error: {e} [{reason}]", err=True)
-        sys.exit(1)
+        fail(as_json, text, e)
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **res.to_dict()},
                               ensure_ascii=False))
@@ -204,13 +197,7 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
                                honba=honba, riichi_sticks=sticks, from_who=from_rel,
                                pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
-        reason = getattr(e, "reason", "invalid")
-        if as_json:
-            click.echo(json.dumps({"input": text, "error": {"reason": reason,
-                                                           "message": str(e)}}))
-        else:
-            click.echo(f"error: {e} [{reason}]", err=True)
-        sys.exit(1)
+        fail(as_json, text, e)
     data = MessageToDict(res, preserving_proto_field_name=True)
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **data},
