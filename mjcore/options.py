@@ -17,13 +17,33 @@ if TYPE_CHECKING:
 
 
 class RuleOptions:
-    """Base of a frozen dataclass of rule options. A subclass sets ``_LABEL`` (how its errors
-    name it, e.g. "classical rule"), ``_DEFAULT_PRESET``, and, after its presets are built,
-    ``_PRESETS`` (name -> value)."""
+    """Base of a frozen dataclass of rule options, declared with ``repr=False`` (the repr is
+    this class's). A subclass sets ``_LABEL`` (how its errors name it, e.g. "classical rule"),
+    ``_DEFAULT_PRESET``, and, after its presets are built, ``_PRESETS`` (name -> value); its
+    ``__post_init__`` stores ``_pack_scoring()`` as ``_scoring``."""
 
     _LABEL: ClassVar[str] = "rule"
     _DEFAULT_PRESET: ClassVar[str]
     _PRESETS: ClassVar[Mapping[str, Any]] = {}
+    name: str                     # the preset's name, "custom" once an option changed
+    _scoring: tuple[int, ...]
+
+    def _pack_scoring(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    @property
+    def scoring_params(self) -> tuple[int, ...]:
+        """The options the compiled scorer reads, packed (see ``_pack_scoring``)."""
+        return self._scoring
+
+    def __repr__(self) -> str:
+        cls = type(self).__name__
+        if self.name != "custom":
+            return f"{cls}.preset({self.name!r})"
+        base = self._PRESETS[self._DEFAULT_PRESET]
+        diff = [f"{n}={getattr(self, n)!r}" for n in self.option_names()
+                if getattr(self, n) != getattr(base, n)]
+        return f"{cls}({', '.join(diff)})"
 
     @classmethod
     def preset(cls, name: str) -> Self:

@@ -121,7 +121,7 @@ _MOST: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClassicalRules(RuleOptions):
     """Every Chinese classical rule option (chinese-classical.md §13). Immutable.
 
@@ -350,19 +350,6 @@ class ClassicalRules(RuleOptions):
                 int(self.cannon_liability), int(self.original_call),
                 int(self.loose_tile_wall_points), int(self.scholars_need_no_chows),
                 int(self.buried_treasure_discard_pair))
-
-    @property
-    def scoring_params(self) -> tuple[int, ...]:
-        """Packed scoring options (see ``SCORING_PARAM_NAMES``)."""
-        return self._scoring  # type: ignore[attr-defined,no-any-return]
-
-    def __repr__(self) -> str:
-        if self.name != "custom":
-            return f"ClassicalRules.preset({self.name!r})"
-        base = _PRESETS["classical"]
-        diff = [f"{n}={getattr(self, n)!r}" for n in self.option_names()
-                if getattr(self, n) != getattr(base, n)]
-        return f"ClassicalRules({', '.join(diff)})"
 
 
 _BRADFIELD_NAMES = (

@@ -88,7 +88,7 @@ from ..options import RuleOptions
 _PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RuleSet(RuleOptions):
     """Every riichi rule option (riichi.md §16). Build with :meth:`preset` and :meth:`replace`."""
 
@@ -219,19 +219,6 @@ class RuleSet(RuleOptions):
             self.players,
             int(self.nukidora),
         )
-
-    @property
-    def scoring_params(self) -> tuple[int, ...]:
-        """Packed scoring options (see ``_pack_scoring``)."""
-        return self._scoring  # type: ignore[attr-defined,no-any-return]
-
-    def __repr__(self) -> str:
-        if self.name != "custom":
-            return f"RuleSet.preset({self.name!r})"
-        base = _PRESETS["tenhou"]
-        diff = [f"{n}={getattr(self, n)!r}" for n in self.option_names()
-                if getattr(self, n) != getattr(base, n)]
-        return f"RuleSet({', '.join(diff)})"
 
 
 _ABORTIVE_OFF: dict[str, Any] = {"kyuushu_kyuuhai": False, "suufon_renda": False,
