@@ -319,3 +319,22 @@ def test_csv_and_text_files_are_read_part_by_part(tmp_path):
     s = analyze_dir(str(text), str(tmp_path / "t"), rows_per_part=2)
     assert s.rows == 3 and [p.reason for p in s.problems] == ["bad_hand"]
     assert read_table(str(tmp_path / "t"))["shanten"].to_pylist() == [0, None, 0]
+
+
+def test_an_analysis_in_an_older_layout_is_redone(tmp_path, extract_table):
+    import json
+
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(extract_table.slice(0, 500), src / "part-00000.parquet")
+    out = tmp_path / "out"
+    analyze_dir(str(src), str(out), workers=1)
+    manifest = json.loads((out / "_analyze.json").read_text())
+    (out / "_analyze.json").write_text(json.dumps({**manifest,
+                                                   "schema": "mjcore.dataset.analyze/1"}))
+    again = analyze_dir(str(src), str(out), workers=1)
+    assert again.parts == 1 and again.resumed == 0
+    assert json.loads((out / "_analyze.json").read_text()) == manifest
+    (out / "_analyze.json").write_text(json.dumps({**manifest, "input": "/elsewhere"}))
+    with pytest.raises(MjcoreError, match="analysis of another input"):
+        analyze_dir(str(src), str(out), workers=1)
