@@ -296,30 +296,26 @@ class ClassicalRules(RuleOptions):
             opts["dead_wall"] = "none"
         elif dead16 is not None:
             opts["dead_wall"] = "16_unreplenished" if dead16 else "14_replenished"
-        if "FlowersOwnEach" in options or "FlowersOwnBoth" in options:
-            each = doubles_only("FlowersOwnEach") if "FlowersOwnEach" in options else 0
-            both = doubles_only("FlowersOwnBoth") if "FlowersOwnBoth" in options else 1
-            if (each, both) == (0, 1):
-                opts["own_bonus_double"] = "both"
-            elif (each, both) == (1, 0):
-                opts["own_bonus_double"] = "each"
-            else:
-                raise InvalidRuleError(
-                    f"Bradfield game options FlowersOwnEach/FlowersOwnBoth = {each}/{both} "
-                    "doubles: only 0/1 (own_bonus_double='both') and 1/0 ('each') are supported")
+        def doubles_pair(first: str, second: str, defaults: tuple[int, int], key: str,
+                         values: dict[tuple[int, int], str]) -> None:
+            """Two options read together into the choice ``key``: their doubles (the default
+            for one not given) must be one of the pairs ``values`` maps."""
+            if first not in options and second not in options:
+                return
+            pair = tuple(doubles_only(n) if n in options else d
+                         for n, d in zip((first, second), defaults, strict=True))
+            if pair not in values:
+                known = " and ".join(f"{a}/{b} ({key}={v!r})" for (a, b), v in values.items())
+                raise InvalidRuleError(f"Bradfield game options {first}/{second} = "
+                                       f"{pair[0]}/{pair[1]} doubles: only {known} are supported")
+            opts[key] = values[pair]
+
+        doubles_pair("FlowersOwnEach", "FlowersOwnBoth", (0, 1), "own_bonus_double",
+                     {(0, 1): "both", (1, 0): "each"})
         if "FlowersBouquet" in options:
             opts["bouquet_doubles"] = doubles_only("FlowersBouquet")
-        if "ConcealedFully" in options or "ConcealedAlmost" in options:
-            fully = doubles_only("ConcealedFully") if "ConcealedFully" in options else 1
-            almost = doubles_only("ConcealedAlmost") if "ConcealedAlmost" in options else 0
-            if (fully, almost) == (1, 0):
-                opts["concealed_hand"] = "fully_1"
-            elif (fully, almost) == (3, 1):
-                opts["concealed_hand"] = "fully_3_semi_1"
-            else:
-                raise InvalidRuleError(
-                    f"Bradfield game options ConcealedFully/ConcealedAlmost = {fully}/{almost} "
-                    "doubles: only 1/0 and 3/1 are supported")
+        doubles_pair("ConcealedFully", "ConcealedAlmost", (1, 0), "concealed_hand",
+                     {(1, 0): "fully_1", (3, 1): "fully_3_semi_1"})
         if "NumRounds" in options:
             opts["rounds"] = options["NumRounds"]
         rules = base.replace(**opts)
