@@ -43,6 +43,8 @@ STATUSES: Final[tuple[Status, ...]] = (
            "hand does not hold"),
     Status(-5, "ST_NOT_AGARI", "not_complete", "the hand is not complete"),
     Status(-7, "ST_PARSE", "parse_error", "the text could not be parsed as a hand"),
+    Status(-16, "ST_DISCARD_NOT_HELD", "discard_not_held",
+           "the discard made is not in the hand"),
     Status(-20, "ST_BAD_SITUATION", "bad_situation",
            "contradictory situation: riichi/ippatsu/tenhou/chiihou need a closed hand, "
            "ippatsu needs riichi, rinshan/haitei/tenhou/chiihou need tsumo, "
@@ -67,6 +69,7 @@ BAD_MELDS: Final = _CODE["ST_BAD_MELDS"]
 BAD_TILE: Final = _CODE["ST_BAD_TILE"]
 NOT_AGARI: Final = _CODE["ST_NOT_AGARI"]
 PARSE: Final = _CODE["ST_PARSE"]
+DISCARD_NOT_HELD: Final = _CODE["ST_DISCARD_NOT_HELD"]
 BAD_SITUATION: Final = _CODE["ST_BAD_SITUATION"]
 BAD_SEATS: Final = _CODE["ST_BAD_SEATS"]
 NOT_IN_SANMA: Final = _CODE["ST_NOT_IN_SANMA"]

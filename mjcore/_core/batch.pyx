@@ -11,7 +11,7 @@ cdef extern from *:
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
-from mjcore._core.types cimport (ST_NO_YAKU, ST_BAD_TILE, ST_NOT_AGARI,
+from mjcore._core.types cimport (ST_NO_YAKU, ST_BAD_TILE, ST_NOT_AGARI, ST_DISCARD_NOT_HELD,
                                  ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
 from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, agari_forms,
                                    advance_forms, ukeire_forms)
@@ -22,7 +22,7 @@ STATUS_CODES = {
     "ST_OK": ST_OK, "ST_NO_YAKU": ST_NO_YAKU, "ST_BAD_COUNT": ST_BAD_COUNT,
     "ST_BAD_TOTAL": ST_BAD_TOTAL, "ST_BAD_MELDS": ST_BAD_MELDS,
     "ST_BAD_TILE": ST_BAD_TILE, "ST_NOT_AGARI": ST_NOT_AGARI,
-    "ST_PARSE": ST_PARSE,
+    "ST_PARSE": ST_PARSE, "ST_DISCARD_NOT_HELD": ST_DISCARD_NOT_HELD,
     "ST_BAD_SITUATION": ST_BAD_SITUATION, "ST_BAD_SEATS": ST_BAD_SEATS,
     "ST_NOT_IN_SANMA": ST_NOT_IN_SANMA,
 }

@@ -12,12 +12,12 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
     int __builtin_popcountll(unsigned long long) noexcept nogil
 
-from mjcore._core.types cimport PackedHand, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS
+from mjcore._core.types cimport (PackedHand, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS,
+                                 ST_DISCARD_NOT_HELD)
 from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, advance_forms,
                                    ukeire_forms)
 
 cdef enum:
-    ST_DISCARD_NOT_HELD = -16    # the discard made is a kind the 14-3k tile hand does not hold
     NOT_HELD = 127               # discard_shanten of a kind not held
 
 # rows of the `small` (int8) output

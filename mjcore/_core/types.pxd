@@ -30,6 +30,7 @@ cdef enum Status:
     ST_BAD_TILE = -4        # tile id outside 0..33
     ST_NOT_AGARI = -5       # operation needs a complete hand
     ST_PARSE = -7           # text could not be parsed
+    ST_DISCARD_NOT_HELD = -16   # dataset: the discard made is a kind the 14-3k hand does not hold
     ST_BAD_SITUATION = -20  # scoring: contradictory flags (riichi with an open hand, ...)
     ST_BAD_SEATS = -21      # scoring: winds, seats or pao seat out of range
     ST_NOT_IN_SANMA = -22   # scoring, three players: a 2m-8m tile or a chi
