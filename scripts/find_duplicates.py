@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PATHS = ("mjcore", "service", "tests", "benchmarks", "scripts", "setup.py")
-MIN_TOKENS = 48        # a window shorter than this (closing brackets, `else:`) is not a block
+MIN_TOKENS = 32        # a window with fewer tokens (brackets, `else:`, `pass`) is not a block
 SKIP = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
         tokenize.ENCODING, tokenize.ENDMARKER}
 

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from ..errors import MjcoreError
 from .rules import ClassicalRules
+from .scoring import Payment  # a Settlement line reads into the scorer's own payments
 
 BONUS_BASE = 34
 N_TILE_CODES = 42
@@ -146,17 +147,6 @@ class HandScore:
     over_limit: int | None
     score: int
     line: int
-
-
-@dataclass(frozen=True)
-class Payment:
-    """``payer`` pays ``payee`` ``amount`` (seats); ``for_seat`` is set when a cannon-letter
-    pays another loser's debt."""
-
-    payer: int
-    payee: int
-    amount: int
-    for_seat: int | None = None
 
 
 @dataclass(frozen=True)
