@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from .errors import BatchError, InvalidHandError
 from .status import status_error
@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     import numpy as np  # not at run time: `import mjcore` does not load numpy
-    from typing_extensions import Self
 
 _remaining_of = attrgetter("remaining")
 

@@ -1,6 +1,8 @@
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from typing_extensions import disjoint_base
+
 N_YAKU_IDS: int
 MAX_FU_ITEM_COUNT: int
 MAX_INDICATOR_COUNT: int
@@ -20,6 +22,7 @@ class FuEntry(NamedTuple):
     tile: int | str | None
     fu: int
 
+@disjoint_base
 class ScoreResult:
     @property
     def winner(self) -> int: ...

@@ -113,7 +113,8 @@ def test_set_points(meld, points):
 
 @pytest.mark.parametrize("pair, seat, prevailing, points, reason", [
     ("55z", 1, 0, 2, "pair of dragons"), ("22z", 1, 0, 2, "pair of own wind"),
-    ("11z", 1, 0, 2, "pair of prevailing wind"), ("22z", 1, 1, 4, "pair of own and prevailing wind"),
+    ("11z", 1, 0, 2, "pair of prevailing wind"),
+    ("22z", 1, 1, 4, "pair of own and prevailing wind"),
     ("44z", 1, 0, 0, None), ("22m", 1, 0, 0, None)])
 def test_pair_points(pair, seat, prevailing, points, reason):
     r = score_deal(deal(f"234m 345p 678s 789m {pair}", pair[:1] + pair[-1], winner=seat,
@@ -126,7 +127,8 @@ def test_pair_points(pair, seat, prevailing, points, reason):
 
 def test_bonus_points_and_concealed_pungs_of_losers():
     r = score_deal(deal("234m 345p 678s 789m 22m", "2m",
-                        losers={0: "555m 999p 44z 13579s 3f 4f", 2: "555z 666z 77z 1357m 9p 1f"}), C)
+                        losers={0: "555m 999p 44z 13579s 3f 4f",
+                                2: "555z 666z 77z 1357m 9p 1f"}), C)
     east, west = r.players[0], r.players[2]
     assert (east.points, east.doubles) == (4 + 8 + 8, 0)        # two bonus, two pungs, no pair
     assert names(r, 2) >= {"little_three_dragons", "dragon_set"} and west.doubles == 3
@@ -204,7 +206,8 @@ def test_concealed_hand_options():
     assert "semi_concealed_hand" not in names(score_deal(d, C), 1)
     r = score_deal(d, C.replace(concealed_hand="fully_3_semi_1"))
     assert "semi_concealed_hand" in names(r, 1)
-    r = score_deal(deal("234m 345p 678s 789m 22m", "2m"), C.replace(concealed_hand="fully_3_semi_1"))
+    r = score_deal(deal("234m 345p 678s 789m 22m", "2m"),
+                   C.replace(concealed_hand="fully_3_semi_1"))
     assert {i.doubles for i in r.players[1].items if i.name == "concealed_hand"} == {3}
 
 
@@ -341,7 +344,8 @@ def test_bad_deal_values():
 
 
 @pytest.mark.parametrize("args, reason", [
-    (((99,),), "bad_tile"), (((0,), (), (9,)), "bad_bonus"), (((0,), (), (1, 1)), "too_many_copies"),
+    (((99,),), "bad_tile"), (((0,), (), (9,)), "bad_bonus"),
+    (((0,), (), (1, 1)), "too_many_copies"),
     (((0,), ("pon:555z",)), "bad_meld")])
 def test_player_hand_values_are_checked(args, reason):
     with pytest.raises(InvalidHandError) as e:

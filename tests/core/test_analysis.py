@@ -111,7 +111,7 @@ def test_operation_specific_sizes():
 def test_garbage_types_raise():
     for bad in (None, 5, b"123m", ["1m"]):
         with pytest.raises(InvalidHandError):
-            mjcore.shanten(bad)  # type: ignore[arg-type]
+            mjcore.shanten(bad)
 
 
 # ---- properties: the kernels against their own definitions ----
@@ -261,7 +261,8 @@ def test_text_bulk_letter_first_and_red_fives():
 
 
 def test_text_bulk_reports_bad_lines_with_position():
-    data = b"123m456p789s1122z\n12x3m456p789s11z\n\n11111m23p456s789s\n00m123p456s7899s\n123m456p789s1122\n"
+    data = (b"123m456p789s1122z\n12x3m456p789s11z\n\n11111m23p456s789s\n00m123p456s7899s\n"
+            b"123m456p789s1122\n")
     r = batch.shanten_text(data)
     assert r.ok.tolist() == [True, False, False, False, False, False]
     errs = {e.index: e for e in r.errors()}

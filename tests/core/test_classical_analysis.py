@@ -339,7 +339,7 @@ def test_fourteen_tile_ukeire_equals_the_reference(seed, seven_pairs):
 def test_hands_with_melds_equal_the_reference():
     for extra in (0, 1):
         counts, melds = random_with_melds(150, seed=20 + extra, extra=extra)
-        for row, m in zip(counts, melds):
+        for row, m in zip(counts, melds, strict=True):
             s = mjcore.shanten(hand_of(row, int(m)), PAIRS)
             assert s == shanten_row(row, int(m), True)
             if int(m):
@@ -400,7 +400,7 @@ def test_batch_rows_equal_single_hands(rules):
 def test_batch_with_melds_and_text():
     counts, melds = random_with_melds(400, seed=40, extra=0)
     r = batch.shanten(counts, melds, rules=PAIRS).raise_for_errors()
-    for row, m, s in zip(counts, melds, r.shanten):
+    for row, m, s in zip(counts, melds, r.shanten, strict=True):
         assert s == mjcore.shanten(hand_of(row, int(m)), PAIRS)
     lines = b"11223344556677z\n1111m2222p3333s4z\n19m19p19s1234567z\n"
     assert batch.shanten_text(lines, rules=PLAIN).shanten.tolist() == [3, 2, 0]

@@ -30,7 +30,7 @@ def _oracle_shanten(args):
 
     s = Shanten()
     out = np.empty((len(counts), 3), dtype=np.int16)
-    for i, (row, k) in enumerate(zip(counts.tolist(), melds.tolist())):
+    for i, (row, k) in enumerate(zip(counts.tolist(), melds.tolist(), strict=True)):
         out[i, 0] = s.calculate_shanten_for_regular_hand(row)
         if k == 0:
             out[i, 1] = s.calculate_shanten_for_chiitoitsu_hand(row)
@@ -160,5 +160,5 @@ def test_every_single_suit_pattern(total):
         counts[:, offset:offset + n_kinds] = np.array(rows, dtype=np.uint8)
         ours = batch.shanten(counts, k, forms=True)
         assert ours.ok.all()
-        for row, got in zip(counts.tolist(), ours.forms[:, 0].tolist()):
+        for row, got in zip(counts.tolist(), ours.forms[:, 0].tolist(), strict=True):
             assert got == s.calculate_shanten_for_regular_hand(row), (row, k)

@@ -88,7 +88,8 @@ class _Wall:
         return self.free[kind].pop()
 
 
-def _pick_set(rng: random.Random, wall: _Wall, kinds: list[int], seq_ok: bool) -> tuple[str, int] | None:
+def _pick_set(rng: random.Random, wall: _Wall, kinds: list[int],
+              seq_ok: bool) -> tuple[str, int] | None:
     for _ in range(30):
         k = rng.choice(kinds)
         if seq_ok and k < 27 and k % 9 <= 6 and rng.random() < 0.6:

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mjcore.errors import InvalidHandError
 from mjcore.riichi.batch_scoring import encode_meld, pack, pack_prepared
 from mjcore.riichi.batch_scoring import score as batch_score
-from mjcore.errors import InvalidHandError
 from mjcore.riichi.scoring import score_counts
 
 from .random_hands import random_wins
@@ -98,7 +98,9 @@ def test_garbage_rows_never_crash(data):
         st.builds(encode_meld, st.integers(0, 5), st.integers(0, 35), st.integers(0, 2),
                   st.integers(0, 3))), min_size=4, max_size=4), min_size=n, max_size=n)),
         np.uint16)
-    row = lambda s: np.array(data.draw(st.lists(s, min_size=n, max_size=n)))
+    def row(s):
+        return np.array(data.draw(st.lists(s, min_size=n, max_size=n)))
+
     res = batch_score(
         counts, row(st.integers(0, 40)).astype(np.uint8), melds=melds,
         red=row(st.integers(0, 5)).astype(np.uint8),

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from mjcore.hand import Hand, Meld
 from mjcore.riichi.batch_scoring import pack_prepared
 from mjcore.riichi.batch_scoring import score as batch_score
-from mjcore.hand import Hand, Meld
 from mjcore.riichi.scoring import score
 
 from .tenhou_cases import CASES, case_args, compare, expected_yaku, load_cases

@@ -54,9 +54,9 @@ YAKU_CASES = [
     ("112233m445566p77s", "7s", {}, {32: 3}),                                      # ryanpeikou
     ("123456999m111z22z", "2z", {"seat_wind": "W", "round_wind": "S"}, {34: 3}),     # honitsu
     ("123m456m11z chi:789m pon:222z", "1z", {"seat_wind": "W", "round_wind": "S"},
-     {34: 2, 15: 1, 24: 1}),                                                       # open honitsu + ittsu
+     {34: 2, 15: 1, 24: 1}),                                       # open honitsu + ittsu
     ("111234567999p55p", "2p", {"tsumo": True}, {0: 1, 35: 6}),            # chinitsu
-    ("234234567p55p chi:768p", "2p", {}, {35: 5, 8: 1}),                              # open chinitsu
+    ("234234567p55p chi:768p", "2p", {}, {35: 5, 8: 1}),                     # open chinitsu
 ]
 
 
@@ -143,6 +143,7 @@ def test_double_forms_only_under_double_stacking():
         assert score(hand, win, **NON_DEALER).yakuman == 1
         res = score(hand, win, rules=RuleSet().replace(yakuman_stacking="double"), **NON_DEALER)
         assert res.yakuman == 2 and res.points == 64000, (hand, res)
+        assert yid in {y.id for y in res.yaku}, (hand, res)
 
 
 # ---- kazoe, kiriage, limit table --------------------------------------------------------
@@ -360,8 +361,9 @@ def test_presets_and_options():
     assert RuleSet() == t and t.red_fives == 3 and e.red_fives == 0 and w.red_fives == 0
     assert t.kazoe and not e.kazoe and not w.kazoe
     assert w.kiriage and not t.kiriage and not e.kiriage
-    assert t.yakuman_stacking == "composite" and e.yakuman_stacking == w.yakuman_stacking == "single"
-    assert t.multiple_ron == "double" and e.multiple_ron == "triple" and w.multiple_ron == "atamahane"
+    assert t.yakuman_stacking == "composite"
+    assert e.yakuman_stacking == w.yakuman_stacking == "single"
+    assert (t.multiple_ron, e.multiple_ron, w.multiple_ron) == ("double", "triple", "atamahane")
     assert t.start_points == 25000 and e.start_points == w.start_points == 30000
     assert t.renhou == "off" and e.renhou == w.renhou == "mangan"
     assert t.replace(kiriage=True).kiriage and repr(t) == "RuleSet.preset('tenhou')"

@@ -149,8 +149,9 @@ def test_unary_rpcs_library_and_client_agree(stub, client: Client, hand, win, co
 def test_classical_deal_library_and_client_agree(client: Client):
     hands = ["234m 345p 678s 789m 23m", "1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z",
              "1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z", "1m 9m 1p 9p 1s 9s 1z 2z 3z 4z 5z 6z 7z"]
-    deal = Deal(hands=tuple(PlayerHand.parse(h) for h in hands), prevailing=0, winner=0,
-                win_tile=1, how=("self_drawn",))
+    seats = [PlayerHand.parse(h) for h in hands]
+    deal = Deal(hands=(seats[0], seats[1], seats[2], seats[3]), prevailing=0, winner=0,
+                win_tile=1, how=frozenset({"self_drawn"}))
     reason = status.reason_of(status.NOT_AGARI)
     with pytest.raises(InvalidHandError) as lib:
         score_deal(deal)
