@@ -214,7 +214,7 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
     InvalidHandError for an incomplete or impossible hand; a complete hand without yaku gives
     ``is_win == False``.
     """
-    params = DEFAULT_RULES._scoring if rules is None else _rules(rules).scoring_params  # type: ignore[attr-defined]
+    params = DEFAULT_RULES._scoring if rules is None else _rules(rules).scoring_params
     players = params[11]
     if kita and not params[12]:
         raise InvalidHandError(
