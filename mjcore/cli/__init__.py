@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 if TYPE_CHECKING:
     from ..errors import MjcoreError
+
+Task = TypeVar("Task")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +34,36 @@ def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     else:
         click.echo(f"error: {e} [{reason}]", err=True)
     sys.exit(1)
+
+
+def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task], jobs: int,
+              progress: bool) -> Iterator[dict[str, Any]]:
+    """``mjcore play``'s games: each task's summary, in a pool of ``jobs`` forked workers when
+    jobs > 1, with a progress bar on stderr. A summary with an ``error`` ends the command: its
+    seed and error are printed and the exit status is 1."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
+    try:
+        if jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                yield from _until_failed(pool.imap_unordered(play_one, tasks, chunksize=4), bar)
+        else:
+            yield from _until_failed(map(play_one, tasks), bar)
+    finally:
+        bar.close()
+
+
+def _until_failed(summaries: Iterator[dict[str, Any]], bar: Any) -> Iterator[dict[str, Any]]:
+    for summary in summaries:
+        if "error" in summary:
+            bar.close()
+            click.echo(f"FAILED in game seed {summary['seed']}: {summary['error']}", err=True)
+            sys.exit(1)
+        bar.update(1)
+        yield summary
 
 
 def _register() -> None:

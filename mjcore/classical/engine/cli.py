@@ -69,8 +69,7 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
                    check_invariants: bool, jobs: int, progress: bool) -> None:
     """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
     agent (players keep their agent; seating follows the rules' ``seating`` option)."""
-    from tqdm import tqdm
-
+    from ...cli import run_games
     from ...errors import MjcoreError
     from .agents import make_agent
 
@@ -92,33 +91,7 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
                               for i in range(games)]
     start = time.perf_counter()
     cpu0 = time.process_time()
-    results: list[dict[str, Any]] = []
-    bar = tqdm(total=games, desc="games", unit="game", disable=not progress, file=sys.stderr)
-    failed = None
-    try:
-        if jobs > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for r in pool.imap_unordered(_one_game, tasks, chunksize=4):
-                    if "error" in r:
-                        failed = r
-                        break
-                    results.append(r)
-                    bar.update(1)
-        else:
-            for task in tasks:
-                r = _one_game(task)
-                if "error" in r:
-                    failed = r
-                    break
-                results.append(r)
-                bar.update(1)
-    finally:
-        bar.close()
-    if failed is not None:
-        click.echo(f"FAILED in game seed {failed['seed']}: {failed['error']}", err=True)
-        sys.exit(1)
+    results = list(run_games(_one_game, tasks, jobs, progress))
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu0
     n_done = max(len(results), 1)
