@@ -41,7 +41,7 @@ from .common import (
     read_problems,
     write_table_atomic,
 )
-from .hands import STATUS_REASONS, analyze_hands
+from .hands import analyze_hands
 
 # the input columns the analysis reads (the others it never looks at); `closed` only when the
 # input has no `counts` (or no `red` for the wins)
@@ -485,7 +485,7 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     ok = status == 0
     for r in np.flatnonzero(~ok):          # the kernel's reason unless the input had one
         if int(r) not in h.error:
-            reason, text = STATUS_REASONS.get(int(status[r]), ("invalid_hand", "invalid"))
+            reason, text = batch.STATUS_REASONS.get(int(status[r]), ("invalid_hand", "invalid"))
             h.error[int(r)] = f"{reason}: {text}"
     if h.error:
         ok[np.fromiter(h.error, np.int64)] = False

@@ -8,8 +8,6 @@ closed hand and in ``visible``, never below 0. Needs numpy only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from .. import batch
@@ -17,25 +15,8 @@ from .._core import discard_analysis as _k
 from ..analysis import winning_forms
 from ..errors import InvalidHandError
 
-DISCARD_NOT_HELD = _k.DISCARD_NOT_HELD
+DISCARD_NOT_HELD = _k.DISCARD_NOT_HELD   # the row status of a made discard the hand lacks
 NOT_HELD = _k.NOT_HELD_SHANTEN      # discard_shanten of a kind the hand does not hold
-STATUS_REASONS = {**batch.STATUS_REASONS,
-                  DISCARD_NOT_HELD: ("discard_not_held", "the discard is not in the hand")}
-
-
-@dataclass(frozen=True)
-class HandsResult(batch.BatchResult):
-    """The arrays of :func:`analyze_hands` (``.shanten``, ``.best_discards``, ...) and the
-    per-row ``status``; ``errors()`` names each bad row's reason."""
-
-    def errors(self) -> list[InvalidHandError]:
-        """One InvalidHandError per bad row, in row order (``index`` the row, ``reason`` from
-        STATUS_REASONS, ``discard_not_held`` among them)."""
-        out = []
-        for i in np.flatnonzero(self.status):
-            reason, text = STATUS_REASONS.get(int(self.status[i]), ("invalid_hand", "invalid"))
-            out.append(InvalidHandError(f"row {i}: {text}", reason=reason, index=int(i)))
-        return out
 
 
 def _per_row(values: object, n: int, what: str, default: int) -> np.ndarray:
@@ -56,7 +37,7 @@ def _per_row(values: object, n: int, what: str, default: int) -> np.ndarray:
 
 def analyze_hands(counts: batch.ArrayLike, n_melds: object = None, visible: object = None,
                   made: object = None, *, rules: object = None, forms: object = None,
-                  n_threads: int | None = 1) -> HandsResult:
+                  n_threads: int | None = 1) -> batch.BatchResult:
     """Analyse N hands in one pass.
 
     ``counts`` (N, 34) closed counts; ``n_melds`` called melds (scalar or (N,)); ``visible``
@@ -113,7 +94,7 @@ def analyze_hands(counts: batch.ArrayLike, n_melds: object = None, visible: obje
     values.update({name: masks[j] for name, j in _k.MASK_ROWS.items()})
     values["discard_shanten"] = d_shanten
     values["discard_ukeire"] = d_ukeire
-    return HandsResult(status, values)
+    return batch.BatchResult(status, values)
 
 
-__all__ = ["DISCARD_NOT_HELD", "NOT_HELD", "HandsResult", "analyze_hands"]
+__all__ = ["DISCARD_NOT_HELD", "NOT_HELD", "analyze_hands"]
