@@ -8,10 +8,13 @@ from grpc_status import rpc_status
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.status import wire_reason
+from mjcore.wire.status import DOMAIN, error_info
 
 from .limits import MESSAGE_CHARS, METADATA_CHARS, clip
 
-DOMAIN = "mjcore.dev"
+# The ErrorInfo of a failed call (for clients and tests) and its domain: the wire contract's.
+__all__ = ["DOMAIN", "RpcError", "error_info", "invalid_argument", "invalid_hand", "invalid_rule",
+           "reason_code"]
 
 
 class RpcError(Exception):
@@ -67,16 +70,3 @@ def invalid_rule(err: InvalidRuleError) -> RpcError:
 
 def invalid_argument(message: str, reason: str, **metadata: object) -> RpcError:
     return RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason, **metadata)
-
-
-def error_info(error: grpc.RpcError) -> error_details_pb2.ErrorInfo | None:
-    """The ErrorInfo detail of a failed call, or None (client-side helper)."""
-    status = rpc_status.from_call(error)
-    if status is None:
-        return None
-    for detail in status.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            return info
-    return None

@@ -21,6 +21,7 @@ from mjcore.analysis import (
 )
 
 from .hands import random_counts, random_with_melds, tenpai_hands
+from .test_analysis import assert_options_advance
 
 
 @dataclass(frozen=True)
@@ -321,19 +322,7 @@ def test_fourteen_tile_ukeire_equals_the_reference(seed, seven_pairs):
     c = [int(x) for x in counts]
     u = mjcore.ukeire(hand_of(counts), rules=rules)
     assert u.shanten == ref_shanten(c, 0, seven_pairs)
-    for o in u.options:
-        c[o.discard] -= 1
-        after = ref_shanten(c, 0, seven_pairs)
-        assert o.shanten == after
-        tiles = {x.tile for x in o.tiles}
-        for t in range(34):
-            if c[t] == 4:
-                assert t not in tiles
-                continue
-            c[t] += 1
-            assert (t in tiles) == (ref_shanten(c, 0, seven_pairs) < after), (o.discard, t)
-            c[t] -= 1
-        c[o.discard] += 1
+    assert_options_advance(u.options, c, lambda after: ref_shanten(after, 0, seven_pairs))
 
 
 def test_hands_with_melds_equal_the_reference():
