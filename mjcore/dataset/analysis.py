@@ -111,6 +111,8 @@ def per_kind(column: Any) -> np.ndarray:
     import pyarrow as pa
 
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if col.type != pa.binary(HAND_BYTES):
+        raise MjcoreError(f"per_kind takes a column of 34 bytes per row, not {col.type}")
     if col.null_count:
         col = col.fill_null(b"\0" * HAND_BYTES)
     data = col.buffers()[1]
