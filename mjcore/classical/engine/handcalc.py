@@ -1,4 +1,5 @@
-"""Classical hand checks for the referee and the agents, on the shared shanten kernels.
+"""Classical hand checks for the referee and the agents, on the shared kernels (shanten and
+decomposition).
 
 Hands are 34 kind counts (bytes or bytearray) plus the number of declared sets. The winning
 forms are four sets and a pair and Thirteen Unique Wonders, plus seven pairs when the rules'
@@ -9,8 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._core import decompose as _decompose
 from ..._core import shanten as _kernel
 from ...analysis import winning_forms
+from ...decomposition import FORMS, SET_KINDS
+from ...errors import MjcoreError
+from ...melds import MeldKind
 
 N_KINDS = 34
 
@@ -24,6 +29,10 @@ def forms_of(rules: Any) -> int:
 _forms = _kernel.forms
 _advance = _kernel.advance
 _ukeire = _kernel.ukeire
+_decompose_raw = _decompose.decompose_raw
+_STANDARD = FORMS.index("standard")
+_TRIPLET = SET_KINDS.index("pon")
+_KAN = int(MeldKind.KAN_CLOSED)
 
 
 def _min_forms(counts: bytes, n_sets: int, forms: int) -> int:
@@ -54,59 +63,38 @@ def complete(counts: bytes, n_sets: int, forms: int) -> bool:
     return _min_forms(counts, n_sets, forms) == -1
 
 
-def _standard_complete(counts: bytes | bytearray, n_sets: int) -> bool:
-    return int(_forms(bytes(counts), n_sets)[1]) == -1
-
-
-def sets_only(counts: bytearray, n_sets: int) -> bool:
-    """True when the 12-3k tiles split into sets with no pair left over."""
-    for k in range(27, 34):
-        if counts[k] == 0:
-            counts[k] = 2
-            try:
-                return _standard_complete(counts, n_sets)
-            finally:
-                counts[k] = 0
-    return False
-
-
 # How a claimed tile is used in a Mah-Jong (the form field of a Mah-Jong claim).
 CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_PUNG, USE_PAIR, USE_SPECIAL = range(6)
 USE_NAMES = ("lower", "middle", "upper", "pung", "pair", "special")
+_CHOW_USE = (CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER)   # by the tile's place in the chow
 
 
 def mahjong_uses(counts: bytes | bytearray, n_sets: int, tile: int, forms: int) -> list[int]:
     """The ways a discard ``tile`` completes the 13-3k tile hand ``counts``: the use of the
-    tile in the winning arrangement (chow lower/middle/upper, pung, pair, special hand)."""
-    c = bytearray(counts)
-    uses: list[int] = []
-    if c[tile] >= 1:
-        c[tile] -= 1
-        if sets_only(c, n_sets):
-            uses.append(USE_PAIR)
-        if c[tile] >= 1:
-            c[tile] -= 1
-            if _standard_complete(c, n_sets + 1):
-                uses.append(USE_PUNG)
-            c[tile] += 1
-        c[tile] += 1
-    if tile < 27:
-        r = tile % 9
-        for use, lo in ((CHOW_LOWER, tile), (CHOW_MIDDLE, tile - 1), (CHOW_UPPER, tile - 2)):
-            if lo < tile - r or lo + 2 > tile - r + 8:
-                continue
-            others = [k for k in (lo, lo + 1, lo + 2) if k != tile]
-            if all(c[k] for k in others):
-                for k in others:
-                    c[k] -= 1
-                if _standard_complete(c, n_sets + 1):
-                    uses.append(use)
-                for k in others:
-                    c[k] += 1
+    tile in the winning arrangement (chow lower/middle/upper, pung, pair, special hand).
+
+    The four-sets-and-a-pair uses are the winning tile's places in the readings of the
+    compiled decomposition kernel (the one the classical scorer reads); the special hands come
+    from the shanten kernel's forms, which know the classical seven pairs."""
+    full = bytearray(counts)
+    full[tile] += 1
+    # the declared sets stand in as closed kans of kinds the hand does not hold
+    declared = [(_KAN, k, 0, 0) for k in range(N_KINDS) if not full[k]][:n_sets]
+    status, raw = _decompose_raw(bytes(full), declared, tile, 0)
+    if status:
+        raise MjcoreError(f"decomposition kernel rejected the hand {list(full)} with "
+                          f"{n_sets} declared sets (status {status})")
+    found = set()
+    for form, _pair, sets, _wait, win_set in raw:
+        if form != _STANDARD:
+            continue
+        if win_set < 0:
+            found.add(USE_PAIR)
+        else:
+            kind, low = sets[win_set][0], sets[win_set][1]
+            found.add(USE_PUNG if kind == _TRIPLET else _CHOW_USE[tile - low])
     if n_sets == 0:
-        c[tile] += 1
-        _, _, pairs, orphans = _forms(bytes(c), 0, forms)
+        _, _, pairs, orphans = _forms(bytes(full), 0, forms)
         if orphans == -1 or pairs == -1:       # pairs: 99 unless seven pairs count
-            uses.append(USE_SPECIAL)
-    uses.sort()
-    return uses
+            found.add(USE_SPECIAL)
+    return sorted(found)
