@@ -545,10 +545,14 @@ class UnaryFront:
 
     def _serve(self, conn: Connection) -> None:
         """Answer at most PER_PASS of the connection's received requests; the rest wait for
-        the next loop pass, after every other ready connection had its turn."""
+        the next loop pass, after every other ready connection had its turn. While
+        ``BACKLOG`` bytes of answers wait for the peer, none are added (``_send`` resumes)."""
         queue = conn.queue
         h2 = conn.h2
         assert h2 is not None
+        if conn.paused:
+            self.runnable.discard(conn)
+            return
         for _ in range(min(PER_PASS, len(queue))):
             self._call(conn, h2, queue.popleft())
         if queue:
@@ -605,6 +609,8 @@ class UnaryFront:
             conn.written += sent
         paused = len(out) >= BACKLOG
         if out or paused != conn.paused:
+            if conn.paused and not paused and conn.queue:
+                self.runnable.add(conn)     # answering resumes (``_serve``)
             conn.paused = paused
             self._want_write(conn, bool(out))
         elif conn.writing:

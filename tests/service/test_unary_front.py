@@ -5,6 +5,7 @@ byte; the deadline and shutdown paths use a raw HTTP/2 client (the ``h2`` packag
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -21,16 +22,16 @@ import h2.events
 import h2.exceptions
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+import mjcore
+from mjcore.client import Client
+from mjcore.hand import Hand
 from mjcore.service import ServerConfig, build
 from mjcore.service.errors import error_info
 from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
 from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
 from mjcore.service.gen.mjcore.v1 import types_pb2
-
-import mjcore
-from mjcore.client import Client
-from mjcore.hand import Hand
 from mjcore.tiles import format_counts
 
 from .service_helpers import TOKEN, random_counts
@@ -301,16 +302,20 @@ class RawH2:
 
     def __init__(self, port: int, context: ssl.SSLContext | None = None) -> None:
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        if context is not None:
-            sock = context.wrap_socket(sock, server_hostname="localhost")
-        self.sock = sock
-        self.conn = h2.connection.H2Connection(h2.config.H2Configuration(
-            client_side=True, header_encoding=None))
-        self.conn.initiate_connection()
-        self.answers: dict[int, Answer] = {}
-        self.goaway: h2.events.ConnectionTerminated | None = None
-        self.closed = False
-        self.flush()
+        try:   # a refused TLS handshake or preface must not leave the socket open
+            if context is not None:
+                sock = context.wrap_socket(sock, server_hostname="localhost")
+            self.sock = sock
+            self.conn = h2.connection.H2Connection(h2.config.H2Configuration(
+                client_side=True, header_encoding=None))
+            self.conn.initiate_connection()
+            self.answers: dict[int, Answer] = {}
+            self.goaway: h2.events.ConnectionTerminated | None = None
+            self.closed = False
+            self.flush()
+        except OSError:
+            sock.close()
+            raise
 
     def flush(self) -> None:
         data = self.conn.data_to_send()
@@ -362,10 +367,8 @@ class RawH2:
                     self.conn.acknowledge_received_data(e.flow_controlled_length, e.stream_id)
                 elif isinstance(e, h2.events.StreamReset) and a is not None:
                     a.ended = True
-            try:
+            with contextlib.suppress(OSError):
                 self.flush()
-            except OSError:
-                pass
 
     def close(self) -> None:
         self.sock.close()
