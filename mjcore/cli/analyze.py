@@ -213,7 +213,8 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for more than 1000 lines on a terminal).")
 @click.option("--rules", "rules_name", default="riichi", show_default=True, metavar="NAME",
-              help="Winning forms: riichi (also tenhou, ema, wrc), or classical / bradfield "
+              help="Winning forms: riichi (also tenhou, ema, wrc; tenhou_sanma: three "
+                   "players, no 2m-8m, no chi), or classical / bradfield "
                    "(Chinese classical: four sets and a pair, Thirteen Unique Wonders; bonus "
                    "tiles 1f-8f beside the hand).")
 @click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
@@ -252,7 +253,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     Bad hands are reported with their line number and the rest still run; the exit
     status is 1 if any hand failed.
     """
-    from ..analysis import resolve_rules
+    from ..analysis import ALL_KINDS, kinds_in_play, resolve_rules
     from ..errors import InvalidRuleError, MjcoreError
     from ..tiles import parse_kinds
 
@@ -262,6 +263,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             from ..classical.cli import _rules as classical_rules
 
             rules = classical_rules(rules_name, rule_set)
+        elif kinds_in_play(rules_name) != ALL_KINDS:
+            rules = rules_name      # three-player riichi: its tile set, no chi
     except InvalidRuleError as e:
         raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
     if rule_set and rules is None:
@@ -269,7 +272,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
                                "or bradfield")
     if rules is not None and (server or out_dir is not None or dask is not None):
         raise click.UsageError(f"--rules {rules_name} analyses here, one hand at a time; "
-                               "--server, --out and --dask analyse riichi hands")
+                               "--server, --out and --dask analyse four-player riichi hands")
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         from .extract import analyze_table_job
 

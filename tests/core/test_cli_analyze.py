@@ -150,3 +150,18 @@ def test_meld_arguments_join_the_hand_before():
     assert second["line"] == 3
     lone = run("pon:555z<2")
     assert lone.exit_code == 1 and "wrong_tile_count" in lone.stderr
+
+
+def test_sanma_rules_drop_the_missing_kinds():
+    hand = "19m456p789s11223z"
+    r = run("--json", "--rules", "tenhou_sanma", hand)
+    assert r.exit_code == 0, r.output
+    record = json_lines(r.stdout)[0]
+    uk = mjcore.ukeire(hand, rules="tenhou_sanma")
+    assert [t["tile"] for t in record["ukeire"][0]["tiles"]] == ["1m", "9m", "1z", "2z", "3z"]
+    assert record["ukeire"][0]["count"] == uk.best.remaining == 13
+    assert json_lines(run("--json", hand).stdout)[0]["ukeire"][0]["count"] == 29
+    bad = run("--rules", "tenhou_sanma", "12m456p789s11223z")
+    assert bad.exit_code == 1 and "not_in_sanma" in bad.stderr
+    remote = run("--rules", "tenhou_sanma", "--server", "localhost:1", hand)
+    assert remote.exit_code == 2 and "four-player riichi" in remote.output
