@@ -30,10 +30,10 @@ class ServerConfig:
     ``unary_max_message_size`` is the largest unary request (bulk streams keep
     ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take
     to send its request message, ``stream_timeout`` how long a bulk stream may take to send
-    each batch (or end); on the main port at most ``max_receiving`` calls wait for a message
-    at once (each may buffer up to ``max_message_size`` meanwhile), a newer call ends the
-    oldest wait; ``max_concurrent_calls`` bounds the main port's calls (waiting, running and
-    queued);
+    each batch (or end); while more than ``max_receiving`` main-port calls wait for a message
+    (each may buffer up to ``max_message_size`` meanwhile), the oldest waits are ended once
+    they are 0.5 s old; ``max_concurrent_calls`` bounds the main port's calls (waiting,
+    running and queued);
     ``max_streams_per_connection`` and ``max_connections`` apply to each port;
     ``handshake_timeout`` covers the TLS handshake and the HTTP/2 preface; a connection with
     no call for ``idle_timeout`` is closed; ``keepalive_interval`` without a byte from the

@@ -42,7 +42,7 @@ LIMIT_OPTIONS = (
      "Main port: seconds a bulk stream may take to send each batch or end. [120]"),
     ("--max-receiving", "max_receiving", click.IntRange(1),
      ("Main port: calls that may wait for a request message at once (each may buffer up to "
-      "--max-message-size); past it a new call ends the oldest wait older than 0.5 s. [16]")),
+      "--max-message-size); past it the oldest waits end once 0.5 s old. [16]")),
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
     ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
