@@ -4,15 +4,15 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from mjcore.service import ServerConfig
 
 import mjcore
 from mjcore import batch
-from mjcore.riichi.batch_scoring import pack
-from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.client import Client
 from mjcore.errors import BatchError
 from mjcore.hand import Hand
+from mjcore.riichi.batch_scoring import pack
+from mjcore.riichi.batch_scoring import score as score_batch
+from mjcore.service import ServerConfig
 from mjcore.tiles import format_counts
 
 from .service_helpers import random_counts, start

@@ -15,14 +15,14 @@ import numpy as np
 import psutil
 import pytest
 from click.testing import CliRunner
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import types_pb2
 
 import mjcore
 from mjcore import batch
 from mjcore.cli import main
 from mjcore.hand import Hand
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.tiles import format_counts
 
 from .service_helpers import TOKEN, random_counts
@@ -180,7 +180,8 @@ def test_a_child_that_cannot_start_fails_the_command(tmp_path):
     bad.write_text("not a certificate\n")
     r = subprocess.run([sys.executable, "-c", "from mjcore.cli import main; main()", "serve",
                         "--port", "0", "--processes", "2", "--tls-cert", str(bad),
-                        "--tls-key", str(bad)], capture_output=True, text=True, timeout=60, check=False)
+                        "--tls-key", str(bad)], capture_output=True, text=True, timeout=60,
+                       check=False)
     assert r.returncode == 1 and "cannot serve" in r.stderr
     assert "listening" not in r.stdout
 
