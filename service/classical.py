@@ -270,7 +270,7 @@ def deal_arrays(request: pb.StreamScoreClassicalRequest, max_batch: int, batch_n
 
 def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
     """StreamScoreClassical: each batch scored chunk by chunk with ``score_deals``."""
-    from .servicer import CHUNK, _check_deadline, _hand_errors
+    from .servicer import _check_deadline, _chunks, _hand_errors
 
     for batch_no, request in enumerate(request_iterator):
         _check_deadline(context)
@@ -281,12 +281,7 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
         assert rules is not None
         n = len(arrays["counts"])
         out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
-        for start in range(0, n, CHUNK):
-            if start:
-                if not context.is_active():
-                    return
-                _check_deadline(context)
-            stop = min(n, start + CHUNK)
+        for start, stop in _chunks(n, context):
             part = score_deals(*(arrays[k][start:stop] for k in DEAL_ARRAYS), rules=rules,
                                n_threads=servicer.kernel_threads)
             for name, arr in out.items():

@@ -60,21 +60,41 @@ def _check_deadline(context: grpc.ServicerContext) -> None:
                        "DEADLINE_EXCEEDED")
 
 
+def _fail_call(context: grpc.ServicerContext, err: Exception, name: str) -> None:
+    """End the call with the status of ``err`` (raised by method ``name``; call only in its
+    ``except`` block): its own for an RpcError or a bad rule, INTERNAL (logged) for anything
+    else; when the client has already gone, ``err`` propagates."""
+    if isinstance(err, RpcError):
+        _abort(context, err)
+    elif isinstance(err, InvalidRuleError):
+        _abort(context, invalid_rule(err))
+    elif not context.is_active():
+        raise err
+    else:
+        log.exception("%s failed", name)
+        _abort(context, RpcError(grpc.StatusCode.INTERNAL, "internal error", "INTERNAL"))
+
+
+def _chunks(n: int, context: grpc.ServicerContext) -> Iterator[tuple[int, int]]:
+    """``(start, stop)`` of each CHUNK rows of a batch of ``n``. Between chunks: stops early
+    when the call went away (callers check ``context.is_active()`` after the loop) and raises
+    DEADLINE_EXCEEDED when the deadline has passed."""
+    for start in range(0, n, CHUNK):
+        if start:
+            if not context.is_active():
+                return
+            _check_deadline(context)
+        yield start, min(n, start + CHUNK)
+
+
 def _unary(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     def wrapper(self, request, context):
         try:
             _check_deadline(context)
             return method(self, request, context)
-        except RpcError as err:
-            _abort(context, err)
-        except InvalidRuleError as err:
-            _abort(context, invalid_rule(err))
-        except Exception:
-            if not context.is_active():
-                raise
-            log.exception("%s failed", method.__name__)
-            _abort(context, RpcError(grpc.StatusCode.INTERNAL, "internal error", "INTERNAL"))
+        except Exception as err:  # noqa: BLE001 (_fail_call logs it or raises it again)
+            _fail_call(context, err, method.__name__)
     return wrapper
 
 
@@ -86,15 +106,8 @@ def _streaming(method: Callable[..., Iterator[Any]]) -> Callable[..., Iterator[A
             for response in method(self, request_iterator, context):
                 self._track(0, 1)
                 yield response
-        except RpcError as err:
-            _abort(context, err)
-        except InvalidRuleError as err:
-            _abort(context, invalid_rule(err))
-        except Exception:
-            if not context.is_active():
-                raise
-            log.exception("%s failed", method.__name__)
-            _abort(context, RpcError(grpc.StatusCode.INTERNAL, "internal error", "INTERNAL"))
+        except Exception as err:  # noqa: BLE001 (_fail_call logs it or raises it again)
+            _fail_call(context, err, method.__name__)
         finally:
             self._track(-1)
     return wrapper
@@ -267,12 +280,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         ``fields`` into it; the bad rows by index, or None when the call went away."""
         found: dict[int, InvalidHandError] = {}
         n = len(batch)
-        for start in range(0, n, CHUNK):
-            if start:
-                if not context.is_active():
-                    return None
-                _check_deadline(context)
-            stop = min(n, start + CHUNK)
+        for start, stop in _chunks(n, context):
             result = kernel(batch.counts[start:stop], batch.n_melds[start:stop],
                             n_threads=self.kernel_threads)
             for name, out in fields.items():
@@ -371,12 +379,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             rules = rules_cache[key]
             parts = []
             found: dict[int, InvalidHandError] = {}
-            for start in range(0, n, CHUNK):
-                if start:
-                    if not context.is_active():
-                        return
-                    _check_deadline(context)
-                stop = min(n, start + CHUNK)
+            for start, stop in _chunks(n, context):
                 result = score_batch(
                     batch.counts[start:stop], rules=rules, n_threads=self.kernel_threads,
                     **{k: None if v is None else v[start:stop] for k, v in arrays.items()})
