@@ -175,7 +175,7 @@ class AgentDecider:
         # per seat: actions -> action (the referee's turn loop calls these directly); an
         # agent may offer its own as ``chooser(view)``
         self.choosers = [a.chooser(v) if hasattr(a, "chooser") else partial(a.choose, v)
-                         for a, v in zip(self.agents, self.views)]
+                         for a, v in zip(self.agents, self.views, strict=False)]
 
     def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
         """Point every seat's view at a new hand."""
@@ -211,10 +211,9 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
     ``seating`` (default: the rules' ``seating`` option) is ``fixed`` (agent i sits at seat i)
     or ``wind_draw``/``random`` (seats drawn from the seed, see :func:`seat_draw`);
     ``GameResult.agent_of_seat`` tells who sat where, and ``ranks``/``scores`` are by seat."""
-    if isinstance(rules, str):
-        rules = RuleSet.preset(rules)
-    rules = rules or DEFAULT_RULES
-    seating = seating or rules.seating
+    ruleset: RuleSet = (RuleSet.preset(rules) if isinstance(rules, str)
+                        else rules or DEFAULT_RULES)
+    seating = seating or ruleset.seating
     order = [0, 1, 2, 3] if seating == "fixed" else seat_draw(seed)
     given_names = list(names) if names else [getattr(a, "name", type(a).__name__)
                                              for a in agents]
@@ -229,7 +228,7 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
         if on_event is not None:
             on_event(ev)
 
-    game = Game(rules, lambda pos, honba: Wall.from_seed(seed, pos, honba), decider,
+    game = Game(ruleset, lambda pos, honba: Wall.from_seed(seed, pos, honba), decider,
                 names=names,
                 seed=seed,
                 on_event=events_hook if (any_observer or on_event is not None) else None)

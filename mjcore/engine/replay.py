@@ -9,6 +9,7 @@ legal actions the engine offered.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,14 +331,14 @@ MAX_RECORD_BYTES = 64 << 20  # one game's record is well under 1 MB
 
 
 def _read_record(name: str, f: Any) -> bytes:
-    data = f.read(MAX_RECORD_BYTES + 1)
+    data: bytes = f.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         raise InvalidHandError(f"{name}: a record larger than {MAX_RECORD_BYTES} bytes",
                                reason="too_large")
     return data
 
 
-def iter_record_sources(paths: list[str]):
+def iter_record_sources(paths: list[str]) -> Iterator[tuple[str, bytes]]:
     """Yield (name, raw bytes) for every record under ``paths``: mjlog/mjai files, directories
     (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place).
     Raises InvalidHandError naming the path for a record over MAX_RECORD_BYTES or a file or
@@ -430,12 +431,14 @@ def _rules_from_events(events: list[Event]) -> RuleSet:
             if isinstance(ev.get("rule_options"), dict):
                 rules = RuleSet.from_dict(ev["rule_options"])
                 name = ev.get("rules")
-                if isinstance(name, str) and name != "custom" and \
-                        RuleSet.preset(name) == rules:
-                    return RuleSet.preset(name)
+                if isinstance(name, str) and name != "custom":
+                    preset: RuleSet = RuleSet.preset(name)
+                    if preset == rules:
+                        return preset
                 return rules
             if isinstance(ev.get("rules"), str):
-                return RuleSet.preset(ev["rules"])
+                named: RuleSet = RuleSet.preset(ev["rules"])
+                return named
         except (MjcoreError, TypeError):
             break
     return DEFAULT_RULES

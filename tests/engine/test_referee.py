@@ -16,8 +16,13 @@ from mjcore.engine.actions import (
     TSUMO,
     Action,
 )
-from mjcore.riichi.round import RiichiRound
+from typing import NamedTuple
+
+import pytest
+
+from mjcore.engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
 from mjcore.engine.wall import Wall
+from mjcore.riichi.round import RiichiRound
 from mjcore.riichi.rules import RuleSet
 
 TENHOU = RuleSet.preset("tenhou")
@@ -105,10 +110,10 @@ def free_tile(rnd: RiichiRound, text: str) -> int:
 
 def test_temporary_furiten_after_passing():
     rnd = make_round({1: "23m456p789p11s567s"})
-    rnd.decide = lambda seat, acts: PASS if seat == 1 else acts[0]
+    rnd.set_decider(lambda seat, acts: PASS if seat == 1 else acts[0])
     four = free_tile(rnd, "4m")
     rnd._add(0, four)
-    rnd._discard(0, Action(DISCARD, four), -1)
+    rnd.discard(0, Action(DISCARD, four), -1)
     assert rnd.furiten_temp[1]
     assert RON not in types(rnd.claim_actions(1, 2, free_tile(rnd, "1m")))
     rnd.furiten_temp[1] = False
@@ -122,10 +127,10 @@ def test_chi_only_from_the_left_and_kuikae():
     three = free_tile(rnd, "3m")
     rnd.rivers[0].append(three)
     chi = next(a for a in rnd.claim_actions(1, 0, three) if a.type == CHI)
-    call = rnd._apply_call(1, 0, chi)
-    forbidden = [k for k in range(34) if (call.forbidden >> k) & 1]
+    assert rnd._apply_call(1, 0, chi) == (1, Start.CALLED)
+    forbidden = [k for k in range(34) if (rnd.forbidden >> k) & 1]
     assert forbidden == kinds("3m6m")            # the called tile and the other side
-    offered = {a.tile >> 2 for a in rnd._discard_actions(1, -1, forbidden=call.forbidden)}
+    offered = {a.tile >> 2 for a in rnd.turn_actions(1, -1, Start.CALLED)}
     assert kinds("3m")[0] not in offered and offered
 
 
@@ -220,7 +225,7 @@ def test_wait_on_own_fourth_tile_is_not_tenpai():
 def test_exhaustive_draw_payments_and_nagashi():
     rnd = make_round({0: "23m456p789p11s567s", 1: "23m456p789p11s567s"})
     rnd.wall.left = 0
-    rnd.decide = lambda s, a: a[0]
+    rnd.set_decider(lambda s, a: a[0])
     res = rnd._exhaustive()
     assert res.kind == "exhaustive" and res.deltas == [1500, 1500, -1500, -1500]
     assert res.renchan
@@ -234,23 +239,37 @@ def test_exhaustive_draw_payments_and_nagashi():
 def test_triple_ron_is_abortive_and_double_ron_pays_both():
     hands = {1: "23m456p789p11s567s", 2: "23m456p789p22s567s", 3: "23m456p789p33s567s"}
     rnd = make_round(hands)
-    rnd.decide = lambda s, acts: acts[0]
+    rnd.set_decider(lambda s, acts: acts[0])
     res = rnd._resolve_rons([1, 2, 3], 0, tile("4m"))
     assert res.kind == "sanchaho" and res.deltas == [0, 0, 0, 0]
     rnd = make_round(hands)
     rnd.honba = 1
     rnd.sticks = 1
-    res = rnd._resolve_rons([2, 1], 0, tile("4m"))
+    res = rnd._resolve_rons([1, 2], 0, tile("4m"))
     assert res.winners == (1, 2)
     assert res.deltas[1] > res.deltas[2] > 0          # honba and stick only to the nearest
     assert sum(res.deltas) == 1000
 
 
-def test_atamahane_keeps_the_nearest_winner():
-    rnd = make_round({1: "23m456p789p11s567s", 2: "23m456p789p22s567s"},
-                     rules=RuleSet.preset("wrc"))
-    res = rnd._resolve_rons([2, 1], 0, tile("4m"))
-    assert res.winners == (1,)
+def test_several_rons_on_a_discard_by_multiple_ron():
+    hands = {1: "23m456p789p11s567s", 2: "23m456p789p22s567s"}
+    for preset, winners in (("tenhou", (1, 2)), ("wrc", (1,))):     # wrc: atamahane
+        rnd = make_round(hands, rules=RuleSet.preset(preset))
+        rnd.set_decider(lambda s, acts: acts[0])                    # RON sorts before PASS
+        four = free_tile(rnd, "4m")
+        rnd._add(0, four)
+        res = rnd.discard(0, Action(DISCARD, four), -1)
+        assert res.winners == winners, preset
+
+
+def test_a_choice_not_offered_names_the_seat_and_the_event():
+    rnd = make_round({1: "23m456p789p11s567s"})
+    rnd.set_decider(lambda s, acts: Action(CHI, acts[0].tile, (0, 4)))
+    four = free_tile(rnd, "4m")
+    rnd._add(0, four)
+    with pytest.raises(EngineError, match=r"seat 1 chose chi 4m \+1m,2m in answer to event "
+                                          r"type=dahai, actor=0, pai=\d+.*not one of the legal"):
+        rnd.discard(0, Action(DISCARD, four), -1)
 
 
 def test_optional_tenpai_declaration():
@@ -264,7 +283,7 @@ def test_optional_tenpai_declaration():
         asked.append((seat, [a.type for a in acts]))
         return acts[-1] if seat == 1 else acts[0]       # seat 1 hides its hand
 
-    rnd.decide = decide
+    rnd.set_decider(decide)
     res = rnd._exhaustive()
     assert asked == [(0, [TENPAI, PASS.type]), (1, [TENPAI, PASS.type])]
     assert res.deltas == [3000, -1000, -1000, -1000]
@@ -275,11 +294,11 @@ def test_kokushi_may_rob_a_closed_kan_only_by_option():
     for allowed in (False, True):
         rules = TENHOU.replace(kokushi_chankan_ankan=allowed)
         rnd = make_round(hands, draws="2s", rules=rules)
-        rnd.decide = lambda seat, acts: acts[0]
+        rnd.set_decider(lambda seat, acts: acts[0])
         t = rnd.wall.draw()
         rnd._add(0, t)
         kan = next(a for a in rnd.turn_actions(0, t) if a.type == ANKAN)
-        res = rnd._kan(0, kan)
+        res = rnd.kong(0, kan)
         if allowed:
             assert res is not None and res.winners == (1,)
         else:
@@ -304,3 +323,83 @@ def test_ryanhan_shibari_needs_two_yaku_han_from_five_honba():
         t = rnd.wall.draw()
         rnd._add(0, t)
         assert (TSUMO in types(rnd.turn_actions(0, t))) is offered, honba
+
+
+# ---- the shared turn machinery (mjcore.engine.turns) on a toy game ----------------------------
+
+class Toy(NamedTuple):
+    type: int
+    tile: int = -1
+
+
+TOY_DISCARD, TOY_PASS, TOY_LOW, TOY_HIGH, TOY_WIN = range(5)
+
+
+class ToyReferee(TurnReferee[Toy, str]):
+    """Three seats draw from a list and discard what they drew; the others answer each discard
+    as their ``answers`` say (default: pass)."""
+
+    turn_steps = (Step.DISCARD, Step.END, Step.END, Step.END, Step.END)
+    pass_type = TOY_PASS
+    n_seats = 3
+
+    def __init__(self, wall: list[int], answers: dict[int, int], several: str = "all") -> None:
+        self.wall = list(wall)
+        self.answers = answers
+        self.log: list[tuple[int, int]] = []
+        self.claim_ranks = ClaimRanks.of(5, {TOY_LOW: 1, TOY_HIGH: 2, TOY_WIN: 3}.items(), 3,
+                                         several)
+        self.set_decider(lambda seat, acts: acts[0])
+
+    def first_turn(self) -> tuple[int, int]:
+        return 0, Start.DRAW
+
+    def draw(self, seat: int, start: int) -> int:
+        return self.wall.pop(0) if self.wall else -1
+
+    def exhausted(self, seat: int, start: int) -> str:
+        return "exhausted"
+
+    def turn_actions(self, seat: int, drawn: int, start: int) -> list[Toy]:
+        return [Toy(TOY_DISCARD, drawn)]
+
+    def discard(self, seat: int, choice: Toy, drawn: int) -> Claimed | str | None:
+        self.log.append((seat, choice.tile))
+        wins, best = self.claims(seat, choice.tile, self.offer,
+                                 {"type": "discard", "tile": choice.tile})
+        if wins:
+            return "won by " + ",".join(str(s) for s, _ in wins)
+        return None if best is None else f"claimed by {best[0]}"
+
+    def offer(self, seat: int, discarder: int, tile: int) -> list[Toy]:
+        answer = self.answers.get(seat)
+        return [Toy(TOY_PASS)] if answer is None else [Toy(answer, tile), Toy(TOY_PASS)]
+
+
+def test_turn_loop_passes_play_round_the_seats_it_is_given():
+    ref = ToyReferee([10, 11, 12, 13], {})
+    assert ref.play_turns() == "exhausted"
+    assert ref.log == [(0, 10), (1, 11), (2, 12), (0, 13)]
+
+
+def test_claims_rank_as_data_and_several_wins_by_option():
+    assert ToyReferee([10], {1: TOY_LOW, 2: TOY_HIGH}).play_turns() == "claimed by 2"
+    assert ToyReferee([10], {1: TOY_HIGH, 2: TOY_HIGH}).play_turns() == "claimed by 1"
+    for several, winners in (("all", "1,2"), ("first", "1"), ("last", "2")):
+        ref = ToyReferee([10], {1: TOY_WIN, 2: TOY_WIN}, several)
+        assert ref.play_turns() == "won by " + winners
+    with pytest.raises(EngineError, match="several_wins"):
+        ClaimRanks.of(5, {}.items(), 3, "most")
+
+
+def test_a_choice_not_offered_names_the_seat_what_it_chose_and_when():
+    ref = ToyReferee([10, 11], {})
+    ref.set_decider(lambda seat, acts: Toy(TOY_DISCARD, 99) if seat == 1 else acts[0])
+    with pytest.raises(EngineError, match=r"seat 1 chose .*99.* in answer to its turn after "
+                                          r"drawing 11, which is not one of the legal actions"):
+        ref.play_turns()
+    ref = ToyReferee([10], {2: TOY_LOW})
+    ref.set_decider(lambda seat, acts: Toy(TOY_WIN) if seat == 2 else acts[0])
+    with pytest.raises(EngineError, match=r"seat 2 chose .* in answer to event type=discard, "
+                                          r"tile=10"):
+        ref.play_turns()

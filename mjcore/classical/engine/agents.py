@@ -11,6 +11,7 @@ optional ``observe(event)`` and ``close()``).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
 import subprocess
@@ -132,7 +133,7 @@ class EfficiencyAgent:
         choice_key = (now, 1)
         for a in actions:
             t = a.type
-            if t == PASS:
+            if t == PASS.type:
                 continue
             k = a.tile
             if t == CHOW:
@@ -173,8 +174,8 @@ class ProcessAgent:
     action ``{"type": "discard", "tile": "5p"}`` with ``form`` (chow: 0 lower, 1 middle,
     2 upper) or ``use`` (Mah-Jong claims: lower, middle, upper, pung, pair, special) where
     they apply. The agent answers a request with one line: ``{"index": i}`` (the i-th action
-    offered, from 0) or the action object itself. It must answer within ``timeout`` seconds, in at most
-    :data:`MAX_ANSWER_BYTES` bytes.
+    offered, from 0) or the action object itself. It must answer within ``timeout`` seconds,
+    in at most :data:`MAX_ANSWER_BYTES` bytes.
     """
 
     def __init__(self, command: str, *, name: str = "", timeout: float = 30.0) -> None:
@@ -239,7 +240,7 @@ class ProcessAgent:
                 ans.get("index"), bool) and 0 <= ans["index"] < len(actions):
             return actions[ans["index"]]
         if isinstance(ans, dict):
-            for a, j in zip(actions, offered):
+            for a, j in zip(actions, offered, strict=True):
                 if all(ans.get(key) == val for key, val in j.items()) and set(ans) <= set(j):
                     return a
         raise AgentError(f"agent {self.name!r} (seat {self.seat}) answered {line[:200]!r} to "
@@ -247,15 +248,23 @@ class ProcessAgent:
                          f"with 0 <= i < {len(actions)} or one of the offered actions")
 
     def close(self) -> None:
-        """End the agent: close its stdin, wait up to 2 s, then kill it."""
-        if self.proc.poll() is None:
-            try:
-                if self.proc.stdin is not None:
-                    self.proc.stdin.close()
-                self.proc.wait(timeout=2)
-            except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
+        """End the agent: close its stdin, wait up to 2 s, then kill it; its pipes are closed
+        whether it was still running or had died."""
+        proc = self.proc
+        try:
+            if proc.poll() is None:
+                try:
+                    if proc.stdin is not None:
+                        proc.stdin.close()
+                    proc.wait(timeout=2)
+                except (OSError, subprocess.TimeoutExpired):
+                    proc.kill()
+                    proc.wait()
+        finally:
+            for pipe in (proc.stdin, proc.stdout):
+                if pipe is not None:
+                    with contextlib.suppress(OSError):   # a write end whose reader is gone
+                        pipe.close()
 
 
 def _action_json(a: Action) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from enum import IntEnum
 from itertools import compress
 from typing import Any, NamedTuple
 
-from ...errors import MjcoreError
+from ..._core.engine_turn import offered
+from ...engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
 from ..rules import ClassicalRules
 from .handcalc import (
     USE_NAMES,
@@ -33,10 +34,6 @@ from .handcalc import (
 from .wall import BONUS_BASE, ClassicalWall
 
 Event = dict[str, Any]
-
-
-class EngineError(MjcoreError):
-    """A decider chose an action that was not offered, or the referee reached a bad state."""
 
 
 class ActionType(IntEnum):
@@ -86,6 +83,20 @@ _FISHING = tuple(Action(FISHING, k) for k in range(34))
 
 Decider = Callable[[int, list[Action]], Action]
 
+# what each action type does on one's own turn (types never offered on a turn: END)
+_TURN_STEPS = tuple(
+    {DISCARD: Step.DISCARD, ORIGINAL_CALL: Step.DISCARD, FISHING: Step.DISCARD,
+     MAHJONG: Step.WIN, CONCEALED_KONG: Step.KONG, ADD_KONG: Step.KONG}.get(t, Step.END)
+    for t in ActionType)
+# Mah-Jong over pung and kong over a chow (§5.3); several Mah-Jongs by ``multiple_mahjong``
+_CLAIM_RANKS = {mode: ClaimRanks.of(len(ActionType), {MAHJONG_CLAIM: 3, PUNG: 2, KONG: 2,
+                                                       CHOW: 1}.items(), 3, mode)
+                for mode in ("first", "last", "all")}
+_REPLACEMENT, _DEALT, _CALLED = Start.REPLACEMENT, Start.DEALT, Start.CALLED
+# the claimer's turn after a claimed kong (a loose tile) or a chow or pung (no draw), by seat
+_AFTER_KONG = tuple(Claimed(s, _REPLACEMENT) for s in range(4))
+_AFTER_CALL = tuple(Claimed(s, _CALLED) for s in range(4))
+
 
 class Meld(NamedTuple):
     """A declared set: ``type`` chow, pung, kong; ``tile`` its lowest tile; ``concealed`` for
@@ -132,15 +143,18 @@ class HandResult(NamedTuple):
         return not self.wins
 
 
-class ClassicalHand:
+class ClassicalHand(TurnReferee[Action, "HandResult"]):
     """One hand of classical mahjong. Build it, then call :meth:`play` once."""
+
+    turn_steps = _TURN_STEPS
+    pass_type = ActionType.PASS
+    is_offered = staticmethod(offered)   # type: ignore[assignment]
 
     def __init__(self, rules: ClassicalRules, wall: ClassicalWall, decide: Decider, *,
                  prevailing: int = 0, emit: Callable[[Event], None] | None = None) -> None:
         """``emit`` receives every event; without it they collect in :attr:`events`."""
         self.rules = rules
         self.wall = wall
-        self.decide = decide
         self.prevailing = prevailing
         self.events: list[Event] = []
         self.emit = self.events.append if emit is None else emit
@@ -158,15 +172,27 @@ class ClassicalHand:
         self.last_loose = False
         self.loose_from_bonus = rules.bonus_replacement == "loose"
         self.last_any = rules.last_discard_claims == "any"
+        # the turn: successive kongs, the drawn tile was a loose tile, the pung just claimed
+        # (add_to_claimed_pung), no draw or claim yet since the deal, the waits of the hand
+        # before the drawn tile are known, the live wall ran out (a wash-out)
+        self.kongs = 0
+        self.loose = False
+        self.just_pung = -1
+        self.on_dealt_hand = True
+        self.fresh = False
+        self.washout = False
+        self.claim_tile = -1            # the discard or kong tile being claimed
+        self.claim_last = False         # ... the last discard
+        self.rob_concealed = False      # ... a concealed kong
+        self.claim_ranks = _CLAIM_RANKS[rules.multiple_mahjong]
+        self.set_decider(decide)
 
-    def ask(self, seat: int, actions: list[Action]) -> Action:
-        """``decide(seat, actions)``'s choice; EngineError when it is not one of ``actions``."""
-        a = self.decide(seat, actions)
-        if a not in actions:
-            raise EngineError(
-                f"seat {seat} chose {a!r}, which is not one of the legal actions "
-                f"({', '.join(str(x) for x in actions)})")
-        return a
+    @staticmethod
+    def tile_name(tile: int) -> str:
+        """A tile code's name (as in the records)."""
+        from .records import code_name
+
+        return code_name(tile)
 
     # ---- tiles ------------------------------------------------------------------------
 
@@ -235,147 +261,147 @@ class ClassicalHand:
 
     def play(self) -> HandResult:
         """Deal, play the hand to its end and return its HandResult (events go to ``emit``)."""
+        return self.play_turns()
+
+    def first_turn(self) -> tuple[int, int]:
+        """The deal; East plays first on his 14 dealt tiles."""
         self.deal()
+        return 0, _DEALT
+
+    def draw(self, seat: int, start: int) -> int:
+        """A draw from the live wall (-1 when it ran out: a wash-out) or, after a kong, a loose
+        tile; a bonus tile drawn is declared and replaced (-1 when no tile is left for it)."""
         wall = self.wall
-        seat = 0
-        drawn = -1                  # East starts with 14 tiles and no drawn tile
-        loose = False
-        kongs = 0                   # successive kongs this turn
-        claimed = False             # the turn began with a claim (no concealed kong)
-        just_pung = -1              # kind of a pung just claimed (add_to_claimed_pung)
-        first_turn = True
-        fresh = False               # the waits of the hand before ``drawn`` are known
-        while True:
-            last_tile = not claimed and drawn >= 0 and wall.live_remaining == 0
-            actions = self._turn_actions(seat, drawn, claimed, just_pung, fresh)
-            if self.rules.minimum_doubles and MAHJONG in (x.type for x in actions):
-                heaven = first_turn and seat == 0 and self.n_discards == 0 and kongs == 0
-                if not self._qualifies(WinInfo(
-                        seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile, False,
-                        False, heaven, False, self.called[seat])):
-                    actions = [x for x in actions if x.type != MAHJONG]
-            a = self.ask(seat, actions)
-            t = a.type
-            if t == MAHJONG:
-                heaven = first_turn and seat == 0 and self.n_discards == 0 and kongs == 0
-                return self._finish((WinInfo(
-                    seat, drawn, -1, -1, loose, kongs if loose else 0, last_tile,
-                    False, False, heaven, False, self.called[seat]),))
-            if t == CONCEALED_KONG or t == ADD_KONG:
-                k = a.tile
-                c = self.counts[seat]
-                if t == CONCEALED_KONG:
-                    c[k] -= 4
-                    self.public[k] += 4
-                    self.melds[seat].append(Meld("kong", k, concealed=True))
-                    self.emit({"type": "concealed_kong", "seat": seat, "tile": k})
-                    robbers = (self._robbers(seat, k, concealed=True)
-                               if self.rules.rob_concealed_kong != "never" else [])
-                else:
-                    c[k] -= 1
-                    self.public[k] += 1
-                    ms = self.melds[seat]
-                    for i, m in enumerate(ms):
-                        if m.type == "pung" and m.tile == k:
-                            ms[i] = Meld("kong", k, False, m.claimed_from, True)
-                            break
-                    self.emit({"type": "add_kong", "seat": seat, "tile": k})
-                    robbers = self._robbers(seat, k, concealed=False)
-                self.n_claims += 1
-                if robbers:
-                    self.public[k] -= 1 if t == ADD_KONG else 4
-                    if t == ADD_KONG:        # the robbed tile leaves the kong
-                        ms = self.melds[seat]
-                        for i, m in enumerate(ms):
-                            if m.type == "kong" and m.tile == k and m.added:
-                                ms[i] = Meld("pung", k, False, m.claimed_from)
-                    else:
-                        self.melds[seat].pop()
-                        c[k] += 3
-                    for s, use in robbers:       # the kong is undone, then the Mah-Jong
-                        self.counts[s][k] += 1
-                        self.emit({"type": "mahjong", "seat": s, "tile": k, "from": seat,
-                                   "use": USE_NAMES[use], "robbed": True})
-                    return self._finish(tuple(
-                        WinInfo(s, k, seat, use, False, 0, False, False, True, False, False,
-                                self.called[s]) for s, use in robbers))
-                kongs += 1
-                drawn, loose = self._draw_loose(seat)
+        if start == _REPLACEMENT:
+            drawn, self.loose = self._draw_loose(seat)
+            if drawn < 0:
+                return -1
+            self.fresh = False
+        else:
+            if wall.live_remaining == 0:
+                self.washout = True
+                return -1
+            drawn = wall.draw()
+            self.emit({"type": "draw", "seat": seat, "tile": drawn})
+            self.loose = False
+            if drawn >= BONUS_BASE:
+                drawn, self.loose = self._replace_bonus(seat, drawn)
                 if drawn < 0:
-                    return self._finish(())
-                c[drawn] += 1
-                claimed = False
-                just_pung = -1
-                fresh = False
-                continue
-            # a discard
-            k = a.tile
-            self.counts[seat][k] -= 1
+                    return -1
+            self.kongs = 0
+            self.on_dealt_hand = False
+            self.fresh = True
+        self.counts[seat][drawn] += 1
+        self.just_pung = -1
+        return drawn
+
+    def exhausted(self, seat: int, start: int) -> HandResult:
+        """A wash-out, or the hand ends when a bonus tile finds no replacement."""
+        if self.washout:
+            self.emit({"type": "washout"})
+        return self._finish(())
+
+    def _self_drawn(self, seat: int, drawn: int, claimed: bool) -> WinInfo:
+        last_tile = not claimed and drawn >= 0 and self.wall.live_remaining == 0
+        heaven = self.on_dealt_hand and seat == 0 and self.n_discards == 0 and self.kongs == 0
+        return WinInfo(seat, drawn, -1, -1, self.loose, self.kongs if self.loose else 0,
+                       last_tile, False, False, heaven, False, self.called[seat])
+
+    def self_win(self, seat: int, choice: Action, drawn: int, start: int) -> HandResult:
+        """Mah-Jong on one's own draw (or on the dealt hand)."""
+        return self._finish((self._self_drawn(seat, drawn, start == _CALLED),))
+
+    def kong(self, seat: int, choice: Action, drawn: int) -> HandResult | None:
+        """A concealed kong or a tile added to a pung; the hand's result when it is robbed."""
+        t = choice.type
+        k = choice.tile
+        c = self.counts[seat]
+        if t == CONCEALED_KONG:
+            c[k] -= 4
+            self.public[k] += 4
+            self.melds[seat].append(Meld("kong", k, concealed=True))
+            declared: Event = {"type": "concealed_kong", "seat": seat, "tile": k}
+            self.emit(declared)
+            robbers = (self._robbers(seat, k, True, declared)
+                       if self.rules.rob_concealed_kong != "never" else [])
+        else:
+            c[k] -= 1
             self.public[k] += 1
-            self.discards[seat].append(k)
-            self.n_discards += 1
-            if t == ORIGINAL_CALL:
-                self.called[seat] = self.fishing[seat] = True
-                self.emit({"type": "discard", "seat": seat, "tile": k, "original_call": True})
-            elif t == FISHING:
-                self.fishing[seat] = True
-                self.emit({"type": "discard", "seat": seat, "tile": k, "fishing": True})
+            ms = self.melds[seat]
+            for i, m in enumerate(ms):
+                if m.type == "pung" and m.tile == k:
+                    ms[i] = Meld("kong", k, False, m.claimed_from, True)
+                    break
+            declared = {"type": "add_kong", "seat": seat, "tile": k}
+            self.emit(declared)
+            robbers = self._robbers(seat, k, False, declared)
+        self.n_claims += 1
+        if robbers:
+            self.public[k] -= 1 if t == ADD_KONG else 4
+            if t == ADD_KONG:        # the robbed tile leaves the kong
+                ms = self.melds[seat]
+                for i, m in enumerate(ms):
+                    if m.type == "kong" and m.tile == k and m.added:
+                        ms[i] = Meld("pung", k, False, m.claimed_from)
             else:
-                self.emit({"type": "discard", "seat": seat, "tile": k})
-            self._update_waits(seat)
-            last = wall.live_remaining == 0
-            outcome = self._claims(seat, k, last)
-            if outcome is None:
-                if last:
-                    self.emit({"type": "washout"})
-                    return self._finish(())
-                seat = (seat + 1) % 4
-                drawn = wall.draw()
-                self.emit({"type": "draw", "seat": seat, "tile": drawn})
-                loose = False
-                if drawn >= BONUS_BASE:
-                    drawn, loose = self._replace_bonus(seat, drawn)
-                    if drawn < 0:
-                        return self._finish(())
-                self.counts[seat][drawn] += 1
-                claimed = False
-                kongs = 0
-                just_pung = -1
-                first_turn = False
-                fresh = True
-                continue
-            first_turn = False
-            fresh = False
-            if isinstance(outcome, list):        # Mah-Jong claims
-                earth = self.n_discards == 1 and seat == 0 and self.n_claims == 0
-                return self._finish(tuple(
-                    WinInfo(s, k, seat, use, False, 0, False, last, False, False, earth,
-                            self.called[s]) for s, use in outcome))
-            claimer, call = outcome
-            self.n_claims += 1
-            seat = claimer
-            kongs = 0
-            just_pung = -1
-            if call.type == KONG:
-                kongs = 1
-                drawn, loose = self._draw_loose(seat)
-                if drawn < 0:
-                    return self._finish(())
-                self.counts[seat][drawn] += 1
-                claimed = False
-            else:
-                drawn = -1
-                loose = False
-                claimed = True
-                if call.type == PUNG:
-                    just_pung = k
+                self.melds[seat].pop()
+                c[k] += 3
+            for s, use in robbers:       # the kong is undone, then the Mah-Jong
+                self.counts[s][k] += 1
+                self.emit({"type": "mahjong", "seat": s, "tile": k, "from": seat,
+                           "use": USE_NAMES[use], "robbed": True})
+            return self._finish(tuple(
+                WinInfo(s, k, seat, use, False, 0, False, False, True, False, False,
+                        self.called[s]) for s, use in robbers))
+        self.kongs += 1
+        return None
+
+    def discard(self, seat: int, choice: Action, drawn: int) -> Claimed | HandResult | None:
+        """A discard (announcing an Original Call or fishing) and the claims on it."""
+        t = choice.type
+        k = choice.tile
+        self.counts[seat][k] -= 1
+        self.public[k] += 1
+        self.discards[seat].append(k)
+        self.n_discards += 1
+        event: Event = {"type": "discard", "seat": seat, "tile": k}
+        if t == ORIGINAL_CALL:
+            self.called[seat] = self.fishing[seat] = True
+            event["original_call"] = True
+        elif t == FISHING:
+            self.fishing[seat] = True
+            event["fishing"] = True
+        self.emit(event)
+        self._update_waits(seat)
+        last = self.wall.live_remaining == 0
+        outcome = self._claims(seat, k, last, event)
+        if outcome is None:
+            return None
+        self.on_dealt_hand = False
+        self.fresh = False
+        if isinstance(outcome, list):        # Mah-Jong claims
+            earth = self.n_discards == 1 and seat == 0 and self.n_claims == 0
+            return self._finish(tuple(
+                WinInfo(s, k, seat, use, False, 0, False, last, False, False, earth,
+                        self.called[s]) for s, use in outcome))
+        claimer, call = outcome
+        self.n_claims += 1
+        self.kongs = 0
+        self.just_pung = -1
+        self.loose = False
+        if call.type == KONG:
+            self.kongs = 1
+            return _AFTER_KONG[claimer]
+        if call.type == PUNG:
+            self.just_pung = k
+        return _AFTER_CALL[claimer]
 
     # ---- choices ----------------------------------------------------------------------
 
-    def _turn_actions(self, seat: int, drawn: int, claimed: bool, just_pung: int,
-                      fresh: bool) -> list[Action]:
-        """The legal choices on one's own turn, sorted (built in sorted order). ``fresh``:
-        ``drawn`` was added to the hand whose waits are known."""
+    def turn_actions(self, seat: int, drawn: int, start: int) -> list[Action]:
+        """The legal choices on ``seat``'s turn, sorted (built in sorted order); with
+        ``minimum_doubles`` a Mah-Jong only when it scores enough."""
+        claimed = start == _CALLED
         c = self.counts[seat]
         ms = self.melds[seat]
         locked = self.called[seat]
@@ -390,16 +416,19 @@ class ClassicalHand:
                         if shanten(bytes(c), 0, self.forms) == 0:
                             actions.append(_CALLS[k])
                         c[k] += 1
+        # (fresh: ``drawn`` was added to the hand whose waits are known)
         if not claimed and (self.fishing[seat] or drawn < 0) and (
-                self.waits[seat] >> drawn & 1 if fresh else
-                complete(bytes(c), len(ms), self.forms)):
+                self.waits[seat] >> drawn & 1 if self.fresh else
+                complete(bytes(c), len(ms), self.forms)) and (
+                not self.rules.minimum_doubles
+                or self._qualifies(self._self_drawn(seat, drawn, claimed))):
             actions.append(Action(MAHJONG, drawn))
         if not locked and self.wall.loose_remaining > 0:
             if not claimed and 4 in c:
                 actions.extend(Action(CONCEALED_KONG, k) for k in range(34) if c[k] == 4)
             if ms:
                 adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
-                    not claimed or (self.rules.add_to_claimed_pung and m.tile == just_pung)))
+                    not claimed or (self.rules.add_to_claimed_pung and m.tile == self.just_pung)))
                 actions.extend(Action(ADD_KONG, k) for k in adds)
         if not self.fishing[seat] and not (locked and drawn >= 0):
             for k in range(34):                  # announcing "fishing" with a discard
@@ -410,7 +439,9 @@ class ClassicalHand:
                     c[k] += 1
         return actions
 
-    def _claim_actions(self, seat: int, discarder: int, k: int, last: bool) -> list[Action]:
+    def _claim_actions(self, seat: int, discarder: int, k: int) -> list[Action]:
+        """``seat``'s choices on the discard of ``k`` being claimed, sorted."""
+        last = self.claim_last
         actions = [PASS]
         c = self.counts[seat]
         n_sets = len(self.melds[seat])
@@ -439,55 +470,44 @@ class ClassicalHand:
         actions.sort()
         return actions
 
-    def _claims(self, discarder: int, k: int,
-                last: bool) -> list[tuple[int, int]] | tuple[int, Action] | None:
+    def _claims(self, discarder: int, k: int, last: bool, about: Event,
+                ) -> list[tuple[int, int]] | tuple[int, Action] | None:
         """Ask the other seats; apply the winning claim. Returns the winning Mah-Jong claims
         as a list of (seat, use), (claimer, action) for a set claim, or None."""
-        answers: list[tuple[int, Action]] = []
+        self.claim_tile, self.claim_last = k, last
+        # who could claim at all: a pair of the tile, a wait on it, a neighbour for a chow
         counts = self.counts
         waits = self.waits
         bit = 1 << k
-        for i in (1, 2, 3):
-            s = (discarder + i) % 4
+        left = self.others[discarder][0]
+        candidates = 0
+        for s in self.others[discarder]:
             c = counts[s]
-            if c[k] < 2 and not waits[s] & bit and (
-                    i != 1 or k >= 27 or not (c[k - 1] if k % 9 else 0)
-                    and not (c[k + 1] if k % 9 != 8 else 0)):
-                continue
-            acts = self._claim_actions(s, discarder, k, last)
-            if len(acts) > 1:
-                a = self.ask(s, acts)
-                if a.type != ActionType.PASS:
-                    answers.append((s, a))
-                    self.emit({"type": "claim", "seat": s, "tile": k,
-                               "call": a.type.name.lower(), **_form_field(a)})
-        if not answers:
+            if c[k] >= 2 or waits[s] & bit or (s == left and k < 27 and (
+                    (c[k - 1] if k % 9 else 0) or (c[k + 1] if k % 9 != 8 else 0))):
+                candidates |= 1 << s
+        if not candidates:
             return None
-        mj = [(s, a.form) for s, a in answers if a.type == MAHJONG_CLAIM]
-        if mj:
-            mode = self.rules.multiple_mahjong
-            if mode == "first":
-                mj = mj[:1]
-            elif mode == "last":
-                mj = mj[-1:]
+        wins, best = self.claims(discarder, k, self._claim_actions, about, candidates)
+        if wins:
             self.discards[discarder].pop()       # the claimed tile leaves the river
             self.public[k] -= 1
-            for s, use in mj:
+            for s, a in wins:
                 self.counts[s][k] += 1
                 self.emit({"type": "mahjong", "seat": s, "tile": k, "from": discarder,
-                           "use": USE_NAMES[use]})
-            return mj
-        best = None
-        for s, a in answers:
-            if a.type in (PUNG, KONG):
-                best = (s, a)
-                break
+                           "use": USE_NAMES[a.form]})
+            return [(s, a.form) for s, a in wins]
         if best is None:
-            best = answers[0]
-        s, a = best
+            return None
         self.discards[discarder].pop()
-        self._apply_call(s, discarder, a)
+        self._apply_call(best[0], discarder, best[1])
         return best
+
+    def answered(self, seat: int, choice: Action) -> None:
+        """A claim is announced as it is made."""
+        if choice.type != ActionType.PASS:
+            self.emit({"type": "claim", "seat": seat, "tile": self.claim_tile,
+                       "call": choice.type.name.lower(), **_form_field(choice)})
 
     def _apply_call(self, seat: int, discarder: int, a: Action) -> None:
         k = a.tile
@@ -512,37 +532,24 @@ class ClassicalHand:
             self.melds[seat].append(Meld("kong", k, claimed_from=discarder))
             self.emit({"type": "kong", "seat": seat, "tile": k, "from": discarder})
 
-    def _robbers(self, konger: int, k: int, concealed: bool) -> list[tuple[int, int]]:
-        """Ask the other seats whether they rob the kong of ``k``; the winning claims (the
-        caller undoes the kong and declares them)."""
-        answers: list[tuple[int, int]] = []
-        for i in (1, 2, 3):
-            s = (konger + i) % 4
-            if not (self.waits[s] >> k) & 1 or not self.fishing[s]:
-                continue
-            uses = mahjong_uses(self.counts[s], len(self.melds[s]), k, self.forms)
-            if concealed:
-                uses = [u for u in uses if u == USE_SPECIAL and not self.melds[s]]
-            if self.rules.minimum_doubles:
-                uses = [u for u in uses if self._qualifies(WinInfo(
-                    s, k, konger, u, False, 0, False, False, True, False, False,
-                    self.called[s]))]
-            if not uses:
-                continue
-            acts = [PASS] + [Action(MAHJONG_CLAIM, k, u) for u in uses]
-            a = self.ask(s, acts)
-            if a.type == MAHJONG_CLAIM:
-                answers.append((s, a.form))
-                self.emit({"type": "claim", "seat": s, "tile": k, "call": "mahjong_claim",
-                           **_form_field(a)})
-        if not answers:
-            return []
-        mode = self.rules.multiple_mahjong
-        if mode == "first":
-            answers = answers[:1]
-        elif mode == "last":
-            answers = answers[-1:]
-        return answers
+    def _robbers(self, konger: int, k: int, concealed: bool,
+                 about: Event) -> list[tuple[int, int]]:
+        """Ask the other seats whether they rob the kong of ``k``; the winning claims as
+        (seat, use) (the caller undoes the kong and declares them)."""
+        self.claim_tile, self.rob_concealed = k, concealed
+        return [(s, a.form) for s, a in self.robbing(konger, k, self._rob_offer, about)]
+
+    def _rob_offer(self, seat: int, konger: int, k: int) -> list[Action]:
+        if not (self.waits[seat] >> k) & 1 or not self.fishing[seat]:
+            return [PASS]
+        uses = mahjong_uses(self.counts[seat], len(self.melds[seat]), k, self.forms)
+        if self.rob_concealed:
+            uses = [u for u in uses if u == USE_SPECIAL and not self.melds[seat]]
+        if self.rules.minimum_doubles:
+            uses = [u for u in uses if self._qualifies(WinInfo(
+                seat, k, konger, u, False, 0, False, False, True, False, False,
+                self.called[seat]))]
+        return [PASS] + [Action(MAHJONG_CLAIM, k, u) for u in uses]
 
     def _qualifies(self, win: WinInfo) -> bool:
         """``minimum_doubles``: does this Mah-Jong score enough doubles (a limit hand does)?"""
