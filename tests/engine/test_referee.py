@@ -2,6 +2,10 @@
 conditions, kans, and the endings."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import pytest
+
 from mjcore.engine.actions import (
     ANKAN,
     CHI,
@@ -16,10 +20,6 @@ from mjcore.engine.actions import (
     TSUMO,
     Action,
 )
-from typing import NamedTuple
-
-import pytest
-
 from mjcore.engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
 from mjcore.engine.wall import Wall
 from mjcore.riichi.round import RiichiRound
