@@ -184,7 +184,8 @@ def parse_tile_red(text: str) -> tuple[int, bool]:
 
 
 def parse_tile(text: str | int) -> int:
-    """``'5m' -> 4``, ``'0m' -> 4`` (red), ``'7z' -> 33``. An int kind id is checked and returned."""
+    """``'5m' -> 4``, ``'0m' -> 4`` (red), ``'7z' -> 33``. An int kind id is checked and
+    returned."""
     if isinstance(text, str):
         return parse_tile_red(text)[0]
     return _check_kind(text)
@@ -245,23 +246,27 @@ def _scan(token: str, text: str, offset: int) -> list[tuple[int, bool, int]]:
                     out.append(_tile_code(ch, token[j], text, offset + j))
                 pending.clear()
         elif ch in _UNICODE_TO_CODE:
-            if pending:
-                raise _fail(text, "digit_without_suit", offset + pending[0],
-                            f"digit '{token[pending[0]]}' without a suit letter")
-            if letter_first and not suit_used:
-                raise _fail(text, "suit_without_digits", offset + suit_pos,
-                            f"suit letter '{suit}' without digits")
+            if pending or not suit_used:
+                _check_closed(text, token, offset, pending, -1 if suit_used else suit_pos)
             suit_used = True
             out.append((_UNICODE_TO_CODE[ch], False, offset + i))
         else:
             raise _fail(text, "unknown_character", offset + i, f"unknown character {ch!r}")
+    _check_closed(text, token, offset, pending, -1 if suit_used else suit_pos)
+    return out
+
+
+def _check_closed(text: str, token: str, offset: int, pending: list[int], open_suit: int,
+                  ) -> None:
+    """Where a group of tiles ends (a Unicode tile, the token's end): no digit still waiting for
+    its suit letter (``pending``, mpsz), no suit letter without digits (letter-first;
+    ``open_suit`` its position in ``token``, -1 for none)."""
     if pending:
         raise _fail(text, "digit_without_suit", offset + pending[0],
                     f"digit '{token[pending[0]]}' without a suit letter")
-    if letter_first and not suit_used:
-        raise _fail(text, "suit_without_digits", offset + suit_pos,
-                    f"suit letter '{suit}' without digits")
-    return out
+    if open_suit >= 0:
+        raise _fail(text, "suit_without_digits", offset + open_suit,
+                    f"suit letter '{token[open_suit]}' without digits")
 
 
 def _tile_code(suit: str, digit: str, text: str, pos: int) -> tuple[int, bool, int]:
@@ -406,13 +411,13 @@ def format_tiles(kinds: Iterable[int], reds: Iterable[bool] | None = None,
     flags = [False] * len(kinds) if reds is None else [bool(r) for r in reds]
     if len(flags) != len(kinds):
         raise InvalidHandError("format_tiles: kinds and reds differ in length", reason="bad_input")
-    for k, r in zip(kinds, flags):
+    for k, r in zip(kinds, flags, strict=True):
         if r and k not in FIVES:
             raise InvalidHandError(f"tile {TILE_NAMES[k]}: only fives can be red", reason="bad_red")
     if sort:
         counts = [0] * N_KINDS
         red = [0, 0, 0]
-        for k, r in zip(kinds, flags):
+        for k, r in zip(kinds, flags, strict=True):
             counts[k] += 1
             if r:
                 red[k // 9] += 1
@@ -420,7 +425,7 @@ def format_tiles(kinds: Iterable[int], reds: Iterable[bool] | None = None,
     out = []
     group: list[str] = []
     suit = -1
-    for k, r in zip(kinds, flags):
+    for k, r in zip(kinds, flags, strict=True):
         s = k // 9
         if s != suit and group:
             out.append(_group(group, suit, letter_first))
@@ -484,7 +489,7 @@ def kinds_from_counts(counts: Sequence[int]) -> list[int]:
 def check_counts(counts: Sequence[int], what: str = "counts") -> list[int]:
     """Validate a 34-count array (ints 0..4, numpy welcome); returns it as a list of ints."""
     try:
-        values = counts.tolist() if hasattr(counts, "tolist") else list(counts)  # type: ignore[union-attr]
+        values = counts.tolist() if hasattr(counts, "tolist") else list(counts)
     except TypeError:
         raise InvalidHandError(f"{what}: expected 34 integers", reason="bad_counts") from None
     if len(values) != N_KINDS:

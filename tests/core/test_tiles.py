@@ -162,6 +162,7 @@ def test_seed_000_letter_first_figures():
     ("1m?", "unknown_character", 2),
     ("1m\U0001F02B", "unknown_character", 2),
     ("1\U0001F000m", "digit_without_suit", 0),
+    ("m\U0001F000", "suit_without_digits", 0),
 ])
 def test_parse_tiles_errors(text, reason, position):
     with pytest.raises(InvalidHandError) as e:
