@@ -474,27 +474,27 @@ class Client:
     def waits(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
               rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """34-bit winning-tile masks of 13 - 3k tile rows as (N,) uint64 (0 = not tenpai)."""
-        out = np.empty(len(counts), dtype=np.uint64)
-
-        def collect(a: int, b: int, r: Any) -> None:
-            out[a:b] = np.frombuffer(r.masks, dtype="<u8")
-
-        errors = self._bulk("StreamWaits", counts, n_melds,
-                            lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)),
-                            collect, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        return self._bulk_column("StreamWaits", counts, n_melds, rules, timeout,
+                                 "masks", "<u8", np.uint64)
 
     def is_agari(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
                  rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """Whether each 14 - 3k tile row is complete, as (N,) bool."""
-        out = np.empty(len(counts), dtype=np.bool_)
+        return self._bulk_column("StreamAgari", counts, n_melds, rules, timeout,
+                                 "agari", np.uint8, np.bool_)
+
+    def _bulk_column(self, rpc: str, counts: np.ndarray, n_melds: np.ndarray | None,
+                     rules: Any, timeout: float | None, field: str, wire_dtype: Any,
+                     dtype: Any) -> np.ndarray:
+        """A bulk stream (``rpc``) whose answer is one array: response field ``field``
+        (``wire_dtype`` per row) as an (N,) array of ``dtype``."""
+        out = np.empty(len(counts), dtype=dtype)
+        request = getattr(self._pb, rpc + "Request")
 
         def collect(a: int, b: int, r: Any) -> None:
-            out[a:b] = np.frombuffer(r.agari, dtype=np.uint8).astype(bool)
+            out[a:b] = np.frombuffer(getattr(r, field), dtype=wire_dtype)
 
-        errors = self._bulk("StreamAgari", counts, n_melds,
-                            lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
+        errors = self._bulk(rpc, counts, n_melds, lambda: request(**_rules_field(rules)),
                             collect, timeout)
         self._raise_bad_rows(errors, out)
         return out
