@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
-from mjcore.hand import Hand, Meld
+from mjcore.hand import Hand
 from mjcore.riichi.batch_scoring import pack, pack_tenhou
 from mjcore.riichi.batch_scoring import score as batch_score
 from mjcore.riichi.rules import RuleSet
@@ -40,7 +40,7 @@ from .sanma_cases import (
     pack_prepared_sanma,
     sanma_random_wins,
 )
-from .tenhou_cases import compare, expected_yaku
+from .tenhou_cases import batch_mismatches, compare, hand_of, situation
 
 KNOWN = Path(__file__).with_name("sanma_known_mismatches.json")
 SANMA = RuleSet.preset("tenhou_sanma")
@@ -63,56 +63,14 @@ def test_converter_finds_every_sanma_game_and_win():
     assert failed == {}
 
 
-def _batch_mismatches(cases):
-    res = batch_score(**pack_tenhou(cases), rules="tenhou_sanma")
-    bad = {}
-    for i, c in enumerate(cases):
-        exp, w, diffs = c["expected"], c["winner"], []
-        if res.status[i] != 0:
-            diffs.append(f"status {res.status[i]}")
-        got = {y: int(res.yaku_han[i, y]) * (13 if 36 <= y < 52 else 1)
-               for y in range(55) if int(res.yaku_mask[i]) >> y & 1}
-        if got != expected_yaku(c):
-            diffs.append(f"yaku {sorted(got.items())} != {sorted(expected_yaku(c).items())}")
-        for name in ("fu", "points", "limit", "han"):
-            if int(getattr(res, name)[i]) != exp[name]:
-                diffs.append(f"{name} {int(getattr(res, name)[i])} != {exp[name]}")
-        deltas = [0, 0, 0, 0]
-        for r in range(3):
-            deltas[(w + r) % 3] = int(res.deltas[i, r])
-        if deltas != exp["deltas"] or res.deltas[i, 3] != 0:
-            diffs.append(f"deltas {deltas} != {exp['deltas']}")
-        if diffs:
-            bad[c["case_id"]] = "; ".join(diffs)
-    return bad
-
-
 @needs_archive
 def test_every_sanma_win_matches_tenhou():
-    bad = _batch_mismatches(load_sanma_cases())
+    cases = load_sanma_cases()
+    bad = batch_mismatches(cases, batch_score(**pack_tenhou(cases), rules="tenhou_sanma"),
+                           players=3)
     known = {k["case_id"]: k["reason"] for k in json.loads(KNOWN.read_text())}
     assert sorted(bad) == sorted(known), {k: bad.get(k, "now matches") for k in
                                           sorted(set(bad) ^ set(known))}
-
-
-def _hand_of(case):
-    melds = []
-    for m in case["melds"]:
-        ids = list(m["tiles_136"])
-        if m.get("added_tile_136") is not None and m["added_tile_136"] not in ids:
-            ids.append(m["added_tile_136"])
-        called = None if m["type"] == "kan-closed" else m["called_tile_136"]
-        melds.append(Meld.from_136(m["type"], ids, called, m["from_rel"]))
-    return Hand.from_136(case["closed_136"], melds)
-
-
-def _situation(c):
-    return dict(tsumo=c["tsumo"], round_wind=c["round_wind"], winner=c["winner"],
-                dealer=c["dealer"], from_who=None if c["tsumo"] else c["from_who"],
-                pao_seat=c["pao_who"], dora=[t // 4 for t in c["dora_indicators_136"]],
-                ura=[t // 4 for t in c["ura_indicators_136"]], honba=c["honba_paid"],
-                riichi_sticks=c["riichi_sticks"], kita=c["kita"],
-                **{k: v for k, v in c["situational"].items() if k != "tiles_left"})
 
 
 @needs_archive
@@ -120,7 +78,7 @@ def test_every_sanma_win_through_the_single_api():
     """mjcore.score with a Hand, absolute seats 0-2 and kita, on every converted win."""
     bad = {}
     for c in load_sanma_cases():
-        res = score(_hand_of(c), c["win_tile_136"] // 4, rules="tenhou_sanma", **_situation(c))
+        res = score(hand_of(c), c["win_tile_136"] // 4, rules="tenhou_sanma", **situation(c))
         diffs = compare(c, res)
         if diffs:
             bad[c["case_id"]] = diffs
