@@ -1,9 +1,13 @@
 """Helpers shared by the service tests (a uniquely named module, importable from any test)."""
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import numpy as np
 
-from mjcore.service import ServerConfig, build_server
+from mjcore.service import ServerConfig, build, build_server
 
 TOKEN = "s3cret-token"
 
@@ -21,3 +25,16 @@ def start(config: ServerConfig):
     server, port = build_server(config)
     server.start()
     return server, port
+
+
+@contextmanager
+def serving(**settings: Any) -> Iterator[Any]:
+    """A started server with both ports (gRPC and the unary front) on free ports, no drain
+    time; ``settings``: more ServerConfig fields. Shut down on leaving."""
+    server = build(ServerConfig(**{"port": 0, "unary_port": 0, "drain": 0, "grace": 2,
+                                   **settings}))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.shutdown(0, 0)

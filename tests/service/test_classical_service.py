@@ -20,7 +20,7 @@ from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.client import Client
 from mjcore.errors import BatchError
-from mjcore.service import ServerConfig, build
+from mjcore.service import ServerConfig
 from mjcore.service.errors import error_info
 from mjcore.tiles import parse_tile
 from mjcore.wire.v1 import analysis_service_pb2 as pb
@@ -28,7 +28,7 @@ from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 from mjcore.wire.v1 import types_pb2
 
-from .service_helpers import TOKEN, random_counts, start
+from .service_helpers import TOKEN, random_counts, serving, start
 
 SEVEN_PAIRS = ClassicalRules.preset("classical").replace(seven_pairs=True)
 HANDS = ["19m19p19s1234567z", "19m19p19s12345677z", "1133557799m2244p", "1122334455667m",
@@ -41,10 +41,8 @@ EXAMPLE_B = ["19m19p19s12345677z", "1357m 2468p 1357s 1z", "2468m 1357p 2468s 2z
 
 @pytest.fixture(scope="module")
 def server():
-    s = build(ServerConfig(port=0, unary_port=0, workers=8, drain=0, grace=2))
-    s.start()
-    yield s
-    s.shutdown(0, 0)
+    with serving(workers=8) as s:
+        yield s
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,7 @@ from mjcore.client import Client
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import F_TSUMO
-from mjcore.service import ServerConfig
 from mjcore.service.convert import EncodedMessage
-from mjcore.service.server import build
 from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import parse_kinds, parse_tile
 from mjcore.wire.status import error_info
@@ -29,6 +27,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
+from .service_helpers import serving
 from .test_analyze_reference import _Context
 
 SANMA = "tenhou_sanma"
@@ -45,10 +44,8 @@ SANMA_HANDS = [
 
 @pytest.fixture(scope="module")
 def two_ports():
-    server = build(ServerConfig(port=0, unary_port=0, workers=4, drain=0, grace=2))
-    server.start()
-    yield server
-    server.shutdown(0, 0)
+    with serving(workers=4) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
