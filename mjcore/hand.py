@@ -419,13 +419,16 @@ def parse_counts(text: str, *, max_red: int | Sequence[int] = 1) -> tuple[list[i
     """Text -> (closed counts as a 34-list, number of melds); red fives count as fives.
 
     Plain mpsz hands take the parser's fast path; anything else (melds, letter-first, errors)
-    goes through ``Hand.parse``, which raises InvalidHandError with the position.
+    goes through the parser, which raises InvalidHandError with the position.
     """
     if type(text) is str:
-        plain = parse_plain(text, _red_limits(max_red))
+        limits = _red_limits(max_red)
+        plain = parse_plain(text, limits)
         if plain is not None:
             return list(plain[0]), 0
-    hand = Hand.parse(text, max_red=max_red)
+        counts, _red, melds, _bonus = parse_tokens(text, limits)
+        return list(counts), len(melds)
+    hand = Hand.parse(text, max_red=max_red)  # not a str: a bad_type error
     return list(hand.counts), len(hand.melds)
 
 

@@ -68,7 +68,9 @@ def parse_tokens(text: str, limits: tuple[int, int, int], *, fast: bool = True) 
     for match in _TOKEN_RE.finditer(text):
         token = match.group()
         start = match.start()
-        if not start and fast:
+        if not start and fast and match.end() < len(text):
+            # a plain first token before melds or bonus tiles (Hand.parse has tried the
+            # fast path on a text that is one token)
             plain = parse_plain(token, limits)
             if plain is not None:  # a plain first token: its counts, nothing to check
                 counts = list(plain[0])
