@@ -23,6 +23,7 @@ value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.repla
 | add_to_claimed_pung | False | **True** |
 | minimum_doubles | 0 | 0 |
 | washout_passes_deal | False | False |
+| thirteenth_win_passes_deal | False | **True** |
 | show_on_washout | False | False |
 | start_points | 2000 | **0** |
 | limit / no_limit | 1000 / False | 1000 / False |
@@ -59,6 +60,8 @@ Option values:
   "all" (every claimant wins, each paid by the discarder).
 - ``rob_concealed_kong``: "never" or "thirteen_wonders" (mj-server: "Can only rob a closed kong
   for Thirteen Wonders").
+- ``thirteenth_win_passes_deal``: after East's 13th consecutive Mah-Jong the deal passes to
+  South (mj-server); off, East keeps it as after any win of his (§10).
 - ``seven_pairs``: seven pairs is a winning hand, scoring ``seven_pairs_points`` on top of
   ``mahjong_points``.
 - ``own_bonus_double``: "both" (own flower and own season together: 1 double) or "each"
@@ -147,6 +150,7 @@ class ClassicalRules(RuleOptions):
     add_to_claimed_pung: bool = False
     minimum_doubles: int = 0
     washout_passes_deal: bool = False
+    thirteenth_win_passes_deal: bool = False
     show_on_washout: bool = False
     start_points: int = 2000
     limit: int = 1000
@@ -364,6 +368,6 @@ _PRESETS: dict[str, ClassicalRules] = {
         add_to_claimed_pung=True, start_points=0, cannon_liability=True,
         loose_tile_wall_points=False, scholars_need_no_chows=True,
         buried_treasure_discard_pair=False, last_discard_claims="any",
-        name="bradfield"),
+        thirteenth_win_passes_deal=True, name="bradfield"),
 }
 ClassicalRules._PRESETS = _PRESETS

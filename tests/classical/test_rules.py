@@ -13,7 +13,8 @@ def test_presets_differ_only_where_documented():
     assert diff == {"seating", "dead_wall", "bonus_replacement", "add_to_claimed_pung",
                     "start_points", "cannon_liability", "last_discard_claims",
                     "loose_tile_wall_points", "scholars_need_no_chows",
-                    "buried_treasure_discard_pair", "rob_concealed_kong"}
+                    "buried_treasure_discard_pair", "rob_concealed_kong",
+                    "thirteenth_win_passes_deal"}
     assert c.seven_pairs is False and c.limit == 1000 and c.mahjong_points == 20
 
 

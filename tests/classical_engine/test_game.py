@@ -6,9 +6,10 @@ from collections import Counter
 import pytest
 
 from mjcore.classical.engine.agents import AgentError, EfficiencyAgent, ProcessAgent, make_agent
-from mjcore.classical.engine.game import play_game
+from mjcore.classical.engine.game import pass_deal, play_game
 from mjcore.classical.engine.referee import EngineError
 from mjcore.classical.rules import ClassicalRules
+from mjcore.errors import InvalidRuleError
 
 
 def test_same_seed_same_game_and_zero_sum() -> None:
@@ -42,7 +43,8 @@ def test_dealer_rotation_and_four_rounds() -> None:
     assert [rec.prevailing for rec in r.hands] == sorted(rec.prevailing for rec in r.hands)
     assert r.hands[-1].prevailing == 3 and r.hands[0].prevailing == 0
     first = r.hands[0].east
-    assert sum(1 for a, b in zip(r.hands, r.hands[1:]) if b.east == first != a.east) == 3
+    pairs = zip(r.hands, r.hands[1:], strict=False)
+    assert sum(1 for a, b in pairs if b.east == first != a.east) == 3
 
 
 def test_agreed_number_of_hands() -> None:
@@ -111,7 +113,8 @@ def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
     ("trickle", r"did not answer within 3 s after event"),
 ])
 def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> None:
-    agents = [_agent(tmp_path, mode, timeout=3 if mode == "trickle" else 20), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    agents = [_agent(tmp_path, mode, timeout=3 if mode == "trickle" else 20),
+              EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
     try:
         with pytest.raises(AgentError, match=message) as info:
             play_game(agents, seed=5)
@@ -228,3 +231,19 @@ def test_every_option_set_plays_under_the_invariants() -> None:
                 assert h.net[discarder] < 0 and sum(h.net) == 0
                 assert all(h.net[w.seat] > 0 for w in h.result.wins)
     assert several >= 1
+
+
+def test_easts_thirteenth_consecutive_win_keeps_or_passes_the_deal_by_option() -> None:
+    keep = ClassicalRules.preset("classical")
+    mj_server = ClassicalRules.preset("bradfield")
+    assert not keep.thirteenth_win_passes_deal and mj_server.thirteenth_win_passes_deal
+    # (passes, East's run after the hand) from East's run before it
+    for rules in (keep, mj_server):
+        assert pass_deal(rules, True, True, 11) == (False, 12)       # the 12th win: he stays
+        assert pass_deal(rules, False, True, 12) == (True, 0)        # another player wins
+        assert pass_deal(rules, False, False, 12) == (False, 12)     # a wash-out
+    assert pass_deal(keep, True, True, 12) == (False, 13)            # the 13th win
+    assert pass_deal(mj_server, True, True, 12) == (True, 0)
+    assert pass_deal(keep.replace(washout_passes_deal=True), False, False, 3) == (True, 0)
+    with pytest.raises(InvalidRuleError, match="thirteenth_win_passes_deal"):
+        keep.replace(thirteenth_win_passes_deal="yes")

@@ -20,6 +20,7 @@ from typing import Any
 from ...errors import MjcoreError
 from ..bradfield import last_tiles_danger, warned_hand
 from ..history import HandHistory, HistoryError, archive_files, parse_history, read_limited
+from .game import pass_deal
 from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
 from .records import code_name
 from .referee import (
@@ -594,9 +595,9 @@ class _GameTrack:
             for seat, (pid, _) in enumerate(h.players):
                 self.totals[pid] = self.totals.get(pid, 0) + r.net[seat]
         wins = r.result.wins
-        east_won = any(w.seat == 0 for w in wins)
-        # mj-server passes the deal after East's 13th consecutive win
-        if (east_won and h.east_streak < 12) or (not wins and not h.rules.washout_passes_deal):
+        passes, _ = pass_deal(h.rules, any(w.seat == 0 for w in wins), bool(wins),
+                              h.east_streak)
+        if not passes:
             self.expect_east = east
         else:
             self.expect_east = h.players[1][0]

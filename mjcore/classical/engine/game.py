@@ -3,7 +3,8 @@ the prevailing wind, the end after the rounds the rules set (chinese-classical.m
 
 ``players`` are indices 0..3 into the agents; each hand maps its seats (0 = East) to players:
 seat s is player ``(east + s) % 4``, so South sits on East's right. East keeps the deal when
-he wins (and after a wash-out unless ``washout_passes_deal``); otherwise it passes to South.
+he wins (not after his 13th consecutive win with ``thirteenth_win_passes_deal``) and after a
+wash-out unless ``washout_passes_deal``; otherwise it passes to South (:func:`pass_deal`).
 The prevailing wind moves on when the first East of the game is East again.
 """
 from __future__ import annotations
@@ -194,6 +195,21 @@ class GameResult:
     events: list[Event] = field(default_factory=list)
 
 
+def pass_deal(rules: ClassicalRules, east_won: bool, anyone_won: bool,
+              streak: int) -> tuple[bool, int]:
+    """After a hand: (the deal passes to South, East's run of consecutive wins now), from
+    East's run before it (``streak``). East keeps the deal when he wins, except after his
+    13th consecutive win when ``thirteenth_win_passes_deal``; after a wash-out he keeps it
+    unless ``washout_passes_deal`` (§10)."""
+    if east_won:
+        if streak >= 12 and rules.thirteenth_win_passes_deal:
+            return True, 0
+        return False, streak + 1
+    if anyone_won or rules.washout_passes_deal:
+        return True, 0
+    return False, streak
+
+
 def seating(rules: ClassicalRules, seed: int) -> int:
     """The player who is East in the first hand (§2.1): the highest of two dice each, ties
     throwing again (``dice``), a wind drawn at random (``wind_discs``), or player 0
@@ -299,11 +315,9 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
               "score": score.to_dict() if score is not None else None})
         out.hands.append(HandRecord(index, prevailing, east, result, net, list(scores), score))
         index += 1
-        east_won = any(w.seat == 0 for w in result.wins)
-        if east_won:
-            streak += 1
-        elif result.wins or rules.washout_passes_deal:
-            streak = 0
+        passes, streak = pass_deal(rules, any(w.seat == 0 for w in result.wins),
+                                   bool(result.wins), streak)
+        if passes:
             east = (east + 1) % 4
             if east == first_east:
                 rounds_done += 1
