@@ -26,7 +26,7 @@ class InvariantError(MjcoreError):
     """An invariant failed: names the game, the hand and the event."""
 
 
-def table_tiles(hand: ClassicalHand) -> Counter:
+def table_tiles(hand: ClassicalHand) -> Counter[int]:
     """Every tile of the hand wherever it is: wall, hands, sets, bonus tiles, discards."""
     return Counter({code: n for code, n in enumerate(table_counts(hand)) if n})
 

@@ -155,7 +155,7 @@ def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
             raise RecordMismatch(f"{label}: malformed event ({exc!r})",
                                  reason="bad_record") from None
         recorded = [{k: v for k, v in e.items() if k != "_line"} for e in body]
-        for k, (mine, theirs) in enumerate(zip(produced, recorded)):
+        for k, (mine, theirs) in enumerate(zip(produced, recorded, strict=False)):
             if mine != theirs:
                 raise RecordMismatch(f"{label} event {k + 1}: replayed {to_json(mine)}, "
                                      f"recorded {to_json(theirs)}", reason="mismatch")
