@@ -42,7 +42,17 @@ from typing import Any
 from ..errors import MjcoreError
 from ..melds import Meld, MeldKind
 from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
-from .scoring import SF_ADDED, SF_KONG, Deal, DealScore, Item, PlayerHand, PlayerScore, score_deal
+from .scoring import (
+    _REASONS,
+    SF_ADDED,
+    SF_KONG,
+    Deal,
+    DealScore,
+    Item,
+    PlayerHand,
+    PlayerScore,
+    score_deal,
+)
 
 # Tiles that end the live wall: 144 less the 14-tile dead wall, which Bradfield keeps at 14
 # by moving live tiles onto it (dead_wall="14_replenished").
@@ -275,29 +285,24 @@ def deal_from_history(h: HandHistory) -> Deal:
 
 # -- Bradfield's way of writing items ----------------------------------------------------
 
+# Where Bradfield's wording differs from the library's (``scoring._REASONS``, used otherwise).
 _BF_REASON = {
     "mahjong": "going Mah Jong", "from_wall": "winning from wall",
-    "only_place": "filling the only place", "fishing_eyes": "fishing the eyes",
-    "dragon_set": "pung/kong of dragons", "own_wind_set": "pung/kong of own wind",
-    "prevailing_wind_set": "pung/kong of prevailing wind",
     "little_three_dragons": "Little Three Dragons", "big_three_dragons": "Big Three Dragons",
     "little_four_winds": "Little Four Joys", "big_four_winds": "Big Four Joys",
-    "three_concealed_pungs": "three concealed pungs", "own_bonus": "own flower or season",
-    "own_flower_and_season": "own flower and season", "all_four_flowers": "all four flowers",
-    "all_four_seasons": "all four seasons", "no_score_hand": "no score hand",
-    "no_chows": "no chows", "concealed_hand": "concealed hand",
     "semi_concealed_hand": "almost concealed hand",
-    "one_suit_with_honours": "one suit with honours",
-    "one_suit_only": "one suit only", "all_majors": "all majors",
     "loose_tile": "winning with loose tile", "last_tile": "winning with last tile",
     "last_discard": "winning with last tile",   # Bradfield writes the last discard so too
-    "original_call": "completing Original Call", "seven_pairs": "seven pairs",
     "four_blessings": "Four Blessing o'er the Door", "four_kongs": "Fourfold Plenty",
     "thirteenth_win": "East's 13th consecutive win",
     "plum_blossom": "Gathering Plum Blossom from the Roof",
 }
 _BF_LABEL = {"mahjong": "basic", "from_wall": "extra", "only_place": "extra",
              "fishing_eyes": "extra", "seven_pairs": "extra"}
+
+
+def _bf_reason(name: str) -> str:
+    return _BF_REASON.get(name) or _REASONS[name]
 
 
 def _set_label(it: Item) -> str:
@@ -316,25 +321,24 @@ def _set_label(it: Item) -> str:
 
 def bradfield_items(p: PlayerScore) -> list[tuple[str, int, int, int, str]]:
     """Our items as Bradfield writes them: (label, points, doubles, limit, reason)."""
-    from .scoring import _REASONS
     out = []
     for it in p.items:
         if it.limit:
-            out.append(("Limit Hand", 0, 0, p.score, _BF_REASON.get(it.name, _REASONS[it.name])))
+            out.append(("Limit Hand", 0, 0, p.score, _bf_reason(it.name)))
         elif it.name in ("set", "pair"):
             reason = it.reason.replace("exposed", "open").replace("concealed", "closed")
             out.append((_set_label(it), it.points, 0, 0, reason))
         elif it.name in ("dragon_set", "own_wind_set", "prevailing_wind_set"):
             flags = it.flags
             fake = Item("set", it.tile, flags)
-            out.append((_set_label(fake), 0, it.doubles, 0, _BF_REASON[it.name]))
+            out.append((_set_label(fake), 0, it.doubles, 0, _bf_reason(it.name)))
         elif it.name == "bonus":
             n = it.tile or 0
             out.append((f"{n} special{'s' if n != 1 else ''}", it.points, 0, 0,
                         "flowers and seasons"))
         else:
             out.append((_BF_LABEL.get(it.name, ""), it.points, it.doubles, 0,
-                        _BF_REASON.get(it.name, _REASONS[it.name])))
+                        _bf_reason(it.name)))
     return out
 
 
