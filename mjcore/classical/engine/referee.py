@@ -9,6 +9,10 @@ goes to a *decider* ``decide(seat, actions) -> Action`` with ``actions`` sorted 
 the referee refuses anything not offered. It emits events (dicts, tiles as codes) to
 ``events`` and returns a :class:`HandResult` with everything the scorer needs.
 
+The turn cycle, asking a seat, the claims and their priority and robbing a kong are the shared
+machinery of :mod:`mjcore.engine.turns` (as for riichi); this module supplies the classical
+hooks: the draws with bonus tiles and loose tiles, the legal actions, kongs, the wash-out.
+
 Seats are 0 = East .. 3 = North of this hand; tiles are codes (0..33 kinds, 34..41 bonus).
 """
 from __future__ import annotations
@@ -143,7 +147,7 @@ class HandResult(NamedTuple):
         return not self.wins
 
 
-class ClassicalHand(TurnReferee[Action, "HandResult"]):
+class ClassicalHand(TurnReferee[Action, HandResult]):
     """One hand of classical mahjong. Build it, then call :meth:`play` once."""
 
     turn_steps = _TURN_STEPS
