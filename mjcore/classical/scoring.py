@@ -267,16 +267,8 @@ class Item:
         """The item as a JSON-ready dict: item, reason, tiles (when about tiles) and its limit,
         doubles or points.
         """
-        d: dict[str, Any] = {"item": self.name, "reason": self.reason}
-        if self.tile is not None:
-            d["tiles"] = self.subject
-        if self.limit:
-            d["limit"] = True
-        elif self.doubles:
-            d["doubles"] = self.doubles
-        else:
-            d["points"] = self.points
-        return d
+        return item_dict(self.name, self.reason, self.subject, self.limit, self.doubles,
+                         self.points)
 
 
 @dataclass(frozen=True)
@@ -296,9 +288,7 @@ class PlayerScore:
 
     def to_dict(self) -> dict[str, Any]:
         """The score as a JSON-ready dict, with its items."""
-        return {"seat": self.seat, "winner": self.winner, "points": self.points,
-                "doubles": self.doubles, "uncapped": self.uncapped, "score": self.score,
-                "limit_hand": self.limit_hand, "items": [i.to_dict() for i in self.items]}
+        return player_dict(self, [i.to_dict() for i in self.items])
 
 
 @dataclass(frozen=True)
@@ -325,15 +315,57 @@ class DealScore:
         """The deal as a JSON-ready dict: players, payments (``for`` when one pays another's
         debt), net, cannon and the rules' name.
         """
-        return {"players": [p.to_dict() for p in self.players],
-                "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount,
-                              **({"for": p.for_seat} if p.for_seat is not None else {})}
-                             for p in self.payments],
-                "net": list(self.net), "cannon": self.cannon, "rules": self.rules.name}
+        return deal_dict([p.to_dict() for p in self.players],
+                         [payment_dict(p.payer, p.payee, p.amount, p.for_seat)
+                          for p in self.payments],
+                         self.net, self.cannon, self.rules.name)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict())
+
+
+# -- the JSON layout of a deal's score (DealScore.to_dict; the client builds it from the wire) --
+
+_PLAYER_FIELDS = ("seat", "winner", "points", "doubles", "uncapped", "score", "limit_hand")
+
+
+def item_dict(name: str, reason: str, tiles: str, limit: bool, doubles: int, points: int,
+              ) -> dict[str, Any]:
+    """An item: its name, reason, ``tiles`` (when it is about tiles, else "") and its limit,
+    doubles or points."""
+    d: dict[str, Any] = {"item": name, "reason": reason}
+    if tiles:
+        d["tiles"] = tiles
+    if limit:
+        d["limit"] = True
+    elif doubles:
+        d["doubles"] = doubles
+    else:
+        d["points"] = points
+    return d
+
+
+def player_dict(player: Any, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """A hand's score: the fields of ``PlayerScore`` read from ``player`` (a PlayerScore or
+    its message), with ``items`` (``item_dict`` each)."""
+    return {**{name: getattr(player, name) for name in _PLAYER_FIELDS}, "items": items}
+
+
+def payment_dict(payer: int, payee: int, amount: int, for_seat: int | None) -> dict[str, Any]:
+    """A payment; ``for`` only when the payer pays another's debt."""
+    d: dict[str, Any] = {"payer": payer, "payee": payee, "amount": amount}
+    if for_seat is not None:
+        d["for"] = for_seat
+    return d
+
+
+def deal_dict(players: list[dict[str, Any]], payments: list[dict[str, Any]],
+              net: Iterable[int], cannon: int | None, rules: str) -> dict[str, Any]:
+    """A deal's score: players (``player_dict`` each), payments (``payment_dict`` each), net,
+    cannon and the rules' name."""
+    return {"players": players, "payments": payments, "net": list(net), "cannon": cannon,
+            "rules": rules}
 
 
 def _item(code: int, tile: int, flags: int, value: int) -> Item:
@@ -417,6 +449,10 @@ __all__ = [
     "Payment",
     "PlayerHand",
     "PlayerScore",
+    "deal_dict",
     "format_deal_score",
+    "item_dict",
+    "payment_dict",
+    "player_dict",
     "score_deal",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
-from mjcore.classical.scoring import WIN_FLAGS
+from mjcore.classical.scoring import WIN_FLAGS, deal_dict, item_dict, payment_dict, player_dict
 from mjcore.results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from mjcore.tiles import TILE_NAMES, parse_tile
 
@@ -201,29 +201,14 @@ def deal_response(result: Any) -> sp.ScoreClassicalDealResponse:
 
 def deal_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
     """A ScoreClassicalDealResponse in the layout of ``DealScore.to_dict``."""
-    players = []
-    for p in response.players:
-        items = []
-        for i in p.items:
-            d: dict[str, Any] = {"item": i.item, "reason": i.reason}
-            if i.tiles:
-                d["tiles"] = i.tiles
-            if i.limit:
-                d["limit"] = True
-            elif i.doubles:
-                d["doubles"] = i.doubles
-            else:
-                d["points"] = i.points
-            items.append(d)
-        players.append({"seat": p.seat, "winner": p.winner, "points": p.points,
-                        "doubles": p.doubles, "uncapped": p.uncapped, "score": p.score,
-                        "limit_hand": p.limit_hand, "items": items})
-    payments = [{"payer": x.payer, "payee": x.payee, "amount": x.amount,
-                 **({"for": x.for_seat} if x.HasField("for_seat") else {})}
+    players = [player_dict(p, [item_dict(i.item, i.reason, i.tiles, i.limit, i.doubles,
+                                         i.points) for i in p.items])
+               for p in response.players]
+    payments = [payment_dict(x.payer, x.payee, x.amount,
+                             x.for_seat if x.HasField("for_seat") else None)
                 for x in response.payments]
-    return {"players": players, "payments": payments, "net": list(response.net),
-            "cannon": response.cannon if response.HasField("cannon") else None,
-            "rules": response.rules}
+    return deal_dict(players, payments, response.net,
+                     response.cannon if response.HasField("cannon") else None, response.rules)
 
 
 __all__ = ["CLAIMS", "CLAIM_OF_NAME", "CONDITIONS", "CONDITION_OF_NAME", "FU_ITEM_KINDS",
