@@ -1,8 +1,10 @@
 """Called sets: the one meld vocabulary and the :class:`Meld` value.
 
 A meld kind has one row in :data:`VOCABULARY`: its word in hand text (``pon:555z<2``), the
-``type`` of its event in game records (mjai, which the engines emit and replay), the ``type`` of a
-meld in the Tenhou scoring data set (shared/data/tenhou) and the other words hand text accepts.
+``type`` of its event in riichi game records (mjai, which the engine emits and replays), the
+``type`` of a meld in the Tenhou scoring data set (shared/data/tenhou), its name in the Chinese
+classical rules and records (chow, pung, kong: all three kans are a kong there) and the other
+words hand text accepts.
 The number of a kind (``MeldKind`` value) is what the batch arrays, the kernels' ``MK_*`` and
 the gRPC API use.
 
@@ -62,6 +64,11 @@ class MeldKind(enum.IntEnum):
         return VOCABULARY[self].tenhou
 
     @property
+    def classical(self) -> str:
+        """The kind's name in the Chinese classical rules and game records: chow, pung or kong."""
+        return VOCABULARY[self].classical
+
+    @property
     def is_kan(self) -> bool:
         """True for KAN_OPEN, KAN_CLOSED and KAN_ADDED."""
         return self >= MeldKind.KAN_OPEN
@@ -94,20 +101,23 @@ class MeldKind(enum.IntEnum):
 
 class MeldWords(NamedTuple):
     """A meld kind's words: ``token`` in hand text, ``record`` (the mjai event type), ``tenhou``
-    (the Tenhou data set's meld type) and ``aliases`` hand text accepts as well."""
+    (the Tenhou data set's meld type), ``classical`` (the Chinese classical name) and
+    ``aliases`` hand text accepts as well."""
 
     token: str
     record: str
     tenhou: str
+    classical: str
     aliases: tuple[str, ...] = ()
 
 
 VOCABULARY: dict[MeldKind, MeldWords] = {
-    MeldKind.CHI: MeldWords("chi", "chi", "chi", ("chow",)),
-    MeldKind.PON: MeldWords("pon", "pon", "pon", ("pung",)),
-    MeldKind.KAN_OPEN: MeldWords("kan", "daiminkan", "kan-open", ("minkan", "daiminkan", "kong")),
-    MeldKind.KAN_CLOSED: MeldWords("ankan", "ankan", "kan-closed"),
-    MeldKind.KAN_ADDED: MeldWords("kakan", "kakan", "kakan", ("shouminkan",)),
+    MeldKind.CHI: MeldWords("chi", "chi", "chi", "chow", ("chow",)),
+    MeldKind.PON: MeldWords("pon", "pon", "pon", "pung", ("pung",)),
+    MeldKind.KAN_OPEN: MeldWords("kan", "daiminkan", "kan-open", "kong",
+                                 ("minkan", "daiminkan", "kong")),
+    MeldKind.KAN_CLOSED: MeldWords("ankan", "ankan", "kan-closed", "kong"),
+    MeldKind.KAN_ADDED: MeldWords("kakan", "kakan", "kakan", "kong", ("shouminkan",)),
 }
 """Every meld kind's words, one row per kind."""
 

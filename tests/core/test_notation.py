@@ -128,6 +128,7 @@ def test_vocabulary_has_one_row_per_kind():
         assert MeldKind.named(int(kind)) is kind
     assert [k.record for k in MeldKind] == ["chi", "pon", "daiminkan", "ankan", "kakan"]
     assert [k.tenhou for k in MeldKind] == ["chi", "pon", "kan-open", "kan-closed", "kakan"]
+    assert [k.classical for k in MeldKind] == ["chow", "pung", "kong", "kong", "kong"]
 
 
 @pytest.mark.parametrize("word", ["", "kita", "kan open", 5, -1, True, None, 1.0])
