@@ -56,14 +56,23 @@ cdef struct _Batch:
     i32* pay
 
 
+cdef inline u8 _indicators(const u8* row, int n_cols, u8* out) noexcept nogil:
+    """Copy the indicators of one row (255 = none) to ``out``; returns how many."""
+    cdef int k
+    cdef u8 n = 0
+    for k in range(n_cols):
+        if row[k] != 255:
+            out[n] = row[k]
+            n += 1
+    return n
+
+
 cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     cdef HandC h
     cdef Situation s
     cdef ScoreOut o
     cdef int k, n = 0, nd = b.n_dora_cols, nu = b.n_ura_cols
     cdef u16 code
-    cdef u8 v
-    cdef const u8* ind
     cdef i32* delta
     cdef i32* pay
     memcpy(h.counts, b.counts + 34 * i, 34)
@@ -81,22 +90,8 @@ cdef void _one(const _Batch* b, Py_ssize_t i) noexcept nogil:
     fill_situation(&s, b.win[i], b.flags[i], b.seat[i], b.rnd[i], b.from_rel[i], b.pao[i],
                    b.honba[i], b.sticks[i], b.kita[i])
     # indicators, 255 = none (at most MAX_INDICATORS columns, checked by score_arrays)
-    ind = b.dora + nd * i
-    n = 0
-    for k in range(nd):
-        v = ind[k]
-        if v != 255:
-            s.dora_ind[n] = v
-            n += 1
-    s.n_dora = n
-    ind = b.ura + nu * i
-    n = 0
-    for k in range(nu):
-        v = ind[k]
-        if v != 255:
-            s.ura_ind[n] = v
-            n += 1
-    s.n_ura = n
+    s.n_dora = _indicators(b.dora + nd * i, nd, s.dora_ind)
+    s.n_ura = _indicators(b.ura + nu * i, nu, s.ura_ind)
     score_hand(&h, &s, b.rules, &o)
     b.status[i] = o.status
     if o.status < 0:
