@@ -206,13 +206,15 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
                 c.append(time.process_time())
                 wins.score(1)
                 c.append(time.process_time())
-                result = an.analyze_table(table, n_threads=1)
+                analysed = an._analyse(table, 1, None, "bench")
+                tables = an._split_tables(analysed, {k: an._column(table, k)
+                                                     for k in an.KEY_COLUMNS})
                 c.append(time.process_time())
-                keep = result.select(["game", "decision", *an.ANALYSIS_COLUMNS])
-                an.write_table_atomic(keep, str(sink / "part.parquet"),
-                                      **an.write_options(keep.column_names))
+                for side, t in tables.items():     # the base file and the side tables
+                    an.write_table_atomic(t, str(sink / f"{side or 'base'}.parquet"),
+                                          **an.write_options(t.schema))
                 c.append(time.process_time())
-                whole = c[6] - c[5]          # analyze_table: decode, kernels and columns
+                whole = c[6] - c[5]          # decode, kernels and columns
                 parts = [c[i + 1] - c[i] for i in range(5)]
                 spent[names[0]] += parts[0]
                 for i in range(1, 5):

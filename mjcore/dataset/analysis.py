@@ -92,16 +92,19 @@ ANALYSIS_COLUMNS = (
     "score_fu", "score_points", "score_yakuman")
 
 
-# the columns stored without compression (chosen by measurement, BENCHMARKS.md "analyse
-# step"): lz4 costs more CPU on them than the rest of the write
-UNCOMPRESSED = ("discard_shanten", "discard_ukeire")
+def write_options(schema: Any) -> dict[str, Any]:
+    """pyarrow.parquet.write_table's options for an analysed part of ``schema``: no
+    dictionary pages and no statistics; numbers and 34-byte columns uncompressed, text and
+    lists lz4 (chosen by measurement, BENCHMARKS.md "analyse step": compressing the numbers
+    costs more CPU than the rest of the write)."""
+    import pyarrow as pa
 
+    def packed(t: Any) -> bool:
+        return bool(pa.types.is_integer(t) or pa.types.is_boolean(t) or
+                    pa.types.is_fixed_size_binary(t) or pa.types.is_floating(t))
 
-def write_options(columns: list[str]) -> dict[str, Any]:
-    """pyarrow.parquet.write_table's options for an analysed part with ``columns``: no
-    dictionary pages (small integers) and no statistics; lz4 except UNCOMPRESSED."""
     return {"use_dictionary": False, "write_statistics": False,
-            "compression": {c: "none" if c in UNCOMPRESSED else "lz4" for c in columns}}
+            "compression": {f.name: "none" if packed(f.type) else "lz4" for f in schema}}
 
 
 def per_kind(column: Any) -> np.ndarray:
@@ -471,16 +474,32 @@ class _Validity:
                                      null_count=self.nulls)
 
 
-def analyze_table(table: Any, *, n_threads: int | None = 1,
-                  problems: list[Problem] | None = None, where: str = "table") -> Any:
-    """The Arrow ``table`` with the analysis columns appended (see the module doc).
+@dataclass
+class _Analysed:
+    """The analysis of a table as arrays: what both the one-table and the split layouts
+    are built from."""
 
-    Bad rows get ``analysis_error`` and are listed in ``problems`` (when given) with their
-    row number in ``table``."""
-    import pyarrow as pa
+    h: _Hands
+    res: batch.BatchResult
+    ok: np.ndarray              # rows analysed
+    is13: np.ndarray            # ... with 13-3k tiles
+    is14: np.ndarray            # ... with 14-3k tiles
+    has_made: np.ndarray        # ... with 14-3k tiles and a discard made
+    w_rows: np.ndarray          # every wait of a tenpai 13-3k row: its row, kind, copies left
+    w_kinds: np.ndarray
+    w_left: np.ndarray
+    score_rows: np.ndarray      # the win rows scored, their status and (han, fu, points,
+    score_status: list[str]     # yakuman), -1 where not won
+    score_values: np.ndarray
 
+    @property
+    def n(self) -> int:
+        return int(self.ok.size)
+
+
+def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
+             where: str) -> _Analysed:
     h = _hands(table)
-    n = table.num_rows
     res = analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                         n_threads=n_threads)
     status = res.status
@@ -494,15 +513,12 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     form_tiles = res.tiles.astype(np.int16) + 3 * h.n_melds.astype(np.int16)
     is13 = ok & (form_tiles % 3 == 1)
     is14 = ok & (form_tiles % 3 == 2)
-    made_best = res.made_best
-    has_made = is14 & (made_best >= 0)
     if problems is not None:
         game = table.column("game").to_numpy() if "game" in table.column_names else None
         for bad_row in map(int, np.flatnonzero(~ok)):
             reason, _, detail = h.error[bad_row].partition(": ")
             problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
                                     bad_row, reason, detail))
-
     # waits of the tenpai 13-3k tile rows (few): kinds and copies left
     waits = np.where(is13, res.waits, np.uint64(0))
     tenpai = np.flatnonzero(waits)
@@ -510,35 +526,62 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     w_rows = tenpai[sub]
     w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
                             h.visible[w_rows, w_kinds], 4)
-    w_off = _offsets(w_rows, n)
-    valid_ok, valid13, valid14, valid_made = (_Validity(v) for v in (ok, is13, is14, has_made))
+    score_rows, score_status, score_values = _score_wins(table, h, ok, n_threads)
+    return _Analysed(h, res, ok, is13, is14, is14 & (res.made_best >= 0), w_rows,
+                     w_kinds.astype(np.int8), w_left.astype(np.int8), score_rows, score_status,
+                     score_values)
 
-    def form(values: np.ndarray) -> Any:
-        return _Validity(ok & (values != NO_FORM)).array(values, pa.int8())
 
+def _form_column(a: _Analysed, name: str) -> Any:
+    """A shanten-by-form column: null on bad rows and where melds rule the form out."""
+    import pyarrow as pa
+
+    values = getattr(a.res, name)
+    return _Validity(a.ok & (values != NO_FORM)).array(values, pa.int8())
+
+
+def analyze_table(table: Any, *, n_threads: int | None = 1,
+                  problems: list[Problem] | None = None, where: str = "table") -> Any:
+    """The Arrow ``table`` with the analysis columns appended (see the module doc).
+
+    Bad rows get ``analysis_error`` and are listed in ``problems`` (when given) with their
+    row number in ``table``."""
+    import pyarrow as pa
+
+    a = _analyse(table, n_threads, problems, where)
+    n, res, made_best = a.n, a.res, a.res.made_best
+    valid_ok, valid13, valid14, valid_made = (_Validity(v) for v in
+                                              (a.ok, a.is13, a.is14, a.has_made))
+    w_off = _offsets(a.w_rows, n)
+    scored = np.zeros(n, bool)
+    scores = np.zeros((n, 4), np.int64)
+    won = a.score_values[:, 0] >= 0
+    scored[a.score_rows[won]] = True
+    scores[a.score_rows[won]] = a.score_values[won]
     cols = {
         "tiles": pa.array(res.tiles),
-        "analysis_error": _sparse_strings(h.error, n),
+        "analysis_error": _sparse_strings(a.h.error, n),
         "shanten": valid_ok.array(res.shanten, pa.int8()),
-        "shanten_standard": form(res.shanten_standard),
-        "shanten_chiitoitsu": form(res.shanten_chiitoitsu),
-        "shanten_kokushi": form(res.shanten_kokushi),
+        **{name: _form_column(a, name) for name in FORM_COLUMNS},
         "ukeire": valid13.array(res.ukeire, pa.int16()),
-        "waits": _list_array(w_off, w_kinds.astype(np.int8), pa.int8(), is13),
-        "waits_remaining": _list_array(w_off, w_left.astype(np.int8), pa.int8(), is13),
+        "waits": _list_array(w_off, a.w_kinds, pa.int8(), a.is13),
+        "waits_remaining": _list_array(w_off, a.w_left, pa.int8(), a.is13),
         "discard_shanten": valid14.array(res.discard_shanten, pa.binary(HAND_BYTES)),
         "discard_ukeire": valid14.array(res.discard_ukeire, pa.binary(HAND_BYTES)),
         "best_discards": valid14.array(res.best_discards, pa.int64()),
         "best_shanten": valid14.array(res.best_shanten, pa.int8()),
         "best_ukeire": valid14.array(res.best_ukeire, pa.int16()),
-        "made_discard": valid_made.array(h.made.astype(np.int8), pa.int8()),
+        "made_discard": valid_made.array(a.h.made.astype(np.int8), pa.int8()),
         "made_shanten": valid_made.array(res.made_shanten, pa.int8()),
         "made_ukeire": valid_made.array(res.made_ukeire, pa.int16()),
         "made_best": valid_made.array(np.packbits(made_best == 1, bitorder="little"),
                                       pa.bool_()),
         "acceptance_lost": valid_made.array(res.acceptance_lost, pa.int16()),
+        "score_status": _sparse_strings(dict(zip(a.score_rows.tolist(), a.score_status,
+                                                 strict=True)), n),
+        **{name: _masked(scores[:, j].astype(t.to_pandas_dtype()), scored, t)
+           for j, (name, t) in enumerate(_score_types())},
     }
-    cols.update(_score_wins(table, h, ok, n_threads))
     out = table
     for f in analysis_fields():
         if f.name in out.column_names:
@@ -547,18 +590,19 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     return out
 
 
-def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
-                n_threads: int | None) -> dict[str, Any]:
-    """Score columns: the win rows of an extract scored by the batch scoring kernel."""
+def _score_types() -> list[tuple[str, Any]]:
     import pyarrow as pa
 
-    n = table.num_rows
-    han = np.zeros(n, np.int16)
-    fu = np.zeros(n, np.int16)
-    points = np.zeros(n, np.int32)
-    yakuman = np.zeros(n, np.int8)
-    scored = np.zeros(n, bool)
-    status: dict[int, str] = {}
+    return [("score_han", pa.int16()), ("score_fu", pa.int16()), ("score_points", pa.int32()),
+            ("score_yakuman", pa.int8())]
+
+
+def _score_wins(table: Any, h: _Hands, ok: np.ndarray, n_threads: int | None
+                ) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """The win rows of an extract scored by the batch scoring kernel: (rows, status of each,
+    (M, 4) han, fu, points, yakuman, -1 where not won)."""
+    import pyarrow as pa
+
     need = ("action", "melds", "tile", "seat", "dealer", "round_wind", "dora_markers",
             "ura_markers", "win_flags", "from_seat", "rules")
     if all(c in table.column_names for c in need) and \
@@ -567,19 +611,95 @@ def _score_wins(table: Any, h: _Hands, ok: np.ndarray,
         if rows.size:
             names = [c for c in WinInputs.COLUMNS if c in table.column_names]
             wins = WinInputs.of(table.select(names).take(pa.array(rows)), h.counts[rows])
-            st, res = wins.score(n_threads)
-            won = res[:, 0] >= 0
-            target = rows[won]
-            han[target], fu[target], points[target], yakuman[target] = res[won].T
-            scored[target] = True
-            status = dict(zip(rows.tolist(), st, strict=True))
-    return {
-        "score_status": _sparse_strings(status, n),
-        "score_han": _masked(han, scored, pa.int16()),
-        "score_fu": _masked(fu, scored, pa.int16()),
-        "score_points": _masked(points, scored, pa.int32()),
-        "score_yakuman": _masked(yakuman, scored, pa.int8()),
-    }
+            status, values = wins.score(n_threads)
+            return rows, status, values
+    return np.zeros(0, np.int64), [], np.zeros((0, 4), np.int64)
+
+
+# ---- the split layout of an analysed Parquet part ----------------------------------------------
+# An analysed part of a Parquet input is a base file of every row (the keys, tiles, the error
+# and shanten by form) and three side tables, each a folder of parts holding only the rows
+# their columns apply to, without nulls where the rows have values: ``discards`` (14-3k tile
+# rows), ``waits`` (13-3k tile rows) and ``wins`` (the scored win rows). Each side row has
+# ``row``, its row in the part, and the keys; read_part joins them back.
+
+FORM_COLUMNS = ("shanten_standard", "shanten_chiitoitsu", "shanten_kokushi")
+BASE_COLUMNS = ("tiles", "analysis_error", "shanten", *FORM_COLUMNS)
+SIDE_TABLES = {
+    "discards": ("discard_shanten", "discard_ukeire", "best_discards", "best_shanten",
+                 "best_ukeire", "made_discard", "made_shanten", "made_ukeire", "made_best",
+                 "acceptance_lost"),
+    "waits": ("ukeire", "waits", "waits_remaining"),
+    "wins": ("score_status", "score_han", "score_fu", "score_points", "score_yakuman"),
+}
+# side columns null on some of their table's rows (no discard made; a win not scored)
+SIDE_NULLABLE = frozenset(("made_discard", "made_shanten", "made_ukeire", "made_best",
+                           "acceptance_lost", "score_han", "score_fu", "score_points",
+                           "score_yakuman"))
+SIDE_KEY = "mjcore.side_tables"      # metadata of a base file: its side tables
+
+
+def side_path(base: str, side: str) -> str:
+    """The file of side table ``side`` that belongs to the base file ``base``."""
+    return os.path.join(os.path.dirname(base), side, os.path.basename(base))
+
+
+def _split_tables(a: _Analysed, keys: dict[str, Any]) -> dict[str, Any]:
+    """The base table (key "") and the side tables of an analysed part; ``keys``: the
+    input's key columns (Arrow arrays), kept in every table."""
+    import pyarrow as pa
+
+    fields = {f.name: f for f in analysis_fields()}
+    res = a.res
+
+    def table(rows: np.ndarray | None, columns: dict[str, Any]) -> Any:
+        head = {} if rows is None else {"row": pa.array(rows.astype(np.int32))}
+        taken = None if rows is None else pa.array(rows)
+        head.update({k: v if taken is None else v.take(taken) for k, v in keys.items()})
+        schema = [pa.field(k, v.type, nullable=k != "row") for k, v in head.items()]
+        schema += [fields[name].with_nullable((rows is None and fields[name].nullable) or
+                                              name in SIDE_NULLABLE) for name in columns]
+        return pa.Table.from_arrays([*head.values(), *columns.values()],
+                                    schema=pa.schema(schema))
+
+    def dense(values: np.ndarray, arrow_type: Any) -> Any:
+        return pa.Array.from_buffers(arrow_type, len(values),
+                                     [None, pa.py_buffer(np.ascontiguousarray(values))])
+
+    base = table(None, {"tiles": pa.array(res.tiles),
+                        "analysis_error": _sparse_strings(a.h.error, a.n),
+                        "shanten": _Validity(a.ok).array(res.shanten, pa.int8()),
+                        **{name: _form_column(a, name) for name in FORM_COLUMNS}})
+    rows = np.flatnonzero(a.is14)
+    made = _Validity(a.has_made[rows])
+    made_best = res.made_best[rows] == 1
+    discards = table(rows, {
+        "discard_shanten": dense(res.discard_shanten[rows], pa.binary(HAND_BYTES)),
+        "discard_ukeire": dense(res.discard_ukeire[rows], pa.binary(HAND_BYTES)),
+        "best_discards": dense(res.best_discards[rows].view(np.int64), pa.int64()),
+        "best_shanten": dense(res.best_shanten[rows], pa.int8()),
+        "best_ukeire": dense(res.best_ukeire[rows], pa.int16()),
+        "made_discard": made.array(a.h.made[rows].astype(np.int8), pa.int8()),
+        "made_shanten": made.array(res.made_shanten[rows], pa.int8()),
+        "made_ukeire": made.array(res.made_ukeire[rows], pa.int16()),
+        "made_best": pa.array(made_best, mask=~a.has_made[rows]),
+        "acceptance_lost": made.array(res.acceptance_lost[rows], pa.int16()),
+    })
+    rows = np.flatnonzero(a.is13)
+    w_off = _offsets(np.searchsorted(rows, a.w_rows), rows.size)
+    every = np.ones(rows.size, bool)
+    waits = table(rows, {
+        "ukeire": dense(res.ukeire[rows], pa.int16()),
+        "waits": _list_array(w_off, a.w_kinds, pa.int8(), every),
+        "waits_remaining": _list_array(w_off, a.w_left, pa.int8(), every),
+    })
+    won = a.score_values[:, 0] >= 0
+    wins = table(a.score_rows, {
+        "score_status": pa.array(a.score_status, pa.string()),
+        **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()), won, t)
+           for j, (name, t) in enumerate(_score_types())},
+    })
+    return {"": base, "discards": discards, "waits": waits, "wins": wins}
 
 
 _MELD_KINDS = {"chi": 0, "pon": 1, "kan": 2, "ankan": 3, "kakan": 4}
@@ -910,25 +1030,37 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     else:
         table = source
     out_name = _out_name(name)
+    analysed = result = None
     if table is not None:
         try:
-            result = analyze_table(table, n_threads=n_threads, problems=problems, where=name)
+            if on_disk:
+                analysed = _analyse(table, n_threads, problems, name)
+            else:
+                result = analyze_table(table, n_threads=n_threads, problems=problems,
+                                       where=name)
         except MjcoreError as exc:
             problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
-            result = None
-        if result is not None:
-            if on_disk:
-                # the input's columns stay in the input part (read_table joins them back);
-                # the keys of an extract's rows are kept for joins by other tools
-                keys = [c for c in KEY_COLUMNS if c in result.column_names]
-                meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str)
-                                                   else source.path)}
-                if isinstance(source, ParquetSlice):
-                    meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
-                result = result.select(keys + list(ANALYSIS_COLUMNS)).replace_schema_metadata(
-                    meta)
+        if on_disk and analysed is not None:
+            # the input's columns stay in the input part (read_table joins them back); the
+            # keys of an extract's rows are kept for joins by other tools
+            keys = {c: _column(table, c) for c in KEY_COLUMNS if c in table.column_names}
+            meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str)
+                                               else source.path),
+                    SIDE_KEY: ",".join(SIDE_TABLES)}
+            if isinstance(source, ParquetSlice):
+                meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
+            tables = _split_tables(analysed, keys)
+            for side in SIDE_TABLES:           # the base file last: it marks the part done
+                os.makedirs(os.path.join(out_dir, side), exist_ok=True)
+                write_table_atomic(tables[side], side_path(os.path.join(out_dir, out_name),
+                                                           side),
+                                   **write_options(tables[side].schema))
+            base = tables[""].replace_schema_metadata(meta)
+            write_table_atomic(base, os.path.join(out_dir, out_name),
+                               **write_options(base.schema))
+        elif result is not None:
             write_table_atomic(result, os.path.join(out_dir, out_name),
-                               **write_options(result.column_names))
+                               **write_options(result.schema))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
                       [p.as_dict() for p in problems])
     return {"name": name, "rows": 0 if table is None else table.num_rows,
@@ -990,7 +1122,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     plan = PartitionPlan(out)
     manifest_path = os.path.join(out, "_analyze.json")
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
-                "schema": "mjcore.dataset.analyze/2"}
+                "schema": "mjcore.dataset.analyze/3"}
     if resume and os.path.exists(manifest_path):
         with open(manifest_path) as f:
             old = json.load(f)
@@ -1004,6 +1136,9 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
                           "folder")
     if not resume:
         plan.clear()
+        for side in SIDE_TABLES:
+            if os.path.isdir(os.path.join(out, side)):
+                PartitionPlan(os.path.join(out, side)).clear()
     atomic_write_json(manifest_path, manifest)
     summary = AnalyzeSummary()
 
@@ -1106,10 +1241,18 @@ def table_columns(directory: str) -> list[str]:
         raise MjcoreError(f"{directory}: no Parquet parts")
     schema = pq.read_schema(files[0])
     source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    names = _part_columns(schema)
     if source is None or not os.path.exists(source.decode()):
+        return names
+    in_names = list(pq.read_schema(source.decode()).names)
+    return in_names + [n for n in names if n not in in_names]
+
+
+def _part_columns(schema: Any) -> list[str]:
+    """The columns of an analysed part: its base file's and its side tables'."""
+    if (schema.metadata or {}).get(SIDE_KEY.encode()) is None:
         return list(schema.names)
-    names = list(pq.read_schema(source.decode()).names)
-    return names + [n for n in schema.names if n not in names]
+    return [c for c in KEY_COLUMNS if c in schema.names] + list(ANALYSIS_COLUMNS)
 
 
 def read_table(directory: str, columns: list[str] | None = None, *,
@@ -1152,22 +1295,24 @@ def iter_parts(directory: str, columns: list[str] | None = None, *,
 
 
 def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = True) -> Any:
-    """One part of a folder; an analysed part joined with its input part (see read_table)."""
+    """One part of a folder; an analysed part joined with its side tables and its input
+    part (see read_table)."""
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(f)
     source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    names = _part_columns(schema)
     if not with_input or source is None:
-        return pq.read_table(f, columns=columns)
+        return _read_analysed(f, schema, columns if columns is not None else names)
     source_path = source.decode()
     if not os.path.exists(source_path):
         raise MjcoreError(f"{f}: its input part {source_path} is gone")
     in_schema = pq.read_schema(source_path)
     wanted = columns if columns is not None else list(in_schema.names) + [
-        n for n in schema.names if n not in in_schema.names]
-    mine = [c for c in wanted if c in schema.names]
-    theirs = [c for c in wanted if c not in schema.names and c in in_schema.names]
-    part = pq.read_table(f, columns=mine)
+        n for n in names if n not in in_schema.names]
+    mine = [c for c in wanted if c in names]
+    theirs = [c for c in wanted if c not in names and c in in_schema.names]
+    part = _read_analysed(f, schema, mine)
     if theirs:
         groups = (schema.metadata or {}).get(ROW_GROUPS_KEY.encode())
         if groups is None:
@@ -1183,6 +1328,38 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
             part = part.append_column(extra.schema.field(c), extra.column(c))
     order = [c for c in wanted if c in part.column_names]
     return part.select(order).replace_schema_metadata(None)
+
+
+def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
+    """The ``columns`` of an analysed part's own files (base file and side tables), in
+    the base file's rows; a side column is null on the rows its table does not hold."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    sides = (schema.metadata or {}).get(SIDE_KEY.encode())
+    if sides is None:
+        return pq.read_table(f, columns=[c for c in columns if c in schema.names])
+    part = pq.read_table(f, columns=[c for c in columns if c in schema.names])
+    fields = {fl.name: fl for fl in analysis_fields()}
+    for side in sides.decode().split(","):
+        need = [c for c in SIDE_TABLES.get(side, ()) if c in columns]
+        if not need:
+            continue
+        path = side_path(f, side)
+        if not os.path.exists(path):
+            raise MjcoreError(f"{f}: its side table {path} is gone")
+        table = pq.read_table(path, columns=["row", *need])
+        rows = table.column("row").to_numpy()
+        if rows.size and (rows.min() < 0 or rows.max() >= part.num_rows):
+            raise MjcoreError(f"{path}: a row outside its base file's {part.num_rows} rows")
+        index = np.zeros(part.num_rows, np.int64)
+        index[rows] = np.arange(rows.size)
+        held = np.zeros(part.num_rows, bool)
+        held[rows] = True
+        take = pa.array(index, mask=~held)
+        for c in need:
+            part = part.append_column(fields[c], table.column(c).take(take))
+    return part.select([c for c in columns if c in part.column_names])
 
 
 __all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "ParquetSlice", "WinInputs", "analysis_fields",

@@ -11,6 +11,9 @@ import pytest
 import mjcore
 from mjcore.dataset.analysis import (
     ANALYSIS_COLUMNS,
+    BASE_COLUMNS,
+    SIDE_NULLABLE,
+    SIDE_TABLES,
     analyze,
     analyze_dir,
     analyze_table,
@@ -196,6 +199,36 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     analyze_dir(str(csv), str(tmp_path / "c"))
     got = read_table(str(tmp_path / "c"))
     assert got["made_best"].to_pylist() == [True, None]
+
+
+def test_an_analysed_part_is_a_base_file_and_null_free_side_tables(tmp_path, extract_table):
+    """Each side table holds only the rows its columns apply to, keyed by row, game and
+    decision; read_table puts every value back on its row."""
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(extract_table.slice(0, 3000), src / "part-00000.parquet")
+    out = tmp_path / "out"
+    analyze_dir(str(src), str(out), workers=1)
+    want = analyze_table(extract_table.slice(0, 3000), n_threads=1)
+    base = pq.read_table(out / "part-00000.parquet")
+    assert base.column_names == ["game", "decision", *BASE_COLUMNS]
+    for side, columns in SIDE_TABLES.items():
+        table = pq.read_table(out / side / "part-00000.parquet")
+        assert table.column_names == ["row", "game", "decision", *columns]
+        rows = table["row"].to_numpy()
+        assert rows.size and np.all(np.diff(rows) > 0)
+        for name in columns:
+            field = table.schema.field(name)
+            assert field.nullable == (name in SIDE_NULLABLE), name
+            assert table[name].null_count == (want[name].take(pa.array(rows)).null_count)
+            assert table[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist()
+        assert table["decision"].to_pylist() == want["decision"].take(pa.array(rows)).to_pylist()
+        others = np.setdiff1d(np.arange(3000), rows)
+        assert want[columns[0]].take(pa.array(others)).null_count == others.size
+    (out / "waits" / "part-00000.parquet").unlink()
+    with pytest.raises(MjcoreError, match=r"side table .* is gone"):
+        read_table(str(out), ["game", "waits"])
+    assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
 
 
 @pytest.mark.parametrize(("column", "values"), [
