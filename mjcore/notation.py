@@ -179,6 +179,8 @@ def parse_plain(text: str, limits: tuple[int, int, int]
         if not canonical and packed.translate(None, _AT_MOST_FOUR):
             return None  # a fifth copy
         return packed, ZERO_RED, canonical
+    # With red fives: the same count as above plus each suit's zeros (a loop of its own, so
+    # the common text without red fives pays no per-digit test).
     if _PLAIN_RE.fullmatch(text) is None:
         return None
     red = [0, 0, 0]
