@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -34,6 +35,37 @@ def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     else:
         click.echo(f"error: {e} [{reason}]", err=True)
     sys.exit(1)
+
+
+def table_agents(agents: str, players: int, rules: str, check: Callable[[str], object]
+                 ) -> list[str]:
+    """``mjcore play --agents``: one agent name per seat (the names given repeat round the
+    table), each checked by ``check`` before any game starts; a bad list is a click error."""
+    from ..errors import MjcoreError
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if not names or len(names) > players:
+        raise click.BadParameter(f"give one to {players} agent names for --rules {rules}",
+                                 param_hint="--agents")
+    names = (names * players)[:players]
+    try:
+        for name in names:
+            check(name)
+    except MjcoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    return names
+
+
+@contextmanager
+def closing_agents(agents: list[Any]) -> Iterator[list[Any]]:
+    """The agents of one game; on the way out each that has a ``close`` (a process) is closed."""
+    try:
+        yield agents
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if close:
+                close()
 
 
 def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task], jobs: int,

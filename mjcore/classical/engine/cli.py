@@ -23,6 +23,7 @@ _GameTask = tuple[int, list[str], str, str | None, bool]
 
 
 def _one_game(task: _GameTask) -> dict[str, Any]:
+    from ...cli import closing_agents
     from ...errors import MjcoreError
     from ..rules import ClassicalRules
     from .agents import make_agent
@@ -37,14 +38,9 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
         if check:
             checked, res = check_game(game_seed, names, rules)
         else:
-            agents = [make_agent(n, game_seed * 4 + p) for p, n in enumerate(names)]
-            try:
+            with closing_agents([make_agent(n, game_seed * 4 + p)
+                                 for p, n in enumerate(names)]) as agents:
                 res = play_game(agents, seed=game_seed, rules=rules, keep_events=bool(out_dir))
-            finally:
-                for a in agents:
-                    close = getattr(a, "close", None)
-                    if close:
-                        close()
     except MjcoreError as exc:
         return {"seed": game_seed, "error": str(exc)}
     if out_dir:
@@ -69,22 +65,11 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
                    check_invariants: bool, jobs: int, progress: bool) -> None:
     """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
     agent (players keep their agent; seating follows the rules' ``seating`` option)."""
-    from ...cli import run_games
-    from ...errors import MjcoreError
+    from ...cli import run_games, table_agents
     from .agents import make_agent
 
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if not names or len(names) > 4:
-        raise click.BadParameter("give one to four agent names", param_hint="--agents")
-    names = (names * 4)[:4]
-    try:
-        for n in names:
-            if n.startswith("json:"):
-                _check_command(n)
-            else:
-                make_agent(n)
-    except MjcoreError as exc:
-        raise click.ClickException(str(exc)) from None
+    names = table_agents(agents, 4, preset,
+                         lambda n: _check_command(n) if n.startswith("json:") else make_agent(n))
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     tasks: list[_GameTask] = [(seed + i, names, preset, out_dir, check_invariants)
