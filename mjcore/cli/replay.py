@@ -4,10 +4,15 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
 from . import JOBS, main
+
+if TYPE_CHECKING:
+    from ..engine.replay import RecordOutcome
 
 
 @main.command("replay")
@@ -26,8 +31,8 @@ from . import JOBS, main
 def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | None, jobs: int,
                as_json: bool, show: int, progress: bool) -> None:
     """Replay mjlog files, mjai records (also tenhou.net/6 JSON as written by `mjcore play`),
-    directories or .tar.xz archives; exit 1 on any disagreement (three-player records are
-    reported as skipped). Bradfield hand histories (.mjs files, folders, .tar.xz) and
+    directories or .tar.xz archives; exit 1 on any disagreement (three-player records replay
+    under three-player rules). Bradfield hand histories (.mjs files, folders, .tar.xz) and
     classical JSON-lines records, told by their content, replay through the classical engine."""
     from ..classical.engine.cli import classify, replay_classical
 
@@ -50,7 +55,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     start = time.perf_counter()
     found = dict.fromkeys(paths, 0)
 
-    def sources():
+    def sources() -> Iterator[tuple[str, bytes]]:
         for path in paths:
             for name, data in iter_record_sources([path]):
                 found[path] += 1
@@ -99,7 +104,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     summary = (f"{len(outcomes)} records: {counts['agree']} agree "
                f"({sum(1 for o in outcomes if o.status == 'agree' and o.incomplete)} of them "
                f"incomplete), {counts['disagree']} disagree, {counts['allowed']} known "
-               f"disagreements, {counts['skipped']} skipped (three-player), {counts['error']} "
+               f"disagreements, {counts['skipped']} skipped, {counts['error']} "
                f"unreadable; {hands} hands in {elapsed:.1f} s")
     click.echo(summary, err=as_json)
     if counts["disagree"] or counts["error"]:
@@ -127,7 +132,7 @@ def _allowed(name: str, allowed: dict[str, str]) -> bool:
     return any(name == k or name.endswith("/" + k) for k in allowed)
 
 
-def _work(item: tuple[str, bytes, str | None]):
+def _work(item: tuple[str, bytes, str | None]) -> RecordOutcome:
     from ..engine.replay import replay_source
     from ..riichi.rules import RuleSet
 

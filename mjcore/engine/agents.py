@@ -105,6 +105,8 @@ class EfficiencyAgent:
             return options[0]
         _, after, masks = view.ukeire()
         rem = [4 - n for n in view.visible_counts()]
+        if view.players == 3:
+            rem[1:8] = _NO_TILES          # 2m-8m are not in a three-player wall
         unseen_of: dict[int, int] = {}       # advancing mask -> unseen tiles (masks repeat)
         best = None
         best_key = None
@@ -125,6 +127,7 @@ class EfficiencyAgent:
 
 
 _BITS9 = tuple(bytes((m >> i) & 1 for i in range(9)) for m in range(512))
+_NO_TILES = [0] * 7
 # discard order among equals: honors, then terminals, then the rest
 _OUTER = tuple(0 if k >= 27 else (1 if k % 9 in (0, 8) else 2) for k in range(34))
 

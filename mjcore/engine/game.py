@@ -1,7 +1,9 @@
 """A whole game: hand after hand until the end, then the final ranking and uma/oka.
 
-:func:`play_game` runs a seeded self-play game with four agents; :class:`Game` is the
-machinery it shares with replay (a wall source and a decider are all that differ).
+:func:`play_game` runs a seeded self-play game with four agents (three under three-player
+rules, ``players=3``: hands East 1-3 and South 1-3, West 1-3 in the extension);
+:class:`Game` is the machinery it shares with replay (a wall source and a decider are all that
+differ).
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ class GameResult:
 
     def agent_ranks(self) -> list[int]:
         """Rank of each agent (in the order the agents were given)."""
-        out = [0] * 4
+        out = [0] * len(self.ranks)
         for seat, agent in enumerate(self.agent_of_seat):
             out[agent] = self.ranks[seat]
         return out
@@ -48,8 +50,8 @@ class GameResult:
 
 def ranking(scores: Sequence[int]) -> list[int]:
     """Rank per seat (1 = first); ties go to the seat earlier in the first hand's order."""
-    order = sorted(range(4), key=lambda s: (-scores[s], s))
-    ranks = [0] * 4
+    order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
     for r, s in enumerate(order):
         ranks[s] = r + 1
     return ranks
@@ -63,16 +65,17 @@ def final_points(scores: Sequence[int], rules: RuleSet = DEFAULT_RULES) -> list[
     first place gets whatever makes the four results sum to zero."""
     ranks = ranking(scores)
     tenhou_rounding = rules.final_rounding == "tenhou"
-    pts = [0.0] * 4
+    seats = range(len(scores))
+    pts = [0.0] * len(scores)
     first = ranks.index(1)
-    for s in range(4):
+    for s in seats:
         sc = scores[s]
         if tenhou_rounding and s != first:
             k = math.floor(abs(sc) / 1000 + 0.5)
             sc = 1000 * (k if sc >= 0 else -k)
         pts[s] = (sc - rules.target_points) / 1000 + rules.uma[ranks[s] - 1] / 1000
     if tenhou_rounding:
-        pts[first] = -sum(pts[s] for s in range(4) if s != first)
+        pts[first] = -sum(pts[s] for s in seats if s != first)
     else:
         pts[first] += rules.oka / 1000
     return [round(p, 1) + 0.0 for p in pts]
@@ -96,7 +99,7 @@ class Game:
         self.on_round = on_round
         self.max_hands = max_hands
         self.events: list[Event] = []
-        self.scores = [rules.start_points] * 4
+        self.scores = [rules.start_points] * rules.players
         self.round: RiichiRound | None = None
 
     def _emit(self, ev: Event) -> None:
@@ -113,7 +116,7 @@ class Game:
         if self.seed is not None:
             start["seed"] = self.seed
         self._emit(start)
-        last = 7 if rules.game_length == "hanchan" else 3
+        last = (4 if rules.game_length == "hanchan" else 0) + rules.players - 1
         limit = last + (4 if rules.west_extension else 0)
         position = 0          # round wind * 4 + kyoku - 1
         honba = sticks = 0
@@ -151,6 +154,8 @@ class Game:
                     break
                 continue
             position += 1
+            if position % 4 == rules.players:      # three players: no fourth hand of a wind
+                position += 4 - rules.players
             if position > last and (top >= rules.target_points or position > limit):
                 break
         # leftover sticks to the first place
@@ -169,7 +174,7 @@ class AgentDecider:
 
     def __init__(self, agents: Sequence[Agent]) -> None:
         self.agents = list(agents)
-        self.views = [PlayerView(s) for s in range(4)]
+        self.views = [PlayerView(s) for s in range(len(self.agents))]
         self.observers = [getattr(a, "observe", None) for a in self.agents]
         self._choose = [a.choose for a in self.agents]
         # per seat: actions -> action (the referee's turn loop calls these directly); an
@@ -195,8 +200,13 @@ class AgentDecider:
 def seat_draw(seed: int) -> list[int]:
     """The seed's seat draw (riichi.md §2.3, as a uniform permutation): the index of the agent
     that sits at each seat; seat 0 is the first dealer (East)."""
+    return seat_order(seed, 4)
+
+
+def seat_order(seed: int, players: int) -> list[int]:
+    """:func:`seat_draw` for ``players`` seats (three-player games draw among three)."""
     digest = hashlib.blake2b(f"mjcore-seating:{seed}".encode(), digest_size=8).digest()
-    order = [0, 1, 2, 3]
+    order = list(range(players))
     random.Random(int.from_bytes(digest, "little")).shuffle(order)
     return order
 
@@ -214,7 +224,10 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
     ruleset: RuleSet = (RuleSet.preset(rules) if isinstance(rules, str)
                         else rules or DEFAULT_RULES)
     seating = seating or ruleset.seating
-    order = [0, 1, 2, 3] if seating == "fixed" else seat_draw(seed)
+    n = ruleset.players
+    if len(agents) != n:
+        raise EngineError(f"{n}-player rules ({ruleset.name}) need {n} agents, not {len(agents)}")
+    order = list(range(n)) if seating == "fixed" else seat_order(seed, n)
     given_names = list(names) if names else [getattr(a, "name", type(a).__name__)
                                              for a in agents]
     agents = [agents[i] for i in order]
@@ -228,7 +241,7 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
         if on_event is not None:
             on_event(ev)
 
-    game = Game(ruleset, lambda pos, honba: Wall.from_seed(seed, pos, honba), decider,
+    game = Game(ruleset, lambda pos, honba: Wall.from_seed(seed, pos, honba, n), decider,
                 names=names,
                 seed=seed,
                 on_event=events_hook if (any_observer or on_event is not None) else None)

@@ -161,7 +161,7 @@ class MjaiAgent:
                         f"the legal actions {[str(a) for a in actions]}")
 
     def close(self) -> None:
-        """Stop the bot process."""
+        """Stop the bot process and close its pipes."""
         if self.proc.poll() is None:
             try:
                 if self.proc.stdin:
@@ -170,6 +170,9 @@ class MjaiAgent:
             except (OSError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None and not pipe.closed:
+                pipe.close()
 
 
 def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:

@@ -22,6 +22,7 @@ from .actions import (
     DISCARD,
     DISCARD_ACTIONS,
     KAKAN,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -112,7 +113,7 @@ def _same(exp: Event, got: Event) -> str:
         return ""
     if "actor" in exp and exp["actor"] != got.get("actor"):
         return f"actor {got.get('actor')} instead of {exp['actor']}"
-    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan") and \
+    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita") and \
             tile_class(exp["pai"]) != tile_class(got["pai"]):
         return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
     if t == "dahai" and bool(exp.get("tsumogiri")) != bool(got.get("tsumogiri")):
@@ -268,6 +269,8 @@ class _RecordDriver:
             return Action(KAKAN, ev["pai"], tuple(ev["consumed"]))
         if t == "ryukyoku" and ev["reason"] == "kyushukyuhai":
             return Action(KYUUSHU)
+        if t == "kita":
+            return Action(KITA, ev["pai"])
         raise self.fail(f"event {self.pos}: the engine asks seat {seat} to act, the record has "
                         f"{t}")
 
@@ -292,7 +295,7 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
         return walls[i]
 
     names = next((ev.get("names") for ev in events if ev["type"] == "start_game"), None)
-    game = Game(rules, wall_source, driver, names=names or ["", "", "", ""],
+    game = Game(rules, wall_source, driver, names=names or [""] * rules.players,
                 on_event=driver.on_event)
     try:
         result = game.run()
@@ -392,8 +395,6 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
         text = _decode(data, name)
         if text.lstrip().startswith("<"):
             game = read_mjlog(text, name)
-            if game.sanma:
-                return RecordOutcome(name, "skipped", "three-player record")
             events = game.events
             use = rules or rules_for_mjlog(game)
         else:
@@ -402,8 +403,14 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
             use = rules or _rules_from_events(events)
     except InvalidHandError as exc:
         return RecordOutcome(name, "error", str(exc))
-    if not any(ev["type"] == "start_kyoku" for ev in events):
+    start = next((ev for ev in events if ev["type"] == "start_kyoku"), None)
+    if start is None:
         return RecordOutcome(name, "error", "no hands in the record")
+    players = len(start.get("tehais") or ())
+    if players != use.players:
+        return RecordOutcome(name, "error", f"a {_PLAYER_WORDS.get(players, str(players))}-"
+                             f"player record cannot replay under {use.players}-player rules "
+                             f"({use.name})")
     rep = replay_events(events, use, where=name)
     if rep.ok:
         return RecordOutcome(name, "agree", hands=rep.hands,
@@ -422,8 +429,12 @@ def _is_tenhou6(text: str) -> bool:
     return isinstance(doc, dict) and "log" in doc
 
 
+_PLAYER_WORDS = {3: "three", 4: "four"}
+
+
 def _rules_from_events(events: list[Event]) -> RuleSet:
-    """The rules a self-play record names (its option values, else its preset name)."""
+    """The rules a self-play record names (its option values, else its preset name); a record
+    that names none: ``tenhou``, or ``tenhou_sanma`` when it deals three hands."""
     for ev in events:
         if ev["type"] != "start_game":
             continue
@@ -441,4 +452,7 @@ def _rules_from_events(events: list[Event]) -> RuleSet:
                 return named
         except (MjcoreError, TypeError):
             break
+    start = next((ev for ev in events if ev["type"] == "start_kyoku"), {})
+    if len(start.get("tehais") or ()) == 3:
+        return RuleSet.preset("tenhou_sanma")
     return DEFAULT_RULES

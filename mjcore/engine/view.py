@@ -79,6 +79,11 @@ class PlayerView:
         return list(self._r().scores)
 
     @property
+    def players(self) -> int:
+        """The seat count: 4, or 3 for three-player riichi (no 2m-8m in its wall)."""
+        return self._r().n_seats
+
+    @property
     def dealer(self) -> int:
         """The dealer's seat."""
         return self._r().dealer
@@ -98,16 +103,22 @@ class PlayerView:
         """Tiles left to draw from the live wall."""
         return self._r().wall.remaining
 
+    def kita(self, seat: int) -> list[int]:
+        """The norths ``seat`` has set aside (three players, nukidora)."""
+        return list(self._r().kita[seat])
+
     def visible_counts(self) -> list[int]:
-        """Counts of the tiles this seat can see: own hand, every river and meld, indicators."""
+        """Counts of the tiles this seat can see: own hand, every river, meld and north set
+        aside, indicators."""
         rnd = self._r()
         seen = list(rnd.counts[self.seat])
-        for s in range(4):
+        for s in range(rnd.n_seats):
             for t in rnd.rivers[s]:
                 seen[t >> 2] += 1
             for m in rnd.melds[s]:
                 for t in m.tiles:
                     seen[t >> 2] += 1
+            seen[30] += len(rnd.kita[s])
         for t in rnd.wall.dora_indicators:
             seen[t >> 2] += 1
         return seen

@@ -1,5 +1,6 @@
 """The legal actions of a riichi hand: the choices after a draw (discards, riichi, tsumo, kans,
-kyuushu) and the claims on a discard (ron, pon, daiminkan, chi), each list sorted."""
+kyuushu, and with three players a north set aside) and the claims on a discard (ron, pon,
+daiminkan, chi; no chi with three players), each list sorted."""
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -13,6 +14,7 @@ from ..engine.actions import (
     DAIMINKAN,
     DISCARD_ACTIONS,
     KAKAN,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -25,6 +27,7 @@ from ..engine.events import RED_IDS
 from ..engine.handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
 from ..engine.turns import Start
 from .settlement import Settlement
+from .state import NORTH
 
 _PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS = DISCARD_ACTIONS
 _YAOCHUU_COUNTS = itemgetter(*YAOCHUU_KINDS)      # counts -> the 13 terminal/honor counts
@@ -72,10 +75,14 @@ class LegalActions(Settlement):
                     and self.rules.riichi_ankan != "never" and self._riichi_ankan_ok(seat, kind)):
                 acts.append(Action(ANKAN, -1, tuple(t for t in self.hands[seat]
                                                     if t >> 2 == kind)))
+            if kind == NORTH and self.rules.nukidora and self.wall.left > 0:
+                acts.append(Action(KITA, drawn))      # the drawn north, set aside
             return acts
         # the discards: one per tile class, the drawn tile as its own (tsumogiri) action
         acts = discard_choices(self.hands[seat], drawn, _PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS)
-        if (self.shanten13[seat] <= 1 and self.n_open[seat] == 0 and self.wall.left >= 4
+        # riichi needs a draw of one's own left: a tile for each seat
+        if (self.shanten13[seat] <= 1 and self.n_open[seat] == 0
+                and self.wall.left >= self.n_seats
                 and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
             acts.extend(self._riichi_actions(seat, drawn))
         if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat, rinshan=rinshan):
@@ -97,6 +104,10 @@ class LegalActions(Settlement):
         if (self.uninterrupted and not self.has_discarded[seat] and self.rules.kyuushu_kyuuhai
                 and _YAOCHUU_COUNTS(counts).count(0) <= 4):     # nine kinds or more
             acts.append(Action(KYUUSHU))
+        if counts[NORTH] and self.rules.nukidora and self.wall.left > 0:
+            # one north set aside (the drawn one when it is a north; copies are alike)
+            acts.append(Action(KITA, drawn if kind == NORTH else next(
+                t for t in self.hands[seat] if t >> 2 == NORTH)))
         return acts
 
     def ukeire(self, seat: int) -> tuple[int, list[int], list[int]]:
@@ -175,7 +186,7 @@ class LegalActions(Settlement):
                     acts.append(Action(PON, tile, pair))
             if c == 3 and len(self.kan_owners) < 4:
                 acts.append(Action(DAIMINKAN, tile, tuple(same)))
-        if seat == (discarder + 1) % 4 and kind < 27:
+        if seat == (discarder + 1) % 4 and kind < 27 and self.n_seats == 4:
             for x, y, forbidden in _CHI_OPTIONS[kind]:
                 if not (counts[x] and counts[y]):
                     continue

@@ -18,6 +18,7 @@ from ..engine.actions import (
     ANKAN,
     CHI,
     DAIMINKAN,
+    KITA,
     KYUUSHU,
     PASS,
     PON,
@@ -40,12 +41,14 @@ from .legal import LegalActions
 from .state import Meld, RoundResult
 
 _CALL_NAMES = {PON: "pon", CHI: "chi", DAIMINKAN: "daiminkan"}
+_NO_SEAT_COUNTS = [bytearray(34)]
 _DRAW, _REPLACEMENT, _CALLED = Start.DRAW, Start.REPLACEMENT, Start.CALLED
 
 # what each action type does on one's own turn (types never offered on a turn: END)
 _TURN_STEPS = tuple(
     {ActionType.DISCARD: Step.DISCARD, ActionType.RIICHI: Step.DISCARD,
      ActionType.TSUMO: Step.WIN, ActionType.ANKAN: Step.KONG, ActionType.KAKAN: Step.KONG,
+     ActionType.KITA: Step.KONG,        # like a kan: it may be robbed, then a replacement draw
      }.get(t, Step.END) for t in ActionType)
 # ron over pon and daiminkan over chi; several rons stand, or (atamahane) the first
 _CLAIM_RANKS = tuple(ClaimRanks.of(len(ActionType), {RON: 3, PON: 2, DAIMINKAN: 2, CHI: 1}.items(),
@@ -143,8 +146,10 @@ class RiichiRound(LegalActions):
     # ---- kans -------------------------------------------------------------------------
 
     def kong(self, seat: int, choice: Action, drawn: int = -1) -> RoundResult | None:
-        """Closed or added kan; returns a result if the kan is robbed."""
+        """Closed or added kan, or a north set aside; returns a result if it is robbed."""
         act = choice
+        if act.type == KITA:
+            return self._kita(seat, act.tile)
         immediate = self.rules.kan_dora_timing == "immediate"
         if act.type == ANKAN:
             for t in act.consumed:
@@ -185,6 +190,28 @@ class RiichiRound(LegalActions):
         self._update_waits(seat)
         return None
 
+    def _kita(self, seat: int, tile: int) -> RoundResult | None:
+        """Set a north aside (three players, nukidora): it shows a pending kan dora as a kan
+        would, may be robbed by ron (not chankan), and interrupts like a call (ippatsu, the
+        first go-around); the replacement draw follows."""
+        self._remove(seat, tile)
+        self.kita[seat].append(tile)
+        ev: Event = {"type": "kita", "actor": seat, "pai": tile}
+        self.emit(ev)
+        if self.pending_dora:
+            self.pending_dora = 0
+            self._reveal_dora()
+        rons = self.robbing(seat, tile, self._kita_offer, ev)
+        if rons:
+            return self._resolve_rons([s for s, _ in rons], seat, tile)
+        self._interrupt()
+        self._update_waits(seat)
+        return None
+
+    def _kita_offer(self, seat: int, declarer: int, tile: int) -> list[Action]:
+        """Ron on a north set aside (not chankan), when ``seat`` waits on it."""
+        return self._robbing_offer(seat, declarer, tile, chankan=False)
+
     def _chankan(self, seat: int, tile: int, kokushi_only: bool = False) -> RoundResult | None:
         """Chankan: the seats waiting on ``tile`` may rob ``seat``'s kan (only a kokushi wait
         for a closed kan)."""
@@ -195,13 +222,18 @@ class RiichiRound(LegalActions):
         return None
 
     def _chankan_offer(self, seat: int, konger: int, tile: int) -> list[Action]:
-        """Ron on the kan tile, when ``seat`` waits on it (a seat that waits and does not rob
-        the kan becomes furiten; when it robs, the hand ends)."""
-        if not (self.waits[seat] >> (tile >> 2)) & 1:
-            return [PASS]
+        """Ron on the kan tile, when ``seat`` waits on it (only a kokushi wait for a closed
+        kan when that option is on)."""
         if self.chankan_kokushi_only and not self._is_kokushi_wait(seat):
             return [PASS]
-        ron = not self.furiten(seat) and self._can_win(seat, tile, konger, chankan=True)
+        return self._robbing_offer(seat, konger, tile, chankan=True)
+
+    def _robbing_offer(self, seat: int, konger: int, tile: int, chankan: bool) -> list[Action]:
+        """Ron on a kan tile or a north set aside, when ``seat`` waits on it (a seat that waits
+        and does not rob it becomes furiten; when it robs, the hand ends)."""
+        if not (self.waits[seat] >> (tile >> 2)) & 1:
+            return [PASS]
+        ron = not self.furiten(seat) and self._can_win(seat, tile, konger, chankan=chankan)
         self._pass_winning_tile(seat)
         return [Action(RON, tile), PASS] if ron else [PASS]
 
@@ -214,7 +246,7 @@ class RiichiRound(LegalActions):
 
     def _interrupt(self) -> None:
         self.uninterrupted = False
-        self.ippatsu = [False] * 4
+        self.ippatsu = [False] * self.n_seats
 
     def discard(self, seat: int, choice: Action, drawn: int) -> Claimed | RoundResult | None:
         """Discard, claims, riichi acceptance, abortive checks. Returns a RoundResult, None
@@ -245,7 +277,11 @@ class RiichiRound(LegalActions):
             self.pending_dora = 0
             self._reveal_dora()
         # claims, asked of the seats that wait on the tile or could call it
-        candidates = may_claim(all_counts, waits, riichi, seat, kind, self.wall.left > 0)
+        if self.n_seats == 4:
+            candidates = may_claim(all_counts, waits, riichi, seat, kind, self.wall.left > 0)
+        else:       # (the kernel takes four seats: an empty fourth claims nothing)
+            candidates = may_claim(all_counts + _NO_SEAT_COUNTS, waits + [0], riichi + [False],
+                                   seat, kind, self.wall.left > 0)
         best: tuple[int, Action] | None = None
         if candidates:
             rons, best = self.claims(seat, tile, self.claim_actions, dahai, candidates)

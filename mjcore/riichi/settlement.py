@@ -1,5 +1,7 @@
 """Scoring and the endings of a riichi hand: wins (one or several), abortive and exhaustive
-draws, and the payments of each."""
+draws, and the payments of each. With three players seats are counted mod 3, the norths a
+winner set aside are dora (``kita``), a tsumo is paid without the absent player's share (the
+scorer's ``players=3``) and the noten payments come from a pool of 2,000."""
 from __future__ import annotations
 
 from .._core.scoring import ScoreResult
@@ -35,6 +37,7 @@ class Settlement(RoundState):
               honba_anyway: bool = False) -> ScoreResult:
         """Score seat's win on ``tile`` (already in hand for tsumo, not for ron)."""
         tsumo = target == seat
+        n = self.n_seats
         counts = bytearray(self.counts[seat])
         if not tsumo:
             counts[tile >> 2] += 1
@@ -44,7 +47,7 @@ class Settlement(RoundState):
         for m in self.melds[seat]:
             melds.append((_MELD_CODE[m.type], min(m.tiles) >> 2,
                           sum(1 for t in m.tiles if t in RED_IDS),
-                          (m.target - seat) % 4))
+                          (m.target - seat) % n))
         remaining = self.wall.left
         flags = 0
         if tsumo:
@@ -73,10 +76,11 @@ class Settlement(RoundState):
         pao = self.pao[seat]
         return score_counts(
             bytes(counts), tile >> 2, melds=melds, red=red, flags=flags,
-            seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
-            from_rel=(target - seat) % 4, pao_rel=-1 if pao < 0 else (pao - seat) % 4,
+            seat_wind=(seat - self.dealer) % n, round_wind=self.round_wind,
+            from_rel=(target - seat) % n, pao_rel=-1 if pao < 0 else (pao - seat) % n,
             dora=dora, ura=ura, honba=self.honba if (first_winner or honba_anyway) else 0,
-            riichi_sticks=self.sticks if first_winner else 0, rules=self.rules, winner=seat)
+            riichi_sticks=self.sticks if first_winner else 0, rules=self.rules, winner=seat,
+            kita=len(self.kita[seat]))
 
     def _resolve_rons(self, rons: list[int], discarder: int, tile: int,
                       chankan: bool = False) -> RoundResult:
@@ -99,10 +103,11 @@ class Settlement(RoundState):
                 raise EngineError(f"seat {w} won without a valid hand ({res.status})")
             results.append(res)
         self.sticks = 0
-        total = [0, 0, 0, 0]
+        n = self.n_seats
+        total = [0] * n
         for w, res in zip(winners, results, strict=True):
-            deltas = list(res.deltas)
-            for s in range(4):
+            deltas = list(res.deltas)[:n]
+            for s in range(n):
                 total[s] += deltas[s]
                 self.scores[s] += deltas[s]
             ev: Event = {"type": "hora", "actor": w, "target": target, "pai": tile,
@@ -120,27 +125,30 @@ class Settlement(RoundState):
                            tuple(winners))
 
     def _abort(self, reason: str, reveal: list[int] | None = None) -> RoundResult:
-        tenpais = [False] * 4
+        n = self.n_seats
+        tenpais = [False] * n
         for s in reveal or ():
             tenpais[s] = True
-        self.emit({"type": "ryukyoku", "reason": reason, "deltas": [0, 0, 0, 0],
+        self.emit({"type": "ryukyoku", "reason": reason, "deltas": [0] * n,
                    "scores": list(self.scores), "tenpais": tenpais})
         self.emit({"type": "end_kyoku"})
-        return RoundResult(reason, [0, 0, 0, 0], True, self.honba + 1, self.sticks)
+        return RoundResult(reason, [0] * n, True, self.honba + 1, self.sticks)
 
     def _exhaustive(self) -> RoundResult:
-        tenpai = [self.tenpai_mask(s) != 0 for s in range(4)]
+        n = self.n_seats
+        seats = range(n)
+        tenpai = [self.tenpai_mask(s) != 0 for s in seats]
         if self.rules.tenpai_declaration == "optional":
             # a tenpai hand not in riichi may be kept hidden (E, S, W, N from the dealer)
-            for d in range(4):
-                s = (self.dealer + d) % 4
+            for d in seats:
+                s = (self.dealer + d) % n
                 if tenpai[s] and not self.riichi[s]:
                     act = self.ask(s, [Action(TENPAI), PASS], "the exhaustive draw")
                     tenpai[s] = act.type == TENPAI
-        deltas = [0, 0, 0, 0]
+        deltas = [0] * n
         nagashi = []
         if self.rules.nagashi_mangan != "off":
-            for s in range(4):
+            for s in seats:
                 if self.rivers[s] and not self.river_called[s] and all(
                         _IS_YAOCHUU[t >> 2] for t in self.rivers[s]):
                     nagashi.append(s)
@@ -148,7 +156,7 @@ class Settlement(RoundState):
         if nagashi:
             reason = "nagashimangan"
             for s in nagashi:
-                for p in range(4):
+                for p in seats:
                     if p == s:
                         continue
                     pay = 4000 if (s == self.dealer or p == self.dealer) else 2000
@@ -157,11 +165,13 @@ class Settlement(RoundState):
                     deltas[p] -= pay
                     deltas[s] += pay
         else:
-            n = sum(tenpai)
-            if 0 < n < 4:
-                for s in range(4):
-                    deltas[s] = 3000 // n if tenpai[s] else -3000 // (4 - n)
-        for s in range(4):
+            # noten payments: a pool of 1,000 per other player (3,000; 2,000 with three)
+            pool = 1000 * (n - 1)
+            n_tenpai = sum(tenpai)
+            if 0 < n_tenpai < n:
+                for s in seats:
+                    deltas[s] = pool // n_tenpai if tenpai[s] else -pool // (n - n_tenpai)
+        for s in seats:
             self.scores[s] += deltas[s]
         self.emit({"type": "ryukyoku", "reason": reason, "deltas": deltas,
                    "scores": list(self.scores), "tenpais": tenpai})

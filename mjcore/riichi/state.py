@@ -17,9 +17,11 @@ from .._core.shanten import advance as _advance
 from ..engine.actions import Action
 from ..engine.events import Event
 from ..engine.handcalc import YAOCHUU_KINDS, advance
-from ..engine.turns import TurnReferee
+from ..engine.turns import EngineError, TurnReferee
 from ..engine.wall import Wall
 from .rules import RuleSet
+
+NORTH = 30           # the kind of North: set aside as nukidora with three players
 
 
 class Meld(NamedTuple):
@@ -71,33 +73,38 @@ class RoundState(TurnReferee[Action, RoundResult]):
                 on_event(ev)
 
             self.emit = emit              # type: ignore[method-assign]
+        # the seat count is the rules' (three-player riichi: seats 0-2, a 108-tile wall)
+        self.n_seats = n = rules.players
+        if wall.players != n:
+            raise EngineError(f"a {wall.players}-player wall for {n}-player rules")
         self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
         # bytearrays: bytes(counts) for the kernels is a copy, not a conversion
         self.counts = [kind_counts(h) for h in self.hands]
-        self.melds: list[list[Meld]] = [[], [], [], []]
-        self.n_open = [0, 0, 0, 0]
-        self.pon_kinds = [0, 0, 0, 0]          # bitmask of the kinds of the seat's pons
-        self.rivers: list[list[int]] = [[], [], [], []]
-        self.river_called = [False] * 4        # one of the seat's discards was called
-        self.disc_kinds = [0, 0, 0, 0]         # bitmask of kinds discarded (furiten)
-        self.waits = [0, 0, 0, 0]              # winning kinds of the 13-3k hand (bitmask)
-        self.shanten13 = [8, 8, 8, 8]             # exact when <= 1, else a lower bound
-        self.riichi = [False] * 4
-        self.double_riichi = [False] * 4
-        self.ippatsu = [False] * 4
-        self.furiten_temp = [False] * 4
-        self.furiten_riichi = [False] * 4
-        self.has_discarded = [False] * 4
-        self.has_drawn = [False] * 4
+        self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        self.kita: list[list[int]] = [[] for _ in range(n)]   # norths set aside (nukidora)
+        self.n_open = [0] * n
+        self.pon_kinds = [0] * n               # bitmask of the kinds of the seat's pons
+        self.rivers: list[list[int]] = [[] for _ in range(n)]
+        self.river_called = [False] * n        # one of the seat's discards was called
+        self.disc_kinds = [0] * n              # bitmask of kinds discarded (furiten)
+        self.waits = [0] * n                   # winning kinds of the 13-3k hand (bitmask)
+        self.shanten13 = [8] * n               # exact when <= 1, else a lower bound
+        self.riichi = [False] * n
+        self.double_riichi = [False] * n
+        self.ippatsu = [False] * n
+        self.furiten_temp = [False] * n
+        self.furiten_riichi = [False] * n
+        self.has_discarded = [False] * n
+        self.has_drawn = [False] * n
         self.uninterrupted = True
         self.kan_owners: list[int] = []
         self.pending_dora = 0
-        self.pao = [-1, -1, -1, -1]
+        self.pao = [-1] * n
         self.riichi_count = 0
         self._ukeire_cache: tuple[int, bytes, tuple[int, list[int], list[int]]] | None = None
         self.forbidden = 0                     # after chi/pon: the kinds kuikae forbids (mask)
         self.chankan_kokushi_only = False      # a closed kan: only kokushi may rob it
-        for s in range(4):
+        for s in range(n):
             self._update_waits(s)
 
     # ---- events -----------------------------------------------------------------------
@@ -137,6 +144,7 @@ class RoundState(TurnReferee[Action, RoundResult]):
         for m in self.melds[seat]:
             for t in m.tiles:
                 held[t >> 2] += 1
+        held[NORTH] += len(self.kita[seat])
         return held
 
     def _remove(self, seat: int, tile: int) -> None:
@@ -163,17 +171,16 @@ class RoundState(TurnReferee[Action, RoundResult]):
     # ---- invariants -------------------------------------------------------------------
 
     def tile_census(self) -> list[int]:
-        """Every one of the 136 tiles, wherever it is (hands, melds, rivers, wall)."""
+        """Every one of the 136 tiles (108 with three players), wherever it is (hands, melds,
+        norths set aside, rivers, wall)."""
         tiles: list[int] = []
-        for s in range(4):
+        for s in range(self.n_seats):
             tiles += self.hands[s]
             tiles += self.rivers[s]
+            tiles += self.kita[s]
             for m in self.melds[s]:
                 tiles += m.tiles
-        w = self.wall
-        tiles += w.live[w.pos:]
-        tiles += w.rinshan[w.n_rinshan:]
-        tiles += w.dora + w.ura
+        tiles += self.wall.unseen_tiles()
         return tiles
 
 

@@ -68,10 +68,11 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
     assert agreed == 1640
 
 
-def test_three_player_records_are_skipped(mjlog_members):
+def test_three_player_records_replay_under_sanma_rules(mjlog_members):
+    """(All of them: tests/engine/test_sanma_replay.py.)"""
     from mjcore.engine.replay import replay_source
 
     sanma = [n for n, d in mjlog_members.items() if b'<GO type="185"' in d[:4000]][:3]
     assert sanma
     for name in sanma:
-        assert replay_source(name, mjlog_members[name]).status == "skipped"
+        assert replay_source(name, mjlog_members[name]).status == "agree"
