@@ -48,9 +48,10 @@ WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rin
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
 HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-width, fast to read)
-# the columns written with dictionary pages: text with few distinct values (dictionary pages
-# on the number and byte columns cost reading time and save little)
-DICTIONARY_COLUMNS = ["source", "format", "rules", "player", "melds", "action", "hand_result"]
+# an extract part is lz4 with dictionary pages on every column but the 34-byte hands (nearly
+# all distinct): the analysis reads it in 106 ms against 146 ms for zstd with dictionary pages
+# on the text only, 35 MB instead of 17 MB (BENCHMARKS.md "analyse step, split")
+NO_DICTIONARY_COLUMNS = ("counts", "visible")
 
 
 def schema() -> Any:
@@ -737,7 +738,8 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
         write_table_atomic(table, os.path.join(out_dir, partition_name(index)),
-                           use_dictionary=DICTIONARY_COLUMNS)
+                           compression="lz4", use_dictionary=[
+                               c for c in table.column_names if c not in NO_DICTIONARY_COLUMNS])
         return res, None
     return res, table
 
