@@ -108,12 +108,20 @@ cdef void fill_dist(const GroupSpec* g, int i, int total, int* c, u8* states,
 
 
 cdef void fill_improve(const GroupSpec* g, int i, int total, int* c, const u8* dist,
-                       u16* improve, u32* next_rank) noexcept nogil:
+                       u16* improve, u8* complete, u32* next_rank) noexcept nogil:
+    # improve[r], and complete[r]: bit0 = the group is exactly sets, bit1 = sets + one pair
     cdef int v, k, mp
     cdef u32 r, r2
+    cdef u8 bits
     if i == g.n:
         r = next_rank[0]
         next_rank[0] += 1
+        bits = 0
+        if total % 3 == 0 and dist[r * 10 + total // 3] == 0:
+            bits |= 1
+        if total % 3 == 2 and dist[r * 10 + 5 + total // 3] == 0:
+            bits |= 2
+        complete[r] = bits
         for mp in range(10):
             improve[r * 10 + mp] = 0
         if total >= MAXT:
@@ -132,7 +140,7 @@ cdef void fill_improve(const GroupSpec* g, int i, int total, int* c, const u8* d
         if total + v > MAXT:
             break
         c[i] = v
-        fill_improve(g, i + 1, total + v, c, dist, improve, next_rank)
+        fill_improve(g, i + 1, total + v, c, dist, improve, complete, next_rank)
     c[i] = 0
 
 
@@ -205,10 +213,8 @@ cdef int write_group(FILE* f, int n, int seq, int lo_kinds) except -1:
             memset(c, 0, sizeof(c))
             fill_dist(&g, 0, 0, c, states, dist, &next_rank)
             next_rank = 0
-            fill_improve(&g, 0, 0, c, dist, improve, &next_rank)
+            fill_improve(&g, 0, 0, c, dist, improve, complete, &next_rank)
             fill_rank_parts(&g, lo_table, hi_table)
-        # complete[r]: bit0 = the group is exactly sets, bit1 = exactly sets + one pair
-        _fill_complete(&g, dist, complete)
         header[0] = npat
         header[1] = lo_size
         header[2] = hi_size
@@ -237,34 +243,6 @@ cdef int _write_worth(FILE* f, const u8* dist, u32 npat) except -1:
             vec[11 + m] = 64 - dist[r * 10 + 5 + m]
         fwrite(vec, 1, 16, f)
     return 0
-
-
-cdef void _fill_complete(const GroupSpec* g, const u8* dist, u8* complete) noexcept nogil:
-    cdef int c[10]
-    cdef u32 r = 0
-    memset(c, 0, sizeof(c))
-    _walk_complete(g, 0, 0, c, dist, complete, &r)
-
-
-cdef void _walk_complete(const GroupSpec* g, int i, int total, int* c, const u8* dist,
-                         u8* complete, u32* r) noexcept nogil:
-    cdef int v
-    cdef u8 bits
-    if i == g.n:
-        bits = 0
-        if total % 3 == 0 and dist[r[0] * 10 + total // 3] == 0:
-            bits |= 1
-        if total % 3 == 2 and dist[r[0] * 10 + 5 + total // 3] == 0:
-            bits |= 2
-        complete[r[0]] = bits
-        r[0] += 1
-        return
-    for v in range(5):
-        if total + v > MAXT:
-            break
-        c[i] = v
-        _walk_complete(g, i + 1, total + v, c, dist, complete, r)
-    c[i] = 0
 
 
 TABLE_FILE = "shanten_tables.bin"
