@@ -1,5 +1,6 @@
 """The riichi game engine: self-play games per second and replay of the real Tenhou games,
-with riichienv's environment measured in the same run for comparison.
+with riichienv's environment measured in the same run for comparison; three-player (sanma,
+``tenhou_sanma``) self-play and the replay of the 534 Tenhou sanma games beside them.
 
     .venv/bin/python -m pytest benchmarks/bench_engine.py --benchmark-only \
         --benchmark-columns=median,ops,rounds --benchmark-group-by=group
@@ -39,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from mjcore.engine.agents import EfficiencyAgent, RandomAgent
 from mjcore.engine.game import play_game
 from mjcore.engine.replay import replay_events, with_record_rounding
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
+from mjcore.engine.tenhou import read_mjlog, rules_for_go_type, rules_for_mjlog
 
 DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", "/work/shared/data/tenhou"))
 ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "3"))
@@ -56,6 +57,22 @@ def selfplay_efficiency(n: int = GAMES) -> int:
     for seed in range(n):
         play_game([EfficiencyAgent() for _ in range(4)], seed=seed)
     return n
+
+
+def selfplay_sanma_random(n: int = GAMES) -> int:
+    for seed in range(n):
+        play_game([RandomAgent(seed * 4 + i) for i in range(3)], seed=seed, rules="tenhou_sanma")
+    return n
+
+
+def selfplay_sanma_efficiency(n: int = GAMES) -> int:
+    for seed in range(n):
+        play_game([EfficiencyAgent() for _ in range(3)], seed=seed, rules="tenhou_sanma")
+    return n
+
+
+SELFPLAY = {"random": selfplay_random, "efficiency": selfplay_efficiency,
+            "sanma-random": selfplay_sanma_random, "sanma-efficiency": selfplay_sanma_efficiency}
 
 
 def riichienv_random(n: int = GAMES) -> int:
@@ -84,6 +101,28 @@ def load_tenhou_games() -> list[tuple[str, bytes]]:
             if m.name in complete:
                 out[m.name] = tar.extractfile(m).read()  # type: ignore[union-attr]
     return [(name, out[name]) for name in wanted]
+
+
+def load_sanma_games() -> list[tuple[str, bytes]]:
+    """The 534 three-player records of the archive (GO type 185)."""
+    out = []
+    with tarfile.open(DATA / "mjlog.tar.xz") as tar:
+        for m in tar:
+            f = tar.extractfile(m) if m.isfile() else None
+            if f is not None:
+                data = f.read()
+                if b'<GO type="185"' in data[:4000]:
+                    out.append((m.name, data))
+    return out
+
+
+def replay_sanma(games: list[tuple[str, bytes]]) -> int:
+    """Replay every sanma record under the rules it names (tenhou_sanma)."""
+    ok = 0
+    for name, data in games:
+        g = read_mjlog(data.decode("utf-8"), name)
+        ok += replay_events(g.events, rules_for_mjlog(g), where=name).ok
+    return ok
 
 
 def replay_all(games: list[tuple[str, bytes]]) -> int:
@@ -125,6 +164,30 @@ def test_selfplay_efficiency(benchmark):
     _record(benchmark, GAMES)
 
 
+def test_selfplay_sanma_random(benchmark):
+    benchmark.group = "self-play, random agents (hanchan)"
+    benchmark.pedantic(selfplay_sanma_random, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    _record(benchmark, GAMES)
+
+
+def test_selfplay_sanma_efficiency(benchmark):
+    benchmark.group = "self-play, efficiency agents (hanchan)"
+    benchmark.pedantic(selfplay_sanma_efficiency, rounds=ROUNDS, iterations=1, warmup_rounds=0)
+    _record(benchmark, GAMES)
+
+
+def test_replay_sanma_games(benchmark):
+    import pytest
+
+    if not (DATA / "mjlog.tar.xz").exists():
+        pytest.skip("Tenhou data not found")
+    games = load_sanma_games()
+    benchmark.group = "replay of the 534 Tenhou sanma games"
+    ok = benchmark.pedantic(replay_sanma, args=(games,), rounds=1, iterations=1)
+    benchmark.extra_info["agreeing"] = ok
+    _record(benchmark, len(games))
+
+
 def test_replay_all_tenhou_games(benchmark):
     import pytest
 
@@ -141,12 +204,12 @@ def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only", choices=["random", "efficiency"],
+    parser.add_argument("--only", choices=list(SELFPLAY),
                         help="run only this self-play workload and print its CPU games/s")
     parser.add_argument("--games", type=int, default=GAMES, help="games for --only")
     args = parser.parse_args()
     if args.only:
-        fn = selfplay_random if args.only == "random" else selfplay_efficiency
+        fn = SELFPLAY[args.only]
         c0 = time.process_time()
         n = fn(args.games)
         cpu = time.process_time() - c0
@@ -156,7 +219,9 @@ def main() -> None:
     rows = []
     for name, fn in [("mjcore self-play, random agents", selfplay_random),
                      ("riichienv RiichiEnv, random legal actions", riichienv_random),
-                     ("mjcore self-play, efficiency agents", selfplay_efficiency)]:
+                     ("mjcore self-play, efficiency agents", selfplay_efficiency),
+                     ("mjcore sanma self-play, random agents", selfplay_sanma_random),
+                     ("mjcore sanma self-play, efficiency agents", selfplay_sanma_efficiency)]:
         c0, w0 = time.process_time(), time.perf_counter()
         n = fn()
         c1, w1 = time.process_time(), time.perf_counter()
@@ -172,6 +237,13 @@ def main() -> None:
     print(f"| replay of {len(games)} Tenhou games ({ok} agree) | {len(games)} | "
           f"{len(games) / (c1 - c0):.1f} ({c1 - c0:.1f} s CPU) | "
           f"{len(games) / (w1 - w0):.1f} ({w1 - w0:.1f} s wall) |")
+    sanma = load_sanma_games()
+    c0, w0 = time.process_time(), time.perf_counter()
+    ok = replay_sanma(sanma)
+    c1, w1 = time.process_time(), time.perf_counter()
+    print(f"| replay of {len(sanma)} Tenhou sanma games ({ok} agree) | {len(sanma)} | "
+          f"{len(sanma) / (c1 - c0):.1f} ({c1 - c0:.1f} s CPU) | "
+          f"{len(sanma) / (w1 - w0):.1f} ({w1 - w0:.1f} s wall) |")
     print(f"load average: {os.getloadavg()}")
 
 
