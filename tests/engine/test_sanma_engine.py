@@ -328,3 +328,13 @@ def test_play_and_replay_cli(tmp_path):
     res = CliRunner().invoke(main, ["play", "--games", "1", "--rules", "tenhou_sanma",
                                     "--agents", "random,random,random,random"])
     assert res.exit_code != 0 and "one to 3 agent names" in res.output
+
+
+def test_no_kita_without_nukidora():
+    """Four-player rules (and three-player rules with nukidora off) keep every north."""
+    rnd = make_round({0: "123p456p789p1s1s4z"}, draws="4z")
+    rnd.rules = SANMA.replace(nukidora=False)
+    acts = rnd.turn_actions(0, rnd.draw(0, Start.DRAW), Start.DRAW)
+    assert KITA not in [a.type for a in acts]
+    res = play_game([EfficiencyAgent() for _ in range(4)], seed=2)
+    assert not any(e["type"] == "kita" for e in res.events)
