@@ -13,7 +13,7 @@ from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, 
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
 from mjcore._core.types cimport (ST_NO_YAKU, ST_BAD_TILE, ST_NOT_AGARI, ST_DISCARD_NOT_HELD,
                                  ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
-from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, agari_forms,
+from mjcore._core.shanten cimport (check_row, check_forms, shanten_forms, agari_forms,
                                    advance_forms, ukeire_forms)
 
 # Every kernel status (types.Status) by its C name, as compiled: mjcore.status is checked
@@ -31,23 +31,6 @@ cdef extern from "bits.h":
     u32 mj_compress3(u32 spaced) noexcept nogil
 
 cdef u64 ALL_KINDS = (<u64>1 << 34) - 1
-
-
-cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:
-    """Pack and validate one row. want: 0 = 13-3k or 14-3k tiles, 13 or 14 = exactly that."""
-    cdef int total
-    if n_melds < 0 or n_melds > 4:
-        return ST_BAD_MELDS
-    total = pack_counts(counts, h)
-    if total < 0:
-        return ST_BAD_COUNT
-    total += 3 * n_melds
-    if want == 0:
-        if total != 13 and total != 14:
-            return ST_BAD_TOTAL
-    elif total != want:
-        return ST_BAD_TOTAL
-    return ST_OK
 
 
 cdef inline int row_shanten(const u8* counts, int n_melds, int forms, i8* out,

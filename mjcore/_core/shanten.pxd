@@ -4,7 +4,8 @@
 # called melds. Functions that take a PackedHand expect it valid (see pack_counts);
 # functions that return int use negative Status codes for errors.
 
-from mjcore._core.types cimport u8, i8, u16, u32, u64, PackedHand, FORMS_RIICHI
+from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, FORMS_RIICHI, ST_OK,
+                                 ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS)
 
 cdef struct GroupTable:
     const u32* lo          # rank part for the low kinds, (rank << 4) | sum, or 0xFFFFFFFF
@@ -18,6 +19,23 @@ cdef struct GroupTable:
 
 # counts[34] -> packed; returns the tile total, or ST_BAD_COUNT if any count > 4.
 cdef int pack_counts(const u8* counts, PackedHand* out) noexcept nogil
+# Pack and check one hand of counts with n_melds called melds: ST_BAD_MELDS (not 0-4),
+# ST_BAD_COUNT, ST_BAD_TOTAL (want: 0 = 13-3k or 14-3k tiles, 13 or 14 = exactly that), ST_OK.
+cdef inline int check_row(const u8* counts, int n_melds, PackedHand* h, int want) noexcept nogil:
+    cdef int total
+    if n_melds < 0 or n_melds > 4:
+        return ST_BAD_MELDS
+    total = pack_counts(counts, h)
+    if total < 0:
+        return ST_BAD_COUNT
+    total += 3 * n_melds
+    if want == 0:
+        if total != 13 and total != 14:
+            return ST_BAD_TOTAL
+    elif total != want:
+        return ST_BAD_TOTAL
+    return ST_OK
+
 # Ranks of the four groups; ST_BAD_TOTAL if a group holds more than 14 tiles.
 cdef int group_ranks(const PackedHand* h, u32* ranks) noexcept nogil
 

@@ -630,19 +630,10 @@ cdef inline int _checked(bytes counts, int n_melds, int forms, PackedHand* h,
                          int want) except -100:
     """Pack a 34-byte count string; want = 0 (13-3k or 14-3k tiles), 13 or 14."""
     cdef const unsigned char* p = counts
-    cdef int total
     if len(counts) != 34:
         raise ValueError("counts must be 34 bytes")
     check_forms(forms)
-    if n_melds < 0 or n_melds > 4:
-        return ST_BAD_MELDS
-    total = pack_counts(p, h)
-    if total < 0:
-        return ST_BAD_COUNT
-    total += 3 * n_melds
-    if (want == 0 and total != 13 and total != 14) or (want != 0 and total != want):
-        return ST_BAD_TOTAL
-    return ST_OK
+    return check_row(p, n_melds, h, want)
 
 
 def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI):
