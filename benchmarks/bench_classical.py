@@ -11,12 +11,11 @@ of ``--rounds`` timed calls for each, in hands per second on ``--threads`` threa
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+from timing import median_times
 
 HERE = Path(__file__).resolve().parent
 ARCHIVE = HERE.parents[1] / "shared" / "data" / "classical" / "bradfield-games.tar.xz"
@@ -45,19 +44,6 @@ def riichi_arrays(rows: int) -> dict[str, np.ndarray]:
     return {k: np.ascontiguousarray(np.concatenate([v] * reps)[:rows]) for k, v in arrays.items()}
 
 
-def timed(fn, rounds: int) -> tuple[float, float]:
-    """Median wall time and median CPU time of the process (the machine may be shared: CPU
-    time is what one core spends, whatever else runs)."""
-    fn()
-    wall, cpu = [], []
-    for _ in range(rounds):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    return statistics.median(wall), statistics.median(cpu)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=200000)
@@ -73,9 +59,10 @@ def main() -> None:
     assert not res.status.any(), "bad classical rows"
     n = args.rows
     for _ in range(2):          # interleaved, so both see the same machine
-        w_c, c_c = timed(lambda: score_deals(**c, rules="bradfield", n_threads=args.threads),
-                         args.rounds)
-        w_r, c_r = timed(lambda: riichi_score(**r, n_threads=args.threads), args.rounds)
+        w_c, c_c = median_times(
+            lambda: score_deals(**c, rules="bradfield", n_threads=args.threads), args.rounds)
+        w_r, c_r = median_times(lambda: riichi_score(**r, n_threads=args.threads),
+                                args.rounds)
     print(f"{n} rows, {args.threads} thread(s), median of {args.rounds}; wall / CPU time")
     print(f"classical batch score (4 hands + settlement): {n / w_c / 1e6:.2f} / "
           f"{n / c_c / 1e6:.2f} M deals/s")

@@ -16,7 +16,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ except ImportError:
 
 import pytest
 from random_hands import CHI, KAN_ADDED, KAN_CLOSED, KAN_OPEN, PON, random_wins
+from timing import interleaved_ratios, median_times
 
 SEED = 20260101
 N_BATCH = int(os.environ.get("MJCORE_BENCH_SCORING_N", "20000"))
@@ -40,8 +40,8 @@ ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "7"))
 
 class Corpus:
     def __init__(self) -> None:
-        from mjcore.riichi.batch_scoring import pack_prepared
         from mjcore.hand import Hand, Meld
+        from mjcore.riichi.batch_scoring import pack_prepared
 
         self.hands = random_wins(N_BATCH, SEED)
         self.arrays = pack_prepared([h.kernel_args() for h in self.hands])
@@ -56,7 +56,8 @@ class Corpus:
             kw = {"tsumo": h.tsumo, "seat_wind": h.seat_wind, "round_wind": h.round_wind,
                       "dora": [t // 4 for t in h.dora_ids], "ura": [t // 4 for t in h.ura_ids],
                       "riichi": h.riichi, "double_riichi": h.double_riichi, "ippatsu": h.ippatsu,
-                      "rinshan": h.rinshan, "chankan": h.chankan, "haitei": h.haitei, "houtei": h.houtei,
+                      "rinshan": h.rinshan, "chankan": h.chankan, "haitei": h.haitei,
+                      "houtei": h.houtei,
                       "tenhou": h.tenhou, "chiihou": h.chiihou, "honba": h.honba,
                       "riichi_sticks": h.riichi_sticks}
             self.single.append((hand, h.win_id // 4, kw))
@@ -167,7 +168,8 @@ def sanma_batch_runner(n_threads: int) -> tuple[Callable[[], Any], int]:
 
 
 def sanma_tenhou_runner() -> tuple[Callable[[], Any], int]:
-    """The 3,986 real Tenhou sanma wins, converted from the archive (tests/scoring/sanma_cases.py)."""
+    """The 3,986 real Tenhou sanma wins, converted from the archive
+    (tests/scoring/sanma_cases.py)."""
     from sanma_cases import load_sanma_cases
 
     from mjcore.riichi.batch_scoring import pack_tenhou, score
@@ -181,18 +183,7 @@ def sanma_vs_four_player(rounds: int) -> list[float]:
     random corpora of the same size timed back to back in each round."""
     sanma, n_s = sanma_batch_runner(1)
     four, n_f = batch_runner(1)
-    sanma()
-    four()
-    ratios = []
-    for _ in range(rounds):
-        c = time.process_time()
-        sanma()
-        t_s = time.process_time() - c
-        c = time.process_time()
-        four()
-        t_f = time.process_time() - c
-        ratios.append((n_s / t_s) / (n_f / t_f))
-    return ratios
+    return interleaved_ratios(sanma, n_s, four, n_f, rounds)
 
 
 RUNNERS: dict[str, Callable[[], tuple[Callable[[], Any], int]]] = {
@@ -224,14 +215,8 @@ def test_scoring(benchmark: Any, name: str) -> None:
 def _median_rates(run: Callable[[], Any], hands: int, repeats: int) -> tuple[float, float]:
     """(wall-clock, process CPU-time) hands/s at the median of ``repeats`` runs. On a loaded
     machine the CPU-time rate is the better estimate of one core's speed."""
-    run()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        t, c = time.perf_counter(), time.process_time()
-        run()
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    return hands / statistics.median(wall), hands / statistics.median(cpu)
+    wall, cpu = median_times(run, repeats)
+    return hands / wall, hands / cpu
 
 
 def batch_same_hands_runner() -> tuple[Callable[[], Any], int]:
@@ -250,18 +235,7 @@ def interleaved_ratio(rounds: int, peer_runner: Callable[[], tuple[Callable[[], 
     each ratio."""
     ours, n_ours = batch_same_hands_runner()
     peer, n_peer = peer_runner()
-    ours()
-    peer()
-    ratios = []
-    for _ in range(rounds):
-        c = time.process_time()
-        ours()
-        t_ours = time.process_time() - c
-        c = time.process_time()
-        peer()
-        t_peer = time.process_time() - c
-        ratios.append((n_ours / t_ours) / (n_peer / t_peer))
-    return ratios
+    return interleaved_ratios(ours, n_ours, peer, n_peer, rounds)
 
 
 def main() -> None:
