@@ -104,18 +104,17 @@ def _in_memory(ex: Path) -> list[tuple[object, object]]:
     """Every part of the extract as the analysis takes it in memory: the hands' numpy arrays
     and the win rows' scoring arrays (built once, outside the timing)."""
     import numpy as np
-    import pyarrow as pa
 
-    from mjcore.dataset.analysis import WIN_ACTIONS, WinInputs, _hands, _is_in, read_input_part
+    from mjcore.dataset.analysis import _hands, read_input_part, win_inputs
     from mjcore.dataset.common import part_files
 
     parts = []
     for f in part_files(str(ex)):
-        table = read_input_part(f)
+        table, wins = read_input_part(f)
         h = _hands(table)
-        wins = np.flatnonzero(_is_in(table.column("action").combine_chunks(), WIN_ACTIONS))
-        keep = [c for c in WinInputs.COLUMNS if c in table.column_names]
-        parts.append((h, WinInputs.of(table.select(keep).take(pa.array(wins)), h.counts[wins])))
+        found = win_inputs(table, h, np.ones(table.num_rows, bool), wins)
+        assert found is not None
+        parts.append((h, found[1]))
     return parts
 
 
@@ -175,7 +174,6 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     import importlib
 
     import numpy as np
-    import pyarrow as pa
 
     from mjcore.dataset.common import part_files
     from mjcore.dataset.hands import analyze_hands
@@ -191,22 +189,18 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
             spent = dict.fromkeys(names, 0.0)
             for f in part_files(str(ex)):
                 c = [time.process_time()]
-                table = an.read_input_part(f)
+                table, side = an.read_input_part(f)
                 c.append(time.process_time())
                 h = an._hands(table)
                 c.append(time.process_time())
                 analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                               n_threads=1)
                 c.append(time.process_time())
-                rows = np.flatnonzero(an._is_in(table.column("action").combine_chunks(),
-                                                an.WIN_ACTIONS))
-                keep = [c for c in an.WinInputs.COLUMNS if c in table.column_names]
-                wins = an.WinInputs.of(table.select(keep).take(pa.array(rows)),
-                                       h.counts[rows])
+                _rows, wins = an.win_inputs(table, h, np.ones(table.num_rows, bool), side)
                 c.append(time.process_time())
                 wins.score(1)
                 c.append(time.process_time())
-                analysed = an._analyse(table, 1, None, "bench")
+                analysed = an._analyse(table, 1, None, "bench", side)
                 tables = an._split_tables(analysed, {k: an._column(table, k)
                                                      for k in an.KEY_COLUMNS})
                 c.append(time.process_time())

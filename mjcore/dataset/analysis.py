@@ -32,6 +32,7 @@ from .._core.shanten import RIICHI
 from ..analysis import winning_forms
 from ..errors import MjcoreError
 from .common import (
+    WINS_TABLE,
     PartitionPlan,
     Problem,
     atomic_write_json,
@@ -48,6 +49,9 @@ from .hands import analyze_hands
 INPUT_COLUMNS = ("format", "counts", "red", "hand", "n_melds", "visible", "action", "tile",
                  "discard", "game", "decision", "melds", "seat", "dealer", "round_wind",
                  "dora_markers", "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
+# the input columns only the win rows need: read from an extract's side table of its wins
+WIN_ONLY_COLUMNS = ("red", "melds", "seat", "dealer", "round_wind", "dora_markers",
+                    "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # string columns read as dictionaries (a few distinct values, many rows)
 DICTIONARY_COLUMNS = ("format", "action", "rules")
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
@@ -498,7 +502,9 @@ class _Analysed:
 
 
 def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
-             where: str) -> _Analysed:
+             where: str, wins: Any = None) -> _Analysed:
+    """The analysis of ``table``; ``wins``: its win rows with the columns scoring reads and
+    ``row`` (an extract's side table), else the win rows are taken from ``table``."""
     h = _hands(table)
     res = analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                         n_threads=n_threads)
@@ -526,7 +532,7 @@ def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
     w_rows = tenpai[sub]
     w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
                             h.visible[w_rows, w_kinds], 4)
-    score_rows, score_status, score_values = _score_wins(table, h, ok, n_threads)
+    score_rows, score_status, score_values = _score_wins(table, h, ok, n_threads, wins)
     return _Analysed(h, res, ok, is13, is14, is14 & (res.made_best >= 0), w_rows,
                      w_kinds.astype(np.int8), w_left.astype(np.int8), score_rows, score_status,
                      score_values)
@@ -597,23 +603,41 @@ def _score_types() -> list[tuple[str, Any]]:
             ("score_yakuman", pa.int8())]
 
 
-def _score_wins(table: Any, h: _Hands, ok: np.ndarray, n_threads: int | None
-                ) -> tuple[np.ndarray, list[str], np.ndarray]:
+def _score_wins(table: Any, h: _Hands, ok: np.ndarray, n_threads: int | None,
+                wins: Any = None) -> tuple[np.ndarray, list[str], np.ndarray]:
     """The win rows of an extract scored by the batch scoring kernel: (rows, status of each,
     (M, 4) han, fu, points, yakuman, -1 where not won)."""
+    found = win_inputs(table, h, ok, wins)
+    if found is None:
+        return np.zeros(0, np.int64), [], np.zeros((0, 4), np.int64)
+    rows, inputs = found
+    status, values = inputs.score(n_threads)
+    return rows, status, values
+
+
+def win_inputs(table: Any, h: _Hands, ok: np.ndarray, wins: Any = None
+               ) -> tuple[np.ndarray, WinInputs] | None:
+    """The analysed win rows of an extract and their scoring inputs (None when the table is
+    not an extract); ``wins`` as for :func:`_analyse`."""
     import pyarrow as pa
 
     need = ("action", "melds", "tile", "seat", "dealer", "round_wind", "dora_markers",
             "ura_markers", "win_flags", "from_seat", "rules")
-    if all(c in table.column_names for c in need) and \
-            ("red" in table.column_names or "closed" in table.column_names):
+    if wins is not None:
+        rows = wins.column("row").to_numpy()
+        good = ok[rows]
+        source = wins if good.all() else wins.filter(pa.array(good))
+        rows = rows[good]
+    else:
+        if not all(c in table.column_names for c in need) or \
+                ("red" not in table.column_names and "closed" not in table.column_names):
+            return None
         rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS) & ok)
-        if rows.size:
-            names = [c for c in WinInputs.COLUMNS if c in table.column_names]
-            wins = WinInputs.of(table.select(names).take(pa.array(rows)), h.counts[rows])
-            status, values = wins.score(n_threads)
-            return rows, status, values
-    return np.zeros(0, np.int64), [], np.zeros((0, 4), np.int64)
+        source = table.take(pa.array(rows))
+    if not rows.size:
+        return None
+    names = [c for c in WinInputs.COLUMNS if c in source.column_names]
+    return rows, WinInputs.of(source.select(names), h.counts[rows])
 
 
 # ---- the split layout of an analysed Parquet part ----------------------------------------------
@@ -1023,18 +1047,18 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     on_disk = isinstance(source, (str, ParquetSlice))
     if on_disk:
         try:
-            table = read_input_part(source)
+            table, wins = read_input_part(source)
         except (OSError, pa.ArrowInvalid) as exc:
             problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
             table = None
     else:
-        table = source
+        table, wins = source, None
     out_name = _out_name(name)
     analysed = result = None
     if table is not None:
         try:
             if on_disk:
-                analysed = _analyse(table, n_threads, problems, name)
+                analysed = _analyse(table, n_threads, problems, name, wins)
             else:
                 result = analyze_table(table, n_threads=n_threads, problems=problems,
                                        where=name)
@@ -1067,10 +1091,12 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             "problems": [p.as_dict() for p in problems]}
 
 
-def read_input_part(source: str | ParquetSlice) -> Any:
+def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
     """The columns of a Parquet part (a file or a slice of one) that the analysis reads
     (``closed`` only when ``counts`` or ``red`` is missing), strings of a few distinct values
-    as dictionaries."""
+    as dictionaries; and the part's win rows from the extract's side table (None when it has
+    none, or when they do not match the part: the part then has the win columns too)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     path = source if isinstance(source, str) else source.path
@@ -1083,12 +1109,36 @@ def read_input_part(source: str | ParquetSlice) -> Any:
         wanted = [c for c in wanted if c != "hand"]
     if "action" in wanted and "tile" in wanted:
         wanted = [c for c in wanted if c != "discard"]
+    side = os.path.join(os.path.dirname(path), WINS_TABLE, os.path.basename(path))
+    wins = None
     with pq.ParquetFile(path, memory_map=True, metadata=meta,
                         read_dictionary=[c for c in DICTIONARY_COLUMNS if c in names]) as f:
-        if isinstance(source, ParquetSlice):
-            return f.read_row_groups(range(source.first, source.end), columns=wanted,
-                                     use_threads=False)
-        return f.read(columns=wanted, use_threads=False)
+        def read(columns: list[str]) -> Any:
+            if isinstance(source, ParquetSlice):
+                return f.read_row_groups(range(source.first, source.end), columns=columns,
+                                         use_threads=False)
+            return f.read(columns=columns, use_threads=False)
+
+        later = [c for c in WIN_ONLY_COLUMNS if c in wanted]
+        if not isinstance(source, str) or "action" not in wanted or not os.path.exists(side):
+            return read(wanted), None
+        table = read([c for c in wanted if c not in later])
+        try:
+            wins = pq.read_table(side, columns=["row", *later, "tile"], use_threads=False,
+                                 read_dictionary=["rules"], memory_map=True)
+        except (OSError, pa.ArrowInvalid, KeyError):
+            wins = None
+        rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS))
+        if wins is None or not np.array_equal(wins.column("row").to_numpy(), rows) or \
+                not _column(wins, "tile").equals(_column(table, "tile").take(pa.array(rows))):
+            wins = None                       # not this part's: read the columns here
+        if wins is None or (_is_in(_column(table, "format"), ("mjs",)).any()
+                            if "format" in table.column_names else False):
+            more = read([c for c in later if c not in table.column_names] if wins is None
+                        else ["rules"])
+            for c in more.column_names:
+                table = table.append_column(more.schema.field(c), more.column(c))
+    return table, wins
 
 
 def _part_rows(source: Any) -> int:
@@ -1119,7 +1169,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     ``dask``: a scheduler address, a ``Client``, or ``"local"`` for a local cluster of one
     single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
-    plan = PartitionPlan(out)
+    plan = PartitionPlan(out, SIDE_TABLES)
     manifest_path = os.path.join(out, "_analyze.json")
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
                 "schema": "mjcore.dataset.analyze/3"}
@@ -1136,9 +1186,6 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
                           "folder")
     if not resume:
         plan.clear()
-        for side in SIDE_TABLES:
-            if os.path.isdir(os.path.join(out, side)):
-                PartitionPlan(os.path.join(out, side)).clear()
     atomic_write_json(manifest_path, manifest)
     summary = AnalyzeSummary()
 

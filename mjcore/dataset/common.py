@@ -10,6 +10,9 @@ from typing import Any
 
 PART_PREFIX = "part-"
 PROBLEMS_PREFIX = "_problems-"
+# the side table of an extract part: its win rows again, so that the analysis scores them
+# without reading from every row the columns only they use
+WINS_TABLE = "wins"
 
 
 def partition_name(index: int) -> str:
@@ -71,10 +74,12 @@ def write_table_atomic(table: Any, path: str, **options: Any) -> None:
 
 
 class PartitionPlan:
-    """An output folder of ``part-NNNNN.parquet`` files and their problem lists."""
+    """An output folder of ``part-NNNNN.parquet`` files and their problem lists, and of the
+    subfolders ``sides`` of side tables (parts named as the parts they belong to)."""
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, sides: Iterable[str] = ()) -> None:
         self.directory = os.fspath(directory)
+        self.sides = tuple(sides)
         os.makedirs(self.directory, exist_ok=True)
 
     def path(self, index: int) -> str:
@@ -95,11 +100,20 @@ class PartitionPlan:
         return read_problems(self.directory)
 
     def clear(self) -> None:
-        """Remove the parts and problem lists (not other files)."""
+        """Remove the parts, problem lists and side tables' parts (not other files)."""
         for name in os.listdir(self.directory):
             if (name.endswith(".parquet") and not name.startswith((".", "_"))) or \
                     (name.startswith(PROBLEMS_PREFIX) and name.endswith(".json")):
                 os.unlink(os.path.join(self.directory, name))
+        for side in self.sides:
+            if os.path.isdir(os.path.join(self.directory, side)):
+                for path in part_files(os.path.join(self.directory, side)):
+                    os.unlink(path)
+
+    def side_path(self, side: str, index: int) -> str:
+        """Path of side table ``side``'s part ``index`` (its folder made when missing)."""
+        os.makedirs(os.path.join(self.directory, side), exist_ok=True)
+        return os.path.join(self.directory, side, partition_name(index))
 
 
 def part_files(directory: str) -> list[str]:

@@ -31,6 +31,7 @@ from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
 from ..tiles import format_tiles
 from .common import (
+    WINS_TABLE,
     PartitionPlan,
     Problem,
     atomic_write_json,
@@ -52,6 +53,19 @@ HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-w
 # all distinct): the analysis reads it in 106 ms against 146 ms for zstd with dictionary pages
 # on the text only, 35 MB instead of 17 MB (BENCHMARKS.md "analyse step, split")
 NO_DICTIONARY_COLUMNS = ("counts", "visible")
+
+
+def win_rows(table: Any) -> Any:
+    """The ``tsumo`` and ``ron`` rows of an extract table, after ``row``, their row in it."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    hit = pc.is_in(table.column("action"), value_set=pa.array(["tsumo", "ron"]))
+    rows = np.flatnonzero(pc.fill_null(hit, False).to_numpy(zero_copy_only=False))
+    wins = table.take(pa.array(rows))
+    return wins.add_column(0, pa.field("row", pa.int32(), nullable=False),
+                           pa.array(rows.astype(np.int32)))
 
 
 def schema() -> Any:
@@ -735,11 +749,14 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     table = cols.table()
     res = PartitionResult(index, table.num_rows, len(items), problems)
     if out_dir is not None:
+        options = {"compression": "lz4", "use_dictionary": [
+            c for c in table.column_names if c not in NO_DICTIONARY_COLUMNS]}
+        os.makedirs(os.path.join(out_dir, WINS_TABLE), exist_ok=True)
+        write_table_atomic(win_rows(table), os.path.join(out_dir, WINS_TABLE,
+                                                         partition_name(index)), **options)
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
-        write_table_atomic(table, os.path.join(out_dir, partition_name(index)),
-                           compression="lz4", use_dictionary=[
-                               c for c in table.column_names if c not in NO_DICTIONARY_COLUMNS])
+        write_table_atomic(table, os.path.join(out_dir, partition_name(index)), **options)
         return res, None
     return res, table
 
@@ -788,7 +805,7 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
     for p in paths:
         if not os.path.exists(p):
             raise MjcoreError(f"{p}: no such file or folder")
-    plan = PartitionPlan(out) if out is not None else None
+    plan = PartitionPlan(out, (WINS_TABLE,)) if out is not None else None
     if plan is not None:
         _check_manifest(plan, paths, records_per_partition, resume)
     tables: list[Any] = []

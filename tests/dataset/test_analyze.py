@@ -1,6 +1,8 @@
 """The analysis columns: against the single-hand API, the `mahjong` package and the records."""
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -17,9 +19,11 @@ from mjcore.dataset.analysis import (
     analyze,
     analyze_dir,
     analyze_table,
+    read_input_part,
     read_table,
 )
-from mjcore.dataset.extraction import _mpsz
+from mjcore.dataset.common import WINS_TABLE
+from mjcore.dataset.extraction import _mpsz, win_rows
 from mjcore.dataset.hands import NOT_HELD
 from mjcore.errors import MjcoreError
 from mjcore.tiles import parse_kinds
@@ -229,6 +233,30 @@ def test_an_analysed_part_is_a_base_file_and_null_free_side_tables(tmp_path, ext
     with pytest.raises(MjcoreError, match=r"side table .* is gone"):
         read_table(str(out), ["game", "waits"])
     assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
+
+
+def test_the_win_rows_side_table_of_an_extract_is_used_when_it_matches(tmp_path,
+                                                                       extract_table):
+    """The analysis scores the wins from the extract's side table of its win rows; a side
+    table that is not its part's is not used (the part's own columns are read)."""
+    src = tmp_path / "in"
+    (src / WINS_TABLE).mkdir(parents=True)
+    for i in range(2):
+        part = extract_table.slice(i * 2500, 2500)
+        pq.write_table(part, src / f"part-{i:05d}.parquet")
+        pq.write_table(win_rows(part), src / WINS_TABLE / f"part-{i:05d}.parquet")
+    table, wins = read_input_part(str(src / "part-00000.parquet"))
+    actions = extract_table.slice(0, 2500)["action"].to_pylist()
+    assert wins["row"].to_pylist() == [i for i, a in enumerate(actions) if a in ("tsumo", "ron")]
+    assert "melds" not in table.column_names and "melds" in wins.column_names
+    shutil.copy(src / WINS_TABLE / "part-00000.parquet", src / WINS_TABLE / "part-00001.parquet")
+    table, wins = read_input_part(str(src / "part-00001.parquet"))
+    assert wins is None and "melds" in table.column_names
+    out = tmp_path / "out"
+    analyze_dir(str(src), str(out), workers=1)
+    want = analyze_table(extract_table.slice(0, 5000), n_threads=1)
+    assert read_table(str(out)).equals(want.replace_schema_metadata(None))
+    assert want["score_status"].to_pylist().count("win") > 10
 
 
 @pytest.mark.parametrize(("column", "values"), [

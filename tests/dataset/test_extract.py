@@ -11,12 +11,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from mjcore.dataset.common import WINS_TABLE
 from mjcore.dataset.extraction import (
     ACTIONS,
     extract,
     extract_partition,
     problems_of,
     schema,
+    win_rows,
 )
 from mjcore.engine.actions import PASS, TENPAI, ActionType
 from mjcore.engine.events import write_mjai
@@ -172,6 +174,8 @@ def test_parts_resume_and_archives(records, tmp_path):
     assert again.resumed == 2 and again.partitions == 1
     assert (out / parts[0]).stat().st_mtime_ns == first
     whole = pa.concat_tables(pq.read_table(out / p) for p in parts)
+    for p in parts:                   # each part's win rows again in its side table
+        assert pq.read_table(out / WINS_TABLE / p).equals(win_rows(pq.read_table(out / p)))
     memory = extract(str(archive), records_per_partition=4, workers=1)
     assert whole.equals(memory.replace_schema_metadata(None))
     with pytest.raises(Exception, match="another part size"):
