@@ -150,32 +150,33 @@ cdef void fill_rank_parts(const GroupSpec* g, u32* lo_table, u32* hi_table) noex
     cdef int lo_k = g.lo_kinds, hi_k = g.n - g.lo_kinds
     cdef u32 lo_size = 1u << (3 * lo_k), hi_size = 1u << (3 * hi_k)
     cdef u32 w, r
-    cdef int i, v, s, s0, bad
+    cdef int s, s0
     for w in range(lo_size):
-        r = 0
         s = 0
-        bad = 0
-        for i in range(lo_k):
-            v = (w >> (3 * i)) & 7
-            if v > 4 or s + v > MAXT:
-                bad = 1
-                break
-            r += _partial(g, i, s, v)
-            s += v
-        lo_table[w] = 0xFFFFFFFF if bad else ((r << 4) | <u32>s)
+        r = _word_rank(g, w, 0, lo_k, &s)
+        if r != 0xFFFFFFFFu:
+            r = (r << 4) | <u32>s
+        lo_table[w] = r
     for s0 in range(MAXT + 1):
         for w in range(hi_size):
-            r = 0
             s = s0
-            bad = 0
-            for i in range(hi_k):
-                v = (w >> (3 * i)) & 7
-                if v > 4 or s + v > MAXT:
-                    bad = 1
-                    break
-                r += _partial(g, lo_k + i, s, v)
-                s += v
-            hi_table[s0 * hi_size + w] = 0xFFFFFFFF if bad else r
+            hi_table[s0 * hi_size + w] = _word_rank(g, w, lo_k, hi_k, &s)
+
+
+cdef inline u32 _word_rank(const GroupSpec* g, u32 w, int first, int n_kinds,
+                           int* total) noexcept nogil:
+    # The partial rank of kinds first .. first + n_kinds - 1 whose counts w packs (3 bits
+    # each), after *total tiles of the kinds before; *total becomes the tiles so far.
+    # 0xFFFFFFFF when a count is over 4 or the total over MAXT.
+    cdef u32 r = 0
+    cdef int i, v
+    for i in range(n_kinds):
+        v = (w >> (3 * i)) & 7
+        if v > 4 or total[0] + v > MAXT:
+            return 0xFFFFFFFFu
+        r += _partial(g, first + i, total[0], v)
+        total[0] += v
+    return r
 
 
 cdef inline u32 _partial(const GroupSpec* g, int i, int s, int v) noexcept nogil:
