@@ -903,6 +903,16 @@ if (len(YAKU_NAMES) != N_YAKU or len(FU_ITEM_NAMES) != FU_ROUNDING + 1
 cdef object _decomp_factory = None
 
 
+cdef tuple _by_seat(const i32* by_rel, int players, int winner):
+    """Four values by seat from values by seat relative to the winner (0 past a three-player
+    table)."""
+    cdef int r, p = players if players == 3 else 4
+    d = [0, 0, 0, 0]
+    for r in range(p):
+        d[(winner + r) % p] = by_rel[r]
+    return tuple(d)
+
+
 cdef class ScoreResult:
     """The score of one winning hand (immutable). Seats in ``deltas``/``payments`` are
     absolute when the call gave absolute seats (``winner=``), else relative to the winner
@@ -1038,20 +1048,12 @@ cdef class ScoreResult:
     @property
     def deltas(self):
         """Score change per seat (sticks and honba included)."""
-        cdef int r, p = self.o.players if self.o.players == 3 else 4
-        d = [0, 0, 0, 0]
-        for r in range(p):
-            d[(self.winner + r) % p] = self.o.delta[r]
-        return tuple(d)
+        return _by_seat(self.o.delta, self.o.players, self.winner)
 
     @property
     def payments(self):
         """What each seat pays the winner (honba included; 0 for the winner and non-payers)."""
-        cdef int r, p = self.o.players if self.o.players == 3 else 4
-        d = [0, 0, 0, 0]
-        for r in range(p):
-            d[(self.winner + r) % p] = self.o.pay[r]
-        return tuple(d)
+        return _by_seat(self.o.pay, self.o.players, self.winner)
 
     @property
     def players(self):
