@@ -171,6 +171,19 @@ cdef inline int _dora_of(int ind) noexcept nogil:
     return DORA_OF[ind]
 
 
+cdef inline int _indicated(const u8* indicators, int n, const u8* all_tiles, int players,
+                           int n_kita) noexcept nogil:
+    """The tiles of the hand that ``n`` indicators make dora (three players: 1m indicates 9m;
+    the norths set aside count again for every indicator pointing to north)."""
+    cdef int i, t, total = 0
+    for i in range(n):
+        t = _dora_of(indicators[i])
+        if t == 1 and players == 3:
+            t = 8
+        total += all_tiles[t] + (n_kita if t == NORTH else 0)
+    return total
+
+
 cdef inline bint _is_yaochuu(int t) noexcept nogil:
     return (YAOCHUU_BITS >> t) & 1
 
@@ -323,19 +336,10 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     x.rules = rules
     # Sanma: indicator 1m points to 9m (2m-8m do not exist); each north set aside is a dora
     # itself and counts again for every indicator pointing to north.
-    x.dora = sit.n_kita
-    for i in range(sit.n_dora):
-        t = _dora_of(sit.dora_ind[i])
-        if t == 1 and rules.players == 3:
-            t = 8
-        x.dora += x.all[t] + (sit.n_kita if t == NORTH else 0)
+    x.dora = sit.n_kita + _indicated(sit.dora_ind, sit.n_dora, x.all, rules.players, sit.n_kita)
     x.ura = 0
     if f & (F_RIICHI | F_DOUBLE_RIICHI):
-        for i in range(sit.n_ura):
-            t = _dora_of(sit.ura_ind[i])
-            if t == 1 and rules.players == 3:
-                t = 8
-            x.ura += x.all[t] + (sit.n_kita if t == NORTH else 0)
+        x.ura = _indicated(sit.ura_ind, sit.n_ura, x.all, rules.players, sit.n_kita)
 
     x.base_yakuman_mask = 0
     # Situational yaku (riichi .. houtei from one table).
