@@ -1131,13 +1131,11 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
             return read(wanted), None
         table = read([c for c in wanted if c not in later])
         try:
-            wins = pq.read_table(side, columns=["row", *later, "tile"], use_threads=False,
-                                 read_dictionary=["rules"], memory_map=True)
+            with pq.ParquetFile(side, memory_map=True, read_dictionary=["rules"]) as w:
+                wins = w.read(columns=["row", *later, "tile"], use_threads=False)
         except (OSError, pa.ArrowInvalid, KeyError):
             wins = None
-        rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS))
-        if wins is None or not np.array_equal(wins.column("row").to_numpy(), rows) or \
-                not _column(wins, "tile").equals(_column(table, "tile").take(pa.array(rows))):
+        if wins is not None and not _wins_of(wins, table, meta.schema.to_arrow_schema()):
             wins = None                       # not this part's: read the columns here
         if wins is None or (_is_in(_column(table, "format"), ("mjs",)).any()
                             if "format" in table.column_names else False):
@@ -1146,6 +1144,27 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
             for c in more.column_names:
                 table = table.append_column(more.schema.field(c), more.column(c))
     return table, wins
+
+
+def _wins_of(wins: Any, table: Any, schema: Any) -> bool:
+    """Whether ``wins`` (a side table read) holds the win rows of the part ``table`` was
+    read from (of ``schema``), with the part's column types."""
+    import pyarrow as pa
+
+    if len(set(wins.column_names)) != len(wins.column_names):
+        return False
+    for c in wins.column_names:
+        if c == "row" or c == "rules" or c not in schema.names:
+            continue
+        if wins.schema.field(c).type != schema.field(c).type:
+            return False
+    needed = {"row", "tile", *(c for c in WIN_ONLY_COLUMNS if c in schema.names)}
+    if not needed <= set(wins.column_names) or \
+            not pa.types.is_integer(wins.schema.field("row").type):
+        return False
+    rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS))
+    return bool(np.array_equal(wins.column("row").to_numpy(), rows) and
+                _column(wins, "tile").equals(_column(table, "tile").take(pa.array(rows))))
 
 
 def _part_rows(source: Any) -> int:

@@ -1,8 +1,6 @@
 """The analysis columns: against the single-hand API, the `mahjong` package and the records."""
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -249,9 +247,18 @@ def test_the_win_rows_side_table_of_an_extract_is_used_when_it_matches(tmp_path,
     actions = extract_table.slice(0, 2500)["action"].to_pylist()
     assert wins["row"].to_pylist() == [i for i, a in enumerate(actions) if a in ("tsumo", "ron")]
     assert "melds" not in table.column_names and "melds" in wins.column_names
-    shutil.copy(src / WINS_TABLE / "part-00000.parquet", src / WINS_TABLE / "part-00001.parquet")
-    table, wins = read_input_part(str(src / "part-00001.parquet"))
-    assert wins is None and "melds" in table.column_names
+    side = src / WINS_TABLE / "part-00001.parquet"
+    right = win_rows(extract_table.slice(2500, 2500))
+    for wrong in (b"not parquet", right.drop_columns(["melds"]),
+                  right.set_column(right.schema.get_field_index("tile"), "tile",
+                                   right["tile"].cast(pa.int32())),
+                  pq.read_table(src / WINS_TABLE / "part-00000.parquet")):
+        if isinstance(wrong, bytes):
+            side.write_bytes(wrong)
+        else:
+            pq.write_table(wrong, side)
+        table, wins = read_input_part(str(src / "part-00001.parquet"))
+        assert wins is None and "melds" in table.column_names
     out = tmp_path / "out"
     analyze_dir(str(src), str(out), workers=1)
     want = analyze_table(extract_table.slice(0, 5000), n_threads=1)
