@@ -12,7 +12,8 @@
   kernel: shanten by form, waits and ukeire weighted by the unseen tiles, every discard, the
   best and the made discard; and the batch scoring kernel on the win rows; one thread, part by
   part). Each round times both back to back; the ratio is the median of the per-round ratios.
-  Then the CPU of each stage of the Parquet job (best of the rounds).
+  Then the CPU of each stage of the Parquet job (best of the rounds): reading the part and its
+  side table of win rows, and writing the base file and the three side tables (SCHEMA.md).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -178,9 +179,11 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     from mjcore.dataset.common import part_files
     from mjcore.dataset.hands import analyze_hands
 
-    names = ("read Parquet", "decode the hands (counts, visible, discard)",
+    names = ("read Parquet (the part, its wins side table)",
+             "decode the hands (counts, visible, discard)",
              "one-pass kernel (analyze_hands)", "decode the win rows for scoring",
-             "scoring kernel", "Arrow columns of the results", "write Parquet")
+             "scoring kernel", "Arrow columns of the results (base and side tables)",
+             "write Parquet (4 files per part)")
     an = importlib.import_module("mjcore.dataset.analysis")   # the module, not the function
     best = dict.fromkeys(names, float("inf"))
     sink = Path(tempfile.mkdtemp(prefix="mjcore-bench-stage-"))
