@@ -66,7 +66,7 @@ class ServerConfig:
     stream_timeout: float = 120.0
     max_receiving: int = 16
     max_concurrent_calls: int = 1024
-    max_streams_per_connection: int = 32
+    max_streams_per_connection: int = 100
     max_connections: int = 1024
     handshake_timeout: float = 10.0
     idle_timeout: float = 300.0

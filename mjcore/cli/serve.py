@@ -46,7 +46,7 @@ LIMIT_OPTIONS = (
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
     ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
-     "Concurrent calls on one HTTP/2 connection (both ports). [32]"),
+     "Concurrent calls on one HTTP/2 connection (both ports). [100]"),
     ("--max-connections", "max_connections", click.IntRange(1),
      "Open connections per port. [1024]"),
     ("--handshake-timeout", "handshake_timeout", SECONDS,
