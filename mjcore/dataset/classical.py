@@ -24,7 +24,6 @@ from ..errors import InvalidHandError, MjcoreError
 _ACTION_NAMES = {"DISCARD": "discard", "ORIGINAL_CALL": "original_call", "MAHJONG": "tsumo",
                  "CONCEALED_KONG": "ankan", "ADD_KONG": "kakan", "CHOW": "chi", "PUNG": "pon",
                  "KONG": "daiminkan", "MAHJONG_CLAIM": "ron"}
-_SUITS = "mpsz"
 
 
 def is_history(text: str) -> bool:
@@ -34,23 +33,10 @@ def is_history(text: str) -> bool:
     return is_bradfield_text(text)
 
 
-def _digits(kinds: list[int]) -> str:
-    return "".join(str(k % 9 + 1) for k in kinds) + _SUITS[kinds[0] // 9]
-
-
 def meld_token(meld: Any, seat: int) -> str:
-    """A classical meld in the notation of :class:`mjcore.Meld`."""
-    k = meld.tile
-    rel = (meld.claimed_from - seat) % 4 if meld.claimed_from >= 0 else 0
-    if meld.type == "chow":
-        return "chi:" + _digits([k, k + 1, k + 2])
-    if meld.type == "pung":
-        return "pon:" + _digits([k] * 3) + (f"<{rel}" if rel else "")
-    if meld.concealed:
-        return "ankan:" + _digits([k] * 4)
-    if meld.added:
-        return "kakan:" + _digits([k] * 4) + (f"<{rel}" if rel else "")
-    return "kan:" + _digits([k] * 4) + (f"<{rel}" if rel else "")
+    """A classical set of ``seat`` (a referee's CalledSet) in the notation of
+    :class:`mjcore.Meld`."""
+    return str(meld.meld(seat))
 
 
 def _rules_text(rules: Any) -> str:
@@ -74,13 +60,13 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
     """Append one row per decision of the hand history ``h`` to the column buffers ``out``
     (an ``extract._Columns``); returns the rows added. Raises MjcoreError when the record
     does not replay."""
-    from ..classical.engine.bradfield import RecordError, _Script
+    from ..classical.engine.bradfield import RecordedDecider, RecordError
     from ..classical.engine.referee import ActionType, ClassicalHand
     from ..classical.engine.wall import ClassicalWall
 
     cols = out.cols
     start = len(out)
-    script = _Script(h)
+    script = RecordedDecider(h)
     wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall, where=h.source)
     state: dict[str, Any] = {"hand": None, "last": -1, "draws": [0, 0, 0, 0], "winner": -1,
                              "events": 0}

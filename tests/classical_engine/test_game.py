@@ -140,6 +140,16 @@ def test_minimum_doubles_refuses_a_poor_mahjong() -> None:
     assert min(doubles(strict)) >= 1
 
 
+def test_minimum_doubles_judges_robbing_a_kong_with_the_kong_undone() -> None:
+    """Seed 0's second hand ends with an added kong robbed. Whether the robbing Mah-Jong scores
+    enough is judged on the hand as it will be (the kong a pung again); judged with the kong
+    still standing, the robbed tile was a fifth copy and the scorer refused the deal."""
+    rules = ClassicalRules.preset("classical").replace(minimum_doubles=1, agreed_hands=2)
+    r = play_game([make_agent("random", p) for p in range(4)], seed=0, rules=rules)
+    robbed = [w for w in r.hands[1].result.wins if w.robbed_kong]
+    assert robbed and r.hands[1].score.players[robbed[0].seat].doubles >= 1
+
+
 def test_a_game_without_bonus_tiles() -> None:
     from mjcore.classical.engine.invariants import check_game
 
@@ -168,9 +178,12 @@ def test_fishing_call_must_come_before_mahjong() -> None:
 def test_letting_off_a_cannon() -> None:
     from mjcore.classical.engine.game import let_off_cannon
     from mjcore.classical.engine.handcalc import USE_PAIR, USE_PUNG
-    from mjcore.classical.engine.referee import HandResult, Meld, WinInfo
+    from mjcore.classical.engine.referee import CalledSet, HandResult, WinInfo
+    from mjcore.melds import MeldKind
 
-    def result(concealed: dict[int, int], melds: list[Meld]) -> HandResult:
+    chow, pung, concealed_kong = MeldKind.CHI, MeldKind.PON, MeldKind.KAN_CLOSED
+
+    def result(concealed: dict[int, int], melds: list[CalledSet]) -> HandResult:
         c = [0] * 34
         for k, n in concealed.items():
             c[k] = n
@@ -181,19 +194,19 @@ def test_letting_off_a_cannon() -> None:
         return WinInfo(0, tile, discarder, use, False, 0, False, False, False, False, False,
                        False)
 
-    dragons = [Meld("pung", 31, claimed_from=1), Meld("pung", 32, claimed_from=3)]
+    dragons = [CalledSet(pung, 31, claimed_from=1), CalledSet(pung, 32, claimed_from=3)]
     r = result({33: 3, 0: 3, 5: 2}, dragons)           # 7z7z + 7z claimed: the third dragon
     assert let_off_cannon(r, win(33, USE_PUNG)) == 2
     assert let_off_cannon(r, win(5, USE_PAIR)) is None
     assert let_off_cannon(r, win(33, USE_PUNG, discarder=-1)) is None
-    winds = [Meld("pung", 27), Meld("pung", 28), Meld("kong", 29, concealed=True)]
+    winds = [CalledSet(pung, 27), CalledSet(pung, 28), CalledSet(concealed_kong, 29)]
     assert let_off_cannon(result({30: 3, 4: 2}, winds), win(30, USE_PUNG)) == 2
-    bamboo = [Meld("chow", 18), Meld("pung", 22), Meld("chow", 23)]
+    bamboo = [CalledSet(chow, 18), CalledSet(pung, 22), CalledSet(chow, 23)]
     one_suit = result({26: 3, 27: 2}, bamboo)             # bamboo and an honour pair
     assert let_off_cannon(one_suit, win(26, USE_PUNG)) == 2
     mixed = result({8: 3, 27: 2}, bamboo)
     assert let_off_cannon(mixed, win(8, USE_PUNG)) is None
-    majors = [Meld("pung", 0), Meld("pung", 8), Meld("pung", 27)]
+    majors = [CalledSet(pung, 0), CalledSet(pung, 8), CalledSet(pung, 27)]
     assert let_off_cannon(result({9: 3, 33: 1}, majors), win(33, USE_PAIR)) == 2
 
 

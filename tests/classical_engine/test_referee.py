@@ -17,10 +17,7 @@ def _conserved(hand: ClassicalHand) -> Counter:
         tiles.update(hand.bonus[s])
         tiles.update(hand.discards[s])
         for m in hand.melds[s]:
-            if m.type == "chow":
-                tiles.update((m.tile, m.tile + 1, m.tile + 2))
-            else:
-                tiles[m.tile] += 4 if m.type == "kong" else 3
+            tiles.update(m.tiles)
     return tiles
 
 
@@ -56,13 +53,13 @@ def test_random_hands_conserve_the_144_tiles(preset: str) -> None:
 def test_robbing_a_kong_keeps_every_tile_in_place(bradfield_dir) -> None:
     """Game 118 hand 3 of Bradfield's games ends with a robbed kong: the added tile leaves the
     kong before the robber's Mah-Jong is declared."""
-    from mjcore.classical.engine.bradfield import _Script
+    from mjcore.classical.engine.bradfield import RecordedDecider
     from mjcore.classical.engine.invariants import table_tiles
     from mjcore.classical.history import parse_history
 
     f = bradfield_dir / "game-118" / "hand-03.mjs"
     h = parse_history(f.read_text(), str(f))
-    script = _Script(h)
+    script = RecordedDecider(h)
     wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall)
     holder: list[ClassicalHand] = []
     checked = []

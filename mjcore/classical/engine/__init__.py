@@ -22,8 +22,16 @@
 """
 from __future__ import annotations
 
-from .referee import Action, ActionType, ClassicalHand, EngineError, HandResult, Meld, WinInfo
+from .referee import (
+    Action,
+    ActionType,
+    CalledSet,
+    ClassicalHand,
+    EngineError,
+    HandResult,
+    WinInfo,
+)
 from .wall import ClassicalWall
 
-__all__ = ["Action", "ActionType", "ClassicalHand", "ClassicalWall", "EngineError",
-           "HandResult", "Meld", "WinInfo"]
+__all__ = ["Action", "ActionType", "CalledSet", "ClassicalHand", "ClassicalWall", "EngineError",
+           "HandResult", "WinInfo"]

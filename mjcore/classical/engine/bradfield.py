@@ -71,8 +71,14 @@ class HandReplay:
 
 # ---- the record as decisions and as expected events ------------------------------------
 
-class _Script:
-    """The recorded decisions of one hand, handed out as the referee asks for them."""
+class RecordedDecider:
+    """The recorded decisions of one hand history, handed out as the referee asks for them.
+
+    Pass it to :class:`~.referee.ClassicalHand` as the decider (``decide(seat, actions)``,
+    which raises :class:`RecordError` when the record's choice is not offered) and give it
+    every event the referee emits (:meth:`observe`), so it knows which discard a claim answers.
+    ``expected`` holds the record's events in the replay's comparison form, each with its line.
+    """
 
     def __init__(self, h: HandHistory) -> None:
         self.turns: list[list[tuple[Action, int]]] = [[], [], [], []]
@@ -298,7 +304,7 @@ def _show(x: tuple[Any, ...] | None) -> str:
 
 # ---- replay ------------------------------------------------------------------------------
 
-def _cannon(script: _Script, result: HandResult) -> tuple[int | None, bool]:
+def _cannon(script: RecordedDecider, result: HandResult) -> tuple[int | None, bool]:
     """The seat that let off a cannon, if mj-server would charge it: the latest of the
     record's dangerous discards (not excused) that the winner claimed, for a set or for the
     Mah-Jong; and whether it was made among the last tiles (then it is charged whatever the
@@ -315,7 +321,7 @@ def _cannon(script: _Script, result: HandResult) -> tuple[int | None, bool]:
     return cannon, late
 
 
-def _check_scores(out: HandReplay, script: _Script) -> None:
+def _check_scores(out: HandReplay, script: RecordedDecider) -> None:
     from .game import score_result
 
     h = out.history
@@ -355,7 +361,7 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
     Settlement."""
     out = HandReplay(h)
     try:
-        script = _Script(h)
+        script = RecordedDecider(h)
         wall = ClassicalWall.from_sequence(h.wall, h.rules.dead_wall, where=h.source)
         expected = script.expected
         pos = 0

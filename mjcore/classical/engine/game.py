@@ -12,41 +12,22 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import chain, repeat
 from typing import Any
 
 from ...engine.wall import hand_seed
 from ...errors import MjcoreError
-from ...melds import Meld as CoreMeld
+from ...melds import MeldKind
 from ..rules import ClassicalRules
 from .handcalc import USE_NAMES, USE_PUNG
-from .referee import ClassicalHand, EngineError, HandResult, Meld, WinInfo
+from .referee import ClassicalHand, EngineError, HandResult, WinInfo
 from .view import ClassicalView, mask_event
 from .wall import BONUS_BASE, ClassicalWall
 
 Event = dict[str, Any]
 _CLAIM_OF_USE = {"lower": "chow", "middle": "chow", "upper": "chow", "pung": "pung",
                  "pair": "pair", "special": "any"}
-
-
-def _core_meld(m: Meld, seat: int) -> CoreMeld:
-    rel = (m.claimed_from - seat) % 4 if m.claimed_from >= 0 else 3
-    return _core_meld_of(m.type, m.tile, m.concealed, m.added, rel)
-
-
-@lru_cache(maxsize=4096)
-def _core_meld_of(kind: str, tile: int, concealed: bool, added: bool, rel: int) -> CoreMeld:
-    """The shared :class:`mjcore.melds.Meld` of a declared set (immutable, so shared)."""
-    if kind == "chow":
-        return CoreMeld.chi([tile, tile + 1, tile + 2], called=tile)
-    if kind == "pung":
-        return CoreMeld.pon(tile, rel)
-    if concealed:
-        return CoreMeld.ankan(tile)
-    if added:
-        return CoreMeld.kakan(tile, rel)
-    return CoreMeld.kan(tile, rel)
+_CHI = MeldKind.CHI
 
 
 def dead_kinds(result: HandResult, win: WinInfo) -> frozenset[int]:
@@ -57,11 +38,8 @@ def dead_kinds(result: HandResult, win: WinInfo) -> frozenset[int]:
         for t in result.discards[s]:
             seen[t] += 1
         for m in result.melds[s]:
-            if m.type == "chow":
-                for k in (m.tile, m.tile + 1, m.tile + 2):
-                    seen[k] += 1
-            else:
-                seen[m.tile] += 4 if m.type == "kong" else 3
+            for k in m.tiles:
+                seen[k] += 1
     return frozenset(k for k in range(34) if seen[k] >= 4)
 
 
@@ -74,7 +52,7 @@ def deal_of(result: HandResult, win: WinInfo, prevailing: int, *, east_streak: i
     hands = []
     for s in range(4):
         concealed = tuple(chain.from_iterable(map(repeat, range(34), result.concealed[s])))
-        hands.append(PlayerHand(concealed, tuple(_core_meld(m, s) for m in result.melds[s]),
+        hands.append(PlayerHand(concealed, tuple(m.meld(s) for m in result.melds[s]),
                                 tuple(b - BONUS_BASE for b in result.bonus[s])))
     how = set()
     if win.discarder < 0:
@@ -108,22 +86,19 @@ def let_off_cannon(result: HandResult, win: WinInfo) -> int | None:
     majors = 0
     dragons = winds = 0
     for m in shown:
-        n = 3 if m.type != "kong" else 4
+        n = m.kind.size
         if m.tile < 27:
             per_suit[m.tile // 9] += n
-        if m.type != "chow" and (m.tile >= 27 or m.tile % 9 in (0, 8)):
+        if m.kind != _CHI and (m.tile >= 27 or m.tile % 9 in (0, 8)):
             majors += n
-        if m.type != "chow" and m.tile >= 31:
+        if m.kind != _CHI and m.tile >= 31:
             dragons += 1
-        elif m.type != "chow" and m.tile >= 27:
+        elif m.kind != _CHI and m.tile >= 27:
             winds += 1
     held = list(result.concealed[win.seat])
     for m in shown:
-        if m.type == "chow":
-            for k in (m.tile, m.tile + 1, m.tile + 2):
-                held[k] += 1
-        else:
-            held[m.tile] += 1
+        for k in set(m.tiles):      # the kinds shown
+            held[k] += 1
     kinds = [k for k in range(34) if held[k]]
     makes_set = win.use == USE_PUNG
     for suit in range(3):

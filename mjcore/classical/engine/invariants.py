@@ -50,12 +50,8 @@ def table_counts(hand: ClassicalHand) -> list[int]:
         for t in hand.discards[s]:
             c[t] += 1
         for m in hand.melds[s]:
-            if m.type == "chow":
-                c[m.tile] += 1
-                c[m.tile + 1] += 1
-                c[m.tile + 2] += 1
-            else:
-                c[m.tile] += 4 if m.type == "kong" else 3
+            for k in m.tiles:
+                c[k] += 1
     return c
 
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import IntEnum
+from functools import lru_cache
 from itertools import compress
 from typing import Any, NamedTuple
 
 from ..._core.engine_turn import offered
 from ...engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
+from ...melds import Meld, MeldKind
 from ..rules import ClassicalRules
 from .handcalc import (
     USE_NAMES,
@@ -102,16 +104,40 @@ _AFTER_KONG = tuple(Claimed(s, _REPLACEMENT) for s in range(4))
 _AFTER_CALL = tuple(Claimed(s, _CALLED) for s in range(4))
 
 
-class Meld(NamedTuple):
-    """A declared set: ``type`` chow, pung, kong; ``tile`` its lowest tile; ``concealed`` for
-    a concealed kong; ``claimed_from`` the discarder (-1 if none); ``added`` for a pung that
-    became a kong by adding a drawn tile."""
+_CHI, _PON, _KAN_OPEN, _KAN_CLOSED, _KAN_ADDED = MeldKind
+# the set a claim makes (a chow, a pung, an exposed kong), by action type
+_CLAIMED_KIND = {CHOW: _CHI, PUNG: _PON, KONG: _KAN_OPEN}
 
-    type: str
+
+class CalledSet(NamedTuple):
+    """A set a seat declared: its ``kind`` (a :class:`~mjcore.melds.MeldKind`: CHI a chow, PON
+    a pung, KAN_OPEN, KAN_CLOSED or KAN_ADDED a kong: exposed, concealed, or a pung the player
+    added a drawn tile to), ``tile`` its lowest tile and ``claimed_from`` the seat whose discard
+    it took (-1 for a concealed kong)."""
+
+    kind: MeldKind
     tile: int
-    concealed: bool = False
     claimed_from: int = -1
-    added: bool = False
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The set's tile kinds: three in a row for a chow, else its tile three or four times."""
+        t = self.tile
+        return (t, t + 1, t + 2) if self.kind == _CHI else (t,) * self.kind.size
+
+    def meld(self, seat: int) -> Meld:
+        """The set as the shared :class:`mjcore.melds.Meld` of ``seat`` (who declared it);
+        its called tile is the lowest."""
+        return _meld_of(self, (self.claimed_from - seat) % 4 if self.claimed_from >= 0 else 3)
+
+
+@lru_cache(maxsize=4096)
+def _meld_of(s: CalledSet, rel: int) -> Meld:
+    """The shared Meld of a set called from relative seat ``rel`` (Melds are immutable, so
+    one value serves every hand)."""
+    if s.kind == _KAN_CLOSED:
+        return Meld(s.kind, s.tiles)
+    return Meld(s.kind, s.tiles, s.tile, rel)
 
 
 class WinInfo(NamedTuple):
@@ -137,7 +163,7 @@ class HandResult(NamedTuple):
 
     wins: tuple[WinInfo, ...]
     concealed: tuple[tuple[int, ...], ...]     # 34 counts by seat (the winner's 14+ included)
-    melds: tuple[tuple[Meld, ...], ...]
+    melds: tuple[tuple[CalledSet, ...], ...]
     bonus: tuple[tuple[int, ...], ...]         # bonus tile codes by seat, in declaration order
     discards: tuple[tuple[int, ...], ...]      # by seat: the discards nobody claimed
 
@@ -164,7 +190,7 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         self.emit = self.events.append if emit is None else emit
         self.forms = forms_of(rules)
         self.counts = [bytearray(34) for _ in range(4)]
-        self.melds: list[list[Meld]] = [[], [], [], []]
+        self.melds: list[list[CalledSet]] = [[], [], [], []]
         self.bonus: list[list[int]] = [[], [], [], []]
         self.discards: list[list[int]] = [[], [], [], []]
         self.public = [0] * 34             # tiles on the table: unclaimed discards and sets
@@ -323,7 +349,7 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         if t == CONCEALED_KONG:
             c[k] -= 4
             self.public[k] += 4
-            self.melds[seat].append(Meld("kong", k, concealed=True))
+            self.melds[seat].append(CalledSet(_KAN_CLOSED, k))
             declared: Event = {"type": "concealed_kong", "seat": seat, "tile": k}
             self.emit(declared)
             robbers = (self._robbers(seat, k, True, declared)
@@ -333,8 +359,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             self.public[k] += 1
             ms = self.melds[seat]
             for i, m in enumerate(ms):
-                if m.type == "pung" and m.tile == k:
-                    ms[i] = Meld("kong", k, False, m.claimed_from, True)
+                if m.kind == _PON and m.tile == k:
+                    ms[i] = CalledSet(_KAN_ADDED, k, m.claimed_from)
                     break
             declared = {"type": "add_kong", "seat": seat, "tile": k}
             self.emit(declared)
@@ -342,14 +368,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         self.n_claims += 1
         if robbers:
             self.public[k] -= 1 if t == ADD_KONG else 4
-            if t == ADD_KONG:        # the robbed tile leaves the kong
-                ms = self.melds[seat]
-                for i, m in enumerate(ms):
-                    if m.type == "kong" and m.tile == k and m.added:
-                        ms[i] = Meld("pung", k, False, m.claimed_from)
-            else:
-                self.melds[seat].pop()
-                c[k] += 3
+            self.melds[seat], back = _robbed(self.melds[seat], k)
+            c[k] += back
             for s, use in robbers:       # the kong is undone, then the Mah-Jong
                 self.counts[s][k] += 1
                 self.emit({"type": "mahjong", "seat": s, "tile": k, "from": seat,
@@ -431,7 +451,7 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             if not claimed and 4 in c:
                 actions.extend(Action(CONCEALED_KONG, k) for k in range(34) if c[k] == 4)
             if ms:
-                adds = sorted(m.tile for m in ms if m.type == "pung" and c[m.tile] and (
+                adds = sorted(m.tile for m in ms if m.kind == _PON and c[m.tile] and (
                     not claimed or (self.rules.add_to_claimed_pung and m.tile == self.just_pung)))
                 actions.extend(Action(ADD_KONG, k) for k in adds)
         if not self.fishing[seat] and not (locked and drawn >= 0):
@@ -516,25 +536,18 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
     def _apply_call(self, seat: int, discarder: int, a: Action) -> None:
         k = a.tile
         c = self.counts[seat]
-        if a.type == CHOW:
-            lo = k - a.form
-            for j in (lo, lo + 1, lo + 2):
-                if j != k:
-                    c[j] -= 1
-                    self.public[j] += 1
-            self.melds[seat].append(Meld("chow", lo, claimed_from=discarder))
-            self.emit({"type": "chow", "seat": seat, "tile": k, "from": discarder,
-                       "form": a.form})
-        elif a.type == PUNG:
-            c[k] -= 2
-            self.public[k] += 2
-            self.melds[seat].append(Meld("pung", k, claimed_from=discarder))
-            self.emit({"type": "pung", "seat": seat, "tile": k, "from": discarder})
-        else:
-            c[k] -= 3
-            self.public[k] += 3
-            self.melds[seat].append(Meld("kong", k, claimed_from=discarder))
-            self.emit({"type": "kong", "seat": seat, "tile": k, "from": discarder})
+        kind = _CLAIMED_KIND[a.type]
+        made = CalledSet(kind, k - a.form if kind == _CHI else k, discarder)
+        taken = list(made.tiles)
+        taken.remove(k)                 # the discard; the others come from the hand
+        for j in taken:
+            c[j] -= 1
+            self.public[j] += 1
+        self.melds[seat].append(made)
+        event: Event = {"type": kind.classical, "seat": seat, "tile": k, "from": discarder}
+        if kind == _CHI:
+            event["form"] = a.form
+        self.emit(event)
 
     def _robbers(self, konger: int, k: int, concealed: bool,
                  about: Event) -> list[tuple[int, int]]:
@@ -561,10 +574,14 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         from .game import deal_of
 
         counts = [bytearray(c) for c in self.counts]
+        melds = list(self.melds)
         if win.discarder >= 0:
             counts[win.seat][win.tile] += 1
+        if win.robbed_kong:                 # as the hand will be: the kong undone
+            melds[win.discarder], back = _robbed(melds[win.discarder], win.tile)
+            counts[win.discarder][win.tile] += back
         result = HandResult((win,), tuple(tuple(c) for c in counts),
-                            tuple(tuple(m) for m in self.melds),
+                            tuple(tuple(m) for m in melds),
                             tuple(tuple(b) for b in self.bonus),
                             tuple(tuple(d) for d in self.discards))
         p = score_deal(deal_of(result, win, self.prevailing), self.rules).players[win.seat]
@@ -580,6 +597,21 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             tuple(tuple(m) for m in self.melds),
             tuple(tuple(b) for b in self.bonus),
             tuple(tuple(d) for d in self.discards))
+
+
+def _robbed(sets: list[CalledSet], k: int) -> tuple[list[CalledSet], int]:
+    """A seat's sets once its kong of ``k`` is robbed (an added kong is a pung again, a
+    concealed kong is gone) and the tiles that go back to its hand (3 of a concealed kong)."""
+    out = []
+    back = 0
+    for m in sets:
+        if m.tile == k and m.kind == _KAN_ADDED:
+            m = CalledSet(_PON, k, m.claimed_from)
+        elif m.tile == k and m.kind == _KAN_CLOSED:
+            back = 3
+            continue
+        out.append(m)
+    return out, back
 
 
 def _form_field(a: Action) -> dict[str, Any]:
@@ -605,9 +637,9 @@ __all__ = [
     "USE_PAIR",
     "Action",
     "ActionType",
+    "CalledSet",
     "ClassicalHand",
     "EngineError",
     "HandResult",
-    "Meld",
     "WinInfo",
 ]

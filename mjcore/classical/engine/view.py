@@ -10,7 +10,7 @@ from operator import add, sub
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .referee import ClassicalHand, Meld
+    from .referee import CalledSet, ClassicalHand
 
 Event = dict[str, Any]
 _FOUR = (4,) * 34
@@ -53,7 +53,7 @@ class ClassicalView:
         return self._h().forms
 
     # public state
-    def melds(self, seat: int) -> list[Meld]:
+    def melds(self, seat: int) -> list[CalledSet]:
         """The sets ``seat`` has declared (a copy)."""
         return list(self._h().melds[seat])
 
