@@ -4,6 +4,8 @@ mjlog records.
 
 Layout (the Chinese classical engine reuses the turn machinery pieces):
 
+- :mod:`.turns` the turn machinery both referees share: asking a seat, claims on a discard
+  ranked as data, robbing a kong, the draw/turn/discard/claims cycle, :class:`EngineError`;
 - :mod:`.wall` ring wall model and seeded shuffle; :mod:`.events` record events and mjai
   tile names; :mod:`.actions` the sorted legal actions; :mod:`.view` a seat's view;
   :mod:`.agents` built-in agents; :mod:`.mjai` agents in another process;
@@ -29,7 +31,7 @@ _EXPORTS = {
     "ActionType": ".actions",
     "Agent": ".agents",
     "EfficiencyAgent": ".agents",
-    "EngineError": "..riichi.round",
+    "EngineError": ".turns",
     "Game": ".game",
     "GameResult": ".game",
     "InvariantChecker": ".invariants",

@@ -28,14 +28,30 @@ class Choice(Protocol):
     """What the machinery needs of an action: its ``type`` (the game's action type)."""
 
     @property
-    def type(self) -> int: ...
+    def type(self) -> int:
+        """The action's type: an index into the game's ``turn_steps`` and claim ranks."""
+        ...
 
 
 ActionT = TypeVar("ActionT", bound=Choice)
 ResultT = TypeVar("ResultT")
 Chooser = Callable[[list[ActionT]], ActionT]
-Decider = Callable[[int, list[ActionT]], ActionT]
-Offer = Callable[[int, int, int], list[ActionT]]     # (seat, discarder, tile) -> choices
+
+
+class Decider(Protocol[ActionT]):
+    """Who chooses for every seat of a hand: ``decide(seat, actions)`` returns one of
+    ``actions`` (sorted, never empty). It may carry ``choosers``, one ``actions -> action`` per
+    seat (see :meth:`TurnReferee.set_decider`)."""
+
+    def __call__(self, seat: int, actions: list[ActionT], /) -> ActionT: ...
+
+
+class Offer(Protocol[ActionT]):
+    """A game's choices on a discard or a kong: ``offer(seat, discarder, tile)`` gives ``seat``
+    its sorted actions on ``tile`` of ``discarder`` (the konger when robbing), a pass among
+    them."""
+
+    def __call__(self, seat: int, discarder: int, tile: int, /) -> list[ActionT]: ...
 
 
 class Start:
