@@ -1137,10 +1137,11 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
             wins = None
         if wins is not None and not _wins_of(wins, table, meta.schema.to_arrow_schema()):
             wins = None                       # not this part's: read the columns here
-        if wins is None or (_is_in(_column(table, "format"), ("mjs",)).any()
-                            if "format" in table.column_names else False):
-            more = read([c for c in later if c not in table.column_names] if wins is None
-                        else ["rules"])
+        # classical rows take their winning forms from `rules`: read for every row then
+        classical = "format" in table.column_names and \
+            bool(_is_in(_column(table, "format"), ("mjs",)).any())
+        if wins is None or (classical and "rules" in later):
+            more = read(later if wins is None else ["rules"])
             for c in more.column_names:
                 table = table.append_column(more.schema.field(c), more.column(c))
     return table, wins
@@ -1435,7 +1436,8 @@ def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
     return part.select([c for c in columns if c in part.column_names])
 
 
-__all__ = ["ANALYSIS_COLUMNS", "AnalyzeSummary", "ParquetSlice", "WinInputs", "analysis_fields",
-           "analyze", "analyze_dir", "analyze_part", "analyze_table", "dask_client",
-           "iter_parts", "per_kind", "read_dask", "read_input_part", "read_part", "read_table",
-           "table_columns", "write_options"]
+__all__ = ["ANALYSIS_COLUMNS", "BASE_COLUMNS", "SIDE_NULLABLE", "SIDE_TABLES", "AnalyzeSummary",
+           "ParquetSlice", "WinInputs", "analysis_fields", "analyze", "analyze_dir",
+           "analyze_part", "analyze_table", "dask_client", "iter_parts", "per_kind", "read_dask",
+           "read_input_part", "read_part", "read_table", "side_path", "table_columns",
+           "win_inputs", "write_options"]

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from mjcore.dataset.analysis import analyze_table
-from mjcore.dataset.extraction import extract, problems_of
+from mjcore.dataset.extraction import extract, problems_of, win_rows
 from mjcore.tiles import parse_kinds
 
 DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", Path(__file__).resolve().parents[3]
@@ -109,3 +109,26 @@ def _text(kinds: list[int]) -> str:
         digits = "".join(str(k % 9 + 1) for k in kinds if k // 9 == suit)
         out += digits + letter if digits else ""
     return out
+
+
+def test_a_classical_extract_folder_analyses_as_in_memory(two_games, tmp_path):
+    """Through the folder job (the extract's side table of win rows; the rules read from every
+    row for the classical forms, here seven pairs allowed) the rows are analysed as in
+    memory."""
+    import pyarrow.parquet as pq
+
+    from mjcore.dataset.analysis import analyze_dir, read_table
+
+    ex, an = tmp_path / "ex", tmp_path / "an"
+    extract(str(two_games / "game-1"), str(ex), workers=1)
+    table = pq.read_table(ex / "part-00000.parquet")
+    rules = pa.array(['{"game": "classical", "seven_pairs": true}'] * table.num_rows)
+    table = table.set_column(table.schema.get_field_index("rules"), "rules", rules)
+    pq.write_table(table, ex / "part-00000.parquet")
+    pq.write_table(win_rows(table), ex / "wins" / "part-00000.parquet")
+    analyze_dir(str(ex), str(an), workers=1)
+    want = analyze_table(table, n_threads=1)
+    assert want["shanten_chiitoitsu"].null_count < want.num_rows
+    got = read_table(str(an), with_input=False)
+    for name in got.column_names:
+        assert got[name].to_pylist() == want[name].to_pylist(), name
