@@ -99,8 +99,10 @@ class MainPort:
     async def _stop(self, grace: float | None) -> None:
         try:
             await self.server.stop(grace)
-            # calls grpc cancelled may still be unwinding: let them finish first
+            # calls grpc cancelled may still be unwinding: let them finish, then end the rest
             others = asyncio.all_tasks() - {asyncio.current_task()}
+            if others:
+                _, others = await asyncio.wait(others, timeout=1.0)
             for task in others:
                 task.cancel()
             if others:
