@@ -276,7 +276,9 @@ class Client:
     def analyze(self, hand: str, visible: str = "", *, rules: Any = None,
                 timeout: float | None = None) -> Analysis:
         """Shanten by form, agari, waits (13 - 3k tiles) and ukeire of one hand; ``rules``:
-        None (riichi), "classical", "bradfield", a ClassicalRules or a dict of options."""
+        None (riichi), a riichi preset name ("tenhou_sanma": the three-player tile set, 2m-8m
+        refused with reason not_in_sanma), a RuleSet, "classical", "bradfield", a
+        ClassicalRules or a dict of options."""
         return Analysis(*wire.analysis_values(self.analyze_raw(hand, visible, rules=rules,
                                                                timeout=timeout)))
 
@@ -621,23 +623,27 @@ class Client:
         return out
 
     def shanten_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                     timeout: float | None = None) -> np.ndarray:
+                     rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """Shanten (int8) of text hands, one closed hand per line: a path, bytes, or an
-        iterable of lines. Bad lines are reported by line index (0-based) in a BatchError."""
-        return self._text_bulk("StreamShanten", self._pb.StreamShantenRequest, source,
-                               "shanten", np.int8, timeout)
+        iterable of lines. Bad lines are reported by line index (0-based) in a BatchError.
+        ``rules`` as for ``shanten``."""
+        return self._text_bulk("StreamShanten",
+                               lambda: self._pb.StreamShantenRequest(**_rules_field(rules)),
+                               source, "shanten", np.int8, timeout)
 
     def waits_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                   timeout: float | None = None) -> np.ndarray:
+                   rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """Winning-tile masks (uint64) of 13-tile text hands, one per line."""
-        return self._text_bulk("StreamWaits", self._pb.StreamWaitsRequest, source, "masks",
-                               np.dtype("<u8"), timeout)
+        return self._text_bulk("StreamWaits",
+                               lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)),
+                               source, "masks", np.dtype("<u8"), timeout)
 
     def is_agari_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                      timeout: float | None = None) -> np.ndarray:
+                      rules: Any = None, timeout: float | None = None) -> np.ndarray:
         """Whether each 14-tile text hand (one per line) is complete, as bool."""
-        return self._text_bulk("StreamAgari", self._pb.StreamAgariRequest, source, "agari",
-                               np.bool_, timeout)
+        return self._text_bulk("StreamAgari",
+                               lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
+                               source, "agari", np.bool_, timeout)
 
 
 def _rules_field(rules: Any) -> dict[str, Any]:

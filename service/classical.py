@@ -32,7 +32,7 @@ from .errors import RpcError, invalid_hand, invalid_rule, reason_code
 from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
 
 CLASSICAL_PRESETS = ("classical", "bradfield")
-RIICHI_PRESETS = ("tenhou", "ema", "wrc")
+RIICHI_PRESETS = ("tenhou", "ema", "wrc", "tenhou_sanma")
 MAX_CONDITIONS = len(CONDITIONS)
 INT32 = 1 << 31
 _CACHE_SIZE = 256

@@ -18,14 +18,17 @@ from google.protobuf import message_factory
 
 import mjcore
 from mjcore import batch as mj_batch
-from mjcore.analysis import ukeire_rows
+from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS, kinds_in_play, ukeire_rows
 from mjcore.batch import BatchResult
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
 from mjcore.riichi.batch_scoring import score as score_batch
+from mjcore.riichi.rules import RuleSet
 from mjcore.riichi.scoring import score
-from mjcore.tiles import parse_kinds, parse_tile
+from mjcore.status import NOT_IN_SANMA
+from mjcore.status import reason_of as status_reason
+from mjcore.tiles import parse_kinds, parse_tile, tile_name
 from mjcore.wire import convert as wire
 from mjcore.wire import layout
 from mjcore.wire.v1 import analysis_service_pb2 as pb
@@ -161,23 +164,89 @@ def _parse_tiles(text: str, field: str, max_tiles: int) -> list[int]:
     return kinds
 
 
-def _analyze_hand(request: pb.AnalyzeHandRequest) -> convert.EncodedMessage:
-    """AnalyzeHand's answer, serialized (see ``convert.analyze_hand_bytes``)."""
+def _analyze_hand(request: pb.AnalyzeHandRequest, rules: RuleSet | str | None = None
+                  ) -> convert.EncodedMessage:
+    """AnalyzeHand's answer, serialized (see ``convert.analyze_hand_bytes``); ``rules``:
+    three-player riichi rules (``_sanma_rules``), whose tile set lacks 2m-8m, or None."""
     hand = _parse_hand(request.hand)
     text = request.visible
     visible = _parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
+    in_play = ALL_KINDS if rules is None else kinds_in_play(rules)
     try:
-        shanten = _shanten(hand)
-        ukeire = ukeire_rows(hand, visible)
+        shanten = _shanten(hand, rules)      # under sanma also refuses 2m-8m and chi
+        if visible and in_play != ALL_KINDS:
+            _check_in_play(visible, in_play, "visible")
+        ukeire = ukeire_rows(hand, visible, RIICHI_FORMS, in_play)
         tiles = hand.n_closed + 3 * hand.n_melds
-        agari = tiles == 14 and _is_agari(hand)
+        agari = tiles == 14 and _is_agari(hand, rules)
     except InvalidHandError as err:
         raise invalid_hand(err, "hand") from None
     return convert.analyze_hand_bytes(hand, shanten, agari, ukeire, tiles == 13)
 
 
+def _check_in_play(kinds: list[int], in_play: int, field: str) -> None:
+    """INVALID_ARGUMENT (NOT_IN_SANMA) naming the first tile of ``kinds`` the rules' tile set
+    lacks."""
+    for kind in kinds:
+        if not in_play >> kind & 1:
+            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"{field}: {tile_name(kind)} is not in the tile set of the rules "
+                           "(three players: no 2m-8m)", "NOT_IN_SANMA", field=field, index=0)
+
+
+_SANMA_CACHE_SIZE = 256
+_sanma_cache: dict[bytes, RuleSet | None] = {}
+
+
+def _sanma_rules(sel: scoring_pb2.RuleSelection) -> RuleSet | str | None:
+    """The three-player riichi rules of a riichi selection (``classical.rules_of`` has checked
+    it), or None when it is four-player: every four-player preset has the same forms and tiles.
+    A bare preset name is passed on as it is (the library caches names); a selection with
+    options becomes one cached RuleSet per distinct selection."""
+    if not sel.options:
+        return sel.preset if sel.preset and kinds_in_play(sel.preset) != ALL_KINDS else None
+    key = sel.SerializeToString(deterministic=True)
+    if key in _sanma_cache:
+        return _sanma_cache[key]
+    rules = convert.rules_from_proto(sel)
+    found = rules if rules.players == 3 else None
+    if len(_sanma_cache) >= _SANMA_CACHE_SIZE:
+        _sanma_cache.clear()
+    _sanma_cache[key] = found
+    return found
+
+
+def _analysis_rules(sel: scoring_pb2.RuleSelection) -> object:
+    """The rules of an analysis RPC's selection: classical rules, three-player riichi rules,
+    or None (four-player riichi). A bad selection raises InvalidRuleError."""
+    classical_rules = classical.rules_of(sel)
+    return classical_rules if classical_rules is not None else _sanma_rules(sel)
+
+
+def _stream_rules(request: Any, batch_no: int) -> object:
+    """The rules of one bulk request batch; a bad selection fails the call, naming the batch."""
+    if not request.HasField("rules"):
+        return None
+    try:
+        return _analysis_rules(request.rules)
+    except InvalidRuleError as err:
+        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
+                       "INVALID_RULE", field="rules", batch=batch_no) from None
+
+
 _shanten = mjcore.shanten
 _is_agari = mjcore.is_agari
+
+
+_NOT_IN_SANMA = status_reason(NOT_IN_SANMA)
+_NOT_IN_SANMA_KINDS = [k for k in range(34) if not SANMA_KINDS >> k & 1]
+
+
+def _not_in_play_row(counts: np.ndarray, index: int) -> InvalidHandError:
+    """A batch row's NOT_IN_SANMA error naming the tiles it holds that sanma lacks."""
+    held = " ".join(tile_name(k) for k in _NOT_IN_SANMA_KINDS if counts[k])
+    return InvalidHandError(f"{held} not in the tile set of the rules (three players: no "
+                            "2m-8m)", reason=_NOT_IN_SANMA, index=index)
 
 
 _ROW_PREFIX = re.compile(r"^(row|hand) \d+: ")
@@ -212,11 +281,12 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     @_unary
     def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> convert.EncodedMessage:
         """The answer already serialized: both ports send its bytes as they are."""
-        if request.HasField("rules"):
-            answer = classical.analyze_hand(request)
-            if answer is not None:
-                return answer
-        return _analyze_hand(request)
+        if not request.HasField("rules"):
+            return _analyze_hand(request)
+        answer = classical.analyze_hand(request)     # checks the selection; None for riichi
+        if answer is not None:
+            return answer
+        return _analyze_hand(request, _sanma_rules(request.rules))
 
     @_unary
     def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:
@@ -289,6 +359,9 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                 found.update((start + int(e.index or 0), e) for e in result.errors())
         if not context.is_active():
             return None
+        for i, err in found.items():
+            if err.reason == _NOT_IN_SANMA:
+                found[i] = _not_in_play_row(batch.counts[i], i)
         found.update(batch.errors)  # framing and parse errors explain a row best
         return found
 
@@ -297,7 +370,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         for batch_no, request, batch in self._batches(request_iterator, context,
                                                       _shanten_out):
             n = len(batch)
-            rules = classical.stream_rules(request, batch_no)
+            rules = _stream_rules(request, batch_no)
             if batch.text_result is not None and not request.per_form and rules is None:
                 errors = {e.index: e for e in batch.text_result.errors()}
                 out = batch.text_result.shanten
@@ -334,8 +407,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             n = len(batch)
             masks = np.empty(n, dtype="<u8")
             shanten = np.empty(n, dtype=np.int8)
-            kernel = functools.partial(mj_batch.waits,
-                                       rules=classical.stream_rules(request, batch_no))
+            kernel = functools.partial(mj_batch.waits, rules=_stream_rules(request, batch_no))
             errors = self._run(kernel, batch, context,
                                {"mask": masks, "shanten": shanten})
             if errors is None:
@@ -354,7 +426,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             n = len(batch)
             agari = np.empty(n, dtype=np.bool_)
             kernel = functools.partial(mj_batch.is_agari,
-                                       rules=classical.stream_rules(request, batch_no))
+                                       rules=_stream_rules(request, batch_no))
             errors = self._run(kernel, batch, context, {"agari": agari})
             if errors is None:
                 return
