@@ -86,19 +86,20 @@ def test_health_during_graceful_shutdown():
 
 @contextlib.contextmanager
 def _served(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Popen, int]]:
-    """A `mjcore serve` process on a free port; killed on the way out if still running."""
-    proc = subprocess.Popen([sys.executable, "-c", "from mjcore.cli import main; main()",
-                             "serve", "--port", "0", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
-    try:
-        line = proc.stdout.readline()
-        assert line.startswith("listening on "), (line, proc.stderr.read() if proc.poll() else "")
-        yield proc, int(line.split()[2].rsplit(":", 1)[1])
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    """A `mjcore serve` process on a free port; killed on the way out if still running (its
+    pipes closed and the process reaped by ``Popen.__exit__``)."""
+    with subprocess.Popen([sys.executable, "-c", "from mjcore.cli import main; main()",
+                           "serve", "--port", "0", *args],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, **(env or {})}) as proc:
+        try:
+            line = proc.stdout.readline()
+            assert line.startswith("listening on "), (line, proc.stderr.read()
+                                                      if proc.poll() else "")
+            yield proc, int(line.split()[2].rsplit(":", 1)[1])
+        finally:
+            if proc.poll() is None:
+                proc.kill()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
