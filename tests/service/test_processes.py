@@ -59,6 +59,8 @@ def _served(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Po
         if proc.poll() is None:
             proc.kill()
         proc.wait(10)
+        for pipe in (proc.stdout, proc.stderr):
+            pipe.close()
 
 
 def _children(proc: subprocess.Popen) -> list[int]:
