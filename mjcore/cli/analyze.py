@@ -104,7 +104,8 @@ def analyse_hand(text: str, visible: list[int], client: Any = None, rules: objec
 
     hand = Hand.parse(text)
     size = hand.require_tiles(13, 14)
-    remote = client.analyze(text, format_tiles(visible)) if client is not None else None
+    remote = client.analyze(text, format_tiles(visible), rules=rules) \
+        if client is not None else None
     sh = remote.shanten if remote else analysis.shanten(hand, rules)
     classical = rules is not None and analysis.resolve_rules(rules)[1] is not None
     record: dict[str, Any] = {
@@ -270,9 +271,9 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if rule_set and rules is None:
         raise click.UsageError("--set changes a classical rule option; give --rules classical "
                                "or bradfield")
-    if rules is not None and (server or out_dir is not None or dask is not None):
-        raise click.UsageError(f"--rules {rules_name} analyses here, one hand at a time; "
-                               "--server, --out and --dask analyse four-player riichi hands")
+    if rules is not None and (out_dir is not None or dask is not None):
+        raise click.UsageError(f"--rules {rules_name} analyses one hand at a time, here or with "
+                               "--server; --out and --dask analyse four-player riichi hands")
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         from .extract import analyze_table_job
 
