@@ -10,7 +10,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import numpy as np
@@ -164,7 +164,7 @@ def _parse_tiles(text: str, field: str, max_tiles: int) -> list[int]:
     return kinds
 
 
-def _analyze_hand(request: pb.AnalyzeHandRequest, rules: RuleSet | str | None = None
+def _analyze_hand(request: pb.AnalyzeHandRequest, rules: RuleSet | None = None
                   ) -> convert.EncodedMessage:
     """AnalyzeHand's answer, serialized (see ``convert.analyze_hand_bytes``); ``rules``:
     three-player riichi rules (``_sanma_rules``), whose tile set lacks 2m-8m, or None."""
@@ -195,19 +195,21 @@ def _check_in_play(kinds: list[int], in_play: int, field: str) -> None:
 
 
 _SANMA_CACHE_SIZE = 256
+_MISSING = object()
 _sanma_cache: dict[bytes, RuleSet | None] = {}
 
 
-def _sanma_rules(sel: scoring_pb2.RuleSelection) -> RuleSet | str | None:
+def _sanma_rules(sel: scoring_pb2.RuleSelection) -> RuleSet | None:
     """The three-player riichi rules of a riichi selection (``classical.rules_of`` has checked
     it), or None when it is four-player: every four-player preset has the same forms and tiles.
-    A bare preset name is passed on as it is (the library caches names); a selection with
-    options becomes one cached RuleSet per distinct selection."""
-    if not sel.options:
-        return sel.preset if sel.preset and kinds_in_play(sel.preset) != ALL_KINDS else None
+    One cached RuleSet per distinct selection: the library caches what it derives from a rules
+    value by identity."""
+    if not sel.preset and not sel.options:
+        return None
     key = sel.SerializeToString(deterministic=True)
-    if key in _sanma_cache:
-        return _sanma_cache[key]
+    known = _sanma_cache.get(key, _MISSING)   # one lookup: another thread may clear it
+    if known is not _MISSING:
+        return cast("RuleSet | None", known)
     rules = convert.rules_from_proto(sel)
     found = rules if rules.players == 3 else None
     if len(_sanma_cache) >= _SANMA_CACHE_SIZE:
