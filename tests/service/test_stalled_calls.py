@@ -150,3 +150,36 @@ def test_the_main_port_buffers_whole_messages_only_for_max_receiving_calls():
     finally:
         raw.close()
         server.shutdown(0, 0)
+
+
+def test_open_health_watches_hold_no_worker():
+    """Watch streams stay open as long as their clients like; each used to hold a worker."""
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+    from mjcore.service.gen.mjcore.v1 import types_pb2
+
+    serving, not_serving = (health_pb2.HealthCheckResponse.SERVING,
+                            health_pb2.HealthCheckResponse.NOT_SERVING)
+    batch = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
+        encoding=types_pb2.HAND_ENCODING_TEXT_LINES,
+        data=b"123m456p789s1122z\n" * 10)).SerializeToString()
+    server = build(ServerConfig(port=0, drain=0, grace=1, workers=2))
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+            stub = health_pb2_grpc.HealthStub(ch)
+            watches = [stub.Watch(health_pb2.HealthCheckRequest(), timeout=30)
+                       for _ in range(10)]
+            assert [next(w).status for w in watches] == [serving] * 10
+            # a bulk stream needs one of the two workers
+            answers = list(ch.stream_stream(SERVICE + "StreamShanten")(iter([batch] * 2),
+                                                                       timeout=2))
+            assert len(answers) == 2
+            server.health.set("", not_serving)
+            assert {next(w).status for w in watches} == {not_serving}
+            for watch in watches:
+                watch.cancel()
+    finally:
+        server.shutdown(0, 0)
