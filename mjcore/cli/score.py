@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
@@ -25,6 +24,23 @@ def _tiles(values: tuple[str, ...], option: str = "--dora") -> list[str]:
             raise InvalidHandError(f"{option} {v!r}: {why}", reason=exc.reason,
                                    position=exc.position, text=v) from None
     return out
+
+
+# the seats relative to the winner, as the deltas and payments list them
+_SEATS_4 = ("winner", "shimocha", "toimen", "kamicha")
+_SEATS_3 = ("winner", "shimocha", "kamicha")
+
+
+def _seat_names(rules: str) -> tuple[str, ...]:
+    """The seats of a preset's game (four when this library does not know the preset: the
+    server may know more presets than the client)."""
+    from ..errors import InvalidRuleError
+    from ..riichi.rules import RuleSet
+
+    try:
+        return _SEATS_3 if RuleSet.preset(rules).players == 3 else _SEATS_4
+    except InvalidRuleError:
+        return _SEATS_4
 
 
 def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-untyped-def]
@@ -56,8 +72,7 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
     else:
         value = f"{res.han} han {res.fu} fu" + (f" {res.limit_name}" if res.limit else "")
     lines.append(f"value  {value}: {res.points} points (basic {res.basic})")
-    seats = ("winner", "shimocha", "kamicha") if res.players == 3 else \
-        ("winner", "shimocha", "toimen", "kamicha")
+    seats = _SEATS_3 if res.players == 3 else _SEATS_4
     pays = [f"{seats[s]} pays {p}" for s, p in enumerate(res.payments[:len(seats)]) if p]
     lines.append("pay    " + ", ".join(pays))
     lines.append("deltas " + "  ".join(f"{seats[s]} {d:+d}"
@@ -156,12 +171,9 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")
     text = " ".join(hand)
-    if server and kita:
-        click.echo("error: --kita is not served by the gRPC service yet [bad_kita]", err=True)
-        sys.exit(1)
     if server:
         _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
-                      sticks, rules, as_json, flags)
+                      sticks, kita, rules, as_json, flags)
         return
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
@@ -180,8 +192,8 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
 
 def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
-                  pao: int | None, honba: int, sticks: int, rules: str, as_json: bool,
-                  flags: dict[str, bool]) -> None:
+                  pao: int | None, honba: int, sticks: int, kita: int, rules: str,
+                  as_json: bool, flags: dict[str, bool]) -> None:
     """The same command answered by the gRPC service (seats relative to the winner)."""
     import os
 
@@ -194,8 +206,9 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
         with Client(server, token=os.environ.get("MJCORE_TOKEN") or None) as client:
             res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                                dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
-                               honba=honba, riichi_sticks=sticks, from_who=from_rel,
-                               pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
+                               honba=honba, riichi_sticks=sticks, kita=kita,
+                               from_who=from_rel, pao_seat=pao, rules=rules,
+                               **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
         fail(as_json, text, e)
     data = MessageToDict(res, preserving_proto_field_name=True)
@@ -209,9 +222,13 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
     else:
         for y in res.yaku:
             lines.append(f"  {y.name:<24} {y.han:>2} han  (tenhou id {y.tenhou_id})")
+        lines.append(f"dora {res.dora_count}   ura {res.ura_dora_count}   "
+                     f"aka {res.red_dora_count}")
         lines.append(f"fu     {res.fu}")
-        lines.append(f"value  {res.han} han {res.fu} fu {res.limit_name}: {res.points} points "
+        limit = f" {res.limit_name}" if res.limit_name else ""
+        lines.append(f"value  {res.han} han {res.fu} fu{limit}: {res.points} points "
                      f"(basic {res.basic_points})")
-        seats = ("winner", "shimocha", "toimen", "kamicha")
-        lines.append("deltas " + "  ".join(f"{seats[i]} {d:+d}" for i, d in enumerate(res.deltas)))
+        seats = _seat_names(rules)
+        lines.append("deltas " + "  ".join(f"{seats[i]} {d:+d}"
+                                           for i, d in enumerate(res.deltas[:len(seats)])))
     click.echo("\n".join(lines))

@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from mjcore.cli import main
@@ -24,3 +25,66 @@ def test_score_cli_errors():
     r = CliRunner().invoke(main, ["score", "123m456p789s55p", "chi:213s", "--win", "5p",
                                   "--json"])
     assert r.exit_code == 0 and json.loads(r.output)["is_win"] is False
+
+
+# -- --server: the gRPC service answers as the library does, three-player kita included --------
+
+SANMA_SERVER_CASES = [
+    # (hand and flags); the norths set aside are dora, so --kita changes the value
+    ["123p456p789s11z555z", "--win", "5z", "--tsumo", "--kita", "2"],
+    ["111m999m123p456s77z", "--win", "7z", "--from", "2", "--riichi", "--kita", "1",
+     "--honba", "1"],
+    ["11m99m11p99p11s99s77z", "--win", "7z", "--tsumo", "--riichi", "--kita", "3",
+     "--sticks", "1"],
+]
+
+
+@pytest.fixture(scope="module")
+def server_address():
+    pytest.importorskip("grpc")
+    from mjcore.service import ServerConfig, build_server
+
+    server, port = build_server(ServerConfig(port=0))
+    server.start()
+    yield f"127.0.0.1:{port}"
+    server.stop(0).wait()
+
+
+def score(*args: str):
+    return CliRunner(env={"MJCORE_SERVER": "", "MJCORE_TOKEN": ""}).invoke(
+        main, ["score", "--rules", "tenhou_sanma", *args])
+
+
+def lines_starting(text: str, *prefixes: str) -> list[str]:
+    return [line.rstrip() for line in text.splitlines() if line.startswith(prefixes)]
+
+
+@pytest.mark.parametrize("args", SANMA_SERVER_CASES)
+def test_score_server_passes_kita_and_agrees_with_local(server_address, args):
+    local = score(*args, "--json")
+    remote = score(*args, "--json", "--server", server_address)
+    assert local.exit_code == 0 and remote.exit_code == 0, (local.output, remote.output)
+    want, got = json.loads(local.output), json.loads(remote.output)
+    assert want["is_win"] and got["win"]
+    assert (got["han"], got["fu"], got["points"], got["basic_points"]) == (
+        want["han"], want["fu"], want["points"], want["basic"])
+    assert got["deltas"] == list(want["deltas"]) and got["payments"] == list(want["payments"])
+    assert got["dora_count"] == want["dora"]
+    kita = int(args[args.index("--kita") + 1])
+    without = json.loads(score(*args[:args.index("--kita")], *args[args.index("--kita") + 2:],
+                               "--json").output)
+    assert want["dora"] == without["dora"] + kita    # the norths counted, on both paths
+    # the text output: the same dora and deltas lines, three seats (no toimen)
+    local_text = score(*args).output
+    remote_text = score(*args, "--server", server_address).output
+    assert lines_starting(remote_text, "dora", "deltas") == \
+        lines_starting(local_text, "dora", "deltas")
+    assert "kamicha" in remote_text and "toimen" not in remote_text
+
+
+def test_score_server_refuses_kita_as_the_library_does(server_address):
+    args = ["123p456p789s11z555z", "--win", "5z", "--tsumo", "--kita", "1"]
+    for extra in ([], ["--server", server_address]):
+        r = CliRunner(env={"MJCORE_SERVER": "", "MJCORE_TOKEN": ""}).invoke(
+            main, ["score", "--rules", "tenhou", *args, *extra])
+        assert r.exit_code == 1 and "[bad_kita]" in r.stderr, r.output
