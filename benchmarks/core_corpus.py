@@ -25,14 +25,19 @@ _CHUNK = 1 << 15
 _MAX_DRAWS = 60
 
 
-def shuffled_walls(n: int, seed: int) -> np.ndarray:
-    """(n, 136) uint8: one shuffled wall of tile kinds (each kind 4 times) per row."""
+ALL_KINDS = tuple(range(34))
+# three-player riichi (sanma): 108 tiles, no 2m-8m
+SANMA_KINDS = tuple(k for k in range(34) if not 1 <= k <= 7)
+
+
+def shuffled_walls(n: int, seed: int, kinds: tuple[int, ...] = ALL_KINDS) -> np.ndarray:
+    """(n, 4 * len(kinds)) uint8: one shuffled wall of ``kinds`` (each 4 times) per row."""
     rng = np.random.default_rng(seed)
-    base = np.repeat(np.arange(34, dtype=np.uint8), 4)
-    out = np.empty((n, 136), dtype=np.uint8)
+    base = np.repeat(np.array(kinds, dtype=np.uint8), 4)
+    out = np.empty((n, base.size), dtype=np.uint8)
     for lo in range(0, n, _CHUNK):
         hi = min(n, lo + _CHUNK)
-        out[lo:hi] = rng.permuted(np.broadcast_to(base, (hi - lo, 136)), axis=1)
+        out[lo:hi] = rng.permuted(np.broadcast_to(base, (hi - lo, base.size)), axis=1)
     return out
 
 
@@ -43,25 +48,26 @@ def counts_of(kinds: np.ndarray) -> np.ndarray:
     return np.bincount(flat, minlength=n * 34).reshape(n, 34).astype(np.uint8)
 
 
-def wall_hands(n: int, size: int, seed: int) -> np.ndarray:
-    """(n, 34) counts of the first ``size`` tiles of n shuffled walls."""
-    return counts_of(shuffled_walls(n, seed)[:, :size])
+def wall_hands(n: int, size: int, seed: int, kinds: tuple[int, ...] = ALL_KINDS) -> np.ndarray:
+    """(n, 34) counts of the first ``size`` tiles of n shuffled walls of ``kinds``."""
+    return counts_of(shuffled_walls(n, seed, kinds)[:, :size])
 
 
-def play_to_tenpai(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def play_to_tenpai(n: int, seed: int, kinds: tuple[int, ...] = ALL_KINDS,
+                   rules: object = None) -> tuple[np.ndarray, np.ndarray]:
     """(counts, next_draw): n closed 13-tile tenpai hands reached by greedy play from a shuffled
-    wall, and the tile each would draw next (for agari corpora)."""
+    wall of ``kinds`` under ``rules``, and the tile each would draw next (for agari corpora)."""
     got_counts: list[np.ndarray] = []
     got_next: list[np.ndarray] = []
     have = 0
     round_seed = seed
     while have < n:
         want = int((n - have) * 1.15) + 64
-        walls = shuffled_walls(want, round_seed)
+        walls = shuffled_walls(want, round_seed, kinds)
         round_seed += 1
         counts = counts_of(walls[:, :13])
         pos = np.full(want, 13, dtype=np.int64)
-        done = batch.waits(counts).shanten == 0
+        done = batch.waits(counts, rules=rules).shanten == 0
         rows = np.arange(want)
         for _ in range(_MAX_DRAWS):
             live = rows[~done]
@@ -70,9 +76,9 @@ def play_to_tenpai(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
             drawn = walls[live, pos[live]]
             pos[live] += 1
             counts[live, drawn] += 1
-            best = batch.ukeire(counts[live]).best_discard.astype(np.int64)
+            best = batch.ukeire(counts[live], rules=rules).best_discard.astype(np.int64)
             counts[live, best] -= 1
-            done[live] = batch.waits(counts[live]).shanten == 0
+            done[live] = batch.waits(counts[live], rules=rules).shanten == 0
         keep = rows[done][: n - have]
         got_counts.append(counts[keep])
         got_next.append(walls[keep, pos[keep]])
