@@ -128,16 +128,18 @@ class CalledSet(NamedTuple):
     def meld(self, seat: int) -> Meld:
         """The set as the shared :class:`mjcore.melds.Meld` of ``seat`` (who declared it);
         its called tile is the lowest."""
-        return _meld_of(self, (self.claimed_from - seat) % 4 if self.claimed_from >= 0 else 3)
+        rel = (self.claimed_from - seat) % 4 if self.claimed_from >= 0 else 3
+        return _meld_of(self.kind, self.tile, rel)
 
 
-@lru_cache(maxsize=4096)
-def _meld_of(s: CalledSet, rel: int) -> Meld:
-    """The shared Meld of a set called from relative seat ``rel`` (Melds are immutable, so
-    one value serves every hand)."""
-    if s.kind == _KAN_CLOSED:
-        return Meld(s.kind, s.tiles)
-    return Meld(s.kind, s.tiles, s.tile, rel)
+@lru_cache(maxsize=1024)
+def _meld_of(kind: MeldKind, tile: int, rel: int) -> Meld:
+    """The shared Meld of a set of ``kind`` from ``tile`` called from relative seat ``rel``
+    (Melds are immutable, so one value serves every hand)."""
+    tiles = CalledSet(kind, tile).tiles
+    if kind == _KAN_CLOSED:
+        return Meld(kind, tiles)
+    return Meld(kind, tiles, tile, rel)
 
 
 class WinInfo(NamedTuple):
