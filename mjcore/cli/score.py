@@ -104,9 +104,10 @@ _SEATS = "ESWN"
 @click.option("--seat", default="E", show_default=True, help="Seat wind E/S/W/N (E = dealer).")
 @click.option("--round", "round_", default="E", show_default=True, help="Round wind E/S/W/N.")
 @click.option("--from", "from_rel", type=click.IntRange(1, 3), default=None,
-              help="Discarder on ron, relative to the winner (1 shimocha, 2 toimen, 3 kamicha).")
+              help="Discarder on ron, relative to the winner (1 shimocha, 2 toimen, 3 kamicha; "
+                   "three players: 1 shimocha, 2 kamicha).")
 @click.option("--pao", type=click.IntRange(1, 3), default=None,
-              help="Liable player (pao), relative to the winner.")
+              help="Liable player (pao), relative to the winner (numbered as --from).")
 @click.option("--honba", type=click.IntRange(0, 999), default=0, show_default=True)
 @click.option("--sticks", type=click.IntRange(0, 999), default=0, show_default=True,
               help="Riichi sticks collected by the winner.")
