@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from . import JOBS, main
+from . import JOBS, main, table_agents
 
 
 @main.command("play")
@@ -22,10 +22,11 @@ from . import JOBS, main
               help="Number of games.")
 @click.option("--seed", "-s", default=0, show_default=True,
               help="Seed of the first game; game i uses seed + i.")
-@click.option("--agents", "-a", default="efficiency,random,random,random", show_default=True,
+@click.option("--agents", "-a", default=None,
               help="Comma-separated agents (random, tsumogiri, efficiency, mjai:COMMAND); "
                    "fewer names than seats repeat. Seats are drawn per game from its seed "
-                   "(the rules' seating option); the table is per agent.")
+                   "(the rules' seating option); the table is per agent. Default: efficiency "
+                   "and random for every other seat of the rules (three or four).")
 @click.option("--rules", "preset", default="tenhou", show_default=True,
               help="Rule preset: tenhou, ema or wrc (riichi); tenhou_sanma (three-player "
                    "riichi, three agents); classical or bradfield (Chinese classical: agents "
@@ -40,17 +41,17 @@ from . import JOBS, main
 @click.option("--jobs", "-j", default=1, show_default=True, type=JOBS,
               help="Worker processes.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | None, fmt: str,
+def play_cmd(games: int, seed: int, agents: str | None, preset: str, out_dir: str | None, fmt: str,
              check_invariants: bool, jobs: int, progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
     if preset in ("classical", "bradfield"):
         from ..classical.engine.cli import play_classical
 
-        play_classical(games, seed, agents, preset, out_dir, check_invariants, jobs, progress)
+        play_classical(games, seed, agents or default_agents(4), preset, out_dir,
+                       check_invariants, jobs, progress)
         return
     from tqdm import tqdm
 
-    from ..engine.agents import make_agent
     from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 
@@ -58,19 +59,7 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
         players = RuleSet.preset(preset).players
     except MjcoreError as exc:
         raise click.ClickException(f"--rules {preset!r}: {exc}") from None
-    names = [a.strip() for a in agents.split(",") if a.strip()]
-    if not names or len(names) > players:
-        raise click.BadParameter(f"give one to {players} agent names for --rules {preset}",
-                                 param_hint="--agents")
-    names = (names * players)[:players]
-    try:
-        for n in names:
-            if n.startswith("mjai:"):
-                _check_command(n)
-            else:
-                make_agent(n)
-    except MjcoreError as exc:
-        raise click.ClickException(str(exc)) from None
+    names = table_agents(agents or default_agents(players), players, preset, _check_agent)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
     stats = _Stats(players)
@@ -96,6 +85,21 @@ def play_cmd(games: int, seed: int, agents: str, preset: str, out_dir: str | Non
     if check_invariants:
         click.echo(f"invariants held on all {games} games ({stats.checked} events checked; "
                    "same seed -> same record; every record replayed)")
+
+
+def default_agents(players: int) -> str:
+    """The default ``--agents``: one efficiency agent, random agents in the other seats."""
+    return ",".join(["efficiency"] + ["random"] * (players - 1))
+
+
+def _check_agent(name: str) -> None:
+    """Refuse an unknown agent name or an mjai command that cannot be found."""
+    from ..engine.agents import make_agent
+
+    if name.startswith("mjai:"):
+        _check_command(name)
+    else:
+        make_agent(name)
 
 
 def _check_command(agent: str) -> None:

@@ -128,3 +128,19 @@ def test_unimplemented_atozuke_off_is_refused():
     from mjcore.errors import InvalidRuleError
     with pytest.raises(InvalidRuleError, match="atozuke"):
         RuleSet.preset("tenhou").replace(atozuke=False)
+
+
+@pytest.mark.parametrize("preset,seats", [("tenhou_sanma", 3), ("tenhou", 4)])
+def test_play_cli_default_agents_fill_the_rules_seats(preset, seats):
+    """``mjcore play`` without --agents seats one efficiency and random agents, as many as the
+    rules have seats (three under tenhou_sanma)."""
+    from click.testing import CliRunner
+
+    from mjcore.cli import main
+
+    res = CliRunner().invoke(main, ["play", "--games", "1", "--rules", preset, "--no-progress"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert [line.split()[1] for line in lines[1:1 + seats]] == (
+        ["efficiency"] + ["random"] * (seats - 1))
+    assert lines[1 + seats].startswith("1 games")
