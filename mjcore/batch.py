@@ -143,22 +143,12 @@ class BatchResult(RowResults):
 
 
 def _inputs(counts: ArrayLike, n_melds: object,
-            rules: object) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray | None]:
+            rules: object) -> tuple[int, int, np.ndarray, np.ndarray]:
     """The winning forms and kinds in play of ``rules``, the counts and the meld counts of a
-    batch call, and the rows (a boolean mask, or None) that hold a kind the rules' tile set
-    lacks (sanma: 2m-8m). Those rows are zeroed, so the kernel reports nothing else for them;
-    ``_mark_not_in_play`` gives them their status."""
-    forms = winning_forms(rules)
-    in_play = kinds_in_play(rules)
+    batch call. The kernels give a row holding a kind out of play (sanma: 2m-8m) the status
+    ``not_in_sanma``."""
     c = _counts(counts)
-    m = _melds(n_melds, c.shape[0])
-    if in_play == ALL_KINDS:
-        return forms, in_play, c, m, None
-    rows = np.asarray(c[:, _absent(in_play)].any(axis=1), dtype=np.bool_)
-    if rows.any():
-        c = c.copy()
-        c[rows] = 0
-    return forms, in_play, c, m, rows
+    return winning_forms(rules), kinds_in_play(rules), c, _melds(n_melds, c.shape[0])
 
 
 def _absent(in_play: int) -> list[int]:
@@ -166,23 +156,17 @@ def _absent(in_play: int) -> list[int]:
     return [k for k in range(34) if not in_play >> k & 1]
 
 
-def _mark_not_in_play(status: np.ndarray, rows: np.ndarray | None) -> None:
-    if rows is not None:
-        status[rows] = st.NOT_IN_SANMA
-
-
 def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
             rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
     also ``.forms`` (N, 3): standard, seven pairs (chiitoitsu), thirteen orphans (kokushi);
     99 when melds or the rules rule a form out."""
-    win, _, c, m, absent = _inputs(counts, n_melds, rules)
+    win, in_play, c, m = _inputs(counts, n_melds, rules)
     n = c.shape[0]
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     f = np.zeros((n if forms else 0, 3), dtype=np.int8)
-    _k.shanten(c, m, win, out, status, f, _threads(n_threads))
-    _mark_not_in_play(status, absent)
+    _k.shanten(c, m, win, out, status, f, _threads(n_threads), in_play)
     values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
         values["forms"] = f
@@ -192,12 +176,11 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
 def is_agari(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
              n_threads: int | None = 1) -> BatchResult:
     """Whether each 14-3k tile row is complete in a winning form (``.agari``, bool)."""
-    win, _, c, m, absent = _inputs(counts, n_melds, rules)
+    win, in_play, c, m = _inputs(counts, n_melds, rules)
     n = c.shape[0]
     out = np.empty(n, dtype=np.uint8)
     status = np.empty(n, dtype=np.int8)
-    _k.is_agari(c, m, win, out, status, _threads(n_threads))
-    _mark_not_in_play(status, absent)
+    _k.is_agari(c, m, win, out, status, _threads(n_threads), in_play)
     return BatchResult(status, {"agari": out.view(np.bool_)})
 
 
@@ -206,15 +189,12 @@ def waits(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
     """For 13-3k tile rows: ``.shanten`` and ``.mask`` (uint64, bit k = kind k). When the
     shanten is 0 the mask holds the winning tiles; ``.tenpai`` is shanten == 0. A wait on a
     kind the hand holds four of is never in the mask."""
-    win, in_play, c, m, absent = _inputs(counts, n_melds, rules)
+    win, in_play, c, m = _inputs(counts, n_melds, rules)
     n = c.shape[0]
     masks = np.empty(n, dtype=np.uint64)
     sh = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
-    _k.advance(c, m, win, masks, sh, status, _threads(n_threads))
-    _mark_not_in_play(status, absent)
-    if absent is not None:
-        masks &= np.uint64(in_play)
+    _k.advance(c, m, win, masks, sh, status, _threads(n_threads), in_play)
     tenpai = sh == 0
     wait_masks = np.where(tenpai, masks, np.uint64(0))
     return BatchResult(status, {"shanten": sh, "mask": wait_masks, "advance_mask": masks,
@@ -227,7 +207,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     ``.best_discard`` (kind), ``.best_count`` (advancing tiles left, counting only the hand).
     With ``full=True`` also ``.after`` (N, 34) shanten after each discard (127 = not held) and
     ``.masks`` (N, 34) the advancing mask after each discard."""
-    win, in_play, c, m, absent = _inputs(counts, n_melds, rules)
+    win, in_play, c, m = _inputs(counts, n_melds, rules)
     n = c.shape[0]
     rows = n if full else 0
     after = np.full((rows, 34), 127, dtype=np.int8)
@@ -237,7 +217,6 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     bc = np.empty(n, dtype=np.uint16)
     status = np.empty(n, dtype=np.int8)
     _k.ukeire(c, m, win, after, masks, bs, bd, bc, status, _threads(n_threads), in_play)
-    _mark_not_in_play(status, absent)
     values: dict[str, np.ndarray] = {"best_shanten": bs, "best_discard": bd, "best_count": bc}
     if full:
         values["after"] = after

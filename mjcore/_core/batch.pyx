@@ -33,11 +33,46 @@ cdef extern from "bits.h":
 cdef u64 ALL_KINDS = (<u64>1 << 34) - 1
 
 
+cdef struct TileSet:
+    u64 in_play             # bit k = kind k is in the rules' tile set
+    PackedHand absent       # 0b111 in the 3-bit field of each kind the set lacks
+
+
+cdef TileSet tile_set(u64 in_play) except *:
+    cdef TileSet t
+    cdef int k
+    if in_play & ~ALL_KINDS:
+        raise ValueError(f"in_play has bits beyond the 34 kinds: {in_play:#x}")
+    t.in_play = in_play
+    t.absent.words[0] = t.absent.words[1] = t.absent.words[2] = t.absent.words[3] = 0
+    for k in range(34):
+        if not (in_play >> k) & 1:
+            t.absent.words[k // 9] |= <u32>7 << (3 * (k % 9))
+    return t
+
+
+cdef inline int check_row_in(const u8* counts, int n_melds, PackedHand* h, int want,
+                             const TileSet* tiles) noexcept nogil:
+    """check_row, and ST_NOT_IN_SANMA for a row holding a kind out of the tile set (that
+    status comes first, whatever else is wrong with the row)."""
+    cdef int k, st = check_row(counts, n_melds, h, want)
+    if st == ST_OK:
+        if ((h.words[0] & tiles.absent.words[0]) | (h.words[1] & tiles.absent.words[1])
+                | (h.words[2] & tiles.absent.words[2]) | (h.words[3] & tiles.absent.words[3])):
+            return ST_NOT_IN_SANMA
+        return ST_OK
+    if tiles.in_play != ALL_KINDS:
+        for k in range(34):
+            if counts[k] and not (tiles.in_play >> k) & 1:
+                return ST_NOT_IN_SANMA
+    return st
+
+
 cdef inline int row_shanten(const u8* counts, int n_melds, int forms, i8* out,
-                            i8* forms3) noexcept nogil:
+                            i8* forms3, const TileSet* tiles) noexcept nogil:
     cdef PackedHand h
     cdef int f3[3]
-    cdef int s, st = check_row(counts, n_melds, &h, 0)
+    cdef int s, st = check_row_in(counts, n_melds, &h, 0, tiles)
     out[0] = -128
     if st != ST_OK:
         return st
@@ -53,21 +88,24 @@ cdef inline int row_shanten(const u8* counts, int n_melds, int forms, i8* out,
 
 
 def shanten(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[::1] out,
-            i8[::1] status, i8[:, ::1] by_form, int n_threads):
+            i8[::1] status, i8[:, ::1] by_form, int n_threads, u64 in_play=ALL_KINDS):
     """out[i] = minimum shanten over the winning forms (types.Forms); by_form (N,3) or (0,3):
-    standard, seven pairs, orphans (99 when off or ruled out by melds)."""
+    standard, seven pairs, orphans (99 when off or ruled out by melds). ``in_play``: the kinds
+    of the tile set (bit k = kind k); a row holding another kind is ST_NOT_IN_SANMA."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint want_forms = by_form.shape[0] == n and n > 0
+    cdef TileSet tiles = tile_set(in_play)
     check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_shanten(&counts[i, 0], n_melds[i], forms, &out[i],
-                                        &by_form[i, 0] if want_forms else NULL)
+                                        &by_form[i, 0] if want_forms else NULL, &tiles)
 
 
-cdef inline int row_agari(const u8* counts, int n_melds, int forms, u8* out) noexcept nogil:
+cdef inline int row_agari(const u8* counts, int n_melds, int forms, u8* out,
+                          const TileSet* tiles) noexcept nogil:
     cdef PackedHand h
-    cdef int a, st = check_row(counts, n_melds, &h, 14)
+    cdef int a, st = check_row_in(counts, n_melds, &h, 14, tiles)
     out[0] = 0
     if st != ST_OK:
         return st
@@ -79,18 +117,19 @@ cdef inline int row_agari(const u8* counts, int n_melds, int forms, u8* out) noe
 
 
 def is_agari(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, u8[::1] out,
-             i8[::1] status, int n_threads):
+             i8[::1] status, int n_threads, u64 in_play=ALL_KINDS):
     cdef Py_ssize_t n = counts.shape[0], i
+    cdef TileSet tiles = tile_set(in_play)
     check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
-            status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], forms, &out[i])
+            status[i] = <i8>row_agari(&counts[i, 0], n_melds[i], forms, &out[i], &tiles)
 
 
 cdef inline int row_advance(const u8* counts, int n_melds, int forms, u64* mask,
-                            i8* shanten_out) noexcept nogil:
+                            i8* shanten_out, const TileSet* tiles) noexcept nogil:
     cdef PackedHand h
-    cdef int s, st = check_row(counts, n_melds, &h, 13)
+    cdef int s, st = check_row_in(counts, n_melds, &h, 13, tiles)
     mask[0] = 0
     shanten_out[0] = -128
     if st != ST_OK:
@@ -99,25 +138,28 @@ cdef inline int row_advance(const u8* counts, int n_melds, int forms, u64* mask,
     if s < -1:
         mask[0] = 0
         return s
+    mask[0] &= tiles.in_play        # kinds out of the tile set never advance
     shanten_out[0] = <i8>s
     return ST_OK
 
 
 def advance(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, u64[::1] masks,
-            i8[::1] shanten_out, i8[::1] status, int n_threads):
+            i8[::1] shanten_out, i8[::1] status, int n_threads, u64 in_play=ALL_KINDS):
     """For 13-3k tile rows: shanten and the 34-bit mask of advancing kinds (winning tiles
-    when the shanten is 0)."""
+    when the shanten is 0). ``in_play``: the kinds of the tile set (bit k = kind k); the
+    others never advance, and a row holding one is ST_NOT_IN_SANMA."""
     cdef Py_ssize_t n = counts.shape[0], i
+    cdef TileSet tiles = tile_set(in_play)
     check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
             status[i] = <i8>row_advance(&counts[i, 0], n_melds[i], forms, &masks[i],
-                                        &shanten_out[i])
+                                        &shanten_out[i], &tiles)
 
 
 cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_out, u64* masks_out,
                            i8* best_shanten, i8* best_discard, u16* best_count,
-                           u64 in_play) noexcept nogil:
+                           const TileSet* tiles) noexcept nogil:
     cdef PackedHand h
     cdef i8 aft_local[34]
     cdef u64 msk_local[34]
@@ -125,7 +167,7 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_o
     cdef u64* msk = masks_out if masks_out != NULL else msk_local
     cdef u64 m, held, ones = 0, twos = 0, fours = 0
     cdef int b, g, k, cnt, bk = -1, bc = 0
-    cdef int st = check_row(counts, n_melds, &h, 14)
+    cdef int st = check_row_in(counts, n_melds, &h, 14, tiles)
     best_shanten[0] = -128
     best_discard[0] = -1
     best_count[0] = 0
@@ -134,9 +176,9 @@ cdef inline int row_ukeire(const u8* counts, int n_melds, int forms, i8* after_o
     b = ukeire_forms(&h, n_melds, forms, aft, msk, after_out == NULL)
     if b < -1:
         return b
-    if in_play != ALL_KINDS:        # a tile set without some kinds (sanma): they never advance
+    if tiles.in_play != ALL_KINDS:  # a tile set without some kinds (sanma): they never advance
         for k in range(34):
-            msk[k] &= in_play
+            msk[k] &= tiles.in_play
     # the hand's counts as three 34-bit planes (count = ones + 2 twos + 4 fours)
     for g in range(4):
         ones |= (<u64>mj_compress3(h.words[g])) << (9 * g)
@@ -169,9 +211,11 @@ def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[:, ::1]
     """For 14-3k tile rows: per discard, the shanten after it and its advancing mask (when
     `after` has N rows); and the summary: the best discard (lowest shanten, then most unseen
     advancing tiles given only the hand, then lowest kind), its shanten and its tile count.
-    ``in_play``: the kinds of the tile set (bit k = kind k); the others never advance."""
+    ``in_play``: the kinds of the tile set (bit k = kind k); the others never advance, and a
+    row holding one is ST_NOT_IN_SANMA."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef bint full = after.shape[0] == n and n > 0
+    cdef TileSet tiles = tile_set(in_play)
     check_forms(forms)
     with nogil:
         for i in prange(n, num_threads=n_threads, schedule="dynamic", chunksize=4096):
@@ -179,7 +223,7 @@ def ukeire(const u8[:, ::1] counts, const u8[::1] n_melds, int forms, i8[:, ::1]
                                        &after[i, 0] if full else NULL,
                                        &masks[i, 0] if full else NULL,
                                        &best_shanten[i], &best_discard[i], &best_count[i],
-                                       in_play)
+                                       &tiles)
 
 
 # ---- bulk text: one hand per line (mpsz `123m456p...` or letter-first `m123p456...`) ----

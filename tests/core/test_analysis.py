@@ -416,3 +416,43 @@ def test_sanma_batch_rows_with_2m_to_8m_are_bad_rows():
     text = b"19m19p19s1234567z\n19m19p19s1234557z\n159m19p19s123456z\n"
     r = batch.shanten_text(text, rules=SANMA)
     assert r.status.tolist() == [0, 0, -22] and r.shanten[2] == -128
+
+
+@pytest.mark.parametrize("tiles", [13, 14])
+def test_sanma_batch_kernels_refuse_each_of_2m_to_8m_first(tiles):
+    """Each of 2m-8m makes a row not_in_sanma in every batch call, ahead of any other fault
+    of that row (a fifth copy, a wrong total, a bad meld count); the other rows are kept and
+    a bad row's outputs are the error defaults."""
+    from mjcore import status as codes
+
+    good = _sanma_counts(7, tiles)
+    rows = [good]
+    for kind in range(1, 8):
+        one = good.copy()
+        one[np.flatnonzero(one)[0]] -= 1
+        one[kind] += 1
+        rows.append(one)
+    five, extra, melds_and_5m = good.copy(), good.copy(), good.copy()
+    five[3] = 5                                       # five 4m: also a bad count
+    extra[6] += 1                                     # one tile too many
+    melds_and_5m[4] = 1
+    rows += [five, extra, good, melds_and_5m]
+    counts = np.stack(rows)
+    n_melds = np.zeros(len(rows), np.uint8)
+    n_melds[-2:] = 5                                  # a bad meld count, without and with 5m
+    out = codes.NOT_IN_SANMA
+    want = [0] + [out] * 9 + [codes.BAD_MELDS, out]
+    calls = ([batch.shanten, batch.ukeire, batch.is_agari] if tiles == 14
+             else [batch.shanten, batch.waits])
+    for call in calls:
+        r = call(counts, n_melds, rules=SANMA)
+        assert r.status.tolist() == want, call
+        bad = r.status == out
+        for name, value in r.values.items():
+            if name in ("shanten", "best_shanten"):
+                assert (value[bad] == -128).all(), name
+            elif name in ("mask", "advance_mask", "best_count", "agari"):
+                assert not value[bad].any(), name
+        four = call(counts, n_melds)                  # four players: only the other faults
+        assert four.status[0] == 0 and out not in four.status.tolist()
+        assert four.status[-2] == codes.BAD_MELDS and four.status[8] == codes.BAD_COUNT
