@@ -19,7 +19,8 @@ included (its 1m and 9m are in the set).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 from operator import getitem
 from typing import TYPE_CHECKING, Any
 
@@ -46,15 +47,19 @@ CLASSICAL_FORMS: int = _k.CLASSICAL
 CLASSICAL_SEVEN_PAIRS_FORMS: int = _k.CLASSICAL_SEVEN_PAIRS
 _RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
-# id of a rules value or name -> (that value, (forms, classical rules or None, bonus tiles
-# allowed, kinds in play)); rules values are immutable, so the answer never changes. Keyed by
-# id because hashing a rules value costs more than the analysis (bounded: a program uses a
-# handful).
-_resolved: dict[int, tuple[object, tuple[int, object, bool, int]]] = {}
+# What a rules value asks of a hand beyond Hand's own checks; raises InvalidHandError.
+HandCheck = Callable[[Hand], None]
+# id of a rules value or name -> (that value, forms, kinds in play, hand check or None); rules
+# values are immutable, so the answer never changes. Keyed by id because hashing a rules value
+# costs more than the analysis (bounded: a program uses a handful).
+_resolved: dict[int, tuple[object, int, int, HandCheck | None]] = {}
+# The entry last looked up: most programs name one rules value throughout.
+_last: tuple[object, int, int, HandCheck | None]
 
 ALL_KINDS: int = (1 << 34) - 1
 # Three-player riichi (sanma) has no 2m-8m (kinds 1..7).
 SANMA_KINDS: int = ALL_KINDS & ~(0x7F << 1)
+_last = (None, RIICHI_FORMS, ALL_KINDS, None)
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
@@ -118,20 +123,29 @@ def winning_forms(rules: object = None) -> int:
 def kinds_in_play(rules: object = None) -> int:
     """The 34-bit set of the tile kinds that exist under ``rules`` (bit k = kind k): every
     kind, or without 2m-8m for three-player riichi (``SANMA_KINDS``)."""
-    return _resolve_for_hands(rules)[3]
+    return _rules_for_hands(rules)[2]
 
 
-def _resolve_for_hands(rules: object) -> tuple[int, object, bool, int]:
+def _rules_for_hands(rules: object) -> tuple[object, int, int, HandCheck | None]:
+    """``(rules, forms, kinds in play, hand check or None)``, cached by the id of ``rules``."""
+    global _last
     entry = _resolved.get(id(rules))
     if entry is not None and entry[0] is rules:
-        return entry[1]
+        _last = entry
+        return entry
     forms, classical = resolve_rules(rules)
     riichi = None if classical is not None else _riichi_rules(rules)
     in_play = SANMA_KINDS if riichi is not None and riichi.players == 3 else ALL_KINDS
-    known = (forms, classical, getattr(classical, "bonus_tiles", True) is not False, in_play)
+    check: HandCheck | None = None
+    if classical is not None:
+        check = partial(_check_classical,
+                        bonus_allowed=getattr(classical, "bonus_tiles", True) is not False)
+    elif in_play != ALL_KINDS:
+        check = _tile_set_check(in_play)
+    entry = _last = (rules, forms, in_play, check)
     if len(_resolved) < 64:
-        _resolved[id(rules)] = (rules, known)
-    return known
+        _resolved[id(rules)] = entry
+    return entry
 
 
 _NO_RED = (0, 0, 0)
@@ -157,6 +171,34 @@ def _check_in_play(h: Hand, in_play: int) -> None:
         raise _not_in_play(f"hand '{h}'", None, in_play, str(h))
 
 
+def _tile_set_check(in_play: int) -> HandCheck:
+    """The hand check of a tile set without some kinds. When those kinds are one run (sanma:
+    2m-8m), a closed hand is checked with one slice of its counts."""
+    absent = kinds_of(ALL_KINDS & ~in_play)
+    lo, hi = absent[0], absent[-1] + 1
+    if hi - lo != len(absent):
+        return partial(_check_in_play, in_play=in_play)
+    none_held = bytes(hi - lo)
+
+    def check(h: Hand) -> None:
+        if h.melds or h._packed[lo:hi] != none_held:
+            _check_in_play(h, in_play)
+    return check
+
+
+def _check_classical(h: Hand, bonus_allowed: bool) -> None:
+    """Under classical rules: no red fives, and no bonus tiles when the rules play without."""
+    if h.red != _NO_RED or (h.melds and any(m.red for m in h.melds)):
+        raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the classical "
+                               "set; write 5", reason="red_five_not_in_set", text=str(h))
+    if h.bonus and not bonus_allowed:
+        from .tiles import format_bonus
+
+        raise InvalidHandError(f"hand '{h}': bonus tile(s) {format_bonus(h.bonus)} with "
+                               "rules that play without bonus tiles",
+                               reason="bonus_not_in_play", text=str(h))
+
+
 def _visible_kinds(visible: str | Iterable[int | str], in_play: int) -> list[int] | None:
     """The visible tiles as kinds (None for none), each a tile of the rules' set (which lacks
     some kinds: ``in_play`` is not ALL_KINDS)."""
@@ -174,20 +216,12 @@ def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int, int]:
     rules out beyond ``Hand``'s own checks: under classical rules red fives, and bonus tiles
     when the rules play without them; under three-player riichi 2m-8m and chi."""
     h = hand if type(hand) is Hand else as_hand(hand)
-    forms, classical, bonus_allowed, in_play = _resolve_for_hands(rules)
-    if classical is None:
-        if in_play != ALL_KINDS:
-            _check_in_play(h, in_play)
-        return h, forms, in_play
-    if h.red != _NO_RED or (h.melds and any(m.red for m in h.melds)):
-        raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the classical "
-                               "set; write 5", reason="red_five_not_in_set", text=str(h))
-    if h.bonus and not bonus_allowed:
-        from .tiles import format_bonus
-
-        raise InvalidHandError(f"hand '{h}': bonus tile(s) {format_bonus(h.bonus)} with "
-                               "rules that play without bonus tiles",
-                               reason="bonus_not_in_play", text=str(h))
+    entry = _last
+    if entry[0] is not rules:
+        entry = _rules_for_hands(rules)
+    _, forms, in_play, check = entry
+    if check is not None:
+        check(h)
     return h, forms, in_play
 
 
@@ -226,12 +260,16 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
     ``.kokushi`` (also ``.thirteen_orphans``); a form is None when the rules do not have it or
     the hand has called melds. Takes 13-3k or 14-3k closed tiles.
     """
+    h = hand if type(hand) is Hand else as_hand(hand)
     if rules is None:
-        h = hand if type(hand) is Hand else as_hand(hand)
         i = _forms_index(h._packed, h.n_melds)
-    else:
-        h, forms, _ = _hand_and_forms(hand, rules)
-        i = _forms_index(h._packed, h.n_melds, forms)
+    else:       # _hand_and_forms, inlined: naming the rules costs a lookup and their check
+        entry = _last
+        if entry[0] is not rules:
+            entry = _rules_for_hands(rules)
+        if entry[3] is not None:
+            entry[3](h)
+        i = _forms_index(h._packed, h.n_melds, entry[1])
     if i < 0:
         raise _fail(h, i, 0, "shanten")
     return _SHANTEN[i]

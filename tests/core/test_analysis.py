@@ -343,6 +343,24 @@ def test_sanma_hand_with_a_tile_not_in_the_set(call, hand, named):
         assert err.value.reason == "not_in_sanma" and named in str(err.value)
 
 
+@pytest.mark.parametrize("kind", range(1, 8))
+def test_sanma_closed_hand_holding_any_of_2m_to_8m(kind):
+    """Each of 2m-8m in a closed hand is refused by every call, whatever rules came before
+    (the last rules looked up are remembered); the same hand is fine under four players."""
+    name = mjcore.tile_name(kind)
+    thirteen = f"{kind + 1}9m19p19s1234567z"
+    fourteen = f"{kind + 1}9m19p19s11234567z"
+    calls = [(mjcore.shanten, thirteen), (mjcore.waits, thirteen),
+             (mjcore.is_agari, fourteen), (mjcore.ukeire, fourteen)]
+    for call, hand in calls:
+        call(hand, rules="tenhou")
+        with pytest.raises(InvalidHandError, match=name) as err:
+            call(hand, rules=SANMA)
+        assert err.value.reason == "not_in_sanma"
+        call(hand, rules="tenhou")
+        call(mjcore.Hand.parse(hand))
+
+
 def test_sanma_visible_tile_not_in_the_set():
     with pytest.raises(InvalidHandError, match="5m") as err:
         mjcore.waits("19m19p19s1234567z", "5m", rules=SANMA)
