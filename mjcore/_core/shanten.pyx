@@ -212,7 +212,10 @@ cdef int agari_forms(const PackedHand* h, int n_melds, int forms) noexcept nogil
     b1 = SUIT.complete[ranks[1]]
     b2 = SUIT.complete[ranks[2]]
     b3 = HONOR.complete[ranks[3]]
-    if b0 and b1 and b2 and b3 and ((b0 | b1 << 2 | b2 << 4 | b3 << 6) & 0xAA) != 0:
+    # all four groups in one test, not a chain of branches: one group alone is often complete
+    # (the man suit of a sanma hand, 1m and 9m only, in 4 hands of 10), so a chain mispredicts
+    if ((b0 != 0) & (b1 != 0) & (b2 != 0) & (b3 != 0)
+            and ((b0 | b1 << 2 | b2 << 4 | b3 << 6) & 0xAA) != 0):
         if ((b0 >> 1) + (b1 >> 1) + (b2 >> 1) + (b3 >> 1)) == 1:
             return 1
     if n_melds != 0:
