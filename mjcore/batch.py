@@ -25,7 +25,7 @@ import numpy as np
 
 from . import status as st
 from ._core import batch as _k
-from .analysis import ALL_KINDS, kinds_in_play, winning_forms
+from .analysis import kinds_in_play, winning_forms
 from .errors import InvalidHandError
 from .results import RowResults
 
@@ -151,11 +151,6 @@ def _inputs(counts: ArrayLike, n_melds: object,
     return winning_forms(rules), kinds_in_play(rules), c, _melds(n_melds, c.shape[0])
 
 
-def _absent(in_play: int) -> list[int]:
-    """The kinds missing from a tile set."""
-    return [k for k in range(34) if not in_play >> k & 1]
-
-
 def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
             rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
@@ -250,13 +245,8 @@ def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = 
     out = np.empty(n, dtype=np.int8)
     status = np.empty(n, dtype=np.int8)
     pos = np.empty(n, dtype=np.int32)
-    sanma = in_play != ALL_KINDS        # checks the lines' kinds: needs their counts
-    counts = np.zeros((n if keep_counts or sanma else 0, 34), dtype=np.uint8)
-    _k.text_shanten(buf, plan, win, out, status, pos, counts, threads)
-    if sanma:
-        rows = (status == 0) & counts[:, _absent(in_play)].any(axis=1)
-        status[rows] = st.NOT_IN_SANMA
-        out[rows] = -128
+    counts = np.zeros((n if keep_counts else 0, 34), dtype=np.uint8)
+    _k.text_shanten(buf, plan, win, out, status, pos, counts, threads, in_play)
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts

@@ -51,16 +51,18 @@ cdef TileSet tile_set(u64 in_play) except *:
     return t
 
 
+cdef inline bint holds_absent(const PackedHand* h, const TileSet* tiles) noexcept nogil:
+    return ((h.words[0] & tiles.absent.words[0]) | (h.words[1] & tiles.absent.words[1])
+            | (h.words[2] & tiles.absent.words[2]) | (h.words[3] & tiles.absent.words[3])) != 0
+
+
 cdef inline int check_row_in(const u8* counts, int n_melds, PackedHand* h, int want,
                              const TileSet* tiles) noexcept nogil:
     """check_row, and ST_NOT_IN_SANMA for a row holding a kind out of the tile set (that
     status comes first, whatever else is wrong with the row)."""
     cdef int k, st = check_row(counts, n_melds, h, want)
     if st == ST_OK:
-        if ((h.words[0] & tiles.absent.words[0]) | (h.words[1] & tiles.absent.words[1])
-                | (h.words[2] & tiles.absent.words[2]) | (h.words[3] & tiles.absent.words[3])):
-            return ST_NOT_IN_SANMA
-        return ST_OK
+        return ST_NOT_IN_SANMA if holds_absent(h, tiles) else ST_OK
     if tiles.in_play != ALL_KINDS:
         for k in range(34):
             if counts[k] and not (tiles.in_play >> k) & 1:
@@ -396,7 +398,7 @@ def line_chunks(const unsigned char[::1] data, int n_threads=1):
 
 
 cdef inline int row_text(const unsigned char* line, Py_ssize_t length, int forms, i8* out,
-                         i32* pos, u8* keep) noexcept nogil:
+                         i32* pos, u8* keep, const TileSet* tiles) noexcept nogil:
     cdef u8 c[34]
     cdef PackedHand h
     cdef int k, s, st
@@ -411,6 +413,8 @@ cdef inline int row_text(const unsigned char* line, Py_ssize_t length, int forms
     st = check_row(c, 0, &h, 0)
     if st != ST_OK:
         return st
+    if holds_absent(&h, tiles):       # after the line's own faults
+        return ST_NOT_IN_SANMA
     s = shanten_forms(&h, 0, forms, NULL)
     if s < -1:
         return s
@@ -420,13 +424,15 @@ cdef inline int row_text(const unsigned char* line, Py_ssize_t length, int forms
 
 def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, int forms,
                  i8[::1] out, i8[::1] status, i32[::1] err_pos, u8[:, ::1] counts_out,
-                 int n_threads):
+                 int n_threads, u64 in_play=ALL_KINDS):
     """Parse each line and compute its minimum shanten (closed hands of 13 or 14 tiles), chunk
-    by chunk in parallel, as planned by line_chunks (out and the others have one row a line)."""
+    by chunk in parallel, as planned by line_chunks (out and the others have one row a line).
+    A well-formed line holding a kind out of ``in_play`` is ST_NOT_IN_SANMA."""
     cdef Py_ssize_t n_chunks = plan.shape[0] - 1, n = out.shape[0], c, i, row, start, hi
     cdef Py_ssize_t size = data.shape[0]
     cdef bint keep = counts_out.shape[0] == n and n > 0
     cdef const unsigned char* base = &data[0] if size > 0 else NULL
+    cdef TileSet tiles = tile_set(in_play)
     check_forms(forms)
     if n == 0:
         return
@@ -439,9 +445,10 @@ def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, in
                 if base[i] == 10:
                     status[row] = <i8>row_text(base + start, i - start, forms, &out[row],
                                                &err_pos[row],
-                                               &counts_out[row, 0] if keep else NULL)
+                                               &counts_out[row, 0] if keep else NULL, &tiles)
                     row = row + 1
                     start = i + 1
             if c == n_chunks - 1 and start < size:       # the last line has no newline
                 status[row] = <i8>row_text(base + start, size - start, forms, &out[row],
-                                           &err_pos[row], &counts_out[row, 0] if keep else NULL)
+                                           &err_pos[row], &counts_out[row, 0] if keep else NULL,
+                                           &tiles)

@@ -434,6 +434,11 @@ def test_sanma_batch_rows_with_2m_to_8m_are_bad_rows():
     text = b"19m19p19s1234567z\n19m19p19s1234557z\n159m19p19s123456z\n"
     r = batch.shanten_text(text, rules=SANMA)
     assert r.status.tolist() == [0, 0, -22] and r.shanten[2] == -128
+    # a line's own faults come first: a wrong total or a bad character, 5m or not
+    text += b"15m19p19s123456z\n159m19p19s123456x\n"
+    r = batch.shanten_text(text, rules=SANMA, keep_counts=True)
+    assert [e.reason for e in r.errors()] == ["not_in_sanma", "wrong_tile_count", "parse_error"]
+    assert r.counts[2, 4] == 1 and r.counts[1].sum() == 13
 
 
 @pytest.mark.parametrize("tiles", [13, 14])
