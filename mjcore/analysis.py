@@ -49,17 +49,21 @@ _RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
 # What a rules value asks of a hand beyond Hand's own checks; raises InvalidHandError.
 HandCheck = Callable[[Hand], None]
-# id of a rules value or name -> (that value, forms, kinds in play, hand check or None); rules
-# values are immutable, so the answer never changes. Keyed by id because hashing a rules value
-# costs more than the analysis (bounded: a program uses a handful).
-_resolved: dict[int, tuple[object, int, int, HandCheck | None]] = {}
+# What ``_rules_for_hands`` answers: (the rules value, forms, kinds in play, hand check or
+# None, lo, hi, clear): the check is skipped for a closed hand whose ``_packed[lo:hi]`` is
+# ``clear`` (sanma: no 2m-8m; clear None: never skipped).
+RulesEntry = tuple[object, int, int, "HandCheck | None", int, int, "bytes | None"]
+# id of a rules value or name -> its entry; rules values are immutable, so the answer never
+# changes. Keyed by id because hashing a rules value costs more than the analysis (bounded: a
+# program uses a handful).
+_resolved: dict[int, RulesEntry] = {}
 # The entry last looked up: most programs name one rules value throughout.
-_last: tuple[object, int, int, HandCheck | None]
+_last: RulesEntry
 
 ALL_KINDS: int = (1 << 34) - 1
 # Three-player riichi (sanma) has no 2m-8m (kinds 1..7).
 SANMA_KINDS: int = ALL_KINDS & ~(0x7F << 1)
-_last = (None, RIICHI_FORMS, ALL_KINDS, None)
+_last = (None, RIICHI_FORMS, ALL_KINDS, None, 0, 0, None)
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
@@ -126,8 +130,8 @@ def kinds_in_play(rules: object = None) -> int:
     return _rules_for_hands(rules)[2]
 
 
-def _rules_for_hands(rules: object) -> tuple[object, int, int, HandCheck | None]:
-    """``(rules, forms, kinds in play, hand check or None)``, cached by the id of ``rules``."""
+def _rules_for_hands(rules: object) -> RulesEntry:
+    """The ``RulesEntry`` of ``rules``, cached by its id."""
     global _last
     entry = _resolved.get(id(rules))
     if entry is not None and entry[0] is rules:
@@ -137,12 +141,17 @@ def _rules_for_hands(rules: object) -> tuple[object, int, int, HandCheck | None]
     riichi = None if classical is not None else _riichi_rules(rules)
     in_play = SANMA_KINDS if riichi is not None and riichi.players == 3 else ALL_KINDS
     check: HandCheck | None = None
+    lo = hi = 0
+    clear = None
     if classical is not None:
         check = partial(_check_classical,
                         bonus_allowed=getattr(classical, "bonus_tiles", True) is not False)
     elif in_play != ALL_KINDS:
-        check = _tile_set_check(in_play)
-    entry = _last = (rules, forms, in_play, check)
+        check = partial(_check_in_play, in_play=in_play)
+        absent = kinds_of(ALL_KINDS & ~in_play)
+        if absent[-1] + 1 - absent[0] == len(absent):      # one run of kinds (sanma: 2m-8m)
+            lo, hi, clear = absent[0], absent[-1] + 1, bytes(len(absent))
+    entry = _last = (rules, forms, in_play, check, lo, hi, clear)
     if len(_resolved) < 64:
         _resolved[id(rules)] = entry
     return entry
@@ -169,21 +178,6 @@ def _check_in_play(h: Hand, in_play: int) -> None:
             raise _not_in_play(f"hand '{h}'", k, in_play, str(h))
     if any(m.kind == MeldKind.CHI for m in h.melds):
         raise _not_in_play(f"hand '{h}'", None, in_play, str(h))
-
-
-def _tile_set_check(in_play: int) -> HandCheck:
-    """The hand check of a tile set without some kinds. When those kinds are one run (sanma:
-    2m-8m), a closed hand is checked with one slice of its counts."""
-    absent = kinds_of(ALL_KINDS & ~in_play)
-    lo, hi = absent[0], absent[-1] + 1
-    if hi - lo != len(absent):
-        return partial(_check_in_play, in_play=in_play)
-    none_held = bytes(hi - lo)
-
-    def check(h: Hand) -> None:
-        if h.melds or h._packed[lo:hi] != none_held:
-            _check_in_play(h, in_play)
-    return check
 
 
 def _check_classical(h: Hand, bonus_allowed: bool) -> None:
@@ -219,10 +213,9 @@ def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int, int]:
     entry = _last
     if entry[0] is not rules:
         entry = _rules_for_hands(rules)
-    _, forms, in_play, check = entry
-    if check is not None:
-        check(h)
-    return h, forms, in_play
+    if entry[3] is not None and (h.melds or h._packed[entry[4]:entry[5]] != entry[6]):
+        entry[3](h)
+    return h, entry[1], entry[2]
 
 
 def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
@@ -267,7 +260,7 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
         entry = _last
         if entry[0] is not rules:
             entry = _rules_for_hands(rules)
-        if entry[3] is not None:
+        if entry[3] is not None and (h.melds or h._packed[entry[4]:entry[5]] != entry[6]):
             entry[3](h)
         i = _forms_index(h._packed, h.n_melds, entry[1])
     if i < 0:
@@ -413,7 +406,7 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
     if in_play == ALL_KINDS:
         kinds = parse_kinds(visible) if visible else None
     else:
-        kinds = _visible_kinds(visible, in_play)
+        kinds = _visible_kinds(visible, in_play) if visible else None
         mask &= in_play
     return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
@@ -435,7 +428,7 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
     if in_play == ALL_KINDS:
         kinds = parse_kinds(visible) if visible else None
     else:
-        kinds = _visible_kinds(visible, in_play)
+        kinds = _visible_kinds(visible, in_play) if visible else None
     current, rows, unseen = ukeire_rows(h, kinds, forms, in_play)
     set_discard, set_shanten, set_tiles = _set_option
     # with several options, this hand's Wait per kind, shared by every option
