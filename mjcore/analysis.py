@@ -49,10 +49,11 @@ _RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
 # What a rules value asks of a hand beyond Hand's own checks; raises InvalidHandError.
 HandCheck = Callable[[Hand], None]
-# What ``_rules_for_hands`` answers: (the rules value, forms, kinds in play, hand check or
-# None, lo, hi, clear): the check is skipped for a closed hand whose ``_packed[lo:hi]`` is
-# ``clear`` (sanma: no 2m-8m; clear None: never skipped).
-RulesEntry = tuple[object, int, int, "HandCheck | None", int, int, "bytes | None"]
+# What ``_rules_for_hands`` answers: (the rules value, forms, kinds in play, the kinds absent
+# from the tile set (the kernels test a hand's closed counts against them), hand check or None,
+# whether the check is needed for a closed hand (classical: yes; sanma: only for melds, the
+# closed tiles are the kernel's)).
+RulesEntry = tuple[object, int, int, int, "HandCheck | None", bool]
 # id of a rules value or name -> its entry; rules values are immutable, so the answer never
 # changes. Keyed by id because hashing a rules value costs more than the analysis (bounded: a
 # program uses a handful).
@@ -63,7 +64,7 @@ _last: RulesEntry
 ALL_KINDS: int = (1 << 34) - 1
 # Three-player riichi (sanma) has no 2m-8m (kinds 1..7).
 SANMA_KINDS: int = ALL_KINDS & ~(0x7F << 1)
-_last = (None, RIICHI_FORMS, ALL_KINDS, None, 0, 0, None)
+_last = (None, RIICHI_FORMS, ALL_KINDS, 0, None, False)
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
@@ -141,17 +142,12 @@ def _rules_for_hands(rules: object) -> RulesEntry:
     riichi = None if classical is not None else _riichi_rules(rules)
     in_play = SANMA_KINDS if riichi is not None and riichi.players == 3 else ALL_KINDS
     check: HandCheck | None = None
-    lo = hi = 0
-    clear = None
     if classical is not None:
         check = partial(_check_classical,
                         bonus_allowed=getattr(classical, "bonus_tiles", True) is not False)
     elif in_play != ALL_KINDS:
         check = partial(_check_in_play, in_play=in_play)
-        absent = kinds_of(ALL_KINDS & ~in_play)
-        if absent[-1] + 1 - absent[0] == len(absent):      # one run of kinds (sanma: 2m-8m)
-            lo, hi, clear = absent[0], absent[-1] + 1, bytes(len(absent))
-    entry = _last = (rules, forms, in_play, check, lo, hi, clear)
+    entry = _last = (rules, forms, in_play, ALL_KINDS & ~in_play, check, classical is not None)
     if len(_resolved) < 64:
         _resolved[id(rules)] = entry
     return entry
@@ -170,14 +166,23 @@ def _not_in_play(what: str, kind: int | None, in_play: int, text: str | None = N
                             reason=_st.reason_of(_st.NOT_IN_SANMA), text=text)
 
 
-def _check_in_play(h: Hand, in_play: int) -> None:
-    """A hand of a tile set without some kinds (sanma): none of them held, and no chi."""
+def _in_play_error(h: Hand, in_play: int) -> InvalidHandError | None:
+    """The error of a hand holding a kind (or a chi) that a tile set without some kinds
+    (sanma) lacks, or None."""
     counts = h.all_counts
     for k in kinds_of(ALL_KINDS & ~in_play):
         if counts[k]:
-            raise _not_in_play(f"hand '{h}'", k, in_play, str(h))
+            return _not_in_play(f"hand '{h}'", k, in_play, str(h))
     if any(m.kind == MeldKind.CHI for m in h.melds):
-        raise _not_in_play(f"hand '{h}'", None, in_play, str(h))
+        return _not_in_play(f"hand '{h}'", None, in_play, str(h))
+    return None
+
+
+def _check_in_play(h: Hand, in_play: int) -> None:
+    """A hand of a tile set without some kinds (sanma): none of them held, and no chi."""
+    error = _in_play_error(h, in_play)
+    if error is not None:
+        raise error
 
 
 def _check_classical(h: Hand, bonus_allowed: bool) -> None:
@@ -205,22 +210,29 @@ def _visible_kinds(visible: str | Iterable[int | str], in_play: int) -> list[int
     return kinds
 
 
-def _hand_and_forms(hand: Hand | str, rules: object) -> tuple[Hand, int, int]:
-    """The hand, the winning forms of ``rules`` and the kinds in play; what the rules' tile set
-    rules out beyond ``Hand``'s own checks: under classical rules red fives, and bonus tiles
-    when the rules play without them; under three-player riichi 2m-8m and chi."""
+def _hand_and_rules(hand: Hand | str, rules: object) -> tuple[Hand, RulesEntry]:
+    """The hand and the ``RulesEntry`` of ``rules``, after what the rules rule out beyond
+    ``Hand``'s own checks and the kernels' (the kernels take the entry's absent kinds): under
+    classical rules red fives, and bonus tiles when the rules play without them; under
+    three-player riichi 2m-8m among the melds, and chi."""
     h = hand if type(hand) is Hand else as_hand(hand)
     entry = _last
     if entry[0] is not rules:
         entry = _rules_for_hands(rules)
-    if entry[3] is not None and (h.melds or h._packed[entry[4]:entry[5]] != entry[6]):
-        entry[3](h)
-    return h, entry[1], entry[2]
+    if entry[4] is not None and (h.melds or entry[5]):
+        entry[4](h)
+    return h, entry
 
 
-def _fail(hand: Hand, status: int, want: int, what: str) -> InvalidHandError:
+def _fail(hand: Hand, status: int, want: int, what: str, in_play: int = ALL_KINDS
+          ) -> InvalidHandError:
     """The error of a kernel status for ``hand``; ``want``: the tiles ``what`` takes (0 = 13 or
-    14), counting 3 per meld."""
+    14), counting 3 per meld; ``in_play``: the kinds the kernel was told are in play (its
+    not_in_sanma error names the tile)."""
+    if status == _st.NOT_IN_SANMA:
+        error = _in_play_error(hand, in_play)
+        if error is not None:
+            return error
     detail = None
     if status == _st.BAD_MELDS:
         detail = f"{hand.n_melds} called melds"
@@ -242,6 +254,7 @@ def _shanten_cache() -> list[Shanten]:
 
 _SHANTEN = _shanten_cache()
 _forms_index = _k.forms_index
+_agari = _k.agari
 _advance = _k.advance
 _ukeire = _k.ukeire
 
@@ -256,13 +269,16 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
     h = hand if type(hand) is Hand else as_hand(hand)
     if rules is None:
         i = _forms_index(h._packed, h.n_melds)
-    else:       # _hand_and_forms, inlined: naming the rules costs a lookup and their check
+    else:       # _hand_and_rules, inlined: naming the rules costs a lookup
         entry = _last
         if entry[0] is not rules:
             entry = _rules_for_hands(rules)
-        if entry[3] is not None and (h.melds or h._packed[entry[4]:entry[5]] != entry[6]):
-            entry[3](h)
-        i = _forms_index(h._packed, h.n_melds, entry[1])
+        if entry[4] is not None and (h.melds or entry[5]):
+            entry[4](h)
+        i = _forms_index(h._packed, h.n_melds, entry[1], entry[3])
+        if i < 0:
+            raise _fail(h, i, 0, "shanten", entry[2])
+        return _SHANTEN[i]
     if i < 0:
         raise _fail(h, i, 0, "shanten")
     return _SHANTEN[i]
@@ -270,8 +286,19 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
 
 def is_agari(hand: Hand | str, rules: object = None) -> bool:
     """Whether a hand of 14-3k closed tiles is complete in one of the winning forms."""
-    h, forms, _ = _hand_and_forms(hand, rules)
-    r = _k.agari(h._packed, h.n_melds, forms)
+    h = hand if type(hand) is Hand else as_hand(hand)
+    if rules is None:
+        r = _agari(h._packed, h.n_melds)
+    else:       # _hand_and_rules, inlined
+        entry = _last
+        if entry[0] is not rules:
+            entry = _rules_for_hands(rules)
+        if entry[4] is not None and (h.melds or entry[5]):
+            entry[4](h)
+        r = _agari(h._packed, h.n_melds, entry[1], entry[3])
+        if r < 0:
+            raise _fail(h, r, 14, "an agari check", entry[2])
+        return r == 1
     if r < 0:
         raise _fail(h, r, 14, "an agari check")
     return r == 1
@@ -327,16 +354,17 @@ def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
     n_melds = h.n_melds
     packed = h._packed
     total = h.n_closed + 3 * n_melds
+    absent = ALL_KINDS & ~in_play
     if total == 13:
-        st, s, mask = _advance(packed, n_melds, forms)
+        st, s, mask = _advance(packed, n_melds, forms, absent)
         if st:
-            raise _fail(h, st, 13, "ukeire")
+            raise _fail(h, st, 13, "ukeire", in_play)
         unseen = unseen_counts(h, kinds)
         tiles = kinds_of(mask if in_play == ALL_KINDS else mask & in_play)
         return s, [(s, -sum(tiles.translate(unseen)), None, tiles)], unseen
-    st, _best, after, masks = _ukeire(packed, n_melds, forms)
+    st, _best, after, masks = _ukeire(packed, n_melds, forms, absent)
     if st or after is None or masks is None:
-        raise _fail(h, st, 0 if total not in (13, 14) else 14, "ukeire")
+        raise _fail(h, st, 0 if total not in (13, 14) else 14, "ukeire", in_play)
     i = _forms_index(packed, n_melds, forms)
     if i < 0:
         raise _fail(h, i, 14, "ukeire")
@@ -397,10 +425,11 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
         st, s, mask = _advance(h._packed, h.n_melds)
         in_play = ALL_KINDS
     else:
-        h, forms, in_play = _hand_and_forms(hand, rules)
-        st, s, mask = _advance(h._packed, h.n_melds, forms)
+        h, entry = _hand_and_rules(hand, rules)
+        in_play = entry[2]
+        st, s, mask = _advance(h._packed, h.n_melds, entry[1], entry[3])
     if st:
-        raise _fail(h, st, 13, "waits")
+        raise _fail(h, st, 13, "waits", in_play)
     if s != 0:
         return _make_waits(s, ())
     if in_play == ALL_KINDS:
@@ -424,7 +453,8 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
         h = hand if type(hand) is Hand else as_hand(hand)
         forms, in_play = RIICHI_FORMS, ALL_KINDS
     else:
-        h, forms, in_play = _hand_and_forms(hand, rules)
+        h, entry = _hand_and_rules(hand, rules)
+        forms, in_play = entry[1], entry[2]
     if in_play == ALL_KINDS:
         kinds = parse_kinds(visible) if visible else None
     else:

@@ -5,7 +5,7 @@ import os
 from libc.string cimport memset
 
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
-                                 ST_BAD_TOTAL, ST_BAD_MELDS, FORM_STANDARD, FORM_SEVEN_PAIRS,
+                                 ST_BAD_TOTAL, ST_BAD_MELDS, ST_NOT_IN_SANMA, FORM_STANDARD, FORM_SEVEN_PAIRS,
                                  FORM_ANY_PAIRS, FORM_ORPHANS, FORMS_RIICHI, FORMS_CLASSICAL,
                                  FORMS_CLASSICAL_PAIRS)
 
@@ -622,6 +622,8 @@ _init()
 
 
 # ---- thin Python entry points over one hand (used by mjcore.analysis) ----
+# Each takes the winning forms and ``absent``, the kinds the rules' tile set lacks (0: none;
+# sanma: 2m-8m); a hand holding one of them is ST_NOT_IN_SANMA.
 
 cdef int check_forms(int forms) except -1:
     if forms != FORMS_RIICHI and forms != FORMS_CLASSICAL and forms != FORMS_CLASSICAL_PAIRS:
@@ -629,21 +631,40 @@ cdef int check_forms(int forms) except -1:
     return 0
 
 
-cdef inline int _checked(bytes counts, int n_melds, int forms, PackedHand* h,
+cdef inline u64 held_kinds(const PackedHand* h) noexcept nogil:
+    # the 34-bit set of the kinds a packed hand holds
+    return (dense_bits(kinds_bits(h.words[0]), 0) | dense_bits(kinds_bits(h.words[1]), 1)
+            | dense_bits(kinds_bits(h.words[2]), 2) | dense_bits(kinds_bits(h.words[3]), 3))
+
+
+cdef inline int _checked(bytes counts, int n_melds, int forms, u64 absent, PackedHand* h,
                          int want) except -100:
-    """Pack a 34-byte count string; want = 0 (13-3k or 14-3k tiles), 13 or 14."""
+    """Pack a 34-byte count string; want = 0 (13-3k or 14-3k tiles), 13 or 14. ``absent``:
+    the kinds the rules' tile set lacks (bit k = kind k); a hand holding one is
+    ST_NOT_IN_SANMA, whatever else is wrong with it (as in the batch kernels)."""
     cdef const unsigned char* p = counts
+    cdef int k, st
     if len(counts) != 34:
         raise ValueError("counts must be 34 bytes")
     check_forms(forms)
-    return check_row(p, n_melds, h, want)
+    st = check_row(p, n_melds, h, want)
+    if absent == 0:
+        return st
+    if absent & ~ALL34:
+        raise ValueError(f"absent has bits beyond the 34 kinds: {absent:#x}")
+    if st == ST_OK:
+        return ST_NOT_IN_SANMA if held_kinds(h) & absent else ST_OK
+    for k in range(34):
+        if p[k] and (absent >> k) & 1:
+            return ST_NOT_IN_SANMA
+    return st
 
 
-def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     """(status, standard, seven pairs, orphans) of a 13-3k or 14-3k tile hand (99: form off)."""
     cdef PackedHand h
     cdef int out3[3]
-    cdef int st = _checked(counts, n_melds, forms, &h, 0)
+    cdef int st = _checked(counts, n_melds, forms, absent, &h, 0)
     if st != ST_OK:
         return st, 0, 0, 0
     st = shanten_forms(&h, n_melds, forms, out3)
@@ -652,20 +673,20 @@ def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     return ST_OK, out3[0], out3[1], out3[2]
 
 
-def agari(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+def agari(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     """Status (< 0) or 0/1 for a 14-3k tile hand."""
     cdef PackedHand h
-    cdef int st = _checked(counts, n_melds, forms, &h, 14)
+    cdef int st = _checked(counts, n_melds, forms, absent, &h, 14)
     if st != ST_OK:
         return st
     return agari_forms(&h, n_melds, forms)
 
 
-def advance(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+def advance(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     """(status, shanten, mask) for a 13-3k tile hand: the kinds whose draw lowers the shanten."""
     cdef PackedHand h
     cdef u64 mask = 0
-    cdef int s, st = _checked(counts, n_melds, forms, &h, 13)
+    cdef int s, st = _checked(counts, n_melds, forms, absent, &h, 13)
     if st != ST_OK:
         return st, 0, 0
     s = advance_forms(&h, n_melds, forms, &mask)
@@ -674,12 +695,12 @@ def advance(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     return ST_OK, s, mask
 
 
-def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     """(status, best, after[34], masks[34]) for a 14-3k tile hand (after = 127: not held)."""
     cdef PackedHand h
     cdef i8 after[34]
     cdef u64 masks[34]
-    cdef int best, st = _checked(counts, n_melds, forms, &h, 14)
+    cdef int best, st = _checked(counts, n_melds, forms, absent, &h, 14)
     if st != ST_OK:
         return st, 0, None, None
     best = ukeire_forms(&h, n_melds, forms, after, masks, False)
@@ -688,13 +709,13 @@ def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI):
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]
 
 
-def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI):
+def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     """A small index of (standard, seven pairs, orphans) for the result cache in
     mjcore.analysis, or a negative Status: ((s + 1) * 9 + c + 1) * 16 + k + 1, where c = 7 and
     k = 14 stand for "not applicable" (form off, or called melds)."""
     cdef PackedHand h
     cdef int out3[3]
-    cdef int st = _checked(counts, n_melds, forms, &h, 0)
+    cdef int st = _checked(counts, n_melds, forms, absent, &h, 0)
     if st != ST_OK:
         return st
     st = shanten_forms(&h, n_melds, forms, out3)

@@ -479,3 +479,52 @@ def test_sanma_batch_kernels_refuse_each_of_2m_to_8m_first(tiles):
         four = call(counts, n_melds)                  # four players: only the other faults
         assert four.status[0] == 0 and out not in four.status.tolist()
         assert four.status[-2] == codes.BAD_MELDS and four.status[8] == codes.BAD_COUNT
+
+
+def test_sanma_single_hand_kernels_refuse_absent_kinds_first():
+    """The single-hand entry points take the kinds absent from the tile set and answer a hand
+    holding one not_in_sanma ahead of its other faults (a fifth copy, a wrong total, a bad
+    meld count); without them the same counts are judged as before."""
+    from mjcore import status as codes
+    from mjcore._core import shanten as kernel
+    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS
+
+    absent = ALL_KINDS & ~SANMA_KINDS
+    entry_points = [(kernel.forms_index, 13), (kernel.agari, 14), (kernel.advance, 13),
+                    (kernel.ukeire, 14)]
+    for call, tiles in entry_points:
+        good = _sanma_counts(3, tiles).tobytes()
+
+        def status(counts: bytes, n_melds: int = 0, absent: int = absent,
+                   call=call) -> int:
+            out = call(counts, n_melds, RIICHI_FORMS, absent)
+            return out if isinstance(out, int) else out[0]
+
+        assert status(good) >= 0 and status(good, absent=0) >= 0
+        for kind in range(1, 8):
+            one = bytearray(good)
+            one[next(k for k in range(34) if one[k])] -= 1
+            one[kind] += 1
+            assert status(bytes(one)) == codes.NOT_IN_SANMA, (call, kind)
+            assert status(bytes(one), absent=0) >= 0
+            one[kind] += 2                            # a wrong total too
+            assert status(bytes(one)) == codes.NOT_IN_SANMA
+            assert status(bytes(one), absent=0) == codes.BAD_TOTAL
+        five = bytearray(good)
+        five[4], five[0] = 5, 0                       # five 5m
+        assert status(bytes(five)) == codes.NOT_IN_SANMA
+        assert status(good, n_melds=5) == codes.BAD_MELDS
+        with pytest.raises(ValueError, match="beyond the 34 kinds"):
+            status(good, absent=1 << 34)
+
+
+def test_sanma_single_hand_errors_name_the_tile_ahead_of_the_size():
+    """A sanma hand with 2m-8m and the wrong number of tiles is not_in_sanma naming the tile,
+    closed or with melds, as before the check moved into the kernels."""
+    for call, hand, named in [(mjcore.shanten, "5m19p19s1234567z11z", "5m"),
+                              (mjcore.is_agari, "3m19p19s1234567z", "3m"),
+                              (mjcore.waits, "19m19p19s1234567z7m7m", "7m"),
+                              (mjcore.ukeire, "19m19p19s12345z pon:666m", "6m")]:
+        with pytest.raises(InvalidHandError, match=named) as err:
+            call(hand, rules=SANMA)
+        assert err.value.reason == "not_in_sanma", (call, hand)
