@@ -137,6 +137,7 @@ def _rules_for_hands(rules: object) -> RulesEntry:
     entry = _resolved.get(id(rules))
     if entry is not None and entry[0] is rules:
         _last = entry
+        _tell_kernel(entry)
         return entry
     forms, classical = resolve_rules(rules)
     riichi = None if classical is not None else _riichi_rules(rules)
@@ -150,7 +151,15 @@ def _rules_for_hands(rules: object) -> RulesEntry:
     entry = _last = (rules, forms, in_play, ALL_KINDS & ~in_play, check, classical is not None)
     if len(_resolved) < 64:
         _resolved[id(rules)] = entry
+    _tell_kernel(entry)
     return entry
+
+
+def _tell_kernel(entry: RulesEntry) -> None:
+    """Make ``entry`` the rules the kernels' ``*_for`` entry points know (see shanten.pyx)."""
+    rules, forms, _, absent, check, every_hand = entry
+    _k.know_rules(rules, forms, absent, _k.CHECK_NONE if check is None
+                  else _k.CHECK_EVERY if every_hand else _k.CHECK_MELDED)
 
 
 _NO_RED = (0, 0, 0)
@@ -254,7 +263,9 @@ def _shanten_cache() -> list[Shanten]:
 
 _SHANTEN = _shanten_cache()
 _forms_index = _k.forms_index
+_forms_index_for = _k.forms_index_for
 _agari = _k.agari
+_agari_for = _k.agari_for
 _advance = _k.advance
 _ukeire = _k.ukeire
 
@@ -267,41 +278,34 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
     the hand has called melds. Takes 13-3k or 14-3k closed tiles.
     """
     h = hand if type(hand) is Hand else as_hand(hand)
-    if rules is None:
-        i = _forms_index(h._packed, h.n_melds)
-    else:       # _hand_and_rules, inlined: naming the rules costs a lookup
-        entry = _last
-        if entry[0] is not rules:
-            entry = _rules_for_hands(rules)
-        if entry[4] is not None and (h.melds or entry[5]):
-            entry[4](h)
-        i = _forms_index(h._packed, h.n_melds, entry[1], entry[3])
-        if i < 0:
-            raise _fail(h, i, 0, "shanten", entry[2])
-        return _SHANTEN[i]
+    i = _forms_index_for(h._packed, h.n_melds, rules)
     if i < 0:
-        raise _fail(h, i, 0, "shanten")
+        i = _general_path(h, rules, i, _forms_index, 0, "shanten")
     return _SHANTEN[i]
 
 
 def is_agari(hand: Hand | str, rules: object = None) -> bool:
     """Whether a hand of 14-3k closed tiles is complete in one of the winning forms."""
     h = hand if type(hand) is Hand else as_hand(hand)
-    if rules is None:
-        r = _agari(h._packed, h.n_melds)
-    else:       # _hand_and_rules, inlined
-        entry = _last
-        if entry[0] is not rules:
-            entry = _rules_for_hands(rules)
+    r = _agari_for(h._packed, h.n_melds, rules)
+    if r < 0:
+        r = _general_path(h, rules, r, _agari, 14, "an agari check")
+    return r == 1
+
+
+def _general_path(h: Hand, rules: object, status: int, kernel: Callable[..., int], want: int,
+                  what: str) -> int:
+    """What a kernel's ``*_for`` entry point left to the caller (``status``: its answer): the
+    rules resolved, the hand checked against them, the kernel called with them; or the error.
+    ``want`` and ``what``: as for ``_fail``."""
+    entry = _rules_for_hands(rules)
+    if status == _k.ASK_CALLER:
         if entry[4] is not None and (h.melds or entry[5]):
             entry[4](h)
-        r = _agari(h._packed, h.n_melds, entry[1], entry[3])
-        if r < 0:
-            raise _fail(h, r, 14, "an agari check", entry[2])
-        return r == 1
-    if r < 0:
-        raise _fail(h, r, 14, "an agari check")
-    return r == 1
+        status = kernel(h._packed, h.n_melds, entry[1], entry[3])
+    if status < 0:
+        raise _fail(h, status, want, what, entry[2])
+    return status
 
 
 # -- advancing tiles ----------------------------------------------------------------------------

@@ -673,13 +673,17 @@ def forms(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     return ST_OK, out3[0], out3[1], out3[2]
 
 
-def agari(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
-    """Status (< 0) or 0/1 for a 14-3k tile hand."""
+cdef int _agari(bytes counts, int n_melds, int forms, u64 absent) except -100:
     cdef PackedHand h
     cdef int st = _checked(counts, n_melds, forms, absent, &h, 14)
     if st != ST_OK:
         return st
     return agari_forms(&h, n_melds, forms)
+
+
+def agari(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
+    """Status (< 0) or 0/1 for a 14-3k tile hand."""
+    return _agari(counts, n_melds, forms, absent)
 
 
 def advance(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
@@ -709,10 +713,7 @@ def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]
 
 
-def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
-    """A small index of (standard, seven pairs, orphans) for the result cache in
-    mjcore.analysis, or a negative Status: ((s + 1) * 9 + c + 1) * 16 + k + 1, where c = 7 and
-    k = 14 stand for "not applicable" (form off, or called melds)."""
+cdef int _forms_index(bytes counts, int n_melds, int forms, u64 absent) except -100:
     cdef PackedHand h
     cdef int out3[3]
     cdef int st = _checked(counts, n_melds, forms, absent, &h, 0)
@@ -723,6 +724,74 @@ def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0)
         return st
     return (((out3[0] + 1) * 9 + (8 if out3[1] == 99 else out3[1] + 1)) * 16
             + (15 if out3[2] == 99 else out3[2] + 1))
+
+
+def forms_index(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
+    """A small index of (standard, seven pairs, orphans) for the result cache in
+    mjcore.analysis, or a negative Status: ((s + 1) * 9 + c + 1) * 16 + k + 1, where c = 7 and
+    k = 14 stand for "not applicable" (form off, or called melds)."""
+    return _forms_index(counts, n_melds, forms, absent)
+
+
+# ---- the same, for a rules value (mjcore.analysis's shanten and is_agari) ----
+# analysis resolves a rules value once and tells these entry points (``know_rules``) its forms,
+# absent kinds and which hands Python must check beyond the kernel; they remember the last one,
+# so a call under it costs one identity test here. None is riichi's forms, every kind in play.
+# Anything else (other rules, a hand Python must check) answers ASK_CALLER: take the general
+# path (analysis resolves the rules, checks the hand, and calls the entry points above).
+
+ASK_CALLER = -99
+CHECK_NONE, CHECK_MELDED, CHECK_EVERY = 0, 1, 2
+
+cdef object _UNSET = object()
+cdef object _known_rules = _UNSET
+cdef int _known_forms = FORMS_RIICHI
+cdef u64 _known_absent = 0
+cdef int _known_check = CHECK_NONE
+
+
+def know_rules(object rules, int forms, u64 absent, int check):
+    """Remember ``rules``: its winning forms, absent kinds, and the hands its own check must
+    see first (CHECK_NONE, CHECK_MELDED: hands with called melds, CHECK_EVERY)."""
+    global _known_rules, _known_forms, _known_absent, _known_check
+    check_forms(forms)
+    if absent & ~ALL34:
+        raise ValueError(f"absent has bits beyond the 34 kinds: {absent:#x}")
+    if check != CHECK_NONE and check != CHECK_MELDED and check != CHECK_EVERY:
+        raise ValueError(f"check {check}: not CHECK_NONE, CHECK_MELDED or CHECK_EVERY")
+    cdef object previous = _known_rules    # freed (finalizers may run) only after the update
+    _known_rules = _UNSET
+    _known_forms, _known_absent, _known_check = forms, absent, check
+    _known_rules = rules
+
+
+cdef inline bint _known(object rules, int n_melds, int* forms, u64* absent) noexcept:
+    if rules is None:
+        forms[0], absent[0] = FORMS_RIICHI, 0
+        return True
+    if rules is not _known_rules or _known_check == CHECK_EVERY or (
+            n_melds and _known_check == CHECK_MELDED):
+        return False
+    forms[0], absent[0] = _known_forms, _known_absent
+    return True
+
+
+def forms_index_for(bytes counts, int n_melds, object rules):
+    """``forms_index`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
+    cdef int forms
+    cdef u64 absent
+    if not _known(rules, n_melds, &forms, &absent):
+        return ASK_CALLER
+    return _forms_index(counts, n_melds, forms, absent)
+
+
+def agari_for(bytes counts, int n_melds, object rules):
+    """``agari`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
+    cdef int forms
+    cdef u64 absent
+    if not _known(rules, n_melds, &forms, &absent):
+        return ASK_CALLER
+    return _agari(counts, n_melds, forms, absent)
 
 
 # The winning-form sets, for the Python layer.

@@ -528,3 +528,62 @@ def test_sanma_single_hand_errors_name_the_tile_ahead_of_the_size():
         with pytest.raises(InvalidHandError, match=named) as err:
             call(hand, rules=SANMA)
         assert err.value.reason == "not_in_sanma", (call, hand)
+
+
+def test_rules_entry_points_answer_only_for_the_rules_they_know():
+    """``forms_index_for`` / ``agari_for`` answer for None and for the rules value last told
+    (by identity), leave other rules and the hands that rules' own check must see first to
+    the caller (ASK_CALLER), and refuse a malformed rules description."""
+    from mjcore._core import shanten as kernel
+    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS, _rules_for_hands
+
+    h13, h14 = mjcore.Hand.parse("19m19p19s1234567z"), mjcore.Hand.parse("19m19p19s11234567z")
+    meld = mjcore.Hand.parse("19m19p19s1234z pon:777z")
+    ask = kernel.ASK_CALLER
+    told, other = object(), object()
+    absent = ALL_KINDS & ~SANMA_KINDS
+    try:
+        kernel.know_rules(told, RIICHI_FORMS, absent, kernel.CHECK_MELDED)
+        assert kernel.forms_index_for(h13._packed, 0, told) >= 0
+        assert kernel.agari_for(h14._packed, 0, told) == 1
+        assert kernel.forms_index_for(h13._packed, 0, None) >= 0
+        assert kernel.forms_index_for(h13._packed, 0, other) == ask
+        assert kernel.forms_index_for(meld._packed, 1, told) == ask
+        two_m = bytearray(h13._packed)
+        two_m[1] = 1
+        assert kernel.forms_index_for(bytes(two_m), 0, None) >= 0
+        assert kernel.forms_index_for(bytes(two_m), 0, told) < 0 != ask
+        kernel.know_rules(told, RIICHI_FORMS, 0, kernel.CHECK_EVERY)
+        assert kernel.agari_for(h14._packed, 0, told) == ask
+        with pytest.raises(ValueError, match="not a known set"):
+            kernel.know_rules(told, 99, 0, kernel.CHECK_NONE)
+        with pytest.raises(ValueError, match="beyond the 34 kinds"):
+            kernel.know_rules(told, RIICHI_FORMS, 1 << 40, kernel.CHECK_NONE)
+        with pytest.raises(ValueError, match="CHECK_NONE"):
+            kernel.know_rules(told, RIICHI_FORMS, 0, 7)
+    finally:
+        _rules_for_hands(SANMA)       # what the kernels know is analysis's again
+    assert mjcore.shanten(h13, rules=SANMA) == 0
+    with pytest.raises(mjcore.InvalidRuleError):      # told only to the kernel, not rules
+        mjcore.shanten(h13, rules=told)
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.shanten("19m19p19s123z chi:345m", rules=SANMA)
+    assert err.value.reason == "not_in_sanma"
+
+
+def test_sanma_melded_hands_and_rules_switching_through_the_kernels():
+    """Closed and melded hands under sanma, four-player and classical rules in turn: each
+    call answers under its own rules whatever the kernels knew before."""
+    melded = "123p456s11z99m pon:777z"
+    for rules in (SANMA, "tenhou", "classical", None, SANMA):
+        assert mjcore.shanten(melded, rules=rules) == 0
+        assert mjcore.is_agari("19m19p19s11234567z", rules=rules)
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.is_agari("19m19p19s11234z pon:555m", rules=SANMA)
+    assert err.value.reason == "not_in_sanma" and "5m" in str(err.value)
+    assert mjcore.is_agari("19m19p19s11234z pon:555m", rules="tenhou") is False
+    with pytest.raises(InvalidHandError) as err:
+        mjcore.shanten("0m19p19s1234567z", rules="classical")
+    assert err.value.reason == "red_five_not_in_set"
+    with pytest.raises(mjcore.InvalidRuleError):
+        mjcore.shanten("19m19p19s1234567z", rules="no such rules")
