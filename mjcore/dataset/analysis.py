@@ -1197,23 +1197,10 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str 
     single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out, SIDE_TABLES)
-    manifest_path = os.path.join(out, "_analyze.json")
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
                 "schema": "mjcore.dataset.analyze/3"}
-    if resume and os.path.exists(manifest_path):
-        with open(manifest_path) as f:
-            old = json.load(f)
-        if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
-            resume = False          # the same job in an older layout: its parts are redone
-        elif old != manifest:
-            raise MjcoreError(f"{out} holds the analysis of another input; give a new "
-                              "folder")
-    elif resume and plan.count():
-        raise MjcoreError(f"{out} holds Parquet parts that are not an analysis; give a new "
-                          "folder")
-    if not resume:
-        plan.clear()
-    atomic_write_json(manifest_path, manifest)
+    plan.start("_analyze.json", manifest, resume, what="an analysis",
+               other="the analysis of another input")
     summary = AnalyzeSummary()
 
     def not_done() -> Iterator[tuple[str, Any]]:

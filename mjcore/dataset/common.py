@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..errors import MjcoreError
+
 PART_PREFIX = "part-"
 PROBLEMS_PREFIX = "_problems-"
 # the side table of an extract part: its win rows again, so that the analysis scores them
@@ -98,6 +100,27 @@ class PartitionPlan:
     def read_problems(self) -> list[Problem]:
         """The problems of every part in the folder (see :func:`read_problems`)."""
         return read_problems(self.directory)
+
+    def start(self, manifest_name: str, manifest: dict[str, Any], resume: bool, *,
+              what: str, other: str) -> None:
+        """Begin a job in the folder: resume its parts when the manifest ``manifest_name``
+        matches ``manifest``, redo them when only the layout (``schema``) changed, refuse a
+        folder holding ``other`` (another job's parts; ``what`` names this job's kind), and
+        write the manifest."""
+        path = os.path.join(self.directory, manifest_name)
+        if resume and os.path.exists(path):
+            with open(path) as f:
+                old = json.load(f)
+            if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
+                resume = False          # the same job in an older layout: its parts are redone
+            elif old != manifest:
+                raise MjcoreError(f"{self.directory} holds {other}; give a new folder")
+        elif resume and self.count():
+            raise MjcoreError(f"{self.directory} holds Parquet parts that are not {what}; "
+                              "give a new folder")
+        if not resume:
+            self.clear()
+        atomic_write_json(path, manifest)
 
     def clear(self) -> None:
         """Remove the parts, problem lists and side tables' parts (not other files)."""

@@ -850,23 +850,10 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
 
 def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: bool) -> None:
     """Parts are only reused for the same inputs and part size; ``resume=False`` clears them."""
-    path = os.path.join(plan.directory, "_extract.json")
     manifest = {"inputs": [os.path.abspath(p) for p in paths], "records_per_part": per,
                 "schema": "mjcore.dataset.extract/2"}
-    if resume and os.path.exists(path):
-        with open(path) as f:
-            old = json.load(f)
-        if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
-            resume = False          # the same job in an older layout: its parts are redone
-        elif old != manifest:
-            raise MjcoreError(f"{plan.directory} holds an extract of other inputs or another "
-                              "part size; give a new folder or --no-resume")
-    elif resume and plan.count():
-        raise MjcoreError(f"{plan.directory} holds Parquet parts that are not an extract; "
-                          "give a new folder")
-    if not resume:
-        plan.clear()
-    atomic_write_json(path, manifest)
+    plan.start("_extract.json", manifest, resume, what="an extract",
+               other="an extract of other inputs or another part size (or use --no-resume)")
 
 
 @dataclass
