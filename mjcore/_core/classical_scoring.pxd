@@ -118,6 +118,7 @@ cdef struct ClassicalRulesC:
     i32 loose_tile_wall_points
     i32 scholars_need_no_chows
     i32 buried_treasure_discard_pair
+    i32 moon_on_last_discard    # the Moon also on the last discard, not only the last tile
 
 cdef struct SeatC:
     HandC hand              # concealed tiles (the winner's includes the winning tile) + sets

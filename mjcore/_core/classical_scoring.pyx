@@ -386,7 +386,8 @@ cdef void _fixed_limits(const DealC* d, const HandC* h, WinnerC* w,
         _add(p, LM_KONG_UPON_KONG, 255, 0, 1)
     if lf & LIMIT_PLUM and fl & WIN_LOOSE and win == 13:
         _add(p, LM_PLUM_BLOSSOM, 255, 0, 1)
-    if lf & LIMIT_MOON and fl & (WIN_LAST_TILE | WIN_LAST_DISCARD) and win == 9:
+    if lf & LIMIT_MOON and win == 9 and (fl & WIN_LAST_TILE or (
+            r.moon_on_last_discard and fl & WIN_LAST_DISCARD)):
         _add(p, LM_MOON, 255, 0, 1)
     if lf & LIMIT_POLE and fl & WIN_ROBBED and win == 19:
         _add(p, LM_CARRYING_POLE, 255, 0, 1)

@@ -34,6 +34,7 @@ value. Build one with :meth:`ClassicalRules.preset`, :meth:`ClassicalRules.repla
 | kong_has_3_types | False | False |
 | losers_purity | False | False |
 | tile_specific_limits | plum_blossom, moon, carrying_pole, imperial_jade | the same |
+| moon_on_last_discard | True | **False** |
 | thirteenth_win_limit | True | True |
 | wriggling_snake | False | False |
 | losers_settle | True | True |
@@ -71,6 +72,10 @@ Option values:
   (3 doubles; concealed until the winning discard: 1 double).
 - ``tile_specific_limits``: the enabled subset of "plum_blossom", "moon", "carrying_pole",
   "imperial_jade"; ``thirteenth_win_limit`` and ``wriggling_snake`` are separate switches.
+- ``moon_on_last_discard``: Catching the Moon also when the 1 of dots is the last discard
+  (§11.7, as rules.txt says mj-server does); off, only as the last tile of the live wall.
+  mj-server 1.11 scores it off: in the 300 shipped games all 3 wins on a last-discard 1 of
+  dots are ordinary hands, and the one drawn as the last tile is the limit.
 - ``limit``: the hand limit (any positive int; 1000, 500 and 300 are the usual ones).
   ``no_limit``: hands are not capped and ``limit`` is only the value of a limit hand (a hand
   still stops at 100,000,000 points, so that every settlement stays exact).
@@ -106,6 +111,7 @@ SCORING_PARAM_NAMES = (
     "concealed_almost_doubles", "kong_has_3_types", "limit_flags", "losers_settle",
     "east_doubles", "discarder_pays_double", "cannon_liability", "original_call",
     "loose_tile_wall_points", "scholars_need_no_chows", "buried_treasure_discard_pair",
+    "moon_on_last_discard",
 )
 
 # bits of ``limit_flags``
@@ -162,6 +168,7 @@ class ClassicalRules(RuleOptions):
     kong_has_3_types: bool = False
     losers_purity: bool = False
     tile_specific_limits: tuple[str, ...] = TILE_SPECIFIC_LIMITS
+    moon_on_last_discard: bool = True
     thirteenth_win_limit: bool = True
     wriggling_snake: bool = False
     losers_settle: bool = True
@@ -349,7 +356,7 @@ class ClassicalRules(RuleOptions):
                 int(self.east_doubles), int(self.discarder_pays_double),
                 int(self.cannon_liability), int(self.original_call),
                 int(self.loose_tile_wall_points), int(self.scholars_need_no_chows),
-                int(self.buried_treasure_discard_pair))
+                int(self.buried_treasure_discard_pair), int(self.moon_on_last_discard))
 
 
 _BRADFIELD_NAMES = (
@@ -368,6 +375,6 @@ _PRESETS: dict[str, ClassicalRules] = {
         add_to_claimed_pung=True, start_points=0, cannon_liability=True,
         loose_tile_wall_points=False, scholars_need_no_chows=True,
         buried_treasure_discard_pair=False, last_discard_claims="any",
-        thirteenth_win_passes_deal=True, name="bradfield"),
+        thirteenth_win_passes_deal=True, moon_on_last_discard=False, name="bradfield"),
 }
 ClassicalRules._PRESETS = _PRESETS

@@ -63,14 +63,19 @@ def test_history_agreement_disagreement_and_allow(tmp_path):
                 (tmp_path / m.name).parent.mkdir(parents=True, exist_ok=True)
                 (tmp_path / m.name).write_bytes(tar.extractfile(m).read())
     good, bad = tmp_path / "game-1" / "hand-01.mjs", tmp_path / "game-210" / "hand-10.mjs"
-    r = run("--rules", "bradfield", "--history", str(good))
-    assert r.exit_code == 0 and "1 of 1 scored hands agree" in r.output
+    r = run("--rules", "bradfield", "--history", str(good), str(bad))
+    assert r.exit_code == 0 and "2 of 2 scored hands agree" in r.output
+    # a changed option the server did not play by: 10 for going out instead of 20
+    text = bad.read_bytes()
+    option = b"GameOption 0 MahJongScore score 0 1 20 "
+    assert text.count(option) == 1
+    bad.write_bytes(text.replace(option, b"GameOption 0 MahJongScore score 0 1 10 "))
     r = run("--rules", "bradfield", "--history", str(good), str(bad))
     assert r.exit_code == 1
-    assert "game 210 hand 10" in r.output and "West: score: ours 1000, Bradfield 136" in r.output
+    assert "game 210 hand 10" in r.output and "West: score: ours 96, Bradfield 136" in r.output
     assert "1 of 2 scored hands agree with Bradfield's records (1 differ)" in r.output
     allow = tmp_path / "allow.json"
-    allow.write_text(json.dumps({"game-210/hand-10.mjs": "Moon on the last discard"}))
+    allow.write_text(json.dumps({"game-210/hand-10.mjs": "MahJongScore changed"}))
     r = run("--history", str(tmp_path), "--allow", str(allow))
     assert r.exit_code == 0 and "1 of them known" in r.output
     r = run("--history", str(tmp_path), "--json")

@@ -1,7 +1,6 @@
 """Fresh games from Bradfield's own programs: `mj-server` and four `mj-player`s (Debian package
 `mah-jong`) play, and every hand they score must score the same here. Skipped when the programs
-are not installed. The only difference allowed is the one listed, with its reason, in
-known_mismatches.json (Moon on the last discard)."""
+are not installed. No difference is allowed (known_mismatches.json is empty)."""
 from __future__ import annotations
 
 import os
@@ -46,12 +45,6 @@ def _play(folder: Path) -> None:
                 p.wait()
 
 
-def _allowed(result, diffs) -> bool:
-    winner = next(p for p in result.players if p.winner)
-    # Moon on the last discard: rules.txt allows it, the server does not
-    return any(i.name == "catching_the_moon" for i in winner.items)
-
-
 @pytest.mark.skipif(not (SERVER and PLAYER), reason="mah-jong (mj-server, mj-player) not installed")
 def test_fresh_games_score_as_the_server_does(tmp_path):
     hands = 0
@@ -65,6 +58,5 @@ def test_fresh_games_score_as_the_server_does(tmp_path):
             hands += 1
             result, diffs = check_history(h)
             assert result is not None, f"{h.source}: {diffs}"
-            assert not diffs or _allowed(result, diffs), \
-                f"{h.source}: " + "; ".join(map(str, diffs))
+            assert not diffs, f"{h.source}: " + "; ".join(map(str, diffs))
     assert hands >= 16 * GAMES

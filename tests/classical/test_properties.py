@@ -50,6 +50,7 @@ rule_options = st.fixed_dictionaries({
     "tile_specific_limits": st.sampled_from([TILE_SPECIFIC_LIMITS, ()]),
     "wriggling_snake": st.booleans(), "loose_tile_wall_points": st.booleans(),
     "scholars_need_no_chows": st.booleans(), "thirteenth_win_limit": st.booleans(),
+    "moon_on_last_discard": st.booleans(),
 })
 
 

@@ -14,7 +14,7 @@ def test_presets_differ_only_where_documented():
                     "start_points", "cannon_liability", "last_discard_claims",
                     "loose_tile_wall_points", "scholars_need_no_chows",
                     "buried_treasure_discard_pair", "rob_concealed_kong",
-                    "thirteenth_win_passes_deal"}
+                    "thirteenth_win_passes_deal", "moon_on_last_discard"}
     assert c.seven_pairs is False and c.limit == 1000 and c.mahjong_points == 20
 
 

@@ -269,6 +269,24 @@ def test_limit_options():
     assert not score_deal(no13, C.replace(thirteenth_win_limit=False)).players[1].limit_hand
 
 
+@pytest.mark.parametrize("how, classical, bradfield", [
+    (("last_discard",), True, False),                   # §11.7 [C-2]; mj-server 1.11 does not
+    (("self_drawn", "last_tile"), True, True),          # the last tile of the live wall: both
+])
+def test_moon_on_the_last_discard_by_preset(how, classical, bradfield):
+    moon = deal("234m 345p 678s 789m 11p", "1p", how=how)
+    for preset, limit in (("classical", classical), ("bradfield", bradfield)):
+        rules = ClassicalRules.preset(preset)
+        assert rules.moon_on_last_discard is (preset == "classical")
+        r = score_deal(moon, rules)
+        p = r.players[1]
+        assert p.limit_hand is limit and ("catching_the_moon" in names(r, 1)) is limit, preset
+        assert p.score == 1000 if limit else p.score < 1000
+    no_moon = C.replace(moon_on_last_discard=False)
+    assert score_deal(moon, no_moon).players[1].limit_hand is bradfield
+    assert not score_deal(moon, C.replace(tile_specific_limits=())).players[1].limit_hand
+
+
 def test_limit_caps_and_no_limit():
     d = deal("555z 666z 777z 111z 22z", "2z", how=("self_drawn",))   # all honours
     r = score_deal(deal("555z 666z 77z 123m 999m", "7z", how=()), C)

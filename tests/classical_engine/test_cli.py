@@ -11,8 +11,6 @@ from click.testing import CliRunner
 
 from mjcore.cli import main
 
-KNOWN = Path(__file__).resolve().parents[1] / "classical" / "known_mismatches.json"
-
 
 def test_play_writes_records_that_replay(tmp_path: Path) -> None:
     out = tmp_path / "games"
@@ -51,10 +49,18 @@ def test_replay_bradfield_games(bradfield_dir: Path, tmp_path: Path) -> None:
     for g in ("game-1", "game-220"):
         shutil.copytree(bradfield_dir / g, tmp_path / g)
     r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress"])
+    assert r.exit_code == 0 and "2 agree, 0 disagree" in r.output, r.output
+    # a changed option the server did not play by: 10 for going out instead of 20
+    hand = tmp_path / "game-220" / "hand-09.mjs"
+    option = b"GameOption 0 MahJongScore score 0 1 20 "
+    hand.write_bytes(hand.read_bytes().replace(option, option.replace(b" 20 ", b" 10 ")))
+    r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress"])
     assert r.exit_code == 1
     assert "1 agree, 1 disagree" in r.output and "game-220/hand-09.mjs: HandScore" in r.output
+    allow = tmp_path / "allow.json"
+    allow.write_text(json.dumps({"game-220/hand-09.mjs": "MahJongScore changed"}))
     r = CliRunner().invoke(main, ["replay", str(tmp_path), "--no-progress", "--allow",
-                                  str(KNOWN)])
+                                  str(allow)])
     assert r.exit_code == 0, r.output
     assert "1 agree, 1 known differences (--allow), 0 disagree; 47 hands" in r.output
 
