@@ -283,6 +283,7 @@ def test_moon_on_the_last_discard_by_preset(how, classical, bradfield):
         assert p.limit_hand is limit and ("catching_the_moon" in names(r, 1)) is limit, preset
         assert p.score == 1000 if limit else p.score < 1000
     no_moon = C.replace(moon_on_last_discard=False)
+    assert ClassicalRules.from_dict(no_moon.to_dict()) == no_moon
     assert score_deal(moon, no_moon).players[1].limit_hand is bradfield
     assert not score_deal(moon, C.replace(tile_specific_limits=())).players[1].limit_hand
 
