@@ -211,8 +211,8 @@ def _aio_latency_clients(port: int, clients: int, seconds: float, rate: float | 
     import grpc
 
     import mjcore
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
+    from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 
     hands = analyse_hands()
     expected = [int(mjcore.shanten(h)) for h in hands]
@@ -641,7 +641,7 @@ def h2load_rows(seconds: float, repeats: int,
     import grpc
 
     import mjcore
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
 
     if shutil.which("h2load") is None:
         print("h2load not found (Debian: nghttp2-client): compiled-client rows skipped")
@@ -705,8 +705,8 @@ def front_floor_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]
     import shutil
     import tempfile
 
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
     from mjcore.service.unary_front import Method, UnaryFront
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
 
     if shutil.which("h2load") is None:
         print("h2load not found (Debian: nghttp2-client): front floor skipped")

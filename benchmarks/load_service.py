@@ -288,8 +288,8 @@ def probe_fields(port: int, unary_port: int) -> None:
     """Oversized fields, a 16 MiB gzip bomb, bad enums and garbage on both ports."""
     import grpc
 
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-    from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
+    from mjcore.wire.v1 import scoring_pb2 as sp
 
     bad = [pb.AnalyzeHandRequest(hand="1m" * 30_000).SerializeToString(),
            pb.AnalyzeHandRequest(hand="1m" * 500_000).SerializeToString(),

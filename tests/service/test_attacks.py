@@ -24,8 +24,8 @@ from grpc_health.v1 import health_pb2
 
 from mjcore.service import ServerConfig, build
 from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2 as sp
 
 from .service_helpers import TOKEN
 from .test_http2_connection import (
@@ -101,7 +101,7 @@ class Bystander:
                 time.sleep(0.01)
 
     def _bulk(self) -> None:
-        from mjcore.service.gen.mjcore.v1 import types_pb2
+        from mjcore.wire.v1 import types_pb2
 
         request = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
             encoding=types_pb2.HAND_ENCODING_TEXT_LINES, data=b"123m456p789s1122z\n" * 50))
@@ -366,7 +366,7 @@ def test_stalled_calls_cannot_take_every_worker_on_either_port(server):
 
 
 def test_idle_bulk_stream_is_cancelled(server):
-    from mjcore.service.gen.mjcore.v1 import types_pb2
+    from mjcore.wire.v1 import types_pb2
 
     request = pb.StreamShantenRequest(hands=types_pb2.PackedHands(
         encoding=types_pb2.HAND_ENCODING_TEXT_LINES, data=b"123m456p789s1122z\n"))

@@ -19,9 +19,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mjcore import batch
 from mjcore.client import Client
 from mjcore.service import ServerConfig
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import types_pb2
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import types_pb2
 
 from .service_helpers import TOKEN, random_counts, start
 

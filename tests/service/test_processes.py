@@ -20,10 +20,10 @@ import mjcore
 from mjcore import batch
 from mjcore.cli import main
 from mjcore.hand import Hand
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.tiles import format_counts
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import types_pb2
 
 from .service_helpers import TOKEN, random_counts
 

@@ -157,8 +157,8 @@ def test_open_health_watches_hold_no_worker():
     import grpc
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-    from mjcore.service.gen.mjcore.v1 import types_pb2
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
+    from mjcore.wire.v1 import types_pb2
 
     serving, not_serving = (health_pb2.HealthCheckResponse.SERVING,
                             health_pb2.HealthCheckResponse.NOT_SERVING)

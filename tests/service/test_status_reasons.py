@@ -18,9 +18,9 @@ from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.client import Client
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.batch_scoring import pack
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
-from mjcore.service.gen.mjcore.v1 import types_pb2
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 PROTO = Path(__file__).resolve().parents[2] / "proto" / "mjcore" / "v1" / "types.proto"
 COUNTS = types_pb2.HAND_ENCODING_COUNTS_U8

@@ -28,11 +28,11 @@ from mjcore.client import Client
 from mjcore.hand import Hand
 from mjcore.service import ServerConfig, build
 from mjcore.service.errors import error_info
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2 as pb
-from mjcore.service.gen.mjcore.v1 import analysis_service_pb2_grpc as pb_grpc
-from mjcore.service.gen.mjcore.v1 import scoring_pb2 as sp
-from mjcore.service.gen.mjcore.v1 import types_pb2
 from mjcore.tiles import format_counts
+from mjcore.wire.v1 import analysis_service_pb2 as pb
+from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+from mjcore.wire.v1 import scoring_pb2 as sp
+from mjcore.wire.v1 import types_pb2
 
 from .service_helpers import TOKEN, random_counts
 from .test_http2_connection import GOAWAY as GOAWAY_FRAME
