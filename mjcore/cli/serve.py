@@ -153,8 +153,16 @@ def serve(host: str, port: int, workers: int | None, kernel_threads: int,
     from pathlib import Path
 
     _select_io_engine(io_engine)
-    from mjcore.service import ServerConfig, read_token_file
-    from mjcore.service import serve as run
+    try:
+        from mjcore.service import ServerConfig, read_token_file
+        from mjcore.service import serve as run
+    except ImportError as err:
+        if (err.name or "").partition(".")[0] not in ("grpc", "grpc_health", "grpc_reflection",
+                                                      "grpc_status", "google"):
+            raise
+        raise click.ClickException(
+            f"mjcore serve needs the service extra ({err.name} is missing): "
+            "pip install 'mjcore[service]'") from None
 
     pid = " [%(process)d]" if processes > 1 else ""
     logging.basicConfig(level=logging.INFO, format=f"%(asctime)s %(name)s{pid} %(message)s")

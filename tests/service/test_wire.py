@@ -132,6 +132,15 @@ def test_the_library_works_without_grpc_and_protobuf(tmp_path):
     assert lines["loaded"] == "[]"
 
 
+def test_serve_without_the_service_extra_names_it(tmp_path):
+    (tmp_path / "sitecustomize.py").write_text(BLOCKER)
+    r = subprocess.run([sys.executable, "-m", "mjcore.cli", "serve", "--port", "0"],
+                       check=False, capture_output=True, text=True, timeout=120,
+                       env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 1, r.stderr
+    assert "pip install 'mjcore[service]'" in r.stderr and "Traceback" not in r.stderr
+
+
 # -- AnalyzeHand: one encoding --------------------------------------------------------------
 
 # waits and ukeire on 1m (kind 0), and tiles with no copy left unseen: the zero fields that a
