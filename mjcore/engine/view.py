@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .events import Event
 
 if TYPE_CHECKING:
-    from ..riichi.round import Meld, RiichiRound
+    from ..riichi.round import CalledSet, RiichiRound
 
 
 class PlayerView:
@@ -61,7 +61,7 @@ class PlayerView:
         return self._r().riichi[self.seat]
 
     # public state
-    def melds(self, seat: int) -> list[Meld]:
+    def melds(self, seat: int) -> list[CalledSet]:
         """The melds ``seat`` has called."""
         return list(self._r().melds[seat])
 

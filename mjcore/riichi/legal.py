@@ -26,12 +26,14 @@ from ..engine.actions import (
 from ..engine.events import RED_IDS
 from ..engine.handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
 from ..engine.turns import Start
+from ..melds import MeldKind
 from .settlement import Settlement
 from .state import NORTH
 
 _PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS = DISCARD_ACTIONS
 _YAOCHUU_COUNTS = itemgetter(*YAOCHUU_KINDS)      # counts -> the 13 terminal/honor counts
 _CALLED, _REPLACEMENT = Start.CALLED, Start.REPLACEMENT
+_PON = MeldKind.PON
 
 
 class LegalActions(Settlement):
@@ -95,7 +97,7 @@ class LegalActions(Settlement):
         if self.pon_kinds[seat] and len(self.kan_owners) < 4 and self.wall.left > 0:
             kakans = []
             for m in self.melds[seat]:
-                if m.type == "pon" and counts[m.tiles[0] >> 2]:
+                if m.kind is _PON and counts[m.tiles[0] >> 2]:
                     added = next(t for t in self.hands[seat] if t >> 2 == m.tiles[0] >> 2)
                     kakans.append(Action(KAKAN, added, m.tiles))
             if kakans:

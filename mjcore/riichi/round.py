@@ -37,10 +37,12 @@ from ..engine.turns import (
     Start,
     Step,
 )
+from ..melds import MeldKind
 from .legal import LegalActions
-from .state import Meld, RoundResult
+from .state import CalledSet, RoundResult
 
-_CALL_NAMES = {PON: "pon", CHI: "chi", DAIMINKAN: "daiminkan"}
+_CALL_KINDS = {PON: MeldKind.PON, CHI: MeldKind.CHI, DAIMINKAN: MeldKind.KAN_OPEN}
+_PON, _CHI = MeldKind.PON, MeldKind.CHI
 _NO_SEAT_COUNTS = [bytearray(34)]
 _DRAW, _REPLACEMENT, _CALLED = Start.DRAW, Start.REPLACEMENT, Start.CALLED
 
@@ -154,8 +156,9 @@ class RiichiRound(LegalActions):
         if act.type == ANKAN:
             for t in act.consumed:
                 self._remove(seat, t)
-            self.melds[seat].append(Meld("ankan", tuple(act.consumed), -1, seat))
-            self.emit({"type": "ankan", "actor": seat, "consumed": list(act.consumed)})
+            ankan = CalledSet(MeldKind.KAN_CLOSED, tuple(act.consumed), -1, seat)
+            self.melds[seat].append(ankan)
+            self.emit({"type": ankan.kind.record, "actor": seat, "consumed": list(act.consumed)})
             if self.pending_dora:         # the previous open kan's indicator comes first
                 self.pending_dora = 0
                 self._reveal_dora()
@@ -167,9 +170,9 @@ class RiichiRound(LegalActions):
         else:
             tile = act.tile
             idx = next(i for i, m in enumerate(self.melds[seat])
-                       if m.type == "pon" and m.tiles[0] >> 2 == tile >> 2)
+                       if m.kind is _PON and m.tiles[0] >> 2 == tile >> 2)
             pon = self.melds[seat][idx]
-            self.emit({"type": "kakan", "actor": seat, "pai": tile,
+            self.emit({"type": MeldKind.KAN_ADDED.record, "actor": seat, "pai": tile,
                        "consumed": list(pon.tiles)})
             if self.pending_dora:
                 self.pending_dora = 0
@@ -178,8 +181,8 @@ class RiichiRound(LegalActions):
             if res is not None:
                 return res
             self._remove(seat, tile)
-            self.melds[seat][idx] = Meld("kakan", pon.tiles + (tile,), pon.called, pon.target,
-                                         tile)
+            self.melds[seat][idx] = CalledSet(MeldKind.KAN_ADDED, pon.tiles + (tile,), pon.called,
+                                              pon.target, tile)
             self.pon_kinds[seat] &= ~(1 << (tile >> 2))
             if immediate:
                 self._reveal_dora()
@@ -324,12 +327,12 @@ class RiichiRound(LegalActions):
         for t in call.consumed:
             self._remove(caller, t)
         tiles = tuple(sorted(call.consumed + (tile,)))
-        typ = _CALL_NAMES[call.type]
-        self.melds[caller].append(Meld(typ, tiles, tile, target))
+        meld_kind = _CALL_KINDS[call.type]
+        self.melds[caller].append(CalledSet(meld_kind, tiles, tile, target))
         self.n_open[caller] += 1
         if call.type == PON:
             self.pon_kinds[caller] |= 1 << kind
-        self.emit({"type": typ, "actor": caller, "target": target, "pai": tile,
+        self.emit({"type": meld_kind.record, "actor": caller, "target": target, "pai": tile,
                    "consumed": list(call.consumed)})
         self._interrupt()
         if call.type != CHI and kind >= 27 and self.pao[caller] < 0:
@@ -356,11 +359,11 @@ class RiichiRound(LegalActions):
         return _AFTER_CALL[caller]
 
     def _check_pao(self, caller: int, target: int, kind: int) -> None:
-        sets = [m.tiles[0] >> 2 for m in self.melds[caller] if m.type != "chi"]
+        sets = [m.tiles[0] >> 2 for m in self.melds[caller] if m.kind is not _CHI]
         dragons = sum(1 for k in sets if k >= 31)
         winds = sum(1 for k in sets if 27 <= k < 31)
         if (kind >= 31 and dragons == 3 and "daisangen" in self.rules.pao) or (
                 27 <= kind < 31 and winds == 4 and "daisuushii" in self.rules.pao):
             self.pao[caller] = target
 
-__all__ = ["Decider", "EngineError", "Meld", "RiichiRound", "RoundResult"]
+__all__ = ["CalledSet", "Decider", "EngineError", "RiichiRound", "RoundResult"]

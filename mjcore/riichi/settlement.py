@@ -25,7 +25,6 @@ from .scoring import (
 )
 from .state import RoundResult, RoundState
 
-_MELD_CODE = {"chi": 0, "pon": 1, "daiminkan": 2, "ankan": 3, "kakan": 4}
 _IS_YAOCHUU = [k in YAOCHUU_KINDS for k in range(34)]
 
 
@@ -45,7 +44,7 @@ class Settlement(RoundState):
             0 if tsumo else tile in RED_IDS)
         melds = []
         for m in self.melds[seat]:
-            melds.append((_MELD_CODE[m.type], min(m.tiles) >> 2,
+            melds.append((m.kind, min(m.tiles) >> 2,
                           sum(1 for t in m.tiles if t in RED_IDS),
                           (m.target - seat) % n))
         remaining = self.wall.left

@@ -19,16 +19,17 @@ from ..engine.events import Event
 from ..engine.handcalc import YAOCHUU_KINDS, advance
 from ..engine.turns import EngineError, TurnReferee
 from ..engine.wall import Wall
+from ..melds import MeldKind
 from .rules import RuleSet
 
 NORTH = 30           # the kind of North: set aside as nukidora with three players
 
 
-class Meld(NamedTuple):
-    """A called set of the referee: ``type`` (chi, pon, daiminkan, ankan or kakan), all its
-    ``tiles`` (136-ids), the ``called`` tile, the ``target`` seat called from and, for a
-    kakan, the ``added`` tile."""
-    type: str                 # chi, pon, daiminkan, ankan, kakan
+class CalledSet(NamedTuple):
+    """A called set of the referee: its ``kind`` (a :class:`~mjcore.melds.MeldKind`; its event
+    in the record is ``kind.record``), all its ``tiles`` (136-ids), the ``called`` tile, the
+    ``target`` seat called from and, for a kakan, the ``added`` tile."""
+    kind: MeldKind
     tiles: tuple[int, ...]    # every tile of the meld (136-ids), called/added ones included
     called: int               # the called tile (-1 for ankan); for kakan the pon's called tile
     target: int               # seat called from (own seat for ankan)
@@ -80,7 +81,7 @@ class RoundState(TurnReferee[Action, RoundResult]):
         self.hands: list[list[int]] = [sorted(h) for h in wall.deal(dealer)]
         # bytearrays: bytes(counts) for the kernels is a copy, not a conversion
         self.counts = [kind_counts(h) for h in self.hands]
-        self.melds: list[list[Meld]] = [[] for _ in range(n)]
+        self.melds: list[list[CalledSet]] = [[] for _ in range(n)]
         self.kita: list[list[int]] = [[] for _ in range(n)]   # norths set aside (nukidora)
         self.n_open = [0] * n
         self.pon_kinds = [0] * n               # bitmask of the kinds of the seat's pons

@@ -22,7 +22,8 @@ from mjcore.engine.actions import (
 )
 from mjcore.engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
 from mjcore.engine.wall import Wall
-from mjcore.riichi.round import RiichiRound
+from mjcore.melds import MeldKind
+from mjcore.riichi.round import CalledSet, RiichiRound
 from mjcore.riichi.rules import RuleSet
 
 TENHOU = RuleSet.preset("tenhou")
@@ -91,10 +92,9 @@ def test_ron_offered_and_permanent_furiten():
 def test_no_yaku_no_ron_but_tsumo_closed():
     rnd = make_round({1: "23m456p789p11s567s"})
     # an open hand without yaku: move 567s into a chi meld
-    from mjcore.riichi.round import Meld
     for t in [x for x in rnd.hands[1] if 22 <= x >> 2 <= 24][:3]:
         rnd._remove(1, t)
-    rnd.melds[1].append(Meld("chi", (88 + 1, 92 + 1, 96 + 1), 89, 0))
+    rnd.melds[1].append(CalledSet(MeldKind.CHI, (88 + 1, 92 + 1, 96 + 1), 89, 0))
     rnd.n_open[1] = 1
     rnd._update_waits(1)
     assert RON not in types(rnd.claim_actions(1, 0, tile("4m")))
@@ -135,11 +135,10 @@ def test_chi_only_from_the_left_and_kuikae():
 
 
 def test_chi_refused_when_only_kuikae_tiles_would_remain():
-    from mjcore.riichi.round import Meld
     rnd = make_round({1: "4566m123p456p789p"})
     for t in [x for x in rnd.hands[1] if x >> 2 >= 9]:
         rnd._remove(1, t)
-    rnd.melds[1] = [Meld("pon", (t, t + 1, t + 2), t, 3) for t in (100, 104, 108)]
+    rnd.melds[1] = [CalledSet(MeldKind.PON, (t, t + 1, t + 2), t, 3) for t in (100, 104, 108)]
     rnd.n_open[1] = 3
     acts = rnd.claim_actions(1, 0, tile("3m"))
     assert CHI not in types(acts)                 # 6m 6m would be left: both forbidden
@@ -208,12 +207,11 @@ def test_riichi_ankan_must_keep_the_waits():
 
 
 def test_wait_on_own_fourth_tile_is_not_tenpai():
-    from mjcore.riichi.round import Meld
     rnd = make_round({0: "1m234p567p888s99s1z"})
     rnd._remove(0, next(t for t in rnd.hands[0] if t >> 2 == 27))
     for t in [x for x in rnd.hands[0] if x >> 2 == 26][:2]:
         rnd._remove(0, t)
-    rnd.melds[0] = [Meld("pon", (0 * 4 + 1, 0 * 4 + 2, 0 * 4 + 3), 1, 3)]
+    rnd.melds[0] = [CalledSet(MeldKind.PON, (0 * 4 + 1, 0 * 4 + 2, 0 * 4 + 3), 1, 3)]
     rnd.hands[0].remove(next(t for t in rnd.hands[0] if t >> 2 == 0))
     rnd.counts[0][0] -= 1
     rnd._add(0, 0)                         # the fourth 1m: hand 1m 234p 567p 888s + pon 111m
@@ -302,7 +300,7 @@ def test_kokushi_may_rob_a_closed_kan_only_by_option():
         if allowed:
             assert res is not None and res.winners == (1,)
         else:
-            assert res is None and rnd.melds[0][0].type == "ankan"
+            assert res is None and rnd.melds[0][0].kind is MeldKind.KAN_CLOSED
 
 
 def test_ryanhan_shibari_needs_two_yaku_han_from_five_honba():
