@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -101,7 +102,7 @@ def _extract_once(work: Path) -> Path:
     return out
 
 
-def _in_memory(ex: Path) -> list[tuple[object, object]]:
+def _in_memory(ex: Path) -> list[tuple[Any, Any]]:
     """Every part of the extract as the analysis takes it in memory: the hands' numpy arrays
     and the win rows' scoring arrays (built once, outside the timing)."""
     import numpy as np
@@ -119,7 +120,7 @@ def _in_memory(ex: Path) -> list[tuple[object, object]]:
     return parts
 
 
-def _analyse_in_memory(parts: list[tuple[object, object]]) -> None:
+def _analyse_in_memory(parts: list[tuple[Any, Any]]) -> None:
     """The analysis on arrays already in memory: the one-pass kernel on every row and the
     batch scoring kernel on the win rows, one thread, part by part."""
     from mjcore.dataset.hands import analyze_hands
@@ -237,7 +238,8 @@ def bench_dask(work: Path, rounds: int) -> list[str]:
     try:
         for k, client in clients.items():        # warm the workers (imports)
             analyze_dir(str(ex), str(work / f"warm-{k}"), dask=client)
-        ratios, walls = [], {1: [], 2: []}
+        ratios: list[float] = []
+        walls: dict[int, list[float]] = {1: [], 2: []}
         for r in range(rounds):
             for k in ((1, 2) if r % 2 == 0 else (2, 1)):
                 out = work / f"dask-{k}"
@@ -249,8 +251,8 @@ def bench_dask(work: Path, rounds: int) -> list[str]:
     finally:
         for c in clients.values():
             c.close()
-        for c in clusters.values():
-            c.close()
+        for cluster in clusters.values():
+            cluster.close()
     return [
         "| Dask local cluster, analyse step | wall s (median) |", "| --- | --- |",
         f"| 1 worker process | {statistics.median(walls[1]):.2f} |",

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import psutil
@@ -61,7 +61,7 @@ class Fixtures:
         self.score_points = [mjcore.score(h, w, **kw).points for h, w, kw in self.score_rows]
         self.bulk = [wall_hands(20_000, 13 + i % 2, seed + i) for i in range(4)]
         self.bulk_shanten = [batch.shanten(c).shanten for c in self.bulk]
-        self.scoring = cast("dict[str, Any]", winning_hands(5_000, seed))
+        self.scoring = winning_hands(5_000, seed)
         self.scoring_points = score_batch(**self.scoring).points
 
 
@@ -296,8 +296,8 @@ def probe_fields(port: int, unary_port: int) -> None:
            pb.AnalyzeHandRequest(hand="123m", visible="1m" * 4_000_000).SerializeToString(),
            pb.AnalyzeHandRequest(hand="123m", visible="11111m").SerializeToString(),
            b"\xff\xff\xff"]
-    score = sp.ScoreRequest(hand="234m456p11s555z77z7z", win_tile="7z", win_method=2,
-                            seat_wind=99).SerializeToString()
+    score = sp.ScoreRequest(hand="234m456p11s555z77z7z", win_tile="7z",  # seat_wind: no such wind
+                            win_method=2, seat_wind=99).SerializeToString()  # type: ignore[arg-type]
     bomb = pb.AnalyzeHandRequest(hand="1m" * (8 << 20)).SerializeToString()
     for target in (port, unary_port):
         with grpc.insecure_channel(f"127.0.0.1:{target}") as ch:

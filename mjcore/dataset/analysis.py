@@ -23,7 +23,7 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from .common import (
     write_table_atomic,
 )
 from .hands import analyze_hands
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 # the input columns the analysis reads (the others it never looks at); `closed` only when the
 # input has no `counts` (or no `red` for the wins)
@@ -1187,7 +1190,8 @@ def _problems_file(out_name: str) -> str:
     return "_problems-" + out_name.rsplit(".parquet", 1)[0] + ".json"
 
 
-def analyze_dir(source: str, out: str, *, workers: int | None = None, dask: str | None = None,
+def analyze_dir(source: str, out: str, *, workers: int | None = None,
+                dask: str | Client | None = None,
                 show_progress: bool = False, resume: bool = True,
                 rows_per_part: int = 1_000_000) -> AnalyzeSummary:
     """Analyse a folder of Parquet parts (or a Parquet, CSV or text file) into ``out``, one

@@ -35,7 +35,6 @@ from .actions import (
 )
 from .events import MJAI_NAMES, Event, tile_class
 from .game import Game
-from .tenhou import with_record_rounding  # noqa: F401  (kept importable from here)
 from .wall import Wall
 
 

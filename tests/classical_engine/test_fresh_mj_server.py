@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_a_fresh_game_replays(tmp_path: Path) -> None:
     server = subprocess.Popen([SERVER, "--server", sock, "--hand-history", "--timeout", "0",
                                "--exit-on-disconnect"], cwd=game, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
-    players = []
+    players: list[subprocess.Popen[Any]] = []
     try:
         deadline = time.monotonic() + 10
         while not os.path.exists(sock) and time.monotonic() < deadline:
@@ -37,7 +38,8 @@ def test_a_fresh_game_replays(tmp_path: Path) -> None:
                    for _ in range(4)]
         out, _ = server.communicate(timeout=240)
     finally:
-        for p in [server, *players]:
+        procs: list[subprocess.Popen[Any]] = [server, *players]
+        for p in procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()

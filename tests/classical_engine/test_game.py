@@ -97,12 +97,13 @@ def _agent(tmp_path, mode: str, timeout: float = 20) -> ProcessAgent:
 
 
 def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
-    agents = [_agent(tmp_path, "ok"), EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    process_agent = _agent(tmp_path, "ok")
+    agents = [process_agent, EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
     try:
         r = play_game(agents, seed=5, rules=ClassicalRules.preset("classical").replace(
             agreed_hands=2))
     finally:
-        agents[0].close()
+        process_agent.close()
     assert len(r.hands) == 2
 
 
@@ -113,14 +114,14 @@ def test_a_json_lines_agent_plays_a_game(tmp_path) -> None:
     ("trickle", r"did not answer within 3 s after event"),
 ])
 def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> None:
-    agents = [_agent(tmp_path, mode, timeout=3 if mode == "trickle" else 20),
-              EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
+    process_agent = _agent(tmp_path, mode, timeout=3 if mode == "trickle" else 20)
+    agents = [process_agent, EfficiencyAgent(), EfficiencyAgent(), EfficiencyAgent()]
     try:
         with pytest.raises(AgentError, match=message) as info:
             play_game(agents, seed=5)
         assert "seat " in str(info.value)
     finally:
-        agents[0].close()
+        process_agent.close()
 
 
 def test_minimum_doubles_refuses_a_poor_mahjong() -> None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def test_random_hands_conserve_the_144_tiles(preset: str) -> None:
                                        dead_wall=rules.dead_wall)
         holder: list[ClassicalHand] = []
 
-        def decide(seat: int, actions: list, holder: list = holder) -> object:
+        def decide(seat: int, actions: list[Any], holder: list[ClassicalHand] = holder) -> Any:
             nonlocal checks
             assert actions == sorted(actions) and len(set(actions)) == len(actions)
             assert _conserved(holder[0]) == Counter(FULL_SET)

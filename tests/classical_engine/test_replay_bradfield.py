@@ -34,7 +34,8 @@ def test_a_tile_the_wall_does_not_hold_is_reported(bradfield_dir: Path, tmp_path
     f.write_text("\n".join(lines))
     (g,) = replay_paths([f.parent], score=False)
     assert not g.ok
-    assert f"line {i + 1}): ours draw 1 7m, record draw 1 8m" in g.first_problem()
+    problem = g.first_problem()
+    assert problem is not None and f"line {i + 1}): ours draw 1 7m, record draw 1 8m" in problem
 
 
 def test_an_illegal_claim_is_reported_and_the_rest_replays(bradfield_dir: Path,

@@ -23,8 +23,8 @@ from mjcore.dataset.extraction import (
 from mjcore.engine.actions import PASS, TENPAI, ActionType
 from mjcore.engine.events import write_mjai
 from mjcore.engine.game import Game
-from mjcore.engine.replay import _RecordDriver, _walls_from_record, with_record_rounding
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type
+from mjcore.engine.replay import _RecordDriver, _walls_from_record
+from mjcore.engine.tenhou import read_mjlog, rules_for_go_type, with_record_rounding
 
 _ACTION_OF = {ActionType.DISCARD: "discard", ActionType.RIICHI: "riichi",
               ActionType.TSUMO: "tsumo", ActionType.RON: "ron", ActionType.CHI: "chi",

@@ -84,7 +84,8 @@ def test_agrees_with_the_single_hand_api_with_visible_tiles() -> None:
             best = u.options[0]
             assert (res.best_shanten[i], res.best_ukeire[i]) == (best.shanten, best.remaining)
             assert _kinds(res.best_discards[i]) == sorted(
-                k for k, v in options.items() if v == (best.shanten, best.remaining))
+                k for k, v in options.items()
+                if k is not None and v == (best.shanten, best.remaining))
             if made[i] < 0:
                 assert res.made_best[i] == -1
                 continue

@@ -15,7 +15,8 @@ import ssl
 import struct
 import threading
 import time
-from typing import Self
+from collections.abc import Callable
+from typing import Any, Self
 
 import grpc
 import hpack
@@ -119,7 +120,8 @@ class Bystander:
                 time.sleep(0.01)
 
     def __enter__(self) -> Self:
-        jobs = [(self._unary, ("main", ANALYZE, HAND)), (self._unary, ("front", ANALYZE, HAND)),
+        jobs: list[tuple[Callable[..., object], tuple[Any, ...]]] = [
+                (self._unary, ("main", ANALYZE, HAND)), (self._unary, ("front", ANALYZE, HAND)),
                 (self._unary, ("health", CHECK, b"")), (self._bulk, ())]
         for target, args in jobs:
             thread = threading.Thread(target=target, args=args, daemon=True)
@@ -254,7 +256,8 @@ def _ports(server):
 # -- 1. limits on every field, checked before parsing ----------------------------------------
 
 def _score(**fields) -> bytes:
-    base = {"hand": "234m456p11s555z77z7z", "win_tile": "7z", "win_method": sp.WIN_METHOD_RON}
+    base: dict[str, Any] = {"hand": "234m456p11s555z77z7z", "win_tile": "7z",
+                            "win_method": sp.WIN_METHOD_RON}
     base.update(fields)
     return sp.ScoreRequest(**base).SerializeToString()
 

@@ -55,6 +55,7 @@ def test_32_concurrent_clients_match_the_library():
                     got_a = c.analyze(text)
                     hand = Hand.parse(text)
                     assert got_a.shanten.standard == mjcore.shanten(hand).standard
+                    assert got_a.waits is not None
                     assert got_a.waits.tiles == mjcore.waits(hand).tiles
                     assert got_a.ukeire.options == mjcore.ukeire(hand).options
                 row = rows[i % len(rows)]

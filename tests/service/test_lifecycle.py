@@ -92,6 +92,7 @@ def _served(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Po
                            "serve", "--port", "0", *args],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env={**os.environ, **(env or {})}) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
         try:
             line = proc.stdout.readline()
             assert line.startswith("listening on "), (line, proc.stderr.read()

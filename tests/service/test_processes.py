@@ -46,6 +46,7 @@ def _served(*args: str, env: dict | None = None) -> Iterator[tuple[subprocess.Po
                              "serve", "--drain", "0", "--grace", "2", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, **(env or {})})
+    assert proc.stdout is not None and proc.stderr is not None
     children: list[psutil.Process] = []
     try:
         line = proc.stdout.readline()

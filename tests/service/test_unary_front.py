@@ -135,7 +135,7 @@ def _complete_hands(n: int, seed: int) -> list[tuple[str, str]]:
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[tuple[str, str]] = []
     while len(out) < n:
         counts = np.zeros(34, dtype=np.int64)
         for _ in range(4):
@@ -147,7 +147,7 @@ def _complete_hands(n: int, seed: int) -> list[tuple[str, str]]:
         counts[rng.integers(34)] += 2
         if counts.max() <= 4:
             win = int(rng.choice(counts.nonzero()[0]))
-            out.append((format_counts(counts), mjcore.tile_name(win)))
+            out.append((format_counts(counts.tolist()), mjcore.tile_name(win)))
     return out
 
 
@@ -700,9 +700,9 @@ def test_32_concurrent_clients_on_the_front_match_the_library(server):
                         assert got.waits == mjcore.waits(hand)
                     else:
                         assert got.is_agari == mjcore.is_agari(hand)
-                hand, win = DECOMPOSE[i % len(DECOMPOSE)]
-                got_s = c.score(hand, win, tsumo=bool(i % 2))
-                want = mjcore.score(hand, win, tsumo=bool(i % 2))
+                text, win = DECOMPOSE[i % len(DECOMPOSE)]
+                got_s = c.score(text, win, tsumo=bool(i % 2))
+                want = mjcore.score(text, win, tsumo=bool(i % 2))
                 assert (got_s.points, got_s.han, got_s.fu) == (want.points, want.han, want.fu)
         except Exception as exc:  # noqa: BLE001  (reported by the main thread)
             failures.append(f"client {i}: {exc!r}")
