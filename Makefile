@@ -26,6 +26,11 @@ DEPS := pyproject.toml setup.py
 	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e '.[test]'
 	touch $@
 
+.venv/.mjcore-lint: .venv/.mjcore-base $(DEPS)
+	@echo "== .venv: installing ruff and mypy (the lint extra)"
+	MJCORE_NO_EXTENSIONS=1 $(PIP) install -q --no-build-isolation -e '.[lint]'
+	touch $@
+
 venv: .venv/.mjcore-base
 venv-test: .venv/.mjcore-test
 
@@ -55,6 +60,7 @@ test-debug: debug-build build
 
 # The README's two commands.
 check: venv-test
+	$(MAKE) lint
 	$(MAKE) proto-check
 	$(MAKE) test
 	$(MAKE) test-debug
@@ -103,13 +109,13 @@ proto-baseline: $(BUF_STAMP)
 LINT_PATHS := mjcore service tests benchmarks scripts setup.py
 STUBS = $(wildcard mjcore/*.pyi mjcore/_core/*.pyi service/*.pyi)
 
-lint: build
+lint: build .venv/.mjcore-lint
 	@echo "== lint: ruff, mypy, stubtest"
 	$(PY) -m ruff check $(LINT_PATHS)
 	$(PY) -m mypy $(LINT_PATHS)
 	$(MAKE) stubtest
 
-stubtest: build
+stubtest: build .venv/.mjcore-lint
 	$(PY) -m mypy.stubtest --mypy-config-file scripts/stubtest.ini \
 		--allowlist scripts/stubtest_allowlist.txt $(subst /,.,$(STUBS:.pyi=))
 
