@@ -7,7 +7,9 @@ Action`` that does what ``choose(view, actions)`` does, which the turn loop then
 """
 from __future__ import annotations
 
+import contextlib
 import random
+import subprocess
 from collections.abc import Callable
 from itertools import compress
 from typing import Any, Protocol
@@ -170,6 +172,25 @@ def agent_command(spec: str, prefix: str) -> list[str]:
 
 
 MAX_ANSWER_BYTES = 1 << 20      # the longest answer line an agent process may send
+
+
+def stop_process(proc: subprocess.Popen[bytes], wait: float) -> None:
+    """End an agent's process: close its input, give it ``wait`` seconds to exit, then kill
+    it; its pipes are closed whether it was still running or had died."""
+    try:
+        if proc.poll() is None:
+            try:
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                proc.wait(timeout=wait)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+                proc.wait()
+    finally:
+        for pipe in (proc.stdin, proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):   # a write end whose reader is gone
+                    pipe.close()
 
 
 class AnswerLines:

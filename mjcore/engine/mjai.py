@@ -38,7 +38,7 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .agents import AnswerLines
+from .agents import AnswerLines, stop_process
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
@@ -161,18 +161,8 @@ class MjaiAgent:
                         f"the legal actions {[str(a) for a in actions]}")
 
     def close(self) -> None:
-        """Stop the bot process and close its pipes."""
-        if self.proc.poll() is None:
-            try:
-                if self.proc.stdin:
-                    self.proc.stdin.close()
-                self.proc.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
+        """Stop the bot process (5 s to exit on its own) and close its pipes."""
+        stop_process(self.proc, 5)
 
 
 def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:

@@ -11,14 +11,13 @@ optional ``observe(event)`` and ``close()``).
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import shlex
 import subprocess
 from itertools import compress
 from typing import Any
 
-from ...engine.agents import MAX_ANSWER_BYTES, AnswerLines, RandomAgent
+from ...engine.agents import MAX_ANSWER_BYTES, AnswerLines, RandomAgent, stop_process
 from ...errors import MjcoreError
 from .handcalc import USE_PAIR, USE_PUNG, shanten, ukeire
 from .records import to_json
@@ -248,23 +247,8 @@ class ProcessAgent:
                          f"with 0 <= i < {len(actions)} or one of the offered actions")
 
     def close(self) -> None:
-        """End the agent: close its stdin, wait up to 2 s, then kill it; its pipes are closed
-        whether it was still running or had died."""
-        proc = self.proc
-        try:
-            if proc.poll() is None:
-                try:
-                    if proc.stdin is not None:
-                        proc.stdin.close()
-                    proc.wait(timeout=2)
-                except (OSError, subprocess.TimeoutExpired):
-                    proc.kill()
-                    proc.wait()
-        finally:
-            for pipe in (proc.stdin, proc.stdout):
-                if pipe is not None:
-                    with contextlib.suppress(OSError):   # a write end whose reader is gone
-                        pipe.close()
+        """End the agent: close its stdin, wait up to 2 s, then kill it; close its pipes."""
+        stop_process(self.proc, 2)
 
 
 def _action_json(a: Action) -> dict[str, Any]:
