@@ -8,13 +8,12 @@ same states. ``--rules tenhou_sanma`` plays three-player riichi (three agents).
 from __future__ import annotations
 
 import os
-import sys
 import time
 from typing import Any
 
 import click
 
-from . import JOBS, main, table_agents
+from . import JOBS, closing_agents, main, run_games, table_agents
 
 
 @main.command("play")
@@ -50,8 +49,6 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, out_dir: st
         play_classical(games, seed, agents or default_agents(4), preset, out_dir,
                        check_invariants, jobs, progress)
         return
-    from tqdm import tqdm
-
     from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 
@@ -65,19 +62,8 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, out_dir: st
     stats = _Stats(players)
     start = time.perf_counter()
     tasks = [(seed + i, names, preset, out_dir, fmt, check_invariants) for i in range(games)]
-    bar = tqdm(total=games, desc="games", unit="game", disable=not progress, file=sys.stderr)
-    try:
-        if jobs > 1:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
-                for summary in pool.imap_unordered(_one_game, tasks, chunksize=4):
-                    _take(stats, summary, bar)
-        else:
-            for task in tasks:
-                _take(stats, _one_game(task), bar)
-    finally:
-        bar.close()
+    for summary in run_games(_one_game, tasks, jobs, progress):
+        stats.add(summary)
     elapsed = time.perf_counter() - start
     click.echo(stats.table(names))
     click.echo(f"{games} games, {stats.hands} hands, {stats.draws} draws "
@@ -113,15 +99,6 @@ def _check_command(agent: str) -> None:
         raise MjaiError(str(exc)) from None
 
 
-def _take(stats: _Stats, summary: dict[str, Any], bar: Any) -> None:
-    if "error" in summary:
-        bar.close()
-        click.echo(f"FAILED in game seed {summary['seed']}: {summary['error']}", err=True)
-        sys.exit(1)
-    stats.add(summary)
-    bar.update(1)
-
-
 def _one_game(task: tuple[int, list[str], str, str | None, str, bool]) -> dict[str, Any]:
     from ..engine.agents import make_agent
     from ..engine.events import write_mjai
@@ -138,14 +115,9 @@ def _one_game(task: tuple[int, list[str], str, str | None, str, bool]) -> dict[s
         if check:
             checked, res = check_game(game_seed, names, rules, names)
         else:
-            seat_agents = [make_agent(n, game_seed * 4 + s) for s, n in enumerate(names)]
-            try:
+            with closing_agents([make_agent(n, game_seed * 4 + s)
+                                 for s, n in enumerate(names)]) as seat_agents:
                 res = play_game(seat_agents, seed=game_seed, rules=rules, names=names)
-            finally:
-                for a in seat_agents:
-                    close = getattr(a, "close", None)
-                    if close:
-                        close()
     except MjcoreError as exc:
         return {"seed": game_seed, "error": str(exc)}
     if out_dir:
