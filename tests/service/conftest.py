@@ -11,7 +11,14 @@ import pytest
 from mjcore.client import Client
 from mjcore.service import ServerConfig
 
-from .service_helpers import start
+from .service_helpers import serving, start
+
+
+@pytest.fixture(scope="module")
+def two_ports() -> Iterator[object]:
+    """A started server with both ports (gRPC and the unary front), four workers."""
+    with serving(workers=4) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

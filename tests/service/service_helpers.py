@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from mjcore.client import Client
 from mjcore.service import ServerConfig, build, build_server
 
 TOKEN = "s3cret-token"
@@ -25,6 +26,20 @@ def start(config: ServerConfig):
     server, port = build_server(config)
     server.start()
     return server, port
+
+
+@contextmanager
+def port_clients(server: Any, **options: Any) -> Iterator[tuple[Client, Client]]:
+    """Two clients of ``server``: one on its gRPC port (with ``options``), one that sends its
+    unary calls to the unary front. Closed on leaving."""
+    main = Client(f"127.0.0.1:{server.port}", timeout=30, **options)
+    front = Client(f"127.0.0.1:{server.port}", timeout=30,
+                   unary_target=f"127.0.0.1:{server.unary_port}")
+    try:
+        yield main, front
+    finally:
+        main.close()
+        front.close()
 
 
 @contextmanager

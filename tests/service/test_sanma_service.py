@@ -20,7 +20,6 @@ import mjcore
 from mjcore import batch
 from mjcore.analysis import SANMA_KINDS
 from mjcore.cli import main
-from mjcore.client import Client
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.rules import RuleSet
 from mjcore.service.servicer import PRESETS
@@ -30,7 +29,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import serving
+from .service_helpers import port_clients
 
 SANMA = "tenhou_sanma"
 SANMA_TILES = [k for k in range(34) if SANMA_KINDS >> k & 1]
@@ -55,19 +54,9 @@ BAD_HANDS = [("12m456p789s11223z", "", "hand", "2m"), ("19m456p789s11223z", "5m"
 
 
 @pytest.fixture(scope="module")
-def two_ports():
-    with serving(workers=4) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def clients(two_ports):
-    main_port = Client(f"127.0.0.1:{two_ports.port}", timeout=30, batch_size=200)
-    front = Client(f"127.0.0.1:{two_ports.port}", timeout=30,
-                   unary_target=f"127.0.0.1:{two_ports.unary_port}")
-    yield main_port, front
-    main_port.close()
-    front.close()
+    with port_clients(two_ports, batch_size=200) as pair:
+        yield pair
 
 
 def _library(hand: str, visible: str, rules: object) -> tuple:

@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import mjcore
-from mjcore.client import Client
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import F_TSUMO
@@ -27,7 +26,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import serving
+from .service_helpers import port_clients
 from .test_analyze_reference import _Context
 
 SANMA = "tenhou_sanma"
@@ -43,19 +42,9 @@ SANMA_HANDS = [
 
 
 @pytest.fixture(scope="module")
-def two_ports():
-    with serving(workers=4) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def clients(two_ports):
-    main = Client(f"127.0.0.1:{two_ports.port}", timeout=30)
-    front = Client(f"127.0.0.1:{two_ports.port}", timeout=30,
-                   unary_target=f"127.0.0.1:{two_ports.unary_port}")
-    yield main, front
-    main.close()
-    front.close()
+    with port_clients(two_ports) as pair:
+        yield pair
 
 
 # -- the packages -------------------------------------------------------------------------------
