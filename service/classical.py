@@ -8,7 +8,8 @@ parsed; errors are INVALID_ARGUMENT with an ErrorInfo naming the field and the s
 """
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import grpc
 import numpy as np
@@ -35,9 +36,31 @@ CLASSICAL_PRESETS = ("classical", "bradfield")
 RIICHI_PRESETS = ("tenhou", "ema", "wrc", "tenhou_sanma")
 MAX_CONDITIONS = len(CONDITIONS)
 INT32 = 1 << 31
-_CACHE_SIZE = 256
 _MISSING = object()
-_rules_cache: dict[bytes, Any] = {}
+
+
+class SelectionCache:
+    """Values derived from serialized rules selections, at most ``size`` of them: when full it
+    starts over, so a client sending endless distinct selections cannot grow it. Safe across
+    threads (one lookup per call; a concurrent clear only costs a recomputation)."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._values: dict[bytes, Any] = {}
+
+    def get(self, key: bytes, make: Callable[[], Any]) -> Any:
+        """The value for ``key``, made by ``make()`` on a miss (its exceptions pass through)."""
+        known = self._values.get(key, _MISSING)
+        if known is not _MISSING:
+            return known
+        value = make()
+        if len(self._values) >= self._size:
+            self._values.clear()
+        self._values[key] = value
+        return value
+
+
+_rules_cache = SelectionCache()
 
 
 def _bad(message: str, reason: str, field: str, index: int | None = None,
@@ -83,14 +106,7 @@ def _resolve(sel: sp.RuleSelection, default: str | None) -> ClassicalRules | Non
 def rules_of(sel: sp.RuleSelection, default: str | None = None) -> ClassicalRules | None:
     """``_resolve`` with a small cache of the serialized selection (a stream repeats it)."""
     key = (default or "").encode() + b"\0" + sel.SerializeToString(deterministic=True)
-    known = _rules_cache.get(key, _MISSING)   # one lookup: another thread may clear it
-    if known is not _MISSING:
-        return known
-    rules = _resolve(sel, default)
-    if len(_rules_cache) >= _CACHE_SIZE:
-        _rules_cache.clear()
-    _rules_cache[key] = rules
-    return rules
+    return cast("ClassicalRules | None", _rules_cache.get(key, lambda: _resolve(sel, default)))
 
 
 def stream_rules(request: Any, batch_no: int, default: str | None = None

@@ -194,9 +194,8 @@ def _check_in_play(kinds: list[int], in_play: int, field: str) -> None:
                            "(three players: no 2m-8m)", "NOT_IN_SANMA", field=field, index=0)
 
 
-_SANMA_CACHE_SIZE = 256
-_MISSING = object()
-_sanma_cache: dict[bytes, RuleSet | None] = {}
+_sanma_cache = classical.SelectionCache()
+_score_rules_cache = classical.SelectionCache()
 
 
 def _sanma_rules(sel: scoring_pb2.RuleSelection) -> RuleSet | None:
@@ -206,16 +205,13 @@ def _sanma_rules(sel: scoring_pb2.RuleSelection) -> RuleSet | None:
     value by identity."""
     if not sel.preset and not sel.options:
         return None
-    key = sel.SerializeToString(deterministic=True)
-    known = _sanma_cache.get(key, _MISSING)   # one lookup: another thread may clear it
-    if known is not _MISSING:
-        return cast("RuleSet | None", known)
-    rules = convert.rules_from_proto(sel)
-    found = rules if rules.players == 3 else None
-    if len(_sanma_cache) >= _SANMA_CACHE_SIZE:
-        _sanma_cache.clear()
-    _sanma_cache[key] = found
-    return found
+
+    def make() -> RuleSet | None:
+        rules = convert.rules_from_proto(sel)
+        return rules if rules.players == 3 else None
+
+    return cast("RuleSet | None",
+                _sanma_cache.get(sel.SerializeToString(deterministic=True), make))
 
 
 def _analysis_rules(sel: scoring_pb2.RuleSelection) -> object:
@@ -440,17 +436,15 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
 
     @_streaming
     def StreamScore(self, request_iterator, context):
-        rules_cache: dict[bytes, Any] = {}
         for batch_no, request, batch in self._batches(request_iterator, context, _score_out):
             n = len(batch)
             arrays = _score_arrays(request, n, batch_no)
-            key = request.rules.SerializeToString(deterministic=True)
-            if key not in rules_cache:
-                try:
-                    rules_cache[key] = convert.rules_from_proto(request.rules)
-                except InvalidRuleError as err:
-                    raise invalid_rule(err) from None
-            rules = rules_cache[key]
+            try:
+                key = request.rules.SerializeToString(deterministic=True)
+                rules = _score_rules_cache.get(
+                    key, functools.partial(convert.rules_from_proto, request.rules))
+            except InvalidRuleError as err:
+                raise invalid_rule(err) from None
             parts = []
             found: dict[int, InvalidHandError] = {}
             for start, stop in _chunks(n, context):
