@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, SupportsInt, Union
 
 import numpy as np
 
@@ -37,6 +37,8 @@ STATUS_REASONS = {s.code: (s.reason, s.message) for s in st.STATUSES if s.code <
 _TOO_MANY = st.reason_of(st.BAD_COUNT)
 
 ArrayLike = Union[np.ndarray, "list[list[int]]"]
+# a hands file: its path, or its bytes
+TextSource = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
 
 
 def _integers(values: object, what: str) -> np.ndarray:
@@ -219,7 +221,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     return BatchResult(status, values)
 
 
-def read_lines(source: bytes | str | os.PathLike[str]) -> bytes:
+def read_lines(source: TextSource) -> bytes:
     """The bytes of a hands file (a path), or the bytes themselves."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source)
@@ -230,7 +232,7 @@ def read_lines(source: bytes | str | os.PathLike[str]) -> bytes:
         return fh.read()
 
 
-def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = False,
+def shanten_text(source: TextSource, *, keep_counts: bool = False,
                  rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Shanten of every line of a file (path) or bytes: one closed hand per line, mpsz
     (``123m456p...``) or letter-first (``m123p456...``). Bad lines are reported by line index
@@ -253,8 +255,8 @@ def shanten_text(source: bytes | str | os.PathLike[str], *, keep_counts: bool = 
     return BatchResult(status, values, error_positions=pos)
 
 
-def mask_to_tiles(mask: int) -> list[int]:
-    """The kinds set in a 34-bit mask."""
+def mask_to_tiles(mask: SupportsInt) -> list[int]:
+    """The kinds set in a 34-bit mask (an int or a numpy integer, as in ``.mask``)."""
     mask = int(mask)
     return [k for k in range(34) if mask >> k & 1]
 

@@ -67,7 +67,7 @@ class Hand:
     _packed: bytes
     _text: str
 
-    def __init__(self, counts: Sequence[int], red: Sequence[int] = _ZERO_RED,
+    def __init__(self, counts: Sequence[int] | np.ndarray, red: Sequence[int] = _ZERO_RED,
                  melds: Iterable[Meld] = (), bonus: Iterable[int] = (), *,
                  max_red: int | Sequence[int] = 1) -> None:
         counts_t = tuple(check_counts(counts, "hand counts"))
@@ -126,7 +126,7 @@ class Hand:
         return _parse_hand(text, _red_limits(max_red))
 
     @classmethod
-    def from_counts(cls, counts: Sequence[int], melds: Iterable[Meld] = (),
+    def from_counts(cls, counts: Sequence[int] | np.ndarray, melds: Iterable[Meld] = (),
                     red: Sequence[int] = _ZERO_RED, bonus: Iterable[int] = (), *,
                     max_red: int | Sequence[int] = 1) -> Hand:
         """From 34 closed counts (numpy arrays welcome)."""

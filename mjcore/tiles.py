@@ -18,9 +18,12 @@ Notation:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import InvalidHandError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 N_KINDS = 34
 N_SUIT_KINDS = 9
@@ -486,7 +489,7 @@ def kinds_from_counts(counts: Sequence[int]) -> list[int]:
     return out
 
 
-def check_counts(counts: Sequence[int], what: str = "counts") -> list[int]:
+def check_counts(counts: Sequence[int] | np.ndarray, what: str = "counts") -> list[int]:
     """Validate a 34-count array (ints 0..4, numpy welcome); returns it as a list of ints."""
     try:
         values = counts.tolist() if hasattr(counts, "tolist") else list(counts)
