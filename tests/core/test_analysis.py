@@ -1,6 +1,8 @@
 """Single-hand and batch analysis: known hard cases, properties, error contracts."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -111,7 +113,7 @@ def test_operation_specific_sizes():
 def test_garbage_types_raise():
     for bad in (None, 5, b"123m", ["1m"]):
         with pytest.raises(InvalidHandError):
-            mjcore.shanten(bad)
+            mjcore.shanten(bad)  # type: ignore[arg-type]  # wrong types on purpose
 
 
 # ---- properties: the kernels against their own definitions ----
@@ -350,8 +352,9 @@ def test_sanma_closed_hand_holding_any_of_2m_to_8m(kind):
     name = mjcore.tile_name(kind)
     thirteen = f"{kind + 1}9m19p19s1234567z"
     fourteen = f"{kind + 1}9m19p19s11234567z"
-    calls = [(mjcore.shanten, thirteen), (mjcore.waits, thirteen),
-             (mjcore.is_agari, fourteen), (mjcore.ukeire, fourteen)]
+    calls: list[tuple[Callable[..., object], str]] = [
+        (mjcore.shanten, thirteen), (mjcore.waits, thirteen),
+        (mjcore.is_agari, fourteen), (mjcore.ukeire, fourteen)]
     for call, hand in calls:
         call(hand, rules="tenhou")
         with pytest.raises(InvalidHandError, match=name) as err:
@@ -379,9 +382,11 @@ def test_sanma_ukeire_drops_2m_to_8m_hand_checked():
     # Four players: discard 5z, 75 tiles, 1m2m3m9m among them. Three players: 2m and 3m do
     # not exist, so discarding 1m is best: 9m (2 left), 1p-9p (32), 1s-8s (27), 5z 7z (3 each).
     four = mjcore.ukeire("199m2458p12566s57z").best
+    assert four.discard is not None
     assert (mjcore.tile_name(four.discard), four.remaining) == ("5z", 75)
     assert names(four.tiles).startswith("1m2m3m9m")
     three = mjcore.ukeire("199m2458p12566s57z", rules=SANMA).best
+    assert three.discard is not None
     assert (mjcore.tile_name(three.discard), three.shanten, three.remaining) == ("1m", 4, 67)
     assert names(three.tiles) == "9m1p2p3p4p5p6p7p8p9p1s2s3s4s5s6s7s8s5z7z"
     got = batch.ukeire(np.array([mjcore.Hand.parse("199m2458p12566s57z").counts]), rules=SANMA)
@@ -521,10 +526,12 @@ def test_sanma_single_hand_kernels_refuse_absent_kinds_first():
 def test_sanma_single_hand_errors_name_the_tile_ahead_of_the_size():
     """A sanma hand with 2m-8m and the wrong number of tiles is not_in_sanma naming the tile,
     closed or with melds, as before the check moved into the kernels."""
-    for call, hand, named in [(mjcore.shanten, "5m19p19s1234567z11z", "5m"),
-                              (mjcore.is_agari, "3m19p19s1234567z", "3m"),
-                              (mjcore.waits, "19m19p19s1234567z7m7m", "7m"),
-                              (mjcore.ukeire, "19m19p19s12345z pon:666m", "6m")]:
+    cases: list[tuple[Callable[..., object], str, str]] = [
+        (mjcore.shanten, "5m19p19s1234567z11z", "5m"),
+        (mjcore.is_agari, "3m19p19s1234567z", "3m"),
+        (mjcore.waits, "19m19p19s1234567z7m7m", "7m"),
+        (mjcore.ukeire, "19m19p19s12345z pon:666m", "6m")]
+    for call, hand, named in cases:
         with pytest.raises(InvalidHandError, match=named) as err:
             call(hand, rules=SANMA)
         assert err.value.reason == "not_in_sanma", (call, hand)

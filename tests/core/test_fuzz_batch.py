@@ -626,10 +626,11 @@ def test_shanten_text_across_chunks(size, threads):
     for buf in (bytes(data), bytes(data[:-1]) + b"x"):
         lines = expected_lines(buf)
         res = batch.shanten_text(buf, n_threads=threads)
-        assert len(res) == len(lines)
+        assert len(res) == len(lines) and res.error_positions is not None
         sample = sorted(set(rng.integers(0, len(lines), 300).tolist()) | {0, len(lines) - 1})
         for i in sample:
             one = batch.shanten_text(lines[i] + b"\n")
+            assert one.error_positions is not None
             assert (res.status[i], res.shanten[i], res.error_positions[i]) == (
                 one.status[0], one.shanten[0], one.error_positions[0]), i
 

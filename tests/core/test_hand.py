@@ -243,7 +243,7 @@ def test_meld_parse_errors(text, reason):
 def test_meld_is_frozen():
     m = Meld.pon("1z")
     with pytest.raises(AttributeError):
-        m.tiles = (0, 0, 0)
+        m.tiles = (0, 0, 0)  # type: ignore[misc]  # writing a read-only property on purpose
 
 
 def test_meld_from_136():
@@ -316,7 +316,7 @@ def test_from_counts():
         Hand.from_counts(counts, melds=[Meld.pon("0m")], red=(1, 0, 0))
     assert e.value.reason == "too_many_red"
     with pytest.raises(InvalidHandError) as e:
-        Hand.from_counts([0] * 34, melds=["pon:111z"])
+        Hand.from_counts([0] * 34, melds=["pon:111z"])  # type: ignore[list-item]  # text, not a Meld
     assert e.value.reason == "bad_meld"
     with pytest.raises(InvalidHandError) as e:
         Hand.from_counts([0] * 34, bonus=[1, 1])
@@ -376,7 +376,7 @@ def test_as_hand():
     assert as_hand("123m456p789s1122z") is as_hand("123m456p789s1122z")  # cached
     for bad in (None, 5, b"123m", [1, 2]):
         with pytest.raises(InvalidHandError) as e:
-            as_hand(bad)
+            as_hand(bad)  # type: ignore[arg-type]  # wrong types on purpose
         assert e.value.reason == "bad_type"
     with pytest.raises(InvalidHandError) as e:
         as_hand("12x")
@@ -447,12 +447,12 @@ def hands(draw):
     counts = [0] * 34
     for k in closed:
         counts[k] = min(counts[k] + 1, left[k])
-    red = [0, 0, 0]
+    closed_red = [0, 0, 0]
     for s in range(3):
         if red_left[s] and counts[FIVES[s]] and draw(st.booleans()):
-            red[s] = 1
+            closed_red[s] = 1
     bonus = draw(st.sets(st.integers(0, 7), max_size=3))
-    return Hand.from_counts(counts, melds=melds, red=red, bonus=bonus)
+    return Hand.from_counts(counts, melds=melds, red=closed_red, bonus=bonus)
 
 
 @settings(max_examples=300, deadline=None)

@@ -107,10 +107,14 @@ def test_fast_path_declines_what_it_does_not_read():
     assert notation.parse_plain("11111m", (1, 1, 1)) is None
     assert notation.parse_plain("00m", (1, 1, 1)) is None
     assert notation.parse_plain("1m" * 128, (1, 1, 1)) is None  # over MAX_PLAIN_CHARS
-    packed, red, canonical = notation.parse_plain("00m", (2, 2, 2))
+    two_red = notation.parse_plain("00m", (2, 2, 2))
+    assert two_red is not None
+    packed, red, canonical = two_red
     assert packed[4] == 2 and red == (2, 0, 0) and not canonical
-    assert notation.parse_plain("123m", (1, 1, 1))[2]
-    assert not notation.parse_plain("321m", (1, 1, 1))[2]
+    in_order = notation.parse_plain("123m", (1, 1, 1))
+    assert in_order is not None and in_order[2]
+    out_of_order = notation.parse_plain("321m", (1, 1, 1))
+    assert out_of_order is not None and not out_of_order[2]
 
 
 # -- the one meld vocabulary ----------------------------------------------------------------------

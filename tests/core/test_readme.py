@@ -195,7 +195,7 @@ def test_every_shell_command_runs_as_pasted(scratch):
             if args[:2] == ["mjcore", "serve"]:
                 port = _flag_value(args, "--port")      # (plaintext clients: not for TLS)
                 _serve(args, scratch, [c for c in clients if port and "--tls-cert" not in args
-                                       and _flag_value(c, "--server").endswith(f":{port}")])
+                                       and (_flag_value(c, "--server") or "").endswith(f":{port}")])
                 served += 1
             elif "--server" not in args:
                 _run(args, scratch)

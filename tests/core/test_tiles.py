@@ -230,7 +230,7 @@ def test_counts_arrays():
                         ([-1] + [0] * 33, "bad_counts"), (["x"] * 34, "bad_counts"),
                         (5, "bad_counts")):
         with pytest.raises(InvalidHandError) as e:
-            check_counts(bad)
+            check_counts(bad)  # type: ignore[arg-type]  # wrong types on purpose
         assert e.value.reason == reason
 
 
@@ -273,7 +273,7 @@ def test_parse_kinds_lenient():
     assert parse_kinds(5) == [5]
     assert parse_kinds(["3m", 4, "12p"]) == [2, 4, 9, 10]
     with pytest.raises(InvalidHandError):
-        parse_kinds(object())
+        parse_kinds(object())  # type: ignore[arg-type]  # a wrong type on purpose
     with pytest.raises(InvalidHandError):
         parse_kinds([99])
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -346,7 +347,7 @@ def test_any_sanma_situation_gives_a_result_or_invalid_hand_error():
         hand = Hand.from_136(h["closed"]) if not h["melds"] else None
         if hand is None:
             continue
-        kw = {name: rng.random() < 0.08 for name in _FLAGS}
+        kw: dict[str, Any] = {name: rng.random() < 0.08 for name in _FLAGS}
         kw.update(seat_wind=rng.choice(["E", "S", "W", "N", 0, 2, 3]),
                   round_wind=rng.choice(["E", "S", "W"]),
                   winner=rng.choice([None, 0, 1, 2, 3]),

@@ -1,13 +1,15 @@
 """Hand-written scoring checks: every yaku and yakuman, fu items, limits, payments, presets."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.riichi.rules import RuleSet
 from mjcore.riichi.scoring import score
 
-NON_DEALER = {"seat_wind": "S", "round_wind": "E"}
+NON_DEALER: dict[str, Any] = {"seat_wind": "S", "round_wind": "E"}
 
 
 def yaku_of(res):
@@ -406,7 +408,7 @@ def test_any_flags_and_seats_give_a_result_or_invalid_hand_error():
         hand = Hand.from_136(h.closed_ids) if not h.melds else None
         if hand is None:
             continue
-        kw = {name: rng.random() < 0.3 for name in _FLAG_NAMES}
+        kw: dict[str, Any] = {name: rng.random() < 0.3 for name in _FLAG_NAMES}
         kw.update(seat_wind=rng.choice(["E", "S", "W", "N", 0, 3, "1z"]),
                   round_wind=rng.choice(["E", "S", 1, "4z"]),
                   winner=rng.choice([None, 0, 1, 2, 3]),
