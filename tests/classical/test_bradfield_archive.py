@@ -23,7 +23,7 @@ def test_every_hand_scores_exactly_as_bradfield(bradfield_hands):
     finished = [h for h in bradfield_hands if h.finished]
     assert len(finished) == 6633     # 6,628 PlayerMahJongs and 5 robbed kongs
     differing: dict[str, list[str]] = {}
-    examples = []
+    examples: list[str] = []
     for h in finished:
         assert h.rules == ClassicalRules.preset("bradfield")
         _, diffs = check_history(h)

@@ -60,8 +60,10 @@ def test_history_agreement_disagreement_and_allow(tmp_path):
     with tarfile.open(ARCHIVE) as tar:
         for m in tar:
             if m.name in wanted:
+                member = tar.extractfile(m)
+                assert member is not None, m.name
                 (tmp_path / m.name).parent.mkdir(parents=True, exist_ok=True)
-                (tmp_path / m.name).write_bytes(tar.extractfile(m).read())
+                (tmp_path / m.name).write_bytes(member.read())
     good, bad = tmp_path / "game-1" / "hand-01.mjs", tmp_path / "game-210" / "hand-10.mjs"
     r = run("--rules", "bradfield", "--history", str(good), str(bad))
     assert r.exit_code == 0 and "2 of 2 scored hands agree" in r.output

@@ -55,6 +55,7 @@ def test_sample_is_read_into_typed_records():
         ("basic", 20, 0, "going Mah Jong"), ("1 special", 4, 0, "flowers and seasons"),
         ("NW-NW-NW", 4, 0, "open pung of majors"), ("", 0, 1, "no chows")]
     st = h.settlement
+    assert st is not None
     assert st.net == (-96, -48, 192, -48) and st.cannon == 3
     assert [(p.payer, p.payee, p.amount, p.for_seat) for p in st.payments] == [
         (0, 2, 96, None), (2, 1, 48, 3)]

@@ -60,7 +60,7 @@ rule_options = st.fixed_dictionaries({
 def test_settlement_and_limit_properties(deals, opts, start):
     rules = ClassicalRules.preset("classical").replace(**opts)
     sample = deals[start:start + 300]
-    result = score_deals(**pack_deals(sample), rules=rules)
+    result = score_deals(**pack_deals(sample), rules=rules, n_threads=1)
     _check_rows(sample[:40], rules, result)
     assert (result.status == 0).all()
     assert (result.net.sum(axis=1) == 0).all()
@@ -84,7 +84,7 @@ def test_bad_rows_are_reported_and_the_rest_scored(deals):
     arrays["counts"][1, 0, 0] = 4           # five copies somewhere, or a wrong tile count
     arrays["info"][2, 2] = 40               # winning tile out of range
     arrays["info"][3, 3] = 9                # unknown claim
-    result = score_deals(**arrays, rules="bradfield")
+    result = score_deals(**arrays, rules="bradfield", n_threads=1)
     assert list(result.status < 0) == [False, True, True, True, False]
     assert {e.index for e in result.errors()} == {1, 2, 3}
     assert (result.score[1:4] == 0).all() and result.score[0].sum() > 0

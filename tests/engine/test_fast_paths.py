@@ -144,7 +144,8 @@ def test_take_draw_and_take_discard_keep_hand_counts_and_waits():
         assert hand == sorted(wall[:14]) and counts == kind_counts(hand)
         tile = rng.choice(hand)
         before = rng.choice((0, 1, 2, 3, 5))
-        river, shanten13, waits, disc = [], [8, 8, before, 8], [0, 0, 5, 0], [0, 0, 0, 0]
+        river: list[int] = []
+        shanten13, waits, disc = [8, 8, before, 8], [0, 0, 5, 0], [0, 0, 0, 0]
         furiten, discarded = [True] * 4, [False] * 4
         assert take_discard(hand, counts, river, tile, drawn, 0, 2, shanten13, waits, disc,
                             furiten, discarded) == 0
@@ -170,9 +171,10 @@ def test_offered_and_uniform_choice():
     assert offered(Action(DISCARD, 3), acts)              # equal, not identical
     assert not offered(Action(DISCARD, 9), acts)
     a, b = RandomAgent(11), RandomAgent(11)
-    pick = b.chooser(None)
+    # the random agent reads neither the view nor the options: None and ints stand for them
+    pick = b.chooser(None)  # type: ignore[arg-type]
     for n in range(1, 40):
         options = list(range(n))
-        assert a.choose(None, options) == pick(options)
+        assert a.choose(None, options) == pick(options)  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         pick([])

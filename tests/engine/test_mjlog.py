@@ -9,7 +9,7 @@ from mjcore.errors import InvalidHandError
 
 
 # An independent encoder of Tenhou's meld bit layout, to check the decoder on every meld.
-def encode_chi(base_kind: int, called_index: int, copies: tuple[int, int, int]) -> int:
+def encode_chi(base_kind: int, called_index: int, copies: tuple[int, ...]) -> int:
     suit, num = divmod(base_kind, 9)
     b = (suit * 7 + num) * 3 + called_index
     return (b << 10) | 4 | (copies[0] << 3) | (copies[1] << 5) | (copies[2] << 7) | 3
@@ -130,7 +130,8 @@ def test_read_sanma_record():
     assert g.events[4] == {"type": "tsumo", "actor": 0, "pai": 101, "rinshan": True}
     draw = next(e for e in g.events if e["type"] == "ryukyoku")
     assert draw["tenpais"] == [True, False, False] and draw["deltas"] == [0, 0, 0]
-    assert g.final_scores == [35000] * 3 and len(g.final_points) == 3
+    assert g.final_scores == [35000] * 3
+    assert g.final_points is not None and len(g.final_points) == 3
     assert rules_for_go_type(g.go_type).name == "custom"
     assert rules_for_go_type(g.go_type).players == 3
 

@@ -23,7 +23,7 @@ from mjcore.engine.actions import (
 from mjcore.engine.turns import Claimed, ClaimRanks, EngineError, Start, Step, TurnReferee
 from mjcore.engine.wall import Wall
 from mjcore.melds import MeldKind
-from mjcore.riichi.round import CalledSet, RiichiRound
+from mjcore.riichi.round import CalledSet, RiichiRound, RoundResult
 from mjcore.riichi.rules import RuleSet
 
 TENHOU = RuleSet.preset("tenhou")
@@ -257,6 +257,7 @@ def test_several_rons_on_a_discard_by_multiple_ron():
         four = free_tile(rnd, "4m")
         rnd._add(0, four)
         res = rnd.discard(0, Action(DISCARD, four), -1)
+        assert isinstance(res, RoundResult), (preset, res)
         assert res.winners == winners, preset
 
 

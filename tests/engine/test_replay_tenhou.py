@@ -59,6 +59,7 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
         if not rep.ok:
             mismatches[g["file"]] = rep.message
             continue
+        assert rep.engine_events is not None
         problem = _check_against_summary(g, rep.engine_events)
         if problem:
             mismatches[g["file"]] = "summary: " + problem

@@ -38,6 +38,7 @@ def test_every_complete_sanma_game_replays(mjlog_members):
         if not rep.ok:
             disagree[name] = rep.message
             continue
+        assert rep.engine_events is not None and rep.final_scores is not None
         for ev in rep.engine_events:
             if ev["type"] in counts:
                 counts[ev["type"]] += 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from mjcore.engine.events import Event
 from mjcore.engine.tenhou import read_mjlog
 from mjcore.engine.wall import SANMA_TILES, Wall, deal_slots, tenhou_walls
 from mjcore.errors import InvalidHandError
@@ -17,7 +18,7 @@ from mjcore.errors import InvalidHandError
 
 def _hands_of(events):
     """Per hand of a record: (start_kyoku, live draws, replacement draws, dora, ura)."""
-    out = []
+    out: list[tuple[Event, list[int], list[int], list[int], list[int]]] = []
     for ev in events:
         t = ev["type"]
         if t == "start_kyoku":
@@ -25,7 +26,8 @@ def _hands_of(events):
         elif not out:
             continue
         elif t == "tsumo":
-            out[-1][2 if ev.get("rinshan") else 1].append(ev["pai"])
+            _, live, rinshan, _, _ = out[-1]
+            (rinshan if ev.get("rinshan") else live).append(ev["pai"])
         elif t == "dora":
             out[-1][3].append(ev["dora_marker"])
         elif t == "hora" and ev.get("uradora_markers") and not out[-1][4]:
