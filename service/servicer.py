@@ -370,12 +370,12 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             n = len(batch)
             rules = _stream_rules(request, batch_no)
             if batch.text_result is not None and not request.per_form and rules is None:
-                errors = {e.index: e for e in batch.text_result.errors()}
+                errors = {int(e.index or 0): e for e in batch.text_result.errors()}
                 out = batch.text_result.shanten
                 forms = None
             else:
                 out = np.empty(n, dtype=np.int8)
-                fields = {"shanten": out}
+                fields: dict[str, np.ndarray] = {"shanten": out}
                 forms = None
                 kernel = functools.partial(mj_batch.shanten, rules=rules)
                 if request.per_form:

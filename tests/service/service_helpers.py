@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from mjcore.client import Client
+from mjcore.errors import BatchError
 from mjcore.service import ServerConfig, build, build_server
 
 TOKEN = "s3cret-token"
+
+Partial = TypeVar("Partial")
 
 
 def random_counts(n: int, tiles: int, seed: int) -> np.ndarray:
@@ -20,6 +23,12 @@ def random_counts(n: int, tiles: int, seed: int) -> np.ndarray:
     counts = np.zeros((n, 34), dtype=np.uint8)
     np.add.at(counts, (np.repeat(np.arange(n), tiles), ids.ravel()), 1)
     return counts
+
+
+def partial_of(err: BatchError, kind: type[Partial]) -> Partial:
+    """The good rows a BatchError carries (``err.partial``), checked to be a ``kind``."""
+    assert isinstance(err.partial, kind), type(err.partial)
+    return err.partial
 
 
 def start(config: ServerConfig):

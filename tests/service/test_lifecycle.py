@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from mjcore import batch
-from mjcore.client import Client
+from mjcore.client import Client, ServiceError
 from mjcore.service import ServerConfig
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
@@ -120,11 +120,11 @@ def test_serve_settings_from_environment(tmp_path):
                              "MJCORE_HOST": "127.0.0.1", "MJCORE_DRAIN": "0"}) as (proc, port):
         with Client(f"127.0.0.1:{port}", token=TOKEN, retries=0) as c:
             assert len(c.shanten(random_counts(10, 13, 1))) == 10
-            with pytest.raises(Exception) as err:
+            with pytest.raises(ServiceError) as err:
                 c.shanten(random_counts(11, 13, 1))
             assert err.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
         with Client(f"127.0.0.1:{port}", retries=0) as c:
-            with pytest.raises(Exception) as err:
+            with pytest.raises(ServiceError) as err:
                 c.rule_presets()
             assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
         proc.terminate()

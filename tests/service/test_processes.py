@@ -132,7 +132,7 @@ def test_two_processes_share_the_port_then_stop_on_sigterm(tmp_path):
                 channel.close()
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(15) == 0
-        assert _all_gone(children)
+        assert _all_gone(children) and proc.stderr is not None
         log = proc.stderr.read()
         assert all(f"[{pid}] received SIGTERM" in log for pid in children), log
 
@@ -146,7 +146,7 @@ def test_a_child_killed_stops_the_others_and_fails():
                                     timeout=10).shanten.standard == 0
         os.kill(victim, signal.SIGKILL)
         assert proc.wait(15) != 0
-        assert _all_gone([victim, other])
+        assert _all_gone([victim, other]) and proc.stderr is not None
         assert f"server process {victim} was killed by SIGKILL" in proc.stderr.read()
 
 

@@ -29,7 +29,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import port_clients
+from .service_helpers import partial_of, port_clients
 
 SANMA = "tenhou_sanma"
 SANMA_TILES = [k for k in range(34) if SANMA_KINDS >> k & 1]
@@ -113,7 +113,7 @@ def test_a_tile_sanma_lacks_is_not_in_sanma_on_both_ports(two_ports, clients, te
                 pytest.raises(grpc.RpcError) as exc:
             pb_grpc.HandAnalysisServiceStub(channel).AnalyzeHand(request, timeout=10)
         info = error_info(exc.value)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT and info is not None
         assert (info.reason, info.metadata["field"]) == ("NOT_IN_SANMA", field)
         assert f"{tile} is not in the tile set" in exc.value.details()
     for client in clients:
@@ -176,7 +176,7 @@ def test_stream_shanten_is_the_batch_kernel_with_bad_rows(clients):
     with pytest.raises(BatchError) as err:
         clients[0].shanten(counts, forms=True, rules=SANMA)
     _check_bad_rows(err.value, counts)
-    minimum, forms = err.value.partial
+    minimum, forms = partial_of(err.value, tuple)
     assert np.array_equal(minimum, want.shanten)
     ok = want.status == 0
     assert np.array_equal(forms[ok], want.forms[ok])
@@ -192,7 +192,7 @@ def test_stream_waits_and_agari_are_the_batch_kernels(clients):
     with pytest.raises(BatchError) as err:
         clients[0].waits(counts, rules=SANMA)
     _check_bad_rows(err.value, counts)
-    assert np.array_equal(err.value.partial, want.mask)
+    assert np.array_equal(partial_of(err.value, np.ndarray), want.mask)
 
     complete = _hand_counts(["11m999m123p406s789s", "19m19p19s12345677z",
                              "11m99m11p99p11s99s77z"])
@@ -202,7 +202,7 @@ def test_stream_waits_and_agari_are_the_batch_kernels(clients):
     with pytest.raises(BatchError) as err:
         clients[0].is_agari(counts, rules=SANMA)
     _check_bad_rows(err.value, counts)
-    assert np.array_equal(err.value.partial, want.agari.astype(bool))
+    assert np.array_equal(partial_of(err.value, np.ndarray), want.agari.astype(bool))
 
 
 def test_text_streams_take_sanma_rules(clients):
@@ -214,8 +214,9 @@ def test_text_streams_take_sanma_rules(clients):
     assert "2m" in str(err.value.errors[1])
     want = batch.shanten_text("\n".join(lines).encode(), rules=SANMA)
     assert sorted(np.flatnonzero(want.status).tolist()) == [1, 3]
-    assert np.array_equal(err.value.partial, want.shanten)
-    assert err.value.partial[[0, 2]].tolist() == [2, -1]
+    shanten = partial_of(err.value, np.ndarray)
+    assert np.array_equal(shanten, want.shanten)
+    assert shanten[[0, 2]].tolist() == [2, -1]
     assert clients[0].shanten_text(lines[:1] * 3, rules=SANMA).tolist() == [2, 2, 2]
     masks = clients[0].waits_text(lines[:1], rules=SANMA)
     assert int(masks[0]) == int(batch.waits(_hand_counts(lines[:1]), rules=SANMA).mask[0])

@@ -8,9 +8,14 @@ from mjcore.service.classical import SelectionCache
 
 def test_endless_distinct_selections_never_grow_it_past_its_size():
     cache = SelectionCache(size=3)
-    made = []
+    made: list[int] = []
+
+    def make(i: int) -> int:
+        made.append(i)
+        return i
+
     for i in range(1000):
-        assert cache.get(f"sel{i}".encode(), lambda i=i: made.append(i) or i) == i
+        assert cache.get(f"sel{i}".encode(), lambda i=i: make(i)) == i
         assert len(cache._values) <= 3
     assert len(made) == 1000
     assert cache.get(b"sel999", lambda: pytest.fail("a hit makes nothing")) == 999

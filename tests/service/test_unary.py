@@ -1,6 +1,8 @@
 """Unary RPCs against the in-process library, and their errors."""
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 
@@ -204,7 +206,7 @@ def test_score_no_yaku_is_not_an_error(stub):
 
 
 def test_score_errors(stub):
-    base = {"hand": "123m456p789s11122z", "win_tile": "2z"}
+    base: dict[str, Any] = {"hand": "123m456p789s11122z", "win_tile": "2z"}
     _check_raises(stub.Score, sp.ScoreRequest(**base), "MISSING_WIN_METHOD", "win_method")
     with pytest.raises(InvalidHandError) as lib:
         score("123m456p789s11123z", "3z")

@@ -570,7 +570,7 @@ def test_tls_front_with_python_ssl_and_h2(tls_server, certs):
     context.set_alpn_protocols(["h2"])
     raw = RawH2(tls_server.unary_port, context)
     try:
-        assert raw.sock.selected_alpn_protocol() == "h2"
+        assert isinstance(raw.sock, ssl.SSLSocket) and raw.sock.selected_alpn_protocol() == "h2"
         a = raw.call(SERVICE + "AnalyzeHand",
                      pb.AnalyzeHandRequest(hand="123m456p789s1122z").SerializeToString())
     finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import grpc
 import numpy as np
@@ -175,6 +176,7 @@ def test_enum_out_of_range_names_the_field_on_both_ports(two_ports, field, value
             pb_grpc.HandAnalysisServiceStub(channel).Score(request, timeout=10)
         assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         info = error_info(exc.value)
+        assert info is not None
         assert (info.reason, info.metadata["field"]) == ("BAD_ENUM_VALUE", field)
         assert field in exc.value.details()
 
@@ -215,11 +217,12 @@ def test_kita_refused_where_the_library_refuses_it(two_ports, clients, kita, rul
                 pytest.raises(grpc.RpcError) as exc:
             pb_grpc.HandAnalysisServiceStub(channel).Score(request, timeout=10)
         info = error_info(exc.value)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT and info is not None
         assert (info.reason, info.metadata["field"]) == ("BAD_KITA", "kita_count")
 
 
-def _sanma_batch(n: int, seed: int) -> dict[str, np.ndarray]:
+def _sanma_batch(n: int, seed: int) -> dict[str, Any]:
+    """The arrays of a sanma batch, by score_batch's keyword names."""
     rng = np.random.default_rng(seed)
     counts = np.zeros((n, 34), np.uint8)
     wins = np.zeros(n, np.uint8)
