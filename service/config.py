@@ -31,9 +31,11 @@ class ServerConfig:
     ``max_message_size``, which also caps it); ``receive_timeout`` is how long a call may take
     to send its request message, ``stream_timeout`` how long a bulk stream may take to send
     each batch (or end); while more than ``max_receiving`` main-port calls wait for a message
-    (each may buffer up to ``max_message_size`` meanwhile), the oldest waits are ended once
-    they are 0.5 s old; ``max_concurrent_calls`` bounds the main port's calls (waiting,
-    running and queued);
+    (each may buffer up to ``max_message_size`` meanwhile), or more than
+    ``max_receiving_per_peer`` of one peer host, the oldest waits (of that peer) are ended
+    once they are 0.5 s old; ``max_concurrent_calls`` bounds the main port's calls (waiting,
+    running and queued), ``max_calls_per_peer`` those of one peer host (more are refused);
+    a per-peer share larger than its whole applies as the whole (``peer_shares``);
     ``max_streams_per_connection`` and ``max_connections`` apply to each port;
     ``handshake_timeout`` covers the TLS handshake and the HTTP/2 preface; a connection with
     no call for ``idle_timeout`` is closed; ``keepalive_interval`` without a byte from the
@@ -65,7 +67,9 @@ class ServerConfig:
     receive_timeout: float = 10.0
     stream_timeout: float = 120.0
     max_receiving: int = 16
+    max_receiving_per_peer: int = 4
     max_concurrent_calls: int = 1024
+    max_calls_per_peer: int = 256
     max_streams_per_connection: int = 100
     max_connections: int = 1024
     handshake_timeout: float = 10.0
@@ -118,7 +122,7 @@ class ServerConfig:
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} {getattr(self, name)}: expected seconds > 0")
         for name in ("max_concurrent_calls", "max_streams_per_connection", "max_connections",
-                     "calm_limit"):
+                     "calm_limit", "max_receiving_per_peer", "max_calls_per_peer"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} {getattr(self, name)}: expected at least 1")
         if not 1 <= self.max_receiving <= self.max_concurrent_calls:
@@ -137,6 +141,13 @@ class ServerConfig:
     def unary_limit(self) -> int:
         """The largest unary request: ``unary_max_message_size``, within ``max_message_size``."""
         return min(self.unary_max_message_size, self.max_message_size)
+
+    @property
+    def peer_shares(self) -> tuple[int, int]:
+        """``(receiving waits, calls)`` one peer host may hold: ``max_receiving_per_peer`` and
+        ``max_calls_per_peer``, each within its whole."""
+        return (min(self.max_receiving_per_peer, self.max_receiving),
+                min(self.max_calls_per_peer, self.max_concurrent_calls))
 
     @property
     def address(self) -> str:

@@ -6,12 +6,14 @@ server for ``add_generic_rpc_handlers``), and it serves each of them guarded. Fo
 
 - refuses a bad or duplicated token from the metadata alone, before anything waits for a
   request message (the refusal is a handler that never reads);
+- refuses a call at once (RESOURCE_EXHAUSTED) when its peer host has ``PeerCalls``'s share of
+  calls in progress already, so one client cannot take every call the server admits;
 - serves every method as a streaming-request handler reading raw bytes on the event loop, so
   a call waiting for its message holds no thread: each wait goes through ``ReceiveSlots``
   (``receive_timeout`` for a unary request, ``stream_timeout`` for each message of a bulk
-  stream; the oldest wait is ended when too many calls wait at once), and each message is
-  checked against its size limit (``unary_limit`` for unary methods, ``stream_limit`` for
-  bulk) before it is parsed;
+  stream; the oldest waits are ended when one peer, or all of them, have too many calls
+  waiting at once), and each message is checked against its size limit (``unary_limit`` for
+  unary methods, ``stream_limit`` for bulk) before it is parsed;
 - runs a synchronous unary method on the event loop once its message has arrived (its work is
   bounded by the field limits, and a hop to a thread cost more than the work itself), and a
   bulk stream's generator in the worker pool, one batch at a time, each step after the batch
@@ -34,7 +36,7 @@ from google.protobuf.message import DecodeError
 
 from .auth import OPEN_PREFIXES, authorization_values, denial
 from .errors import RpcError
-from .limits import Evicted, LogOnce, ReceiveSlots, ReceiveTimeout
+from .limits import Evicted, LogOnce, PeerCalls, ReceiveSlots, ReceiveTimeout, peer_host
 
 END = object()   # the client closed its side: no further request message
 
@@ -99,9 +101,10 @@ def _one_at_a_time(inbox: deque[Any], method: str) -> Iterator[Any]:
 class CallGuard(grpc.GenericRpcHandler):
     def __init__(self, expected: bytes | None, slots: ReceiveSlots, executor: Executor, *,
                  receive_timeout: float, stream_timeout: float, unary_limit: int,
-                 stream_limit: int) -> None:
+                 stream_limit: int, peer_calls: PeerCalls | None = None) -> None:
         self.expected = expected
         self.slots = slots
+        self.peer_calls = peer_calls if peer_calls is not None else PeerCalls(1 << 30)
         self.executor = executor
         self.receive_timeout = receive_timeout
         self.stream_timeout = stream_timeout
@@ -142,13 +145,23 @@ class CallGuard(grpc.GenericRpcHandler):
                     break
         return guarded
 
-    # -- receiving -------------------------------------------------------------------------------
+    # -- admission and receiving -----------------------------------------------------------------
 
-    async def _receive(self, context: grpc.aio.ServicerContext, timeout: float,
+    async def _admit(self, context: grpc.aio.ServicerContext) -> str:
+        """The call's peer host, counted in its share (``leave`` it when the call ends); a call
+        over the share is ended at once."""
+        host = peer_host(context.peer())
+        if not self.peer_calls.enter(host):
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"{self.peer_calls.max_per_peer} calls from this client are in "
+                                "progress already (max_calls_per_peer)")
+        return host
+
+    async def _receive(self, context: grpc.aio.ServicerContext, host: str, timeout: float,
                        parse: Callable[[bytes], Any], limit: int, method: str) -> Any:
         """The next request message, parsed, or END; ends the call when it does not come."""
         try:
-            raw = await self.slots.receive(context.read, timeout)
+            raw = await self.slots.receive(context.read, timeout, host)
         except ReceiveTimeout:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
                                 f"the request message did not arrive within {timeout:g} s")
@@ -194,41 +207,44 @@ class CallGuard(grpc.GenericRpcHandler):
                                         or handler.stream_unary or handler.stream_stream)
         serialize = handler.response_serializer
 
-        async def receive(context: grpc.aio.ServicerContext) -> Any:
-            return await self._receive(context, timeout, parse, limit, method)
+        async def receive(context: grpc.aio.ServicerContext, host: str) -> Any:
+            return await self._receive(context, host, timeout, parse, limit, method)
 
-        async def one(context: grpc.aio.ServicerContext) -> Any:
-            request = await receive(context)
+        async def one(context: grpc.aio.ServicerContext, host: str) -> Any:
+            request = await receive(context, host)
             if request is END:
                 await _abort(context, RpcError(grpc.StatusCode.INVALID_ARGUMENT,
                                                "the call carries no request message",
                                                "NO_REQUEST_MESSAGE"))
             return request
 
-        async def messages(context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            while (request := await receive(context)) is not END:
+        async def messages(context: grpc.aio.ServicerContext, host: str
+                           ) -> AsyncIterator[Any]:
+            while (request := await receive(context, host)) is not END:
                 yield request
 
         if inspect.iscoroutinefunction(behavior) or inspect.isasyncgenfunction(behavior):
             # health and reflection: asyncio servicers, run on the loop
-            argument: Callable[[grpc.aio.ServicerContext], Awaitable[Any]] = one
+            argument: Callable[[grpc.aio.ServicerContext, str], Awaitable[Any]] = one
             if streaming:
-                async def all_messages(context: grpc.aio.ServicerContext) -> Any:
-                    return messages(context)
+                async def all_messages(context: grpc.aio.ServicerContext, host: str) -> Any:
+                    return messages(context, host)
                 argument = all_messages
-            return _async_handler(behavior, argument, handler.response_streaming,
+            return _async_handler(self, behavior, argument, handler.response_streaming,
                                   serialize)
 
         if not streaming and not handler.response_streaming:
             async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-                request = await one(context)
+                host = await self._admit(context)
                 worker = WorkerContext(context)
                 try:
+                    request = await one(context, host)
                     return behavior(request, worker)   # on the loop: see the module docstring
                 except Aborted as stop:
                     await context.abort(stop.code, stop.details, stop.trailing_metadata)
                 finally:
                     worker.active = False
+                    self.peer_calls.leave(host)
 
             return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
         if not handler.response_streaming:
@@ -236,16 +252,18 @@ class CallGuard(grpc.GenericRpcHandler):
 
         async def stream(request_iterator: Any, context: grpc.aio.ServicerContext
                          ) -> AsyncIterator[Any]:
+            host = await self._admit(context)
             worker = WorkerContext(context)
             inbox: deque[Any] = deque()
-            if streaming:
-                responses = behavior(_one_at_a_time(inbox, method), worker)
-            else:
-                responses = behavior(await one(context), worker)
+            responses: Any = None
             try:
+                if streaming:
+                    responses = behavior(_one_at_a_time(inbox, method), worker)
+                else:
+                    responses = behavior(await one(context, host), worker)
                 while True:
                     if streaming:
-                        inbox.append(await receive(context))
+                        inbox.append(await receive(context, host))
                     # advance while the generator has not taken the message (unary: once)
                     while inbox or not streaming:
                         response = await self._in_worker(context, worker, next, responses, END)
@@ -254,33 +272,47 @@ class CallGuard(grpc.GenericRpcHandler):
                         yield response
             finally:
                 worker.active = False
-                with contextlib.suppress(ValueError):   # a worker still runs it: GC closes it
-                    responses.close()
+                self.peer_calls.leave(host)
+                if responses is not None:
+                    with contextlib.suppress(ValueError):   # a worker still runs it: GC closes
+                        responses.close()
 
         return grpc.stream_stream_rpc_method_handler(stream, response_serializer=serialize)
 
 
-def _async_handler(behavior: Callable[..., Any],
-                   make_argument: Callable[[grpc.aio.ServicerContext], Awaitable[Any]],
+def _async_handler(guard: CallGuard, behavior: Callable[..., Any],
+                   make_argument: Callable[[grpc.aio.ServicerContext, str], Awaitable[Any]],
                    response_streaming: bool,
                    serialize: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
     """An asyncio servicer method behind the guard: its argument (one request or the request
     iterator) comes from ``make_argument``."""
     if not response_streaming:
         async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-            return await behavior(await make_argument(context), context)
+            host = await guard._admit(context)
+            try:
+                return await behavior(await make_argument(context, host), context)
+            finally:
+                guard.peer_calls.leave(host)
 
         return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
     if inspect.isasyncgenfunction(behavior):
         async def yielding(request_iterator: Any, context: grpc.aio.ServicerContext
                            ) -> AsyncIterator[Any]:
-            async for response in behavior(await make_argument(context), context):
-                yield response
+            host = await guard._admit(context)
+            try:
+                async for response in behavior(await make_argument(context, host), context):
+                    yield response
+            finally:
+                guard.peer_calls.leave(host)
 
         return grpc.stream_stream_rpc_method_handler(yielding, response_serializer=serialize)
 
     async def writing(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
-        await behavior(await make_argument(context), context)   # it calls context.write
+        host = await guard._admit(context)
+        try:
+            await behavior(await make_argument(context, host), context)   # it calls write
+        finally:
+            guard.peer_calls.leave(host)
 
     return grpc.stream_stream_rpc_method_handler(writing, response_serializer=serialize)
 

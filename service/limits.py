@@ -54,36 +54,97 @@ class Evicted(Exception):
     """A wait for a request message was ended to make room for a newer call."""
 
 
+def peer_host(peer: str) -> str:
+    """The host part of a grpc peer string, the key of the per-peer shares: ``ipv4:1.2.3.4:5``
+    is ``1.2.3.4``, ``ipv6:%5B::1%5D:5`` is ``::1`` (an IPv4-mapped address is its IPv4
+    address), and every other kind of peer (``unix:...``) is its scheme."""
+    scheme, _, address = peer.partition(":")
+    if scheme == "ipv4":
+        return address.rpartition(":")[0]
+    if scheme == "ipv6":
+        host = address.rpartition(":")[0].replace("%5B", "").replace("%5D", "").strip("[]")
+        return host[7:] if host.startswith("::ffff:") and "." in host else host
+    return scheme
+
+
+class PeerCalls:
+    """The main port's calls in progress per peer host (event loop only): ``enter`` refuses
+    a host that has ``max_per_peer`` calls already. A host's entry goes with its last call."""
+
+    def __init__(self, max_per_peer: int) -> None:
+        self.max_per_peer = max_per_peer
+        self.refused = 0
+        self.calls: dict[str, int] = {}
+
+    def enter(self, host: str) -> bool:
+        calls = self.calls.get(host, 0)
+        if calls >= self.max_per_peer:
+            self.refused += 1
+            return False
+        self.calls[host] = calls + 1
+        return True
+
+    def leave(self, host: str) -> None:
+        calls = self.calls[host] - 1
+        if calls:
+            self.calls[host] = calls
+        else:
+            del self.calls[host]
+
+
+# the waits of one peer host: task -> since when, oldest first
+PeerWaits = dict[asyncio.Task[Any], float]
+
+
 class ReceiveSlots:
     """Bounds the main port's waits for a request message (``receive``; event loop only).
 
     A call waits for its message on the event loop, holding no thread, but while it waits
     grpc grants its stream window for the whole message it announced: each waiting call may
-    buffer up to ``max_message_size``. So while more than ``max_receiving`` calls wait, the
-    oldest waits are ended (``Evicted``) as soon as they have waited ``evictable_after``
-    seconds: a stalled call holds its slot only while no newer call needs it, and a
-    well-behaved call, whose message follows its headers within milliseconds, is never ended
-    for a newer one. Each wait also ends after its ``timeout`` (``ReceiveTimeout``).
+    buffer up to ``max_message_size``. So while one peer host has more than ``max_per_peer``
+    waits, its oldest waits are ended (``Evicted``) as soon as they have waited
+    ``evictable_after`` seconds, and while more than ``max_receiving`` calls wait in all, the
+    oldest waits of any peer are, in the same way: a stalled call holds its slot only while
+    no newer call needs it, and a well-behaved call, whose message follows its headers within
+    milliseconds, is never ended for a newer one. Each wait also ends after its ``timeout``
+    (``ReceiveTimeout``).
     """
 
-    def __init__(self, max_receiving: int, evictable_after: float = 0.5) -> None:
+    def __init__(self, max_receiving: int, max_per_peer: int | None = None,
+                 evictable_after: float = 0.5) -> None:
         self.max_receiving = max_receiving
+        self.max_per_peer = max_receiving if max_per_peer is None else max_per_peer
         self.evictable_after = evictable_after
         self.timed_out = 0
         self.evicted = 0
-        self._waiting: dict[asyncio.Task[Any], float] = {}   # task: since when; oldest first
+        # task: (since when, its peer's waits); oldest first
+        self._waiting: dict[asyncio.Task[Any], tuple[float, PeerWaits]] = {}
+        self._by_peer: dict[str, PeerWaits] = {}
         self._trim_at: asyncio.TimerHandle | None = None
+        self._peer_trim_at: dict[str, asyncio.TimerHandle] = {}
 
     @property
     def waiting(self) -> int:
         return len(self._waiting)
 
-    async def receive(self, read: Callable[[], Awaitable[Any]], timeout: float) -> Any:
+    @property
+    def peers(self) -> int:
+        """Peer hosts with a wait (or a trim due): the bookkeeping's size."""
+        return len(self._by_peer.keys() | self._peer_trim_at.keys())
+
+    async def receive(self, read: Callable[[], Awaitable[Any]], timeout: float,
+                      peer: str = "") -> Any:
         """``await read()`` within ``timeout`` s; ReceiveTimeout or Evicted else."""
         task = asyncio.current_task()
         assert task is not None
         waiting = self._waiting
-        waiting[task] = asyncio.get_running_loop().time()
+        mine = self._by_peer.get(peer)
+        if mine is None:
+            mine = self._by_peer[peer] = {}
+        mine[task] = since = asyncio.get_running_loop().time()
+        waiting[task] = (since, mine)
+        if len(mine) > self.max_per_peer and peer not in self._peer_trim_at:
+            self._trim_peer(peer)
         if len(waiting) > self.max_receiving and self._trim_at is None:
             self._trim()
         try:
@@ -93,12 +154,23 @@ class ReceiveSlots:
             self.timed_out += 1
             raise ReceiveTimeout from None
         except asyncio.CancelledError:
-            if task not in waiting and task.uncancel() == 0:   # ended by ``_trim``
+            if task not in waiting and task.uncancel() == 0:   # ended by a trim
                 self.evicted += 1
                 raise Evicted from None
             raise
         finally:
-            waiting.pop(task, None)
+            if waiting.pop(task, None) is not None:
+                del mine[task]
+            if not mine and self._by_peer.get(peer) is mine:
+                del self._by_peer[peer]
+                trim_at = self._peer_trim_at.pop(peer, None)
+                if trim_at is not None:
+                    trim_at.cancel()
+
+    def _evict(self, task: asyncio.Task[Any]) -> None:
+        _, mine = self._waiting.pop(task)   # no longer there: its CancelledError means Evicted
+        del mine[task]
+        task.cancel()
 
     def _trim(self) -> None:
         """End the oldest waits past ``max_receiving`` that are old enough; come back when
@@ -108,12 +180,27 @@ class ReceiveSlots:
         self._trim_at = None
         now = loop.time()
         while len(waiting) > self.max_receiving:
-            oldest, since = next(iter(waiting.items()))
+            oldest, (since, _) = next(iter(waiting.items()))
             if now - since < self.evictable_after:
                 self._trim_at = loop.call_at(since + self.evictable_after, self._trim)
                 return
-            del waiting[oldest]      # no longer there: its CancelledError means Evicted
-            oldest.cancel()
+            self._evict(oldest)
+
+    def _trim_peer(self, peer: str) -> None:
+        """``_trim`` for one peer's waits past ``max_per_peer``."""
+        loop = asyncio.get_running_loop()
+        self._peer_trim_at.pop(peer, None)
+        mine = self._by_peer.get(peer)
+        if mine is None:
+            return
+        now = loop.time()
+        while len(mine) > self.max_per_peer:
+            oldest, since = next(iter(mine.items()))
+            if now - since < self.evictable_after:
+                self._peer_trim_at[peer] = loop.call_at(since + self.evictable_after,
+                                                        self._trim_peer, peer)
+                return
+            self._evict(oldest)
 
 
 class LogOnce:

@@ -29,7 +29,7 @@ from mjcore.wire.v1 import analysis_service_pb2
 from .auth import bearer
 from .config import ServerConfig
 from .guard import CallGuard
-from .limits import ReceiveSlots
+from .limits import PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
 from .servicer import HandAnalysisServicer, add_to_server
 from .signals import SignalWaker, on_stop_signals, restore_signals
@@ -54,12 +54,14 @@ class MainPort:
         self.config = config
         self.executor = futures.ThreadPoolExecutor(max_workers=config.workers,
                                                    thread_name_prefix="mjcore-rpc")
-        self.slots = ReceiveSlots(config.max_receiving)
+        receiving_share, call_share = config.peer_shares
+        self.slots = ReceiveSlots(config.max_receiving, receiving_share)
         self.guard = CallGuard(bearer(config.token) if config.token else None, self.slots,
                                self.executor, receive_timeout=config.receive_timeout,
                                stream_timeout=config.stream_timeout,
                                unary_limit=config.unary_limit,
-                               stream_limit=config.max_message_size)
+                               stream_limit=config.max_message_size,
+                               peer_calls=PeerCalls(call_share))
         self.stopped = threading.Event()
         self._stopping = False
         self.loop = asyncio.new_event_loop()

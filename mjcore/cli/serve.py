@@ -43,8 +43,13 @@ LIMIT_OPTIONS = (
     ("--max-receiving", "max_receiving", click.IntRange(1),
      ("Main port: calls that may wait for a request message at once (each may buffer up to "
       "--max-message-size); past it the oldest waits end once 0.5 s old. [16]")),
+    ("--max-receiving-per-peer", "max_receiving_per_peer", click.IntRange(1),
+     ("Main port: calls of one client host that may wait for a request message at once; past "
+      "it that host's oldest waits end once 0.5 s old. [4]")),
     ("--max-concurrent-calls", "max_concurrent_calls", click.IntRange(1),
      "Main-port calls running or queued; more are RESOURCE_EXHAUSTED. [1024]"),
+    ("--max-calls-per-peer", "max_calls_per_peer", click.IntRange(1),
+     "Main-port calls of one client host in progress; more are RESOURCE_EXHAUSTED. [256]"),
     ("--max-streams-per-connection", "max_streams_per_connection", click.IntRange(1),
      "Concurrent calls on one HTTP/2 connection (both ports). [100]"),
     ("--max-connections", "max_connections", click.IntRange(1),

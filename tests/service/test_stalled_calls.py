@@ -2,9 +2,10 @@
 
 A raw HTTP/2 attacker keeps opening calls that send HEADERS and never their message, far more
 than there are workers, for several seconds, and never lets its connections go idle long
-enough for the receive timeout to matter (it is 10 s here). Beside it, the ``Bystander`` of
-``test_attacks`` (unary, health and bulk calls on the main port, unary calls on the front)
-must get every answer within its 2 s deadline.
+enough for the receive timeout to matter (it is 10 s here). It connects from 127.0.0.2, another
+client host to the server. Beside it, the ``Bystander`` of ``test_attacks`` (unary, health and
+bulk calls on the main port, unary calls on the front, from 127.0.0.1) must get every answer
+within its 2 s deadline.
 """
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from typing import Self
 import pytest
 
 from mjcore.service import ServerConfig, build
-from mjcore.service.limits import Evicted, ReceiveSlots, ReceiveTimeout
+from mjcore.service.limits import Evicted, PeerCalls, ReceiveSlots, ReceiveTimeout, peer_host
 
 from .service_helpers import TOKEN
 from .test_attacks import ANALYZE, SERVICE, Bystander, Raw, _fill, _stall
 
 WORKERS = 4
 FLOOD_SECONDS = 4.0
+ATTACKER = "127.0.0.2"   # a loopback address of its own: another client host to the server
 GOOD = (("authorization", f"Bearer {TOKEN}"),)
 
 
@@ -33,8 +35,10 @@ class Flood:
     2,000 calls) and closing older ones. (With the sync server of before, well-behaved calls
     then missed their 2 s deadline within the first seconds.)"""
 
-    def __init__(self, port: int, extra=(), threads: int = 2, interval: float = 0.04) -> None:
+    def __init__(self, port: int, extra=(), threads: int = 2, interval: float = 0.04,
+                 source: str = ATTACKER) -> None:
         self.port = port
+        self.source = source
         self.interval = interval
         self.extra = list(extra)
         self.calls = 0
@@ -47,7 +51,7 @@ class Flood:
         open_now: deque = deque()
         try:
             while not self._stop.is_set():
-                open_now.append(_stall(self.port, 16, path, self.extra))
+                open_now.append(_stall(self.port, 16, path, self.extra, self.source))
                 self.calls += 16
                 if len(open_now) > 125:
                     open_now.popleft().close()
@@ -93,6 +97,82 @@ def test_a_flood_of_stalled_calls_never_starves_well_behaved_clients(token, atta
                                                                        flood.calls)
     finally:
         server.shutdown(0, 0)
+
+
+def _settled(server, give_up: float = 10.0) -> bool:
+    """True once the main port holds no call and no wait of any peer (within ``give_up`` s)."""
+    end = time.monotonic() + give_up
+    while time.monotonic() < end:
+        if not server.main.guard.peer_calls.calls and not server.slots.peers:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_flood_faster_than_the_server_evicts_takes_only_its_peers_share():
+    """800 stalled calls a second against 128 concurrent calls: without the per-peer share,
+    the 0.5 s every stalled wait is kept for fills the server's 128 calls (about 400 wait) and
+    every new call, the bystander's too, is refused RESOURCE_EXHAUSTED; with it, the
+    attacker's host holds at most 32 and its further calls are refused at once."""
+    server = build(ServerConfig(port=0, unary_port=0, drain=0, grace=1, workers=WORKERS,
+                                receive_timeout=10, stream_timeout=10,
+                                max_streams_per_connection=16, max_concurrent_calls=128,
+                                max_calls_per_peer=32))
+    server.start()
+    try:
+        with Bystander(server) as bystander, Flood(server.port) as flood:
+            end = time.monotonic() + FLOOD_SECONDS
+            while time.monotonic() < end:
+                bystander.wait_for_answers("while stalled calls flood the main port")
+                assert server.main.guard.peer_calls.calls.get(ATTACKER, 0) <= 32
+        assert not flood.errors, flood.errors[:3]
+        assert flood.calls >= 2000, flood.calls
+        assert server.main.guard.peer_calls.refused >= flood.calls // 4
+        # the bookkeeping goes with the calls
+        assert _settled(server), (server.main.guard.peer_calls.calls, server.slots.peers)
+    finally:
+        server.shutdown(0, 0)
+
+
+@pytest.mark.parametrize("peer,host", [
+    ("ipv4:127.0.0.2:5555", "127.0.0.2"), ("ipv6:%5B::1%5D:443", "::1"),
+    ("ipv6:[2001:db8::7]:80", "2001:db8::7"), ("ipv6:%5B::ffff:10.0.0.1%5D:9", "10.0.0.1"),
+    ("unix:/run/mjcore.sock", "unix"), ("unix-abstract:mjcore", "unix-abstract")])
+def test_peers_are_grouped_by_host(peer, host):
+    assert peer_host(peer) == host
+
+
+def test_a_peer_over_its_call_share_is_refused_and_its_entry_goes_with_its_last_call():
+    calls = PeerCalls(2)
+    assert [calls.enter("a"), calls.enter("a"), calls.enter("a"), calls.enter("b")] \
+        == [True, True, False, True]
+    assert calls.refused == 1
+    calls.leave("a")
+    assert calls.enter("a")
+    for host in ("a", "a", "b"):
+        calls.leave(host)
+    assert calls.calls == {}
+
+
+def test_a_peer_over_its_receiving_share_has_its_own_oldest_waits_ended():
+    async def scenario() -> None:
+        slots = ReceiveSlots(8, max_per_peer=2, evictable_after=0.05)
+        loop = asyncio.get_running_loop()
+        other = loop.create_task(slots.receive(loop.create_future, 30, "bystander"))
+        await asyncio.sleep(0.1)    # older than any of the attacker's: still not ended
+        flood = [loop.create_task(slots.receive(loop.create_future, 30, "attacker"))
+                 for _ in range(5)]
+        await asyncio.wait(flood, timeout=5, return_when=asyncio.FIRST_EXCEPTION)
+        await asyncio.sleep(0.2)
+        assert [t.done() for t in flood] == [True, True, True, False, False]
+        assert not other.done()
+        assert (slots.evicted, slots.waiting, slots.peers) == (3, 3, 2)
+        for task in [other, *flood[3:]]:
+            task.cancel()
+        await asyncio.gather(other, *flood, return_exceptions=True)
+        assert (slots.waiting, slots.peers) == (0, 0)
+
+    asyncio.run(scenario())
 
 
 def test_waits_for_a_message_past_the_cap_end_oldest_first_once_old_enough():
