@@ -38,21 +38,27 @@ class RowResults:
         """One InvalidHandError per bad row, in row order (``index`` the row, ``reason`` from
         mjcore.status, ``position`` the character in the input text when known); [] when
         every row is good."""
+        return list(self.errors_by_row().values())
+
+    def errors_by_row(self, offset: int = 0) -> dict[int, InvalidHandError]:
+        """``errors()`` keyed by row index plus ``offset`` (a chunk's first row in a larger
+        batch)."""
         positions = self.error_positions
-        out = []
+        out = {}
         for i in self.bad_rows.tolist():
             pos = None
             if positions is not None and positions[i] >= 0:
                 pos = int(positions[i])
-            out.append(status_error(int(self.status[i]), f"row {i}", index=i, position=pos))
+            out[offset + i] = status_error(int(self.status[i]), f"row {i}", index=i,
+                                           position=pos)
         return out
 
     def raise_for_errors(self) -> Self:
         """Return this result when every row is good, else raise BatchError with each bad
         row's error (by row) and this result as ``partial``."""
-        errs = self.errors()
+        errs = self.errors_by_row()
         if errs:
-            raise BatchError({e.index: e for e in errs if e.index is not None}, partial=self)
+            raise BatchError(errs, partial=self)
         return self
 
 

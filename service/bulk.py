@@ -90,7 +90,7 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
     if encoding == TEXT_LINES:
         text_result = _text(data, max_batch, batch_no)
         counts = text_result.counts
-        errors = {int(e.index or 0): e for e in text_result.errors()
+        errors = {i: e for i, e in text_result.errors_by_row().items()
                   if e.reason not in _SIZE_REASONS}
     elif encoding in BYTES_PER_HAND:
         size = BYTES_PER_HAND[encoding]

@@ -354,7 +354,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             for name, out in fields.items():
                 out[start:stop] = getattr(result, name)
             if result.status.any():
-                found.update((start + int(e.index or 0), e) for e in result.errors())
+                found.update(result.errors_by_row(start))
         if not context.is_active():
             return None
         for i, err in found.items():
@@ -370,7 +370,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
             n = len(batch)
             rules = _stream_rules(request, batch_no)
             if batch.text_result is not None and not request.per_form and rules is None:
-                errors = {int(e.index or 0): e for e in batch.text_result.errors()}
+                errors = batch.text_result.errors_by_row()
                 out = batch.text_result.shanten
                 forms = None
             else:
@@ -452,7 +452,7 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
                     batch.counts[start:stop], rules=rules, n_threads=self.kernel_threads,
                     **{k: None if v is None else v[start:stop] for k, v in arrays.items()})
                 parts.append(result)
-                found.update((start + int(e.index or 0), e) for e in result.errors())
+                found.update(result.errors_by_row(start))
             if not context.is_active():
                 return
             found.update(batch.errors)
