@@ -204,9 +204,7 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
                 c.append(time.process_time())
                 wins.score(1)
                 c.append(time.process_time())
-                analysed = an._analyse(table, 1, None, "bench", side)
-                tables = an._split_tables(analysed, {k: an._column(table, k)
-                                                     for k in an.KEY_COLUMNS})
+                tables = an._split_tables(an._analyse(table, 1, None, "bench", side))
                 c.append(time.process_time())
                 for side, t in tables.items():     # the base file and the side tables
                     an.write_table_atomic(t, str(sink / f"{side or 'base'}.parquet"),

@@ -6,13 +6,13 @@
 # costs the results of the others.
 
 from cython.parallel cimport prange
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
     int __builtin_popcountll(unsigned long long) noexcept nogil
 
-from mjcore._core.types cimport (PackedHand, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS,
+from mjcore._core.types cimport (PackedHand, i64, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS,
                                  ST_DISCARD_NOT_HELD)
 from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, advance_forms,
                                    ukeire_forms)
@@ -31,6 +31,20 @@ MASK_ROWS = {"waits": 0, "best_discards": 1}
 DISCARD_NOT_HELD = ST_DISCARD_NOT_HELD
 NOT_HELD_SHANTEN = NOT_HELD
 
+# A 14-3k tile row's discards packed in PACKED_BYTES (pack_discards): the kinds held and
+# those whose discard leaves the shanten one above the best (34-bit sets, 5 bytes each,
+# little-endian), the best shanten (int8), the kind discarded (int8, -1 none) and the ukeire
+# after discarding each held kind, in kind order (at most 14 kinds; the rest 0).
+cdef enum:
+    HELD_AT = 0
+    WORSE_AT = 5
+    BEST_AT = 10
+    MADE_AT = 11
+    UKEIRE_AT = 12
+    MAX_HELD = 14
+    PACKED = UKEIRE_AT + MAX_HELD
+PACKED_BYTES = PACKED
+
 
 cdef inline int weighted(u64 mask, u64 r1, u64 r2, u64 r4) noexcept nogil:
     """Sum of the remaining copies of the kinds in ``mask`` (remaining = r1 + 2 r2 + 4 r4)."""
@@ -45,8 +59,8 @@ cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made,
     cdef int f3[3]
     cdef i8 after[34]
     cdef u64 adv[34]
-    cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0, held = 0, best = 0
-    cdef int k, c, s, total = 0, key, best_key = 1 << 30, made_key
+    cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0
+    cdef int k, c, s, total = 0
     memset(d_shanten, NOT_HELD, 34)
     memset(d_ukeire, 0, 34)
     for k in range(7):
@@ -95,19 +109,35 @@ cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made,
     if s < -1:
         return s
     for k in range(34):
-        if after[k] == NOT_HELD:
+        if after[k] != NOT_HELD:
+            d_shanten[k] = after[k]
+            d_ukeire[k] = <u8>weighted(adv[k], r1, r2, r4)
+    return rank_discards(d_shanten, d_ukeire, made, small, wide, masks, n)
+
+
+cdef int rank_discards(const i8* d_shanten, const u8* d_ukeire, int made, i8* small,
+                       i16* wide, u64* masks, Py_ssize_t n) noexcept nogil:
+    """From the shanten and ukeire after each discard (NOT_HELD: kind not held): the
+    efficiency-best discards, their shanten and ukeire, and how ``made`` compares."""
+    cdef u64 held = 0, best = 0
+    cdef int k, key, best_key = 1 << 30, made_key
+    small[5 * n] = 0
+    small[6 * n] = -1
+    wide[2 * n] = 0
+    wide[3 * n] = 0
+    for k in range(34):
+        if d_shanten[k] == NOT_HELD:
             continue
-        c = weighted(adv[k], r1, r2, r4)
-        d_shanten[k] = after[k]
-        d_ukeire[k] = <u8>c
         held |= (<u64>1) << k
-        key = after[k] * 1024 - c           # smaller is better: shanten, then more tiles
+        key = d_shanten[k] * 1024 - d_ukeire[k]      # smaller is better: shanten, then tiles
         if key < best_key:
             best_key = key
             best = 0
         if key == best_key:
             best |= (<u64>1) << k
     masks[1 * n] = best
+    if not best:
+        return ST_BAD_TOTAL
     k = __builtin_ctzll(best)
     small[4 * n] = d_shanten[k]
     wide[1 * n] = d_ukeire[k]
@@ -157,3 +187,123 @@ def analyse(const u8[:, ::1] counts, const u8[::1] n_melds, const u8[:, ::1] vis
             status[i] = <i8>analyse_row(&counts[i, 0], n_melds[i], &visible[i, 0], made[i],
                                         forms[i], &small[0, i], &wide[0, i], &masks[0, i], n,
                                         &discard_shanten[i, 0], &discard_ukeire[i, 0])
+
+
+cdef inline void put_bits(u8* at, u64 bits) noexcept nogil:
+    cdef int j
+    for j in range(5):
+        at[j] = <u8>(bits >> (8 * j))
+
+
+cdef inline u64 get_bits(const u8* at) noexcept nogil:
+    cdef u64 bits = 0
+    cdef int j
+    for j in range(5):
+        bits |= (<u64>at[j]) << (8 * j)
+    return bits
+
+
+cdef inline u64 bytes_equal(const i8* at, int n_bytes, int value) noexcept nogil:
+    """Bit j set when byte j of ``at[:n_bytes]`` (n_bytes <= 8) is ``value``: eight bytes at
+    a time (a zero-byte test on x ^ value, its flags gathered by one multiplication)."""
+    cdef u64 x = 0, y, t
+    memcpy(&x, at, n_bytes)             # little-endian: byte j is bits 8j..8j+7
+    y = x ^ ((<u64>(<u8>value)) * 0x0101010101010101ULL)
+    t = ~((((y & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | y) | 0x7F7F7F7F7F7F7F7FULL)
+    return (((t >> 7) * 0x0102040810204080ULL) >> 56) & ((<u64>1 << n_bytes) - 1)
+
+
+cdef inline u64 kinds_equal(const i8* row, int value) noexcept nogil:
+    """The 34-bit set of the kinds whose byte in ``row`` is ``value``."""
+    return (bytes_equal(row, 8, value) | bytes_equal(row + 8, 8, value) << 8 |
+            bytes_equal(row + 16, 8, value) << 16 | bytes_equal(row + 24, 8, value) << 24 |
+            bytes_equal(row + 32, 2, value) << 32)
+
+
+cdef int pack_row(const i8* d_shanten, const u8* d_ukeire, int best, int made,
+                  u8* o) noexcept nogil:
+    """One row of pack_discards; 0, or -1 when it does not fit."""
+    cdef u64 held = ~kinds_equal(d_shanten, NOT_HELD) & ((<u64>1 << 34) - 1)
+    cdef u64 worse = kinds_equal(d_shanten, best + 1) & held
+    cdef u64 bits = held
+    cdef int held_n = __builtin_popcountll(held)
+    if held_n > MAX_HELD or held & ~(worse | kinds_equal(d_shanten, best)):
+        return -1
+    put_bits(o + HELD_AT, held)
+    put_bits(o + WORSE_AT, worse)
+    o[BEST_AT] = <u8>best
+    o[MADE_AT] = <u8>made
+    o += UKEIRE_AT
+    while bits:
+        o[0] = d_ukeire[__builtin_ctzll(bits)]
+        o += 1
+        bits &= bits - 1
+    memset(o, 0, MAX_HELD - held_n)
+    return 0
+
+
+cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire) noexcept nogil:
+    """One row of unpack_discards (before the ranking); 0, or -1 for bytes that are not a
+    packed row."""
+    cdef u64 held = get_bits(p + HELD_AT), worse = get_bits(p + WORSE_AT)
+    cdef int k, held_n = 0
+    if held >> 34 or worse & ~held or __builtin_popcountll(held) > MAX_HELD:
+        return -1
+    made[0] = <i8>p[MADE_AT]
+    memset(d_shanten, NOT_HELD, 34)
+    memset(d_ukeire, 0, 34)
+    for k in range(34):
+        if (held >> k) & 1:
+            d_shanten[k] = <i8>p[BEST_AT] + <i8>((worse >> k) & 1)
+            d_ukeire[k] = p[UKEIRE_AT + held_n]
+            held_n += 1
+    return 0
+
+
+def pack_discards(const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
+                  const i8[::1] best_shanten, const i16[::1] made, const i64[::1] rows,
+                  u8[:, ::1] out):
+    """Pack the discards of ``rows`` (14-3k tile rows analysed) into ``out`` (len(rows),
+    PACKED_BYTES). Returns -1, or the first row whose discards do not fit: more than 14
+    kinds held, or a discard leaving the shanten other than the best or one above (one
+    exchange changes the shanten by at most one, so this does not happen)."""
+    cdef Py_ssize_t m = rows.shape[0], j, r = -1, n = discard_shanten.shape[0]
+    if out.shape[0] != m or out.shape[1] != PACKED or discard_ukeire.shape[0] != n or \
+            best_shanten.shape[0] != n or made.shape[0] != n or \
+            discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
+        raise ValueError("pack_discards: arrays of different lengths")
+    with nogil:
+        for j in range(m):
+            r = rows[j]
+            if r < 0 or r >= n or pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0],
+                                            best_shanten[r], made[r], &out[j, 0]) != 0:
+                break
+            r = -1
+    return r
+
+
+def unpack_discards(const u8[:, ::1] packed, const i64[::1] rows, i16[::1] made,
+                    i8[:, ::1] discard_shanten, u8[:, ::1] discard_ukeire, i8[:, ::1] small,
+                    i16[:, ::1] wide, u64[:, ::1] masks):
+    """The inverse of pack_discards: row ``rows[j]`` of the (N, ...) outputs (laid out as
+    analyse's) from ``packed[j]``: the made discard, discard_shanten and discard_ukeire, and
+    the best and made discard fields, ranked as analyse ranks them. Returns -1, or the first
+    j whose bytes are not a packed row."""
+    cdef Py_ssize_t m = rows.shape[0], j, bad = -1, r, n = discard_shanten.shape[0]
+    if packed.shape[0] != m or packed.shape[1] != PACKED or made.shape[0] != n or \
+            discard_ukeire.shape[0] != n or small.shape[1] != n or wide.shape[1] != n or \
+            masks.shape[1] != n or small.shape[0] != 8 or wide.shape[0] != 4 or \
+            masks.shape[0] != 2 or discard_shanten.shape[1] != 34 or \
+            discard_ukeire.shape[1] != 34:
+        raise ValueError("unpack_discards: arrays of different lengths")
+    with nogil:
+        for j in range(m):
+            r = rows[j]
+            if r < 0 or r >= n or \
+                    unpack_row(&packed[j, 0], &made[r], &discard_shanten[r, 0],
+                               &discard_ukeire[r, 0]) != 0 or \
+                    rank_discards(&discard_shanten[r, 0], &discard_ukeire[r, 0], made[r],
+                                  &small[0, r], &wide[0, r], &masks[0, r], n) != ST_OK:
+                bad = j
+                break
+    return bad

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import batch
+from .._core import discard_analysis as _k
 from .._core.shanten import RIICHI
 from ..analysis import winning_forms
 from ..errors import MjcoreError
@@ -42,7 +43,7 @@ from .common import (
     read_problems,
     write_table_atomic,
 )
-from .hands import analyze_hands
+from .hands import NOT_HELD, analyze_hands
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 # the input columns the analysis reads (the others it never looks at); `closed` only when the
 # input has no `counts` (or no `red` for the wins)
 INPUT_COLUMNS = ("format", "counts", "red", "hand", "n_melds", "visible", "action", "tile",
-                 "discard", "game", "decision", "melds", "seat", "dealer", "round_wind",
+                 "discard", "melds", "seat", "dealer", "round_wind",
                  "dora_markers", "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # the input columns only the win rows need: read from an extract's side table of its wins
 WIN_ONLY_COLUMNS = ("red", "melds", "seat", "dealer", "round_wind", "dora_markers",
@@ -60,7 +61,6 @@ DICTIONARY_COLUMNS = ("format", "action", "rules")
 # an analysed part of a Parquet input holds the keys and analysis columns and names its input
 INPUT_KEY = "mjcore.input"
 ROW_GROUPS_KEY = "mjcore.input_row_groups"     # "first,end" when the input is a slice of a file
-KEY_COLUMNS = ("game", "decision")
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
 MAX_LINE_BYTES = 1 << 16       # a text file's line is read up to this length
@@ -118,18 +118,23 @@ def per_kind(column: Any) -> np.ndarray:
     """An (N, 34) numpy view of a ``binary(34)`` column (``counts``, ``visible``,
     ``discard_shanten``, ``discard_ukeire``); null rows read as zeros (``discard_shanten``:
     int8, 127 for a kind not held; the others uint8)."""
+    return per_kind_bytes(column, HAND_BYTES)
+
+
+def per_kind_bytes(column: Any, width: int) -> np.ndarray:
+    """An (N, width) uint8 numpy view of a ``binary(width)`` column (null rows: zeros)."""
     import pyarrow as pa
 
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if col.type != pa.binary(HAND_BYTES):
-        raise MjcoreError(f"per_kind takes a column of 34 bytes per row, not {col.type}")
+    if col.type != pa.binary(width):
+        raise MjcoreError(f"per_kind takes a column of {width} bytes per row, not {col.type}")
     if col.null_count:
-        col = col.fill_null(b"\0" * HAND_BYTES)
+        col = col.fill_null(b"\0" * width)
     data = col.buffers()[1]
     if data is None or len(col) == 0:
-        return np.zeros((len(col), HAND_BYTES), np.uint8)
-    flat = np.frombuffer(data, np.uint8, len(col) * HAND_BYTES, col.offset * HAND_BYTES)
-    return flat.reshape(len(col), HAND_BYTES)
+        return np.zeros((len(col), width), np.uint8)
+    flat = np.frombuffer(data, np.uint8, len(col) * width, col.offset * width)
+    return flat.reshape(len(col), width)
 
 
 # ---- input -> arrays ---------------------------------------------------------------------------
@@ -486,10 +491,11 @@ class _Validity:
 
 @dataclass
 class _Analysed:
-    """The analysis of a table as arrays: what both the one-table and the split layouts
-    are built from."""
+    """The analysis of a table as arrays: what the in-memory table is built from, and what
+    an analysed part's files store and give back."""
 
-    h: _Hands
+    error: dict[int, str]       # row -> why it was not analysed
+    made: np.ndarray            # (N,) the kind discarded or -1
     res: batch.BatchResult
     ok: np.ndarray              # rows analysed
     is13: np.ndarray            # ... with 13-3k tiles
@@ -507,10 +513,17 @@ class _Analysed:
         return int(self.ok.size)
 
 
+def _tile_rows(tiles: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The analysed rows with 13-3k and with 14-3k closed tiles (melds are 3 tiles each)."""
+    rest = tiles.astype(np.int16) % 3
+    return ok & (rest == 1), ok & (rest == 2)
+
+
 def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
-             where: str, wins: Any = None) -> _Analysed:
+             where: str, wins: Any = None, games: Any = None) -> _Analysed:
     """The analysis of ``table``; ``wins``: its win rows with the columns scoring reads and
-    ``row`` (an extract's side table), else the win rows are taken from ``table``."""
+    ``row`` (an extract's side table), else the win rows are taken from ``table``;
+    ``games``: a function giving the ``game`` column when ``table`` lacks it (for problems)."""
     h = _hands(table)
     res = analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                         n_threads=n_threads)
@@ -522,12 +535,13 @@ def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
             h.error[int(r)] = f"{reason}: {text}"
     if h.error:
         ok[np.fromiter(h.error, np.int64)] = False
-    form_tiles = res.tiles.astype(np.int16) + 3 * h.n_melds.astype(np.int16)
-    is13 = ok & (form_tiles % 3 == 1)
-    is14 = ok & (form_tiles % 3 == 2)
-    if problems is not None:
-        game = table.column("game").to_numpy() if "game" in table.column_names else None
-        for bad_row in map(int, np.flatnonzero(~ok)):
+    is13, is14 = _tile_rows(res.tiles, ok)
+    if problems is not None and h.error:
+        game = _column(table, "game")
+        if game is None and games is not None:
+            game = games()
+        game = game.to_numpy(zero_copy_only=False) if game is not None else None
+        for bad_row in sorted(h.error):
             reason, _, detail = h.error[bad_row].partition(": ")
             problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
                                     bad_row, reason, detail))
@@ -539,9 +553,9 @@ def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
     w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
                             h.visible[w_rows, w_kinds], 4)
     score_rows, score_status, score_values = _score_wins(table, h, ok, n_threads, wins)
-    return _Analysed(h, res, ok, is13, is14, is14 & (res.made_best >= 0), w_rows,
-                     w_kinds.astype(np.int8), w_left.astype(np.int8), score_rows, score_status,
-                     score_values)
+    return _Analysed(h.error, h.made, res, ok, is13, is14, is14 & (res.made_best >= 0),
+                     w_rows, w_kinds.astype(np.int8), w_left.astype(np.int8), score_rows,
+                     score_status, score_values)
 
 
 def _form_column(a: _Analysed, name: str) -> Any:
@@ -558,9 +572,19 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
 
     Bad rows get ``analysis_error`` and are listed in ``problems`` (when given) with their
     row number in ``table``."""
+    cols = _columns(_analyse(table, n_threads, problems, where))
+    out = table
+    for f in analysis_fields():
+        if f.name in out.column_names:
+            out = out.drop_columns([f.name])
+        out = out.append_column(f, cols[f.name])
+    return out
+
+
+def _columns(a: _Analysed) -> dict[str, Any]:
+    """The analysis columns (Arrow arrays by name) of an analysis."""
     import pyarrow as pa
 
-    a = _analyse(table, n_threads, problems, where)
     n, res, made_best = a.n, a.res, a.res.made_best
     valid_ok, valid13, valid14, valid_made = (_Validity(v) for v in
                                               (a.ok, a.is13, a.is14, a.has_made))
@@ -570,9 +594,9 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
     won = a.score_values[:, 0] >= 0
     scored[a.score_rows[won]] = True
     scores[a.score_rows[won]] = a.score_values[won]
-    cols = {
+    return {
         "tiles": pa.array(res.tiles),
-        "analysis_error": _sparse_strings(a.h.error, n),
+        "analysis_error": _sparse_strings(a.error, n),
         "shanten": valid_ok.array(res.shanten, pa.int8()),
         **{name: _form_column(a, name) for name in FORM_COLUMNS},
         "ukeire": valid13.array(res.ukeire, pa.int16()),
@@ -583,7 +607,7 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
         "best_discards": valid14.array(res.best_discards, pa.int64()),
         "best_shanten": valid14.array(res.best_shanten, pa.int8()),
         "best_ukeire": valid14.array(res.best_ukeire, pa.int16()),
-        "made_discard": valid_made.array(a.h.made.astype(np.int8), pa.int8()),
+        "made_discard": valid_made.array(a.made.astype(np.int8), pa.int8()),
         "made_shanten": valid_made.array(res.made_shanten, pa.int8()),
         "made_ukeire": valid_made.array(res.made_ukeire, pa.int16()),
         "made_best": valid_made.array(np.packbits(made_best == 1, bitorder="little"),
@@ -594,12 +618,6 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
         **{name: _masked(scores[:, j].astype(t.to_pandas_dtype()), scored, t)
            for j, (name, t) in enumerate(_score_types())},
     }
-    out = table
-    for f in analysis_fields():
-        if f.name in out.column_names:
-            out = out.drop_columns([f.name])
-        out = out.append_column(f, cols[f.name])
-    return out
 
 
 def _score_types() -> list[tuple[str, Any]]:
@@ -646,15 +664,17 @@ def win_inputs(table: Any, h: _Hands, ok: np.ndarray, wins: Any = None
     return rows, WinInputs.of(source.select(names), h.counts[rows])
 
 
-# ---- the split layout of an analysed Parquet part ----------------------------------------------
-# An analysed part of a Parquet input is a base file of every row (the keys, tiles, the error
-# and shanten by form) and three side tables, each a folder of parts holding only the rows
-# their columns apply to, without nulls where the rows have values: ``discards`` (14-3k tile
-# rows), ``waits`` (13-3k tile rows) and ``wins`` (the scored win rows). Each side row has
-# ``row``, its row in the part, and the keys; read_part joins them back.
+# ---- the files of an analysed Parquet part ------------------------------------------------------
+# An analysed part of a Parquet input stores only what the analysis adds, in its input part's
+# row order (SCHEMA.md): a base file of every row (`packed`: closed tiles and shanten by form,
+# and `analysis_error`) and three side tables of the rows their columns apply to, found from
+# the base file: `discards` (the analysed 14-3k tile rows, `packed` by
+# discard_analysis.pack_discards), `waits` (the analysed 13-3k tile rows) and `wins` (the
+# scored win rows, with their `row`). read_part builds the analysis columns back from them.
 
 FORM_COLUMNS = ("shanten_standard", "shanten_chiitoitsu", "shanten_kokushi")
-BASE_COLUMNS = ("tiles", "analysis_error", "shanten", *FORM_COLUMNS)
+BASE_COLUMNS = ("tiles", "shanten", *FORM_COLUMNS)     # the bytes of the base file's `packed`
+# the analysis columns each side table gives
 SIDE_TABLES = {
     "discards": ("discard_shanten", "discard_ukeire", "best_discards", "best_shanten",
                  "best_ukeire", "made_discard", "made_shanten", "made_ukeire", "made_best",
@@ -662,11 +682,8 @@ SIDE_TABLES = {
     "waits": ("ukeire", "waits", "waits_remaining"),
     "wins": ("score_status", "score_han", "score_fu", "score_points", "score_yakuman"),
 }
-# side columns null on some of their table's rows (no discard made; a win not scored)
-SIDE_NULLABLE = frozenset(("made_discard", "made_shanten", "made_ukeire", "made_best",
-                           "acceptance_lost", "score_han", "score_fu", "score_points",
-                           "score_yakuman"))
 SIDE_KEY = "mjcore.side_tables"      # metadata of a base file: its side tables
+STAMP_KEY = "mjcore.input_stamp"     # ... and its input part when analysed: rows, bytes, mtime
 
 
 def side_path(base: str, side: str) -> str:
@@ -674,66 +691,134 @@ def side_path(base: str, side: str) -> str:
     return os.path.join(os.path.dirname(base), side, os.path.basename(base))
 
 
-def _split_tables(a: _Analysed, keys: dict[str, Any]) -> dict[str, Any]:
-    """The base table (key "") and the side tables of an analysed part; ``keys``: the
-    input's key columns (Arrow arrays), kept in every table."""
+def input_stamp(source: str | ParquetSlice, rows: int) -> str:
+    """What identifies an input part's version: its rows, and its file's size and mtime
+    (a redone extract writes new files)."""
+    st = os.stat(source if isinstance(source, str) else source.path)
+    return f"{rows},{st.st_size},{st.st_mtime_ns}"
+
+
+def _dense(values: np.ndarray, arrow_type: Any) -> Any:
+    """An Arrow array without nulls on a numpy array's buffer (no copy when contiguous)."""
     import pyarrow as pa
 
-    fields = {f.name: f for f in analysis_fields()}
+    return pa.Array.from_buffers(arrow_type, len(values),
+                                 [None, pa.py_buffer(np.ascontiguousarray(values))])
+
+
+def _split_tables(a: _Analysed) -> dict[str, Any]:
+    """The base table (key "") and the side tables of an analysed part."""
+    import pyarrow as pa
+
     res = a.res
 
-    def table(rows: np.ndarray | None, columns: dict[str, Any]) -> Any:
-        head = {} if rows is None else {"row": pa.array(rows.astype(np.int32))}
-        taken = None if rows is None else pa.array(rows)
-        head.update({k: v if taken is None else v.take(taken) for k, v in keys.items()})
-        schema = [pa.field(k, v.type, nullable=k != "row") for k, v in head.items()]
-        schema += [fields[name].with_nullable((rows is None and fields[name].nullable) or
-                                              name in SIDE_NULLABLE) for name in columns]
-        return pa.Table.from_arrays([*head.values(), *columns.values()],
-                                    schema=pa.schema(schema))
+    def table(columns: dict[str, Any], nullable: tuple[str, ...] = ()) -> Any:
+        return pa.Table.from_arrays(list(columns.values()), schema=pa.schema(
+            [pa.field(k, v.type, nullable=k in nullable) for k, v in columns.items()]))
 
-    def dense(values: np.ndarray, arrow_type: Any) -> Any:
-        return pa.Array.from_buffers(arrow_type, len(values),
-                                     [None, pa.py_buffer(np.ascontiguousarray(values))])
-
-    base = table(None, {"tiles": pa.array(res.tiles),
-                        "analysis_error": _sparse_strings(a.h.error, a.n),
-                        "shanten": _Validity(a.ok).array(res.shanten, pa.int8()),
-                        **{name: _form_column(a, name) for name in FORM_COLUMNS}})
+    packed = np.empty((a.n, len(BASE_COLUMNS)), np.int8)
+    for j, name in enumerate(BASE_COLUMNS):
+        packed[:, j] = getattr(res, name)
+    base = table({"packed": _dense(packed, pa.binary(len(BASE_COLUMNS))),
+                  "analysis_error": _sparse_strings(a.error, a.n)}, ("analysis_error",))
     rows = np.flatnonzero(a.is14)
-
-    def on(values: np.ndarray) -> np.ndarray:      # the rows' values (np.take: the fastest)
-        return np.take(values, rows, axis=0)
-
-    has_made = on(a.has_made)
-    made = _Validity(has_made)
-    discards = table(rows, {
-        "discard_shanten": dense(on(res.discard_shanten), pa.binary(HAND_BYTES)),
-        "discard_ukeire": dense(on(res.discard_ukeire), pa.binary(HAND_BYTES)),
-        "best_discards": dense(on(res.best_discards).view(np.int64), pa.int64()),
-        "best_shanten": dense(on(res.best_shanten), pa.int8()),
-        "best_ukeire": dense(on(res.best_ukeire), pa.int16()),
-        "made_discard": made.array(on(a.h.made).astype(np.int8), pa.int8()),
-        "made_shanten": made.array(on(res.made_shanten), pa.int8()),
-        "made_ukeire": made.array(on(res.made_ukeire), pa.int16()),
-        "made_best": pa.array(on(res.made_best) == 1, mask=~has_made),
-        "acceptance_lost": made.array(on(res.acceptance_lost), pa.int16()),
-    })
+    discards = np.empty((rows.size, _k.PACKED_BYTES), np.uint8)
+    bad = _k.pack_discards(res.discard_shanten, res.discard_ukeire, res.best_shanten,
+                           np.ascontiguousarray(a.made, np.int16), rows, discards)
+    if bad >= 0:
+        raise MjcoreError(f"row {bad}: its discards do not fit the packed layout")
     rows = np.flatnonzero(a.is13)
     w_off = _offsets(np.searchsorted(rows, a.w_rows), rows.size)
     every = np.ones(rows.size, bool)
-    waits = table(rows, {
-        "ukeire": dense(res.ukeire[rows], pa.int16()),
-        "waits": _list_array(w_off, a.w_kinds, pa.int8(), every),
-        "waits_remaining": _list_array(w_off, a.w_left, pa.int8(), every),
-    })
     won = a.score_values[:, 0] >= 0
-    wins = table(a.score_rows, {
-        "score_status": pa.array(a.score_status, pa.string()),
-        **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()), won, t)
-           for j, (name, t) in enumerate(_score_types())},
-    })
-    return {"": base, "discards": discards, "waits": waits, "wins": wins}
+    return {"": base,
+            "discards": table({"packed": _dense(discards, pa.binary(_k.PACKED_BYTES))}),
+            "waits": table({"ukeire": _dense(res.ukeire[rows], pa.int16()),
+                            "waits": _list_array(w_off, a.w_kinds, pa.int8(), every),
+                            "waits_remaining": _list_array(w_off, a.w_left, pa.int8(),
+                                                           every)}),
+            "wins": table({"row": pa.array(a.score_rows.astype(np.int32)),
+                           "score_status": pa.array(a.score_status, pa.string()),
+                           **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()),
+                                            won, t)
+                              for j, (name, t) in enumerate(_score_types())}},
+                          tuple(name for name, _t in _score_types()))}
+
+
+def _unsplit(where: str, base: Any, sides: dict[str, Any]) -> _Analysed:
+    """The analysis an analysed part's files store (``sides``: the side tables read; the
+    columns of those not read come back empty)."""
+    import pyarrow as pa
+
+    n = base.num_rows
+    packed = _column(base, "packed")
+    if packed is None or packed.type != pa.binary(len(BASE_COLUMNS)) or packed.null_count:
+        raise MjcoreError(f"{where}: not an analysed part (no packed column)")
+    by_form = per_kind_bytes(packed, len(BASE_COLUMNS)).view(np.int8)
+    errors = _column(base, "analysis_error")
+    bad = np.flatnonzero(errors.is_valid().to_numpy(zero_copy_only=False)) \
+        if errors is not None and errors.null_count < n else np.zeros(0, np.int64)
+    error = dict(zip(bad.tolist(), errors.take(pa.array(bad)).to_pylist(), strict=True)) \
+        if bad.size else {}
+    ok = np.ones(n, bool)
+    ok[bad] = False
+    small = np.zeros((len(_k.SMALL_ROWS), n), np.int8)
+    wide = np.zeros((len(_k.WIDE_ROWS), n), np.int16)
+    masks = np.zeros((len(_k.MASK_ROWS), n), np.uint64)
+    d_shanten = np.full((n, HAND_BYTES), NOT_HELD, np.int8)
+    d_ukeire = np.zeros((n, HAND_BYTES), np.uint8)
+    made = np.full(n, -1, np.int16)
+    for j, name in enumerate(BASE_COLUMNS):
+        small[_k.SMALL_ROWS[name]] = by_form[:, j]
+    is13, is14 = _tile_rows(small[_k.SMALL_ROWS["tiles"]], ok)
+
+    def rows_of(side: str, rows: np.ndarray) -> Any:
+        table = sides[side]
+        if table.num_rows != rows.size:
+            raise MjcoreError(f"{where}: its {side} table has {table.num_rows} rows, its base "
+                              f"file {rows.size}")
+        return table
+
+    small[_k.SMALL_ROWS["made_best"]] = -1
+    if sides.get("discards") is not None:
+        rows = np.flatnonzero(is14)
+        col = _column(rows_of("discards", rows), "packed")
+        if col is None or col.type != pa.binary(_k.PACKED_BYTES) or col.null_count:
+            raise MjcoreError(f"{where}: its discards table has no packed column")
+        at = _k.unpack_discards(per_kind_bytes(col, _k.PACKED_BYTES), rows, made, d_shanten,
+                                d_ukeire, small, wide, masks)
+        if at >= 0:
+            raise MjcoreError(f"{where}: row {at} of its discards table is not a packed row")
+    w_rows = np.zeros(0, np.int64)
+    w_kinds = w_left = np.zeros(0, np.int8)
+    if sides.get("waits") is not None:
+        rows = np.flatnonzero(is13)
+        waits = rows_of("waits", rows)
+        wide[_k.WIDE_ROWS["ukeire"], rows] = _small_ints(_column(waits, "ukeire"), rows.size, 0)
+        w_kinds, offsets = _list_values(_column(waits, "waits"))
+        w_left, _ = _list_values(_column(waits, "waits_remaining"))
+        w_rows = np.repeat(rows, np.diff(offsets))
+        w_kinds, w_left = w_kinds.astype(np.int8), w_left.astype(np.int8)
+    score_rows = np.zeros(0, np.int64)
+    score_status: list[str] = []
+    score_values = np.zeros((0, 4), np.int64)
+    if sides.get("wins") is not None:
+        wins = sides["wins"]
+        score_rows = _small_ints(_column(wins, "row"), wins.num_rows, 0)
+        if score_rows.size and (score_rows.min() < 0 or score_rows.max() >= n):
+            raise MjcoreError(f"{where}: a row of its wins table outside its {n} rows")
+        score_status = _texts(_column(wins, "score_status"))
+        score_values = np.stack([_small_ints(_column(wins, name), wins.num_rows, -1)
+                                 for name, _t in _score_types()], 1).reshape(-1, 4)
+    values: dict[str, np.ndarray] = {name: small[j] for name, j in _k.SMALL_ROWS.items()}
+    values.update({name: wide[j] for name, j in _k.WIDE_ROWS.items()})
+    values.update({name: masks[j] for name, j in _k.MASK_ROWS.items()})
+    values["discard_shanten"] = d_shanten
+    values["discard_ukeire"] = d_ukeire
+    res = batch.BatchResult(np.where(ok, 0, -1).astype(np.int8), values)
+    return _Analysed(error, made, res, ok, is13, is14,
+                     is14 & (small[_k.SMALL_ROWS["made_best"]] >= 0), w_rows, w_kinds, w_left,
+                     score_rows, score_status, score_values)
 
 
 _MELD_KINDS = {"chi": 0, "pon": 1, "kan": 2, "ankan": 3, "kakan": 4}
@@ -802,6 +887,24 @@ def _indicator_kinds(col: Any, n: int) -> np.ndarray:
     return out
 
 
+def _groups(col: Any) -> list[tuple[str | None, np.ndarray]]:
+    """The rows of each distinct value of a string column (plain or dictionary), in order
+    of first appearance."""
+    import pyarrow as pa
+
+    if not pa.types.is_dictionary(col.type):
+        col = col.dictionary_encode()
+    index = col.indices.to_numpy(zero_copy_only=False) if not col.null_count else \
+        col.indices.fill_null(len(col.dictionary)).to_numpy(zero_copy_only=False)
+    texts = [*col.dictionary.to_pylist(), None]
+    values, first = np.unique(index, return_index=True)
+    merged: dict[str | None, list[np.ndarray]] = {}
+    for v in values[np.argsort(first)].tolist():
+        merged.setdefault(texts[v], []).append(np.flatnonzero(index == v))
+    return [(text, np.sort(np.concatenate(parts)) if len(parts) > 1 else parts[0])
+            for text, parts in merged.items()]
+
+
 @dataclass
 class WinInputs:
     """The win rows of an extract as the batch scoring kernel takes them (numpy arrays), and
@@ -853,11 +956,7 @@ class WinInputs:
             "dora": _indicator_kinds(wins.column("dora_markers"), m),
             "ura": _indicator_kinds(wins.column("ura_markers"), m),
         }
-        rows_of: dict[Any, list[int]] = {}
-        for j, rules_text in enumerate(_texts(wins.column("rules").combine_chunks())):
-            rows_of.setdefault(rules_text, []).append(j)
-        groups = [(text, np.asarray(sel, np.int64)) for text, sel in rows_of.items()]
-        return cls(arrays, groups, bad)
+        return cls(arrays, _groups(_column(wins, "rules")), bad)
 
     def score(self, n_threads: int | None) -> tuple[list[str], np.ndarray]:
         """Each row's score status (``win``, ``no_yaku``, ``invalid`` or ``bad_rules: ...``)
@@ -1064,41 +1163,59 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     else:
         table, wins = source, None
     out_name = _out_name(name)
-    analysed = result = None
+    out_path = os.path.join(out_dir, out_name)
     if table is not None:
         try:
             if on_disk:
-                analysed = _analyse(table, n_threads, problems, name, wins)
+                # the input's columns stay in the input part (read_part joins them back)
+                _write_split(_analyse(table, n_threads, problems, name, wins,
+                                      lambda: _read_column(source, "game")),
+                             source, table.num_rows, out_path)
             else:
                 result = analyze_table(table, n_threads=n_threads, problems=problems,
                                        where=name)
+                write_table_atomic(result, out_path, **write_options(result.schema))
         except MjcoreError as exc:
             problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
-        if on_disk and analysed is not None:
-            # the input's columns stay in the input part (read_table joins them back); the
-            # keys of an extract's rows are kept for joins by other tools
-            keys = {c: _column(table, c) for c in KEY_COLUMNS if c in table.column_names}
-            meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str)
-                                               else source.path),
-                    SIDE_KEY: ",".join(SIDE_TABLES)}
-            if isinstance(source, ParquetSlice):
-                meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
-            tables = _split_tables(analysed, keys)
-            for side in SIDE_TABLES:           # the base file last: it marks the part done
-                os.makedirs(os.path.join(out_dir, side), exist_ok=True)
-                write_table_atomic(tables[side], side_path(os.path.join(out_dir, out_name),
-                                                           side),
-                                   **write_options(tables[side].schema))
-            base = tables[""].replace_schema_metadata(meta)
-            write_table_atomic(base, os.path.join(out_dir, out_name),
-                               **write_options(base.schema))
-        elif result is not None:
-            write_table_atomic(result, os.path.join(out_dir, out_name),
-                               **write_options(result.schema))
     atomic_write_json(os.path.join(out_dir, _problems_file(out_name)),
                       [p.as_dict() for p in problems])
     return {"name": name, "rows": 0 if table is None else table.num_rows,
             "problems": [p.as_dict() for p in problems]}
+
+
+def _write_split(a: _Analysed, source: str | ParquetSlice, rows: int, path: str) -> None:
+    """Write the base file and side tables of an analysed Parquet part; the base file last,
+    under a temporary name: when it exists the part is complete."""
+    import pyarrow.parquet as pq
+
+    tables = _split_tables(a)
+    meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str) else source.path),
+            SIDE_KEY: ",".join(SIDE_TABLES), STAMP_KEY: input_stamp(source, rows)}
+    if isinstance(source, ParquetSlice):
+        meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
+    for side in SIDE_TABLES:           # rewritten whole when the part is redone
+        os.makedirs(os.path.join(os.path.dirname(path), side), exist_ok=True)
+        pq.write_table(tables[side], side_path(path, side), **write_options(tables[side].schema))
+    base = tables[""].replace_schema_metadata(meta)
+    write_table_atomic(base, path, **write_options(base.schema))
+
+
+def _read_column(source: Any, column: str) -> Any:
+    """One column of an input part (a Parquet file or a slice of one), None when missing."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = source if isinstance(source, str) else source.path
+    try:
+        with pq.ParquetFile(path, memory_map=True) as f:
+            if column not in f.schema_arrow.names:
+                return None
+            if isinstance(source, ParquetSlice):
+                return f.read_row_groups(range(source.first, source.end), columns=[column],
+                                         use_threads=False).column(0)
+            return f.read(columns=[column], use_threads=False).column(0)
+    except (OSError, pa.ArrowInvalid):
+        return None
 
 
 def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
@@ -1186,6 +1303,23 @@ def _part_rows(source: Any) -> int:
         return 0
 
 
+def _analysed_from(path: str, source: Any) -> bool:
+    """Whether the analysed part ``path`` exists and was analysed from ``source`` as it is
+    now (a Parquet part: its stamp; a part of a CSV or text file: the manifest's stamp)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not os.path.exists(path):
+        return False
+    if not isinstance(source, (str, ParquetSlice)):
+        return True
+    try:
+        stamp = (pq.read_schema(path).metadata or {}).get(STAMP_KEY.encode())
+        return stamp is not None and stamp.decode() == input_stamp(source, _part_rows(source))
+    except (OSError, pa.ArrowInvalid):
+        return False
+
+
 def _problems_file(out_name: str) -> str:
     return "_problems-" + out_name.rsplit(".parquet", 1)[0] + ".json"
 
@@ -1202,16 +1336,20 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out, SIDE_TABLES)
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
-                "schema": "mjcore.dataset.analyze/3"}
+                "schema": "mjcore.dataset.analyze/4"}
+    if not os.path.isdir(source):            # a file's parts are redone when it changes
+        manifest["input_stamp"] = input_stamp(source, 0)
     plan.start("_analyze.json", manifest, resume, what="an analysis",
-               other="the analysis of another input")
+               other="the analysis of another input", redo_on=("schema", "input_stamp"))
+    if isinstance(parts, list):              # parts of an input part no longer there
+        plan.remove_other_parts({_out_name(name) for name, _src in parts})
     summary = AnalyzeSummary()
 
     def not_done() -> Iterator[tuple[str, Any]]:
         for name, src in parts:
             out_name = _out_name(name)
-            if resume and os.path.exists(os.path.join(out, out_name)) and \
-                    os.path.exists(os.path.join(out, _problems_file(out_name))):
+            if resume and os.path.exists(os.path.join(out, _problems_file(out_name))) and \
+                    _analysed_from(os.path.join(out, out_name), src):
                 summary.resumed += 1
                 continue
             yield name, src
@@ -1314,10 +1452,11 @@ def table_columns(directory: str) -> list[str]:
 
 
 def _part_columns(schema: Any) -> list[str]:
-    """The columns of an analysed part: its base file's and its side tables'."""
+    """The columns of an analysed part: its base file's, or the analysis columns its files
+    store."""
     if (schema.metadata or {}).get(SIDE_KEY.encode()) is None:
         return list(schema.names)
-    return [c for c in KEY_COLUMNS if c in schema.names] + list(ANALYSIS_COLUMNS)
+    return list(ANALYSIS_COLUMNS)
 
 
 def read_table(directory: str, columns: list[str] | None = None, *,
@@ -1360,35 +1499,41 @@ def iter_parts(directory: str, columns: list[str] | None = None, *,
 
 
 def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = True) -> Any:
-    """One part of a folder; an analysed part joined with its side tables and its input
-    part (see read_table)."""
+    """One part of a folder; an analysed part's columns built back from its files and joined
+    with its input part (see read_table)."""
     import pyarrow.parquet as pq
 
     schema = pq.read_schema(f)
-    source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    meta = schema.metadata or {}
+    source = meta.get(INPUT_KEY.encode())
     names = _part_columns(schema)
     if not with_input or source is None:
         return _read_analysed(f, schema, columns if columns is not None else names)
     source_path = source.decode()
     if not os.path.exists(source_path):
         raise MjcoreError(f"{f}: its input part {source_path} is gone")
-    in_schema = pq.read_schema(source_path)
-    wanted = columns if columns is not None else list(in_schema.names) + [
-        n for n in names if n not in in_schema.names]
-    mine = [c for c in wanted if c in names]
-    theirs = [c for c in wanted if c not in names and c in in_schema.names]
-    part = _read_analysed(f, schema, mine)
-    if theirs:
-        groups = (schema.metadata or {}).get(ROW_GROUPS_KEY.encode())
+    groups = meta.get(ROW_GROUPS_KEY.encode())
+    in_file = pq.ParquetFile(source_path)
+    with in_file:
+        in_names = list(in_file.schema_arrow.names)
+        wanted = columns if columns is not None else in_names + [
+            n for n in names if n not in in_names]
+        mine = [c for c in wanted if c in names]
+        theirs = [c for c in wanted if c not in names and c in in_names]
         if groups is None:
-            extra = pq.read_table(source_path, columns=theirs)
+            first, end = 0, in_file.metadata.num_row_groups
         else:                                 # a slice of a large input file
             first, end = (int(x) for x in groups.decode().split(","))
-            with pq.ParquetFile(source_path) as pf:
-                extra = pf.read_row_groups(range(first, end), columns=theirs)
-        if extra.num_rows != part.num_rows:
-            raise MjcoreError(f"{f}: {part.num_rows} rows, its input part "
-                              f"{source_path} has {extra.num_rows}")
+        rows = sum(in_file.metadata.row_group(g).num_rows for g in range(first, end))
+        stamp = meta.get(STAMP_KEY.encode())
+        if stamp is not None and stamp.decode() != input_stamp(source_path, rows):
+            raise MjcoreError(f"{f}: its input part {source_path} changed since it was "
+                              "analysed; analyse the folder again")
+        extra = in_file.read_row_groups(range(first, end), columns=theirs) if theirs else None
+    part = _read_analysed(f, schema, mine)
+    if part.num_rows != rows:
+        raise MjcoreError(f"{f}: {part.num_rows} rows, its input part {source_path} has {rows}")
+    if extra is not None:
         for c in theirs:
             part = part.append_column(extra.schema.field(c), extra.column(c))
     order = [c for c in wanted if c in part.column_names]
@@ -1396,39 +1541,32 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
 
 
 def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
-    """The ``columns`` of an analysed part's own files (base file and side tables), in
-    the base file's rows; a side column is null on the rows its table does not hold."""
+    """The ``columns`` of an analysed part's own files (base file and side tables), in the
+    base file's rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     sides = (schema.metadata or {}).get(SIDE_KEY.encode())
     if sides is None:
         return pq.read_table(f, columns=[c for c in columns if c in schema.names])
-    part = pq.read_table(f, columns=[c for c in columns if c in schema.names])
-    fields = {fl.name: fl for fl in analysis_fields()}
+    base = pq.read_table(f)
+    tables: dict[str, Any] = {}
     for side in sides.decode().split(","):
-        need = [c for c in SIDE_TABLES.get(side, ()) if c in columns]
-        if not need:
+        if not set(SIDE_TABLES.get(side, ())) & set(columns):
             continue
         path = side_path(f, side)
         if not os.path.exists(path):
             raise MjcoreError(f"{f}: its side table {path} is gone")
-        table = pq.read_table(path, columns=["row", *need])
-        rows = table.column("row").to_numpy()
-        if rows.size and (rows.min() < 0 or rows.max() >= part.num_rows):
-            raise MjcoreError(f"{path}: a row outside its base file's {part.num_rows} rows")
-        index = np.zeros(part.num_rows, np.int64)
-        index[rows] = np.arange(rows.size)
-        held = np.zeros(part.num_rows, bool)
-        held[rows] = True
-        take = pa.array(index, mask=~held)
-        for c in need:
-            part = part.append_column(fields[c], table.column(c).take(take))
-    return part.select([c for c in columns if c in part.column_names])
+        tables[side] = pq.read_table(path)
+    cols = _columns(_unsplit(f, base, tables))
+    fields = {fl.name: fl for fl in analysis_fields()}
+    wanted = [c for c in columns if c in cols]
+    return pa.Table.from_arrays([cols[c] for c in wanted],
+                                schema=pa.schema([fields[c] for c in wanted]))
 
 
-__all__ = ["ANALYSIS_COLUMNS", "BASE_COLUMNS", "SIDE_NULLABLE", "SIDE_TABLES", "AnalyzeSummary",
-           "ParquetSlice", "WinInputs", "analysis_fields", "analyze", "analyze_dir",
-           "analyze_part", "analyze_table", "dask_client", "iter_parts", "per_kind", "read_dask",
-           "read_input_part", "read_part", "read_table", "side_path", "table_columns",
-           "win_inputs", "write_options"]
+__all__ = ["ANALYSIS_COLUMNS", "BASE_COLUMNS", "SIDE_TABLES", "AnalyzeSummary", "ParquetSlice",
+           "WinInputs", "analysis_fields", "analyze", "analyze_dir", "analyze_part",
+           "analyze_table", "dask_client", "input_stamp", "iter_parts", "per_kind",
+           "per_kind_bytes", "read_dask", "read_input_part", "read_part", "read_table",
+           "side_path", "table_columns", "win_inputs", "write_options"]

@@ -102,17 +102,19 @@ class PartitionPlan:
         return read_problems(self.directory)
 
     def start(self, manifest_name: str, manifest: dict[str, Any], resume: bool, *,
-              what: str, other: str) -> None:
+              what: str, other: str, redo_on: tuple[str, ...] = ("schema",)) -> None:
         """Begin a job in the folder: resume its parts when the manifest ``manifest_name``
-        matches ``manifest``, redo them when only the layout (``schema``) changed, refuse a
-        folder holding ``other`` (another job's parts; ``what`` names this job's kind), and
-        write the manifest."""
+        matches ``manifest``, redo them when only the keys ``redo_on`` changed (the layout,
+        ``schema``; a changed input file), refuse a folder holding ``other`` (another job's
+        parts; ``what`` names this job's kind), and write the manifest."""
         path = os.path.join(self.directory, manifest_name)
         if resume and os.path.exists(path):
             with open(path) as f:
                 old = json.load(f)
-            if {**old, "schema": manifest["schema"]} == manifest and old != manifest:
-                resume = False          # the same job in an older layout: its parts are redone
+            same_job = {k: v for k, v in old.items() if k not in redo_on} == \
+                {k: v for k, v in manifest.items() if k not in redo_on}
+            if same_job and old != manifest:
+                resume = False          # the same job in an older layout or on a changed input
             elif old != manifest:
                 raise MjcoreError(f"{self.directory} holds {other}; give a new folder")
         elif resume and self.count():
@@ -132,6 +134,19 @@ class PartitionPlan:
             if os.path.isdir(os.path.join(self.directory, side)):
                 for path in part_files(os.path.join(self.directory, side)):
                     os.unlink(path)
+
+    def remove_other_parts(self, names: set[str]) -> None:
+        """Remove the parts (and their problem lists and side tables' parts) whose file
+        names are not in ``names``."""
+        for path in part_files(self.directory):
+            name = os.path.basename(path)
+            if name in names:
+                continue
+            stem = name.rsplit(".parquet", 1)[0]
+            for other in [path, os.path.join(self.directory, f"{PROBLEMS_PREFIX}{stem}.json"),
+                          *(os.path.join(self.directory, side, name) for side in self.sides)]:
+                if os.path.exists(other):
+                    os.unlink(other)
 
     def side_path(self, side: str, index: int) -> str:
         """Path of side table ``side``'s part ``index`` (its folder made when missing)."""

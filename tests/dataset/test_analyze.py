@@ -12,7 +12,6 @@ import mjcore
 from mjcore.dataset.analysis import (
     ANALYSIS_COLUMNS,
     BASE_COLUMNS,
-    SIDE_NULLABLE,
     SIDE_TABLES,
     analyze,
     analyze_dir,
@@ -75,14 +74,14 @@ def test_sample_agrees_with_the_single_hand_api(analysed_table):
         best = u.options[0]
         assert (row["best_shanten"], row["best_ukeire"]) == (best.shanten, best.remaining)
         assert _kinds(row["best_discards"]) == sorted(
-            o.discard for o in u.options if (o.shanten, o.remaining) == (best.shanten,
-                                                                        best.remaining))
+            o.discard for o in u.options if o.discard is not None and
+            (o.shanten, o.remaining) == (best.shanten, best.remaining))
         if row["action"] in ("discard", "riichi"):
             made = row["tile"] >> 2
             assert row["made_discard"] == made
             assert row["made_best"] == (made in _kinds(row["best_discards"]))
-            sh, left = options[made]
-            lost = best.remaining - left if sh == best.shanten else best.remaining
+            sh, kept = options[made]
+            lost = best.remaining - kept if sh == best.shanten else best.remaining
             assert row["acceptance_lost"] == lost
         else:
             assert row["made_discard"] is None
@@ -137,7 +136,8 @@ def test_user_tables_with_bad_rows():
     err = [None if pd.isna(e) else e for e in out["analysis_error"]]
     assert err[0] is None and err[1] is None and err[6] is None
     for i in (2, 3, 4, 5, 8):
-        assert isinstance(err[i], str) and ":" in err[i], i
+        text = err[i]
+        assert isinstance(text, str) and ":" in text, i
     assert err[7] is not None and err[7].startswith("discard_not_held")
     assert out["shanten"][0] == 0 and out["made_best"][0]
     assert list(out["waits"][1]) == [27, 28] and list(out["waits_remaining"][1]) == [2, 2]
@@ -187,7 +187,7 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     assert whole.equals(analyze_table(extract_table.slice(0, 6000), n_threads=2)
                         .replace_schema_metadata(None))
     alone = read_table(str(out), with_input=False)
-    assert alone.column_names == ["game", "decision", *ANALYSIS_COLUMNS]
+    assert alone.column_names == list(ANALYSIS_COLUMNS)
 
     with pytest.raises(MjcoreError, match="analysis of another input"):
         analyze_dir(str(tmp_path / "in" / "part-00001.parquet"), str(out))
@@ -203,9 +203,12 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     assert got["made_best"].to_pylist() == [True, None]
 
 
-def test_an_analysed_part_is_a_base_file_and_null_free_side_tables(tmp_path, extract_table):
-    """Each side table holds only the rows its columns apply to, keyed by row, game and
-    decision; read_table puts every value back on its row."""
+def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_table):
+    """The base file has a row per input row (closed tiles and shanten by form packed in 5
+    bytes, the error); the side tables hold only the rows their columns apply to, in the
+    input's order, without keys; read_table builds every column back."""
+    from mjcore._core.discard_analysis import PACKED_BYTES
+
     src = tmp_path / "in"
     src.mkdir()
     pq.write_table(extract_table.slice(0, 3000), src / "part-00000.parquet")
@@ -213,24 +216,60 @@ def test_an_analysed_part_is_a_base_file_and_null_free_side_tables(tmp_path, ext
     analyze_dir(str(src), str(out), workers=1)
     want = analyze_table(extract_table.slice(0, 3000), n_threads=1)
     base = pq.read_table(out / "part-00000.parquet")
-    assert base.column_names == ["game", "decision", *BASE_COLUMNS]
-    for side, columns in SIDE_TABLES.items():
-        table = pq.read_table(out / side / "part-00000.parquet")
-        assert table.column_names == ["row", "game", "decision", *columns]
-        rows = table["row"].to_numpy()
-        assert rows.size and np.all(np.diff(rows) > 0)
-        for name in columns:
-            field = table.schema.field(name)
-            assert field.nullable == (name in SIDE_NULLABLE), name
-            assert table[name].null_count == (want[name].take(pa.array(rows)).null_count)
-            assert table[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist()
-        assert table["decision"].to_pylist() == want["decision"].take(pa.array(rows)).to_pylist()
-        others = np.setdiff1d(np.arange(3000), rows)
-        assert want[columns[0]].take(pa.array(others)).null_count == others.size
+    assert base.column_names == ["packed", "analysis_error"] and base.num_rows == 3000
+    assert base.schema.field("packed").type == pa.binary(len(BASE_COLUMNS))
+    packed = np.frombuffer(base["packed"].combine_chunks().buffers()[1], np.int8)
+    packed = packed.reshape(3000, len(BASE_COLUMNS))
+    for j, name in enumerate(BASE_COLUMNS):
+        have = want[name].to_numpy(zero_copy_only=False)
+        known = ~pd.isna(have)
+        assert known.sum() > 2000 and np.array_equal(packed[known, j], have[known]), name
+    discards = pq.read_table(out / "discards" / "part-00000.parquet")
+    assert discards.column_names == ["packed"]
+    assert discards.schema.field("packed").type == pa.binary(PACKED_BYTES)
+    assert discards.num_rows == 3000 - want["discard_shanten"].null_count
+    waits = pq.read_table(out / "waits" / "part-00000.parquet")
+    assert waits.column_names == list(SIDE_TABLES["waits"])
+    known = pa.array(want["ukeire"].is_valid())
+    for name in SIDE_TABLES["waits"]:
+        assert waits[name].to_pylist() == want[name].filter(known).to_pylist(), name
+    wins = pq.read_table(out / "wins" / "part-00000.parquet")
+    assert wins.column_names == ["row", *SIDE_TABLES["wins"]]
+    rows = wins["row"].to_numpy()
+    assert rows.size and np.array_equal(rows, np.flatnonzero(want["score_status"].is_valid()))
+    for name in SIDE_TABLES["wins"]:
+        assert wins[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist(), name
+    assert read_table(str(out)).equals(want.replace_schema_metadata(None))
     (out / "waits" / "part-00000.parquet").unlink()
     with pytest.raises(MjcoreError, match=r"side table .* is gone"):
         read_table(str(out), ["game", "waits"])
     assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
+
+
+def test_a_redone_extract_is_analysed_again(tmp_path, records_dir):
+    """Analysing a folder again after its extract was redone (other records, fewer parts)
+    does not resume the parts of the old extract; reading an analysis whose input part
+    changed since is an error, not a wrong join."""
+    from mjcore.dataset.extraction import extract
+
+    games = sorted(p for p in records_dir.rglob("*") if p.is_file())
+    ex, out = tmp_path / "ex", tmp_path / "an"
+    extract([str(p) for p in games[:6]], str(ex), workers=1, records_per_partition=2)
+    first = analyze_dir(str(ex), str(out), workers=1)
+    assert first.parts == 3 and first.resumed == 0
+    again = analyze_dir(str(ex), str(out), workers=1)
+    assert again.parts == 0 and again.resumed == 3
+    extract([str(p) for p in games[6:10]], str(ex), workers=1, records_per_partition=2,
+            resume=False)
+    with pytest.raises(MjcoreError, match="changed since it was analysed"):
+        read_table(str(out))
+    redone = analyze_dir(str(ex), str(out), workers=1)
+    assert redone.parts == 2 and redone.resumed == 0
+    assert sorted(p.name for p in out.glob("part-*.parquet")) == [
+        "part-00000.parquet", "part-00001.parquet"]
+    assert not (out / "discards" / "part-00002.parquet").exists()
+    want = analyze_table(extract([str(p) for p in games[6:10]], workers=1), n_threads=1)
+    assert read_table(str(out)).equals(want.replace_schema_metadata(None))
 
 
 def test_the_win_rows_side_table_of_an_extract_is_used_when_it_matches(tmp_path,
