@@ -6,6 +6,8 @@
     python benchmarks/load_service.py --soak           # issue 11: 32 clients on both ports,
                                                        # 600 s after a 30 s warm-up, attack
                                                        # probes in turns
+    python benchmarks/load_service.py --memory-probe   # RSS held by unfinished bodies
+    python benchmarks/load_service.py --probe fields --rounds 5   # one probe, RSS after each
 
 With ``--attack`` (``--soak`` sets it with ``--clients 32 --seconds 600 --warmup 30
 --unary-front``), half the clients send their unary calls to the front, half to the main port,
@@ -43,8 +45,12 @@ import mjcore
 from mjcore import batch
 from mjcore.client import Client
 from mjcore.riichi.batch_scoring import score as score_batch
+from mjcore.service.config import DEFAULT_MAX_MESSAGE_SIZE
 
 KINDS = ("AnalyzeHand", "Score", "StreamShanten", "StreamScore")
+# the raw-socket probes connect from another loopback address: another client host to the
+# server's per-peer shares, as an attacker would be (the well-behaved clients use 127.0.0.1)
+ATTACKER = "127.0.0.2"
 WEIGHTS = (0.70, 0.10, 0.15, 0.05)
 
 
@@ -99,6 +105,7 @@ def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_
 
 
 def main() -> int:
+    global ATTACKER
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=130.0, help="measured load time")
@@ -110,7 +117,22 @@ def main() -> int:
                         help="run the issue 11 attack probes in turns during the load")
     parser.add_argument("--soak", action="store_true",
                         help="--attack --unary-front --clients 32 --seconds 600")
+    parser.add_argument("--attacker", default=ATTACKER,
+                        help="local address the probes connect from [%(default)s]")
+    parser.add_argument("--memory-probe", action="store_true",
+                        help="no load: unfinished max-size bodies from several hosts, RSS")
+    parser.add_argument("--hosts", type=int, default=8, help="--memory-probe: attacker hosts")
+    parser.add_argument("--probe", choices=sorted(ATTACKS),
+                        help="no load: run this attack probe --rounds times, RSS after each")
+    parser.add_argument("--rounds", type=int, default=5, help="--probe: runs")
+    parser.add_argument("--server-args", default="",
+                        help="extra mjcore serve arguments (space-separated)")
     opts = parser.parse_args()
+    ATTACKER = opts.attacker
+    if opts.memory_probe:
+        return memory_probe(opts.hosts, opts.server_args.split())
+    if opts.probe:
+        return probe_rounds(opts.probe, opts.rounds, opts.server_args.split())
     if opts.soak:
         opts.attack = opts.unary_front = True
         opts.clients, opts.seconds = 32, max(opts.seconds, 600.0)
@@ -216,10 +238,10 @@ def _headers(path: str = ANALYZE, *extra: tuple[str, str]) -> list[tuple[str, st
             ("te", "trailers"), *extra]
 
 
-def _connect(port: int, preface: bool = True) -> Any:
+def _connect(port: int, preface: bool = True, source: str | None = None) -> Any:
     import socket
 
-    sock = socket.create_connection(("127.0.0.1", port))
+    sock = socket.create_connection(("127.0.0.1", port), source_address=(source or ATTACKER, 0))
     if preface:
         sock.sendall(PREFACE + _frame(4, 0, 0) + _frame(8, 0, 0, (1 << 30).to_bytes(4, "big")))
     return sock
@@ -318,7 +340,7 @@ def probe_bodies(port: int, unary_port: int) -> None:
     import h2.connection
 
     held = []
-    for p, declared, conns in ((unary_port, 60_000, 8), (port, 60 << 20, 2)):
+    for p, declared, conns in ((unary_port, 60_000, 8), (port, DEFAULT_MAX_MESSAGE_SIZE - 1024, 2)):
         for _ in range(conns):
             sock = _connect(p, preface=False)
             client = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
@@ -398,6 +420,7 @@ def probe_floods(port: int, unary_port: int) -> None:
             sock.close()
 
 
+SERVICE = "/mjcore.v1.HandAnalysisService/"
 ATTACKS = {"stall": probe_stall, "stall flood": probe_stall_flood, "fields": probe_fields,
            "bodies": probe_bodies,
            "connections": probe_connections, "floods": probe_floods}
@@ -415,6 +438,129 @@ def attack_loop(port: int, unary_port: int | None, until: float, runs: dict[str,
             except OSError as err:   # the server may close the attacker at any point
                 print(f"probe {name}: {err}", file=sys.stderr)
             runs[name] = runs.get(name, 0) + 1
+
+
+# -- one probe at a time, and unfinished bodies, with the server's RSS ---------------------------
+
+def _rss_mb(server: Any) -> float:
+    return float(server.memory_info().rss) / 2**20
+
+
+def _warm(port: int, unary_port: int | None) -> None:
+    """A few well-behaved calls of each kind, so the RSS baseline has the caches filled."""
+    fx = Fixtures()
+    errors: list[str] = []
+    stats: dict[str, list[float]] = {k: [] for k in KINDS}
+    now = time.perf_counter()
+    threads = [threading.Thread(target=client_loop, args=(port, unary_port, fx, i, now + 10,
+                                                          now, stats, errors, True))
+               for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(f"warm-up failed: {errors[:3]}")
+
+
+def probe_rounds(name: str, rounds: int, server_args: list[str]) -> int:
+    """Run one attack probe ``rounds`` times against a fresh server; the RSS after each."""
+    unary_port = free_port()
+    with server_process("--workers", "32", "--unary-port", str(unary_port),
+                        *server_args) as (proc, port):
+        server = psutil.Process(proc.pid)
+        _warm(port, unary_port)
+        print(f"{name}: server RSS after warm-up {_rss_mb(server):.1f} MB", flush=True)
+        for i in range(rounds):
+            peak = _rss_mb(server)
+            probe = threading.Thread(target=ATTACKS[name], args=(port, unary_port))
+            probe.start()
+            while probe.is_alive():
+                peak = max(peak, _rss_mb(server))
+                probe.join(0.25)
+            time.sleep(2)
+            print(f"  round {i + 1}: RSS {_rss_mb(server):.1f} MB (peak {peak:.1f} MB)",
+                  flush=True)
+    return 0
+
+
+def memory_probe(hosts: int, server_args: list[str], seconds: float = 8.0) -> int:
+    """From ``hosts`` loopback addresses, 2 connections x 8 calls each announcing a message of
+    the largest size the server takes and sending all but its last byte as fast as the server
+    grants window, held ``seconds``; prints the server's RSS growth and the bytes it took."""
+    import select
+
+    import h2.config
+    import h2.connection
+    import h2.exceptions
+
+    size = DEFAULT_MAX_MESSAGE_SIZE
+    if "--max-message-size" in server_args:
+        size = int(server_args[server_args.index("--max-message-size") + 1])
+    declared = size - 1024            # a message the server would take
+    with server_process(*server_args) as (proc, port):
+        server = psutil.Process(proc.pid)
+        time.sleep(1)
+        base = _rss_mb(server)
+        conns = []
+        for h in range(hosts):
+            for _ in range(2):
+                sock = _connect(port, preface=False, source=f"127.0.0.{2 + h}")
+                sock.setblocking(False)
+                client = h2.connection.H2Connection(
+                    h2.config.H2Configuration(client_side=True))
+                client.initiate_connection()
+                for sid in range(1, 16, 2):
+                    client.send_headers(sid, _headers(SERVICE + "StreamShanten"))
+                    client.send_data(sid, b"\0" + declared.to_bytes(4, "big"))
+                conns.append([sock, client, dict.fromkeys(range(1, 16, 2), 0)])
+        sent = 0
+        peak = base
+        chunk = b"u" * 16384
+        end = time.monotonic() + seconds
+        next_sample = 0.0
+        while time.monotonic() < end and conns:
+            readable = select.select([c[0] for c in conns], [], [], 0.01)[0]
+            for conn in list(conns):
+                sock, client, progress = conn
+                try:
+                    if sock in readable:
+                        data = sock.recv(1 << 20)
+                        if not data:
+                            conns.remove(conn)
+                            continue
+                        client.receive_data(data)
+                    for sid in progress:
+                        with contextlib.suppress(h2.exceptions.H2Error):
+                            window = min(client.local_flow_control_window(sid), 1 << 20,
+                                         declared - 1 - progress[sid])
+                            while window > 0:
+                                n = min(window, client.max_outbound_frame_size, len(chunk))
+                                client.send_data(sid, chunk[:n])
+                                progress[sid] += n
+                                window -= n
+                    out = client.data_to_send()
+                    if out:
+                        sock.setblocking(True)
+                        sock.sendall(out)
+                        sock.setblocking(False)
+                        sent += len(out)
+                except (OSError, h2.exceptions.H2Error):
+                    conns.remove(conn)
+            if time.monotonic() >= next_sample:
+                peak = max(peak, _rss_mb(server))
+                next_sample = time.monotonic() + 0.1
+        held = _rss_mb(server)
+        for sock, *_ in conns:
+            sock.close()
+        time.sleep(3)
+        after = _rss_mb(server)
+    print(f"memory probe: {hosts} hosts x 2 connections x 8 calls announcing {declared} bytes "
+          f"(server {' '.join(server_args) or 'defaults'})")
+    print(f"  body bytes sent {sent / 2**20:.0f} MiB in {seconds:.0f} s; server RSS "
+          f"{base:.1f} MB before, peak {peak:.1f} MB (+{peak - base:.1f}), {held:.1f} MB at "
+          f"the end of the hold, {after:.1f} MB 3 s after closing")
+    return 0
 
 
 def settle_fds(server: Any, start: int, wait: float = 60.0) -> int:

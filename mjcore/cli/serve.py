@@ -99,10 +99,10 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--kernel-threads", default=1, show_default=True, type=click.IntRange(1),
               envvar="MJCORE_KERNEL_THREADS",
               help="Threads per bulk kernel call. [env MJCORE_KERNEL_THREADS]")
-@click.option("--max-message-size", default=64 * 1024 * 1024, show_default=True,
+@click.option("--max-message-size", default=16 * 1024 * 1024, show_default=True,
               type=click.IntRange(1024), envvar="MJCORE_MAX_MESSAGE_SIZE",
               help="Largest request or response in bytes. [env MJCORE_MAX_MESSAGE_SIZE]")
-@click.option("--max-batch", default=1 << 20, show_default=True, type=click.IntRange(1),
+@click.option("--max-batch", default=1 << 18, show_default=True, type=click.IntRange(1),
               envvar="MJCORE_MAX_BATCH",
               help="Most hands in one bulk batch; more is RESOURCE_EXHAUSTED. "
                    "[env MJCORE_MAX_BATCH]")

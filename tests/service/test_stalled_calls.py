@@ -232,6 +232,23 @@ def test_the_main_port_buffers_whole_messages_only_for_max_receiving_calls():
         server.shutdown(0, 0)
 
 
+def test_one_host_buffers_whole_messages_only_for_its_receiving_share():
+    server = build(ServerConfig(port=0, drain=0, grace=1, max_receiving=16,
+                                max_receiving_per_peer=2, max_message_size=1 << 20,
+                                receive_timeout=10))
+    server.main.slots.evictable_after = 0.05
+    server.start()
+    raw = Raw(server.port, preface=False, source=ATTACKER)
+    try:
+        # 16 calls announcing 1,000,000-byte messages from one host, under the process cap
+        accepted = _fill(raw, 16, 1_000_000)
+        assert accepted <= 2 * 1_000_000 + 16 * 160 * 1024, accepted
+        assert server.slots.evicted >= 14
+    finally:
+        raw.close()
+        server.shutdown(0, 0)
+
+
 def test_open_health_watches_hold_no_worker():
     """Watch streams stay open as long as their clients like; each used to hold a worker."""
     import grpc
