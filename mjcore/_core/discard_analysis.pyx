@@ -262,48 +262,49 @@ cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire) noexcep
 
 def pack_discards(const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
                   const i8[::1] best_shanten, const i16[::1] made, const i64[::1] rows,
-                  u8[:, ::1] out):
-    """Pack the discards of ``rows`` (14-3k tile rows analysed) into ``out`` (len(rows),
-    PACKED_BYTES). Returns -1, or the first row whose discards do not fit: more than 14
-    kinds held, or a discard leaving the shanten other than the best or one above (one
-    exchange changes the shanten by at most one, so this does not happen)."""
+                  u8[:, ::1] records, Py_ssize_t at):
+    """Pack the discards of ``rows`` (14-3k tile rows analysed) into bytes ``at`` ..
+    ``at + PACKED_BYTES`` of their rows of ``records``. Returns -1, or the first row whose
+    discards do not fit: more than 14 kinds held, or a discard leaving the shanten other
+    than the best or one above (one exchange changes the shanten by at most one, so this
+    does not happen)."""
     cdef Py_ssize_t m = rows.shape[0], j, r = -1, n = discard_shanten.shape[0]
-    if out.shape[0] != m or out.shape[1] != PACKED or discard_ukeire.shape[0] != n or \
-            best_shanten.shape[0] != n or made.shape[0] != n or \
-            discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
+    if records.shape[0] != n or at < 0 or records.shape[1] < at + PACKED or \
+            discard_ukeire.shape[0] != n or best_shanten.shape[0] != n or made.shape[0] != n \
+            or discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
         raise ValueError("pack_discards: arrays of different lengths")
     with nogil:
         for j in range(m):
             r = rows[j]
             if r < 0 or r >= n or pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0],
-                                            best_shanten[r], made[r], &out[j, 0]) != 0:
+                                            best_shanten[r], made[r], &records[r, at]) != 0:
                 break
             r = -1
     return r
 
 
-def unpack_discards(const u8[:, ::1] packed, const i64[::1] rows, i16[::1] made,
-                    i8[:, ::1] discard_shanten, u8[:, ::1] discard_ukeire, i8[:, ::1] small,
-                    i16[:, ::1] wide, u64[:, ::1] masks):
-    """The inverse of pack_discards: row ``rows[j]`` of the (N, ...) outputs (laid out as
-    analyse's) from ``packed[j]``: the made discard, discard_shanten and discard_ukeire, and
-    the best and made discard fields, ranked as analyse ranks them. Returns -1, or the first
-    j whose bytes are not a packed row."""
+def unpack_discards(const u8[:, ::1] records, Py_ssize_t at, const i64[::1] rows,
+                    i16[::1] made, i8[:, ::1] discard_shanten, u8[:, ::1] discard_ukeire,
+                    i8[:, ::1] small, i16[:, ::1] wide, u64[:, ::1] masks):
+    """The inverse of pack_discards: for each row of ``rows``, from bytes ``at`` .. of its
+    record, the made discard, discard_shanten and discard_ukeire, and the best and made
+    discard fields ranked as analyse ranks them (outputs laid out as analyse's). Returns -1,
+    or the first row whose bytes are not packed discards."""
     cdef Py_ssize_t m = rows.shape[0], j, bad = -1, r, n = discard_shanten.shape[0]
-    if packed.shape[0] != m or packed.shape[1] != PACKED or made.shape[0] != n or \
-            discard_ukeire.shape[0] != n or small.shape[1] != n or wide.shape[1] != n or \
-            masks.shape[1] != n or small.shape[0] != 8 or wide.shape[0] != 4 or \
-            masks.shape[0] != 2 or discard_shanten.shape[1] != 34 or \
+    if records.shape[0] != n or at < 0 or records.shape[1] < at + PACKED or \
+            made.shape[0] != n or discard_ukeire.shape[0] != n or small.shape[1] != n or \
+            wide.shape[1] != n or masks.shape[1] != n or small.shape[0] != 8 or \
+            wide.shape[0] != 4 or masks.shape[0] != 2 or discard_shanten.shape[1] != 34 or \
             discard_ukeire.shape[1] != 34:
         raise ValueError("unpack_discards: arrays of different lengths")
     with nogil:
         for j in range(m):
             r = rows[j]
             if r < 0 or r >= n or \
-                    unpack_row(&packed[j, 0], &made[r], &discard_shanten[r, 0],
+                    unpack_row(&records[r, at], &made[r], &discard_shanten[r, 0],
                                &discard_ukeire[r, 0]) != 0 or \
                     rank_discards(&discard_shanten[r, 0], &discard_ukeire[r, 0], made[r],
                                   &small[0, r], &wide[0, r], &masks[0, r], n) != ST_OK:
-                bad = j
+                bad = r
                 break
     return bad

@@ -151,9 +151,10 @@ class _Hands:
 
 def _column(table: Any, name: str) -> Any:
     """A column as one array (no copy when it has one chunk), or None when missing."""
-    if name not in table.column_names:
+    index = table.schema.get_field_index(name)
+    if index < 0:
         return None
-    col = table.column(name)
+    col = table.column(index)
     return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
 
 
@@ -175,13 +176,16 @@ def _is_in(col: Any, values: tuple[str, ...]) -> np.ndarray:
     import pyarrow.compute as pc
 
     if pa.types.is_dictionary(col.type):          # decided once per distinct value
-        hit = _is_in(col.dictionary, values)
-        if hit.size and not col.null_count:
+        hit = np.fromiter((v in values for v in col.dictionary.to_pylist()), bool,
+                          len(col.dictionary)) if len(col.dictionary) <= 64 else \
+            _is_in(col.dictionary, values)
+        if not hit.any():
+            return np.zeros(len(col), bool)
+        if not col.null_count:
             picked: np.ndarray = hit[col.indices.to_numpy(zero_copy_only=False)]
             return picked
         index = pc.fill_null(col.indices, -1).to_numpy(zero_copy_only=False)
-        return np.where(index >= 0, hit[np.maximum(index, 0)], False) if hit.size else \
-            np.zeros(len(col), bool)
+        return np.where(index >= 0, hit[np.maximum(index, 0)], False)
     if not pa.types.is_string(col.type):
         col = pc.cast(col, pa.string())
     hit = pc.is_in(col, value_set=pa.array(values, pa.string()))
@@ -660,28 +664,27 @@ def win_inputs(table: Any, h: _Hands, ok: np.ndarray, wins: Any = None
         source = table.take(pa.array(rows))
     if not rows.size:
         return None
-    names = [c for c in WinInputs.COLUMNS if c in source.column_names]
+    have = set(source.column_names)
+    names = [c for c in WinInputs.COLUMNS if c in have]
     return rows, WinInputs.of(source.select(names), h.counts[rows])
 
 
 # ---- the files of an analysed Parquet part ------------------------------------------------------
 # An analysed part of a Parquet input stores only what the analysis adds, in its input part's
-# row order (SCHEMA.md): a base file of every row (`packed`: closed tiles and shanten by form,
-# and `analysis_error`) and three side tables of the rows their columns apply to, found from
-# the base file: `discards` (the analysed 14-3k tile rows, `packed` by
-# discard_analysis.pack_discards), `waits` (the analysed 13-3k tile rows) and `wins` (the
-# scored win rows, with their `row`). read_part builds the analysis columns back from them.
+# row order (SCHEMA.md): a base file of one `analysis` record per row (closed tiles, shanten
+# by form, and the discards of a 14-3k tile row or the waits of a 13-3k tile row), a side
+# table of the scored win rows (`wins`, with their `row`), and the part's problem list, which
+# holds the rows' errors. read_part builds the analysis columns back from them.
 
 FORM_COLUMNS = ("shanten_standard", "shanten_chiitoitsu", "shanten_kokushi")
-BASE_COLUMNS = ("tiles", "shanten", *FORM_COLUMNS)     # the bytes of the base file's `packed`
+BASE_COLUMNS = ("tiles", "shanten", *FORM_COLUMNS)     # the first bytes of a record (int8)
+DETAIL_AT = len(BASE_COLUMNS)          # then the discards (pack_discards) or the waits:
+WAITS_LEFT_AT = 7                      # ukeire (int16), the waits (34-bit set), copies left
+RECORD_BYTES = DETAIL_AT + _k.PACKED_BYTES
 # the analysis columns each side table gives
-SIDE_TABLES = {
-    "discards": ("discard_shanten", "discard_ukeire", "best_discards", "best_shanten",
-                 "best_ukeire", "made_discard", "made_shanten", "made_ukeire", "made_best",
-                 "acceptance_lost"),
-    "waits": ("ukeire", "waits", "waits_remaining"),
-    "wins": ("score_status", "score_han", "score_fu", "score_points", "score_yakuman"),
-}
+SIDE_TABLES = {"wins": ("score_status", "score_han", "score_fu", "score_points",
+                        "score_yakuman")}
+OLD_SIDE_TABLES = ("discards", "waits")   # of the layout before mjcore.dataset.analyze/4
 SIDE_KEY = "mjcore.side_tables"      # metadata of a base file: its side tables
 STAMP_KEY = "mjcore.input_stamp"     # ... and its input part when analysed: rows, bytes, mtime
 
@@ -711,57 +714,53 @@ def _split_tables(a: _Analysed) -> dict[str, Any]:
     import pyarrow as pa
 
     res = a.res
-
-    def table(columns: dict[str, Any], nullable: tuple[str, ...] = ()) -> Any:
-        return pa.Table.from_arrays(list(columns.values()), schema=pa.schema(
-            [pa.field(k, v.type, nullable=k in nullable) for k, v in columns.items()]))
-
-    packed = np.empty((a.n, len(BASE_COLUMNS)), np.int8)
+    records = np.empty((a.n, RECORD_BYTES), np.uint8)
     for j, name in enumerate(BASE_COLUMNS):
-        packed[:, j] = getattr(res, name)
-    base = table({"packed": _dense(packed, pa.binary(len(BASE_COLUMNS))),
-                  "analysis_error": _sparse_strings(a.error, a.n)}, ("analysis_error",))
+        records[:, j] = getattr(res, name).view(np.uint8)
     rows = np.flatnonzero(a.is14)
-    discards = np.empty((rows.size, _k.PACKED_BYTES), np.uint8)
     bad = _k.pack_discards(res.discard_shanten, res.discard_ukeire, res.best_shanten,
-                           np.ascontiguousarray(a.made, np.int16), rows, discards)
+                           np.ascontiguousarray(a.made, np.int16), rows, records, DETAIL_AT)
     if bad >= 0:
         raise MjcoreError(f"row {bad}: its discards do not fit the packed layout")
+    rest = np.flatnonzero(~a.is14)
+    records[rest, DETAIL_AT:] = 0
     rows = np.flatnonzero(a.is13)
-    w_off = _offsets(np.searchsorted(rows, a.w_rows), rows.size)
-    every = np.ones(rows.size, bool)
+    waits = records[rows, DETAIL_AT:]
+    waits[:, :2] = res.ukeire[rows].astype("<i2").view(np.uint8).reshape(-1, 2)
+    waits[:, 2:WAITS_LEFT_AT] = res.waits[rows].astype("<u8").view(np.uint8).reshape(
+        -1, 8)[:, :WAITS_LEFT_AT - 2]
+    at = np.arange(a.w_rows.size) - np.searchsorted(a.w_rows, a.w_rows)  # wait's place in row
+    if at.size and at.max() >= _k.PACKED_BYTES - WAITS_LEFT_AT:
+        raise MjcoreError("a hand with more waits than the packed layout holds")
+    waits[np.searchsorted(rows, a.w_rows), WAITS_LEFT_AT + at] = a.w_left.view(np.uint8)
+    records[rows, DETAIL_AT:] = waits
     won = a.score_values[:, 0] >= 0
-    return {"": base,
-            "discards": table({"packed": _dense(discards, pa.binary(_k.PACKED_BYTES))}),
-            "waits": table({"ukeire": _dense(res.ukeire[rows], pa.int16()),
-                            "waits": _list_array(w_off, a.w_kinds, pa.int8(), every),
-                            "waits_remaining": _list_array(w_off, a.w_left, pa.int8(),
-                                                           every)}),
-            "wins": table({"row": pa.array(a.score_rows.astype(np.int32)),
-                           "score_status": pa.array(a.score_status, pa.string()),
-                           **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()),
-                                            won, t)
-                              for j, (name, t) in enumerate(_score_types())}},
-                          tuple(name for name, _t in _score_types()))}
+    wins = {"row": pa.array(a.score_rows.astype(np.int32)),
+            "score_status": pa.array(a.score_status, pa.string()),
+            **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()), won, t)
+               for j, (name, t) in enumerate(_score_types())}}
+    return {"": pa.Table.from_arrays([_dense(records, pa.binary(RECORD_BYTES))], schema=pa.schema(
+                [pa.field("analysis", pa.binary(RECORD_BYTES), nullable=False)])),
+            "wins": pa.Table.from_arrays(list(wins.values()), schema=pa.schema(
+                [pa.field(k, v.type, nullable=k not in ("row", "score_status"))
+                 for k, v in wins.items()]))}
 
 
-def _unsplit(where: str, base: Any, sides: dict[str, Any]) -> _Analysed:
-    """The analysis an analysed part's files store (``sides``: the side tables read; the
-    columns of those not read come back empty)."""
+def _unsplit(where: str, base: Any, error: dict[int, str], wins: Any) -> _Analysed:
+    """The analysis an analysed part's files store: its base table, the errors of its rows
+    and its wins table (None: not read, the score columns come back empty)."""
     import pyarrow as pa
 
     n = base.num_rows
-    packed = _column(base, "packed")
-    if packed is None or packed.type != pa.binary(len(BASE_COLUMNS)) or packed.null_count:
-        raise MjcoreError(f"{where}: not an analysed part (no packed column)")
-    by_form = per_kind_bytes(packed, len(BASE_COLUMNS)).view(np.int8)
-    errors = _column(base, "analysis_error")
-    bad = np.flatnonzero(errors.is_valid().to_numpy(zero_copy_only=False)) \
-        if errors is not None and errors.null_count < n else np.zeros(0, np.int64)
-    error = dict(zip(bad.tolist(), errors.take(pa.array(bad)).to_pylist(), strict=True)) \
-        if bad.size else {}
+    col = _column(base, "analysis")
+    if col is None or col.type != pa.binary(RECORD_BYTES) or col.null_count:
+        raise MjcoreError(f"{where}: not an analysed part (no analysis column of "
+                          f"{RECORD_BYTES} bytes)")
+    records = per_kind_bytes(col, RECORD_BYTES)
+    if error and max(error) >= n:
+        raise MjcoreError(f"{where}: its problem list names a row outside its {n} rows")
     ok = np.ones(n, bool)
-    ok[bad] = False
+    ok[np.fromiter(error, np.int64, len(error))] = False
     small = np.zeros((len(_k.SMALL_ROWS), n), np.int8)
     wide = np.zeros((len(_k.WIDE_ROWS), n), np.int16)
     masks = np.zeros((len(_k.MASK_ROWS), n), np.uint64)
@@ -769,41 +768,27 @@ def _unsplit(where: str, base: Any, sides: dict[str, Any]) -> _Analysed:
     d_ukeire = np.zeros((n, HAND_BYTES), np.uint8)
     made = np.full(n, -1, np.int16)
     for j, name in enumerate(BASE_COLUMNS):
-        small[_k.SMALL_ROWS[name]] = by_form[:, j]
+        small[_k.SMALL_ROWS[name]] = records[:, j].view(np.int8)
     is13, is14 = _tile_rows(small[_k.SMALL_ROWS["tiles"]], ok)
-
-    def rows_of(side: str, rows: np.ndarray) -> Any:
-        table = sides[side]
-        if table.num_rows != rows.size:
-            raise MjcoreError(f"{where}: its {side} table has {table.num_rows} rows, its base "
-                              f"file {rows.size}")
-        return table
-
     small[_k.SMALL_ROWS["made_best"]] = -1
-    if sides.get("discards") is not None:
-        rows = np.flatnonzero(is14)
-        col = _column(rows_of("discards", rows), "packed")
-        if col is None or col.type != pa.binary(_k.PACKED_BYTES) or col.null_count:
-            raise MjcoreError(f"{where}: its discards table has no packed column")
-        at = _k.unpack_discards(per_kind_bytes(col, _k.PACKED_BYTES), rows, made, d_shanten,
-                                d_ukeire, small, wide, masks)
-        if at >= 0:
-            raise MjcoreError(f"{where}: row {at} of its discards table is not a packed row")
-    w_rows = np.zeros(0, np.int64)
-    w_kinds = w_left = np.zeros(0, np.int8)
-    if sides.get("waits") is not None:
-        rows = np.flatnonzero(is13)
-        waits = rows_of("waits", rows)
-        wide[_k.WIDE_ROWS["ukeire"], rows] = _small_ints(_column(waits, "ukeire"), rows.size, 0)
-        w_kinds, offsets = _list_values(_column(waits, "waits"))
-        w_left, _ = _list_values(_column(waits, "waits_remaining"))
-        w_rows = np.repeat(rows, np.diff(offsets))
-        w_kinds, w_left = w_kinds.astype(np.int8), w_left.astype(np.int8)
+    bad = _k.unpack_discards(records, DETAIL_AT, np.flatnonzero(is14), made, d_shanten,
+                             d_ukeire, small, wide, masks)
+    if bad >= 0:
+        raise MjcoreError(f"{where}: row {bad}: its record does not hold packed discards")
+    rows = np.flatnonzero(is13)
+    waits = records[rows, DETAIL_AT:]
+    wide[_k.WIDE_ROWS["ukeire"], rows] = np.ascontiguousarray(waits[:, :2]).view("<i2")[:, 0]
+    kinds = np.zeros((rows.size, 8), np.uint8)
+    kinds[:, :WAITS_LEFT_AT - 2] = waits[:, 2:WAITS_LEFT_AT]
+    sub, w_kinds = _kinds_of(kinds.view("<u8")[:, 0].astype(np.uint64))
+    at = np.arange(sub.size) - np.searchsorted(sub, sub)
+    if at.size and at.max() >= _k.PACKED_BYTES - WAITS_LEFT_AT:
+        raise MjcoreError(f"{where}: a record with more waits than it holds")
+    w_left = waits[sub, WAITS_LEFT_AT + at].view(np.int8)
     score_rows = np.zeros(0, np.int64)
     score_status: list[str] = []
     score_values = np.zeros((0, 4), np.int64)
-    if sides.get("wins") is not None:
-        wins = sides["wins"]
+    if wins is not None:
         score_rows = _small_ints(_column(wins, "row"), wins.num_rows, 0)
         if score_rows.size and (score_rows.min() < 0 or score_rows.max() >= n):
             raise MjcoreError(f"{where}: a row of its wins table outside its {n} rows")
@@ -817,8 +802,8 @@ def _unsplit(where: str, base: Any, sides: dict[str, Any]) -> _Analysed:
     values["discard_ukeire"] = d_ukeire
     res = batch.BatchResult(np.where(ok, 0, -1).astype(np.int8), values)
     return _Analysed(error, made, res, ok, is13, is14,
-                     is14 & (small[_k.SMALL_ROWS["made_best"]] >= 0), w_rows, w_kinds, w_left,
-                     score_rows, score_status, score_values)
+                     is14 & (small[_k.SMALL_ROWS["made_best"]] >= 0), rows[sub],
+                     w_kinds.astype(np.int8), w_left, score_rows, score_status, score_values)
 
 
 _MELD_KINDS = {"chi": 0, "pon": 1, "kan": 2, "ankan": 3, "kakan": 4}
@@ -1284,8 +1269,12 @@ def _wins_of(wins: Any, table: Any, schema: Any) -> bool:
             not pa.types.is_integer(wins.schema.field("row").type):
         return False
     rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS))
-    return bool(np.array_equal(wins.column("row").to_numpy(), rows) and
-                _column(wins, "tile").equals(_column(table, "tile").take(pa.array(rows))))
+    if not np.array_equal(wins.column("row").to_numpy(), rows):
+        return False
+    tile, win_tile = _column(table, "tile"), _column(wins, "tile")
+    if tile.null_count or win_tile.null_count:
+        return bool(win_tile.equals(tile.take(pa.array(rows))))
+    return bool(np.array_equal(win_tile.to_numpy(), tile.to_numpy()[rows]))
 
 
 def _part_rows(source: Any) -> int:
@@ -1334,7 +1323,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
     ``dask``: a scheduler address, a ``Client``, or ``"local"`` for a local cluster of one
     single-threaded worker process per core."""
     parts = input_parts(source, rows_per_part)
-    plan = PartitionPlan(out, SIDE_TABLES)
+    plan = PartitionPlan(out, (*SIDE_TABLES, *OLD_SIDE_TABLES))
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
                 "schema": "mjcore.dataset.analyze/4"}
     if not os.path.isdir(source):            # a file's parts are redone when it changes
@@ -1541,24 +1530,27 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
 
 
 def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
-    """The ``columns`` of an analysed part's own files (base file and side tables), in the
-    base file's rows."""
+    """The ``columns`` of an analysed part's own files (base file, side tables and problem
+    list), in the base file's rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     sides = (schema.metadata or {}).get(SIDE_KEY.encode())
     if sides is None:
         return pq.read_table(f, columns=[c for c in columns if c in schema.names])
-    base = pq.read_table(f)
-    tables: dict[str, Any] = {}
-    for side in sides.decode().split(","):
-        if not set(SIDE_TABLES.get(side, ())) & set(columns):
-            continue
-        path = side_path(f, side)
+    wins = None
+    if set(SIDE_TABLES["wins"]) & set(columns):
+        path = side_path(f, "wins")
         if not os.path.exists(path):
             raise MjcoreError(f"{f}: its side table {path} is gone")
-        tables[side] = pq.read_table(path)
-    cols = _columns(_unsplit(f, base, tables))
+        wins = pq.read_table(path)
+    problems = os.path.join(os.path.dirname(f), _problems_file(os.path.basename(f)))
+    if not os.path.exists(problems):
+        raise MjcoreError(f"{f}: its problem list {problems} is gone")
+    with open(problems) as pf:
+        error = {int(p["row"]): f"{p['reason']}: {p['detail']}" for p in json.load(pf)
+                 if p.get("row", -1) >= 0}
+    cols = _columns(_unsplit(f, pq.read_table(f), error, wins))
     fields = {fl.name: fl for fl in analysis_fields()}
     wanted = [c for c in columns if c in cols]
     return pa.Table.from_arrays([cols[c] for c in wanted],

@@ -50,9 +50,16 @@ LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
 HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-width, fast to read)
 # an extract part is lz4 with dictionary pages on every column but the 34-byte hands (nearly
-# all distinct): the analysis reads it in 106 ms against 146 ms for zstd with dictionary pages
-# on the text only, 35 MB instead of 17 MB (BENCHMARKS.md "analyse step, split")
-NO_DICTIONARY_COLUMNS = ("counts", "visible")
+# all distinct), which are stored plain: the analysis reads the archive's extract in about
+# 47 ms against 69 ms with the hands lz4 too (132 MB instead of 37 MB) and 146 ms for zstd
+# with dictionary pages on the text only (17 MB) (BENCHMARKS.md "analyse step" sections)
+PLAIN_COLUMNS = ("counts", "visible")
+
+
+def write_options(column_names: list[str]) -> dict[str, Any]:
+    """pyarrow.parquet.write_table's options for an extract part or its side table."""
+    return {"compression": {c: "none" if c in PLAIN_COLUMNS else "lz4" for c in column_names},
+            "use_dictionary": [c for c in column_names if c not in PLAIN_COLUMNS]}
 
 
 def win_rows(table: Any) -> Any:
@@ -749,14 +756,14 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     table = cols.table()
     res = PartitionResult(index, table.num_rows, len(items), problems)
     if out_dir is not None:
-        options = {"compression": "lz4", "use_dictionary": [
-            c for c in table.column_names if c not in NO_DICTIONARY_COLUMNS]}
         os.makedirs(os.path.join(out_dir, WINS_TABLE), exist_ok=True)
-        write_table_atomic(win_rows(table), os.path.join(out_dir, WINS_TABLE,
-                                                         partition_name(index)), **options)
+        wins = win_rows(table)
+        write_table_atomic(wins, os.path.join(out_dir, WINS_TABLE, partition_name(index)),
+                           **write_options(wins.column_names))
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
-        write_table_atomic(table, os.path.join(out_dir, partition_name(index)), **options)
+        write_table_atomic(table, os.path.join(out_dir, partition_name(index)),
+                           **write_options(table.column_names))
         return res, None
     return res, table
 

@@ -12,6 +12,8 @@ import mjcore
 from mjcore.dataset.analysis import (
     ANALYSIS_COLUMNS,
     BASE_COLUMNS,
+    DETAIL_AT,
+    RECORD_BYTES,
     SIDE_TABLES,
     analyze,
     analyze_dir,
@@ -204,11 +206,10 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
 
 
 def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_table):
-    """The base file has a row per input row (closed tiles and shanten by form packed in 5
-    bytes, the error); the side tables hold only the rows their columns apply to, in the
-    input's order, without keys; read_table builds every column back."""
-    from mjcore._core.discard_analysis import PACKED_BYTES
-
+    """The base file has one record per input row, in order, without keys (closed tiles,
+    shanten by form, then the discards of a 14-3k or the waits of a 13-3k tile row); the
+    wins table holds the scored win rows; the errors are in the problem list. read_table
+    builds every column back."""
     src = tmp_path / "in"
     src.mkdir()
     pq.write_table(extract_table.slice(0, 3000), src / "part-00000.parquet")
@@ -216,23 +217,21 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
     analyze_dir(str(src), str(out), workers=1)
     want = analyze_table(extract_table.slice(0, 3000), n_threads=1)
     base = pq.read_table(out / "part-00000.parquet")
-    assert base.column_names == ["packed", "analysis_error"] and base.num_rows == 3000
-    assert base.schema.field("packed").type == pa.binary(len(BASE_COLUMNS))
-    packed = np.frombuffer(base["packed"].combine_chunks().buffers()[1], np.int8)
-    packed = packed.reshape(3000, len(BASE_COLUMNS))
+    assert base.column_names == ["analysis"] and base.num_rows == 3000
+    assert base.schema.field("analysis").type == pa.binary(RECORD_BYTES)
+    records = np.frombuffer(base["analysis"].combine_chunks().buffers()[1], np.uint8)
+    records = records.reshape(3000, RECORD_BYTES)
     for j, name in enumerate(BASE_COLUMNS):
         have = want[name].to_numpy(zero_copy_only=False)
         known = ~pd.isna(have)
-        assert known.sum() > 2000 and np.array_equal(packed[known, j], have[known]), name
-    discards = pq.read_table(out / "discards" / "part-00000.parquet")
-    assert discards.column_names == ["packed"]
-    assert discards.schema.field("packed").type == pa.binary(PACKED_BYTES)
-    assert discards.num_rows == 3000 - want["discard_shanten"].null_count
-    waits = pq.read_table(out / "waits" / "part-00000.parquet")
-    assert waits.column_names == list(SIDE_TABLES["waits"])
-    known = pa.array(want["ukeire"].is_valid())
-    for name in SIDE_TABLES["waits"]:
-        assert waits[name].to_pylist() == want[name].filter(known).to_pylist(), name
+        assert known.sum() > 2000, name
+        assert np.array_equal(records[known, j].view(np.int8), have[known]), name
+    rows13 = np.flatnonzero(want["ukeire"].is_valid())
+    ukeire = records[rows13, DETAIL_AT:DETAIL_AT + 2].copy().view("<i2")[:, 0]
+    assert rows13.size > 50 and ukeire.tolist() == want["ukeire"].drop_null().to_pylist()
+    other = np.setdiff1d(np.arange(3000), np.r_[rows13, np.flatnonzero(
+        want["discard_shanten"].is_valid())])
+    assert not records[other, DETAIL_AT:].any()
     wins = pq.read_table(out / "wins" / "part-00000.parquet")
     assert wins.column_names == ["row", *SIDE_TABLES["wins"]]
     rows = wins["row"].to_numpy()
@@ -240,10 +239,14 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
     for name in SIDE_TABLES["wins"]:
         assert wins[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist(), name
     assert read_table(str(out)).equals(want.replace_schema_metadata(None))
-    (out / "waits" / "part-00000.parquet").unlink()
-    with pytest.raises(MjcoreError, match=r"side table .* is gone"):
-        read_table(str(out), ["game", "waits"])
     assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
+    (out / "wins" / "part-00000.parquet").unlink()
+    with pytest.raises(MjcoreError, match=r"side table .* is gone"):
+        read_table(str(out), ["game", "score_points"])
+    assert read_table(str(out), ["waits"])["waits"].equals(want["waits"])
+    (out / "_problems-part-00000.json").unlink()
+    with pytest.raises(MjcoreError, match=r"problem list .* is gone"):
+        read_table(str(out), ["waits"])
 
 
 def test_a_redone_extract_is_analysed_again(tmp_path, records_dir):
