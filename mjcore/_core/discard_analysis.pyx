@@ -12,6 +12,70 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
     int __builtin_popcountll(unsigned long long) noexcept nogil
 
+# Two byte operations of pack_records, with SSE2 and BMI2 where the build has them and a
+# portable form everywhere: the 34-bit set of the kinds whose byte in a row is a value, and
+# the bytes of the kinds in a set, in kind order (at most 8 bytes written past the last).
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    #endif
+    static inline uint64_t mj_kinds_equal(const int8_t* row, int value) {
+        uint64_t tail = (uint64_t)(row[32] == (int8_t)value) |
+                        (uint64_t)(row[33] == (int8_t)value) << 1;
+    #if defined(__SSE2__)
+        __m128i v = _mm_set1_epi8((char)value);
+        uint64_t lo = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)row), v));
+        uint64_t hi = (uint32_t)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(row + 16)), v));
+        return lo | hi << 16 | tail << 32;
+    #else
+        uint64_t out = tail << 32;
+        for (int g = 0; g < 4; g++) {          /* eight bytes at a time: a zero-byte test */
+            uint64_t x, y, t;
+            memcpy(&x, row + 8 * g, 8);
+            y = x ^ ((uint64_t)(uint8_t)value * 0x0101010101010101ULL);
+            t = ~((((y & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | y) |
+                  0x7F7F7F7F7F7F7F7FULL);
+            #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            out |= (((t >> 7) * 0x0102040810204080ULL) >> 56) << (8 * g);
+            #else
+            for (int j = 0; j < 8; j++)
+                out |= (uint64_t)(row[8 * g + j] == (int8_t)value) << (8 * g + j);
+            #endif
+        }
+        return out;
+    #endif
+    }
+    static inline uint8_t* mj_select_bytes(const uint8_t* src, uint64_t kinds, uint8_t* out) {
+    #if defined(__BMI2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        for (int g = 0; g < 5; g++) {
+            uint64_t m = (kinds >> (8 * g)) & 0xFF, x = 0, picked;
+            if (!m)
+                continue;
+            memcpy(&x, src + 8 * g, g < 4 ? 8 : 2);
+            picked = _pext_u64(x, _pdep_u64(m, 0x0101010101010101ULL) * 0xFF);
+            memcpy(out, &picked, 8);
+            out += __builtin_popcountll(m);
+        }
+    #else
+        while (kinds) {
+            *out++ = src[__builtin_ctzll(kinds)];
+            kinds &= kinds - 1;
+        }
+    #endif
+        return out;
+    }
+    """
+    u64 mj_kinds_equal(const i8* row, int value) noexcept nogil
+    u8* mj_select_bytes(const u8* src, u64 kinds, u8* out) noexcept nogil
+
 from mjcore._core.types cimport (PackedHand, i64, ST_OK, ST_BAD_TOTAL, ST_BAD_MELDS,
                                  ST_DISCARD_NOT_HELD)
 from mjcore._core.shanten cimport (pack_counts, check_forms, shanten_forms, advance_forms,
@@ -31,7 +95,7 @@ MASK_ROWS = {"waits": 0, "best_discards": 1}
 DISCARD_NOT_HELD = ST_DISCARD_NOT_HELD
 NOT_HELD_SHANTEN = NOT_HELD
 
-# A 14-3k tile row's discards packed in PACKED_BYTES (pack_discards): the kinds held and
+# A 14-3k tile row's discards packed in PACKED_BYTES (pack_records): the kinds held and
 # those whose discard leaves the shanten one above the best (34-bit sets, 5 bytes each,
 # little-endian), the best shanten (int8), the kind discarded (int8, -1 none) and the ukeire
 # after discarding each held kind, in kind order (at most 14 kinds; the rest 0).
@@ -59,8 +123,8 @@ cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made,
     cdef int f3[3]
     cdef i8 after[34]
     cdef u64 adv[34]
-    cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0
-    cdef int k, c, s, total = 0
+    cdef u64 r1 = 0, r2 = 0, r4 = 0, bit, mask = 0, held = 0, best = 0
+    cdef int k, c, s, total = 0, best_key = 1 << 30
     memset(d_shanten, NOT_HELD, 34)
     memset(d_ukeire, 0, 34)
     for k in range(7):
@@ -109,32 +173,38 @@ cdef int analyse_row(const u8* counts, int n_melds, const u8* visible, int made,
     if s < -1:
         return s
     for k in range(34):
-        if after[k] != NOT_HELD:
-            d_shanten[k] = after[k]
-            d_ukeire[k] = <u8>weighted(adv[k], r1, r2, r4)
-    return rank_discards(d_shanten, d_ukeire, made, small, wide, masks, n)
+        if after[k] == NOT_HELD:
+            continue
+        c = weighted(adv[k], r1, r2, r4)
+        d_shanten[k] = after[k]
+        d_ukeire[k] = <u8>c
+        held |= (<u64>1) << k
+        rank_one(k, after[k], c, &best_key, &best)
+    return finish_rank(d_shanten, d_ukeire, held, best, best_key, made, small, wide, masks, n)
 
 
-cdef int rank_discards(const i8* d_shanten, const u8* d_ukeire, int made, i8* small,
-                       i16* wide, u64* masks, Py_ssize_t n) noexcept nogil:
-    """From the shanten and ukeire after each discard (NOT_HELD: kind not held): the
-    efficiency-best discards, their shanten and ukeire, and how ``made`` compares."""
-    cdef u64 held = 0, best = 0
-    cdef int k, key, best_key = 1 << 30, made_key
+cdef inline void rank_one(int k, int shanten, int ukeire, int* best_key,
+                          u64* best) noexcept nogil:
+    """Rank the discard of kind ``k`` among those seen so far: smaller keys are better
+    (shanten first, then more tiles); ``best`` collects the kinds of the best key."""
+    cdef int key = shanten * 1024 - ukeire
+    if key < best_key[0]:
+        best_key[0] = key
+        best[0] = 0
+    if key == best_key[0]:
+        best[0] |= (<u64>1) << k
+
+
+cdef inline int finish_rank(const i8* d_shanten, const u8* d_ukeire, u64 held, u64 best,
+                            int best_key, int made, i8* small, i16* wide, u64* masks,
+                            Py_ssize_t n) noexcept nogil:
+    """After ranking every held kind: the best discards, their shanten and ukeire, and how
+    the discard ``made`` compares."""
+    cdef int k, made_key
     small[5 * n] = 0
     small[6 * n] = -1
     wide[2 * n] = 0
     wide[3 * n] = 0
-    for k in range(34):
-        if d_shanten[k] == NOT_HELD:
-            continue
-        held |= (<u64>1) << k
-        key = d_shanten[k] * 1024 - d_ukeire[k]      # smaller is better: shanten, then tiles
-        if key < best_key:
-            best_key = key
-            best = 0
-        if key == best_key:
-            best |= (<u64>1) << k
     masks[1 * n] = best
     if not best:
         return ST_BAD_TOTAL
@@ -203,50 +273,30 @@ cdef inline u64 get_bits(const u8* at) noexcept nogil:
     return bits
 
 
-cdef inline u64 bytes_equal(const i8* at, int n_bytes, int value) noexcept nogil:
-    """Bit j set when byte j of ``at[:n_bytes]`` (n_bytes <= 8) is ``value``: eight bytes at
-    a time (a zero-byte test on x ^ value, its flags gathered by one multiplication)."""
-    cdef u64 x = 0, y, t
-    memcpy(&x, at, n_bytes)             # little-endian: byte j is bits 8j..8j+7
-    y = x ^ ((<u64>(<u8>value)) * 0x0101010101010101ULL)
-    t = ~((((y & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | y) | 0x7F7F7F7F7F7F7F7FULL)
-    return (((t >> 7) * 0x0102040810204080ULL) >> 56) & ((<u64>1 << n_bytes) - 1)
-
-
-cdef inline u64 kinds_equal(const i8* row, int value) noexcept nogil:
-    """The 34-bit set of the kinds whose byte in ``row`` is ``value``."""
-    return (bytes_equal(row, 8, value) | bytes_equal(row + 8, 8, value) << 8 |
-            bytes_equal(row + 16, 8, value) << 16 | bytes_equal(row + 24, 8, value) << 24 |
-            bytes_equal(row + 32, 2, value) << 32)
-
-
 cdef int pack_row(const i8* d_shanten, const u8* d_ukeire, int best, int made,
                   u8* o) noexcept nogil:
-    """One row of pack_discards; 0, or -1 when it does not fit."""
-    cdef u64 held = ~kinds_equal(d_shanten, NOT_HELD) & ((<u64>1 << 34) - 1)
-    cdef u64 worse = kinds_equal(d_shanten, best + 1) & held
-    cdef u64 bits = held
-    cdef int held_n = __builtin_popcountll(held)
-    if held_n > MAX_HELD or held & ~(worse | kinds_equal(d_shanten, best)):
+    """One row's discards for pack_records; 0, or -1 when they do not fit."""
+    cdef u64 held = ~mj_kinds_equal(d_shanten, NOT_HELD) & ((<u64>1 << 34) - 1)
+    cdef u64 worse = mj_kinds_equal(d_shanten, best + 1) & held
+    cdef u8 picked[MAX_HELD + 8]
+    if __builtin_popcountll(held) > MAX_HELD or \
+            held & ~(worse | mj_kinds_equal(d_shanten, best)):
         return -1
     put_bits(o + HELD_AT, held)
     put_bits(o + WORSE_AT, worse)
     o[BEST_AT] = <u8>best
     o[MADE_AT] = <u8>made
-    o += UKEIRE_AT
-    while bits:
-        o[0] = d_ukeire[__builtin_ctzll(bits)]
-        o += 1
-        bits &= bits - 1
-    memset(o, 0, MAX_HELD - held_n)
+    memset(picked, 0, MAX_HELD)
+    mj_select_bytes(d_ukeire, held, picked)
+    memcpy(o + UKEIRE_AT, picked, MAX_HELD)
     return 0
 
 
-cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire) noexcept nogil:
-    """One row of unpack_discards (before the ranking); 0, or -1 for bytes that are not a
-    packed row."""
-    cdef u64 held = get_bits(p + HELD_AT), worse = get_bits(p + WORSE_AT)
-    cdef int k, held_n = 0
+cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire, i8* small,
+                    i16* wide, u64* masks, Py_ssize_t n) noexcept nogil:
+    """One row of unpack_discards; 0, or -1 for bytes that are not packed discards."""
+    cdef u64 held = get_bits(p + HELD_AT), worse = get_bits(p + WORSE_AT), best = 0
+    cdef int k, held_n = 0, best_key = 1 << 30
     if held >> 34 or worse & ~held or __builtin_popcountll(held) > MAX_HELD:
         return -1
     made[0] = <i8>p[MADE_AT]
@@ -256,38 +306,52 @@ cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire) noexcep
         if (held >> k) & 1:
             d_shanten[k] = <i8>p[BEST_AT] + <i8>((worse >> k) & 1)
             d_ukeire[k] = p[UKEIRE_AT + held_n]
+            rank_one(k, d_shanten[k], d_ukeire[k], &best_key, &best)
             held_n += 1
-    return 0
+    return -1 if finish_rank(d_shanten, d_ukeire, held, best, best_key, made[0], small, wide,
+                             masks, n) != ST_OK else 0
 
 
-def pack_discards(const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
-                  const i8[::1] best_shanten, const i16[::1] made, const i64[::1] rows,
-                  u8[:, ::1] records, Py_ssize_t at):
-    """Pack the discards of ``rows`` (14-3k tile rows analysed) into bytes ``at`` ..
-    ``at + PACKED_BYTES`` of their rows of ``records``. Returns -1, or the first row whose
-    discards do not fit: more than 14 kinds held, or a discard leaving the shanten other
-    than the best or one above (one exchange changes the shanten by at most one, so this
-    does not happen)."""
-    cdef Py_ssize_t m = rows.shape[0], j, r = -1, n = discard_shanten.shape[0]
-    if records.shape[0] != n or at < 0 or records.shape[1] < at + PACKED or \
-            discard_ukeire.shape[0] != n or best_shanten.shape[0] != n or made.shape[0] != n \
-            or discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
-        raise ValueError("pack_discards: arrays of different lengths")
+def pack_records(const i8[::1] tiles, const i8[::1] shanten, const i8[::1] standard,
+                 const i8[::1] chiitoitsu, const i8[::1] kokushi,
+                 const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
+                 const i8[::1] best_shanten, const i16[::1] made, const u8[::1] packed,
+                 u8[:, ::1] records):
+    """One record per row: bytes 0..4 the row's tiles and shanten (overall, standard, seven
+    pairs, thirteen orphans; int8), then PACKED_BYTES holding its discards when ``packed``
+    (an analysed 14-3k tile row), else zeros. Returns -1, or the first row whose discards do
+    not fit: more than 14 kinds held, or a discard leaving the shanten other than the best or
+    one above (one exchange changes the shanten by at most one, so this does not happen)."""
+    cdef Py_ssize_t n = tiles.shape[0], r, bad = -1
+    cdef u8* o
+    if records.shape[0] != n or records.shape[1] != 5 + PACKED or shanten.shape[0] != n or \
+            standard.shape[0] != n or chiitoitsu.shape[0] != n or kokushi.shape[0] != n or \
+            discard_shanten.shape[0] != n or discard_ukeire.shape[0] != n or \
+            best_shanten.shape[0] != n or made.shape[0] != n or packed.shape[0] != n or \
+            discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
+        raise ValueError("pack_records: arrays of different lengths")
     with nogil:
-        for j in range(m):
-            r = rows[j]
-            if r < 0 or r >= n or pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0],
-                                            best_shanten[r], made[r], &records[r, at]) != 0:
+        for r in range(n):
+            o = &records[r, 0]
+            o[0] = <u8>tiles[r]
+            o[1] = <u8>shanten[r]
+            o[2] = <u8>standard[r]
+            o[3] = <u8>chiitoitsu[r]
+            o[4] = <u8>kokushi[r]
+            if not packed[r]:
+                memset(o + 5, 0, PACKED)
+            elif pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0], best_shanten[r],
+                          made[r], o + 5) != 0:
+                bad = r
                 break
-            r = -1
-    return r
+    return bad
 
 
 def unpack_discards(const u8[:, ::1] records, Py_ssize_t at, const i64[::1] rows,
                     i16[::1] made, i8[:, ::1] discard_shanten, u8[:, ::1] discard_ukeire,
                     i8[:, ::1] small, i16[:, ::1] wide, u64[:, ::1] masks):
-    """The inverse of pack_discards: for each row of ``rows``, from bytes ``at`` .. of its
-    record, the made discard, discard_shanten and discard_ukeire, and the best and made
+    """The inverse of pack_records' discards: for each row of ``rows``, from bytes ``at`` ..
+    of its record, the made discard, discard_shanten and discard_ukeire, and the best and made
     discard fields ranked as analyse ranks them (outputs laid out as analyse's). Returns -1,
     or the first row whose bytes are not packed discards."""
     cdef Py_ssize_t m = rows.shape[0], j, bad = -1, r, n = discard_shanten.shape[0]
@@ -302,9 +366,8 @@ def unpack_discards(const u8[:, ::1] records, Py_ssize_t at, const i64[::1] rows
             r = rows[j]
             if r < 0 or r >= n or \
                     unpack_row(&records[r, at], &made[r], &discard_shanten[r, 0],
-                               &discard_ukeire[r, 0]) != 0 or \
-                    rank_discards(&discard_shanten[r, 0], &discard_ukeire[r, 0], made[r],
-                                  &small[0, r], &wide[0, r], &masks[0, r], n) != ST_OK:
+                               &discard_ukeire[r, 0], &small[0, r], &wide[0, r], &masks[0, r],
+                               n) != 0:
                 bad = r
                 break
     return bad

@@ -213,6 +213,18 @@ def _small_ints(col: Any, n: int, default: int) -> np.ndarray:
     return out
 
 
+def _narrow_ints(col: Any, n: int, default: int) -> np.ndarray:
+    """An integer column as numpy without a copy when it is signed and at most 16 bits
+    wide with no nulls (else as :func:`_small_ints`, int64)."""
+    import pyarrow as pa
+
+    if col is not None and not col.null_count and pa.types.is_signed_integer(col.type) and \
+            col.type.bit_width <= 16:
+        out: np.ndarray = col.to_numpy(zero_copy_only=False)
+        return out
+    return _small_ints(col, n, default)
+
+
 _INT_LIST_COLUMNS = ("closed", "counts", "visible")
 _INT_COLUMNS = ("n_melds", "tile")
 
@@ -262,7 +274,7 @@ def _hands(table: Any) -> _Hands:
     n = table.num_rows
     _check_column_types(table)
     error: dict[int, str] = {}
-    melds = _small_ints(_column(table, "n_melds"), n, 0)
+    melds = _narrow_ints(_column(table, "n_melds"), n, 0)
     if "counts" in table.column_names:
         counts = _counts_column(_column(table, "counts"), n, "counts")
         if counts.dtype != np.uint8:       # 34 integers; 34 bytes go to the kernel as they are
@@ -287,19 +299,20 @@ def _hands(table: Any) -> _Hands:
         raise MjcoreError("a table of hands needs a 'closed', 'counts' or 'hand' column "
                           f"(has: {', '.join(table.column_names)})")
     bad_melds = (melds < 0) | (melds > 4)
-    for r in np.flatnonzero(bad_melds):
-        error.setdefault(int(r), "bad_meld_count: n_melds must be 0..4")
-    melds = np.where(bad_melds, 0, melds)
+    if bad_melds.any():
+        for r in np.flatnonzero(bad_melds):
+            error.setdefault(int(r), "bad_meld_count: n_melds must be 0..4")
+        melds = np.where(bad_melds, 0, melds)
     visible = np.zeros((n, 34), np.uint8)
     if "visible" in table.column_names:
         seen = _counts_column(_column(table, "visible"), n, "visible")
         visible = seen if seen.dtype == np.uint8 else np.clip(seen, 0, 4).astype(np.uint8)
     made = np.full(n, -1, np.int16)
     if "action" in table.column_names and "tile" in table.column_names:
-        tile = _small_ints(_column(table, "tile"), n, -1)
+        tile = _narrow_ints(_column(table, "tile"), n, -1)
         is_discard = _is_in(_column(table, "action"), DISCARD_ACTIONS) & (tile >= 0) & \
             (tile < 136)
-        made = np.where(is_discard, tile >> 2, -1).astype(np.int16)
+        made = np.where(is_discard, tile >> 2, np.int16(-1)).astype(np.int16, copy=False)
     elif "discard" in table.column_names:
         made = _parse_discards(_texts(_column(table, "discard")), error)
     forms = np.full(n, RIICHI, np.uint8)
@@ -678,7 +691,7 @@ def win_inputs(table: Any, h: _Hands, ok: np.ndarray, wins: Any = None
 
 FORM_COLUMNS = ("shanten_standard", "shanten_chiitoitsu", "shanten_kokushi")
 BASE_COLUMNS = ("tiles", "shanten", *FORM_COLUMNS)     # the first bytes of a record (int8)
-DETAIL_AT = len(BASE_COLUMNS)          # then the discards (pack_discards) or the waits:
+DETAIL_AT = len(BASE_COLUMNS)          # then the discards (pack_records) or the waits:
 WAITS_LEFT_AT = 7                      # ukeire (int16), the waits (34-bit set), copies left
 RECORD_BYTES = DETAIL_AT + _k.PACKED_BYTES
 # the analysis columns each side table gives
@@ -715,15 +728,11 @@ def _split_tables(a: _Analysed) -> dict[str, Any]:
 
     res = a.res
     records = np.empty((a.n, RECORD_BYTES), np.uint8)
-    for j, name in enumerate(BASE_COLUMNS):
-        records[:, j] = getattr(res, name).view(np.uint8)
-    rows = np.flatnonzero(a.is14)
-    bad = _k.pack_discards(res.discard_shanten, res.discard_ukeire, res.best_shanten,
-                           np.ascontiguousarray(a.made, np.int16), rows, records, DETAIL_AT)
+    bad = _k.pack_records(*(getattr(res, name) for name in BASE_COLUMNS), res.discard_shanten,
+                          res.discard_ukeire, res.best_shanten,
+                          np.ascontiguousarray(a.made, np.int16), a.is14.view(np.uint8), records)
     if bad >= 0:
         raise MjcoreError(f"row {bad}: its discards do not fit the packed layout")
-    rest = np.flatnonzero(~a.is14)
-    records[rest, DETAIL_AT:] = 0
     rows = np.flatnonzero(a.is13)
     waits = records[rows, DETAIL_AT:]
     waits[:, :2] = res.ukeire[rows].astype("<i2").view(np.uint8).reshape(-1, 2)
