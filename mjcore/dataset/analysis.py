@@ -728,8 +728,9 @@ def _split_tables(a: _Analysed) -> dict[str, Any]:
 
     res = a.res
     records = np.empty((a.n, RECORD_BYTES), np.uint8)
-    bad = _k.pack_records(*(getattr(res, name) for name in BASE_COLUMNS), res.discard_shanten,
-                          res.discard_ukeire, res.best_shanten,
+    bad = _k.pack_records(res.tiles, res.shanten, res.shanten_standard, res.shanten_chiitoitsu,
+                          res.shanten_kokushi, res.discard_shanten, res.discard_ukeire,
+                          res.best_shanten,
                           np.ascontiguousarray(a.made, np.int16), a.is14.view(np.uint8), records)
     if bad >= 0:
         raise MjcoreError(f"row {bad}: its discards do not fit the packed layout")
