@@ -563,10 +563,11 @@ def _analyse(table: Any, n_threads: int | None, problems: list[Problem] | None,
             problems.append(Problem(where, int(game[bad_row]) if game is not None else -1,
                                     bad_row, reason, detail))
     # waits of the tenpai 13-3k tile rows (few): kinds and copies left
-    waits = np.where(is13, res.waits, np.uint64(0))
+    rows13 = np.flatnonzero(is13)
+    waits = res.waits[rows13]
     tenpai = np.flatnonzero(waits)
     sub, w_kinds = _kinds_of(np.ascontiguousarray(waits[tenpai]))
-    w_rows = tenpai[sub]
+    w_rows = rows13[tenpai[sub]]
     w_left = 4 - np.minimum(h.counts[w_rows, w_kinds].astype(np.int16) +
                             h.visible[w_rows, w_kinds], 4)
     score_rows, score_status, score_values = _score_wins(table, h, ok, n_threads, wins)
@@ -1223,7 +1224,8 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
 
     path = source if isinstance(source, str) else source.path
     meta = pq.read_metadata(path, memory_map=True)
-    names = meta.schema.to_arrow_schema().names
+    arrow_schema = meta.schema.to_arrow_schema()
+    names = arrow_schema.names
     wanted = [c for c in INPUT_COLUMNS if c in names]
     if "closed" in names and ("counts" not in names or "red" not in names):
         wanted.append("closed")
@@ -1250,7 +1252,7 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
                 wins = w.read(columns=["row", *later, "tile"], use_threads=False)
         except (OSError, pa.ArrowInvalid, KeyError):
             wins = None
-        if wins is not None and not _wins_of(wins, table, meta.schema.to_arrow_schema()):
+        if wins is not None and not _wins_of(wins, table, arrow_schema):
             wins = None                       # not this part's: read the columns here
         # classical rows take their winning forms from `rules`: read for every row then
         classical = "format" in table.column_names and \
@@ -1267,17 +1269,15 @@ def _wins_of(wins: Any, table: Any, schema: Any) -> bool:
     read from (of ``schema``), with the part's column types."""
     import pyarrow as pa
 
-    if len(set(wins.column_names)) != len(wins.column_names):
-        return False
-    for c in wins.column_names:
-        if c == "row" or c == "rules" or c not in schema.names:
-            continue
-        if wins.schema.field(c).type != schema.field(c).type:
-            return False
-    needed = {"row", "tile", *(c for c in WIN_ONLY_COLUMNS if c in schema.names)}
-    if not needed <= set(wins.column_names) or \
+    names = wins.column_names
+    have = set(names)
+    needed = {"row", "tile", *(c for c in WIN_ONLY_COLUMNS if schema.get_field_index(c) >= 0)}
+    if len(have) != len(names) or not needed <= have or \
             not pa.types.is_integer(wins.schema.field("row").type):
         return False
+    for c in needed - {"row", "rules"}:
+        if wins.schema.field(c).type != schema.field(c).type:
+            return False
     rows = np.flatnonzero(_is_in(_column(table, "action"), WIN_ACTIONS))
     if not np.array_equal(wins.column("row").to_numpy(), rows):
         return False
