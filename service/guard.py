@@ -171,12 +171,16 @@ class CallGuard(grpc.GenericRpcHandler):
                                 "one waited longest")
         if raw is grpc.aio.EOF:
             return END
+        # before each abort the message is let go: the abort's traceback keeps this frame
+        # alive until the next garbage collection, and a refused message may be megabytes
         if len(raw) > limit:   # answered as the front answers it
+            raw = None
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"request message larger than {limit} bytes")
         try:
             return parse(raw)
         except (DecodeError, ValueError, TypeError):
+            raw = None
             peer = context.peer()
             self.malformed(peer, "%s: a request that is not a valid message from %s "
                            "(logged once per connection)", method, peer)

@@ -69,11 +69,14 @@ def peer_host(peer: str) -> str:
 
 class PeerCalls:
     """The main port's calls in progress per peer host (event loop only): ``enter`` refuses
-    a host that has ``max_per_peer`` calls already. A host's entry goes with its last call."""
+    a host that has ``max_per_peer`` calls already. A host's entry goes with its last call;
+    ``on_idle()`` is called whenever the last call in progress ends."""
 
-    def __init__(self, max_per_peer: int) -> None:
+    def __init__(self, max_per_peer: int, on_idle: Callable[[], None] | None = None) -> None:
         self.max_per_peer = max_per_peer
+        self.on_idle = on_idle
         self.refused = 0
+        self.in_flight = 0
         self.calls: dict[str, int] = {}
 
     def enter(self, host: str) -> bool:
@@ -82,6 +85,7 @@ class PeerCalls:
             self.refused += 1
             return False
         self.calls[host] = calls + 1
+        self.in_flight += 1
         return True
 
     def leave(self, host: str) -> None:
@@ -90,6 +94,44 @@ class PeerCalls:
             self.calls[host] = calls
         else:
             del self.calls[host]
+        self.in_flight -= 1
+        if not self.in_flight and self.on_idle is not None:
+            self.on_idle()
+
+
+class IdleTrim:
+    """Calls ``trim()`` once the main port has had no call in progress for ``delay`` seconds,
+    at most once per idle period (``became_idle`` is ``PeerCalls.on_idle``; event loop only).
+
+    The server's ``trim`` is glibc's ``malloc_trim(0)``: grpc receives a request in many small
+    slices, so the memory of large or unfinished requests, freed, stays in glibc's arenas
+    until trimmed (``service/README.md``, "Limits")."""
+
+    def __init__(self, calls: PeerCalls, trim: Callable[[], object], delay: float = 1.0) -> None:
+        self.calls = calls
+        self.trim = trim
+        self.delay = delay
+        self.trims = 0
+        self._idle_since = 0.0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def became_idle(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._idle_since = loop.time()
+        if self._timer is None:
+            self._timer = loop.call_at(self._idle_since + self.delay, self._check)
+
+    def _check(self) -> None:
+        self._timer = None
+        if self.calls.in_flight:
+            return           # busy again: the next idle period arms it again
+        loop = asyncio.get_running_loop()
+        due = self._idle_since + self.delay
+        if loop.time() < due:     # calls came and went meanwhile
+            self._timer = loop.call_at(due, self._check)
+            return
+        self.trims += 1
+        self.trim()
 
 
 # the waits of one peer host: task -> since when, oldest first

@@ -29,7 +29,7 @@ from mjcore.wire.v1 import analysis_service_pb2
 from .auth import bearer
 from .config import ServerConfig
 from .guard import CallGuard
-from .limits import PeerCalls, ReceiveSlots
+from .limits import IdleTrim, PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
 from .servicer import HandAnalysisServicer, add_to_server
 from .signals import SignalWaker, on_stop_signals, restore_signals
@@ -56,12 +56,13 @@ class MainPort:
                                                    thread_name_prefix="mjcore-rpc")
         receiving_share, call_share = config.peer_shares
         self.slots = ReceiveSlots(config.max_receiving, receiving_share)
+        self.peer_calls = PeerCalls(call_share)
         self.guard = CallGuard(bearer(config.token) if config.token else None, self.slots,
                                self.executor, receive_timeout=config.receive_timeout,
                                stream_timeout=config.stream_timeout,
                                unary_limit=config.unary_limit,
                                stream_limit=config.max_message_size,
-                               peer_calls=PeerCalls(call_share))
+                               peer_calls=self.peer_calls)
         self.stopped = threading.Event()
         self._stopping = False
         self.loop = asyncio.new_event_loop()
@@ -91,6 +92,20 @@ class MainPort:
 
     def start(self) -> None:
         self.run(self.server.start())
+
+    def trim_heap_when_idle(self, delay: float = 1.0) -> IdleTrim | None:
+        """From now on, give freed heap back to the OS once the port has been idle ``delay``
+        s (``IdleTrim`` with glibc's ``malloc_trim``); None without glibc."""
+        trim = _malloc_trim()
+        if trim is None:
+            return None
+        idle = IdleTrim(self.peer_calls, lambda: trim(0), delay)
+
+        async def arm() -> None:
+            self.peer_calls.on_idle = idle.became_idle
+
+        self.run(arm())
+        return idle
 
     def stop(self, grace: float | None) -> threading.Event:
         if not self._stopping:
@@ -306,9 +321,23 @@ def return_large_buffers_to_the_os() -> None:
     mallopt(M_MMAP_THRESHOLD, 1 << 20)
 
 
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``; None elsewhere (musl has none)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim
+
+
 def serve_until(built: AnalysisServer, stop: threading.Event,
                 ready: Callable[[int], None] | None) -> None:
     return_large_buffers_to_the_os()
+    built.main.trim_heap_when_idle()
     waker = SignalWaker()
     try:
         built.start()

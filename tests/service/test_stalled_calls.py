@@ -18,10 +18,17 @@ from typing import Self
 import pytest
 
 from mjcore.service import ServerConfig, build
-from mjcore.service.limits import Evicted, PeerCalls, ReceiveSlots, ReceiveTimeout, peer_host
+from mjcore.service.limits import (
+    Evicted,
+    IdleTrim,
+    PeerCalls,
+    ReceiveSlots,
+    ReceiveTimeout,
+    peer_host,
+)
 
 from .service_helpers import TOKEN
-from .test_attacks import ANALYZE, SERVICE, Bystander, Raw, _fill, _stall
+from .test_attacks import ANALYZE, HAND, SERVICE, Bystander, Raw, _fill, _stall
 
 WORKERS = 4
 FLOOD_SECONDS = 4.0
@@ -152,6 +159,52 @@ def test_a_peer_over_its_call_share_is_refused_and_its_entry_goes_with_its_last_
     for host in ("a", "a", "b"):
         calls.leave(host)
     assert calls.calls == {}
+
+
+def test_the_heap_is_trimmed_once_per_idle_period_after_the_port_was_idle_long_enough():
+    async def scenario() -> None:
+        trims: list[int] = []
+        calls = PeerCalls(8)
+        idle = IdleTrim(calls, lambda: trims.append(calls.in_flight), delay=0.05)
+        calls.on_idle = idle.became_idle
+        calls.enter("a")
+        await asyncio.sleep(0.1)          # a call in progress: never trimmed
+        assert trims == []
+        calls.leave("a")
+        for _ in range(5):                # calls coming and going postpone it
+            await asyncio.sleep(0.02)
+            calls.enter("b")
+            calls.leave("b")
+            assert trims == []
+        await asyncio.sleep(0.1)
+        assert trims == [0]
+        await asyncio.sleep(0.1)          # once per idle period
+        assert trims == [0]
+        calls.enter("a")
+        calls.leave("a")
+        await asyncio.sleep(0.1)
+        assert trims == [0, 0]
+
+    asyncio.run(scenario())
+
+
+def test_the_server_trims_its_heap_when_the_main_port_is_idle():
+    server = build(ServerConfig(port=0, drain=0, grace=1))
+    server.start()
+    try:
+        idle = server.main.trim_heap_when_idle(0.05)
+        if idle is None:
+            pytest.skip("no glibc malloc_trim here")
+        import grpc
+
+        with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+            ch.unary_unary(ANALYZE)(HAND, timeout=5)
+        end = time.monotonic() + 5
+        while not idle.trims and time.monotonic() < end:
+            time.sleep(0.02)
+        assert idle.trims == 1
+    finally:
+        server.shutdown(0, 0)
 
 
 def test_a_peer_over_its_receiving_share_has_its_own_oldest_waits_ended():
