@@ -1355,7 +1355,8 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
 
     streamed = not isinstance(parts, list)     # CSV or text: parts read as they are needed
     todo: Any = not_done() if streamed else list(not_done())
-    total = None if streamed else sum(_part_rows(src) for _name, src in todo)
+    total = None if streamed or not show_progress else \
+        sum(_part_rows(src) for _name, src in todo)
     count = "" if streamed else f"/{len(todo)}"
     bar = progress(show_progress, desc="analyze", unit="row", unit_scale=True, total=total)
     rows = 0
