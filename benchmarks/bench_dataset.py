@@ -13,7 +13,8 @@
   best and the made discard; and the batch scoring kernel on the win rows; one thread, part by
   part). Each round times both back to back; the ratio is the median of the per-round ratios.
   Then the CPU of each stage of the Parquet job (best of the rounds): reading the part and its
-  side table of win rows, and writing the base file and the three side tables (SCHEMA.md).
+  side table of win rows, packing and writing a part's records and its table of wins
+  (SCHEMA.md).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -183,8 +184,8 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     names = ("read Parquet (the part, its wins side table)",
              "decode the hands (counts, visible, discard)",
              "one-pass kernel (analyze_hands)", "decode the win rows for scoring",
-             "scoring kernel", "Arrow columns of the results (base and side tables)",
-             "write Parquet (4 files per part)")
+             "scoring kernel", "the rest: waits, errors, packing the records (by difference)",
+             "write Parquet (the records and the wins table of each part)")
     an = importlib.import_module("mjcore.dataset.analysis")   # the module, not the function
     best = dict.fromkeys(names, float("inf"))
     sink = Path(tempfile.mkdtemp(prefix="mjcore-bench-stage-"))
@@ -206,9 +207,7 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
                 c.append(time.process_time())
                 tables = an._split_tables(an._analyse(table, 1, None, "bench", side))
                 c.append(time.process_time())
-                for side, t in tables.items():     # the base file and the side tables
-                    an.write_table_atomic(t, str(sink / f"{side or 'base'}.parquet"),
-                                          **an.write_options(t.schema))
+                an.write_split_tables(tables, f, table.num_rows, str(sink / "part.parquet"))
                 c.append(time.process_time())
                 whole = c[6] - c[5]          # decode, kernels and columns
                 parts = [c[i + 1] - c[i] for i in range(5)]

@@ -1180,11 +1180,16 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
 
 
 def _write_split(a: _Analysed, source: str | ParquetSlice, rows: int, path: str) -> None:
-    """Write the base file and side tables of an analysed Parquet part; the base file last,
-    under a temporary name: when it exists the part is complete."""
+    """Write the base file and side tables of an analysed Parquet part."""
+    write_split_tables(_split_tables(a), source, rows, path)
+
+
+def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows: int,
+                       path: str) -> None:
+    """Write an analysed part's tables (``_split_tables``) to ``path`` and its side folders;
+    the base file last, under a temporary name: when it exists the part is complete."""
     import pyarrow.parquet as pq
 
-    tables = _split_tables(a)
     meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str) else source.path),
             SIDE_KEY: ",".join(SIDE_TABLES), STAMP_KEY: input_stamp(source, rows)}
     if isinstance(source, ParquetSlice):
@@ -1572,4 +1577,4 @@ __all__ = ["ANALYSIS_COLUMNS", "BASE_COLUMNS", "SIDE_TABLES", "AnalyzeSummary", 
            "WinInputs", "analysis_fields", "analyze", "analyze_dir", "analyze_part",
            "analyze_table", "dask_client", "input_stamp", "iter_parts", "per_kind",
            "per_kind_bytes", "read_dask", "read_input_part", "read_part", "read_table",
-           "side_path", "table_columns", "win_inputs", "write_options"]
+           "side_path", "table_columns", "win_inputs", "write_options", "write_split_tables"]
