@@ -226,21 +226,23 @@ _TILE_FIELD = {
 
 
 def _logical_lines(text: str) -> Iterable[tuple[int, str]]:
-    """Join continued lines; each result keeps the number of its first physical line."""
+    """Join continued lines; each result keeps the number of its first physical line. A line
+    loses one trailing carriage return (the shipped histories end their lines with CR LF)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if text[-1:] == "\r":
+            text = text[:-1]
     lines = text.split("\n")
-    # the lines before the first carriage return or backslash need no work (in a history:
-    # all up to the scores)
-    marks = [p for p in (text.find("\r"), text.find("\\")) if p >= 0]
-    plain = text.count("\n", 0, min(marks)) if marks else len(lines)
-    if plain == len(lines):
+    # the lines before the first backslash need no work (in a history: all up to the scores)
+    first = text.find("\\")
+    if first < 0:
         return enumerate(lines, 1)
+    plain = text.count("\n", 0, first)
     out: list[tuple[int, str]] = []
     buf: list[str] = []
     start = 0
     for i in range(plain, len(lines)):
         raw = lines[i]
-        if raw[-1:] == "\r":
-            raw = raw[:-1]
         if raw[-1:] == "\\":
             if not buf:
                 start = i + 1
