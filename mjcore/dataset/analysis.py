@@ -58,7 +58,7 @@ WIN_ONLY_COLUMNS = ("red", "melds", "seat", "dealer", "round_wind", "dora_marker
                     "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # string columns read as dictionaries (a few distinct values, many rows)
 DICTIONARY_COLUMNS = ("format", "action", "rules")
-# an analysed part of a Parquet input holds the keys and analysis columns and names its input
+# an analysed part of a Parquet input stores what the analysis adds and names its input part
 INPUT_KEY = "mjcore.input"
 ROW_GROUPS_KEY = "mjcore.input_row_groups"     # "first,end" when the input is a slice of a file
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address

@@ -249,6 +249,32 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
         read_table(str(out), ["waits"])
 
 
+def test_a_damaged_analysed_part_is_a_clear_error(tmp_path, extract_table):
+    """A record whose discards are not packed discards, or a base file without records, is
+    an error naming the file and row, not a wrong table."""
+    src = tmp_path / "in"
+    src.mkdir()
+    pq.write_table(extract_table.slice(0, 300), src / "part-00000.parquet")
+    out = tmp_path / "out"
+    analyze_dir(str(src), str(out), workers=1)
+    path = out / "part-00000.parquet"
+    base = pq.read_table(path)
+    records = np.frombuffer(base["analysis"].combine_chunks().buffers()[1], np.uint8)
+    records = records.reshape(300, RECORD_BYTES).copy()
+    row = int(np.flatnonzero(analyze_table(extract_table.slice(0, 300))["discard_shanten"]
+                             .is_valid())[0])
+    records[row, DETAIL_AT + 4] = 0xFF                 # kinds held beyond the 34
+    damaged = pa.Array.from_buffers(pa.binary(RECORD_BYTES), 300,
+                                    [None, pa.py_buffer(records.tobytes())])
+    pq.write_table(base.set_column(0, "analysis", damaged), path)
+    with pytest.raises(MjcoreError, match=rf"part-00000.parquet: row {row}: .*packed discards"):
+        read_table(str(out), with_input=False)
+    pq.write_table(pa.table({"analysis": pa.array([b"x"] * 300)}).replace_schema_metadata(
+        base.schema.metadata), path)
+    with pytest.raises(MjcoreError, match="not an analysed part"):
+        read_table(str(out), with_input=False)
+
+
 def test_a_redone_extract_is_analysed_again(tmp_path, records_dir):
     """Analysing a folder again after its extract was redone (other records, fewer parts)
     does not resume the parts of the old extract; reading an analysis whose input part
