@@ -13,8 +13,8 @@
   best and the made discard; and the batch scoring kernel on the win rows; one thread, part by
   part). Each round times both back to back; the ratio is the median of the per-round ratios.
   Then the CPU of each stage of the Parquet job (best of the rounds): reading the part and its
-  side table of win rows, packing and writing a part's records and its table of wins
-  (SCHEMA.md).
+  side table of win rows, building and writing a part's analysis columns (the typed scalar
+  columns and the packed `kind_detail`) and its table of wins (SCHEMA.md).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -184,8 +184,9 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     names = ("read Parquet (the part, its wins side table)",
              "decode the hands (counts, visible, discard)",
              "one-pass kernel (analyze_hands)", "decode the win rows for scoring",
-             "scoring kernel", "the rest: waits, errors, packing the records (by difference)",
-             "write Parquet (the records and the wins table of each part)")
+             "scoring kernel",
+             "the rest: waits, errors, the columns and kind_detail (by difference)",
+             "write Parquet (the analysis columns and the wins table of each part)")
     an = importlib.import_module("mjcore.dataset.analysis")   # the module, not the function
     best = dict.fromkeys(names, float("inf"))
     sink = Path(tempfile.mkdtemp(prefix="mjcore-bench-stage-"))

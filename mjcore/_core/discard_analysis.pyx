@@ -12,7 +12,7 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) noexcept nogil
     int __builtin_popcountll(unsigned long long) noexcept nogil
 
-# Two byte operations of pack_records, with SSE2 and BMI2 where the build has them and a
+# Two byte operations of pack_discards, with SSE2 and BMI2 where the build has them and a
 # portable form everywhere: the 34-bit set of the kinds whose byte in a row is a value, and
 # the bytes of the kinds in a set, in kind order (at most 8 bytes written past the last).
 cdef extern from *:
@@ -95,7 +95,7 @@ MASK_ROWS = {"waits": 0, "best_discards": 1}
 DISCARD_NOT_HELD = ST_DISCARD_NOT_HELD
 NOT_HELD_SHANTEN = NOT_HELD
 
-# A 14-3k tile row's discards packed in PACKED_BYTES (pack_records): the kinds held and
+# A 14-3k tile row's discards packed in PACKED_BYTES (pack_discards): the kinds held and
 # those whose discard leaves the shanten one above the best (34-bit sets, 5 bytes each,
 # little-endian), the best shanten (int8), the kind discarded (int8, -1 none) and the ukeire
 # after discarding each held kind, in kind order (at most 14 kinds; the rest 0).
@@ -275,7 +275,7 @@ cdef inline u64 get_bits(const u8* at) noexcept nogil:
 
 cdef int pack_row(const i8* d_shanten, const u8* d_ukeire, int best, int made,
                   u8* o) noexcept nogil:
-    """One row's discards for pack_records; 0, or -1 when they do not fit."""
+    """One row's discards for pack_discards; 0, or -1 when they do not fit."""
     cdef u64 held = ~mj_kinds_equal(d_shanten, NOT_HELD) & ((<u64>1 << 34) - 1)
     cdef u64 worse = mj_kinds_equal(d_shanten, best + 1) & held
     cdef u8 picked[MAX_HELD + 8]
@@ -312,36 +312,24 @@ cdef int unpack_row(const u8* p, i16* made, i8* d_shanten, u8* d_ukeire, i8* sma
                              masks, n) != ST_OK else 0
 
 
-def pack_records(const i8[::1] tiles, const i8[::1] shanten, const i8[::1] standard,
-                 const i8[::1] chiitoitsu, const i8[::1] kokushi,
-                 const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
-                 const i8[::1] best_shanten, const i16[::1] made, const u8[::1] packed,
-                 u8[:, ::1] records):
-    """One record per row: bytes 0..4 the row's tiles and shanten (overall, standard, seven
-    pairs, thirteen orphans; int8), then PACKED_BYTES holding its discards when ``packed``
-    (an analysed 14-3k tile row), else zeros. Returns -1, or the first row whose discards do
-    not fit: more than 14 kinds held, or a discard leaving the shanten other than the best or
-    one above (one exchange changes the shanten by at most one, so this does not happen)."""
-    cdef Py_ssize_t n = tiles.shape[0], r, bad = -1
-    cdef u8* o
-    if records.shape[0] != n or records.shape[1] != 5 + PACKED or shanten.shape[0] != n or \
-            standard.shape[0] != n or chiitoitsu.shape[0] != n or kokushi.shape[0] != n or \
-            discard_shanten.shape[0] != n or discard_ukeire.shape[0] != n or \
-            best_shanten.shape[0] != n or made.shape[0] != n or packed.shape[0] != n or \
+def pack_discards(const i8[:, ::1] discard_shanten, const u8[:, ::1] discard_ukeire,
+                  const i8[::1] best_shanten, const i16[::1] made, const u8[::1] packed,
+                  u8[:, ::1] out):
+    """Each row's discards in PACKED_BYTES of ``out`` when ``packed`` (an analysed 14-3k
+    tile row); the other rows are left as they are. Returns -1, or the first row whose
+    discards do not fit: more than 14 kinds held, or a discard leaving the shanten other than
+    the best or one above (one exchange changes the shanten by at most one, so this does not
+    happen)."""
+    cdef Py_ssize_t n = out.shape[0], r, bad = -1
+    if out.shape[1] != PACKED or discard_shanten.shape[0] != n or \
+            discard_ukeire.shape[0] != n or best_shanten.shape[0] != n or \
+            made.shape[0] != n or packed.shape[0] != n or \
             discard_shanten.shape[1] != 34 or discard_ukeire.shape[1] != 34:
-        raise ValueError("pack_records: arrays of different lengths")
+        raise ValueError("pack_discards: arrays of different lengths")
     with nogil:
         for r in range(n):
-            o = &records[r, 0]
-            o[0] = <u8>tiles[r]
-            o[1] = <u8>shanten[r]
-            o[2] = <u8>standard[r]
-            o[3] = <u8>chiitoitsu[r]
-            o[4] = <u8>kokushi[r]
-            if not packed[r]:
-                memset(o + 5, 0, PACKED)
-            elif pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0], best_shanten[r],
-                          made[r], o + 5) != 0:
+            if packed[r] and pack_row(&discard_shanten[r, 0], &discard_ukeire[r, 0],
+                                      best_shanten[r], made[r], &out[r, 0]) != 0:
                 bad = r
                 break
     return bad
@@ -350,7 +338,7 @@ def pack_records(const i8[::1] tiles, const i8[::1] shanten, const i8[::1] stand
 def unpack_discards(const u8[:, ::1] records, Py_ssize_t at, const i64[::1] rows,
                     i16[::1] made, i8[:, ::1] discard_shanten, u8[:, ::1] discard_ukeire,
                     i8[:, ::1] small, i16[:, ::1] wide, u64[:, ::1] masks):
-    """The inverse of pack_records' discards: for each row of ``rows``, from bytes ``at`` ..
+    """The inverse of pack_discards: for each row of ``rows``, from bytes ``at`` ..
     of its record, the made discard, discard_shanten and discard_ukeire, and the best and made
     discard fields ranked as analyse ranks them (outputs laid out as analyse's). Returns -1,
     or the first row whose bytes are not packed discards."""

@@ -601,27 +601,26 @@ def analyze_table(table: Any, *, n_threads: int | None = 1,
 
 def _columns(a: _Analysed) -> dict[str, Any]:
     """The analysis columns (Arrow arrays by name) of an analysis."""
+    return {**_scalar_columns(a),
+            **_kind_columns(a.n, a.is13, a.is14, a.w_rows, a.w_kinds, a.w_left,
+                            a.res.discard_shanten, a.res.discard_ukeire),
+            **_score_columns(a.n, a.score_rows, a.score_status, a.score_values)}
+
+
+def _scalar_columns(a: _Analysed) -> dict[str, Any]:
+    """The analysis columns of one value per row (SCALAR_COLUMNS), on the kernel's arrays
+    without copies where their layout allows, nulls from the rows' validity."""
     import pyarrow as pa
 
-    n, res, made_best = a.n, a.res, a.res.made_best
+    res, made_best = a.res, a.res.made_best
     valid_ok, valid13, valid14, valid_made = (_Validity(v) for v in
                                               (a.ok, a.is13, a.is14, a.has_made))
-    w_off = _offsets(a.w_rows, n)
-    scored = np.zeros(n, bool)
-    scores = np.zeros((n, 4), np.int64)
-    won = a.score_values[:, 0] >= 0
-    scored[a.score_rows[won]] = True
-    scores[a.score_rows[won]] = a.score_values[won]
     return {
-        "tiles": pa.array(res.tiles),
-        "analysis_error": _sparse_strings(a.error, n),
+        "tiles": _dense(res.tiles, pa.int8()),
+        "analysis_error": _sparse_strings(a.error, a.n),
         "shanten": valid_ok.array(res.shanten, pa.int8()),
         **{name: _form_column(a, name) for name in FORM_COLUMNS},
         "ukeire": valid13.array(res.ukeire, pa.int16()),
-        "waits": _list_array(w_off, a.w_kinds, pa.int8(), a.is13),
-        "waits_remaining": _list_array(w_off, a.w_left, pa.int8(), a.is13),
-        "discard_shanten": valid14.array(res.discard_shanten, pa.binary(HAND_BYTES)),
-        "discard_ukeire": valid14.array(res.discard_ukeire, pa.binary(HAND_BYTES)),
         "best_discards": valid14.array(res.best_discards, pa.int64()),
         "best_shanten": valid14.array(res.best_shanten, pa.int8()),
         "best_ukeire": valid14.array(res.best_ukeire, pa.int16()),
@@ -631,7 +630,36 @@ def _columns(a: _Analysed) -> dict[str, Any]:
         "made_best": valid_made.array(np.packbits(made_best == 1, bitorder="little"),
                                       pa.bool_()),
         "acceptance_lost": valid_made.array(res.acceptance_lost, pa.int16()),
-        "score_status": _sparse_strings(dict(zip(a.score_rows.tolist(), a.score_status,
+    }
+
+
+def _kind_columns(n: int, is13: np.ndarray, is14: np.ndarray, w_rows: np.ndarray,
+                  w_kinds: np.ndarray, w_left: np.ndarray, d_shanten: np.ndarray,
+                  d_ukeire: np.ndarray) -> dict[str, Any]:
+    """The per-kind analysis columns: the waits of the 13-3k tile rows (every wait's row,
+    kind and copies left) and the discards of the 14-3k tile rows ((n, 34) arrays)."""
+    import pyarrow as pa
+
+    valid14 = _Validity(is14)
+    w_off = _offsets(w_rows, n)
+    return {
+        "waits": _list_array(w_off, w_kinds, pa.int8(), is13),
+        "waits_remaining": _list_array(w_off, w_left, pa.int8(), is13),
+        "discard_shanten": valid14.array(d_shanten, pa.binary(HAND_BYTES)),
+        "discard_ukeire": valid14.array(d_ukeire, pa.binary(HAND_BYTES)),
+    }
+
+
+def _score_columns(n: int, score_rows: np.ndarray, score_status: list[str],
+                   score_values: np.ndarray) -> dict[str, Any]:
+    """The score columns of n rows from the scored win rows (values -1 where not won)."""
+    scored = np.zeros(n, bool)
+    scores = np.zeros((n, 4), np.int64)
+    won = score_values[:, 0] >= 0
+    scored[score_rows[won]] = True
+    scores[score_rows[won]] = score_values[won]
+    return {
+        "score_status": _sparse_strings(dict(zip(score_rows.tolist(), score_status,
                                                  strict=True)), n),
         **{name: _masked(scores[:, j].astype(t.to_pandas_dtype()), scored, t)
            for j, (name, t) in enumerate(_score_types())},
@@ -685,20 +713,26 @@ def win_inputs(table: Any, h: _Hands, ok: np.ndarray, wins: Any = None
 
 # ---- the files of an analysed Parquet part ------------------------------------------------------
 # An analysed part of a Parquet input stores only what the analysis adds, in its input part's
-# row order (SCHEMA.md): a base file of one `analysis` record per row (closed tiles, shanten
-# by form, and the discards of a 14-3k tile row or the waits of a 13-3k tile row), a side
-# table of the scored win rows (`wins`, with their `row`), and the part's problem list, which
-# holds the rows' errors. read_part builds the analysis columns back from them.
+# row order and without keys (SCHEMA.md): a base file of the analysis columns of one value per
+# row, typed and null as documented (any Parquet reader queries them), and `kind_detail`, the
+# discards of a 14-3k tile row or the waits of a 13-3k tile row packed in 26 bytes; and a side
+# table of the scored win rows (`wins`, with their `row`). read_part builds the per-kind and
+# score columns back from them and joins the input part's columns by position.
 
 FORM_COLUMNS = ("shanten_standard", "shanten_chiitoitsu", "shanten_kokushi")
-BASE_COLUMNS = ("tiles", "shanten", *FORM_COLUMNS)     # the first bytes of a record (int8)
-DETAIL_AT = len(BASE_COLUMNS)          # then the discards (pack_records) or the waits:
-WAITS_LEFT_AT = 7                      # ukeire (int16), the waits (34-bit set), copies left
-RECORD_BYTES = DETAIL_AT + _k.PACKED_BYTES
-# the analysis columns each side table gives
-SIDE_TABLES = {"wins": ("score_status", "score_han", "score_fu", "score_points",
+SCALAR_COLUMNS = ("tiles", "analysis_error", "shanten", *FORM_COLUMNS, "ukeire",
+                  "best_discards", "best_shanten", "best_ukeire", "made_discard",
+                  "made_shanten", "made_ukeire", "made_best", "acceptance_lost")
+KIND_COLUMNS = ("waits", "waits_remaining", "discard_shanten", "discard_ukeire")
+DETAIL_COLUMN = "kind_detail"          # what KIND_COLUMNS are built from
+DETAIL_BYTES = _k.PACKED_BYTES         # a 14-3k tile row: pack_discards; a 13-3k tile row:
+WAITS_LEFT_AT = 5                      # the waits (34-bit set), then the copies left of each
+# the analysis columns each side table gives; its folder starts with `_`, so that readers of
+# the folder as one dataset (pyarrow.dataset, Spark) skip it as they skip `_problems-*.json`
+WINS_SIDE = "_wins"
+SIDE_TABLES = {WINS_SIDE: ("score_status", "score_han", "score_fu", "score_points",
                         "score_yakuman")}
-OLD_SIDE_TABLES = ("discards", "waits")   # of the layout before mjcore.dataset.analyze/4
+OLD_SIDE_TABLES = ("discards", "waits", "wins")   # of the layouts before .../5
 SIDE_KEY = "mjcore.side_tables"      # metadata of a base file: its side tables
 STAMP_KEY = "mjcore.input_stamp"     # ... and its input part when analysed: rows, bytes, mtime
 
@@ -723,98 +757,97 @@ def _dense(values: np.ndarray, arrow_type: Any) -> Any:
                                  [None, pa.py_buffer(np.ascontiguousarray(values))])
 
 
+def base_schema() -> Any:
+    """The Arrow schema of an analysed part's base file (before its metadata)."""
+    import pyarrow as pa
+
+    fields = {f.name: f for f in analysis_fields()}
+    return pa.schema([fields[c] for c in SCALAR_COLUMNS] +
+                     [pa.field(DETAIL_COLUMN, pa.binary(DETAIL_BYTES))])
+
+
 def _split_tables(a: _Analysed) -> dict[str, Any]:
     """The base table (key "") and the side tables of an analysed part."""
     import pyarrow as pa
 
     res = a.res
-    records = np.empty((a.n, RECORD_BYTES), np.uint8)
-    bad = _k.pack_records(res.tiles, res.shanten, res.shanten_standard, res.shanten_chiitoitsu,
-                          res.shanten_kokushi, res.discard_shanten, res.discard_ukeire,
-                          res.best_shanten,
-                          np.ascontiguousarray(a.made, np.int16), a.is14.view(np.uint8), records)
+    detail = np.zeros((a.n, DETAIL_BYTES), np.uint8)
+    bad = _k.pack_discards(res.discard_shanten, res.discard_ukeire, res.best_shanten,
+                           np.ascontiguousarray(a.made, np.int16), a.is14.view(np.uint8),
+                           detail)
     if bad >= 0:
         raise MjcoreError(f"row {bad}: its discards do not fit the packed layout")
     rows = np.flatnonzero(a.is13)
-    waits = records[rows, DETAIL_AT:]
-    waits[:, :2] = res.ukeire[rows].astype("<i2").view(np.uint8).reshape(-1, 2)
-    waits[:, 2:WAITS_LEFT_AT] = res.waits[rows].astype("<u8").view(np.uint8).reshape(
-        -1, 8)[:, :WAITS_LEFT_AT - 2]
+    detail[rows, :WAITS_LEFT_AT] = res.waits[rows].astype("<u8").view(np.uint8).reshape(
+        -1, 8)[:, :WAITS_LEFT_AT]
     at = np.arange(a.w_rows.size) - np.searchsorted(a.w_rows, a.w_rows)  # wait's place in row
-    if at.size and at.max() >= _k.PACKED_BYTES - WAITS_LEFT_AT:
+    if at.size and at.max() >= DETAIL_BYTES - WAITS_LEFT_AT:
         raise MjcoreError("a hand with more waits than the packed layout holds")
-    waits[np.searchsorted(rows, a.w_rows), WAITS_LEFT_AT + at] = a.w_left.view(np.uint8)
-    records[rows, DETAIL_AT:] = waits
+    detail[a.w_rows, WAITS_LEFT_AT + at] = a.w_left.view(np.uint8)
+    cols = _scalar_columns(a)
+    cols[DETAIL_COLUMN] = _Validity(a.is13 | a.is14).array(detail, pa.binary(DETAIL_BYTES))
     won = a.score_values[:, 0] >= 0
     wins = {"row": pa.array(a.score_rows.astype(np.int32)),
             "score_status": pa.array(a.score_status, pa.string()),
             **{name: _masked(a.score_values[:, j].astype(t.to_pandas_dtype()), won, t)
                for j, (name, t) in enumerate(_score_types())}}
-    return {"": pa.Table.from_arrays([_dense(records, pa.binary(RECORD_BYTES))], schema=pa.schema(
-                [pa.field("analysis", pa.binary(RECORD_BYTES), nullable=False)])),
-            "wins": pa.Table.from_arrays(list(wins.values()), schema=pa.schema(
+    return {"": pa.Table.from_arrays(list(cols.values()), schema=base_schema()),
+            WINS_SIDE: pa.Table.from_arrays(list(wins.values()), schema=pa.schema(
                 [pa.field(k, v.type, nullable=k not in ("row", "score_status"))
                  for k, v in wins.items()]))}
 
 
-def _unsplit(where: str, base: Any, error: dict[int, str], wins: Any) -> _Analysed:
-    """The analysis an analysed part's files store: its base table, the errors of its rows
-    and its wins table (None: not read, the score columns come back empty)."""
-    import pyarrow as pa
+def _fixed_bytes(col: Any, width: int) -> np.ndarray:
+    """An (N, width) uint8 view of a ``binary(width)`` array's values (null rows: whatever
+    the buffer holds there)."""
+    data = col.buffers()[1]
+    if data is None or len(col) == 0:
+        return np.zeros((len(col), width), np.uint8)
+    return np.frombuffer(data, np.uint8, len(col) * width, col.offset * width).reshape(-1, width)
 
-    n = base.num_rows
-    col = _column(base, "analysis")
-    if col is None or col.type != pa.binary(RECORD_BYTES) or col.null_count:
-        raise MjcoreError(f"{where}: not an analysed part (no analysis column of "
-                          f"{RECORD_BYTES} bytes)")
-    records = per_kind_bytes(col, RECORD_BYTES)
-    if error and max(error) >= n:
-        raise MjcoreError(f"{where}: its problem list names a row outside its {n} rows")
-    ok = np.ones(n, bool)
-    ok[np.fromiter(error, np.int64, len(error))] = False
-    small = np.zeros((len(_k.SMALL_ROWS), n), np.int8)
+
+def _unpack_kinds(where: str, tiles: Any, col: Any) -> dict[str, Any]:
+    """The per-kind columns of an analysed part from its ``tiles`` and ``kind_detail``."""
+    n = len(col)
+    detail = _fixed_bytes(col, DETAIL_BYTES)
+    valid = col.is_valid().to_numpy(zero_copy_only=False)
+    is13, is14 = _tile_rows(tiles.to_numpy(zero_copy_only=False), valid)
+    small = np.zeros((len(_k.SMALL_ROWS), n), np.int8)     # the ranking, not used here
     wide = np.zeros((len(_k.WIDE_ROWS), n), np.int16)
     masks = np.zeros((len(_k.MASK_ROWS), n), np.uint64)
     d_shanten = np.full((n, HAND_BYTES), NOT_HELD, np.int8)
     d_ukeire = np.zeros((n, HAND_BYTES), np.uint8)
     made = np.full(n, -1, np.int16)
-    for j, name in enumerate(BASE_COLUMNS):
-        small[_k.SMALL_ROWS[name]] = records[:, j].view(np.int8)
-    is13, is14 = _tile_rows(small[_k.SMALL_ROWS["tiles"]], ok)
-    small[_k.SMALL_ROWS["made_best"]] = -1
-    bad = _k.unpack_discards(records, DETAIL_AT, np.flatnonzero(is14), made, d_shanten,
-                             d_ukeire, small, wide, masks)
+    bad = _k.unpack_discards(detail, 0, np.flatnonzero(is14), made, d_shanten, d_ukeire,
+                             small, wide, masks)
     if bad >= 0:
-        raise MjcoreError(f"{where}: row {bad}: its record does not hold packed discards")
+        raise MjcoreError(f"{where}: row {bad}: its {DETAIL_COLUMN} does not hold packed "
+                          "discards")
     rows = np.flatnonzero(is13)
-    waits = records[rows, DETAIL_AT:]
-    wide[_k.WIDE_ROWS["ukeire"], rows] = np.ascontiguousarray(waits[:, :2]).view("<i2")[:, 0]
     kinds = np.zeros((rows.size, 8), np.uint8)
-    kinds[:, :WAITS_LEFT_AT - 2] = waits[:, 2:WAITS_LEFT_AT]
+    kinds[:, :WAITS_LEFT_AT] = detail[rows, :WAITS_LEFT_AT]
     sub, w_kinds = _kinds_of(kinds.view("<u8")[:, 0].astype(np.uint64))
     at = np.arange(sub.size) - np.searchsorted(sub, sub)
-    if at.size and at.max() >= _k.PACKED_BYTES - WAITS_LEFT_AT:
-        raise MjcoreError(f"{where}: a record with more waits than it holds")
-    w_left = waits[sub, WAITS_LEFT_AT + at].view(np.int8)
-    score_rows = np.zeros(0, np.int64)
-    score_status: list[str] = []
-    score_values = np.zeros((0, 4), np.int64)
-    if wins is not None:
-        score_rows = _small_ints(_column(wins, "row"), wins.num_rows, 0)
-        if score_rows.size and (score_rows.min() < 0 or score_rows.max() >= n):
-            raise MjcoreError(f"{where}: a row of its wins table outside its {n} rows")
-        score_status = _texts(_column(wins, "score_status"))
-        score_values = np.stack([_small_ints(_column(wins, name), wins.num_rows, -1)
-                                 for name, _t in _score_types()], 1).reshape(-1, 4)
-    values: dict[str, np.ndarray] = {name: small[j] for name, j in _k.SMALL_ROWS.items()}
-    values.update({name: wide[j] for name, j in _k.WIDE_ROWS.items()})
-    values.update({name: masks[j] for name, j in _k.MASK_ROWS.items()})
-    values["discard_shanten"] = d_shanten
-    values["discard_ukeire"] = d_ukeire
-    res = batch.BatchResult(np.where(ok, 0, -1).astype(np.int8), values)
-    return _Analysed(error, made, res, ok, is13, is14,
-                     is14 & (small[_k.SMALL_ROWS["made_best"]] >= 0), rows[sub],
-                     w_kinds.astype(np.int8), w_left, score_rows, score_status, score_values)
+    if at.size and at.max() >= DETAIL_BYTES - WAITS_LEFT_AT:
+        raise MjcoreError(f"{where}: a {DETAIL_COLUMN} with more waits than it holds")
+    w_left = detail[rows[sub], WAITS_LEFT_AT + at].view(np.int8)
+    return _kind_columns(n, is13, is14, rows[sub], w_kinds.astype(np.int8), w_left,
+                         d_shanten, d_ukeire)
+
+
+def _read_scores(where: str, path: str, n: int) -> dict[str, Any]:
+    """The score columns of an analysed part of n rows from its wins table ``path``."""
+    import pyarrow.parquet as pq
+
+    if not os.path.exists(path):
+        raise MjcoreError(f"{where}: its side table {path} is gone")
+    wins = pq.read_table(path)
+    rows = _small_ints(_column(wins, "row"), wins.num_rows, 0)
+    if rows.size and (rows.min() < 0 or rows.max() >= n):
+        raise MjcoreError(f"{where}: a row of its wins table outside its {n} rows")
+    values = np.stack([_small_ints(_column(wins, name), wins.num_rows, -1)
+                       for name, _t in _score_types()], 1).reshape(-1, 4)
+    return _score_columns(n, rows, _texts(_column(wins, "score_status")), values)
 
 
 _MELD_KINDS = {"chi": 0, "pon": 1, "kan": 2, "ankan": 3, "kakan": 4}
@@ -1340,7 +1373,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
     parts = input_parts(source, rows_per_part)
     plan = PartitionPlan(out, (*SIDE_TABLES, *OLD_SIDE_TABLES))
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
-                "schema": "mjcore.dataset.analyze/4"}
+                "schema": "mjcore.dataset.analyze/5"}
     if not os.path.isdir(source):            # a file's parts are redone when it changes
         manifest["input_stamp"] = input_stamp(source, 0)
     plan.start("_analyze.json", manifest, resume, what="an analysis",
@@ -1546,35 +1579,37 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
 
 
 def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
-    """The ``columns`` of an analysed part's own files (base file, side tables and problem
-    list), in the base file's rows."""
+    """The ``columns`` of an analysed part's own files (base file and side tables), in the
+    base file's rows."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    sides = (schema.metadata or {}).get(SIDE_KEY.encode())
-    if sides is None:
+    if (schema.metadata or {}).get(SIDE_KEY.encode()) is None:
         return pq.read_table(f, columns=[c for c in columns if c in schema.names])
-    wins = None
-    if set(SIDE_TABLES["wins"]) & set(columns):
-        path = side_path(f, "wins")
-        if not os.path.exists(path):
-            raise MjcoreError(f"{f}: its side table {path} is gone")
-        wins = pq.read_table(path)
-    problems = os.path.join(os.path.dirname(f), _problems_file(os.path.basename(f)))
-    if not os.path.exists(problems):
-        raise MjcoreError(f"{f}: its problem list {problems} is gone")
-    with open(problems) as pf:
-        error = {int(p["row"]): f"{p['reason']}: {p['detail']}" for p in json.load(pf)
-                 if p.get("row", -1) >= 0}
-    cols = _columns(_unsplit(f, pq.read_table(f), error, wins))
+    want = base_schema()
+    for name in want.names:
+        index = schema.get_field_index(name)
+        if index < 0 or schema.field(index).type != want.field(name).type:
+            raise MjcoreError(f"{f}: not an analysed part (no {name} column of "
+                              f"{want.field(name).type})")
+    kinds = [c for c in columns if c in KIND_COLUMNS]
+    read = [c for c in SCALAR_COLUMNS if c in columns or c == "tiles"] + \
+        ([DETAIL_COLUMN] if kinds else [])
+    base = pq.read_table(f, columns=read)
+    cols = {c: base.column(c) for c in read}
+    if kinds:
+        cols.update(_unpack_kinds(f, _column(base, "tiles"), _column(base, DETAIL_COLUMN)))
+    if set(SIDE_TABLES[WINS_SIDE]) & set(columns):
+        cols.update(_read_scores(f, side_path(f, WINS_SIDE), base.num_rows))
     fields = {fl.name: fl for fl in analysis_fields()}
-    wanted = [c for c in columns if c in cols]
+    wanted = [c for c in columns if c in fields]
     return pa.Table.from_arrays([cols[c] for c in wanted],
                                 schema=pa.schema([fields[c] for c in wanted]))
 
 
-__all__ = ["ANALYSIS_COLUMNS", "BASE_COLUMNS", "SIDE_TABLES", "AnalyzeSummary", "ParquetSlice",
-           "WinInputs", "analysis_fields", "analyze", "analyze_dir", "analyze_part",
-           "analyze_table", "dask_client", "input_stamp", "iter_parts", "per_kind",
-           "per_kind_bytes", "read_dask", "read_input_part", "read_part", "read_table",
-           "side_path", "table_columns", "win_inputs", "write_options", "write_split_tables"]
+__all__ = ["ANALYSIS_COLUMNS", "DETAIL_COLUMN", "KIND_COLUMNS", "SCALAR_COLUMNS", "SIDE_TABLES",
+           "WINS_SIDE", "AnalyzeSummary", "ParquetSlice", "WinInputs", "analysis_fields",
+           "analyze", "analyze_dir", "analyze_part", "analyze_table", "base_schema",
+           "dask_client", "input_stamp", "iter_parts", "per_kind", "per_kind_bytes",
+           "read_dask", "read_input_part", "read_part", "read_table", "side_path",
+           "table_columns", "win_inputs", "write_options", "write_split_tables"]

@@ -1,6 +1,8 @@
 """The analysis columns: against the single-hand API, the `mahjong` package and the records."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
@@ -11,10 +13,12 @@ import pytest
 import mjcore
 from mjcore.dataset.analysis import (
     ANALYSIS_COLUMNS,
-    BASE_COLUMNS,
-    DETAIL_AT,
-    RECORD_BYTES,
+    DETAIL_BYTES,
+    DETAIL_COLUMN,
+    SCALAR_COLUMNS,
     SIDE_TABLES,
+    WAITS_LEFT_AT,
+    WINS_SIDE,
     analyze,
     analyze_dir,
     analyze_table,
@@ -206,10 +210,10 @@ def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
 
 
 def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_table):
-    """The base file has one record per input row, in order, without keys (closed tiles,
-    shanten by form, then the discards of a 14-3k or the waits of a 13-3k tile row); the
-    wins table holds the scored win rows; the errors are in the problem list. read_table
-    builds every column back."""
+    """The base file has one row per input row, in order, without keys: the scalar analysis
+    columns as they are in memory, and the discards of a 14-3k or the waits of a 13-3k tile
+    row packed in kind_detail; the wins table holds the scored win rows. read_table builds
+    every column back."""
     src = tmp_path / "in"
     src.mkdir()
     pq.write_table(extract_table.slice(0, 3000), src / "part-00000.parquet")
@@ -217,41 +221,67 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
     analyze_dir(str(src), str(out), workers=1)
     want = analyze_table(extract_table.slice(0, 3000), n_threads=1)
     base = pq.read_table(out / "part-00000.parquet")
-    assert base.column_names == ["analysis"] and base.num_rows == 3000
-    assert base.schema.field("analysis").type == pa.binary(RECORD_BYTES)
-    records = np.frombuffer(base["analysis"].combine_chunks().buffers()[1], np.uint8)
-    records = records.reshape(3000, RECORD_BYTES)
-    for j, name in enumerate(BASE_COLUMNS):
-        have = want[name].to_numpy(zero_copy_only=False)
-        known = ~pd.isna(have)
-        assert known.sum() > 2000, name
-        assert np.array_equal(records[known, j].view(np.int8), have[known]), name
+    assert base.column_names == [*SCALAR_COLUMNS, DETAIL_COLUMN] and base.num_rows == 3000
+    assert base.schema.field(DETAIL_COLUMN).type == pa.binary(DETAIL_BYTES)
+    for name in SCALAR_COLUMNS:
+        assert base[name].equals(want[name]), name
+        assert base.schema.field(name) == want.schema.field(name), name
+    detail = base[DETAIL_COLUMN].combine_chunks()
     rows13 = np.flatnonzero(want["ukeire"].is_valid())
-    ukeire = records[rows13, DETAIL_AT:DETAIL_AT + 2].copy().view("<i2")[:, 0]
-    assert rows13.size > 50 and ukeire.tolist() == want["ukeire"].drop_null().to_pylist()
-    other = np.setdiff1d(np.arange(3000), np.r_[rows13, np.flatnonzero(
-        want["discard_shanten"].is_valid())])
-    assert not records[other, DETAIL_AT:].any()
-    wins = pq.read_table(out / "wins" / "part-00000.parquet")
-    assert wins.column_names == ["row", *SIDE_TABLES["wins"]]
+    rows14 = np.flatnonzero(want["discard_shanten"].is_valid())
+    assert rows13.size > 50 and rows14.size > 2000
+    assert np.array_equal(np.flatnonzero(detail.is_valid()), np.union1d(rows13, rows14))
+    waits = np.frombuffer(detail.buffers()[1], np.uint8).reshape(3000, DETAIL_BYTES)[rows13]
+    bits = np.zeros((rows13.size, 8), np.uint8)
+    bits[:, :WAITS_LEFT_AT] = waits[:, :WAITS_LEFT_AT]
+    assert [[k for k in range(34) if int(b) >> k & 1] for b in bits.view("<u8")[:, 0]] == \
+        want["waits"].take(pa.array(rows13)).to_pylist()
+    wins = pq.read_table(out / WINS_SIDE / "part-00000.parquet")
+    assert wins.column_names == ["row", *SIDE_TABLES[WINS_SIDE]]
     rows = wins["row"].to_numpy()
     assert rows.size and np.array_equal(rows, np.flatnonzero(want["score_status"].is_valid()))
-    for name in SIDE_TABLES["wins"]:
+    for name in SIDE_TABLES[WINS_SIDE]:
         assert wins[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist(), name
     assert read_table(str(out)).equals(want.replace_schema_metadata(None))
     assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
-    (out / "wins" / "part-00000.parquet").unlink()
+    (out / WINS_SIDE / "part-00000.parquet").unlink()
     with pytest.raises(MjcoreError, match=r"side table .* is gone"):
         read_table(str(out), ["game", "score_points"])
     assert read_table(str(out), ["waits"])["waits"].equals(want["waits"])
-    (out / "_problems-part-00000.json").unlink()
-    with pytest.raises(MjcoreError, match=r"problem list .* is gone"):
-        read_table(str(out), ["waits"])
+
+
+def test_plain_parquet_readers_query_the_analysed_folder(tmp_path, extract_table):
+    """pyarrow.dataset on the analysed folder (the side tables and problem lists skipped)
+    gives the scalar analysis columns of analyze_table, row for row in input order, with
+    their types and nulls; a query on them needs no mjcore."""
+    import pyarrow.dataset as ds
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for i in range(3):
+        pq.write_table(extract_table.slice(i * 1500, 1500), src / f"part-{i:05d}.parquet")
+    out = tmp_path / "out"
+    analyze_dir(str(src), str(out), workers=2)
+    want = analyze_table(extract_table.slice(0, 4500), n_threads=1)
+    dataset = ds.dataset(str(out), format="parquet")
+    assert sorted(os.path.basename(f) for f in dataset.files) == [
+        f"part-{i:05d}.parquet" for i in range(3)]
+    got = dataset.to_table(columns=list(SCALAR_COLUMNS))
+    assert got.num_rows == 4500
+    for name in SCALAR_COLUMNS:
+        assert got[name].equals(want[name]), name
+        assert got.schema.field(name).type == want.schema.field(name).type, name
+    lost = dataset.to_table(columns=["acceptance_lost"],
+                            filter=ds.field("made_best") == False)  # noqa: E712
+    expected = want.filter(pc.equal(want["made_best"], False))["acceptance_lost"]
+    assert lost.num_rows > 100 and lost["acceptance_lost"].equals(expected)
+    one = pq.read_table(out / "part-00001.parquet", columns=["shanten", "analysis_error"])
+    assert one["shanten"].equals(want["shanten"].slice(1500, 1500))
 
 
 def test_a_damaged_analysed_part_is_a_clear_error(tmp_path, extract_table):
-    """A record whose discards are not packed discards, or a base file without records, is
-    an error naming the file and row, not a wrong table."""
+    """A kind_detail whose discards are not packed discards, or a base file without the
+    analysis columns, is an error naming the file and row, not a wrong table."""
     src = tmp_path / "in"
     src.mkdir()
     pq.write_table(extract_table.slice(0, 300), src / "part-00000.parquet")
@@ -259,16 +289,19 @@ def test_a_damaged_analysed_part_is_a_clear_error(tmp_path, extract_table):
     analyze_dir(str(src), str(out), workers=1)
     path = out / "part-00000.parquet"
     base = pq.read_table(path)
-    records = np.frombuffer(base["analysis"].combine_chunks().buffers()[1], np.uint8)
-    records = records.reshape(300, RECORD_BYTES).copy()
+    column = base[DETAIL_COLUMN].combine_chunks()
+    detail = np.frombuffer(column.buffers()[1], np.uint8).reshape(300, DETAIL_BYTES).copy()
     row = int(np.flatnonzero(analyze_table(extract_table.slice(0, 300))["discard_shanten"]
                              .is_valid())[0])
-    records[row, DETAIL_AT + 4] = 0xFF                 # kinds held beyond the 34
-    damaged = pa.Array.from_buffers(pa.binary(RECORD_BYTES), 300,
-                                    [None, pa.py_buffer(records.tobytes())])
-    pq.write_table(base.set_column(0, "analysis", damaged), path)
+    detail[row, 4] = 0xFF                 # kinds held beyond the 34
+    damaged = pa.Array.from_buffers(pa.binary(DETAIL_BYTES), 300,
+                                    [column.buffers()[0], pa.py_buffer(detail.tobytes())])
+    pq.write_table(base.set_column(base.schema.get_field_index(DETAIL_COLUMN), DETAIL_COLUMN,
+                                   damaged), path)
     with pytest.raises(MjcoreError, match=rf"part-00000.parquet: row {row}: .*packed discards"):
         read_table(str(out), with_input=False)
+    assert read_table(str(out), ["shanten"], with_input=False)["shanten"].equals(
+        base["shanten"])
     pq.write_table(pa.table({"analysis": pa.array([b"x"] * 300)}).replace_schema_metadata(
         base.schema.metadata), path)
     with pytest.raises(MjcoreError, match="not an analysed part"):
@@ -296,7 +329,7 @@ def test_a_redone_extract_is_analysed_again(tmp_path, records_dir):
     assert redone.parts == 2 and redone.resumed == 0
     assert sorted(p.name for p in out.glob("part-*.parquet")) == [
         "part-00000.parquet", "part-00001.parquet"]
-    assert not (out / "discards" / "part-00002.parquet").exists()
+    assert not (out / WINS_SIDE / "part-00002.parquet").exists()
     want = analyze_table(extract([str(p) for p in games[6:10]], workers=1), n_threads=1)
     assert read_table(str(out)).equals(want.replace_schema_metadata(None))
 
