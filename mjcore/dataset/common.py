@@ -13,8 +13,10 @@ from ..errors import MjcoreError
 PART_PREFIX = "part-"
 PROBLEMS_PREFIX = "_problems-"
 # the side table of an extract part: its win rows again, so that the analysis scores them
-# without reading from every row the columns only they use
-WINS_TABLE = "wins"
+# without reading from every row the columns only they use; in a folder starting with `_`, so
+# that readers of the folder as one dataset (pyarrow.dataset, Spark) do not count them twice
+WINS_TABLE = "_wins"
+OLD_WINS_TABLE = "wins"         # the same before mjcore.dataset.extract/3
 
 
 def partition_name(index: int) -> str:

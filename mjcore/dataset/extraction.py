@@ -31,6 +31,7 @@ from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
 from ..tiles import format_tiles
 from .common import (
+    OLD_WINS_TABLE,
     WINS_TABLE,
     PartitionPlan,
     Problem,
@@ -812,7 +813,7 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
     for p in paths:
         if not os.path.exists(p):
             raise MjcoreError(f"{p}: no such file or folder")
-    plan = PartitionPlan(out, (WINS_TABLE,)) if out is not None else None
+    plan = PartitionPlan(out, (WINS_TABLE, OLD_WINS_TABLE)) if out is not None else None
     if plan is not None:
         _check_manifest(plan, paths, records_per_partition, resume)
     tables: list[Any] = []
@@ -858,7 +859,7 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
 def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: bool) -> None:
     """Parts are only reused for the same inputs and part size; ``resume=False`` clears them."""
     manifest = {"inputs": [os.path.abspath(p) for p in paths], "records_per_part": per,
-                "schema": "mjcore.dataset.extract/2"}
+                "schema": "mjcore.dataset.extract/3"}
     plan.start("_extract.json", manifest, resume, what="an extract",
                other="an extract of other inputs or another part size (or use --no-resume)")
 

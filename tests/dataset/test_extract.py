@@ -8,6 +8,7 @@ import os
 import tarfile
 
 import pyarrow as pa
+import pyarrow.dataset as pa_dataset
 import pyarrow.parquet as pq
 import pytest
 
@@ -178,6 +179,8 @@ def test_parts_resume_and_archives(records, tmp_path):
         assert pq.read_table(out / WINS_TABLE / p).equals(win_rows(pq.read_table(out / p)))
     memory = extract(str(archive), records_per_partition=4, workers=1)
     assert whole.equals(memory.replace_schema_metadata(None))
+    # a plain reader of the folder skips the side tables
+    assert pa_dataset.dataset(str(out), format="parquet").count_rows() == whole.num_rows
     with pytest.raises(Exception, match="another part size"):
         extract(str(archive), str(out), records_per_partition=5, workers=1)
     meta = json.loads((out / "_extract.json").read_text())
