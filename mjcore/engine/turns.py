@@ -230,7 +230,7 @@ class TurnReferee(Generic[ActionT, ResultT]):
         discard = self.discard
         choosers = self.choosers
         is_offered = self.is_offered
-        n_seats = self.n_seats
+        following = _following(self.n_seats)
         draw_start, replacement_start = Start.DRAW, Start.REPLACEMENT   # (the draws: <= 1)
         discard_step, kong_step, win_step = Step.DISCARD, Step.KONG, Step.WIN
         while True:
@@ -248,7 +248,7 @@ class TurnReferee(Generic[ActionT, ResultT]):
             if step == discard_step:
                 outcome = discard(seat, choice, drawn)
                 if outcome is None:
-                    seat = seat + 1 if seat + 1 < n_seats else 0
+                    seat = following[seat]
                     start = draw_start
                 elif isinstance(outcome, Claimed):
                     seat, start = outcome
@@ -310,6 +310,12 @@ class TurnReferee(Generic[ActionT, ResultT]):
     def end_turn(self, seat: int, choice: ActionT) -> ResultT:
         """The hand's result after a turn choice of step END."""
         raise EngineError(f"seat {seat} chose {choice!s}, which ends nothing in this game")
+
+
+@cache
+def _following(n_seats: int) -> tuple[int, ...]:
+    """By seat: the seat that plays after it."""
+    return tuple((s + 1) % n_seats for s in range(n_seats))
 
 
 @cache

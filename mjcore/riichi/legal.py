@@ -65,13 +65,12 @@ class LegalActions(Settlement):
         DRAW or REPLACEMENT), or the discards kuikae allows after a call (CALLED)."""
         if start == _CALLED:
             return self._discard_actions(seat, -1, forbidden=self.forbidden)
-        rinshan = start == _REPLACEMENT
         counts = self.counts[seat]
         kind = drawn >> 2
         if self.riichi[seat]:
             acts = [DISCARD_ACTIONS[1][drawn]]
-            if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat,
-                                                               rinshan=rinshan):
+            if (self.waits[seat] >> kind) & 1 and self._can_win(
+                    seat, drawn, seat, rinshan=start == _REPLACEMENT):
                 acts.append(Action(TSUMO, drawn))
             if (counts[kind] == 4 and len(self.kan_owners) < 4 and self.wall.left > 0
                     and self.rules.riichi_ankan != "never" and self._riichi_ankan_ok(seat, kind)):
@@ -87,7 +86,8 @@ class LegalActions(Settlement):
                 and self.wall.left >= self.n_seats
                 and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
             acts.extend(self._riichi_actions(seat, drawn))
-        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat, rinshan=rinshan):
+        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat,
+                                                           rinshan=start == _REPLACEMENT):
             acts.append(Action(TSUMO, drawn))
         if 4 in counts and len(self.kan_owners) < 4 and self.wall.left > 0:
             for k in range(34):
@@ -106,7 +106,7 @@ class LegalActions(Settlement):
         if (self.uninterrupted and not self.has_discarded[seat] and self.rules.kyuushu_kyuuhai
                 and _YAOCHUU_COUNTS(counts).count(0) <= 4):     # nine kinds or more
             acts.append(Action(KYUUSHU))
-        if counts[NORTH] and self.rules.nukidora and self.wall.left > 0:
+        if self.rules.nukidora and counts[NORTH] and self.wall.left > 0:
             # one north set aside (the drawn one when it is a north; copies are alike)
             acts.append(Action(KITA, drawn if kind == NORTH else next(
                 t for t in self.hands[seat] if t >> 2 == NORTH)))

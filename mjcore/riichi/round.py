@@ -45,6 +45,9 @@ _CALL_KINDS = {PON: MeldKind.PON, CHI: MeldKind.CHI, DAIMINKAN: MeldKind.KAN_OPE
 _PON, _CHI = MeldKind.PON, MeldKind.CHI
 _NO_SEAT_COUNTS = [bytearray(34)]
 _DRAW, _REPLACEMENT, _CALLED = Start.DRAW, Start.REPLACEMENT, Start.CALLED
+# the seats of a bitmask of seats (the claim candidates: every seat waiting on the discard
+# is one)
+_SEATS_IN = tuple(tuple(s for s in range(4) if m >> s & 1) for m in range(16))
 
 # what each action type does on one's own turn (types never offered on a turn: END)
 _TURN_STEPS = tuple(
@@ -123,7 +126,8 @@ class RiichiRound(LegalActions):
             wall.pos = pos + 1
             wall.left = left - 1
             take_draw(self.hands[seat], self.counts[seat], tile)
-            self.emit({"type": "tsumo", "actor": seat, "pai": tile})
+            emit = self.emit          # (an instance attribute: LOAD_ATTR specializes on it)
+            emit({"type": "tsumo", "actor": seat, "pai": tile})
         self.has_drawn[seat] = True
         return tile
 
@@ -254,11 +258,10 @@ class RiichiRound(LegalActions):
     def discard(self, seat: int, choice: Action, drawn: int) -> Claimed | RoundResult | None:
         """Discard, claims, riichi acceptance, abortive checks. Returns a RoundResult, None
         (no call) or the applied call."""
-        act = choice
-        tile = act.tile
+        tile = choice.tile
         riichi = self.riichi
         emit = self.emit
-        declaring = act.type == RIICHI
+        declaring = choice.type == RIICHI
         if declaring:
             emit({"type": "reach", "actor": seat})
             if self.uninterrupted and not self.has_discarded[seat]:
@@ -274,7 +277,8 @@ class RiichiRound(LegalActions):
                         len(self.melds[seat]), seat, self.shanten13, waits, self.disc_kinds,
                         self.furiten_temp, self.has_discarded):
             advance(all_counts[seat], len(self.melds[seat]))      # raises with the details
-        dahai: Event = {"type": "dahai", "actor": seat, "pai": tile, "tsumogiri": act.tsumogiri}
+        dahai: Event = {"type": "dahai", "actor": seat, "pai": tile,
+                        "tsumogiri": choice.tsumogiri}
         emit(dahai)
         if self.pending_dora:
             self.pending_dora = 0
@@ -285,16 +289,18 @@ class RiichiRound(LegalActions):
         else:       # (the kernel takes four seats: an empty fourth claims nothing)
             candidates = may_claim(all_counts + _NO_SEAT_COUNTS, waits + [0], riichi + [False],
                                    seat, kind, self.wall.left > 0)
-        best: tuple[int, Action] | None = None
+        best: tuple[int, Action] | None
         if candidates:
             rons, best = self.claims(seat, tile, self.claim_actions, dahai, candidates)
             if rons:
                 return self._resolve_rons([s for s, _ in rons], seat, tile)
-            for s in self.others[seat]:          # passing a winning tile: furiten
+            for s in _SEATS_IN[candidates]:      # passing a winning tile: furiten
                 if (waits[s] >> kind) & 1:
                     self._pass_winning_tile(s)
         elif not declaring and not first_round and len(self.kan_owners) < 4:
             return None         # (no call, and none of the checks below can apply)
+        else:
+            best = None
         if declaring:
             riichi[seat] = True
             self.ippatsu[seat] = True

@@ -64,8 +64,11 @@ class RoundState(TurnReferee[Action, RoundResult]):
         self.scores = scores
         self.events = events
         self.on_event = on_event
+        # every event goes to ``emit``: recorded, and passed to ``on_event`` when one is given
+        # (an instance attribute the hot paths read; no method of that name shadows it)
+        self.emit: Callable[[Event], None]
         if on_event is None:
-            self.emit = events.append     # type: ignore[method-assign,assignment]
+            self.emit = events.append
         else:
             append = events.append
 
@@ -73,7 +76,7 @@ class RoundState(TurnReferee[Action, RoundResult]):
                 append(ev)
                 on_event(ev)
 
-            self.emit = emit              # type: ignore[method-assign]
+            self.emit = emit
         # the seat count is the rules' (three-player riichi: seats 0-2, a 108-tile wall)
         self.n_seats = n = rules.players
         if wall.players != n:
@@ -107,14 +110,6 @@ class RoundState(TurnReferee[Action, RoundResult]):
         self.chankan_kokushi_only = False      # a closed kan: only kokushi may rob it
         for s in range(n):
             self._update_waits(s)
-
-    # ---- events -----------------------------------------------------------------------
-
-    def emit(self, ev: Event) -> None:
-        """Record an event and pass it to ``on_event`` when one was given."""
-        self.events.append(ev)
-        if self.on_event is not None:
-            self.on_event(ev)
 
     # ---- hand helpers -----------------------------------------------------------------
 
