@@ -314,7 +314,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
                 self.washout = True
                 return -1
             drawn = wall.draw()
-            self.emit({"type": "draw", "seat": seat, "tile": drawn})
+            emit = self.emit          # (an instance attribute: LOAD_ATTR specializes on it)
+            emit({"type": "draw", "seat": seat, "tile": drawn})
             self.loose = False
             if drawn >= BONUS_BASE:
                 drawn, self.loose = self._replace_bonus(seat, drawn)
@@ -397,7 +398,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         elif t == FISHING:
             self.fishing[seat] = True
             event["fishing"] = True
-        self.emit(event)
+        emit = self.emit              # (see draw)
+        emit(event)
         self._update_waits(seat)
         last = self.wall.live_remaining == 0
         outcome = self._claims(seat, k, last, event)
@@ -532,7 +534,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
     def answered(self, seat: int, choice: Action) -> None:
         """A claim is announced as it is made."""
         if choice.type != ActionType.PASS:
-            self.emit({"type": "claim", "seat": seat, "tile": self.claim_tile,
+            emit = self.emit          # (see draw)
+            emit({"type": "claim", "seat": seat, "tile": self.claim_tile,
                        "call": choice.type.name.lower(), **_form_field(choice)})
 
     def _apply_call(self, seat: int, discarder: int, a: Action) -> None:
@@ -549,7 +552,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         event: Event = {"type": kind.classical, "seat": seat, "tile": k, "from": discarder}
         if kind == _CHI:
             event["form"] = a.form
-        self.emit(event)
+        emit = self.emit              # (see draw)
+        emit(event)
 
     def _robbers(self, konger: int, k: int, concealed: bool,
                  about: Event) -> list[tuple[int, int]]:
