@@ -15,6 +15,11 @@
   Then the CPU of each stage of the Parquet job (best of the rounds): reading the part and its
   side table of win rows, building and writing a part's analysis columns (the typed scalar
   columns and the packed `kind_detail`) and its table of wins (SCHEMA.md).
+- **write-options**: the write of every analysed part's base file (the typed analysis
+  columns and `kind_detail`) under other Parquet options than the job's (`write_options`:
+  PLAIN, uncompressed numbers, no dictionary, no statistics), and of one column at a time
+  with and without its nulls: CPU seconds over the parts (best of the rounds, options
+  alternated) and bytes.
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -224,6 +229,84 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     return best
 
 
+WRITE_OPTIONS = ("as the job (PLAIN)", "lz4", "zstd level 1", "DELTA_BINARY_PACKED integers",
+                 "dictionary on integers", "statistics", "write_batch_size 65536",
+                 "data pages of 8 MiB", "data page version 1.0")
+
+
+def _write_option(name: str, schema: Any) -> dict[str, Any]:
+    import pyarrow as pa
+
+    from mjcore.dataset.analysis import write_options
+
+    ints = [f.name for f in schema if pa.types.is_integer(f.type)]
+    changes: dict[str, dict[str, Any]] = {
+        "as the job (PLAIN)": {},
+        "lz4": {"compression": "lz4"},
+        "zstd level 1": {"compression": "zstd", "compression_level": 1},
+        "DELTA_BINARY_PACKED integers": {"column_encoding": dict.fromkeys(
+            ints, "DELTA_BINARY_PACKED")},
+        "dictionary on integers": {"use_dictionary": ints},
+        "statistics": {"write_statistics": True},
+        "write_batch_size 65536": {"write_batch_size": 65536},
+        "data pages of 8 MiB": {"data_page_size": 8 << 20},
+        "data page version 1.0": {"data_page_version": "1.0"},
+    }
+    return {**write_options(schema), **changes[name]}
+
+
+def bench_write_options(work: Path, rounds: int) -> list[str]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mjcore.dataset import analysis as an
+    from mjcore.dataset.common import part_files
+
+    ex = _extract_once(work)
+    bases = []
+    for f in part_files(str(ex)):
+        table, side = an.read_input_part(f)
+        bases.append(an._split_tables(an._analyse(table, 1, None, "bench", side))[""])
+    sink = work / "write-options"
+    sink.mkdir(exist_ok=True)
+
+    def write(tables: list[Any], options: dict[str, Any]) -> tuple[float, int]:
+        c0 = time.process_time()
+        for i, t in enumerate(tables):
+            pq.write_table(t, sink / f"p{i}.parquet", **options)
+        spent = time.process_time() - c0
+        return spent, sum((sink / f"p{i}.parquet").stat().st_size for i in range(len(tables)))
+
+    best = dict.fromkeys(WRITE_OPTIONS, float("inf"))
+    size = dict.fromkeys(WRITE_OPTIONS, 0)
+    for r in range(rounds):
+        for name in WRITE_OPTIONS if r % 2 == 0 else WRITE_OPTIONS[::-1]:
+            spent, size[name] = write(bases, _write_option(name, bases[0].schema))
+            best[name] = min(best[name], spent)
+    lines = ["| base files of the 12 analysed parts, written with | CPU s (best) | MB |",
+             "| --- | --- | --- |",
+             *[f"| {name} | {best[name]:.3f} | {size[name] / 1e6:.1f} |"
+               for name in WRITE_OPTIONS],
+             "", "| one column alone | with its nulls: CPU s | without them | MB |",
+             "| --- | --- | --- | --- |"]
+    options = an.write_options(bases[0].schema)
+    for field in bases[0].schema:
+        alone = {**options, "compression": options["compression"][field.name]}
+        cells = []
+        for drop in (False, True):
+            tables = []
+            for t in bases:
+                col = t.column(field.name).combine_chunks()
+                if drop:
+                    col = pa.Array.from_buffers(col.type, len(col), [None, *col.buffers()[1:]])
+                tables.append(pa.table({field.name: col}))
+            cells.append(min(write(tables, alone)[0] for _ in range(rounds)))
+        nbytes = write([pa.table({field.name: t.column(field.name)}) for t in bases], alone)[1]
+        lines.append(f"| {field.name} | {cells[0]:.4f} | {cells[1]:.4f} | "
+                     f"{nbytes / 1e6:.1f} |")
+    return lines
+
+
 def bench_dask(work: Path, rounds: int) -> list[str]:
     from dask.distributed import Client, LocalCluster
 
@@ -326,7 +409,8 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("extract", "analyze", "dask", "memory", "classical"))
+    ap.add_argument("--only", choices=("extract", "analyze", "write-options", "dask", "memory",
+                                       "classical"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10)
     args = ap.parse_args()
@@ -334,6 +418,7 @@ def main() -> None:
     try:
         parts = {"extract": lambda: bench_extract(work, max(1, args.rounds // 2)),
                  "analyze": lambda: bench_analyze(work, args.rounds),
+                 "write-options": lambda: bench_write_options(work, args.rounds),
                  "dask": lambda: bench_dask(work, args.rounds),
                  "memory": lambda: bench_memory(work, args.copies),
                  "classical": lambda: bench_classical(work)}
