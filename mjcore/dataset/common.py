@@ -127,15 +127,19 @@ class PartitionPlan:
         atomic_write_json(path, manifest)
 
     def clear(self) -> None:
-        """Remove the parts, problem lists and side tables' parts (not other files)."""
+        """Remove the parts, problem lists and side tables' parts (not other files), and the
+        side tables' folders left empty (those of an older layout)."""
         for name in os.listdir(self.directory):
             if (name.endswith(".parquet") and not name.startswith((".", "_"))) or \
                     (name.startswith(PROBLEMS_PREFIX) and name.endswith(".json")):
                 os.unlink(os.path.join(self.directory, name))
         for side in self.sides:
-            if os.path.isdir(os.path.join(self.directory, side)):
-                for path in part_files(os.path.join(self.directory, side)):
+            folder = os.path.join(self.directory, side)
+            if os.path.isdir(folder):
+                for path in part_files(folder):
                     os.unlink(path)
+                if not os.listdir(folder):
+                    os.rmdir(folder)
 
     def remove_other_parts(self, names: set[str]) -> None:
         """Remove the parts (and their problem lists and side tables' parts) whose file

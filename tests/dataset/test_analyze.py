@@ -501,8 +501,10 @@ def test_an_analysis_in_an_older_layout_is_redone(tmp_path, extract_table):
     manifest = json.loads((out / "_analyze.json").read_text())
     (out / "_analyze.json").write_text(json.dumps({**manifest,
                                                    "schema": "mjcore.dataset.analyze/1"}))
+    (out / "wins").mkdir()                # the side folder of an older layout
+    pq.write_table(pa.table({"row": [0]}), out / "wins" / "part-00000.parquet")
     again = analyze_dir(str(src), str(out), workers=1)
-    assert again.parts == 1 and again.resumed == 0
+    assert again.parts == 1 and again.resumed == 0 and not (out / "wins").exists()
     assert json.loads((out / "_analyze.json").read_text()) == manifest
     (out / "_analyze.json").write_text(json.dumps({**manifest, "input": "/elsewhere"}))
     with pytest.raises(MjcoreError, match="analysis of another input"):
