@@ -66,8 +66,8 @@ class LegalActions(Settlement):
         if start == _CALLED:
             return self._discard_actions(seat, -1, forbidden=self.forbidden)
         counts = self.counts[seat]
-        kind = drawn >> 2
         if self.riichi[seat]:
+            kind = drawn >> 2
             acts = [DISCARD_ACTIONS[1][drawn]]
             if (self.waits[seat] >> kind) & 1 and self._can_win(
                     seat, drawn, seat, rinshan=start == _REPLACEMENT):
@@ -81,14 +81,14 @@ class LegalActions(Settlement):
             return acts
         # the discards: one per tile class, the drawn tile as its own (tsumogiri) action
         acts = discard_choices(self.hands[seat], drawn, _PLAIN_DISCARDS, _TSUMOGIRI_DISCARDS)
-        # riichi needs a draw of one's own left: a tile for each seat
-        if (self.shanten13[seat] <= 1 and self.n_open[seat] == 0
-                and self.wall.left >= self.n_seats
-                and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
-            acts.extend(self._riichi_actions(seat, drawn))
-        if (self.waits[seat] >> kind) & 1 and self._can_win(seat, drawn, seat,
-                                                           rinshan=start == _REPLACEMENT):
-            acts.append(Action(TSUMO, drawn))
+        if self.shanten13[seat] <= 1:       # (the waits are 0 unless the 13 tiles are tenpai)
+            # riichi needs a draw of one's own left: a tile for each seat
+            if (self.n_open[seat] == 0 and self.wall.left >= self.n_seats
+                    and (self.scores[seat] >= 1000 or not self.rules.riichi_requires_1000)):
+                acts.extend(self._riichi_actions(seat, drawn))
+            if (self.waits[seat] >> (drawn >> 2)) & 1 and self._can_win(
+                    seat, drawn, seat, rinshan=start == _REPLACEMENT):
+                acts.append(Action(TSUMO, drawn))
         if 4 in counts and len(self.kan_owners) < 4 and self.wall.left > 0:
             for k in range(34):
                 if counts[k] == 4:
@@ -108,7 +108,7 @@ class LegalActions(Settlement):
             acts.append(Action(KYUUSHU))
         if self.rules.nukidora and counts[NORTH] and self.wall.left > 0:
             # one north set aside (the drawn one when it is a north; copies are alike)
-            acts.append(Action(KITA, drawn if kind == NORTH else next(
+            acts.append(Action(KITA, drawn if drawn >> 2 == NORTH else next(
                 t for t in self.hands[seat] if t >> 2 == NORTH)))
         return acts
 
