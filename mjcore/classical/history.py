@@ -225,14 +225,23 @@ _TILE_FIELD = {
 }
 
 
+def _physical_lines(text: str) -> list[str]:
+    """The lines of ``text`` split at LF, each without one trailing CR."""
+    if "\r" not in text:
+        return text.split("\n")
+    lines = text.split("\r\n")
+    if len(lines) == text.count("\n") + 1:       # every LF follows a CR (the shipped files)
+        if lines[-1][-1:] == "\r":
+            lines[-1] = lines[-1][:-1]
+        return lines
+    text = text.replace("\r\n", "\n")
+    return (text[:-1] if text[-1:] == "\r" else text).split("\n")
+
+
 def _logical_lines(text: str) -> Iterable[tuple[int, str]]:
     """Join continued lines; each result keeps the number of its first physical line. A line
     loses one trailing carriage return (the shipped histories end their lines with CR LF)."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n")
-        if text[-1:] == "\r":
-            text = text[:-1]
-    lines = text.split("\n")
+    lines = _physical_lines(text)
     # the lines before the first backslash need no work (in a history: all up to the scores)
     first = text.find("\\")
     if first < 0:
