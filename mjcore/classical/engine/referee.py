@@ -400,7 +400,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             event["fishing"] = True
         emit = self.emit              # (see draw)
         emit(event)
-        self._update_waits(seat)
+        self.waits[seat] = waits_mask(bytes(self.counts[seat]), len(self.melds[seat]),
+                                      self.forms)     # (_update_waits, a call less a turn)
         last = self.wall.live_remaining == 0
         outcome = self._claims(seat, k, last, event)
         if outcome is None:
