@@ -268,33 +268,20 @@ def test_a_message_that_arrives_is_never_evicted_and_a_silent_wait_times_out():
     asyncio.run(scenario())
 
 
-def test_the_main_port_buffers_whole_messages_only_for_max_receiving_calls():
-    server = build(ServerConfig(port=0, drain=0, grace=1, max_receiving=2,
-                                max_message_size=1 << 20, receive_timeout=10))
+@pytest.mark.parametrize("limits,source", [
+    ({"max_receiving": 2}, None),                                   # the process cap
+    ({"max_receiving": 16, "max_receiving_per_peer": 2}, ATTACKER),  # one host's share
+], ids=["process", "host"])
+def test_whole_messages_are_buffered_only_for_two_receiving_calls(limits, source):
+    server = build(ServerConfig(port=0, drain=0, grace=1, max_message_size=1 << 20,
+                                receive_timeout=10, **limits))
     server.main.slots.evictable_after = 0.05
     server.start()
-    raw = Raw(server.port, preface=False)
+    raw = Raw(server.port, preface=False, source=source)
     try:
         # 16 calls announcing 1,000,000-byte messages, body sent as fast as windows open
         accepted = _fill(raw, 16, 1_000_000)
         # without the cap, 16 x 1 MB would be granted (as far as _fill sends: 7.8 MB)
-        assert accepted <= 2 * 1_000_000 + 16 * 160 * 1024, accepted
-        assert server.slots.evicted >= 14
-    finally:
-        raw.close()
-        server.shutdown(0, 0)
-
-
-def test_one_host_buffers_whole_messages_only_for_its_receiving_share():
-    server = build(ServerConfig(port=0, drain=0, grace=1, max_receiving=16,
-                                max_receiving_per_peer=2, max_message_size=1 << 20,
-                                receive_timeout=10))
-    server.main.slots.evictable_after = 0.05
-    server.start()
-    raw = Raw(server.port, preface=False, source=ATTACKER)
-    try:
-        # 16 calls announcing 1,000,000-byte messages from one host, under the process cap
-        accepted = _fill(raw, 16, 1_000_000)
         assert accepted <= 2 * 1_000_000 + 16 * 160 * 1024, accepted
         assert server.slots.evicted >= 14
     finally:
