@@ -179,20 +179,24 @@ class LegalActions(Settlement):
         counts = self.counts[seat]
         c = counts[kind]
         hand = self.hands[seat]
+        # kuikae: a call must leave a discard the rules allow right after it (with "forbidden",
+        # none of the called kind nor, after a chi, of the kind at the run's other end)
+        strict = self.rules.kuikae == "forbidden"
         if c >= 2:
             # the hand is sorted: the copies of a kind are adjacent, lowest (red) first
             i = bisect_left(hand, kind << 2)
             same = hand[i:i + c]
-            if self._kuikae_ok(seat, (kind,), (kind, kind)):
+            if len(hand) > (c if strict else 2):
                 for pair in _distinct_pairs(same):
                     acts.append(Action(PON, tile, pair))
             if c == 3 and len(self.kan_owners) < 4:
                 acts.append(Action(DAIMINKAN, tile, tuple(same)))
         if seat == (discarder + 1) % 4 and kind < 27 and self.n_seats == 4:
-            for x, y, forbidden in _CHI_OPTIONS[kind]:
+            spare = len(hand) - 2 - (counts[kind] if strict else 0)    # tiles left to discard
+            for x, y, other_end in _CHI_OPTIONS[kind]:
                 if not (counts[x] and counts[y]):
                     continue
-                if not self._kuikae_ok(seat, forbidden, (x, y)):
+                if spare <= (counts[other_end] if strict and other_end >= 0 else 0):
                     continue
                 for a in _distinct_tiles(hand, x, counts[x]):
                     for b in _distinct_tiles(hand, y, counts[y]):
@@ -201,22 +205,11 @@ class LegalActions(Settlement):
         acts.append(PASS)     # PASS sorts last
         return acts
 
-    def _kuikae_ok(self, seat: int, forbidden: tuple[int, ...],
-                   consumed: tuple[int, ...] | list[int]) -> bool:
-        """After calling with the ``consumed`` kinds, is some discard left that kuikae allows
-        (``forbidden``: the kinds it forbids)?"""
-        counts = self.counts[seat]
-        left = len(self.hands[seat]) - len(consumed)
-        if self.rules.kuikae != "forbidden":
-            return left > 0
-        for k in forbidden:
-            left -= counts[k] - consumed.count(k)
-        return left > 0
-
     # ---- play -------------------------------------------------------------------------
 
-def _chi_options(kind: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """Each chi of ``kind``: the two other kinds and the kinds kuikae then forbids."""
+def _chi_options(kind: int) -> tuple[tuple[int, int, int], ...]:
+    """Each chi of ``kind``: the two other kinds, and the kind at the run's other end that
+    kuikae forbids besides ``kind`` (-1 when none)."""
     if kind >= 27:
         return ()
     n = kind % 9
@@ -225,12 +218,12 @@ def _chi_options(kind: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
         if lo < kind - n or lo + 2 > kind - n + 8:
             continue
         x, y = [k for k in (lo, lo + 1, lo + 2) if k != kind]
-        forbidden: tuple[int, ...] = (kind,)
+        other_end = -1
         if lo == kind and n <= 5:
-            forbidden = (kind, kind + 3)
+            other_end = kind + 3
         elif lo == kind - 2 and n >= 3:
-            forbidden = (kind, kind - 3)
-        out.append((x, y, forbidden))
+            other_end = kind - 3
+        out.append((x, y, other_end))
     return tuple(out)
 
 
