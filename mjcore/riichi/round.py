@@ -128,7 +128,6 @@ class RiichiRound(LegalActions):
             take_draw(self.hands[seat], self.counts[seat], tile)
             emit = self.emit          # (an instance attribute: LOAD_ATTR specializes on it)
             emit({"type": "tsumo", "actor": seat, "pai": tile})
-        self.has_drawn[seat] = True
         return tile
 
     def exhausted(self, seat: int, start: int) -> RoundResult:
@@ -330,8 +329,11 @@ class RiichiRound(LegalActions):
         kind = tile >> 2
         self.rivers[target].pop()
         self.river_called[target] = True
+        hand = self.hands[caller]
+        counts = self.counts[caller]
         for t in call.consumed:
-            self._remove(caller, t)
+            hand.remove(t)
+            counts[t >> 2] -= 1
         tiles = tuple(sorted(call.consumed + (tile,)))
         meld_kind = _CALL_KINDS[call.type]
         self.melds[caller].append(CalledSet(meld_kind, tiles, tile, target))

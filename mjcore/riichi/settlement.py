@@ -62,7 +62,9 @@ class Settlement(RoundState):
                 flags |= F_CHANKAN
             elif remaining == 0:
                 flags |= F_HOUTEI
-            if (self.uninterrupted and not self.has_drawn[seat] and seat != self.dealer
+            # (renhou: before one's first draw; uninterrupted, a seat that has drawn has
+            # discarded, as no ron falls in the winner's own turn)
+            if (self.uninterrupted and not self.has_discarded[seat] and seat != self.dealer
                     and self.rules.renhou != "off"):
                 flags |= F_RENHOU
         if self.riichi[seat]:

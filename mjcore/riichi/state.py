@@ -99,7 +99,6 @@ class RoundState(TurnReferee[Action, RoundResult]):
         self.furiten_temp = [False] * n
         self.furiten_riichi = [False] * n
         self.has_discarded = [False] * n
-        self.has_drawn = [False] * n
         self.uninterrupted = True
         self.kan_owners: list[int] = []
         self.pending_dora = 0
