@@ -61,6 +61,7 @@ DICTIONARY_COLUMNS = ("format", "action", "rules")
 # an analysed part of a Parquet input stores what the analysis adds and names its input part
 INPUT_KEY = "mjcore.input"
 ROW_GROUPS_KEY = "mjcore.input_row_groups"     # "first,end" when the input is a slice of a file
+RELATIVE_KEY = "mjcore.input_relative"  # the input part from the analysed part's folder
 DASK_CONNECT_TIMEOUT = 30      # seconds to reach a scheduler given by address
 MAX_HAND_CHARS = 256           # a hand cell's longest text (a hand with four kans is ~60)
 MAX_LINE_BYTES = 1 << 16       # a text file's line is read up to this length
@@ -749,6 +750,28 @@ def input_stamp(source: str | ParquetSlice, rows: int) -> str:
     return f"{rows},{st.st_size},{st.st_mtime_ns}"
 
 
+def same_content(stamp: str, now: str) -> bool:
+    """Whether an input part stamped ``stamp`` when analysed may be joined as it is ``now``:
+    the same rows and bytes (a copy has a new mtime; resuming compares whole stamps)."""
+    return stamp.split(",")[:2] == now.split(",")[:2]
+
+
+def input_of(part: str, meta: dict[bytes, bytes]) -> str | None:
+    """The input part of an analysed part, None for a part that holds its input's columns:
+    found from the part's folder when both folders were moved or copied together, else where
+    it was when analysed."""
+    source = meta.get(INPUT_KEY.encode())
+    if source is None:
+        return None
+    relative = meta.get(RELATIVE_KEY.encode())
+    if relative is not None:
+        beside = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(part)),
+                                               relative.decode()))
+        if os.path.exists(beside):
+            return beside
+    return source.decode()
+
+
 def _dense(values: np.ndarray, arrow_type: Any) -> Any:
     """An Arrow array without nulls on a numpy array's buffer (no copy when contiguous)."""
     import pyarrow as pa
@@ -1223,7 +1246,9 @@ def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows:
     the base file last, under a temporary name: when it exists the part is complete."""
     import pyarrow.parquet as pq
 
-    meta = {INPUT_KEY: os.path.abspath(source if isinstance(source, str) else source.path),
+    source_path = os.path.abspath(source if isinstance(source, str) else source.path)
+    meta = {INPUT_KEY: source_path,
+            RELATIVE_KEY: os.path.relpath(source_path, os.path.dirname(os.path.abspath(path))),
             SIDE_KEY: ",".join(SIDE_TABLES), STAMP_KEY: input_stamp(source, rows)}
     if isinstance(source, ParquetSlice):
         meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
@@ -1481,11 +1506,11 @@ def table_columns(directory: str) -> list[str]:
     if not files:
         raise MjcoreError(f"{directory}: no Parquet parts")
     schema = pq.read_schema(files[0])
-    source = (schema.metadata or {}).get(INPUT_KEY.encode())
+    source = input_of(files[0], schema.metadata or {})
     names = _part_columns(schema)
-    if source is None or not os.path.exists(source.decode()):
+    if source is None or not os.path.exists(source):
         return names
-    in_names = list(pq.read_schema(source.decode()).names)
+    in_names = list(pq.read_schema(source).names)
     return in_names + [n for n in names if n not in in_names]
 
 
@@ -1543,11 +1568,10 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
 
     schema = pq.read_schema(f)
     meta = schema.metadata or {}
-    source = meta.get(INPUT_KEY.encode())
+    source_path = input_of(f, meta)
     names = _part_columns(schema)
-    if not with_input or source is None:
+    if not with_input or source_path is None:
         return _read_analysed(f, schema, columns if columns is not None else names)
-    source_path = source.decode()
     if not os.path.exists(source_path):
         raise MjcoreError(f"{f}: its input part {source_path} is gone")
     groups = meta.get(ROW_GROUPS_KEY.encode())
@@ -1564,7 +1588,7 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
             first, end = (int(x) for x in groups.decode().split(","))
         rows = sum(in_file.metadata.row_group(g).num_rows for g in range(first, end))
         stamp = meta.get(STAMP_KEY.encode())
-        if stamp is not None and stamp.decode() != input_stamp(source_path, rows):
+        if stamp is not None and not same_content(stamp.decode(), input_stamp(source_path, rows)):
             raise MjcoreError(f"{f}: its input part {source_path} changed since it was "
                               "analysed; analyse the folder again")
         extra = in_file.read_row_groups(range(first, end), columns=theirs) if theirs else None

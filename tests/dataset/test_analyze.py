@@ -509,3 +509,25 @@ def test_an_analysis_in_an_older_layout_is_redone(tmp_path, extract_table):
     (out / "_analyze.json").write_text(json.dumps({**manifest, "input": "/elsewhere"}))
     with pytest.raises(MjcoreError, match="analysis of another input"):
         analyze_dir(str(src), str(out), workers=1)
+
+
+def test_an_analysis_moved_with_its_extract_reads_the_moved_extract(tmp_path, records_dir):
+    """Copied elsewhere together (new mtimes) and the originals gone, an analysis still finds
+    its input parts beside it; moved without them, it says which input part is gone."""
+    import shutil
+
+    from mjcore.dataset.extraction import extract
+
+    games = sorted(p for p in records_dir.rglob("*") if p.is_file())[:4]
+    ex, out = tmp_path / "a" / "ex", tmp_path / "a" / "an"
+    extract([str(p) for p in games], str(ex), workers=1, records_per_partition=2)
+    analyze_dir(str(ex), str(out), workers=1)
+    want = read_table(str(out))
+    moved = tmp_path / "b"
+    for name in ("ex", "an"):
+        shutil.copytree(tmp_path / "a" / name, moved / name, copy_function=shutil.copyfile)
+    shutil.rmtree(tmp_path / "a")
+    assert read_table(str(moved / "an")).equals(want)
+    shutil.rmtree(moved / "ex")
+    with pytest.raises(MjcoreError, match=r"its input part .*part-00000.parquet is gone"):
+        read_table(str(moved / "an"))
