@@ -62,3 +62,28 @@ def serving(**settings: Any) -> Iterator[Any]:
         yield server
     finally:
         server.shutdown(0, 0)
+
+
+def refused_on_both_ports(server: Any, method: str, request: Any, reason: str,
+                          field: str) -> list[str]:
+    """Call ``method`` (a HandAnalysisService method name) with ``request`` on the main port
+    and the unary front of ``server``; each must answer INVALID_ARGUMENT with ErrorInfo
+    ``reason`` on ``field``. Returns the two details messages."""
+    import grpc
+
+    from mjcore.wire.status import error_info
+    from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
+
+    details = []
+    for port in (server.port, server.unary_port):
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            try:
+                getattr(pb_grpc.HandAnalysisServiceStub(channel), method)(request, timeout=10)
+            except grpc.RpcError as err:
+                info = error_info(err)
+                assert err.code() == grpc.StatusCode.INVALID_ARGUMENT and info is not None
+                assert (info.reason, info.metadata["field"]) == (reason, field)
+                details.append(err.details())
+            else:
+                raise AssertionError(f"{method} on port {port} was answered")
+    return details

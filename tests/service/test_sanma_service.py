@@ -11,7 +11,6 @@ import json
 import re
 from pathlib import Path
 
-import grpc
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -24,12 +23,10 @@ from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.rules import RuleSet
 from mjcore.service.servicer import PRESETS
 from mjcore.tiles import parse_kinds
-from mjcore.wire.status import error_info
 from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import partial_of, port_clients
+from .service_helpers import partial_of, port_clients, refused_on_both_ports
 
 SANMA = "tenhou_sanma"
 SANMA_TILES = [k for k in range(34) if SANMA_KINDS >> k & 1]
@@ -108,14 +105,9 @@ def test_a_tile_sanma_lacks_is_not_in_sanma_on_both_ports(two_ports, clients, te
     assert lib.value.reason == "not_in_sanma"
     request = pb.AnalyzeHandRequest(hand=text, visible=visible,
                                     rules=sp.RuleSelection(preset=SANMA))
-    for port in (two_ports.port, two_ports.unary_port):
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, \
-                pytest.raises(grpc.RpcError) as exc:
-            pb_grpc.HandAnalysisServiceStub(channel).AnalyzeHand(request, timeout=10)
-        info = error_info(exc.value)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT and info is not None
-        assert (info.reason, info.metadata["field"]) == ("NOT_IN_SANMA", field)
-        assert f"{tile} is not in the tile set" in exc.value.details()
+    for details in refused_on_both_ports(two_ports, "AnalyzeHand", request, "NOT_IN_SANMA",
+                                         field):
+        assert f"{tile} is not in the tile set" in details
     for client in clients:
         with pytest.raises(InvalidHandError) as got:
             client.analyze(text, visible, rules=SANMA)

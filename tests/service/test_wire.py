@@ -22,12 +22,10 @@ from mjcore.riichi.scoring import F_TSUMO
 from mjcore.service.convert import EncodedMessage
 from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import parse_kinds, parse_tile
-from mjcore.wire.status import error_info
 from mjcore.wire.v1 import analysis_service_pb2 as pb
-from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import port_clients
+from .service_helpers import port_clients, refused_on_both_ports
 from .test_analyze_reference import _Context
 
 SANMA = "tenhou_sanma"
@@ -170,15 +168,8 @@ def test_enum_out_of_range_names_the_field_on_both_ports(two_ports, field, value
     request = sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
                               win_method=sp.WIN_METHOD_RON)
     setattr(request, field, value)
-    for port in (two_ports.port, two_ports.unary_port):
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, \
-                pytest.raises(grpc.RpcError) as exc:
-            pb_grpc.HandAnalysisServiceStub(channel).Score(request, timeout=10)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        info = error_info(exc.value)
-        assert info is not None
-        assert (info.reason, info.metadata["field"]) == ("BAD_ENUM_VALUE", field)
-        assert field in exc.value.details()
+    for details in refused_on_both_ports(two_ports, "Score", request, "BAD_ENUM_VALUE", field):
+        assert field in details
 
 
 # -- three players ------------------------------------------------------------------------------
@@ -212,13 +203,7 @@ def test_kita_refused_where_the_library_refuses_it(two_ports, clients, kita, rul
     request = sp.ScoreRequest(hand="123p456p789s11z555z", win_tile="5z",
                               win_method=sp.WIN_METHOD_TSUMO, kita_count=kita,
                               rules=sp.RuleSelection(preset=rules or ""))
-    for port in (two_ports.port, two_ports.unary_port):
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, \
-                pytest.raises(grpc.RpcError) as exc:
-            pb_grpc.HandAnalysisServiceStub(channel).Score(request, timeout=10)
-        info = error_info(exc.value)
-        assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT and info is not None
-        assert (info.reason, info.metadata["field"]) == ("BAD_KITA", "kita_count")
+    refused_on_both_ports(two_ports, "Score", request, "BAD_KITA", "kita_count")
 
 
 def _sanma_batch(n: int, seed: int) -> dict[str, Any]:
