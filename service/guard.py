@@ -147,15 +147,10 @@ class CallGuard(grpc.GenericRpcHandler):
 
     # -- admission and receiving -----------------------------------------------------------------
 
-    async def _admit(self, context: grpc.aio.ServicerContext) -> str:
-        """The call's peer host, counted in its share (``leave`` it when the call ends); a call
-        over the share is ended at once."""
-        host = peer_host(context.peer())
-        if not self.peer_calls.enter(host):
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"{self.peer_calls.max_per_peer} calls from this client are in "
-                                "progress already (max_calls_per_peer)")
-        return host
+    def admitted(self, context: grpc.aio.ServicerContext) -> _Admitted:
+        """``async with guard.admitted(context) as host``: the call's peer host, counted in
+        its share while the block runs; a call over the share is ended at once."""
+        return _Admitted(self, context)
 
     async def _receive(self, context: grpc.aio.ServicerContext, host: str, timeout: float,
                        parse: Callable[[bytes], Any], limit: int, method: str) -> Any:
@@ -239,16 +234,15 @@ class CallGuard(grpc.GenericRpcHandler):
 
         if not streaming and not handler.response_streaming:
             async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-                host = await self._admit(context)
-                worker = WorkerContext(context)
-                try:
-                    request = await one(context, host)
-                    return behavior(request, worker)   # on the loop: see the module docstring
-                except Aborted as stop:
-                    await context.abort(stop.code, stop.details, stop.trailing_metadata)
-                finally:
-                    worker.active = False
-                    self.peer_calls.leave(host)
+                async with self.admitted(context) as host:
+                    worker = WorkerContext(context)
+                    try:
+                        request = await one(context, host)
+                        return behavior(request, worker)   # on the loop: module docstring
+                    except Aborted as stop:
+                        await context.abort(stop.code, stop.details, stop.trailing_metadata)
+                    finally:
+                        worker.active = False
 
             return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
         if not handler.response_streaming:
@@ -256,30 +250,30 @@ class CallGuard(grpc.GenericRpcHandler):
 
         async def stream(request_iterator: Any, context: grpc.aio.ServicerContext
                          ) -> AsyncIterator[Any]:
-            host = await self._admit(context)
-            worker = WorkerContext(context)
-            inbox: deque[Any] = deque()
-            responses: Any = None
-            try:
-                if streaming:
-                    responses = behavior(_one_at_a_time(inbox, method), worker)
-                else:
-                    responses = behavior(await one(context, host), worker)
-                while True:
+            async with self.admitted(context) as host:
+                worker = WorkerContext(context)
+                inbox: deque[Any] = deque()
+                responses: Any = None
+                try:
                     if streaming:
-                        inbox.append(await receive(context, host))
-                    # advance while the generator has not taken the message (unary: once)
-                    while inbox or not streaming:
-                        response = await self._in_worker(context, worker, next, responses, END)
-                        if response is END:
-                            return
-                        yield response
-            finally:
-                worker.active = False
-                self.peer_calls.leave(host)
-                if responses is not None:
-                    with contextlib.suppress(ValueError):   # a worker still runs it: GC closes
-                        responses.close()
+                        responses = behavior(_one_at_a_time(inbox, method), worker)
+                    else:
+                        responses = behavior(await one(context, host), worker)
+                    while True:
+                        if streaming:
+                            inbox.append(await receive(context, host))
+                        # advance while the generator has not taken the message (unary: once)
+                        while inbox or not streaming:
+                            response = await self._in_worker(context, worker, next, responses,
+                                                             END)
+                            if response is END:
+                                return
+                            yield response
+                finally:
+                    worker.active = False
+                    if responses is not None:
+                        with contextlib.suppress(ValueError):   # a worker still runs it
+                            responses.close()
 
         return grpc.stream_stream_rpc_method_handler(stream, response_serializer=serialize)
 
@@ -292,33 +286,48 @@ def _async_handler(guard: CallGuard, behavior: Callable[..., Any],
     iterator) comes from ``make_argument``."""
     if not response_streaming:
         async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-            host = await guard._admit(context)
-            try:
+            async with guard.admitted(context) as host:
                 return await behavior(await make_argument(context, host), context)
-            finally:
-                guard.peer_calls.leave(host)
 
         return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
     if inspect.isasyncgenfunction(behavior):
         async def yielding(request_iterator: Any, context: grpc.aio.ServicerContext
                            ) -> AsyncIterator[Any]:
-            host = await guard._admit(context)
-            try:
+            async with guard.admitted(context) as host:
                 async for response in behavior(await make_argument(context, host), context):
                     yield response
-            finally:
-                guard.peer_calls.leave(host)
 
         return grpc.stream_stream_rpc_method_handler(yielding, response_serializer=serialize)
 
     async def writing(request_iterator: Any, context: grpc.aio.ServicerContext) -> None:
-        host = await guard._admit(context)
-        try:
+        async with guard.admitted(context) as host:
             await behavior(await make_argument(context, host), context)   # it calls write
-        finally:
-            guard.peer_calls.leave(host)
 
     return grpc.stream_stream_rpc_method_handler(writing, response_serializer=serialize)
+
+
+class _Admitted:
+    """``CallGuard.admitted``: enters the call's peer host in its share (or ends the call),
+    and leaves it when the block ends however it ends."""
+
+    __slots__ = ("context", "guard", "host")
+
+    def __init__(self, guard: CallGuard, context: grpc.aio.ServicerContext) -> None:
+        self.guard = guard
+        self.context = context
+        self.host = ""
+
+    async def __aenter__(self) -> str:
+        calls = self.guard.peer_calls
+        self.host = peer_host(self.context.peer())
+        if not calls.enter(self.host):
+            await self.context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                     f"{calls.max_per_peer} calls from this client are in "
+                                     "progress already (max_calls_per_peer)")
+        return self.host
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.guard.peer_calls.leave(self.host)
 
 
 async def _abort(context: grpc.aio.ServicerContext, err: RpcError) -> None:
