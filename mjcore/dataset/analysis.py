@@ -772,6 +772,18 @@ def input_of(part: str, meta: dict[bytes, bytes]) -> str | None:
     return source.decode()
 
 
+def open_input(part: str, source: str) -> Any:
+    """The ``pyarrow.parquet.ParquetFile`` of an analysed part's input part; an input that
+    cannot be read as Parquet is an error naming both."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(source)
+    except (OSError, pa.ArrowInvalid) as err:
+        raise MjcoreError(f"{part}: its input part {source} cannot be read: {err}") from None
+
+
 def _dense(values: np.ndarray, arrow_type: Any) -> Any:
     """An Arrow array without nulls on a numpy array's buffer (no copy when contiguous)."""
     import pyarrow as pa
@@ -1510,7 +1522,8 @@ def table_columns(directory: str) -> list[str]:
     names = _part_columns(schema)
     if source is None or not os.path.exists(source):
         return names
-    in_names = list(pq.read_schema(source).names)
+    with open_input(files[0], source) as in_file:
+        in_names = list(in_file.schema_arrow.names)
     return in_names + [n for n in names if n not in in_names]
 
 
@@ -1575,8 +1588,7 @@ def read_part(f: str, columns: list[str] | None = None, *, with_input: bool = Tr
     if not os.path.exists(source_path):
         raise MjcoreError(f"{f}: its input part {source_path} is gone")
     groups = meta.get(ROW_GROUPS_KEY.encode())
-    in_file = pq.ParquetFile(source_path)
-    with in_file:
+    with open_input(f, source_path) as in_file:
         in_names = list(in_file.schema_arrow.names)
         wanted = columns if columns is not None else in_names + [
             n for n in names if n not in in_names]

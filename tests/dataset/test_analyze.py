@@ -531,3 +531,8 @@ def test_an_analysis_moved_with_its_extract_reads_the_moved_extract(tmp_path, re
     shutil.rmtree(moved / "ex")
     with pytest.raises(MjcoreError, match=r"its input part .*part-00000.parquet is gone"):
         read_table(str(moved / "an"))
+    (moved / "ex").mkdir()                # in its place, a file that is not Parquet
+    for part in sorted((moved / "an").glob("part-*.parquet")):
+        (moved / "ex" / part.name).write_text("not parquet")
+    with pytest.raises(MjcoreError, match=r"its input part .*part-00000.parquet cannot be read"):
+        read_table(str(moved / "an"))
