@@ -297,8 +297,7 @@ def _hands(table: Any) -> _Hands:
         counts, parsed_melds = _parse_hands(_texts(_column(table, "hand")), error)
         melds = np.where(parsed_melds >= 0, parsed_melds, melds)
     else:
-        raise MjcoreError("a table of hands needs a 'closed', 'counts' or 'hand' column "
-                          f"(has: {', '.join(table.column_names)})")
+        raise no_hand_column(table.column_names)
     bad_melds = (melds < 0) | (melds > 4)
     if bad_melds.any():
         for r in np.flatnonzero(bad_melds):
@@ -1224,6 +1223,9 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
         except (OSError, pa.ArrowInvalid) as exc:
             problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
             table = None
+        except MjcoreError as exc:
+            problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
+            table = None
     else:
         table, wins = source, None
     out_name = _out_name(name)
@@ -1289,6 +1291,13 @@ def _read_column(source: Any, column: str) -> Any:
         return None
 
 
+def no_hand_column(names: list[str]) -> MjcoreError:
+    """The error for a table without a column of hands; names at most 20 of its columns."""
+    shown = ", ".join(names[:20]) + (f", ... ({len(names)} columns)" if len(names) > 20 else "")
+    return MjcoreError(f"a table of hands needs a 'closed', 'counts' or 'hand' column "
+                       f"(has: {shown or 'none'})")
+
+
 def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
     """The columns of a Parquet part (a file or a slice of one) that the analysis reads
     (``closed`` only when ``counts`` or ``red`` is missing), strings of a few distinct values
@@ -1304,6 +1313,8 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
     wanted = [c for c in INPUT_COLUMNS if c in names]
     if "closed" in names and ("counts" not in names or "red" not in names):
         wanted.append("closed")
+    if not {"closed", "counts", "hand"} & set(names):
+        raise no_hand_column(names)
     if "counts" in wanted or "closed" in wanted:       # an extract's `hand` is a number
         wanted = [c for c in wanted if c != "hand"]
     if "action" in wanted and "tile" in wanted:

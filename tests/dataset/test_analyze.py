@@ -176,6 +176,20 @@ def test_counts_column_and_missing_columns():
         analyze_table(pa.table({"x": [1]}))
 
 
+def test_a_parquet_part_without_hands_is_reported_with_its_columns(tmp_path, extract_table):
+    """A folder part lacking a column of hands is a problem of that part naming the columns
+    it has; the other parts are analysed."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    pq.write_table(extract_table.slice(0, 50), src / "part-00000.parquet")
+    pq.write_table(pa.table({"x": [1, 2], "y": [3, 4]}), src / "part-00001.parquet")
+    job = analyze_dir(str(src), str(out), workers=1)
+    bad = [p for p in job.problems if p.reason == "bad_table"]
+    assert [p.file for p in bad] == ["part-00001.parquet"], bad
+    assert "(has: x, y)" in bad[0].detail
+    assert read_table(str(out), ["shanten"], with_input=False).num_rows == 50
+
+
 def test_folder_job_resumes_and_reads_text_and_csv(tmp_path, extract_table):
     src = tmp_path / "in"
     src.mkdir()
