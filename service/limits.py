@@ -7,6 +7,8 @@ parsed, so no request costs more than a few microseconds of parsing (service/REA
 from __future__ import annotations
 
 import asyncio
+import functools
+import ipaddress
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -54,16 +56,28 @@ class Evicted(Exception):
     """A wait for a request message was ended to make room for a newer call."""
 
 
+IPV6_HOST_PREFIX = 64        # an IPv6 client host is its /64, one subscriber's usual network
+
+
+@functools.lru_cache(maxsize=4096)
 def peer_host(peer: str) -> str:
-    """The host part of a grpc peer string, the key of the per-peer shares: ``ipv4:1.2.3.4:5``
-    is ``1.2.3.4``, ``ipv6:%5B::1%5D:5`` is ``::1`` (an IPv4-mapped address is its IPv4
-    address), and every other kind of peer (``unix:...``) is its scheme."""
+    """The client host of a grpc peer string, the key of the per-peer shares:
+    ``ipv4:1.2.3.4:5`` is ``1.2.3.4``; an IPv6 peer is its /64 network (``ipv6:%5B2001:db8::7%5D:5``
+    is ``2001:db8::/64``: one subscriber gets a whole /64, so its addresses share one share),
+    an IPv4-mapped address its IPv4 address; every other kind of peer (``unix:...``) is its
+    scheme."""
     scheme, _, address = peer.partition(":")
     if scheme == "ipv4":
         return address.rpartition(":")[0]
     if scheme == "ipv6":
         host = address.rpartition(":")[0].replace("%5B", "").replace("%5D", "").strip("[]")
-        return host[7:] if host.startswith("::ffff:") and "." in host else host
+        if host.startswith("::ffff:") and "." in host:
+            return host[7:]
+        try:
+            return str(ipaddress.IPv6Network(f"{host.partition('%')[0]}/{IPV6_HOST_PREFIX}",
+                                             strict=False))
+        except ValueError:
+            return host
     return scheme
 
 

@@ -142,11 +142,20 @@ def test_a_flood_faster_than_the_server_evicts_takes_only_its_peers_share():
 
 
 @pytest.mark.parametrize("peer,host", [
-    ("ipv4:127.0.0.2:5555", "127.0.0.2"), ("ipv6:%5B::1%5D:443", "::1"),
-    ("ipv6:[2001:db8::7]:80", "2001:db8::7"), ("ipv6:%5B::ffff:10.0.0.1%5D:9", "10.0.0.1"),
+    ("ipv4:127.0.0.2:5555", "127.0.0.2"), ("ipv6:%5B::1%5D:443", "::/64"),
+    ("ipv6:[2001:db8::7]:80", "2001:db8::/64"),
+    ("ipv6:%5B2001:db8:0:1:ffff:1:2:3%5D:80", "2001:db8:0:1::/64"),
+    ("ipv6:%5Bfe80::1%25eth0%5D:80", "fe80::/64"), ("ipv6:%5B::ffff:10.0.0.1%5D:9", "10.0.0.1"),
     ("unix:/run/mjcore.sock", "unix"), ("unix-abstract:mjcore", "unix-abstract")])
 def test_peers_are_grouped_by_host(peer, host):
     assert peer_host(peer) == host
+
+
+def test_the_addresses_of_one_ipv6_64_share_one_host_and_other_64s_do_not():
+    one = {peer_host(f"ipv6:%5B2001:db8:aa:bb:{i:x}:{i:x}:{i:x}:{i:x}%5D:{1000 + i}")
+           for i in range(1, 200)}
+    assert one == {"2001:db8:aa:bb::/64"}
+    assert peer_host("ipv6:%5B2001:db8:aa:bc::1%5D:1") != "2001:db8:aa:bb::/64"
 
 
 def test_a_peer_over_its_call_share_is_refused_and_its_entry_goes_with_its_last_call():
