@@ -193,6 +193,30 @@ def stop_process(proc: subprocess.Popen[bytes], wait: float) -> None:
                     pipe.close()
 
 
+def send_line(stream: Any, line: bytes, timeout: float) -> None:
+    """Write one message line to an agent process's input, all of it within ``timeout``
+    seconds, so a bot that stops reading (its pipe full) never stalls a game. Raises
+    TimeoutError when the process does not take it in time, BrokenPipeError when it has closed
+    its input (both are OSErrors)."""
+    import os
+    import select
+    import time
+
+    fd = stream.fileno()
+    os.set_blocking(fd, False)
+    deadline = time.monotonic() + timeout
+    rest = memoryview(line)
+    while rest:
+        _, ready, _ = select.select([], [fd], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            raise TimeoutError(f"did not take a message within {timeout:g} s (not reading "
+                               "its input)")
+        try:
+            rest = rest[os.write(fd, rest):]
+        except BlockingIOError:
+            continue
+
+
 class AnswerLines:
     """Reads an agent process's answers a line at a time, each within ``timeout`` seconds and
     :data:`MAX_ANSWER_BYTES` bytes, so a bot that hangs or floods never stalls a game. Both

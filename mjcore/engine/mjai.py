@@ -38,7 +38,7 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .agents import AnswerLines, stop_process
+from .agents import AnswerLines, send_line, stop_process
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
@@ -86,7 +86,8 @@ class MjaiAgent:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         bot = f"mjai bot {self.command[0]} (seat {self.seat})"
         try:
-            self.proc.stdin.write((json.dumps(events, separators=(",", ":")) + "\n").encode())
+            send_line(self.proc.stdin, (json.dumps(events, separators=(",", ":")) + "\n").encode(),
+                      self.timeout)
             line = self.answers.readline()
         except (BrokenPipeError, OSError) as exc:     # TimeoutError is an OSError
             what = str(exc) if isinstance(exc, TimeoutError) else f"died: {exc}"

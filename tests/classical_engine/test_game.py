@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 
 import pytest
@@ -122,6 +123,18 @@ def test_a_bad_agent_gets_a_clear_error(tmp_path, mode: str, message: str) -> No
         assert "seat " in str(info.value)
     finally:
         process_agent.close()
+
+
+def test_an_agent_that_stops_reading_its_input_is_reported_within_the_timeout() -> None:
+    agent = ProcessAgent(f"{sys.executable} -c 'import time; time.sleep(60)'", timeout=0.5)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(AgentError, match=r"did not take a message within 0.5 s"):
+            for _ in range(1000):          # far more than a pipe buffer holds
+                agent.observe({"type": "seat", "seat": 0, "pad": "x" * 4096})
+        assert time.monotonic() - t0 < 10
+    finally:
+        agent.close()
 
 
 def test_minimum_doubles_refuses_a_poor_mahjong() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -112,6 +113,17 @@ def test_mjai_bot_that_hangs_floods_or_exits_is_reported(script, message):
     try:
         with pytest.raises(MjaiError, match=message):
             play_game([bot, TsumogiriAgent(), TsumogiriAgent(), TsumogiriAgent()], seed=1)
+    finally:
+        bot.close()
+
+
+def test_mjai_bot_that_stops_reading_its_input_is_reported_within_the_timeout():
+    bot = MjaiAgent([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5)
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(MjaiError, match=r"did not take a message within 0.5 s"):
+            bot._exchange([{"type": "none", "pad": "x" * (1 << 20)}])   # over any pipe buffer
+        assert time.monotonic() - t0 < 10
     finally:
         bot.close()
 

@@ -17,7 +17,13 @@ import subprocess
 from itertools import compress
 from typing import Any
 
-from ...engine.agents import MAX_ANSWER_BYTES, AnswerLines, RandomAgent, stop_process
+from ...engine.agents import (
+    MAX_ANSWER_BYTES,
+    AnswerLines,
+    RandomAgent,
+    send_line,
+    stop_process,
+)
 from ...errors import MjcoreError
 from .handcalc import USE_PAIR, USE_PUNG, shanten, ukeire
 from .records import to_json
@@ -198,7 +204,11 @@ class ProcessAgent:
     def _send(self, obj: dict[str, Any]) -> None:
         try:
             assert self.proc.stdin is not None
-            self.proc.stdin.write((json.dumps(obj, separators=(",", ":")) + "\n").encode())
+            send_line(self.proc.stdin, (json.dumps(obj, separators=(",", ":")) + "\n").encode(),
+                      self.timeout)
+        except TimeoutError as exc:
+            raise AgentError(f"agent {self.name!r} (seat {self.seat}) {exc} at event "
+                             f"{self.last_event}") from None
         except (BrokenPipeError, OSError):
             raise AgentError(f"agent {self.name!r} (seat {self.seat}) died (exit code "
                              f"{self.proc.poll()}) after event {self.last_event}") from None
