@@ -122,9 +122,11 @@ class Client:
     many times ``UNAVAILABLE`` is retried, starting after ``backoff`` s and doubling up to
     ``max_backoff`` s. Bulk helpers send ``batch_size`` hands per message over ``streams``
     concurrent streams, packed as ``encoding``: "nibble" (17 bytes a hand), "packed" (3 bits a
-    kind, 16 bytes) or "counts" (34 bytes). ``unary_target`` is the ``host:port`` of the
-    server's unary front (``mjcore serve --unary-port``): the unary calls go there, over the
-    same TLS and token, and the bulk streams to ``target``.
+    kind, 16 bytes) or "counts" (34 bytes); a batch whose message would be over
+    ``max_message_size`` (16 MiB, the server's default limit) is cut in halves until it fits.
+    ``unary_target`` is the ``host:port`` of the server's unary front (``mjcore serve
+    --unary-port``): the unary calls go there, over the same TLS and token, and the bulk
+    streams to ``target``.
     """
 
     def __init__(self, target: str = "127.0.0.1:50051", *, token: str | None = None,
@@ -134,7 +136,7 @@ class Client:
                  client_key: bytes | str | os.PathLike[str] | None = None,
                  server_name: str | None = None, timeout: float | None = 60.0,
                  retries: int = 5, backoff: float = 0.05, max_backoff: float = 2.0,
-                 max_message_size: int = 64 * 1024 * 1024, batch_size: int = 1 << 16,
+                 max_message_size: int = 16 * 1024 * 1024, batch_size: int = 1 << 16,
                  streams: int = 2, encoding: str = "nibble",
                  unary_target: str | None = None) -> None:
         self._pb = pb
@@ -168,6 +170,7 @@ class Client:
         if batch_size < 1 or streams < 1:
             raise ValueError("batch_size and streams must be at least 1")
         self.batch_size = batch_size
+        self.max_message_size = max_message_size
         self.streams = streams
         if encoding not in packing.ENCODINGS:
             raise ValueError(f"encoding {encoding!r}: expected one of "
@@ -388,15 +391,40 @@ class Client:
             if n_melds.shape != (counts.shape[0],):
                 raise InvalidHandError(f"n_melds must have shape ({counts.shape[0]},)",
                                        reason="bad_melds")
-        n = counts.shape[0]
-        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        requests = []
-        for a, b in bounds:
+        def build(a: int, b: int) -> Any:
             request = make_request()
             packing.encode_into(request.hands, counts[a:b],
                                 None if n_melds is None else n_melds[a:b], self.encoding)
-            requests.append(request)
+            return request
+
+        bounds, requests = self._batches(counts.shape[0], build)
         return self._run_streams(rpc, requests, bounds, collect, timeout)
+
+    def _batches(self, n: int, build: Callable[[int, int], Any]
+                 ) -> tuple[list[tuple[int, int]], list[Any]]:
+        """Rows 0..n cut into requests of at most ``batch_size`` rows (``build(a, b)`` makes the
+        request of rows a..b), each halved until it fits ``max_message_size`` (the server's
+        limit by default), so a batch of long rows is never refused on size. A single row
+        that does not fit is an InvalidHandError naming it."""
+        bounds: list[tuple[int, int]] = []
+        requests: list[Any] = []
+        todo = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)][::-1]
+        while todo:
+            a, b = todo.pop()
+            request = build(a, b)
+            size = request.ByteSize()
+            if size > self.max_message_size:
+                if b - a == 1:
+                    raise InvalidHandError(
+                        f"row {a}: its request is {size:,} bytes, over the client's "
+                        f"max_message_size ({self.max_message_size:,})", reason="too_large",
+                        index=a)
+                mid = (a + b) // 2
+                todo += [(mid, b), (a, mid)]
+                continue
+            bounds.append((a, b))
+            requests.append(request)
+        return bounds, requests
 
     def _run_streams(self, rpc: str, requests: list[Any], bounds: list[tuple[int, int]],
                      collect: Callable[[int, int, Any], None], timeout: float | None
@@ -533,9 +561,8 @@ class Client:
         if details:
             out_specs.update(layout.SCORE_DETAIL_ARRAYS)
         out = layout.empty(out_specs, n)
-        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        requests = []
-        for a, b in bounds:
+
+        def build(a: int, b: int) -> Any:
             req = self._pb.StreamScoreRequest(rules=selection, details=details)
             packing.encode_into(req.hands, counts[a:b], None, self.encoding)
             for name, arr in prepared.items():
@@ -544,7 +571,9 @@ class Client:
                 if name in prepared:
                     setattr(req, width_field,
                             prepared[name].shape[1] if prepared[name].ndim > 1 else 1)
-            requests.append(req)
+            return req
+
+        bounds, requests = self._batches(n, build)
 
         def collect(a: int, b: int, r: Any) -> None:
             for name, spec in out_specs.items():
@@ -574,13 +603,14 @@ class Client:
                                        reason="bad_shape")
             prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
         selection = wire.rule_selection(rules)
-        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        requests = []
-        for a, b in bounds:
+
+        def build(a: int, b: int) -> Any:
             req = self._pb.StreamScoreClassicalRequest(rules=selection)
             for name, arr in prepared.items():
                 setattr(req, name, arr[a:b].tobytes())
-            requests.append(req)
+            return req
+
+        bounds, requests = self._batches(n, build)
         out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
 
         def collect(a: int, b: int, r: Any) -> None:
@@ -606,13 +636,14 @@ class Client:
             lines.pop()
         lines = [line.rstrip("\r") for line in lines]
         n = len(lines)
-        bounds = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)]
-        requests = []
-        for a, b in bounds:
+
+        def build(a: int, b: int) -> Any:
             request = make_request()
             request.hands.encoding = packing.TEXT_LINES
             request.hands.data = "\n".join(lines[a:b]).encode("utf-8") + b"\n"
-            requests.append(request)
+            return request
+
+        bounds, requests = self._batches(n, build)
         out = np.empty(n, dtype=dtype)
 
         def collect(a: int, b: int, r: Any) -> None:

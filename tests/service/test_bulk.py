@@ -457,6 +457,22 @@ def test_message_over_the_size_limit_is_resource_exhausted():
         server.stop(0).wait()
 
 
+def test_a_batch_over_the_clients_message_limit_is_cut_to_fit():
+    server, port = start(ServerConfig(port=0, max_message_size=64 * 1024))
+    try:
+        counts = random_counts(4000, 13, 1)                # 68 kB of nibbles in one batch
+        with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0,
+                    max_message_size=64 * 1024) as c:
+            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert server.servicer.batches_done == 2      # halved once
+            lines = ["123m456p789s1122z"] * 3 + ["1m" * 40_000]
+            with pytest.raises(InvalidHandError, match=r"row 3: its request is [\d,]+ bytes, "
+                                                       r"over the client's max_message_size"):
+                c.shanten_text(lines)
+    finally:
+        server.stop(0).wait()
+
+
 def test_stream_resumes_on_another_server_after_unavailable():
     first, port = start(ServerConfig(port=0))
     holder = {}
