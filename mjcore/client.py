@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,7 +124,7 @@ class Client:
     ``max_backoff`` s. Bulk helpers send ``batch_size`` hands per message over ``streams``
     concurrent streams, packed as ``encoding``: "nibble" (17 bytes a hand), "packed" (3 bits a
     kind, 16 bytes) or "counts" (34 bytes); a batch whose message would be over
-    ``max_message_size`` (16 MiB, the server's default limit) is cut in halves until it fits.
+    ``max_message_size`` (16 MiB, the server's default limit) is cut into pieces that fit.
     ``unary_target`` is the ``host:port`` of the server's unary front (``mjcore serve
     --unary-port``): the unary calls go there, over the same TLS and token, and the bulk
     streams to ``target``.
@@ -403,9 +404,10 @@ class Client:
     def _batches(self, n: int, build: Callable[[int, int], Any]
                  ) -> tuple[list[tuple[int, int]], list[Any]]:
         """Rows 0..n cut into requests of at most ``batch_size`` rows (``build(a, b)`` makes the
-        request of rows a..b), each halved until it fits ``max_message_size`` (the server's
-        limit by default), so a batch of long rows is never refused on size. A single row
-        that does not fit is an InvalidHandError naming it."""
+        request of rows a..b), each one over ``max_message_size`` (the server's limit by
+        default) cut again into as many pieces as its size needs, so a batch of long rows is
+        never refused on size. A single row that does not fit is an InvalidHandError naming
+        it."""
         bounds: list[tuple[int, int]] = []
         requests: list[Any] = []
         todo = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)][::-1]
@@ -419,8 +421,9 @@ class Client:
                         f"row {a}: its request is {size:,} bytes, over the client's "
                         f"max_message_size ({self.max_message_size:,})", reason="too_large",
                         index=a)
-                mid = (a + b) // 2
-                todo += [(mid, b), (a, mid)]
+                pieces = min(b - a, size // self.max_message_size + 1)
+                cuts = [a + (b - a) * i // pieces for i in range(pieces + 1)]
+                todo += list(pairwise(cuts))[::-1]
                 continue
             bounds.append((a, b))
             requests.append(request)

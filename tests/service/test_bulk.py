@@ -464,7 +464,11 @@ def test_a_batch_over_the_clients_message_limit_is_cut_to_fit():
         with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0,
                     max_message_size=64 * 1024) as c:
             assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
-            assert server.servicer.batches_done == 2      # halved once
+            assert server.servicer.batches_done == 2      # cut in two
+        with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0,
+                    max_message_size=8 * 1024) as c:
+            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert 2 + 9 <= server.servicer.batches_done <= 2 + 10    # 68 kB in 8 kB pieces
             lines = ["123m456p789s1122z"] * 3 + ["1m" * 40_000]
             with pytest.raises(InvalidHandError, match=r"row 3: its request is [\d,]+ bytes, "
                                                        r"over the client's max_message_size"):
