@@ -19,7 +19,9 @@
   columns and `kind_detail`) under other Parquet options than the job's (`write_options`:
   PLAIN, uncompressed numbers, no dictionary, no statistics), and of one column at a time
   with and without its nulls: CPU seconds over the parts (best of the rounds, options
-  alternated) and bytes.
+  alternated) and bytes. Then the same base files written by the other Parquet writers on
+  PyPI (polars, DuckDB; `pip install -e '.[bench]'`), for whether another writer would make
+  the analyse step cheaper (CPU time, so their threads count in full).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -304,6 +306,57 @@ def bench_write_options(work: Path, rounds: int) -> list[str]:
         nbytes = write([pa.table({field.name: t.column(field.name)}) for t in bases], alone)[1]
         lines.append(f"| {field.name} | {cells[0]:.4f} | {cells[1]:.4f} | "
                      f"{nbytes / 1e6:.1f} |")
+    return lines + ["", *_peer_writers(bases, sink, rounds)]
+
+
+def _peer_writers(bases: list[Any], sink: Path, rounds: int) -> list[str]:
+    """The base files written by pyarrow as the job does and by the other Parquet writers
+    installed (polars, DuckDB), uncompressed and without statistics, alternated."""
+    import pyarrow.parquet as pq
+
+    from mjcore.dataset.analysis import write_options
+
+    writers: dict[str, Any] = {
+        "pyarrow, as the job": lambda t, path: pq.write_table(t, path, **write_options(t.schema))}
+    missing = []
+    try:
+        import polars as pl
+
+        writers[f"polars {pl.__version__}"] = lambda t, path: pl.DataFrame(t).write_parquet(
+            path, compression="uncompressed", statistics=False)
+    except ImportError:
+        missing.append("polars")
+    try:
+        import duckdb
+
+        con = duckdb.connect()
+        con.execute("SET threads = 1")
+
+        def duck(t: Any, path: Path) -> None:
+            con.register("part", t)
+            con.execute(f"COPY part TO '{path}' (FORMAT parquet, COMPRESSION uncompressed)")
+            con.unregister("part")
+
+        writers[f"DuckDB {duckdb.__version__}"] = duck
+    except ImportError:
+        missing.append("duckdb")
+    best = dict.fromkeys(writers, float("inf"))
+    size = dict.fromkeys(writers, 0)
+    names = list(writers)
+    for r in range(rounds):
+        for name in names if r % 2 == 0 else names[::-1]:
+            c0 = time.process_time()
+            for i, t in enumerate(bases):
+                writers[name](t, sink / f"w{i}.parquet")
+            best[name] = min(best[name], time.process_time() - c0)
+            size[name] = sum((sink / f"w{i}.parquet").stat().st_size for i in range(len(bases)))
+    lines = ["| the base files written by | CPU s (best) | against pyarrow | MB |",
+             "| --- | --- | --- | --- |"]
+    first = best[names[0]]
+    lines += [f"| {n} | {best[n]:.3f} | {best[n] / first:.2f}x | {size[n] / 1e6:.1f} |"
+              for n in names]
+    if missing:
+        lines.append(f"\n(not installed: {', '.join(missing)}; `pip install -e '.[bench]'`)")
     return lines
 
 
