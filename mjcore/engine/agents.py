@@ -193,6 +193,18 @@ def stop_process(proc: subprocess.Popen[bytes], wait: float) -> None:
                     pipe.close()
 
 
+def _ready(fd: int, event: int, deadline: float) -> bool:
+    """Whether ``fd`` is ready for ``event`` (select.POLLIN / POLLOUT; a closed other end counts
+    as ready, so the read or write that follows reports it) before ``deadline`` (monotonic).
+    poll, not select: any descriptor number works."""
+    import select
+    import time
+
+    poller = select.poll()
+    poller.register(fd, event)
+    return bool(poller.poll(max(0, int((deadline - time.monotonic()) * 1000) + 1)))
+
+
 def send_line(stream: Any, line: bytes, timeout: float) -> None:
     """Write one message line to an agent process's input, all of it within ``timeout``
     seconds, so a bot that stops reading (its pipe full) never stalls a game. Raises
@@ -207,8 +219,7 @@ def send_line(stream: Any, line: bytes, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     rest = memoryview(line)
     while rest:
-        _, ready, _ = select.select([], [fd], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
+        if not _ready(fd, select.POLLOUT, deadline):
             raise TimeoutError(f"did not take a message within {timeout:g} s (not reading "
                                "its input)")
         try:
@@ -238,8 +249,7 @@ class AnswerLines:
         while b"\n" not in self._buf:
             if len(self._buf) > MAX_ANSWER_BYTES:
                 raise ValueError(f"an answer line longer than {MAX_ANSWER_BYTES} bytes")
-            ready, _, _ = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
+            if not _ready(self.fd, select.POLLIN, deadline):
                 raise TimeoutError(f"no answer within {self.timeout:g} s")
             chunk = os.read(self.fd, 65536)
             if not chunk:
