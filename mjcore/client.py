@@ -140,6 +140,13 @@ class Client:
                  max_message_size: int = 16 * 1024 * 1024, batch_size: int = 1 << 16,
                  streams: int = 2, encoding: str = "nibble",
                  unary_target: str | None = None) -> None:
+        if batch_size < 1 or streams < 1:
+            raise ValueError("batch_size and streams must be at least 1")
+        if max_message_size < 1024:
+            raise ValueError(f"max_message_size {max_message_size}: expected >= 1024")
+        if encoding not in packing.ENCODINGS:
+            raise ValueError(f"encoding {encoding!r}: expected one of "
+                             f"{', '.join(packing.ENCODINGS)}")
         self._pb = pb
         options: list[tuple[str, Any]] = [
             ("grpc.max_receive_message_length", max_message_size),
@@ -168,14 +175,9 @@ class Client:
         self.retries = retries
         self.backoff = backoff
         self.max_backoff = max_backoff
-        if batch_size < 1 or streams < 1:
-            raise ValueError("batch_size and streams must be at least 1")
         self.batch_size = batch_size
         self.max_message_size = max_message_size
         self.streams = streams
-        if encoding not in packing.ENCODINGS:
-            raise ValueError(f"encoding {encoding!r}: expected one of "
-                             f"{', '.join(packing.ENCODINGS)}")
         self.encoding = packing.ENCODINGS[encoding]
 
     # -- plumbing -------------------------------------------------------------------------------

@@ -477,6 +477,12 @@ def test_a_batch_over_the_clients_message_limit_is_cut_to_fit():
         server.stop(0).wait()
 
 
+@pytest.mark.parametrize("size", [0, -1, 1023])
+def test_a_client_message_limit_under_1024_bytes_is_refused(size):
+    with pytest.raises(ValueError, match=rf"max_message_size {size}: expected >= 1024"):
+        Client("127.0.0.1:1", max_message_size=size)
+
+
 def test_stream_resumes_on_another_server_after_unavailable():
     first, port = start(ServerConfig(port=0))
     holder = {}
