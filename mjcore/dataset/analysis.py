@@ -1131,8 +1131,9 @@ def _slices(path: str, rows_per_part: int) -> list[tuple[str, Any]]:
 
 def input_parts(source: str, rows_per_part: int = 1_000_000
                 ) -> list[tuple[str, Any]] | Iterator[tuple[str, Any]]:
-    """(name, path, slice or table) of every input part: the Parquet files of a folder, one
-    Parquet file (in parts of whole row groups of about ``rows_per_part`` rows), or a CSV or
+    """(name, path, slice or table) of every input part: the Parquet files of a folder or one
+    Parquet file (a file of more rows in parts of whole row groups of about ``rows_per_part``
+    rows, so memory is bounded by a part or by the file's largest row group), or a CSV or
     text file (one hand per line) cut into parts of ``rows_per_part`` rows, read as they are
     needed (an iterator: memory is bounded by the parts in flight)."""
     source = os.fspath(source)
@@ -1140,7 +1141,7 @@ def input_parts(source: str, rows_per_part: int = 1_000_000
         files = part_files(source)
         if not files:
             raise MjcoreError(f"{source}: no Parquet files in the folder")
-        return [(os.path.basename(f), f) for f in files]
+        return [part for f in files for part in _slices(f, rows_per_part)]
     if not os.path.exists(source):
         raise MjcoreError(f"{source}: no such file or folder")
     if source.endswith(".parquet"):
@@ -1427,7 +1428,13 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
     plan.start("_analyze.json", manifest, resume, what="an analysis",
                other="the analysis of another input", redo_on=("schema", "input_stamp"))
     if isinstance(parts, list):              # parts of an input part no longer there
-        plan.remove_other_parts({_out_name(name) for name, _src in parts})
+        out_names: dict[str, str] = {}
+        for name, _src in parts:
+            other = out_names.setdefault(_out_name(name), name)
+            if other != name:
+                raise MjcoreError(f"{source}: the input parts {other!r} and {name!r} would both "
+                                  f"be written as {_out_name(name)!r}; rename one of them")
+        plan.remove_other_parts(set(out_names))
     summary = AnalyzeSummary()
 
     def not_done() -> Iterator[tuple[str, Any]]:

@@ -470,6 +470,36 @@ def test_a_large_parquet_file_is_analysed_in_parts_of_row_groups(tmp_path, extra
         assert whole[name].to_pylist() == want[name].to_pylist(), name
 
 
+def test_a_large_file_in_a_folder_is_analysed_in_parts_of_row_groups(tmp_path, extract_table):
+    """A folder's Parquet file of more than rows_per_part rows is cut into parts of whole row
+    groups too (memory bounded by a part, not by the file); the others stay whole."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pq.write_table(extract_table.slice(0, 700), folder / "a.parquet")
+    pq.write_table(extract_table.slice(700, 5000), folder / "b.parquet", row_group_size=1000)
+    out = tmp_path / "out"
+    summary = analyze_dir(str(folder), str(out), workers=2, rows_per_part=2000)
+    assert summary.parts == 4 and summary.rows == 5700
+    assert sorted(p.name for p in out.glob("*.parquet")) == [
+        "a.parquet", "b-00000.parquet", "b-00001.parquet", "b-00002.parquet"]
+    whole = read_table(str(out), ["game", "decision", "shanten", "best_ukeire", "made_best"])
+    want = analyze_table(extract_table.slice(0, 5700), n_threads=1)
+    for name in whole.column_names:
+        assert whole[name].to_pylist() == want[name].to_pylist(), name
+    again = analyze_dir(str(folder), str(out), workers=2, rows_per_part=2000)
+    assert again.resumed == 4 and again.parts == 0
+
+
+def test_input_parts_that_would_share_an_output_name_are_refused(tmp_path, extract_table):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    pq.write_table(extract_table.slice(0, 3000), folder / "b.parquet", row_group_size=1000)
+    pq.write_table(extract_table.slice(0, 10), folder / "b-00000.parquet")
+    with pytest.raises(MjcoreError, match=r"'b-00000.parquet' and 'b#00000.parquet' would both "
+                                          r"be written as 'b-00000.parquet'"):
+        analyze_dir(str(folder), str(tmp_path / "out"), rows_per_part=1000)
+
+
 def test_the_modules_are_reachable_beside_the_functions():
     import importlib
 
