@@ -61,7 +61,7 @@ class Report:
             lines.append(f"{'player':<24} {'discards':>9} {'best':>7} {'lost/discard':>13} "
                          f"{'lost/hand':>10}")
             for p in self.players[:players]:
-                lines.append(f"{_clip(p['player'], 24):<24} {p['discards']:>9,} "
+                lines.append(f"{_pad(p['player'], 24)} {p['discards']:>9,} "
                              f"{_pct(p['best_rate']):>7} {_num(p['lost_per_discard']):>13} "
                              f"{_num(p['lost_per_hand']):>10}")
             if len(self.players) > players:
@@ -90,6 +90,34 @@ def _num(x: float | None) -> str:
 
 def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "~"
+
+
+def _width(ch: str) -> int:
+    """Terminal columns of a character: 2 for East Asian wide and fullwidth ones (most player
+    names in Tenhou records), 0 for combining marks, else 1."""
+    import unicodedata
+
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _pad(s: str, n: int) -> str:
+    """``s`` in exactly ``n`` terminal columns: clipped with "~" when wider, else padded."""
+    out, used = [], 0
+    widths = [_width(ch) for ch in s]
+    if sum(widths) > n:
+        n_text = n - 1
+        for ch, w in zip(s, widths, strict=True):
+            if used + w > n_text:
+                break
+            out.append(ch)
+            used += w
+        out.append("~")
+        used += 1
+    else:
+        out, used = [s], sum(widths)
+    return "".join(out) + " " * (n - used)
 
 
 def _chunks(data: Any) -> Any:

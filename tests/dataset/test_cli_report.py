@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pandas as pd
 from click.testing import CliRunner
@@ -61,6 +62,18 @@ def test_report_from_python_objects(analysed_table):
     again = build_report(analysed_table.to_pandas())
     assert again.overall == rep.overall
     assert isinstance(pd.DataFrame(rep.players), pd.DataFrame)
+
+
+def test_player_names_of_wide_characters_keep_the_columns_aligned():
+    from mjcore.dataset.reporting import _pad
+
+    for name in ("高橋淳", "PIXI", "滝本ひふみ！", "ＡＢＣＤＥＦＧＨＩＪＫＬＭＮＯＰ", "a" * 30,
+                 "e\u0301x"):
+        padded = _pad(name, 24)
+        cols = sum(0 if unicodedata.combining(c) else
+                   2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in padded)
+        assert cols == 24, (name, padded)
+    assert _pad("高橋淳", 24).startswith("高橋淳 ") and _pad("a" * 30, 24) == "a" * 23 + "~"
 
 
 def test_unreachable_scheduler_is_a_message(tmp_path, monkeypatch, extract_table):
