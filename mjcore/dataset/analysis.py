@@ -131,11 +131,16 @@ def per_kind_bytes(column: Any, width: int) -> np.ndarray:
         raise MjcoreError(f"per_kind takes a column of {width} bytes per row, not {col.type}")
     if col.null_count:
         col = col.fill_null(b"\0" * width)
+    return _fixed_bytes(col, width)
+
+
+def _fixed_bytes(col: Any, width: int) -> np.ndarray:
+    """An (N, width) uint8 view of a ``binary(width)`` array's values (null rows: whatever
+    the buffer holds there)."""
     data = col.buffers()[1]
     if data is None or len(col) == 0:
         return np.zeros((len(col), width), np.uint8)
-    flat = np.frombuffer(data, np.uint8, len(col) * width, col.offset * width)
-    return flat.reshape(len(col), width)
+    return np.frombuffer(data, np.uint8, len(col) * width, col.offset * width).reshape(-1, width)
 
 
 # ---- input -> arrays ---------------------------------------------------------------------------
@@ -831,15 +836,6 @@ def _split_tables(a: _Analysed) -> dict[str, Any]:
                  for k, v in wins.items()]))}
 
 
-def _fixed_bytes(col: Any, width: int) -> np.ndarray:
-    """An (N, width) uint8 view of a ``binary(width)`` array's values (null rows: whatever
-    the buffer holds there)."""
-    data = col.buffers()[1]
-    if data is None or len(col) == 0:
-        return np.zeros((len(col), width), np.uint8)
-    return np.frombuffer(data, np.uint8, len(col) * width, col.offset * width).reshape(-1, width)
-
-
 def _unpack_kinds(where: str, tiles: Any, col: Any) -> dict[str, Any]:
     """The per-kind columns of an analysed part from its ``tiles`` and ``kind_detail``."""
     n = len(col)
@@ -1235,9 +1231,9 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
         try:
             if on_disk:
                 # the input's columns stay in the input part (read_part joins them back)
-                _write_split(_analyse(table, n_threads, problems, name, wins,
-                                      lambda: _read_column(source, "game")),
-                             source, table.num_rows, out_path)
+                analysed = _analyse(table, n_threads, problems, name, wins,
+                                    lambda: _read_column(source, "game"))
+                write_split_tables(_split_tables(analysed), source, table.num_rows, out_path)
             else:
                 result = analyze_table(table, n_threads=n_threads, problems=problems,
                                        where=name)
@@ -1248,11 +1244,6 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
                       [p.as_dict() for p in problems])
     return {"name": name, "rows": 0 if table is None else table.num_rows,
             "problems": [p.as_dict() for p in problems]}
-
-
-def _write_split(a: _Analysed, source: str | ParquetSlice, rows: int, path: str) -> None:
-    """Write the base file and side tables of an analysed Parquet part."""
-    write_split_tables(_split_tables(a), source, rows, path)
 
 
 def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows: int,
