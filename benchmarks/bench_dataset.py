@@ -13,7 +13,9 @@
   best and the made discard; and the batch scoring kernel on the win rows; one thread, part by
   part). Each round times both back to back; the ratio is the median of the per-round ratios.
   For comparison, also the analysis of the parts' tables already read into memory up to the
-  Arrow columns (what `mjcore.dataset.analyze` does in memory), and the job's ratio to it.
+  Arrow columns (what `mjcore.dataset.analyze` does in memory), and the job's ratio to it;
+  and `analyze_dir` with its output discarded (every stage but the Parquet write: the bound
+  that any output format of the analysis stays under).
   Then the CPU of each stage of the Parquet job (best of the rounds): reading the part and its
   side table of win rows, building and writing a part's analysis columns (the typed scalar
   columns and the packed `kind_detail`) and its table of wins (SCHEMA.md).
@@ -141,8 +143,11 @@ def _analyse_in_memory(parts: list[tuple[Any, Any]]) -> None:
 
 
 def bench_analyze(work: Path, rounds: int) -> list[str]:
+    from unittest import mock
+
     import pyarrow.parquet as pq
 
+    from mjcore.dataset import analysis
     from mjcore.dataset.analysis import _analyse, _columns, analyze_dir, read_input_part
     from mjcore.dataset.common import part_files
 
@@ -151,6 +156,7 @@ def bench_analyze(work: Path, rounds: int) -> list[str]:
     tables = [read_input_part(f) for f in part_files(str(ex))]
     n = sum(pq.read_metadata(f).num_rows for f in part_files(str(ex)))
     ratios, kern_rates, job_rates, column_rates, column_ratios = [], [], [], [], []
+    unwritten_ratios = []
     for _ in range(rounds):
         c0 = time.process_time()
         _analyse_in_memory(parts)
@@ -164,6 +170,11 @@ def bench_analyze(work: Path, rounds: int) -> list[str]:
         c0 = time.process_time()
         analyze_dir(str(ex), str(out), workers=1)
         job = n / (time.process_time() - c0)
+        shutil.rmtree(out, ignore_errors=True)
+        with mock.patch.object(analysis, "write_split_tables", lambda *a, **k: None):
+            c0 = time.process_time()
+            analyze_dir(str(ex), str(out), workers=1)
+            unwritten_ratios.append(n / (time.process_time() - c0) / kernel)
         kern_rates.append(kernel)
         job_rates.append(job)
         column_rates.append(columns)
@@ -186,6 +197,9 @@ def bench_analyze(work: Path, rounds: int) -> list[str]:
         (f"| analyze_dir against it (median of {rounds} per-round ratios) | "
          f"{statistics.median(column_ratios):.2f} (range {min(column_ratios):.2f}-"
          f"{max(column_ratios):.2f}) |"),
+        (f"| analyze_dir with its output discarded (no Parquet write), against the kernels "
+         f"(median of {rounds} per-round ratios) | {statistics.median(unwritten_ratios):.2f} "
+         f"(range {min(unwritten_ratios):.2f}-{max(unwritten_ratios):.2f}) |"),
         "",
         "| where the analyse step's CPU goes (best of the rounds, per stage) | CPU s | share |",
         "| --- | --- | --- |",
