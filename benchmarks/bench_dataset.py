@@ -24,8 +24,8 @@
   PLAIN, uncompressed numbers, no dictionary, no statistics), and of one column at a time
   with and without its nulls: CPU seconds over the parts (best of the rounds, options
   alternated) and bytes. Then the same base files written by the other Parquet writers on
-  PyPI (polars, DuckDB; `pip install -e '.[bench]'`), for whether another writer would make
-  the analyse step cheaper (CPU time, so their threads count in full).
+  PyPI (polars, DuckDB, fastparquet; `pip install -e '.[bench]'`), for whether another writer
+  would make the analyse step cheaper (CPU time, so their threads count in full).
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
@@ -340,7 +340,7 @@ def bench_write_options(work: Path, rounds: int) -> list[str]:
 
 def _peer_writers(bases: list[Any], sink: Path, rounds: int) -> list[str]:
     """The base files written by pyarrow as the job does and by the other Parquet writers
-    installed (polars, DuckDB), uncompressed and without statistics, alternated."""
+    installed (polars, DuckDB, fastparquet), uncompressed and without statistics, alternated."""
     import pyarrow.parquet as pq
 
     from mjcore.dataset.analysis import write_options
@@ -369,6 +369,23 @@ def _peer_writers(bases: list[Any], sink: Path, rounds: int) -> list[str]:
         writers[f"DuckDB {duckdb.__version__}"] = duck
     except ImportError:
         missing.append("duckdb")
+    try:
+        import fastparquet
+        import pandas as pd
+        import pyarrow as pa
+
+        nullable = {pa.int8(): pd.Int8Dtype(), pa.int16(): pd.Int16Dtype(),
+                    pa.int32(): pd.Int32Dtype(), pa.int64(): pd.Int64Dtype(),
+                    pa.bool_(): pd.BooleanDtype()}
+
+        def fast(t: Any, path: Path) -> None:     # it writes pandas frames: convert, then write
+            fastparquet.write(str(path), t.to_pandas(types_mapper=nullable.get),
+                              compression=None, stats=False, write_index=False,
+                              fixed_text={"kind_detail": 26})
+
+        writers[f"fastparquet {fastparquet.__version__} (with pandas nullable dtypes)"] = fast
+    except ImportError:
+        missing.append("fastparquet")
     best = dict.fromkeys(writers, float("inf"))
     size = dict.fromkeys(writers, 0)
     names = list(writers)
