@@ -460,7 +460,11 @@ def _run_tree(argv: list[str]) -> tuple[float, int, float]:
             return
         while not stop.is_set():
             total = 0
-            for q in [p, *p.children(recursive=True)] if p.is_running() else []:
+            try:
+                tree = [p, *p.children(recursive=True)]
+            except psutil.Error:       # the command ended between two samples
+                tree = []
+            for q in tree:
                 try:
                     with q.oneshot():
                         total += q.memory_info().rss
