@@ -313,6 +313,59 @@ class _Pool:
         return pa.ListArray.from_arrays(pa.array(offsets), flat.take(pa.array(idx)))
 
 
+class _Strings:
+    """A string column as codes into its distinct values (a partition's rows repeat a few
+    players, actions, sources and results), turned into Arrow strings by one take."""
+
+    def __init__(self) -> None:
+        self.codes = array("i")
+        self.values: list[str | None] = []
+        self.ids: dict[str | None, int] = {}
+
+    def code(self, value: str | None) -> int:
+        i = self.ids.get(value)
+        if i is None:
+            i = self.ids[value] = len(self.values)
+            self.values.append(value)
+        return i
+
+    def append(self, value: str | None) -> None:
+        self.codes.append(self.code(value))
+
+    def extend(self, values: Iterable[str | None]) -> None:
+        self.codes.extend(self.code(v) for v in values)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, row: int) -> str | None:
+        return self.values[self.codes[row]]
+
+    def __delitem__(self, rows: slice) -> None:
+        del self.codes[rows]
+
+    def arrow(self) -> Any:
+        import numpy as np
+        import pyarrow as pa
+
+        codes = pa.array(np.frombuffer(self.codes, np.int32))
+        return pa.array(self.values, pa.string()).take(codes)
+
+
+_TYPECODES = {"int8": "b", "int16": "h", "int32": "i", "bool": "b"}
+NULLABLE = ("hand_delta",)      # null for an unfinished hand: kept as a Python list
+
+
+def _column_store(arrow_type: Any, name: str) -> Any:
+    """The buffer one column of a partition is appended to: a typed array for numbers and
+    flags (taken by Arrow without a copy), codes for strings, a list for a nullable column."""
+    if name in NULLABLE:
+        return []
+    if str(arrow_type) == "string":
+        return _Strings()
+    return array(_TYPECODES[str(arrow_type)])
+
+
 class _Columns:
     """Column buffers of one partition."""
 
@@ -324,7 +377,9 @@ class _Columns:
     POOLED = ("melds", "dora_markers", "consumed", "ura_markers")
 
     def __init__(self) -> None:
-        self.cols: dict[str, list[Any]] = {n: [] for n in self.PER_ROW + self.PER_HAND}
+        types = {f.name: f.type for f in schema()}
+        self.cols: dict[str, Any] = {n: _column_store(types[n], n)
+                                     for n in self.PER_ROW + self.PER_HAND}
         self.closed = _ListColumn("h")
         self.pools = {n: _Pool() for n in self.POOLED}
         self.wins: dict[int, tuple[Any, ...]] = {}     # row -> PER_WIN values
@@ -341,7 +396,14 @@ class _Columns:
             col = self.cols[k]
             del col[start:]
             v = values[k]
-            col.extend(v if isinstance(v, list) else [v] * n)
+            if isinstance(v, list):
+                col.extend(v)
+            elif isinstance(col, _Strings):
+                col.codes.extend(array("i", [col.code(v)]) * n)
+            elif isinstance(col, array):
+                col.extend(array(col.typecode, [v]) * n)
+            else:
+                col.extend([v] * n)
         del self.scores[start * 4:]
         self.scores.extend(array("i", scores) * n)
 
@@ -356,27 +418,36 @@ class _Columns:
         del self.visible[n * 34:]
         del self.scores[n * 4:]
 
+    def _hand_columns(self, n: int) -> tuple[Any, Any]:
+        """``counts`` and ``red`` from the closed hands' 136-ids."""
+        import numpy as np
+        import pyarrow as pa
+
+        ids = np.frombuffer(self.closed.values, np.int16)
+        offsets = np.frombuffer(self.closed.offsets, np.int32)
+        owner = np.repeat(np.arange(n, dtype=np.int32), np.diff(offsets))
+        cells = np.bincount(owner * 34 + (ids >> 2), minlength=n * 34).astype(np.uint8)
+        red = np.bincount(owner[(ids == RED_IDS[0]) | (ids == RED_IDS[1]) | (ids == RED_IDS[2])],
+                          minlength=n)
+        return _per_kind(cells.tobytes(), n), pa.array(red.astype(np.int8))
+
     def table(self) -> Any:
         import numpy as np
         import pyarrow as pa
 
         sch = schema()
         n = len(self)
+        counts, red = self._hand_columns(n)
         arrays = []
         for f in sch:
             name = f.name
+            col = self.cols.get(name)
             if name == "visible":
                 arrays.append(_per_kind(bytes(self.visible), n))
-            elif name in ("counts", "red"):
-                ids = np.frombuffer(self.closed.values, np.int16)
-                offsets = np.frombuffer(self.closed.offsets, np.int32).astype(np.int64)
-                owner = np.repeat(np.arange(n), offsets[1:] - offsets[:-1])
-                if name == "counts":
-                    cells = np.bincount(owner * 34 + (ids >> 2), minlength=n * 34)
-                    arrays.append(_per_kind(cells.astype(np.uint8).tobytes(), n))
-                else:
-                    red = np.bincount(owner[np.isin(ids, RED_IDS)], minlength=n)
-                    arrays.append(pa.array(red.astype(np.int8)))
+            elif name == "counts":
+                arrays.append(counts)
+            elif name == "red":
+                arrays.append(red)
             elif name == "scores":
                 values = pa.array(np.frombuffer(self.scores, np.int32))
                 arrays.append(pa.FixedSizeListArray.from_arrays(values, 4))
@@ -387,12 +458,18 @@ class _Columns:
             elif name in self.PER_WIN:
                 j = self.PER_WIN.index(name)
                 default = -1 if name == "pao_seat" else None
-                col = [default] * n
+                values_of = [default] * n
                 for r, vals in self.wins.items():
-                    col[r] = vals[j]
-                arrays.append(pa.array(col, type=f.type))
+                    values_of[r] = vals[j]
+                arrays.append(pa.array(values_of, type=f.type))
+            elif isinstance(col, _Strings):
+                arrays.append(col.arrow())
+            elif isinstance(col, array):
+                values = np.frombuffer(col, col.typecode)
+                arrays.append(pa.array(values.view(np.bool_) if f.type == pa.bool_()
+                                       else values, type=f.type))
             else:
-                arrays.append(pa.array(self.cols[name], type=f.type))
+                arrays.append(pa.array(col, type=f.type))
         return pa.Table.from_arrays(arrays, schema=sch)
 
 
@@ -413,6 +490,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     cols = out.cols
     c_decision, c_event, c_seat, c_player, c_turn, c_left, c_nmelds, c_riichi, c_rseats, c_action, \
         c_tile, c_tsumogiri, c_from, c_flags = (cols[n] for n in _Columns.PER_ROW)
+    player_codes, action_codes = c_player.codes, c_action.codes
+    action_code = {a: c_action.code(a) for a in ACTIONS}
     l_closed = out.closed
     p_melds, p_dora, p_consumed, p_ura = (out.pools[n] for n in _Columns.POOLED)
     r_melds, r_dora, r_consumed, r_ura = (p.rows for p in (p_melds, p_dora, p_consumed, p_ura))
@@ -443,7 +522,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     result_deltas = [0, 0, 0, 0]
     winners: set[int] = set()
     result_kind = ""
-    names = [f"seat {s}" for s in range(4)]
+    names = [c_player.code(f"seat {s}") for s in range(4)]     # codes in the player column
 
     def row(i: int, seat: int, action: str, tile: int, tsumogiri: bool = False,
             consumed: list[int] | None = None, from_seat: int = -1,
@@ -452,7 +531,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         c_decision.append(decision)
         c_event.append(i)
         c_seat.append(seat)
-        c_player.append(names[seat])
+        player_codes.append(names[seat])
         c_turn.append(turns[seat])
         c_left.append(LIVE_WALL - draws)
         l_closed.add(sorted(hands[seat] if closed is None else closed))
@@ -462,7 +541,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         r_dora.append(dora_id)
         c_riichi.append(riichi[seat])
         c_rseats.append(riichi_bits)
-        c_action.append(action)
+        action_codes.append(action_code[action])
         c_tile.append(tile)
         c_tsumogiri.append(tsumogiri)
         r_consumed.append(p_consumed.intern(sorted(consumed)) if consumed else 0)
@@ -523,8 +602,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 continue
             if t == "start_game":
                 given = ev.get("names") or []
-                names = [str(given[s]) if s < len(given) and given[s] else f"seat {s}"
-                         for s in range(4)]
+                names = [c_player.code(str(given[s]) if s < len(given) and given[s]
+                                       else f"seat {s}") for s in range(4)]
                 continue
             if t == "start_kyoku":
                 if hand_no >= 0 and hand_rows_start < len(out):
