@@ -202,11 +202,19 @@ def parse_record(name: str, data: bytes) -> ParsedRecord:
     """The events of one record; raises MjcoreError naming the record on bad input."""
     from ..engine.events import from_mjai_lines
     from ..engine.replay import _rules_from_events
-    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type, with_record_rounding
+    from ..engine.tenhou import (
+        _decode,
+        declares_sanma,
+        read_mjlog,
+        rules_for_go_type,
+        with_record_rounding,
+    )
 
     text = _decode(data, name)
     head = text.lstrip()[:1]
     if head == "<":
+        if declares_sanma(text):        # not extracted: not read further either
+            return ParsedRecord("mjlog", [], "", sanma=True)
         game = read_mjlog(text, name)
         if game.sanma:
             return ParsedRecord("mjlog", [], "", sanma=True)

@@ -30,6 +30,8 @@ _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
 _DRAW_OR_DISCARD = frozenset("TUVWDEFG")
 NORTH_KIND = 30
+SANMA_BIT = 0x10            # of the GO tag's type: a three-player lobby
+_GO_TYPE = re.compile(r'<GO\s+type="([0-9]+)"')
 
 RYUUKYOKU_REASONS = {
     "": "exhaustive", "yao9": "kyushukyuhai", "kaze4": "suufonrenda", "reach4": "suuchariichi",
@@ -67,7 +69,7 @@ def rules_for_go_type(go_type: int, early: bool = False) -> RuleSet:
     ``early``: the lobby rules of 2009-2010 (the logs whose INIT tag carries the shuffle
     state): no tenpai-yame (a tenpai dealer first at the all-last draw played on), and the
     East-only lobby paid uma 5-10."""
-    rules = RuleSet.preset("tenhou_sanma" if go_type & 0x10 else "tenhou")
+    rules = RuleSet.preset("tenhou_sanma" if go_type & SANMA_BIT else "tenhou")
     opts: dict[str, Any] = {"west_sudden_death": False}
     if not go_type & 0x08:
         opts["game_length"] = "tonpuusen"
@@ -145,6 +147,14 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x != ""]
 
 
+def declares_sanma(text: str) -> bool:
+    """Whether an mjlog's GO tag, in its first 4 KiB, has the three-player bit: such a record
+    is three-player without reading the rest (a record without it may still be, by its
+    players or deal; :func:`read_mjlog` tells)."""
+    go = _GO_TYPE.search(text, 0, 4096)
+    return go is not None and bool(int(go.group(1)) & SANMA_BIT)
+
+
 def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
     """Parse an mjlog XML document. Raises InvalidHandError naming the tag on malformed input."""
     events: list[Event] = []
@@ -214,7 +224,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 continue
             if tag == "GO":
                 go_type = int(attrs.get("type", "0"))
-                if go_type & 0x10:
+                if go_type & SANMA_BIT:
                     sanma = True
                 continue
             if tag == "UN":

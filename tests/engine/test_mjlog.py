@@ -164,3 +164,25 @@ def test_gzipped_record_is_bounded_and_corrupt_gzip_is_named():
         _decode(gzip.compress(b"\0" * (65 << 20)), "r")      # a 65 MiB bomb in ~65 KB
     with pytest.raises(InvalidHandError, match="corrupt gzip"):
         _decode(b"\x1f\x8bnot gzip", "r")
+
+
+def test_a_declared_three_player_lobby_is_three_player_by_the_full_reader(mjlog_members):
+    """``declares_sanma`` (the GO tag alone, so the extract need not read a sanma record) never
+    calls a record three-player that the full reader calls four-player; the records it does
+    not catch are read whole, as before."""
+    from mjcore.engine.tenhou import _decode, declares_sanma
+
+    declared = caught = sanma = 0
+    for name, data in mjlog_members.items():
+        text = _decode(data, name)
+        if not text.lstrip().startswith("<"):
+            continue
+        full = read_mjlog(text, name).sanma
+        peek = declares_sanma(text)
+        assert not peek or full, name
+        declared += peek
+        sanma += full
+        caught += peek and full
+    assert declared == caught and sanma >= 533 and declared >= 500, (declared, sanma)
+    assert not declares_sanma('<mjloggm ver="2.3"><GO type="169" lobby="0"/>')
+    assert declares_sanma('<mjloggm ver="2.3"><GO type="185" lobby="0"/>')
