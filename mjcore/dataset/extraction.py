@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 from array import array
+from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -542,7 +543,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         player_codes.append(names[seat])
         c_turn.append(turns[seat])
         c_left.append(LIVE_WALL - draws)
-        l_closed.add(sorted(hands[seat] if closed is None else closed))
+        l_closed.add(hands[seat] if closed is None else closed)     # kept sorted
         r_melds.append(tokens[seat])
         c_nmelds.append(len(melds[seat]))
         out.visible += seen
@@ -586,7 +587,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 if hand_no < 0:
                     continue
                 a = ev["actor"]
-                hands[a].append(ev["pai"])
+                insort(hands[a], ev["pai"])
                 turns[a] += 1
                 draws += 1
                 last_rinshan = bool(ev.get("rinshan"))
@@ -624,7 +625,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 if len(scores) != 4 or len(ev["tehais"]) != 4:
                     raise InvalidHandError("start_kyoku: four hands and scores expected",
                                            reason="bad_event")
-                hands = [list(h) for h in ev["tehais"]]
+                hands = [sorted(h) for h in ev["tehais"]]
                 melds = [[], [], [], []]
                 tokens = [0, 0, 0, 0]
                 seen = bytearray(34)
