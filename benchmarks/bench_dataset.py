@@ -142,7 +142,7 @@ def _analyse_in_memory(parts: list[tuple[Any, Any]]) -> None:
         wins.score(1)
 
 
-def bench_analyze(work: Path, rounds: int) -> list[str]:
+def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[str]:
     from unittest import mock
 
     import pyarrow.parquet as pq
@@ -182,6 +182,8 @@ def bench_analyze(work: Path, rounds: int) -> list[str]:
         column_ratios.append(job / columns)
     stages = _stages(ex, rounds)
     total = sum(stages.values())
+    if chart:
+        _stages_chart(chart, stages, n, rounds)
     return [
         f"| analyse step, {n:,} rows | rows/s per core (CPU time, median) |",
         "| --- | --- |",
@@ -258,6 +260,25 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
     finally:
         shutil.rmtree(sink, ignore_errors=True)
     return best
+
+
+def _stages_chart(path: Path, stages: dict[str, float], n: int, rounds: int) -> None:
+    """The analyse step's stages as stacked bars: the kernels alone, the job without its
+    write, the whole job; the dashed line is what the 0.80 target allows."""
+    from charts import stages_chart
+
+    short = dict(zip(stages, ("read Parquet", "decode hands", "one-pass kernel", "decode wins",
+                              "scoring kernel", "columns", "write Parquet"), strict=True))
+    secs = {short[k]: max(0.0, v) for k, v in stages.items()}
+    kernels = {k: secs[k] for k in ("one-pass kernel", "scoring kernel")}
+    unwritten = {k: v for k, v in secs.items() if k != "write Parquet"}
+    stages_chart(path, f"Analyse step, {n:,} decision rows of the Tenhou archive, one core",
+                 [("in memory: the kernels", kernels),
+                  ("Parquet job, output discarded", unwritten),
+                  ("Parquet job (analyze_dir)", secs)],
+                 sum(kernels.values()) / 0.80, "target: 0.80 of the kernels' rate",
+                 f"benchmarks/bench_dataset.py --only analyze --rounds {rounds}; each stage the "
+                 "best of the rounds (CPU time)")
 
 
 WRITE_OPTIONS = ("as the job (PLAIN)", "lz4", "zstd level 1", "DELTA_BINARY_PACKED integers",
@@ -516,11 +537,12 @@ def main() -> None:
                                        "classical"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10)
+    ap.add_argument("--chart", type=Path, help="with --only analyze: its stages as a PNG here")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="mjcore-bench-dataset-"))
     try:
         parts = {"extract": lambda: bench_extract(work, max(1, args.rounds // 2)),
-                 "analyze": lambda: bench_analyze(work, args.rounds),
+                 "analyze": lambda: bench_analyze(work, args.rounds, args.chart),
                  "write-options": lambda: bench_write_options(work, args.rounds),
                  "dask": lambda: bench_dask(work, args.rounds),
                  "memory": lambda: bench_memory(work, args.copies),

@@ -1,6 +1,7 @@
 """The core benchmark table, without pytest: plain timing, median of N runs, peers side by side.
 
     .venv/bin/python benchmarks/report_core.py [--repeats 5] [--only waits] [--no-agreement]
+                                               [--chart benchmarks/charts/core.png]
 
 Prints Markdown for BENCHMARKS.md: throughput of every workload in core_corpus.WORKLOADS (the
 same seeded hands for mjcore and its peers), thread scaling, import time, table memory, the
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only", default="", help="only operations containing this text")
     ap.add_argument("--import-runs", type=int, default=7)
     ap.add_argument("--no-agreement", action="store_true", help="skip the peer agreement check")
+    ap.add_argument("--chart", type=Path, help="also draw the throughputs as a PNG chart here")
     args = ap.parse_args(argv)
 
     load_before = uptime()
@@ -174,6 +176,16 @@ def main(argv: list[str] | None = None) -> None:
         ratio = "" if impl.startswith("mjcore batch") else f"{ref[op] / tput:,.1f}×"
         print(f"| {op} | {cc.CORPUS_OF[op]} | {impl} | {hands:,} | {seconds * 1e3:,.1f} ms "
               f"| {rate(tput)} | {ratio} | {target} |")
+
+    if args.chart:
+        from charts import throughput_chart
+
+        throughput_chart(
+            args.chart, "Core kernels: mjcore and its PyPI peers on the same seeded hands",
+            [(op, impl, hands / seconds) for op, impl, hands, seconds in results],
+            f"benchmarks/report_core.py --repeats {args.repeats}; median of {args.repeats} "
+            f"runs; {os.cpu_count()} CPUs, shared; load before {before}, after {after}",
+            rate)
 
     scaling = []
     by_key = {(op, impl): hands / s for op, impl, hands, s in results}
