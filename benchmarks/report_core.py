@@ -1,7 +1,7 @@
 """The core benchmark table, without pytest: plain timing, median of N runs, peers side by side.
 
     .venv/bin/python benchmarks/report_core.py [--repeats 5] [--only waits] [--no-agreement]
-                                               [--chart benchmarks/charts/core.png]
+                                               [--chart benchmarks/figures/core.png]
 
 Prints Markdown for BENCHMARKS.md: throughput of every workload in core_corpus.WORKLOADS (the
 same seeded hands for mjcore and its peers), thread scaling, import time, table memory, the
