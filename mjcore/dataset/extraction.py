@@ -26,6 +26,7 @@ from array import array
 from bisect import insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ..engine.events import Event
@@ -99,6 +100,32 @@ def schema() -> Any:
         ("win_han", pa.int16()), ("win_fu", pa.int16()), ("win_points", pa.int32()),
         ("hand_result", pa.string()), ("hand_delta", pa.int32()), ("hand_won", pa.bool_()),
     ])
+
+
+@cache
+def _int_ranges() -> dict[str, tuple[int, int]]:
+    """The values each integer column (or list of integers) of the extract can hold."""
+    import pyarrow as pa
+
+    out = {}
+    for f in schema():
+        t = f.type
+        if pa.types.is_list(t) or pa.types.is_fixed_size_list(t):
+            t = t.value_type
+        if pa.types.is_integer(t):
+            half = 1 << (t.bit_width - 1)
+            out[f.name] = (-half, half - 1)
+    return out
+
+
+def _fit(column: str, value: Any) -> Any:
+    """``value`` when the extract's column can hold it (None passes); else ValueError naming
+    both, so that a record with an absurd number is reported, not the partition lost."""
+    if value is not None:
+        lo, hi = _int_ranges()[column]
+        if not lo <= value <= hi:
+            raise ValueError(f"{column} {value} is outside {lo}..{hi}")
+    return value
 
 
 # ---- reading records ---------------------------------------------------------------------------
@@ -564,8 +591,9 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
         r = len(out) - 1
         r_ura[r] = p_ura.intern(ev.get("uradora_markers") or ())
-        out.wins[r] = (int(ev.get("pao", -1)), _win_han(ev), ev.get("fu"),
-                       ev.get("hora_points", ev.get("points")))
+        out.wins[r] = (_fit("pao_seat", int(ev.get("pao", -1))), _fit("win_han", _win_han(ev)),
+                       _fit("win_fu", ev.get("fu")),
+                       _fit("win_points", ev.get("hora_points", ev.get("points"))))
 
     def see(tile: int) -> None:
         seen[tile >> 2] += 1
@@ -619,9 +647,13 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                     close_hand(result_kind or "unfinished", result_deltas if result_kind
                                else None)
                 hand_no += 1
-                header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
-                          "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
-                scores = [int(x) for x in ev["scores"]]
+                header = {"round_wind": "ESWN".index(ev["bakaze"]),
+                          "kyoku": _fit("kyoku", ev["kyoku"]),
+                          "honba": _fit("honba", ev["honba"]),
+                          "sticks": _fit("riichi_sticks", ev["kyotaku"]),
+                          "dealer": _fit("dealer", ev["oya"])}
+                _fit("hand", hand_no)
+                scores = [_fit("scores", int(x)) for x in ev["scores"]]
                 if len(scores) != 4 or len(ev["tehais"]) != 4:
                     raise InvalidHandError("start_kyoku: four hands and scores expected",
                                            reason="bad_event")
@@ -740,7 +772,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                         flags |= WIN_FLAG_BITS["houtei"]
                     win_row(i, a, "ron", ev, target, flags, hands[a])
                 for s in range(4):
-                    result_deltas[s] += int(ev["deltas"][s])
+                    result_deltas[s] = _fit("hand_delta", result_deltas[s] + int(ev["deltas"][s]))
                 winners.add(a)
                 result_kind = "win"
                 continue
@@ -748,7 +780,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 if ev.get("reason") == "kyushukyuhai":
                     row(i, _kyuushu_seat(events, i), "kyuushu", -1)
                 for s in range(4):
-                    result_deltas[s] += int(ev["deltas"][s])
+                    result_deltas[s] = _fit("hand_delta", result_deltas[s] + int(ev["deltas"][s]))
                 result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
                 continue
             if t == "end_kyoku":
@@ -757,7 +789,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 continue
         except MjcoreError:
             raise
-        except (KeyError, ValueError, IndexError, TypeError) as exc:
+        except (KeyError, ValueError, IndexError, TypeError, OverflowError) as exc:
+            # OverflowError: a counter of a row (turn, melds, ...) beyond its column's type
             raise InvalidHandError(f"event {i} ({t}): {exc!r}", reason="bad_event") from None
     if hand_rows_start < len(out):      # a truncated record: the last hand has no result
         close_hand("unfinished", None)
@@ -833,7 +866,8 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
             problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
                                     _detail(exc, name)))
             continue
-        except (KeyError, ValueError, IndexError, TypeError, AttributeError) as exc:
+        except (KeyError, ValueError, IndexError, TypeError, AttributeError,
+                OverflowError) as exc:
             cols.truncate(mark)
             problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
             continue

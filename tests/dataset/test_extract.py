@@ -264,3 +264,48 @@ def test_oversized_record_is_reported_not_read(records, tmp_path, monkeypatch):
         problems = problems_of(extract(str(path), workers=1))
         assert [p.reason for p in problems] == ["unreadable"]
         assert "more than" in problems[0].detail
+
+
+
+def _mjai_hand(kyoku: int) -> bytes:
+    """An mjai record of one hand (seat 0 draws and discards 9p, then a draw) with ``kyoku``."""
+    hands = [[f"{n}m" for n in range(1, 10)] + ["1p", "2p", "3p", "4p"]] * 2 + \
+        [[f"{n}s" for n in range(1, 10)] + ["5p", "6p", "7p", "8p"]] * 2
+    events = [{"type": "start_game", "names": ["a", "b", "c", "d"]},
+              {"type": "start_kyoku", "bakaze": "E", "kyoku": kyoku, "honba": 0, "kyotaku": 0,
+               "oya": 0, "dora_marker": "E", "scores": [25000] * 4, "tehais": hands},
+              {"type": "tsumo", "actor": 0, "pai": "9p"},
+              {"type": "dahai", "actor": 0, "pai": "9p", "tsumogiri": True},
+              {"type": "ryukyoku", "reason": "exhaustive", "deltas": [0, 0, 0, 0]},
+              {"type": "end_kyoku"}, {"type": "end_game"}]
+    return "".join(json.dumps(e) + "\n" for e in events).encode()
+
+
+def test_numbers_beyond_their_columns_are_a_bad_record_not_a_lost_partition(records):
+    """A record whose numbers do not fit the extract's columns (honba 70000 in int16, fu 99999,
+    kyoku 1000 in int8, one tile drawn and discarded 40,000 times) is reported by file and
+    event; the other records of its partition keep their rows. (The numbers used to stop the
+    whole partition with a traceback.)"""
+    import re
+
+    name = next(iter(records))
+    good = records[name]
+    honba = re.sub(rb'(<INIT seed="\d+),\d+', rb"\g<1>,70000", good, count=1)
+    fu = re.sub(rb'(<AGARI [^>]*ten=")\d+', rb"\g<1>99999", good, count=1)
+    init_end = good.index(b"/>", good.index(b"<INIT")) + 2
+    first_draw = re.search(rb"<T(\d+)/>", good[init_end:])
+    assert first_draw is not None
+    tile = first_draw.group(1)
+    spam = good[:init_end] + (b"<T" + tile + b"/><D" + tile + b"/>") * 40_000 + good[init_end:]
+    assert honba != good and fu != good
+    items = [("honba.xml", honba), ("fu.xml", fu), ("kyoku.mjson", _mjai_hand(1000)),
+             ("spam.xml", spam), ("ok.mjson", _mjai_hand(1)), (name, good)]
+    res, table = extract_partition(0, 0, items, None)
+    by_file = {p.file: p for p in res.problems if p.reason != "incomplete"}
+    assert set(by_file) == {"honba.xml", "fu.xml", "kyoku.mjson", "spam.xml"}
+    assert all(p.reason == "bad_event" and p.row == -1 for p in by_file.values())
+    assert "honba 70000 is outside -32768..32767" in by_file["honba.xml"].detail
+    assert "(hora)" in by_file["fu.xml"].detail and "win_fu 99999" in by_file["fu.xml"].detail
+    assert "kyoku 1000 is outside -128..127" in by_file["kyoku.mjson"].detail
+    assert set(table["game"].to_pylist()) == {4, 5}
+    assert table.filter(pa.compute.equal(table["game"], 4)).num_rows == 1
