@@ -147,5 +147,5 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         hs = h.scores[winner]
         for r in range(start, len(out)):
             if cols["seat"][r] == winner and cols["action"][r] in ("tsumo", "ron"):
-                out.wins[r] = (-1, hs.total_doubles, hs.total_points, hs.score)
+                out.set_win(r, (-1, hs.total_doubles, hs.total_points, hs.score))
     return len(out) - start

@@ -426,8 +426,17 @@ class _Columns:
         return len(self.cols["seat"])
 
     def fill_hand(self, start: int, values: dict[str, Any], scores: list[int]) -> None:
-        """Set the per-hand columns of rows ``start:`` (rows added since the hand began)."""
+        """Set the per-hand columns of rows ``start:`` (rows added since the hand began).
+        Raises ValueError naming a number that its column cannot hold."""
         n = len(self) - start
+        ranges = _int_ranges()
+        for k in self.PER_HAND:
+            v = values[k]
+            if k in ranges:
+                for x in v if isinstance(v, list) else (v,):
+                    _fit(k, x)
+        for x in scores:
+            _fit("scores", x)
         for k in self.PER_HAND:
             col = self.cols[k]
             del col[start:]
@@ -442,6 +451,10 @@ class _Columns:
                 col.extend([v] * n)
         del self.scores[start * 4:]
         self.scores.extend(array("i", scores) * n)
+
+    def set_win(self, row: int, values: tuple[Any, ...]) -> None:
+        """The ``PER_WIN`` values of a win row; ValueError naming one its column cannot hold."""
+        self.wins[row] = tuple(_fit(c, v) for c, v in zip(self.PER_WIN, values, strict=True))
 
     def truncate(self, n: int) -> None:
         for v in self.cols.values():
@@ -591,9 +604,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
         r = len(out) - 1
         r_ura[r] = p_ura.intern(ev.get("uradora_markers") or ())
-        out.wins[r] = (_fit("pao_seat", int(ev.get("pao", -1))), _fit("win_han", _win_han(ev)),
-                       _fit("win_fu", ev.get("fu")),
-                       _fit("win_points", ev.get("hora_points", ev.get("points"))))
+        out.set_win(r, (int(ev.get("pao", -1)), _win_han(ev), ev.get("fu"),
+                        ev.get("hora_points", ev.get("points"))))
 
     def see(tile: int) -> None:
         seen[tile >> 2] += 1
@@ -647,13 +659,9 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                     close_hand(result_kind or "unfinished", result_deltas if result_kind
                                else None)
                 hand_no += 1
-                header = {"round_wind": "ESWN".index(ev["bakaze"]),
-                          "kyoku": _fit("kyoku", ev["kyoku"]),
-                          "honba": _fit("honba", ev["honba"]),
-                          "sticks": _fit("riichi_sticks", ev["kyotaku"]),
-                          "dealer": _fit("dealer", ev["oya"])}
-                _fit("hand", hand_no)
-                scores = [_fit("scores", int(x)) for x in ev["scores"]]
+                header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
+                          "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
+                scores = [int(x) for x in ev["scores"]]
                 if len(scores) != 4 or len(ev["tehais"]) != 4:
                     raise InvalidHandError("start_kyoku: four hands and scores expected",
                                            reason="bad_event")
@@ -772,7 +780,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                         flags |= WIN_FLAG_BITS["houtei"]
                     win_row(i, a, "ron", ev, target, flags, hands[a])
                 for s in range(4):
-                    result_deltas[s] = _fit("hand_delta", result_deltas[s] + int(ev["deltas"][s]))
+                    result_deltas[s] += int(ev["deltas"][s])
                 winners.add(a)
                 result_kind = "win"
                 continue
@@ -780,7 +788,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 if ev.get("reason") == "kyushukyuhai":
                     row(i, _kyuushu_seat(events, i), "kyuushu", -1)
                 for s in range(4):
-                    result_deltas[s] = _fit("hand_delta", result_deltas[s] + int(ev["deltas"][s]))
+                    result_deltas[s] += int(ev["deltas"][s])
                 result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
                 continue
             if t == "end_kyoku":

@@ -133,3 +133,21 @@ def test_a_classical_extract_folder_analyses_as_in_memory(two_games, tmp_path):
     got = read_table(str(an), with_input=False)
     for name in got.column_names:
         assert got[name].to_pylist() == want[name].to_pylist(), name
+
+
+def test_a_history_with_a_score_beyond_its_column_is_reported_and_the_others_kept(two_games):
+    """A Bradfield history whose scores do not fit the extract's int32 is a problem of that
+    record; the partition's other hands keep their rows (it used to stop the partition)."""
+    import re
+
+    from mjcore.dataset.extraction import extract_partition
+
+    hands = sorted(two_games.rglob("*.mjs"))[:2]
+    good = hands[0].read_bytes()
+    bad = re.sub(rb"^(Game(?: \S+){7}) -?\d+", rb"\1 99999999999", good, count=1, flags=re.M)
+    assert bad != good
+    items = [("bad.mjs", bad), *[(str(p), p.read_bytes()) for p in hands]]
+    res, table = extract_partition(0, 0, items, None)
+    assert [(p.file, p.reason) for p in res.problems] == [("bad.mjs", "bad_record")]
+    assert "scores 99999999999 is outside" in res.problems[0].detail
+    assert set(table["game"].to_pylist()) == {1, 2}
