@@ -60,6 +60,14 @@ if not ARCHIVE.exists():
 ARCHIVE = Path(os.environ.get("MJCORE_BENCH_DATASET_ARCHIVE", ARCHIVE))   # a smaller one
 
 
+_START = time.perf_counter()
+
+
+def _step(what: str) -> None:
+    """Progress on stderr (the tables go to stdout)."""
+    print(f"  [{time.perf_counter() - _START:6.1f} s] {what}", file=sys.stderr, flush=True)
+
+
 def bench_extract(work: Path, rounds: int) -> list[str]:
     """`mjcore extract` in a subprocess: wall time and the CPU seconds of its process tree."""
     import pyarrow.parquet as pq
@@ -72,7 +80,8 @@ def bench_extract(work: Path, rounds: int) -> list[str]:
     for workers in (1, 2):
         walls, cpus = [], []
         out = work / f"ex-{workers}"
-        for _ in range(rounds):
+        for r in range(rounds):
+            _step(f"extract, {workers} worker(s), round {r + 1} of {rounds}")
             shutil.rmtree(out, ignore_errors=True)
             wall, _peak, cpu_s = _run_tree([sys.executable, "-m", "mjcore.cli", "extract",
                                             str(ARCHIVE), "--out", str(out), "-j",
@@ -157,7 +166,8 @@ def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[st
     n = sum(pq.read_metadata(f).num_rows for f in part_files(str(ex)))
     ratios, kern_rates, job_rates, column_rates, column_ratios = [], [], [], [], []
     unwritten_ratios = []
-    for _ in range(rounds):
+    for r in range(rounds):
+        _step(f"analyse, round {r + 1} of {rounds}")
         c0 = time.process_time()
         _analyse_in_memory(parts)
         kernel = n / (time.process_time() - c0)
@@ -180,6 +190,7 @@ def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[st
         column_rates.append(columns)
         ratios.append(job / kernel)
         column_ratios.append(job / columns)
+    _step("analyse, the stages")
     stages = _stages(ex, rounds)
     total = sum(stages.values())
     if chart:
@@ -332,6 +343,7 @@ def bench_write_options(work: Path, rounds: int) -> list[str]:
     best = dict.fromkeys(WRITE_OPTIONS, float("inf"))
     size = dict.fromkeys(WRITE_OPTIONS, 0)
     for r in range(rounds):
+        _step(f"write options, round {r + 1} of {rounds}")
         for name in WRITE_OPTIONS if r % 2 == 0 else WRITE_OPTIONS[::-1]:
             spent, size[name] = write(bases, _write_option(name, bases[0].schema))
             best[name] = min(best[name], spent)
@@ -442,6 +454,7 @@ def bench_dask(work: Path, rounds: int) -> list[str]:
         ratios: list[float] = []
         walls: dict[int, list[float]] = {1: [], 2: []}
         for r in range(rounds):
+            _step(f"dask, round {r + 1} of {rounds}")
             for k in ((1, 2) if r % 2 == 0 else (2, 1)):
                 out = work / f"dask-{k}"
                 shutil.rmtree(out, ignore_errors=True)
@@ -516,6 +529,7 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
     lines = ["| input | step | wall s | peak RSS (process tree) | rows |",
              "| --- | --- | --- | --- | --- |"]
     for k in (1, copies):
+        _step(f"memory, the archive x{k}")
         ex, an = work / f"mem-ex-{k}", work / f"mem-an-{k}"
         shutil.rmtree(ex, ignore_errors=True)
         shutil.rmtree(an, ignore_errors=True)
