@@ -17,6 +17,9 @@ number of the file name. For wins, ``win_points`` is the winner's final hand sco
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from itertools import chain
+from operator import getitem
 from typing import Any
 
 from ..errors import InvalidHandError, MjcoreError
@@ -24,6 +27,24 @@ from ..errors import InvalidHandError, MjcoreError
 _ACTION_NAMES = {"DISCARD": "discard", "ORIGINAL_CALL": "original_call", "MAHJONG": "tsumo",
                  "CONCEALED_KONG": "ankan", "ADD_KONG": "kakan", "CHOW": "chi", "PUNG": "pon",
                  "KONG": "daiminkan", "MAHJONG_CLAIM": "ron"}
+
+
+# the 136-ids of kind k held n times (n <= 4): k * 4 + 3 - copy, as one tuple
+_IDS_HELD = [[tuple(k * 4 + 3 - c for c in range(n)) for n in range(5)] for k in range(34)]
+
+
+def _closed_ids(counts: bytearray) -> Iterable[int]:
+    """The 136-ids of a hand's closed counts, in kind order."""
+    if max(counts) <= 4:
+        return chain.from_iterable(map(getitem, _IDS_HELD, counts))
+    return (k * 4 + 3 - c for k in range(34) for c in range(counts[k]))
+
+
+def _visible_bytes(public: list[int]) -> bytes:
+    """The copies of each kind on the table, each clamped to 0..4, as 34 bytes."""
+    if min(public) >= 0 and max(public) <= 4:
+        return bytes(public)
+    return bytes(min(4, max(0, x)) for x in public)
 
 
 def is_history(text: str) -> bool:
@@ -103,11 +124,11 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         cols["player"].append(names[seat])
         cols["turn"].append(state["draws"][seat])
         cols["tiles_left"].append(int(hand.wall.live_remaining))
-        out.closed.add(k * 4 + 3 - c for k in range(34) for c in range(counts[k]))
+        out.closed.add(_closed_ids(counts))
         out.pools["melds"].rows.append(
             out.pools["melds"].intern(meld_token(m, seat) for m in hand.melds[seat]))
         cols["n_melds"].append(len(hand.melds[seat]))
-        out.visible += bytes(min(4, max(0, x)) for x in hand.public)
+        out.visible += _visible_bytes(hand.public)
         out.pools["dora_markers"].rows.append(0)
         out.pools["consumed"].rows.append(0)
         out.pools["ura_markers"].rows.append(0)
