@@ -151,3 +151,20 @@ def test_a_history_with_a_score_beyond_its_column_is_reported_and_the_others_kep
     assert [(p.file, p.reason) for p in res.problems] == [("bad.mjs", "bad_record")]
     assert "scores 99999999999 is outside" in res.problems[0].detail
     assert set(table["game"].to_pylist()) == {1, 2}
+
+
+def test_closed_ids_and_visible_bytes_match_the_plain_loops_on_any_counts():
+    """The table-driven ids and bytes of a classical row equal the plain per-kind loops, also
+    for counts no legal hand has (the fallback paths)."""
+    import random
+
+    from mjcore.dataset.classical import _closed_ids, _visible_bytes
+
+    rng = random.Random(7)
+    for _ in range(300):
+        top = rng.choice((4, 4, 6))
+        counts = bytearray(rng.randrange(top + 1) for _ in range(34))
+        assert list(_closed_ids(counts)) == \
+            [k * 4 + 3 - c for k in range(34) for c in range(counts[k])]
+        public = [rng.randrange(-2, top + 1) for _ in range(34)]
+        assert _visible_bytes(public) == bytes(min(4, max(0, x)) for x in public)
