@@ -412,23 +412,25 @@ class Client:
         it."""
         bounds: list[tuple[int, int]] = []
         requests: list[Any] = []
-        todo = [(s, min(n, s + self.batch_size)) for s in range(0, n, self.batch_size)][::-1]
-        while todo:
-            a, b = todo.pop()
+
+        def add(a: int, b: int) -> None:
             request = build(a, b)
             size = request.ByteSize()
-            if size > self.max_message_size:
-                if b - a == 1:
-                    raise InvalidHandError(
-                        f"row {a}: its request is {size:,} bytes, over the client's "
-                        f"max_message_size ({self.max_message_size:,})", reason="too_large",
-                        index=a)
-                pieces = min(b - a, size // self.max_message_size + 1)
-                cuts = [a + (b - a) * i // pieces for i in range(pieces + 1)]
-                todo += list(pairwise(cuts))[::-1]
-                continue
-            bounds.append((a, b))
-            requests.append(request)
+            if size <= self.max_message_size:
+                bounds.append((a, b))
+                requests.append(request)
+                return
+            if b - a == 1:
+                raise InvalidHandError(
+                    f"row {a}: its request is {size:,} bytes, over the client's "
+                    f"max_message_size ({self.max_message_size:,})", reason="too_large",
+                    index=a)
+            pieces = min(b - a, size // self.max_message_size + 1)
+            for lo, hi in pairwise([a + (b - a) * i // pieces for i in range(pieces + 1)]):
+                add(lo, hi)
+
+        for s in range(0, n, self.batch_size):
+            add(s, min(n, s + self.batch_size))
         return bounds, requests
 
     def _run_streams(self, rpc: str, requests: list[Any], bounds: list[tuple[int, int]],

@@ -393,8 +393,8 @@ NULLABLE = ("hand_delta",)      # null for an unfinished hand: kept as a Python 
 
 
 def _column_store(arrow_type: Any, name: str) -> Any:
-    """The buffer one column of a partition is appended to: a typed array for numbers and
-    flags (taken by Arrow without a copy), codes for strings, a list for a nullable column."""
+    """The buffer one column of a partition is appended to: a typed array for numbers (taken
+    by Arrow without a copy) and flags, codes for strings, a list for a nullable column."""
     if name in NULLABLE:
         return []
     if str(arrow_type) == "string":
@@ -430,7 +430,7 @@ class _Columns:
         Raises ValueError naming a number that its column cannot hold."""
         n = len(self) - start
         ranges = _int_ranges()
-        for k in self.PER_HAND:
+        for k in self.PER_HAND:             # every number checked before any column changes
             v = values[k]
             if k in ranges:
                 for x in v if isinstance(v, list) else (v,):

@@ -104,20 +104,16 @@ def _width(ch: str) -> int:
 
 def _pad(s: str, n: int) -> str:
     """``s`` in exactly ``n`` terminal columns: clipped with "~" when wider, else padded."""
-    out, used = [], 0
     widths = [_width(ch) for ch in s]
-    if sum(widths) > n:
-        n_text = n - 1
-        for ch, w in zip(s, widths, strict=True):
-            if used + w > n_text:
-                break
-            out.append(ch)
-            used += w
-        out.append("~")
-        used += 1
-    else:
-        out, used = [s], sum(widths)
-    return "".join(out) + " " * (n - used)
+    if sum(widths) <= n:
+        return s + " " * (n - sum(widths))
+    kept, used = [], 0
+    for ch, w in zip(s, widths, strict=True):
+        if used + w > n - 1:            # one column for the "~"
+            break
+        kept.append(ch)
+        used += w
+    return "".join(kept) + "~" + " " * (n - 1 - used)
 
 
 def _chunks(data: Any) -> Any:
