@@ -1,7 +1,7 @@
 """mjcore: fast mahjong hand analysis.
 
 Single hands: ``Hand.parse``, ``shanten``, ``is_agari``, ``decompose``, ``waits``, ``ukeire``,
-``count_dora``, ``score``. Many hands at once: ``mjcore.batch``.
+``count_dora``, ``score``, ``expected_values`` (what to discard). Many hands at once: ``mjcore.batch``.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:      # loaded on first use (see __getattr__); named here for e
     from . import batch
     from .decomposition import decompose
     from .riichi.rules import RuleSet
+    from .riichi.expected import expected_values
     from .riichi.scoring import score
 
 __version__ = "0.1.0"
@@ -26,7 +27,7 @@ __version__ = "0.1.0"
 __all__ = [
     "BatchError", "Hand", "InvalidHandError", "InvalidRuleError", "Meld", "MeldKind",
     "MjcoreError", "RuleSet", "Shanten", "Ukeire", "UkeireOption", "Wait", "Waits", "batch",
-    "count_dora", "decompose", "dora_from_indicator", "is_agari", "parse_tile", "score",
+    "count_dora", "decompose", "dora_from_indicator", "expected_values", "is_agari", "parse_tile", "score",
     "shanten", "tile_name", "ukeire", "waits",
 ]
 
@@ -41,6 +42,9 @@ def __getattr__(name: str) -> Any:
     if name == "score":
         from .riichi.scoring import score
         return score
+    if name == "expected_values":
+        from .riichi.expected import expected_values
+        return expected_values
     if name == "decompose":
         from .decomposition import decompose
         return decompose

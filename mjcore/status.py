@@ -56,6 +56,16 @@ STATUSES: Final[tuple[Status, ...]] = (
            "discarder and the liable player must not be the winner)"),
     Status(-22, "ST_NOT_IN_SANMA", "not_in_sanma",
            "three-player mahjong has no 2m-8m and no chi"),
+    Status(-30, "ST_EV_SHANTEN", "ev_shanten_too_high",
+           "the hand's shanten is above what the expected-value search evaluates "
+           "(max_shanten)"),
+    Status(-31, "ST_EV_NODES", "ev_node_budget",
+           "the expected-value search passed its node budget (max_nodes)"),
+    Status(-32, "ST_EV_DEADLINE", "ev_deadline",
+           "the expected-value search passed its time budget (max_seconds)"),
+    Status(-33, "ST_EV_MEMORY", "ev_out_of_memory", "the expected-value search ran out of memory"),
+    Status(-34, "ST_EV_OPTION", "ev_bad_option",
+           "an expected-value option or an unseen count is out of range"),
 )
 
 BY_CODE: Final[dict[int, Status]] = {s.code: s for s in STATUSES}
@@ -73,6 +83,9 @@ DISCARD_NOT_HELD: Final = _CODE["ST_DISCARD_NOT_HELD"]
 BAD_SITUATION: Final = _CODE["ST_BAD_SITUATION"]
 BAD_SEATS: Final = _CODE["ST_BAD_SEATS"]
 NOT_IN_SANMA: Final = _CODE["ST_NOT_IN_SANMA"]
+EV_SHANTEN: Final = _CODE["ST_EV_SHANTEN"]
+EV_NODES: Final = _CODE["ST_EV_NODES"]
+EV_DEADLINE: Final = _CODE["ST_EV_DEADLINE"]
 
 # The reason of an error that no status names (a code the table does not know).
 UNKNOWN_REASON: Final = "invalid_hand"

@@ -12,7 +12,9 @@ cdef extern from *:
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, i32, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_PARSE)
 from mjcore._core.types cimport (ST_NO_YAKU, ST_BAD_TILE, ST_NOT_AGARI, ST_DISCARD_NOT_HELD,
-                                 ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
+                                 ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA,
+                                 ST_EV_SHANTEN, ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY,
+                                 ST_EV_OPTION)
 from mjcore._core.shanten cimport (check_row, check_forms, shanten_forms, agari_forms,
                                    advance_forms, ukeire_forms)
 
@@ -24,7 +26,9 @@ STATUS_CODES = {
     "ST_BAD_TILE": ST_BAD_TILE, "ST_NOT_AGARI": ST_NOT_AGARI,
     "ST_PARSE": ST_PARSE, "ST_DISCARD_NOT_HELD": ST_DISCARD_NOT_HELD,
     "ST_BAD_SITUATION": ST_BAD_SITUATION, "ST_BAD_SEATS": ST_BAD_SEATS,
-    "ST_NOT_IN_SANMA": ST_NOT_IN_SANMA,
+    "ST_NOT_IN_SANMA": ST_NOT_IN_SANMA, "ST_EV_SHANTEN": ST_EV_SHANTEN,
+    "ST_EV_NODES": ST_EV_NODES, "ST_EV_DEADLINE": ST_EV_DEADLINE, "ST_EV_MEMORY": ST_EV_MEMORY,
+    "ST_EV_OPTION": ST_EV_OPTION,
 }
 
 cdef extern from "bits.h":

@@ -75,6 +75,8 @@ cdef struct Situation:
     u16 honba               # honba paid to this winner
     u16 riichi_sticks       # sticks collected by this winner
     u8 n_kita               # norths the winner set aside (nukidora; 0 unless rules.nukidora)
+    u8 ura_han              # ura dora given as a count instead of indicators (with riichi;
+                            # the expected-value search scores each count once)
 
 cdef struct FuItem:
     u8 code                 # FU_*
@@ -125,6 +127,7 @@ cdef inline void fill_situation(Situation* s, u8 win_tile, u16 flags, u8 seat_wi
     s.honba = honba
     s.riichi_sticks = riichi_sticks
     s.n_kita = kita
+    s.ura_han = 0
 
 # Score one hand (the hand includes the winning tile). Returns out.status.
 cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,

@@ -339,7 +339,8 @@ cdef void _prepare(const HandC* hand, const Situation* sit, const RulesC* rules,
     x.dora = sit.n_kita + _indicated(sit.dora_ind, sit.n_dora, x.all, rules.players, sit.n_kita)
     x.ura = 0
     if f & (F_RIICHI | F_DOUBLE_RIICHI):
-        x.ura = _indicated(sit.ura_ind, sit.n_ura, x.all, rules.players, sit.n_kita)
+        x.ura = sit.ura_han + _indicated(sit.ura_ind, sit.n_ura, x.all, rules.players,
+                                         sit.n_kita)
 
     x.base_yakuman_mask = 0
     # Situational yaku (riichi .. houtei from one table).

@@ -34,6 +34,11 @@ cdef enum Status:
     ST_BAD_SITUATION = -20  # scoring: contradictory flags (riichi with an open hand, ...)
     ST_BAD_SEATS = -21      # scoring: winds, seats or pao seat out of range
     ST_NOT_IN_SANMA = -22   # scoring, three players: a 2m-8m tile or a chi
+    ST_EV_SHANTEN = -30     # expected value: the hand is above the searched shanten
+    ST_EV_NODES = -31       # expected value: the graph passed its node budget
+    ST_EV_DEADLINE = -32    # expected value: the search passed its time budget
+    ST_EV_MEMORY = -33      # expected value: out of memory
+    ST_EV_OPTION = -34      # expected value: an option or an unseen count out of range
 
 # Packed counts: 3 bits per kind. words[0..2] = man, pin, sou (27 bits each),
 # words[3] = honors (21 bits). Bit 3*i holds the low bit of kind i's count.

@@ -240,12 +240,44 @@ def render(record: dict[str, Any], label: str) -> str:
                    "cluster (default: every core of this machine).")
 @click.option("--workers", "-j", default=0, type=click.IntRange(0),
               help="Table job: parts analysed at a time in-process (0: one per core).")
+@click.option("--ev", "with_ev", is_flag=True,
+              help="Riichi: also the expected value of each discard (win %, tenpai %, "
+                   "expected score; rules/ev.md, mahjong-cpp's model).")
+@click.option("--turn", default=1, type=click.IntRange(1, 24), show_default=True,
+              help="With --ev: the turn whose values the table shows (1 = the next draw).")
+@click.option("--dora", "dora_text", default="", metavar="TILES",
+              help="With --ev: the dora indicators, e.g. '3z5p'.")
+@click.option("--round", "round_wind", default="E", show_default=True,
+              type=click.Choice(["E", "S", "W", "N"], case_sensitive=False),
+              help="With --ev: the round wind.")
+@click.option("--seat", "seat_wind", default="E", show_default=True,
+              type=click.Choice(["E", "S", "W", "N"], case_sensitive=False),
+              help="With --ev: the seat wind (E is the dealer).")
+@click.option("--t-max", default=18, type=click.IntRange(1, 24), show_default=True,
+              help="With --ev: the draws left in the model.")
+@click.option("--extra", default=1, type=click.IntRange(0, 4), show_default=True,
+              help="With --ev: how far the search may leave the greedy line.")
+@click.option("--red/--no-red", "ev_red", default=True, show_default=True,
+              help="With --ev: red fives as dora and as their own discards.")
+@click.option("--ura/--no-ura", "ev_ura", default=True, show_default=True,
+              help="With --ev: expected ura dora after riichi.")
+@click.option("--shanten-down/--no-shanten-down", default=True, show_default=True,
+              help="With --ev: consider discards that raise the shanten (向聴戻し).")
+@click.option("--tegawari/--no-tegawari", default=True, show_default=True,
+              help="With --ev: consider draws that keep the shanten (手変わり).")
+@click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
+              help="With --ev and one hand: draw win probability and expected score by turn "
+                   "for the best discards.")
 def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visible: str,
             progress: bool | None, server: str | None, token_file: str | None = None,
             tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
             key_file: str | None = None, out_dir: str | None = None,
             dask: str | None = None, workers: int = 0, rules_name: str = "riichi",
-            rule_set: tuple[str, ...] = ()) -> None:
+            rule_set: tuple[str, ...] = (), with_ev: bool = False, turn: int = 1,
+            dora_text: str = "", round_wind: str = "E", seat_wind: str = "E", t_max: int = 18,
+            extra: int = 1, ev_red: bool = True, ev_ura: bool = True,
+            shanten_down: bool = True, tegawari: bool = True,
+            ev_chart: str | None = None) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -281,6 +313,20 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
+    ev_of = None
+    if with_ev:
+        if rules is not None and rules_name != "tenhou_sanma":
+            raise click.UsageError(f"--ev is riichi's; --rules {rules_name} has no model")
+        if server:
+            raise click.UsageError("--ev runs in this process; the server does not serve it "
+                                   "yet")
+        if turn > t_max:
+            raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
+                                     param_hint="--turn")
+        ev_of = _ev_runner(rules_name, visible, dora_text, round_wind, seat_wind, t_max, extra,
+                           ev_red, ev_ura, shanten_down, tegawari)
+    elif ev_chart or dora_text:
+        raise click.UsageError("--dora and --ev-chart go with --ev")
     try:
         seen = parse_kinds(visible) if visible else []
     except MjcoreError as e:
@@ -318,6 +364,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         for src in sources:
             try:
                 record = analyse_hand(src.text, seen, client, rules, rules_name)
+                ev = ev_of(src.text) if ev_of is not None else None
             except server_errors as e:      # the server, not the hand: stop here
                 raise click.ClickException(str(e)) from None
             except MjcoreError as e:
@@ -332,12 +379,19 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             else:
                 if as_json:
                     record = {"source": src.where, "line": src.line, "input": src.text, **record}
+                    if ev is not None:
+                        record["ev"] = ev.to_dict()
                     out.write(json.dumps(record, ensure_ascii=False, separators=_COMPACT) + "\n")
                 else:
                     if not first_block:
                         out.write("\n")
                     out.write(render(record, src.where) + "\n")
+                    if ev is not None:
+                        out.write("expected value\n" + ev.table(turn) + "\n")
                     first_block = False
+                if ev is not None and ev_chart:
+                    _draw_ev_chart(ev, ev_chart)
+                    ev_chart = None         # the first hand's
             if bar is not None:
                 bar.update(1)
     finally:
@@ -349,6 +403,59 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if failed:
         click.echo(f"{failed} hand(s) failed", err=True)
         sys.exit(1)
+
+
+def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
+               t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
+               tegawari: bool) -> Any:
+    """The expected value of one hand's text with the command's options."""
+    from ..riichi.expected import expected_values
+
+    rules = "tenhou" if rules_name == "riichi" else rules_name
+
+    def run(text: str) -> Any:
+        return expected_values(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
+                               visible=visible or None, rules=rules, t_max=t_max, extra=extra,
+                               red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari)
+    return run
+
+
+def _draw_ev_chart(ev: Any, path: str, top: int = 5) -> None:
+    """Win probability and expected score by turn for the best discards, one line each."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise click.ClickException("--ev-chart needs matplotlib: pip install "
+                                   "'mjcore[dataset]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    best = [d for d in ev.discards if d.evaluated][:top]
+    if not best:
+        raise click.ClickException(f"--ev-chart: nothing to draw ({ev.message})")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    turns = list(range(1, ev.t_max + 1))
+    for d in best:
+        label = f"discard {d.tile}" if d.tile else "this hand"
+        left.plot(turns, [100 * w for w in d.win], marker="o", markersize=3, label=label)
+        right.plot(turns, d.ev, marker="o", markersize=3, label=label)
+    left.set_ylabel("win probability (%)")
+    right.set_ylabel("expected score (points)")
+    for ax in (left, right):
+        ax.set_xlabel("turn (1 = the next draw)")
+        ax.set_xticks(turns)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{ev.hand}: the {len(best)} best discards by expected score "
+                 f"({ev.nodes:,} nodes; mahjong-cpp's one-player model)", fontsize=10)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as e:
+        raise click.ClickException(f"--ev-chart {path}: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)
 
 
 def _connect(server: str, token_file: str | None, tls: bool, ca_file: str | None,

@@ -1,0 +1,60 @@
+# Expected value of discards: the one-player model of rules/ev.md (mahjong-cpp's, number for
+# number). One graph of draw and discard nodes per hand, shared by all its discards; values by
+# turn in flat arrays. The contract for every caller.
+from .types cimport u8, i8, u16, u32, i32, u64, i64, PackedHand
+from .decompose cimport MeldC
+from .scoring cimport RulesC, MAX_INDICATORS
+
+cdef enum:
+    EV_MAX_TURNS = 24       # t_max at most (mahjong-cpp's default is 18)
+    EV_N_TILES = 37         # candidates: kinds 0..33, then red 5m 5p 5s as 34..36
+    EV_COLUMNS = 3          # tenpai probability, win probability, expected score
+
+# One request: the hand, what is unseen, the scoring situation and the options.
+cdef struct EvRequest:
+    u8 counts[34]           # closed tiles per kind (red fives inside their kinds)
+    u8 red[3]               # red 5m 5p 5s among the closed tiles (0 when red fives are off)
+    u8 n_melds
+    MeldC melds[4]
+    u8 wall[34]             # unseen copies per kind at the start (red fives inside)
+    u8 wall_red[3]          # unseen red fives at the start
+    u8 n_dora
+    u8 dora_ind[MAX_INDICATORS]
+    u8 seat_wind            # 0 E .. 3 N
+    u8 round_wind
+    u8 kita                 # norths set aside (three players)
+    u8 t_max                # 1..EV_MAX_TURNS
+    u8 extra                # how far the search may leave the greedy line
+    u8 use_red              # red fives are their own kinds and count as dora
+    u8 use_ura              # expected ura dora after riichi
+    u8 shanten_down         # 向聴戻し: discards that raise the shanten
+    u8 tegawari             # 手変わり: draws that keep it
+    i8 max_shanten          # hands above this are not searched (status ST_EV_SHANTEN)
+    i64 max_nodes           # node budget (status ST_EV_NODES past it)
+    double max_seconds      # time budget, 0 = none (status ST_EV_DEADLINE past it)
+    RulesC rules
+
+cdef struct EvCandidate:
+    u8 tile                 # the discard, 0..36 (EV_N_TILES); 255 for a 13-tile hand's answer
+    i8 shanten              # after the discard
+    u8 evaluated            # 1 when the graph holds the discard's draw node
+    i32 node                # that draw node, or -1
+    u64 necessary           # kinds whose draw lowers the shanten after the discard
+
+cdef struct EvResult:
+    i32 status              # ST_OK or a negative Status (types.pxd)
+    i8 shanten              # of the request's hand
+    i64 nodes               # nodes of the graph ("searched")
+    i64 edges
+    i64 win_edges           # edges scored (each once)
+    i32 total_unseen        # S
+    i32 n_cand
+    EvCandidate cand[EV_N_TILES]
+    double* values          # [n_cand][EV_COLUMNS][t_max], owned by the caller: ev_free
+    i64 bytes_peak          # memory the graph held at its largest
+
+# Check the request (counts, walls, options); ST_OK or a negative Status.
+cdef int ev_check(const EvRequest* q) noexcept nogil
+# Build the graph and its values. out.values is malloc'd (NULL on error); free with ev_free.
+cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil
+cdef void ev_free(EvResult* out) noexcept nogil

@@ -1,0 +1,812 @@
+"""Expected value of discards (bodies for ev.pxd): rules/ev.md §2 (the graph) and §3 (the values).
+
+A node is a hand (packed counts, the red fives held) with a riichi flag; draw nodes hold 3n+1
+tiles, discard nodes 3n+2. The graph is built from a work stack with one open-addressed table of
+nodes, its edges (draw node -> discard node, "draw tile i") kept once; each winning edge is
+scored once by the riichi scorer; the values run backwards over the turns in two flat layers.
+"""
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, ST_OK,
+                     ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE, ST_EV_SHANTEN,
+                     ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION)
+from .shanten cimport pack_counts, shanten_forms, advance_forms
+from .ev cimport EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS
+from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
+from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
+                       fill_situation, score_hand, fill_rules)
+
+cdef enum:
+    RIICHI_FLAG = 8         # Key.flags bit 3; bits 0-2 the red 5m 5p 5s held
+    NO_NODE = -1
+
+cdef struct Key:
+    PackedHand hand
+    u32 flags
+
+cdef struct Edge:
+    i32 x                   # draw node
+    i32 d                   # discard node
+    i32 weight              # unseen copies of the drawn tile in x's state
+
+cdef struct Graph:
+    const EvRequest* q
+    Key* keys
+    i8* shanten
+    u8* is_draw
+    i64 n_nodes
+    i64 cap_nodes
+    i32* table              # open addressing: node id + 1, 0 empty
+    u64 table_mask
+    Edge* edges
+    i64 n_edges
+    i64 cap_edges
+    i32* stack
+    i64 n_stack
+    i64 cap_stack
+    int n_closed_melds      # melds that keep the hand closed (closed kans)
+    int closed              # no open meld: riichi possible
+    int s0                  # shanten of the request's hand
+    int bound               # s0 + extra: a node leaves the greedy line while dist + s < bound
+    u8 c0[34]
+    u8 r0
+    double start
+    int timed_out
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int _group(int i) noexcept nogil:
+    return 3 if i >= 27 else i // 9
+
+
+cdef inline int _shift(int i) noexcept nogil:
+    return 3 * (i - 27 if i >= 27 else i % 9)
+
+
+cdef inline int _count(const Key* k, int i) noexcept nogil:
+    return (k.hand.words[_group(i)] >> _shift(i)) & 7
+
+
+cdef inline int _five_suit(int i) noexcept nogil:
+    """0, 1, 2 for 5m, 5p, 5s; -1 otherwise."""
+    if i == 4:
+        return 0
+    if i == 13:
+        return 1
+    if i == 22:
+        return 2
+    return -1
+
+
+cdef inline u64 _hash(const Key* k) noexcept nogil:
+    cdef u64 h = (<u64>k.hand.words[0] * <u64>0x9E3779B97F4A7C15ULL) ^ k.hand.words[1]
+    h = (h * <u64>0xC2B2AE3D27D4EB4FULL) ^ k.hand.words[2]
+    h = (h * <u64>0x165667B19E3779F9ULL) ^ (<u64>k.hand.words[3] | (<u64>k.flags << 32))
+    h = (h ^ (h >> 29)) * <u64>0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
+cdef inline bint _same(const Key* a, const Key* b) noexcept nogil:
+    return (a.hand.words[0] == b.hand.words[0] and a.hand.words[1] == b.hand.words[1]
+            and a.hand.words[2] == b.hand.words[2] and a.hand.words[3] == b.hand.words[3]
+            and a.flags == b.flags)
+
+
+cdef int _grow_table(Graph* g) noexcept nogil:
+    cdef u64 cap = (g.table_mask + 1) * 2, slot, i
+    cdef i32* t = <i32*>calloc(cap, sizeof(i32))
+    if t == NULL:
+        return ST_EV_MEMORY
+    for i in range(g.n_nodes):
+        slot = _hash(&g.keys[i]) & (cap - 1)
+        while t[slot]:
+            slot = (slot + 1) & (cap - 1)
+        t[slot] = <i32>(i + 1)
+    free(g.table)
+    g.table = t
+    g.table_mask = cap - 1
+    return ST_OK
+
+
+cdef i64 _node(Graph* g, const Key* k, bint draw) noexcept nogil:
+    """The node of k, made (and put on the work stack) when new; negative Status on failure."""
+    cdef u64 slot = _hash(k) & g.table_mask
+    cdef i32 id
+    cdef void* p
+    while True:
+        id = g.table[slot]
+        if id == 0:
+            break
+        if _same(&g.keys[id - 1], k):
+            return id - 1
+        slot = (slot + 1) & g.table_mask
+    if g.n_nodes >= g.q.max_nodes:
+        return ST_EV_NODES
+    if g.n_nodes == g.cap_nodes:
+        g.cap_nodes *= 2
+        p = realloc(g.keys, g.cap_nodes * sizeof(Key))
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.keys = <Key*>p
+        p = realloc(g.shanten, g.cap_nodes)
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.shanten = <i8*>p
+        p = realloc(g.is_draw, g.cap_nodes)
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.is_draw = <u8*>p
+    id = <i32>g.n_nodes
+    g.keys[id] = k[0]
+    g.shanten[id] = 99
+    g.is_draw[id] = draw
+    g.n_nodes += 1
+    g.table[slot] = id + 1
+    if g.n_stack == g.cap_stack:
+        g.cap_stack *= 2
+        p = realloc(g.stack, g.cap_stack * sizeof(i32))
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.stack = <i32*>p
+    g.stack[g.n_stack] = id
+    g.n_stack += 1
+    if <u64>g.n_nodes * 2 > g.table_mask:
+        if _grow_table(g) != ST_OK:
+            return ST_EV_MEMORY
+    return id
+
+
+cdef inline int _edge(Graph* g, i64 x, i64 d, int weight) noexcept nogil:
+    cdef void* p
+    if g.n_edges == g.cap_edges:
+        g.cap_edges *= 2
+        p = realloc(g.edges, g.cap_edges * sizeof(Edge))
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.edges = <Edge*>p
+    g.edges[g.n_edges].x = <i32>x
+    g.edges[g.n_edges].d = <i32>d
+    g.edges[g.n_edges].weight = weight
+    g.n_edges += 1
+    return ST_OK
+
+
+cdef inline int _dist(const Graph* g, const u8* c, u32 flags) noexcept nogil:
+    """Tiles held now that the request's hand did not hold, over 37 kinds: a red five is its
+    own kind, and a five's kind counts its ordinary copies only."""
+    cdef int i, n = 0, now, before, suit
+    for i in range(34):
+        now = c[i]
+        before = g.c0[i]
+        suit = _five_suit(i)
+        if suit >= 0:
+            now -= (flags >> suit) & 1
+            before -= (g.r0 >> suit) & 1
+            if (flags >> suit) & 1 and not (g.r0 >> suit) & 1:
+                n += 1
+        if now > before:
+            n += now - before
+    return n
+
+
+cdef inline void _unpack(const Key* k, u8* c) noexcept nogil:
+    cdef int i
+    for i in range(34):
+        c[i] = _count(k, i)
+
+
+cdef inline int _wall(const Graph* g, const u8* c, int i) noexcept nogil:
+    """Unseen copies of kind i in a state holding c (discards go back to the wall)."""
+    return g.q.wall[i] - (c[i] - g.c0[i])
+
+
+cdef inline int _wall_red(const Graph* g, u32 flags, int suit) noexcept nogil:
+    cdef int held = (flags >> suit) & 1, held0 = (g.r0 >> suit) & 1
+    return g.q.wall_red[suit] - (held - held0)
+
+
+cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
+    """Draw node: its shanten, and an edge for each draw it makes (§2)."""
+    cdef Key k = g.keys[x]
+    cdef Key nk
+    cdef u8 c[34]
+    cdef u64 necessary = 0
+    cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0
+    cdef i64 d
+    cdef bint wide
+    s = advance_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, &necessary)
+    if s < -1:
+        return s
+    g.shanten[x] = <i8>s
+    _unpack(&k, c)
+    wide = g.q.tegawari and not riichi and _dist(g, c, k.flags) + s < g.bound
+    for i in range(34):
+        w = _wall(g, c, i)
+        if w <= 0 or not (wide or (necessary >> i) & 1):
+            continue
+        grp = _group(i)
+        sh = _shift(i)
+        nk = k
+        nk.hand.words[grp] += <u32>1 << sh
+        suit = _five_suit(i) if g.q.use_red else -1
+        if suit >= 0:
+            wr = _wall_red(g, k.flags, suit)
+            if wr > 0:
+                nk.flags = k.flags | (1u << suit)
+                d = _node(g, &nk, False)
+                if d < 0 or _edge(g, x, d, wr) != ST_OK:
+                    return <int>d if d < 0 else ST_EV_MEMORY
+                w -= wr
+                nk.flags = k.flags
+            if w <= 0:
+                continue
+        d = _node(g, &nk, False)
+        if d < 0 or _edge(g, x, d, w) != ST_OK:
+            return <int>d if d < 0 else ST_EV_MEMORY
+    return ST_OK
+
+
+cdef int _after(const Graph* g, const Key* k, const u8* c, i8* after) noexcept nogil:
+    """Shanten after discarding each held kind (127 for kinds not held)."""
+    cdef Key nk
+    cdef int i, grp, sh
+    for i in range(34):
+        after[i] = 127
+        if c[i]:
+            nk = k[0]
+            nk.hand.words[_group(i)] -= <u32>1 << _shift(i)
+            after[i] = <i8>shanten_forms(&nk.hand, g.q.n_melds, FORMS_RIICHI, NULL)
+    return ST_OK
+
+
+cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
+    """Discard node: its shanten, and for each discard the edge that draws the tile back (§2)."""
+    cdef Key k = g.keys[dnode]
+    cdef Key y
+    cdef u8 c[34]
+    cdef i8 after[34]
+    cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0
+    cdef bint wide, unnecessary, declares
+    cdef i64 yid
+    s = shanten_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, NULL)
+    if s < -1:
+        return s
+    g.shanten[dnode] = <i8>s
+    _unpack(&k, c)
+    wide = g.q.shanten_down and not riichi and _dist(g, c, k.flags) + s < g.bound
+    if s >= 0 or wide:
+        _after(g, &k, c, after)
+    for i in range(34):
+        if not c[i]:
+            continue
+        unnecessary = s >= 0 and after[i] == s
+        if not (wide or unnecessary):
+            continue
+        declares = riichi or (g.closed and s == 0 and unnecessary)
+        suit = _five_suit(i) if g.q.use_red else -1
+        red_held = (k.flags >> suit) & 1 if suit >= 0 else 0
+        for variant in range(2):            # 0 the red five, 1 an ordinary tile of the kind
+            if variant == 0 and not red_held:
+                continue
+            if variant == 1 and c[i] <= red_held:
+                continue
+            y = k
+            y.hand.words[_group(i)] -= <u32>1 << _shift(i)
+            y.flags = (k.flags & ~(<u32>RIICHI_FLAG)) | (RIICHI_FLAG if declares else 0)
+            if variant == 0:
+                y.flags &= ~(1u << suit)
+                w = _wall_red(g, y.flags, suit)
+            else:
+                w = _wall(g, c, i) + 1          # y holds one copy fewer
+                if suit >= 0:
+                    w -= _wall_red(g, y.flags, suit)
+            yid = _node(g, &y, True)
+            if yid < 0:
+                return <int>yid
+            if _edge(g, yid, dnode, w) != ST_OK:
+                return ST_EV_MEMORY
+    return ST_OK
+
+
+cdef int _build(Graph* g) noexcept nogil:
+    cdef i64 id
+    cdef int st, done = 0
+    while g.n_stack:
+        g.n_stack -= 1
+        id = g.stack[g.n_stack]
+        st = _expand_draw(g, id) if g.is_draw[id] else _expand_discard(g, id)
+        if st != ST_OK:
+            return st
+        done += 1
+        if (done & 1023) == 0 and g.q.max_seconds > 0 and _now() - g.start > g.q.max_seconds:
+            return ST_EV_DEADLINE
+    return ST_OK
+
+
+cdef inline int _next_kind(int k, int players) noexcept nogil:
+    """The kind an indicator k makes dora (three players: 1m points to 9m)."""
+    if k < 27:
+        if k % 9 == 8:
+            return k - 8
+        if players == 3 and k == 0:
+            return 8
+        return k + 1
+    if k < 31:
+        return 27 if k == 30 else k + 1
+    return 31 if k == 33 else k + 1
+
+
+cdef double _score_win(const Graph* g, const Key* dk, int win_tile, ScoreOut* out) noexcept nogil:
+    """The tsumo value of the complete hand dk won on win_tile (§1): 0 without a yaku; after
+    riichi with ura dora on, the expectation over the ura indicators."""
+    cdef const EvRequest* q = g.q
+    cdef HandC hand
+    cdef Situation sit
+    cdef int i, j, n, u, max_u, riichi = (dk.flags & RIICHI_FLAG) != 0, total, top
+    cdef double value, ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS * 4 + 1]
+    cdef double nxt[MAX_INDICATORS + 1][4 * MAX_INDICATORS * 4 + 1]
+    cdef double binom[5][5]
+    cdef double all_ways, base
+    cdef int worth[34]
+    cdef int unseen
+    memset(&hand, 0, sizeof(HandC))
+    for i in range(34):
+        hand.counts[i] = <u8>_count(dk, i)
+    hand.n_melds = q.n_melds
+    for i in range(q.n_melds):
+        hand.melds[i] = q.melds[i]
+    hand.red = 0
+    if q.use_red:
+        for i in range(3):
+            hand.red += (dk.flags >> i) & 1
+    fill_situation(&sit, <u8>win_tile, F_TSUMO | (F_RIICHI if riichi else 0), q.seat_wind,
+                   q.round_wind, 0, -1, 0, 0, q.kita)
+    sit.n_dora = q.n_dora
+    for i in range(q.n_dora):
+        sit.dora_ind[i] = q.dora_ind[i]
+    sit.n_ura = 0
+    if score_hand(&hand, &sit, &q.rules, out) != ST_OK:
+        return 0.0
+    base = out.points
+    if not (riichi and q.use_ura and q.n_dora) or (out.yakuman and not out.kazoe):
+        return base
+    # the copies each indicator kind would make dora, in hand and melds
+    for i in range(34):
+        worth[i] = 0
+    for i in range(34):
+        worth[i] = hand.counts[_next_kind(i, q.rules.players)]
+    for i in range(q.n_melds):
+        n = 3 if q.melds[i].kind == MK_CHI or q.melds[i].kind == MK_PON else 4
+        for j in range(34):
+            if q.melds[i].kind == MK_CHI:
+                if q.melds[i].tile <= _next_kind(j, q.rules.players) <= q.melds[i].tile + 2:
+                    worth[j] += 1
+            elif _next_kind(j, q.rules.players) == q.melds[i].tile:
+                worth[j] += n
+    if q.kita:
+        for j in range(34):
+            if _next_kind(j, q.rules.players) == 30:
+                worth[j] += q.kita
+    # ways[c][u]: choices of c indicators among the unseen tiles that make u ura
+    for i in range(5):
+        for j in range(5):
+            binom[i][j] = 0.0
+        binom[i][0] = 1.0
+        for j in range(1, i + 1):
+            binom[i][j] = binom[i - 1][j - 1] + (binom[i - 1][j] if j <= i - 1 else 0.0)
+    n = q.n_dora
+    max_u = 0
+    top = 4 * MAX_INDICATORS * 4
+    memset(ways, 0, sizeof(ways))
+    ways[0][0] = 1.0
+    total = 0
+    for i in range(34):
+        unseen = q.wall[i] - (hand.counts[i] - g.c0[i])
+        if unseen <= 0:
+            continue
+        total += unseen
+        memcpy(nxt, ways, sizeof(ways))
+        for j in range(1, unseen + 1):
+            if j > n:
+                break
+            for u in range(n - j + 1):          # u: indicators already chosen
+                for max_u in range(top + 1 - j * worth[i]):
+                    if ways[u][max_u] != 0.0:
+                        nxt[u + j][max_u + j * worth[i]] += ways[u][max_u] * binom[unseen][j]
+        memcpy(ways, nxt, sizeof(ways))
+    all_ways = 0.0
+    for u in range(top + 1):
+        all_ways += ways[n][u]
+    if all_ways <= 0.0:
+        return base
+    value = base * ways[n][0] / all_ways
+    for u in range(1, top + 1):
+        if ways[n][u] == 0.0:
+            continue
+        sit.ura_han = <u8>u
+        if score_hand(&hand, &sit, &q.rules, out) == ST_OK:
+            value += out.points * ways[n][u] / all_ways
+    return value
+
+
+cdef int _values(Graph* g, EvResult* out) noexcept nogil:
+    """§3: the three values of every node, turn by turn backwards; the candidates' rows."""
+    cdef const EvRequest* q = g.q
+    cdef i64 n = g.n_nodes, m = g.n_edges, i, e, lo, hi, a, b
+    cdef i64* start = <i64*>calloc(n + 1, sizeof(i64))
+    cdef Edge* sorted_edges = <Edge*>malloc((m if m else 1) * sizeof(Edge))
+    cdef double* score = <double*>malloc((m if m else 1) * sizeof(double))
+    cdef double* cur = <double*>malloc(n * 3 * sizeof(double))
+    cdef double* nxt = <double*>malloc(n * 3 * sizeof(double))
+    cdef double* tmp
+    cdef double den, bt, bw, be, at, aw, ae, vt, vw, ve, sc
+    cdef int t, k, T = q.t_max, drawn, st = ST_OK
+    cdef Edge ed
+    cdef ScoreOut so
+    cdef Key dk
+    if start == NULL or sorted_edges == NULL or score == NULL or cur == NULL or nxt == NULL:
+        st = ST_EV_MEMORY
+    else:
+        # edges grouped by draw node, each (x, d) once
+        for e in range(m):
+            start[g.edges[e].x + 1] += 1
+        for i in range(n):
+            start[i + 1] += start[i]
+        for e in range(m):
+            sorted_edges[start[g.edges[e].x]] = g.edges[e]
+            start[g.edges[e].x] += 1
+        for i in range(n, 0, -1):
+            start[i] = start[i - 1]
+        start[0] = 0
+        e = 0
+        for i in range(n):
+            lo = start[i]
+            hi = start[i + 1]
+            start[i] = e
+            for a in range(lo, hi):
+                ed = sorted_edges[a]
+                b = start[i]
+                while b < e and sorted_edges[b].d != ed.d:
+                    b += 1
+                if b == e:
+                    sorted_edges[e] = ed
+                    e += 1
+        start[n] = e
+        m = e
+        out.edges = m
+        # each winning edge scored once
+        for e in range(m):
+            score[e] = 0.0
+            ed = sorted_edges[e]
+            if g.shanten[ed.d] == -1:
+                dk = g.keys[ed.d]
+                for k in range(34):
+                    if _count(&dk, k) > _count(&g.keys[ed.x], k):
+                        drawn = k
+                        break
+                score[e] = _score_win(g, &dk, drawn, &so)
+                out.win_edges += 1
+            if (e & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                st = ST_EV_DEADLINE
+                break
+    if st == ST_OK:
+        out.values = <double*>calloc(out.n_cand * EV_COLUMNS * T + 1, sizeof(double))
+        if out.values == NULL:
+            st = ST_EV_MEMORY
+    if st == ST_OK:
+        for t in range(T, 0, -1):
+            den = out.total_unseen - t
+            for i in range(n):
+                if not g.is_draw[i]:
+                    continue
+                if t == T:
+                    cur[3 * i] = 1.0 if g.shanten[i] == 0 else 0.0
+                    cur[3 * i + 1] = 0.0
+                    cur[3 * i + 2] = 0.0
+                    continue
+                bt = nxt[3 * i]
+                bw = nxt[3 * i + 1]
+                be = nxt[3 * i + 2]
+                at = aw = ae = 0.0
+                for e in range(start[i], start[i + 1]):
+                    ed = sorted_edges[e]
+                    sc = score[e]
+                    ve = nxt[3 * ed.d + 2]
+                    if sc > 0.0:
+                        vt = 1.0
+                        vw = 1.0
+                        if sc > ve:
+                            ve = sc
+                    else:
+                        vt = nxt[3 * ed.d]
+                        vw = nxt[3 * ed.d + 1]
+                    at += ed.weight * (vt - bt)
+                    aw += ed.weight * (vw - bw)
+                    ae += ed.weight * (ve - be)
+                cur[3 * i] = 1.0 if g.shanten[i] == 0 else bt + at / den
+                cur[3 * i + 1] = bw + aw / den
+                cur[3 * i + 2] = be + ae / den
+            for i in range(n):
+                if not g.is_draw[i]:
+                    cur[3 * i] = 0.0
+                    cur[3 * i + 1] = 0.0
+                    cur[3 * i + 2] = 0.0
+            for i in range(n):
+                if not g.is_draw[i]:
+                    continue
+                for e in range(start[i], start[i + 1]):
+                    b = 3 * sorted_edges[e].d
+                    for k in range(3):
+                        if cur[3 * i + k] > cur[b + k]:
+                            cur[b + k] = cur[3 * i + k]
+            for k in range(out.n_cand):
+                if out.cand[k].evaluated:
+                    a = out.cand[k].node
+                    out.values[(k * EV_COLUMNS + 0) * T + t - 1] = cur[3 * a]
+                    out.values[(k * EV_COLUMNS + 1) * T + t - 1] = cur[3 * a + 1]
+                    out.values[(k * EV_COLUMNS + 2) * T + t - 1] = cur[3 * a + 2]
+            tmp = cur
+            cur = nxt
+            nxt = tmp
+            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                st = ST_EV_DEADLINE
+                break
+    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2) + (g.table_mask + 1) * sizeof(i32)
+                      + g.cap_edges * sizeof(Edge) + m * (sizeof(Edge) + sizeof(double))
+                      + n * (6 * sizeof(double) + sizeof(i64)))
+    free(start)
+    free(sorted_edges)
+    free(score)
+    free(cur)
+    free(nxt)
+    return st
+
+
+cdef int ev_check(const EvRequest* q) noexcept nogil:
+    cdef int i, total = 0, unseen = 0
+    cdef PackedHand h
+    if q.n_melds > 4:
+        return ST_BAD_MELDS
+    if q.t_max < 1 or q.t_max > EV_MAX_TURNS or q.extra > 4 or q.max_nodes < 1:
+        return ST_EV_OPTION
+    if q.n_dora > MAX_INDICATORS or q.seat_wind > 3 or q.round_wind > 3:
+        return ST_EV_OPTION
+    for i in range(q.n_dora):
+        if q.dora_ind[i] >= 34:
+            return ST_BAD_TILE
+    total = pack_counts(q.counts, &h)
+    if total < 0:
+        return ST_BAD_COUNT
+    total += 3 * q.n_melds
+    if total != 13 and total != 14:
+        return ST_BAD_TOTAL
+    for i in range(34):
+        if q.wall[i] > 4 or q.wall[i] + q.counts[i] > 4:
+            return ST_EV_OPTION
+        unseen += q.wall[i]
+    for i in range(3):
+        if q.red[i] > 1 or q.wall_red[i] > 1 or q.red[i] + q.wall_red[i] > 1:
+            return ST_EV_OPTION
+        if q.red[i] > q.counts[4 + 9 * i] or q.wall_red[i] > q.wall[4 + 9 * i]:
+            return ST_EV_OPTION
+    # the wall must outlast the turns: S - t > 0 for every t
+    if unseen <= q.t_max:
+        return ST_EV_OPTION
+    return ST_OK
+
+
+cdef void _free_graph(Graph* g) noexcept nogil:
+    free(g.keys)
+    free(g.shanten)
+    free(g.is_draw)
+    free(g.table)
+    free(g.edges)
+    free(g.stack)
+
+
+cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
+    cdef Graph g
+    cdef Key k, y
+    cdef int st, i, variant, suit, red_held, n_total
+    cdef i8 after[34]
+    cdef u64 mask
+    cdef i64 root, found
+    cdef u64 slot
+    cdef i32 id
+    memset(out, 0, sizeof(EvResult))
+    memset(&g, 0, sizeof(Graph))
+    st = ev_check(q)
+    if st != ST_OK:
+        out.status = st
+        return st
+    g.q = q
+    g.start = _now()
+    g.closed = 1
+    for i in range(q.n_melds):
+        if q.melds[i].kind != MK_KAN_CLOSED:
+            g.closed = 0
+    memcpy(g.c0, q.counts, 34)
+    for i in range(3):
+        if q.use_red and q.red[i]:
+            g.r0 |= 1 << i
+    memset(&k, 0, sizeof(Key))
+    n_total = pack_counts(q.counts, &k.hand)
+    k.flags = g.r0
+    out.total_unseen = 0
+    for i in range(34):
+        out.total_unseen += q.wall[i]
+    g.s0 = shanten_forms(&k.hand, q.n_melds, FORMS_RIICHI, NULL)
+    out.shanten = <i8>g.s0
+    g.bound = g.s0 + q.extra
+    # the candidates and their necessary tiles (also for hands too far to search)
+    if n_total + 3 * q.n_melds == 14:
+        for i in range(34):
+            after[i] = 127
+            if not q.counts[i]:
+                continue
+            suit = _five_suit(i) if q.use_red else -1
+            red_held = q.red[suit] if suit >= 0 else 0
+            for variant in range(2):
+                if variant == 0 and q.counts[i] <= red_held:
+                    continue
+                if variant == 1 and not red_held:
+                    continue
+                y = k
+                y.hand.words[_group(i)] -= <u32>1 << _shift(i)
+                mask = 0
+                after[i] = <i8>advance_forms(&y.hand, q.n_melds, FORMS_RIICHI, &mask)
+                out.cand[out.n_cand].tile = <u8>(i if variant == 0 else 34 + suit)
+                out.cand[out.n_cand].shanten = after[i]
+                out.cand[out.n_cand].necessary = mask
+                out.cand[out.n_cand].node = NO_NODE
+                out.n_cand += 1
+    else:
+        mask = 0
+        advance_forms(&k.hand, q.n_melds, FORMS_RIICHI, &mask)
+        out.cand[0].tile = 255
+        out.cand[0].shanten = <i8>g.s0
+        out.cand[0].necessary = mask
+        out.cand[0].node = NO_NODE
+        out.n_cand = 1
+    # red candidates after the ordinary ones, in suit order (34, 35, 36)
+    _sort_candidates(out)
+    if g.s0 > q.max_shanten:
+        out.status = ST_EV_SHANTEN
+        return ST_EV_SHANTEN
+    g.cap_nodes = 1024
+    g.cap_edges = 4096
+    g.cap_stack = 1024
+    g.keys = <Key*>malloc(g.cap_nodes * sizeof(Key))
+    g.shanten = <i8*>malloc(g.cap_nodes)
+    g.is_draw = <u8*>malloc(g.cap_nodes)
+    g.table = <i32*>calloc(4096, sizeof(i32))
+    g.table_mask = 4095
+    g.edges = <Edge*>malloc(g.cap_edges * sizeof(Edge))
+    g.stack = <i32*>malloc(g.cap_stack * sizeof(i32))
+    if (g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.table == NULL
+            or g.edges == NULL or g.stack == NULL):
+        _free_graph(&g)
+        out.status = ST_EV_MEMORY
+        return ST_EV_MEMORY
+    root = _node(&g, &k, n_total + 3 * q.n_melds == 13)
+    st = _build(&g) if root >= 0 else <int>root
+    if st == ST_OK:
+        # each candidate's draw node, with the riichi flag its discard sets
+        for i in range(out.n_cand):
+            if out.cand[i].tile == 255:
+                out.cand[i].node = <i32>root
+                out.cand[i].evaluated = 1
+                continue
+            y = k
+            variant = out.cand[i].tile
+            suit = variant - 34 if variant >= 34 else -1
+            if suit >= 0:
+                variant = 4 + 9 * suit
+                y.flags &= ~(1u << suit)
+            y.hand.words[_group(variant)] -= <u32>1 << _shift(variant)
+            if g.closed and g.s0 == 0 and out.cand[i].shanten == 0:
+                y.flags |= RIICHI_FLAG
+            slot = _hash(&y) & g.table_mask
+            while True:
+                id = g.table[slot]
+                if id == 0:
+                    break
+                if _same(&g.keys[id - 1], &y):
+                    out.cand[i].node = id - 1
+                    out.cand[i].evaluated = 1
+                    break
+                slot = (slot + 1) & g.table_mask
+        out.nodes = g.n_nodes
+        st = _values(&g, out)
+    out.nodes = g.n_nodes
+    _free_graph(&g)
+    if st != ST_OK:
+        free(out.values)
+        out.values = NULL
+    out.status = st
+    return st
+
+
+cdef void _sort_candidates(EvResult* out) noexcept nogil:
+    """Candidates in tile order: the 34 kinds, then the red fives (mahjong-cpp's order)."""
+    cdef int i, j
+    cdef EvCandidate c
+    for i in range(1, out.n_cand):
+        c = out.cand[i]
+        j = i
+        while j > 0 and out.cand[j - 1].tile > c.tile:
+            out.cand[j] = out.cand[j - 1]
+            j -= 1
+        out.cand[j] = c
+
+
+cdef void ev_free(EvResult* out) noexcept nogil:
+    free(out.values)
+    out.values = NULL
+
+
+# ---- Python surface ----------------------------------------------------------------------
+
+def evaluate_raw(counts, red, melds, wall, wall_red, dora, int seat_wind, int round_wind,
+                 int kita, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
+                 bint tegawari, int max_shanten, long long max_nodes, double max_seconds,
+                 tuple rules_params):
+    """One request from plain Python values (checked by mjcore.riichi.expected). Returns
+    (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, candidates) where
+    each candidate is (tile, shanten, necessary mask, values or None) and values a list of
+    three lists (tenpai, win, expected score) of t_max floats."""
+    cdef EvRequest q
+    cdef EvResult r
+    cdef int i, k, c
+    memset(&q, 0, sizeof(EvRequest))
+    for i in range(34):
+        q.counts[i] = <u8>counts[i]
+        q.wall[i] = <u8>wall[i]
+    for i in range(3):
+        q.red[i] = <u8>red[i]
+        q.wall_red[i] = <u8>wall_red[i]
+    if len(melds) > 4 or len(dora) > MAX_INDICATORS:
+        return (ST_EV_OPTION, 0, 0, 0, 0, 0, 0, [])
+    q.n_melds = <u8>len(melds)
+    for i, m in enumerate(melds):
+        q.melds[i].kind = <u8>m[0]
+        q.melds[i].tile = <u8>m[1]
+        q.melds[i].red = <u8>m[2]
+        q.melds[i].from_rel = <u8>m[3]
+    q.n_dora = <u8>len(dora)
+    for i, d in enumerate(dora):
+        q.dora_ind[i] = <u8>d
+    q.seat_wind = <u8>seat_wind
+    q.round_wind = <u8>round_wind
+    q.kita = <u8>kita
+    q.t_max = <u8>t_max
+    q.extra = <u8>extra
+    q.use_red = use_red
+    q.use_ura = use_ura
+    q.shanten_down = shanten_down
+    q.tegawari = tegawari
+    q.max_shanten = <i8>max_shanten
+    q.max_nodes = max_nodes
+    q.max_seconds = max_seconds
+    fill_rules(&q.rules, rules_params)
+    if not use_red:
+        q.rules.red_fives = 0
+    with nogil:
+        ev_compute(&q, &r)
+    cands = []
+    for k in range(r.n_cand):
+        vals = None
+        if r.values != NULL and r.cand[k].evaluated:
+            vals = [[r.values[(k * EV_COLUMNS + c) * t_max + i] for i in range(t_max)]
+                    for c in range(EV_COLUMNS)]
+        cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary, vals))
+    ev_free(&r)
+    return (r.status, r.shanten, r.nodes, r.edges, r.win_edges, r.total_unseen, r.bytes_peak,
+            cands)

@@ -1,0 +1,288 @@
+"""What to discard: tenpai probability, win probability and expected score of every discard,
+turn by turn, in the one-player model of rules/ev.md (mahjong-cpp 0.9.8's, number for number).
+
+``expected_values(hand, ...)`` builds one graph per hand, shared by all its discards, in the
+compiled kernel (``mjcore/_core/ev.pyx``). The model's known faults (rules/ev.md §4) are kept
+on purpose: this is the ``compatible`` model, so its "probabilities" can pass 1 late in the
+hand, and each column maximises on its own.
+
+Bounds: hands above ``max_shanten`` (3, as mahjong-cpp) are not searched; a search past
+``max_nodes`` nodes or ``max_seconds`` seconds stops. Each ends with ``result.status`` naming
+it (``ev_shanten_too_high``, ``ev_node_budget``, ``ev_deadline``); the discards' shanten and
+necessary tiles are given either way. Memory is about 220 bytes a node at its peak
+(``result.bytes_peak``), so the default budget of 2,000,000 nodes holds about 440 MB.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from time import perf_counter
+from typing import Any
+
+from .._core.ev import evaluate_raw
+from ..errors import InvalidHandError, InvalidRuleError
+from ..hand import Hand, as_hand
+from ..melds import MeldKind
+from ..status import BY_CODE, OK, status_error
+from ..tiles import parse_kinds, parse_tiles, tile_name
+from .rules import RuleSet
+from .scoring import _rules
+
+MAX_TURNS = 24
+DEFAULT_MAX_NODES = 2_000_000
+DEFAULT_MAX_SECONDS = 2.0
+_RED_TILES = ("0m", "0p", "0s")
+_WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
+          0: 0, 1: 1, 2: 2, 3: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardValue:
+    """One discard (``None`` for a 3n+1-tile hand's one answer): the shanten after it, the
+    tiles that lower it with their unseen copies, and per turn t = 1 .. t_max (index 0 is t = 1)
+    the tenpai and win probabilities and the expected score in points. ``evaluated`` is False
+    when the search did not reach this discard (its values are then empty)."""
+
+    tile: str | None
+    shanten: int
+    necessary: tuple[tuple[str, int], ...]
+    tenpai: tuple[float, ...]
+    win: tuple[float, ...]
+    ev: tuple[float, ...]
+    evaluated: bool
+
+    @property
+    def necessary_count(self) -> int:
+        return sum(n for _t, n in self.necessary)
+
+    def at(self, turn: int) -> tuple[float, float, float]:
+        """(tenpai, win, expected score) at ``turn`` (1-based; the first draw is turn 1)."""
+        if not self.evaluated:
+            raise InvalidHandError(f"discard {self.tile}: not evaluated (outside the search)",
+                                   reason="ev_not_evaluated")
+        if not 1 <= turn <= len(self.ev):
+            raise InvalidHandError(f"turn {turn}: outside 1..{len(self.ev)}",
+                                   reason="ev_bad_option")
+        return self.tenpai[turn - 1], self.win[turn - 1], self.ev[turn - 1]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tile": self.tile, "shanten": self.shanten,
+                "necessary": [[t, n] for t, n in self.necessary],
+                "necessary_count": self.necessary_count, "evaluated": self.evaluated,
+                "tenpai": list(self.tenpai), "win": list(self.win), "ev": list(self.ev)}
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedValues:
+    """The answer for one hand: its shanten, the discards best first (evaluated ones by
+    expected score at turn 1, then win and tenpai probability; then the others by shanten
+    and necessary tiles), the graph's size and the time taken. ``status`` is ``"ok"`` or the
+    reason the search stopped (the discards then carry shanten and necessary tiles only)."""
+
+    hand: str
+    shanten: int
+    discards: tuple[DiscardValue, ...]
+    status: str
+    message: str
+    nodes: int
+    edges: int
+    win_edges: int
+    total_unseen: int
+    seconds: float
+    bytes_peak: int
+    t_max: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def best(self) -> DiscardValue:
+        return self.discards[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "shanten": self.shanten, "status": self.status,
+                "message": self.message, "nodes": self.nodes, "edges": self.edges,
+                "win_edges": self.win_edges, "total_unseen": self.total_unseen,
+                "seconds": self.seconds, "bytes_peak": self.bytes_peak, "t_max": self.t_max,
+                "discards": [d.to_dict() for d in self.discards]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    def table(self, turn: int = 1) -> str:
+        """The discards as a text table at ``turn``."""
+        lines = [f"{self.hand}: shanten {self.shanten}, {self.nodes:,} nodes, "
+                 f"{self.seconds * 1000:.1f} ms" + ("" if self.ok else f" ({self.message})"),
+                 f"{'discard':>7} {'shanten':>7} {'EV':>8} {'win %':>6} {'tenpai %':>8}  "
+                 f"necessary (turn {turn})"]
+        for d in self.discards:
+            nec = " ".join(f"{t}x{n}" for t, n in d.necessary)
+            if d.evaluated and 1 <= turn <= len(d.ev):
+                tp, w, ev = d.at(turn)
+                vals = f"{ev:>8.0f} {100 * w:>6.2f} {100 * tp:>8.2f}"
+            else:
+                vals = f"{'-':>8} {'-':>6} {'-':>8}"
+            lines.append(f"{d.tile or '-':>7} {d.shanten:>7} {vals}  "
+                         f"{d.necessary_count:>3}: {nec}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.table(1)
+
+
+def _wind(value: int | str, what: str) -> int:
+    w = _WINDS.get(value.upper() if isinstance(value, str) and len(value) == 1 else value)
+    if w is None or isinstance(value, bool):
+        raise InvalidHandError(f"{what} {value!r}: expected E, S, W, N (1z-4z or 0-3)",
+                               reason="bad_seats")
+    return w
+
+
+def _int_option(name: str, value: object, lo: int, hi: int) -> int:
+    if type(value) is not int or not lo <= value <= hi:
+        raise InvalidHandError(f"option {name}={value!r}: expected an integer in {lo}..{hi}",
+                               reason="ev_bad_option")
+    return value
+
+
+def _indicators(dora: Iterable[int | str] | str) -> list[int]:
+    if isinstance(dora, str):
+        return list(parse_tiles(dora).kinds) if dora.strip() else []
+    out: list[int] = []
+    for i, d in enumerate(dora):
+        if isinstance(d, str) and not d.strip():
+            raise InvalidHandError(f"dora indicator {i}: empty", reason="bad_tile")
+        out.extend(parse_kinds(d) if isinstance(d, str) else parse_kinds([d]))
+    return out
+
+
+def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
+                    round_wind: int | str = "E", seat_wind: int | str = "E",
+                    visible: Iterable[int | str] | str | None = None,
+                    rules: RuleSet | str | None = "tenhou", kita: int = 0, t_max: int = 18,
+                    extra: int = 1, red: bool = True, ura: bool = True,
+                    shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
+                    max_nodes: int = DEFAULT_MAX_NODES,
+                    max_seconds: float = DEFAULT_MAX_SECONDS) -> ExpectedValues:
+    """Tenpai and win probability and expected score of each discard of ``hand`` (3n+2 tiles;
+    a red five is its own discard) or of the hand itself (3n+1 tiles), by turn.
+
+    ``dora``: indicators; winds E S W N; ``visible``: tiles seen elsewhere (by default the
+    unseen counts are 4 minus the hand, its melds and the indicators); ``rules`` a riichi
+    preset or RuleSet (``tenhou_sanma`` with ``kita`` norths set aside); the options as
+    mahjong-cpp's (rules/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as
+    their own tiles, ``ura`` dora expectation, ``shanten_down`` (向聴戻し), ``tegawari``
+    (手変わり). Bad input raises InvalidHandError naming it; a search beyond its bounds returns
+    a result whose ``status`` says so.
+    """
+    started = perf_counter()
+    h = hand if type(hand) is Hand else as_hand(hand)
+    rs = _rules(rules)
+    total = h.n_closed + 3 * h.n_melds
+    if total not in (13, 14):
+        raise InvalidHandError(f"hand {h}: {total} tiles with its melds; the expected value "
+                               "needs 13 or 14", reason="wrong_tile_count")
+    t_max = _int_option("t_max", t_max, 1, MAX_TURNS)
+    extra = _int_option("extra", extra, 0, 4)
+    max_shanten = _int_option("max_shanten", max_shanten, -1, 6)
+    max_nodes = _int_option("max_nodes", max_nodes, 1, 50_000_000)
+    kita = _int_option("kita", kita, 0, 4)
+    if kita and not rs.nukidora:
+        raise InvalidRuleError(f"kita={kita}: norths set aside need rules with nukidora "
+                               "(tenhou_sanma)")
+    if not isinstance(max_seconds, (int, float)) or not 0 < max_seconds <= 600 \
+            or math.isnan(max_seconds):
+        raise InvalidHandError(f"option max_seconds={max_seconds!r}: expected 0 < s <= 600",
+                               reason="ev_bad_option")
+    sw, rw = _wind(seat_wind, "seat_wind"), _wind(round_wind, "round_wind")
+    if sw >= rs.players:
+        raise InvalidHandError(f"seat_wind {seat_wind!r}: {rs.players} players",
+                               reason="bad_seats")
+    indicators = _indicators(dora)
+    if len(indicators) > 5:
+        raise InvalidHandError(f"dora {len(indicators)} indicators: at most 5",
+                               reason="bad_tile")
+    use_red = bool(red) and rs.red_fives > 0
+    # what is seen: the hand, its melds, the indicators and the visible tiles
+    seen = list(h.all_counts)
+    seen_red = list(h.red)
+    melds = []
+    for m in h.melds:
+        melds.append((int(m.kind), min(m.tiles), m.red if use_red else 0,
+                      0 if m.kind == MeldKind.KAN_CLOSED else (m.from_rel or 3)))
+        for s in range(3):
+            if m.red and 4 + 9 * s in m.tiles:
+                seen_red[s] += m.red
+    where: dict[int, list[str]] = {}
+    for k in indicators:
+        seen[k] += 1
+        where.setdefault(k, []).append("dora indicators")
+    if rs.players == 3:
+        seen[30] += kita
+    if visible:
+        vis = parse_tiles(visible) if isinstance(visible, str) else None
+        kinds = list(vis.kinds) if vis is not None else parse_kinds(visible)
+        reds = list(vis.reds) if vis is not None else [False] * len(kinds)
+        for k, is_red in zip(kinds, reds, strict=False):
+            seen[k] += 1
+            where.setdefault(k, []).append("visible")
+            if is_red and k in (4, 13, 22):
+                seen_red[k // 9] += 1
+    for k in range(34):
+        if seen[k] > 4:
+            raise InvalidHandError(
+                f"{tile_name(k)}: {seen[k]} copies in the hand, its melds"
+                + "".join(f", {w}" for w in sorted(set(where.get(k, []))))
+                + " together; at most 4", reason="too_many_copies")
+    if rs.players == 3:
+        for k in range(1, 8):
+            if seen[k]:
+                raise InvalidHandError(f"{tile_name(k)}: three-player mahjong has no 2m-8m",
+                                       reason="not_in_sanma")
+    for s in range(3):
+        if seen_red[s] > 1:
+            raise InvalidHandError(f"{_RED_TILES[s]}: {seen_red[s]} red fives seen; at most 1",
+                                   reason="too_many_copies")
+    wall = [4 - x for x in seen]
+    if rs.players == 3:
+        for k in range(1, 8):
+            wall[k] = 0
+    red_fives = rs.red_fives if use_red else 0
+    # which suits have a red five: 3 (or 4) every suit, 2 pin and sou (sanma)
+    has_red = [red_fives >= 3 and rs.players == 4, red_fives >= 2, red_fives >= 2]
+    wall_red = [int(has_red[s] and seen_red[s] == 0) for s in range(3)] if use_red else [0] * 3
+    closed_red = list(h.red) if use_red else [0, 0, 0]
+    st, s0, nodes, edges, win_edges, total_unseen, peak, cands = evaluate_raw(
+        h.counts, closed_red, melds, wall, wall_red, indicators, sw, rw, kita, t_max, extra,
+        use_red, bool(ura), bool(shanten_down), bool(tegawari), max_shanten, max_nodes,
+        float(max_seconds), rs.scoring_params)
+    if st < 0 and st not in (-30, -31, -32, -33):
+        raise status_error(st, f"hand {h}")
+    discards = []
+    for tile, sh, mask, values in cands:
+        name = None if tile == 255 else tile_name(tile) if tile < 34 else _RED_TILES[tile - 34]
+        nec = tuple((tile_name(k), wall[k]) for k in range(34) if mask >> k & 1)
+        if values is None:
+            discards.append(DiscardValue(name, sh, nec, (), (), (), False))
+        else:
+            discards.append(DiscardValue(name, sh, nec, tuple(values[0]), tuple(values[1]),
+                                         tuple(values[2]), True))
+    discards.sort(key=_rank)
+    status = BY_CODE[st] if st in BY_CODE else BY_CODE[OK]
+    message = "ok" if st == OK else (
+        f"shanten {s0}, {nodes:,} nodes: {status.message}")
+    return ExpectedValues(str(h), s0, tuple(discards), status.reason, message, nodes, edges,
+                          win_edges, total_unseen, perf_counter() - started, peak, t_max)
+
+
+def _rank(d: DiscardValue) -> tuple[Any, ...]:
+    if d.evaluated:
+        return (0, -d.ev[0], -d.win[0], -d.tenpai[0], d.shanten, -d.necessary_count)
+    return (1, d.shanten, -d.necessary_count)
+
+
+__all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DiscardValue", "ExpectedValues",
+           "expected_values"]
