@@ -55,6 +55,7 @@ class DiscardValue:
 
     @property
     def necessary_count(self) -> int:
+        """The unseen copies of the necessary tiles."""
         return sum(n for _t, n in self.necessary)
 
     def at(self, turn: int) -> tuple[float, float, float]:
@@ -68,6 +69,7 @@ class DiscardValue:
         return self.tenpai[turn - 1], self.win[turn - 1], self.ev[turn - 1]
 
     def to_dict(self) -> dict[str, Any]:
+        """The discard as plain JSON values."""
         return {"tile": self.tile, "shanten": self.shanten,
                 "necessary": [[t, n] for t, n in self.necessary],
                 "necessary_count": self.necessary_count, "evaluated": self.evaluated,
@@ -96,13 +98,16 @@ class ExpectedValues:
 
     @property
     def ok(self) -> bool:
+        """True when the search finished within its bounds."""
         return self.status == "ok"
 
     @property
     def best(self) -> DiscardValue:
+        """The first discard: the highest expected score at turn 1."""
         return self.discards[0]
 
     def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON values."""
         return {"hand": self.hand, "shanten": self.shanten, "status": self.status,
                 "message": self.message, "nodes": self.nodes, "edges": self.edges,
                 "win_edges": self.win_edges, "total_unseen": self.total_unseen,
@@ -110,6 +115,7 @@ class ExpectedValues:
                 "discards": [d.to_dict() for d in self.discards]}
 
     def to_json(self) -> str:
+        """The result as one JSON text."""
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     def table(self, turn: int = 1) -> str:
@@ -202,6 +208,7 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         raise InvalidHandError(f"seat_wind {seat_wind!r}: {rs.players} players",
                                reason="bad_seats")
     indicators = _indicators(dora)
+    red_indicators = parse_tiles(dora).reds if isinstance(dora, str) and dora.strip() else []
     if len(indicators) > 5:
         raise InvalidHandError(f"dora {len(indicators)} indicators: at most 5",
                                reason="bad_tile")
@@ -217,9 +224,11 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
             if m.red and 4 + 9 * s in m.tiles:
                 seen_red[s] += m.red
     where: dict[int, list[str]] = {}
-    for k in indicators:
+    for k, is_red in zip(indicators, red_indicators or [False] * len(indicators), strict=True):
         seen[k] += 1
         where.setdefault(k, []).append("dora indicators")
+        if is_red and k in (4, 13, 22):
+            seen_red[k // 9] += 1
     if rs.players == 3:
         seen[30] += kita
     if visible:
