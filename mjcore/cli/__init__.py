@@ -25,6 +25,27 @@ MAX_JOBS = 256
 JOBS = click.IntRange(1, MAX_JOBS)  # --jobs: worker processes, each a fork of this one
 
 
+# what `mjcore.client` imports (the client extra): grpcio, its health checking, protobuf and
+# googleapis-common-protos
+CLIENT_MODULES = ("grpc", "grpc_health.v1.health_pb2", "google.protobuf",
+                  "google.rpc.status_pb2")
+
+
+def need_extra(extra: str, command: str, *modules: str) -> None:
+    """Import ``modules``, the packages of the extra ``extra`` that ``command`` needs; when one
+    will not import (not installed, or a dependency of it missing) the command stops with one
+    line naming the extra to install, before any work and never with a traceback."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as err:
+            raise click.ClickException(
+                f"{command} needs the {extra} extra ({err.name or module} is missing): "
+                f"pip install 'mjcore[{extra}]'") from None
+
+
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     """Report the error ``e`` about the input ``text`` (with --json a JSON line on stdout, else a
     line on stderr) and exit with status 1."""
