@@ -46,6 +46,23 @@ def need_extra(extra: str, command: str, *modules: str) -> None:
                 f"pip install 'mjcore[{extra}]'") from None
 
 
+def server_address(server: str) -> str:
+    """The --server value when it is HOST:PORT (a port 1-65535; an IPv6 host in brackets);
+    otherwise one line saying the address is malformed (not that it is unreachable)."""
+    host, colon, port = server.strip().rpartition(":")
+    why = None
+    if not colon or not host:
+        why = "expected HOST:PORT, e.g. 127.0.0.1:50051 (the port is required)"
+    elif not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        why = f"the port {port!r} is not a number 1-65535"
+    elif ":" in host and not (host.startswith("[") and host.endswith("]")):
+        why = "write an IPv6 host in brackets, e.g. [::1]:50051"
+    if why:
+        raise click.BadParameter(f"{server!r} is not a server address: {why}",
+                                 param_hint="--server")
+    return server.strip()
+
+
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     """Report the error ``e`` about the input ``text`` (with --json a JSON line on stdout, else a
     line on stderr) and exit with status 1."""
