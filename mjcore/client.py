@@ -44,7 +44,7 @@ except ImportError as err:
         raise
     raise ImportError(
         f"mjcore.client needs grpcio and protobuf ({err.name} is missing), which the analysis "
-        "library does not install: pip install 'mjcore[client]'") from err
+        "library does not install: pip install 'mjcore[client]'", name=err.name) from err
 
 if TYPE_CHECKING:
     from .results import Shanten, Ukeire, Waits

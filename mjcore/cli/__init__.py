@@ -25,6 +25,44 @@ MAX_JOBS = 256
 JOBS = click.IntRange(1, MAX_JOBS)  # --jobs: worker processes, each a fork of this one
 
 
+# what `mjcore.client` imports (the client extra): grpcio, its health checking, protobuf and
+# googleapis-common-protos
+CLIENT_MODULES = ("grpc", "grpc_health.v1.health_pb2", "google.protobuf",
+                  "google.rpc.status_pb2")
+
+
+def need_extra(extra: str, command: str, *modules: str) -> None:
+    """Import ``modules``, the packages of the extra ``extra`` that ``command`` needs; when one
+    will not import (not installed, or a dependency of it missing) the command stops with one
+    line naming the extra to install, before any work and never with a traceback."""
+    import importlib
+
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as err:
+            raise click.ClickException(
+                f"{command} needs the {extra} extra ({err.name or module} is missing): "
+                f"pip install 'mjcore[{extra}]'") from None
+
+
+def server_address(server: str) -> str:
+    """The --server value when it is HOST:PORT (a port 1-65535; an IPv6 host in brackets);
+    otherwise one line saying the address is malformed (not that it is unreachable)."""
+    host, colon, port = server.strip().rpartition(":")
+    why = None
+    if not colon or not host:
+        why = "expected HOST:PORT, e.g. 127.0.0.1:50051 (the port is required)"
+    elif not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        why = f"the port {port!r} is not a number 1-65535"
+    elif ":" in host and not (host.startswith("[") and host.endswith("]")):
+        why = "write an IPv6 host in brackets, e.g. [::1]:50051"
+    if why:
+        raise click.BadParameter(f"{server!r} is not a server address: {why}",
+                                 param_hint="--server")
+    return server.strip()
+
+
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     """Report the error ``e`` about the input ``text`` (with --json a JSON line on stdout, else a
     line on stderr) and exit with status 1."""

@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from . import main
+from . import CLIENT_MODULES, main, need_extra, server_address
 
 PROGRESS_MIN_LINES = 1000
 MAX_LINE_CHARS = 4096  # a hand with melds and bonus tiles is under 100
@@ -351,6 +351,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     client = None
     server_errors: tuple[type[Exception], ...] = ()      # errors of the server, not a hand
     if server:
+        server = server_address(server)
+        need_extra("client", "mjcore analyze --server", *CLIENT_MODULES)
         from ..client import ServiceError
 
         client = _connect(server, token_file, tls, ca_file, cert_file, key_file)

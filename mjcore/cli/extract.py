@@ -8,15 +8,7 @@ from typing import Any
 
 import click
 
-from . import main
-
-
-def _need_dataset_extra() -> None:
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise click.ClickException("this command needs the dataset extra: "
-                                   "pip install 'mjcore[dataset]'") from None
+from . import main, need_extra
 
 
 def echo_problems(problems: list[Any], shown: int = 10) -> None:
@@ -56,7 +48,7 @@ def extract(records: tuple[str, ...], out_dir: str, per_part: int, workers: int,
     Tenhou mjlog XML or mjai JSON lines (also the records of `mjcore play`). Records that
     cannot be used are listed with file, game and reason; the rest still run.
     """
-    _need_dataset_extra()
+    need_extra("dataset", "mjcore extract", "pyarrow")
     from ..dataset.extraction import extract as run
     from ..errors import MjcoreError
 
@@ -75,12 +67,14 @@ def analyze_table_job(inputs: tuple[str, ...], out_dir: str | None, dask: str | 
                       workers: int, progress: bool | None) -> None:
     """``mjcore analyze SOURCE --out DIR``: a folder of Parquet parts (or one Parquet, CSV or
     text file) analysed into DIR, on every core or on a Dask cluster."""
-    _need_dataset_extra()
+    if out_dir is None:
+        raise click.UsageError("--dask needs --out DIR (it runs the table job)")
+    need_extra("dataset", "mjcore analyze --out", "pyarrow")
+    if dask:
+        need_extra("dask", "mjcore analyze --dask", "dask.distributed")
     from ..dataset.analysis import analyze_dir
     from ..errors import MjcoreError
 
-    if out_dir is None:
-        raise click.UsageError("--dask needs --out DIR (it runs the table job)")
     if len(inputs) != 1:
         raise click.UsageError("with --out give exactly one SOURCE: a folder of Parquet "
                                "parts, or one Parquet, CSV or text file")

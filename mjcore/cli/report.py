@@ -5,7 +5,7 @@ import json
 
 import click
 
-from . import main
+from . import main, need_extra
 
 
 @main.command()
@@ -22,14 +22,14 @@ def report(table: str, plots: str | None, as_json: bool, players: int,
     """Summarise an analysed table (the --out folder of `mjcore analyze`): per player and
     overall, how often the discard was efficiency-best, acceptance lost per discard and per
     hand, shanten by turn, score agreement for wins, and what was skipped and why."""
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        raise click.ClickException("this command needs the dataset extra: "
-                                   "pip install 'mjcore[dataset]'") from None
+    need_extra("dataset", "mjcore report", "pyarrow", "pandas")
+    if plots:
+        need_extra("dataset", "mjcore report --plots", "matplotlib")
     from ..dataset.reporting import build_report, plot_report
     from ..errors import MjcoreError
 
+    if plots:
+        _plots_dir(plots)       # before the report is built: a bad DIR fails at once
     try:
         rep = build_report(table, min_discards=min_discards)
     except MjcoreError as exc:
@@ -39,5 +39,22 @@ def report(table: str, plots: str | None, as_json: bool, players: int,
     else:
         click.echo(rep.text(players=players))
     if plots:
-        for path in plot_report(rep, plots, players=players or 20):
+        try:
+            paths = plot_report(rep, plots, players=players or 20)
+        except OSError as err:
+            raise click.ClickException(f"--plots {plots!r}: cannot write the charts there "
+                                       f"({err.strerror or err})") from None
+        for path in paths:
             click.echo(f"wrote {path}", err=True)
+
+
+def _plots_dir(plots: str) -> None:
+    """Create the --plots folder, or stop with one line saying why it cannot be."""
+    import os
+
+    try:
+        os.makedirs(plots, exist_ok=True)
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename and err.filename != plots else ""
+        raise click.ClickException(f"--plots {plots!r}: cannot create the folder: "
+                                   f"{err.strerror or err}{where}") from None

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from . import fail, main
+from . import CLIENT_MODULES, fail, main, need_extra, server_address
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
           "tenhou", "chiihou", "renhou")
@@ -197,6 +197,9 @@ def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str
                   as_json: bool, flags: dict[str, bool]) -> None:
     """The same command answered by the gRPC service (seats relative to the winner)."""
     import os
+
+    server = server_address(server)
+    need_extra("client", "mjcore score --server", *CLIENT_MODULES)
 
     from google.protobuf.json_format import MessageToDict
 

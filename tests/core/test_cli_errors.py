@@ -116,3 +116,15 @@ def test_jobs_has_a_limit(tmp_path):
     for command in (["replay", str(tmp_path)], ["play", "--games", "1"]):
         r = run(*command, "--jobs", str(MAX_JOBS + 1))
         assert r.exit_code == 2 and "--jobs" in r.stderr, r.stderr
+
+
+def test_a_malformed_server_address_is_named_malformed_not_unreachable():
+    for address, why in (("localhost", "the port is required"),
+                         ("127.0.0.1:abc", "the port 'abc' is not a number 1-65535"),
+                         ("127.0.0.1:0", "the port '0' is not a number 1-65535"),
+                         ("::1:50051", "IPv6 host in brackets")):
+        for args in (("analyze", "--server", address, "123m456p789s1122z"),
+                     ("score", "123m456p789s11122z", "--win", "2z", "--server", address)):
+            line = one_line_error(run(*args), "--server", f"{address!r} is not a server "
+                                  "address", why)
+            assert "unreachable" not in line

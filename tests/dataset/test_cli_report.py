@@ -101,3 +101,20 @@ def test_errors_are_messages(tmp_path):
     assert r.exit_code == 1 and "no such file" in r.output
     r = runner.invoke(main, ["analyze", "123m", "--dask", "local"])
     assert r.exit_code == 2 and "--dask needs --out" in r.output
+
+
+def test_plots_folder_that_cannot_be_created_is_one_line(tmp_path, analysed_table):
+    import pyarrow.parquet as pq
+
+    table = tmp_path / "an"
+    table.mkdir()
+    pq.write_table(analysed_table, table / "part-00000.parquet")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    r = CliRunner().invoke(main, ["report", str(table), "--plots", str(blocker / "plots")])
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert "Traceback" not in r.output
+    assert r.stderr.strip().splitlines() == [
+        f"Error: --plots {str(blocker / 'plots')!r}: cannot create the folder: Not a directory"]
+    assert r.stdout == ""      # (it fails before the report is built and printed)
