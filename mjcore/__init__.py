@@ -1,7 +1,8 @@
 """mjcore: fast mahjong hand analysis.
 
 Single hands: ``Hand.parse``, ``shanten``, ``is_agari``, ``decompose``, ``waits``, ``ukeire``,
-``count_dora``, ``score``, ``expected_values`` (what to discard). Many hands at once: ``mjcore.batch``.
+``count_dora``, ``score``,
+``expected_values`` (what to discard). Many hands at once: ``mjcore.batch``.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from .tiles import parse_tile, tile_name
 if TYPE_CHECKING:      # loaded on first use (see __getattr__); named here for editors
     from . import batch
     from .decomposition import decompose
-    from .riichi.rules import RuleSet
     from .riichi.expected import expected_values
+    from .riichi.rules import RuleSet
     from .riichi.scoring import score
 
 __version__ = "0.1.0"
@@ -27,7 +28,8 @@ __version__ = "0.1.0"
 __all__ = [
     "BatchError", "Hand", "InvalidHandError", "InvalidRuleError", "Meld", "MeldKind",
     "MjcoreError", "RuleSet", "Shanten", "Ukeire", "UkeireOption", "Wait", "Waits", "batch",
-    "count_dora", "decompose", "dora_from_indicator", "expected_values", "is_agari", "parse_tile", "score",
+    "count_dora", "decompose", "dora_from_indicator", "expected_values", "is_agari",
+    "parse_tile", "score",
     "shanten", "tile_name", "ukeire", "waits",
 ]
 

@@ -1,6 +1,7 @@
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any, TypeAlias
 
-_Candidate = tuple[int, int, int, list[list[float]] | None]
+_Candidate: TypeAlias = tuple[int, int, int, list[list[float]] | None]
 
 def evaluate_raw(counts: Sequence[int], red: Sequence[int],
                  melds: Sequence[tuple[int, int, int, int]], wall: Sequence[int],
