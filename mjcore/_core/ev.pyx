@@ -256,7 +256,7 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
 cdef int _after(const Graph* g, const Key* k, const u8* c, i8* after) noexcept nogil:
     """Shanten after discarding each held kind (127 for kinds not held)."""
     cdef Key nk
-    cdef int i, grp, sh
+    cdef int i
     for i in range(34):
         after[i] = 127
         if c[i]:
@@ -378,8 +378,6 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile, ScoreOut* ou
     if not (riichi and q.use_ura and q.n_dora) or (out.yakuman and not out.kazoe):
         return base
     # the copies each indicator kind would make dora, in hand and melds
-    for i in range(34):
-        worth[i] = 0
     for i in range(34):
         worth[i] = hand.counts[_next_kind(i, q.rules.players)]
     for i in range(q.n_melds):
