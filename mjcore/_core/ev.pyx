@@ -16,7 +16,8 @@ from .shanten cimport pack_counts, shanten_forms, advance_forms
 from .ev cimport EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
 from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
-                       fill_situation, score_hand, fill_rules)
+                       fill_situation, score_hand, score_points_by_ura,
+                       fill_rules)
 
 cdef enum:
     RIICHI_FLAG = 8         # Key.flags bit 3; bits 0-2 the red 5m 5p 5s held
@@ -343,26 +344,25 @@ cdef inline int _next_kind(int k, int players) noexcept nogil:
     return 31 if k == 33 else k + 1
 
 
-cdef double _score_win(const Graph* g, const Key* dk, int win_tile, ScoreOut* out) noexcept nogil:
+cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nogil:
     """The tsumo value of the complete hand dk won on win_tile (§1): 0 without a yaku; after
     riichi with ura dora on, the expectation over the ura indicators."""
     cdef const EvRequest* q = g.q
     cdef HandC hand
     cdef Situation sit
-    cdef int i, j, n, u, max_u, riichi = (dk.flags & RIICHI_FLAG) != 0, total, top
-    cdef double value, ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS * 4 + 1]
-    cdef double nxt[MAX_INDICATORS + 1][4 * MAX_INDICATORS * 4 + 1]
-    cdef double binom[5][5]
-    cdef double all_ways, base
+    cdef ScoreOut out
+    cdef int i, j, w, u, c, n = q.n_dora, riichi = (dk.flags & RIICHI_FLAG) != 0, top
     cdef int worth[34]
-    cdef int unseen
+    cdef int group[5]             # unseen tiles by the ura each would make as an indicator
+    cdef i32 points[4 * MAX_INDICATORS + 1]
+    cdef double ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS + 1]
+    cdef double choose, all_ways, value
     memset(&hand, 0, sizeof(HandC))
     for i in range(34):
         hand.counts[i] = <u8>_count(dk, i)
     hand.n_melds = q.n_melds
     for i in range(q.n_melds):
         hand.melds[i] = q.melds[i]
-    hand.red = 0
     if q.use_red:
         for i in range(3):
             hand.red += (dk.flags >> i) & 1
@@ -372,66 +372,61 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile, ScoreOut* ou
     for i in range(q.n_dora):
         sit.dora_ind[i] = q.dora_ind[i]
     sit.n_ura = 0
-    if score_hand(&hand, &sit, &q.rules, out) != ST_OK:
-        return 0.0
-    base = out.points
-    if not (riichi and q.use_ura and q.n_dora) or (out.yakuman and not out.kazoe):
-        return base
-    # the copies each indicator kind would make dora, in hand and melds
+    if not (riichi and q.use_ura and n):
+        return out.points if score_hand(&hand, &sit, &q.rules, &out) == ST_OK else 0.0
+    # the copies each indicator kind would make dora, in hand, melds and norths set aside
     for i in range(34):
         worth[i] = hand.counts[_next_kind(i, q.rules.players)]
     for i in range(q.n_melds):
-        n = 3 if q.melds[i].kind == MK_CHI or q.melds[i].kind == MK_PON else 4
+        c = 3 if q.melds[i].kind == MK_CHI or q.melds[i].kind == MK_PON else 4
         for j in range(34):
             if q.melds[i].kind == MK_CHI:
                 if q.melds[i].tile <= _next_kind(j, q.rules.players) <= q.melds[i].tile + 2:
                     worth[j] += 1
             elif _next_kind(j, q.rules.players) == q.melds[i].tile:
-                worth[j] += n
+                worth[j] += c
     if q.kita:
         for j in range(34):
             if _next_kind(j, q.rules.players) == 30:
                 worth[j] += q.kita
-    # ways[c][u]: choices of c indicators among the unseen tiles that make u ura
-    for i in range(5):
-        for j in range(5):
-            binom[i][j] = 0.0
-        binom[i][0] = 1.0
-        for j in range(1, i + 1):
-            binom[i][j] = binom[i - 1][j - 1] + (binom[i - 1][j] if j <= i - 1 else 0.0)
-    n = q.n_dora
-    max_u = 0
-    top = 4 * MAX_INDICATORS * 4
+    memset(group, 0, sizeof(group))
+    for i in range(34):
+        c = q.wall[i] - (hand.counts[i] - g.c0[i])
+        if c > 0:
+            group[worth[i] if worth[i] < 4 else 4] += c
+    # ways[j][u]: choices of j indicators among the unseen tiles that make u ura
+    top = 4 * n
     memset(ways, 0, sizeof(ways))
     ways[0][0] = 1.0
-    total = 0
-    for i in range(34):
-        unseen = q.wall[i] - (hand.counts[i] - g.c0[i])
-        if unseen <= 0:
+    for w in range(5):
+        if not group[w]:
             continue
-        total += unseen
-        memcpy(nxt, ways, sizeof(ways))
-        for j in range(1, unseen + 1):
-            if j > n:
-                break
-            for u in range(n - j + 1):          # u: indicators already chosen
-                for max_u in range(top + 1 - j * worth[i]):
-                    if ways[u][max_u] != 0.0:
-                        nxt[u + j][max_u + j * worth[i]] += ways[u][max_u] * binom[unseen][j]
-        memcpy(ways, nxt, sizeof(ways))
+        for j in range(n, 0, -1):           # in place: j and u only grow
+            for u in range(top, -1, -1):
+                value = 0.0
+                choose = 1.0
+                for c in range(1, j + 1):
+                    choose = choose * (group[w] - c + 1) / c
+                    if choose == 0.0:
+                        break
+                    if u >= c * w:
+                        value += ways[j - c][u - c * w] * choose
+                ways[j][u] += value
     all_ways = 0.0
+    c = 0
     for u in range(top + 1):
         all_ways += ways[n][u]
-    if all_ways <= 0.0:
-        return base
-    value = base * ways[n][0] / all_ways
-    for u in range(1, top + 1):
-        if ways[n][u] == 0.0:
-            continue
-        sit.ura_han = <u8>u
-        if score_hand(&hand, &sit, &q.rules, out) == ST_OK:
-            value += out.points * ways[n][u] / all_ways
-    return value
+        if ways[n][u] != 0.0:
+            c = u
+    if all_ways <= 0.0:         # no tile left to indicate: no ura
+        c = 0
+        all_ways = ways[n][0] = 1.0
+    if score_points_by_ura(&hand, &sit, &q.rules, c, points) != ST_OK:
+        return 0.0
+    value = 0.0
+    for u in range(c + 1):
+        value += points[u] * ways[n][u]
+    return value / all_ways
 
 
 cdef int _values(Graph* g, EvResult* out) noexcept nogil:
@@ -447,7 +442,6 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef double den, bt, bw, be, at, aw, ae, vt, vw, ve, sc
     cdef int t, k, T = q.t_max, drawn, st = ST_OK
     cdef Edge ed
-    cdef ScoreOut so
     cdef Key dk
     if start == NULL or sorted_edges == NULL or score == NULL or cur == NULL or nxt == NULL:
         st = ST_EV_MEMORY
@@ -489,7 +483,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                     if _count(&dk, k) > _count(&g.keys[ed.x], k):
                         drawn = k
                         break
-                score[e] = _score_win(g, &dk, drawn, &so)
+                score[e] = _score_win(g, &dk, drawn)
                 out.win_edges += 1
             if (e & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE

@@ -132,3 +132,8 @@ cdef inline void fill_situation(Situation* s, u8 win_tile, u16 flags, u8 seat_wi
 # Score one hand (the hand includes the winning tile). Returns out.status.
 cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules,
                     ScoreOut* out) noexcept nogil
+
+# out.points of score_hand for u = 0..max_ura more ura han (points[max_ura + 1]), the readings
+# decomposed and evaluated once. ST_OK, ST_NO_YAKU (all 0), or what score_hand would return.
+cdef int score_points_by_ura(const HandC* hand, const Situation* sit, const RulesC* rules,
+                             int max_ura, i32* points) noexcept nogil

@@ -890,6 +890,59 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
     return ST_OK
 
 
+cdef int score_points_by_ura(const HandC* hand, const Situation* sit, const RulesC* rules,
+                             int max_ura, i32* points) noexcept nogil:
+    """points[u], u = 0..max_ura: out.points of score_hand with u more ura han (sit.ura_han
+    + u); the readings are decomposed and evaluated once, each count only revalues them."""
+    cdef Decomp decomps[MAX_DECOMP]
+    cdef _Cand cands[MAX_DECOMP]
+    cdef _Cand c, best
+    cdef _Ctx x
+    cdef ScoreOut out
+    cdef int n, i, u, best_i, st, base_ura
+    for u in range(max_ura + 1):
+        points[u] = 0
+    n = decompose_hand(hand, sit.win_tile, decomps, MAX_DECOMP)
+    if n < 0:
+        return n
+    if n == 0:
+        return ST_NOT_AGARI
+    st = _check_situation(hand, sit, rules)
+    if st != ST_OK:
+        return st
+    _prepare(hand, sit, rules, &x)
+    for i in range(n):
+        _evaluate(&decomps[i], &x, &cands[i])
+    base_ura = x.ura
+    st = ST_NO_YAKU
+    for u in range(max_ura + 1):
+        x.ura = base_ura + u
+        best_i = -1
+        for i in range(n):
+            if cands[i].basic == 0:
+                continue
+            c = cands[i]
+            if not (c.yakuman and not c.kazoe):
+                c.kazoe = 0
+                c.yakuman = 0
+                _value(&c, &x, c.mask, c.han, 0)
+            if best_i < 0 or _better(&c, &best):
+                best = c
+                best_i = i
+        if best_i < 0:
+            return ST_NO_YAKU
+        st = ST_OK
+        out.players = rules.players
+        out.yaku_mask = best.mask
+        _fill_han(&out, x.menzen, rules.renhou, rules.yakuman_stacking,
+                  best.yakuman > 0 and not best.kazoe)
+        out.yakuman = <u8>best.yakuman
+        out.basic = best.basic
+        _pay(&x, sit, rules, &out)
+        points[u] = out.points
+    return st
+
+
 # ---- Python surface ----------------------------------------------------------------------
 
 # The kernel's sizes, for its Python callers.
