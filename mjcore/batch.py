@@ -30,6 +30,7 @@ from .errors import InvalidHandError
 from .results import RowResults
 
 if TYPE_CHECKING:
+    from .riichi.batch_expected import BatchExpected
     from .riichi.batch_scoring import BatchScores
 
 # (reason, message) of each error status, from mjcore.status (kept for callers of this name)
@@ -294,3 +295,10 @@ def score(*args: Any, **kwargs: Any) -> BatchScores:
     from .riichi.batch_scoring import score as _score
 
     return _score(*args, **kwargs)
+
+
+def expected_values(*args: Any, **kwargs: Any) -> BatchExpected:
+    """Batch expected values of discards; see ``mjcore.riichi.batch_expected`` for the arrays."""
+    from .riichi.batch_expected import expected_values as _expected
+
+    return _expected(*args, **kwargs)

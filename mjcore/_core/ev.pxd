@@ -53,6 +53,11 @@ cdef struct EvResult:
     double* values          # [n_cand][EV_COLUMNS][t_max], owned by the caller: ev_free
     i64 bytes_peak          # memory the graph held at its largest
 
+# q.wall and q.wall_red from what is seen: q's closed tiles, red fives, melds, dora indicators
+# and norths set aside, plus visible[34] and visible_red[3] (red fives seen elsewhere, red
+# indicators included; either may be NULL). ST_BAD_COUNT past 4 of a kind or 1 of a red five,
+# ST_NOT_IN_SANMA for a 2m-8m tile under three-player rules, ST_BAD_TILE, ST_BAD_MELDS.
+cdef int ev_fill_wall(EvRequest* q, const u8* visible, const u8* visible_red) noexcept nogil
 # Check the request (counts, walls, options); ST_OK or a negative Status.
 cdef int ev_check(const EvRequest* q) noexcept nogil
 # Build the graph and its values. out.values is malloc'd (NULL on error); free with ev_free.

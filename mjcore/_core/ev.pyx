@@ -5,13 +5,17 @@ tiles, discard nodes 3n+2. The graph is built from a work stack with one open-ad
 nodes, its edges (draw node -> discard node, "draw tile i") kept once; each winning edge is
 scored once by the riichi scorer; the values run backwards over the turns in two flat layers.
 """
+import numpy as np
+from cython.parallel cimport prange
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
+from libc.math cimport NAN
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, ST_OK,
                      ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE, ST_EV_SHANTEN,
-                     ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION)
+                     ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
+                     ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms
 from .ev cimport EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
@@ -440,7 +444,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef double* nxt = <double*>malloc(n * 3 * sizeof(double))
     cdef double* tmp
     cdef double den, bt, bw, be, at, aw, ae, vt, vw, ve, sc
-    cdef int t, k, T = q.t_max, drawn, st = ST_OK
+    cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
     if start == NULL or sorted_edges == NULL or score == NULL or cur == NULL or nxt == NULL:
@@ -559,6 +563,59 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     free(cur)
     free(nxt)
     return st
+
+
+cdef int ev_fill_wall(EvRequest* q, const u8* visible, const u8* visible_red) noexcept nogil:
+    cdef int seen[34]
+    cdef int seen_red[3]
+    cdef int i, k, t, suit, players = q.rules.players, has_red
+    cdef MeldC m
+    if q.n_melds > 4:
+        return ST_BAD_MELDS
+    for i in range(34):
+        seen[i] = q.counts[i] + (visible[i] if visible != NULL else 0)
+    for i in range(3):
+        seen_red[i] = q.red[i] + (visible_red[i] if visible_red != NULL else 0)
+    for i in range(q.n_melds):
+        m = q.melds[i]
+        if m.tile >= 34 or m.kind > MK_KAN_ADDED:
+            return ST_BAD_MELDS
+        if m.kind == MK_CHI:
+            if m.tile >= 27 or m.tile % 9 > 6:
+                return ST_BAD_MELDS
+            for k in range(3):
+                seen[m.tile + k] += 1
+        else:
+            seen[m.tile] += 3 if m.kind == MK_PON else 4
+        if m.red and m.tile < 27:
+            seen_red[m.tile // 9] += m.red
+    for i in range(q.n_dora):
+        if q.dora_ind[i] >= 34:
+            return ST_BAD_TILE
+        seen[q.dora_ind[i]] += 1
+    if players == 3:
+        seen[30] += q.kita
+    for i in range(34):
+        if seen[i] > 4:
+            return ST_BAD_COUNT
+        if players == 3 and 1 <= i <= 7 and seen[i]:
+            return ST_NOT_IN_SANMA
+        q.wall[i] = <u8>(4 - seen[i]) if not (players == 3 and 1 <= i <= 7) else 0
+    for suit in range(3):
+        if not q.use_red:
+            q.red[suit] = 0
+            q.wall_red[suit] = 0
+            continue
+        if seen_red[suit] > 1:
+            return ST_BAD_COUNT
+        # which suits hold a red five: 3 (or 4) every suit, 2 pin and sou (sanma)
+        if suit:
+            has_red = q.rules.red_fives >= 2
+        else:
+            has_red = q.rules.red_fives >= 3 and players == 4
+        t = 4 + 9 * suit
+        q.wall_red[suit] = 1 if has_red and seen_red[suit] == 0 and q.wall[t] > 0 else 0
+    return ST_OK
 
 
 cdef int ev_check(const EvRequest* q) noexcept nogil:
@@ -746,26 +803,47 @@ cdef void ev_free(EvResult* out) noexcept nogil:
 
 # ---- Python surface ----------------------------------------------------------------------
 
-def evaluate_raw(counts, red, melds, wall, wall_red, dora, int seat_wind, int round_wind,
+cdef void _options(EvRequest* q, int t_max, int extra, bint use_red, bint use_ura,
+                   bint shanten_down, bint tegawari, int max_shanten, i64 max_nodes,
+                   double max_seconds, const RulesC* rules) noexcept nogil:
+    q.t_max = <u8>t_max
+    q.extra = <u8>extra
+    q.use_red = use_red
+    q.use_ura = use_ura
+    q.shanten_down = shanten_down
+    q.tegawari = tegawari
+    q.max_shanten = <i8>max_shanten
+    q.max_nodes = max_nodes
+    q.max_seconds = max_seconds
+    q.rules = rules[0]
+    if not use_red:
+        q.rules.red_fives = 0
+
+
+def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, int round_wind,
                  int kita, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
                  bint tegawari, int max_shanten, long long max_nodes, double max_seconds,
                  tuple rules_params):
     """One request from plain Python values (checked by mjcore.riichi.expected). Returns
-    (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, candidates) where
-    each candidate is (tile, shanten, necessary mask, values or None) and values a list of
-    three lists (tenpai, win, expected score) of t_max floats."""
+    (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, wall, candidates,
+    values): wall the 34 unseen counts at the start, each candidate (tile, shanten, necessary
+    mask, evaluated) and values a float64 array (candidates, 3, t_max) of tenpai, win and
+    expected score (NaN where not evaluated)."""
     cdef EvRequest q
     cdef EvResult r
-    cdef int i, k, c
+    cdef RulesC rules
+    cdef u8 vis[34]
+    cdef u8 vis_red[3]
+    cdef int i, k, c, st
     memset(&q, 0, sizeof(EvRequest))
+    if len(melds) > 4 or len(dora) > MAX_INDICATORS:
+        return (ST_EV_OPTION, 0, 0, 0, 0, 0, 0, [0] * 34, [], np.empty((0, 3, t_max)))
     for i in range(34):
         q.counts[i] = <u8>counts[i]
-        q.wall[i] = <u8>wall[i]
+        vis[i] = <u8>visible[i]
     for i in range(3):
         q.red[i] = <u8>red[i]
-        q.wall_red[i] = <u8>wall_red[i]
-    if len(melds) > 4 or len(dora) > MAX_INDICATORS:
-        return (ST_EV_OPTION, 0, 0, 0, 0, 0, 0, [])
+        vis_red[i] = <u8>visible_red[i]
     q.n_melds = <u8>len(melds)
     for i, m in enumerate(melds):
         q.melds[i].kind = <u8>m[0]
@@ -778,27 +856,198 @@ def evaluate_raw(counts, red, melds, wall, wall_red, dora, int seat_wind, int ro
     q.seat_wind = <u8>seat_wind
     q.round_wind = <u8>round_wind
     q.kita = <u8>kita
-    q.t_max = <u8>t_max
-    q.extra = <u8>extra
-    q.use_red = use_red
-    q.use_ura = use_ura
-    q.shanten_down = shanten_down
-    q.tegawari = tegawari
-    q.max_shanten = <i8>max_shanten
-    q.max_nodes = max_nodes
-    q.max_seconds = max_seconds
-    fill_rules(&q.rules, rules_params)
-    if not use_red:
-        q.rules.red_fives = 0
+    fill_rules(&rules, rules_params)
+    _options(&q, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
+             max_nodes, max_seconds, &rules)
+    memset(&r, 0, sizeof(EvResult))
     with nogil:
-        ev_compute(&q, &r)
+        st = ev_fill_wall(&q, vis, vis_red)
+        if st == ST_OK:
+            ev_compute(&q, &r)
+        else:
+            r.status = st
+    values = np.full((r.n_cand, EV_COLUMNS, t_max), np.nan)
+    cdef double[:, :, ::1] v = values
     cands = []
     for k in range(r.n_cand):
-        vals = None
         if r.values != NULL and r.cand[k].evaluated:
-            vals = [[r.values[(k * EV_COLUMNS + c) * t_max + i] for i in range(t_max)]
-                    for c in range(EV_COLUMNS)]
-        cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary, vals))
+            for c in range(EV_COLUMNS):
+                for i in range(t_max):
+                    v[k, c, i] = r.values[(k * EV_COLUMNS + c) * t_max + i]
+        cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary,
+                      bool(r.values != NULL and r.cand[k].evaluated)))
     ev_free(&r)
     return (r.status, r.shanten, r.nodes, r.edges, r.win_edges, r.total_unseen, r.bytes_peak,
-            cands)
+            [q.wall[i] for i in range(34)], cands, values)
+
+
+cdef struct _Batch:
+    const u8* counts        # (N, 34)
+    const u8* red           # (N, 3)
+    const u16* melds        # (N, 4), encode_meld codes, 0xFFFF none
+    const u8* visible       # (N, 34)
+    const u8* visible_red   # (N, 3)
+    const u8* dora          # (N, n_dora_cols), 255 none
+    int n_dora_cols
+    const u8* seat
+    const u8* rnd
+    const u8* kita
+    const u8* discard       # (N,) the discard made, 0..36, 255 none
+    int turn                # 1..t_max
+    EvRequest proto         # options and rules shared by every row
+    i32* status
+    i8* shanten
+    i64* nodes
+    u8* best_tile
+    double* best            # (N, 3): tenpai, win, expected score at the turn
+    i8* discard_shanten
+    double* made            # (N, 3): the same for the discard made
+    double* per_tile        # (N, EV_N_TILES, 3) or NULL
+
+
+cdef void _batch_row(const _Batch* b, Py_ssize_t i) noexcept nogil:
+    cdef EvRequest q = b.proto
+    cdef EvResult r
+    cdef int k, c, n = 0, st, best = -1, T = b.proto.t_max
+    cdef u16 code
+    cdef double nan = NAN
+    cdef double* row
+    memcpy(q.counts, b.counts + 34 * i, 34)
+    memcpy(q.red, b.red + 3 * i, 3)
+    for k in range(4):
+        code = b.melds[4 * i + k]
+        if code == 0xFFFF:
+            continue
+        q.melds[n].kind = code & 7
+        q.melds[n].tile = (code >> 3) & 63
+        q.melds[n].red = (code >> 9) & 7
+        q.melds[n].from_rel = (code >> 12) & 3
+        n += 1
+    q.n_melds = <u8>n
+    q.n_dora = 0
+    for k in range(b.n_dora_cols):
+        if b.dora[b.n_dora_cols * i + k] != 255 and q.n_dora < MAX_INDICATORS:
+            q.dora_ind[q.n_dora] = b.dora[b.n_dora_cols * i + k]
+            q.n_dora += 1
+    q.seat_wind = b.seat[i]
+    q.round_wind = b.rnd[i]
+    q.kita = b.kita[i]
+    for k in range(3):
+        b.best[3 * i + k] = nan
+        b.made[3 * i + k] = nan
+    b.best_tile[i] = 255
+    b.discard_shanten[i] = -128
+    b.nodes[i] = 0
+    b.shanten[i] = -128
+    if b.per_tile != NULL:
+        for k in range(EV_N_TILES * 3):
+            b.per_tile[EV_N_TILES * 3 * i + k] = nan
+    st = ev_fill_wall(&q, b.visible + 34 * i, b.visible_red + 3 * i)
+    if st != ST_OK:
+        b.status[i] = st
+        return
+    ev_compute(&q, &r)
+    b.shanten[i] = r.shanten
+    b.nodes[i] = r.nodes
+    b.status[i] = r.status
+    if r.status == ST_OK and b.discard[i] != 255:
+        b.status[i] = ST_DISCARD_NOT_HELD
+    for k in range(r.n_cand):
+        if r.cand[k].tile == b.discard[i]:
+            b.discard_shanten[i] = r.cand[k].shanten
+            if r.status == ST_OK:
+                b.status[i] = ST_OK
+                if r.cand[k].evaluated:
+                    for c in range(3):
+                        b.made[3 * i + c] = r.values[(k * EV_COLUMNS + c) * T + b.turn - 1]
+        if r.status != ST_OK or not r.cand[k].evaluated:
+            continue
+        if best < 0 or _ahead(&r, k, best, T, b.turn - 1):
+            best = k
+        if b.per_tile != NULL and r.cand[k].tile < EV_N_TILES:
+            row = b.per_tile + (EV_N_TILES * i + r.cand[k].tile) * 3
+            for c in range(3):
+                row[c] = r.values[(k * EV_COLUMNS + c) * T + b.turn - 1]
+    if best >= 0:
+        b.best_tile[i] = r.cand[best].tile
+        for c in range(3):
+            b.best[3 * i + c] = r.values[(best * EV_COLUMNS + c) * T + b.turn - 1]
+    ev_free(&r)
+
+
+cdef inline bint _ahead(const EvResult* r, int a, int b, int T, int t) noexcept nogil:
+    """Candidate a before b: higher expected score at turn t + 1, then win, then tenpai."""
+    cdef int c
+    cdef double x, y
+    for c in range(2, -1, -1):
+        x = r.values[(a * EV_COLUMNS + c) * T + t]
+        y = r.values[(b * EV_COLUMNS + c) * T + t]
+        if x != y:
+            return x > y
+    return False
+
+
+def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, ::1] melds,
+                    const u8[:, ::1] visible, const u8[:, ::1] visible_red,
+                    const u8[:, ::1] dora, const u8[::1] seat_wind, const u8[::1] round_wind,
+                    const u8[::1] kita, const u8[::1] discard, int turn, int t_max, int extra,
+                    bint use_red, bint use_ura, bint shanten_down, bint tegawari,
+                    int max_shanten, long long max_nodes, double max_seconds,
+                    tuple rules_params, int n_threads, bint per_tile):
+    """The batch (mjcore.riichi.batch_expected checks the shapes): one GIL-free loop over the
+    rows, each an ev_compute. Returns a dict of arrays."""
+    cdef Py_ssize_t n = counts.shape[0], i
+    cdef _Batch b
+    cdef RulesC rules
+    status_a = np.empty(n, np.int32)
+    shanten_a = np.empty(n, np.int8)
+    nodes_a = np.empty(n, np.int64)
+    best_tile_a = np.empty(n, np.uint8)
+    best_a = np.empty((n, 3), np.float64)
+    made_sh_a = np.empty(n, np.int8)
+    made_a = np.empty((n, 3), np.float64)
+    per_a = np.empty((n if per_tile else 0, EV_N_TILES, 3), np.float64)
+    cdef i32[::1] status = status_a
+    cdef i8[::1] shanten = shanten_a, made_sh = made_sh_a
+    cdef i64[::1] nodes = nodes_a
+    cdef u8[::1] best_tile = best_tile_a
+    cdef double[:, ::1] best = best_a, made = made_a
+    cdef double[:, :, ::1] per = per_a
+    memset(&b, 0, sizeof(_Batch))
+    fill_rules(&rules, rules_params)
+    _options(&b.proto, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
+             max_nodes, max_seconds, &rules)
+    b.turn = turn
+    b.n_dora_cols = dora.shape[1]
+    if n == 0:
+        return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,
+                "best_tile": best_tile_a, "best": best_a, "discard_shanten": made_sh_a,
+                "discard": made_a, "per_tile": per_a}
+    b.counts = &counts[0, 0]
+    b.red = &red[0, 0]
+    b.melds = &melds[0, 0]
+    b.visible = &visible[0, 0]
+    b.visible_red = &visible_red[0, 0]
+    b.dora = &dora[0, 0] if b.n_dora_cols else NULL
+    b.seat = &seat_wind[0]
+    b.rnd = &round_wind[0]
+    b.kita = &kita[0]
+    b.discard = &discard[0]
+    b.status = &status[0]
+    b.shanten = &shanten[0]
+    b.nodes = &nodes[0]
+    b.best_tile = &best_tile[0]
+    b.best = &best[0, 0]
+    b.discard_shanten = &made_sh[0]
+    b.made = &made[0, 0]
+    b.per_tile = &per[0, 0, 0] if per_tile else NULL
+    if n_threads <= 1:
+        with nogil:
+            for i in range(n):
+                _batch_row(&b, i)
+    else:
+        for i in prange(n, nogil=True, num_threads=n_threads, schedule="dynamic", chunksize=1):
+            _batch_row(&b, i)
+    return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,
+            "best_tile": best_tile_a, "best": best_a, "discard_shanten": made_sh_a,
+            "discard": made_a, "per_tile": per_a}

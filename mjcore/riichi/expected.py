@@ -213,7 +213,8 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         raise InvalidHandError(f"dora {len(indicators)} indicators: at most 5",
                                reason="bad_tile")
     use_red = bool(red) and rs.red_fives > 0
-    # what is seen: the hand, its melds, the indicators and the visible tiles
+    # what is seen: the hand, its melds, the indicators and the visible tiles (checked here
+    # for the message; the kernel derives the wall from the same tiles)
     seen = list(h.all_counts)
     seen_red = list(h.red)
     melds = []
@@ -224,11 +225,14 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
             if m.red and 4 + 9 * s in m.tiles:
                 seen_red[s] += m.red
     where: dict[int, list[str]] = {}
+    visible_counts = [0] * 34
+    visible_red = [0, 0, 0]
     for k, is_red in zip(indicators, red_indicators or [False] * len(indicators), strict=True):
         seen[k] += 1
         where.setdefault(k, []).append("dora indicators")
         if is_red and k in (4, 13, 22):
             seen_red[k // 9] += 1
+            visible_red[k // 9] += 1
     if rs.players == 3:
         seen[30] += kita
     if visible:
@@ -237,9 +241,11 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         reds = list(vis.reds) if vis is not None else [False] * len(kinds)
         for k, is_red in zip(kinds, reds, strict=False):
             seen[k] += 1
+            visible_counts[k] += 1
             where.setdefault(k, []).append("visible")
             if is_red and k in (4, 13, 22):
                 seen_red[k // 9] += 1
+                visible_red[k // 9] += 1
     for k in range(34):
         if seen[k] > 4:
             raise InvalidHandError(
@@ -255,30 +261,23 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         if seen_red[s] > 1:
             raise InvalidHandError(f"{_RED_TILES[s]}: {seen_red[s]} red fives seen; at most 1",
                                    reason="too_many_copies")
-    wall = [4 - x for x in seen]
-    if rs.players == 3:
-        for k in range(1, 8):
-            wall[k] = 0
-    red_fives = rs.red_fives if use_red else 0
-    # which suits have a red five: 3 (or 4) every suit, 2 pin and sou (sanma)
-    has_red = [red_fives >= 3 and rs.players == 4, red_fives >= 2, red_fives >= 2]
-    wall_red = [int(has_red[s] and seen_red[s] == 0) for s in range(3)] if use_red else [0] * 3
     closed_red = list(h.red) if use_red else [0, 0, 0]
-    st, s0, nodes, edges, win_edges, total_unseen, peak, cands = evaluate_raw(
-        h.counts, closed_red, melds, wall, wall_red, indicators, sw, rw, kita, t_max, extra,
-        use_red, bool(ura), bool(shanten_down), bool(tegawari), max_shanten, max_nodes,
-        float(max_seconds), rs.scoring_params)
+    st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = evaluate_raw(
+        h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],
+        indicators, sw, rw, kita, t_max, extra, use_red, bool(ura), bool(shanten_down),
+        bool(tegawari), max_shanten, max_nodes, float(max_seconds), rs.scoring_params)
     if st < 0 and st not in (-30, -31, -32, -33):
         raise status_error(st, f"hand {h}")
+    rows = values.tolist()
     discards = []
-    for tile, sh, mask, values in cands:
+    for (tile, sh, mask, evaluated), row in zip(cands, rows, strict=True):
         name = None if tile == 255 else tile_name(tile) if tile < 34 else _RED_TILES[tile - 34]
         nec = tuple((tile_name(k), wall[k]) for k in range(34) if mask >> k & 1)
-        if values is None:
+        if not evaluated:
             discards.append(DiscardValue(name, sh, nec, (), (), (), False))
         else:
-            discards.append(DiscardValue(name, sh, nec, tuple(values[0]), tuple(values[1]),
-                                         tuple(values[2]), True))
+            discards.append(DiscardValue(name, sh, nec, tuple(row[0]), tuple(row[1]),
+                                         tuple(row[2]), True))
     discards.sort(key=_rank)
     status = BY_CODE[st] if st in BY_CODE else BY_CODE[OK]
     message = "ok" if st == OK else (

@@ -36,3 +36,37 @@ def evaluate(q: dict[str, Any]) -> ExpectedValues:
 def max_shanten() -> int:
     """3 with MJCORE_EV_FULL=1 (the whole data), else 2: the 3-shanten hands take minutes."""
     return 3 if os.environ.get("MJCORE_EV_FULL") == "1" else 2
+
+
+def as_arrays(requests: list[dict[str, Any]]) -> dict[str, Any]:
+    """The requests as the batch's arrays (mjcore.riichi.batch_expected), in order."""
+    import numpy as np
+
+    from mjcore._core.batch_scoring import MELD_NONE, encode_meld
+    from mjcore.hand import as_hand
+    from mjcore.melds import MeldKind
+    from mjcore.tiles import parse_tiles
+
+    n = len(requests)
+    a: dict[str, Any] = {
+        "counts": np.zeros((n, 34), np.uint8), "red": np.zeros((n, 3), np.uint8),
+        "melds": np.full((n, 4), MELD_NONE, np.uint16), "dora": np.full((n, 2), 255, np.uint8),
+        "visible_red": np.zeros((n, 3), np.uint8), "seat_wind": np.zeros(n, np.uint8),
+        "round_wind": np.zeros(n, np.uint8)}
+    for i, q in enumerate(requests):
+        text = q["hand"] if q["melds"] == "-" else q["hand"] + " " + q["melds"].replace(",", " ")
+        h = as_hand(text)
+        a["counts"][i] = h.counts
+        a["red"][i] = h.red
+        for j, m in enumerate(h.melds):
+            frm = 0 if m.kind == MeldKind.KAN_CLOSED else (m.from_rel or 3)
+            a["melds"][i, j] = encode_meld(int(m.kind), min(m.tiles), m.red, frm)
+        if q["dora"] != "-":
+            ind = parse_tiles(q["dora"])
+            for j, (k, is_red) in enumerate(zip(ind.kinds, ind.reds, strict=True)):
+                a["dora"][i, j] = k
+                if is_red:
+                    a["visible_red"][i, k // 9] += 1
+        a["seat_wind"][i] = "ESWN".index(WINDS[q["seat"]])
+        a["round_wind"][i] = "ESWN".index(WINDS[q["round"]])
+    return a

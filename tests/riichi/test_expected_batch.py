@@ -1,0 +1,130 @@
+"""mjcore.batch.expected_values: every row equals the single-hand answer; bad rows are
+reported by index and the good rows keep their results."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from mjcore import InvalidHandError, batch, status
+from mjcore.hand import as_hand
+from mjcore.riichi.batch_expected import RED_TILES
+from mjcore.tiles import tile_name
+
+from .ev_records import EV_DATA, as_arrays, evaluate, records
+
+pytestmark = pytest.mark.skipif(not EV_DATA.is_dir(), reason=f"no EV data at {EV_DATA}")
+
+DEFAULTS = {"extra": 1, "red": 1, "ura": 1, "shanten_down": 1, "tegawari": 1, "t_max": 18}
+
+
+def _sample(name: str, n: int, max_shanten: int = 2) -> list[dict]:
+    out = [r["request"] for r in records(name)
+           if r["shanten"] <= max_shanten and all(r["request"][k] == v
+                                                  for k, v in DEFAULTS.items())]
+    return out[:n]
+
+
+def _tile(code: int) -> str | None:
+    return None if code == 255 else tile_name(code) if code < 34 else RED_TILES[code - 34]
+
+
+@pytest.mark.parametrize("name", ["14-fixed", "open-14", "13-fixed", "14-low-shanten"])
+@pytest.mark.parametrize("turn", [1, 7])
+def test_every_row_equals_the_single_hand_answer(name: str, turn: int) -> None:
+    requests = _sample(name, 12)
+    arrays = as_arrays(requests)
+    # the discard made: each row's worst evaluated discard (a 13-tile row: its one answer)
+    singles = [evaluate(q) for q in requests]
+    made = np.array([next((c for c in range(37) if _tile(c) == [
+        d for d in r.discards if d.evaluated][-1].tile), 255) for r in singles], np.uint8)
+    out = batch.expected_values(**arrays, discard=made, turn=turn, per_tile=True)
+    assert not out.bad_rows.size
+    for i, r in enumerate(singles):
+        assert out.shanten[i] == r.shanten and out.nodes[i] == r.nodes
+        best_ev = max(d.ev[turn - 1] for d in r.discards if d.evaluated)
+        assert out.best_ev[i] == best_ev
+        best = {d.tile: d for d in r.discards}[_tile(int(out.best_tile[i]))]
+        assert best.at(turn) == (out.best_tenpai[i], out.best_win[i], out.best_ev[i])
+        worst = [d for d in r.discards if d.evaluated][-1]
+        assert (out.discard_tenpai[i], out.discard_win[i], out.discard_ev[i]) == worst.at(turn)
+        assert out.discard_shanten[i] == worst.shanten
+        assert out.ev_loss[i] == pytest.approx(best_ev - worst.ev[turn - 1], abs=1e-9)
+        for c in range(37):
+            d = {d.tile: d for d in r.discards}.get(_tile(c))
+            if d is None or not d.evaluated or d.tile is None:
+                assert np.isnan(out.per_tile[i, c]).all()
+            else:
+                assert tuple(out.per_tile[i, c]) == d.at(turn)
+
+
+def test_threads_give_the_same_answers() -> None:
+    arrays = as_arrays(_sample("14-fixed", 16))
+    one = batch.expected_values(**arrays, n_threads=1)
+    two = batch.expected_values(**arrays, n_threads=2)
+    for name in ("status", "shanten", "nodes", "best_tile"):
+        assert np.array_equal(getattr(one, name), getattr(two, name))
+    assert np.array_equal(one.best_ev, two.best_ev)
+
+
+def test_a_bad_row_is_reported_by_index_and_the_others_keep_their_results() -> None:
+    requests = _sample("14-fixed", 6)
+    arrays = as_arrays(requests)
+    good = batch.expected_values(**arrays)
+    arrays["counts"][1, 0] = 5                          # five 1m
+    arrays["counts"][3] = 0                             # no tiles
+    arrays["visible"] = np.zeros((6, 34), np.uint8)
+    arrays["visible"][4] = 4                            # every copy seen
+    discard = np.full(6, 255, np.uint8)
+    discard[5] = next(c for c in range(34) if arrays["counts"][5, c] == 0)   # not held
+    out = batch.expected_values(**arrays, discard=discard)
+    assert out.status[1] == status.BAD_COUNT and out.status[3] == status.BAD_TOTAL
+    assert out.status[4] == status.BAD_COUNT and out.status[5] == status.DISCARD_NOT_HELD
+    assert list(out.bad_rows) == [1, 3, 4, 5]
+    assert {e.index for e in out.errors()} == {1, 3, 4, 5}
+    for i in (0, 2):
+        assert out.best_ev[i] == good.best_ev[i] and out.nodes[i] == good.nodes[i]
+    assert math.isnan(out.best_ev[1]) and out.best_tile[1] == 255
+
+
+def test_bounds_are_statuses_per_row() -> None:
+    worse = as_hand("147m258p369s12345z").counts        # 5-shanten (or more) in every form
+    arrays = as_arrays(_sample("14-fixed", 2))
+    arrays["counts"][1] = worse
+    arrays["red"][1] = 0
+    out = batch.expected_values(**arrays)
+    assert out.status[0] == 0 and out.status[1] == status.EV_SHANTEN
+    tight = batch.expected_values(**as_arrays(_sample("14-fixed", 3)), max_nodes=50)
+    assert set(tight.status) == {status.EV_NODES}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"counts": np.zeros((2, 33), np.uint8)}, "counts: shape"),
+    ({"turn": 0}, "turn=0"),
+    ({"turn": 19}, "turn=19"),
+    ({"dora": np.zeros((2, 6), np.uint8)}, "at most 5"),
+    ({"seat_wind": [0, 4]}, "row 1"),
+    ({"red": np.zeros((2, 2), np.uint8)}, "red: shape"),
+    ({"max_seconds": 0}, "max_seconds"),
+])
+def test_bad_arguments_are_invalid_hand_errors(kwargs: dict, words: str) -> None:
+    arrays = {"counts": np.zeros((2, 34), np.uint8)} | kwargs
+    with pytest.raises(InvalidHandError, match=words):
+        batch.expected_values(**arrays)
+
+
+def test_an_empty_batch_is_empty() -> None:
+    out = batch.expected_values(np.zeros((0, 34), np.uint8))
+    assert len(out) == 0 and out.best_ev.shape == (0,)
+
+
+def test_the_options_reach_every_row() -> None:
+    requests = _sample("14-fixed", 4)
+    arrays = as_arrays(requests)
+    for extra, ura, t_max in itertools.product((0, 1), (False, True), (6, 18)):
+        out = batch.expected_values(**arrays, extra=extra, ura=ura, t_max=t_max)
+        for i, q in enumerate(requests):
+            r = evaluate(dict(q, extra=extra, ura=int(ura), t_max=t_max))
+            assert out.best_ev[i] == max(d.ev[0] for d in r.discards if d.evaluated)
