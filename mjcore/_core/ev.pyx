@@ -16,7 +16,7 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE, ST_EV_SHANTEN,
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
-from .shanten cimport pack_counts, shanten_forms, advance_forms
+from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
 from .ev cimport EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
 from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
@@ -39,7 +39,8 @@ cdef struct Edge:
 cdef struct Graph:
     const EvRequest* q
     Key* keys
-    i8* shanten
+    i8* shanten             # 99 until known
+    u64* necessary          # draw nodes: the kinds whose draw lowers the shanten
     u8* is_draw
     i64 n_nodes
     i64 cap_nodes
@@ -148,6 +149,10 @@ cdef i64 _node(Graph* g, const Key* k, bint draw) noexcept nogil:
         if p == NULL:
             return ST_EV_MEMORY
         g.is_draw = <u8*>p
+        p = realloc(g.necessary, g.cap_nodes * sizeof(u64))
+        if p == NULL:
+            return ST_EV_MEMORY
+        g.necessary = <u64*>p
     id = <i32>g.n_nodes
     g.keys[id] = k[0]
     g.shanten[id] = 99
@@ -218,24 +223,32 @@ cdef inline int _wall_red(const Graph* g, u32 flags, int suit) noexcept nogil:
 
 
 cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
-    """Draw node: its shanten, and an edge for each draw it makes (§2)."""
+    """Draw node: an edge for each draw it makes (§2). Its shanten and necessary tiles come
+    from the discard that made it (the root's are computed here); a drawn tile lowers the
+    shanten exactly when it is necessary, which gives each new discard node its shanten."""
     cdef Key k = g.keys[x]
     cdef Key nk
     cdef u8 c[34]
-    cdef u64 necessary = 0
-    cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0
+    cdef u64 necessary
+    cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0, child
     cdef i64 d
     cdef bint wide
-    s = advance_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, &necessary)
-    if s < -1:
-        return s
-    g.shanten[x] = <i8>s
+    if g.shanten[x] == 99:
+        necessary = 0
+        s = advance_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, &necessary)
+        if s < -1:
+            return s
+        g.shanten[x] = <i8>s
+        g.necessary[x] = necessary
+    s = g.shanten[x]
+    necessary = g.necessary[x]
     _unpack(&k, c)
     wide = g.q.tegawari and not riichi and _dist(g, c, k.flags) + s < g.bound
     for i in range(34):
         w = _wall(g, c, i)
         if w <= 0 or not (wide or (necessary >> i) & 1):
             continue
+        child = s - 1 if (necessary >> i) & 1 else s
         grp = _group(i)
         sh = _shift(i)
         nk = k
@@ -248,6 +261,7 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
                 d = _node(g, &nk, False)
                 if d < 0 or _edge(g, x, d, wr) != ST_OK:
                     return <int>d if d < 0 else ST_EV_MEMORY
+                g.shanten[d] = <i8>child
                 w -= wr
                 nk.flags = k.flags
             if w <= 0:
@@ -255,39 +269,34 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         d = _node(g, &nk, False)
         if d < 0 or _edge(g, x, d, w) != ST_OK:
             return <int>d if d < 0 else ST_EV_MEMORY
-    return ST_OK
-
-
-cdef int _after(const Graph* g, const Key* k, const u8* c, i8* after) noexcept nogil:
-    """Shanten after discarding each held kind (127 for kinds not held)."""
-    cdef Key nk
-    cdef int i
-    for i in range(34):
-        after[i] = 127
-        if c[i]:
-            nk = k[0]
-            nk.hand.words[_group(i)] -= <u32>1 << _shift(i)
-            after[i] = <i8>shanten_forms(&nk.hand, g.q.n_melds, FORMS_RIICHI, NULL)
+        g.shanten[d] = <i8>child
     return ST_OK
 
 
 cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
-    """Discard node: its shanten, and for each discard the edge that draws the tile back (§2)."""
+    """Discard node: for each discard the edge that draws the tile back (§2). One ukeire pass
+    gives the shanten after every discard and each resulting draw node's necessary tiles."""
     cdef Key k = g.keys[dnode]
     cdef Key y
     cdef u8 c[34]
     cdef i8 after[34]
-    cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0
+    cdef u64 masks[34]
+    cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0, i_best
     cdef bint wide, unnecessary, declares
     cdef i64 yid
-    s = shanten_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, NULL)
-    if s < -1:
-        return s
-    g.shanten[dnode] = <i8>s
+    s = g.shanten[dnode]
+    if s == 99:
+        s = shanten_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, NULL)
+        if s < -1:
+            return s
+        g.shanten[dnode] = <i8>s
     _unpack(&k, c)
     wide = g.q.shanten_down and not riichi and _dist(g, c, k.flags) + s < g.bound
-    if s >= 0 or wide:
-        _after(g, &k, c, after)
+    if not (s >= 0 or wide):
+        return ST_OK
+    i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, True)
+    if i_best < -1:
+        return i_best
     for i in range(34):
         if not c[i]:
             continue
@@ -317,6 +326,9 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
                 return <int>yid
             if _edge(g, yid, dnode, w) != ST_OK:
                 return ST_EV_MEMORY
+            if after[i] == i_best and g.shanten[yid] == 99:
+                g.shanten[yid] = after[i]       # ukeire's masks are the best discards' only
+                g.necessary[yid] = masks[i]
     return ST_OK
 
 
@@ -433,23 +445,55 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     return value / all_ways
 
 
+cdef struct Draw:
+    i32 d                   # discard node (its index among the discard nodes)
+    double weight
+
+
+cdef inline double _max(double a, double b) noexcept nogil:
+    return a if a > b else b
+
+
 cdef int _values(Graph* g, EvResult* out) noexcept nogil:
-    """§3: the three values of every node, turn by turn backwards; the candidates' rows."""
+    """§3: the three values of every node, turn by turn backwards; the candidates' rows.
+    Draw and discard nodes are numbered apart; each draw node's edges are grouped (each
+    (x, d) once, winning draws after the others) and each discard node lists its draw nodes;
+    values are four doubles a node (tenpai, win, expected score, unused) in two layers."""
     cdef const EvRequest* q = g.q
-    cdef i64 n = g.n_nodes, m = g.n_edges, i, e, lo, hi, a, b
+    cdef i64 n = g.n_nodes, m = g.n_edges, i, e, a, b, lo, hi
+    cdef i64 nd = 0, nk = 0, n_plain = 0, n_win = 0
+    cdef i32* index = <i32*>malloc((n if n else 1) * sizeof(i32))
     cdef i64* start = <i64*>calloc(n + 1, sizeof(i64))
     cdef Edge* sorted_edges = <Edge*>malloc((m if m else 1) * sizeof(Edge))
-    cdef double* score = <double*>malloc((m if m else 1) * sizeof(double))
-    cdef double* cur = <double*>malloc(n * 3 * sizeof(double))
-    cdef double* nxt = <double*>malloc(n * 3 * sizeof(double))
+    cdef i64* plain_at = NULL
+    cdef i64* win_at = NULL
+    cdef Draw* plain = NULL
+    cdef Draw* win = NULL
+    cdef double* win_score = NULL
+    cdef i64* kids_at = NULL
+    cdef i32* kids = NULL
+    cdef u8* tenpai_node = NULL
+    cdef double* draw_cur = NULL
+    cdef double* draw_nxt = NULL
+    cdef double* disc_nxt = NULL
     cdef double* tmp
-    cdef double den, bt, bw, be, at, aw, ae, vt, vw, ve, sc
+    cdef double* v
+    cdef double* base
+    cdef double acc[4]
+    cdef double den, sc, w
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
-    if start == NULL or sorted_edges == NULL or score == NULL or cur == NULL or nxt == NULL:
+    if index == NULL or start == NULL or sorted_edges == NULL:
         st = ST_EV_MEMORY
     else:
+        for i in range(n):
+            if g.is_draw[i]:
+                index[i] = <i32>nd
+                nd += 1
+            else:
+                index[i] = <i32>nk
+                nk += 1
         # edges grouped by draw node, each (x, d) once
         for e in range(m):
             start[g.edges[e].x + 1] += 1
@@ -474,94 +518,158 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                 if b == e:
                     sorted_edges[e] = ed
                     e += 1
+                    if g.shanten[ed.d] == -1:
+                        n_win += 1
+                    else:
+                        n_plain += 1
         start[n] = e
         m = e
         out.edges = m
-        # each winning edge scored once
-        for e in range(m):
-            score[e] = 0.0
-            ed = sorted_edges[e]
-            if g.shanten[ed.d] == -1:
+        plain_at = <i64*>malloc((nd + 1) * sizeof(i64))
+        win_at = <i64*>malloc((nd + 1) * sizeof(i64))
+        plain = <Draw*>malloc((n_plain + 1) * sizeof(Draw))
+        win = <Draw*>malloc((n_win + 1) * sizeof(Draw))
+        win_score = <double*>malloc((n_win + 1) * sizeof(double))
+        kids_at = <i64*>calloc(nk + 1, sizeof(i64))
+        kids = <i32*>malloc((m + 1) * sizeof(i32))
+        tenpai_node = <u8*>malloc(nd + 1)
+        draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
+        draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
+        disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
+        if (plain_at == NULL or win_at == NULL or plain == NULL or win == NULL
+                or win_score == NULL or kids_at == NULL or kids == NULL or tenpai_node == NULL
+                or draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL):
+            st = ST_EV_MEMORY
+    if st == ST_OK:
+        # the draws of each draw node, and each winning draw scored once
+        n_plain = 0
+        n_win = 0
+        for i in range(n):
+            if not g.is_draw[i]:
+                continue
+            a = index[i]
+            plain_at[a] = n_plain
+            win_at[a] = n_win
+            tenpai_node[a] = g.shanten[i] == 0
+            for e in range(start[i], start[i + 1]):
+                ed = sorted_edges[e]
+                kids_at[index[ed.d] + 1] += 1
+                if g.shanten[ed.d] != -1:
+                    plain[n_plain].d = index[ed.d]
+                    plain[n_plain].weight = ed.weight
+                    n_plain += 1
+                    continue
                 dk = g.keys[ed.d]
                 for k in range(34):
                     if _count(&dk, k) > _count(&g.keys[ed.x], k):
                         drawn = k
                         break
-                score[e] = _score_win(g, &dk, drawn)
+                win[n_win].d = index[ed.d]
+                win[n_win].weight = ed.weight
+                win_score[n_win] = _score_win(g, &dk, drawn)
+                n_win += 1
                 out.win_edges += 1
-            if (e & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
-                st = ST_EV_DEADLINE
+                if (n_win & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                    st = ST_EV_DEADLINE
+                    break
+            if st != ST_OK:
                 break
+        plain_at[nd] = n_plain
+        win_at[nd] = n_win
     if st == ST_OK:
+        # each discard node's draw nodes
+        for a in range(nk):
+            kids_at[a + 1] += kids_at[a]
+        for i in range(n):
+            if g.is_draw[i]:
+                for e in range(start[i], start[i + 1]):
+                    b = index[sorted_edges[e].d]
+                    kids[kids_at[b]] = index[i]
+                    kids_at[b] += 1
+        for a in range(nk, 0, -1):
+            kids_at[a] = kids_at[a - 1]
+        kids_at[0] = 0
         out.values = <double*>calloc(out.n_cand * EV_COLUMNS * T + 1, sizeof(double))
         if out.values == NULL:
             st = ST_EV_MEMORY
     if st == ST_OK:
+        for a in range(nd):
+            v = draw_nxt + 4 * a
+            v[0] = 1.0 if tenpai_node[a] else 0.0
+            v[1] = v[2] = v[3] = 0.0
         for t in range(T, 0, -1):
+            # discard nodes at t + 1: the best of their draw nodes, column by column
+            if t < T:
+                for a in range(nk):
+                    v = disc_nxt + 4 * a
+                    base = draw_nxt + 4 * kids[kids_at[a]]
+                    for k in range(4):
+                        v[k] = base[k]
+                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
+                        base = draw_nxt + 4 * kids[e]
+                        for k in range(4):
+                            v[k] = _max(v[k], base[k])
+            else:
+                memset(disc_nxt, 0, nk * 4 * sizeof(double))
+            # draw nodes at t
             den = out.total_unseen - t
-            for i in range(n):
-                if not g.is_draw[i]:
-                    continue
+            for a in range(nd):
+                v = draw_cur + 4 * a
+                base = draw_nxt + 4 * a
                 if t == T:
-                    cur[3 * i] = 1.0 if g.shanten[i] == 0 else 0.0
-                    cur[3 * i + 1] = 0.0
-                    cur[3 * i + 2] = 0.0
+                    v[0] = 1.0 if tenpai_node[a] else 0.0
+                    v[1] = v[2] = v[3] = 0.0
                     continue
-                bt = nxt[3 * i]
-                bw = nxt[3 * i + 1]
-                be = nxt[3 * i + 2]
-                at = aw = ae = 0.0
-                for e in range(start[i], start[i + 1]):
-                    ed = sorted_edges[e]
-                    sc = score[e]
-                    ve = nxt[3 * ed.d + 2]
+                for k in range(4):
+                    acc[k] = 0.0
+                for e in range(plain_at[a], plain_at[a + 1]):
+                    w = plain[e].weight
+                    for k in range(4):
+                        acc[k] += w * (disc_nxt[4 * plain[e].d + k] - base[k])
+                for e in range(win_at[a], win_at[a + 1]):
+                    w = win[e].weight
+                    sc = win_score[e]
                     if sc > 0.0:
-                        vt = 1.0
-                        vw = 1.0
-                        if sc > ve:
-                            ve = sc
+                        acc[0] += w * (1.0 - base[0])
+                        acc[1] += w * (1.0 - base[1])
+                        acc[2] += w * (_max(sc, disc_nxt[4 * win[e].d + 2]) - base[2])
                     else:
-                        vt = nxt[3 * ed.d]
-                        vw = nxt[3 * ed.d + 1]
-                    at += ed.weight * (vt - bt)
-                    aw += ed.weight * (vw - bw)
-                    ae += ed.weight * (ve - be)
-                cur[3 * i] = 1.0 if g.shanten[i] == 0 else bt + at / den
-                cur[3 * i + 1] = bw + aw / den
-                cur[3 * i + 2] = be + ae / den
-            for i in range(n):
-                if not g.is_draw[i]:
-                    cur[3 * i] = 0.0
-                    cur[3 * i + 1] = 0.0
-                    cur[3 * i + 2] = 0.0
-            for i in range(n):
-                if not g.is_draw[i]:
-                    continue
-                for e in range(start[i], start[i + 1]):
-                    b = 3 * sorted_edges[e].d
-                    for k in range(3):
-                        if cur[3 * i + k] > cur[b + k]:
-                            cur[b + k] = cur[3 * i + k]
+                        for k in range(4):
+                            acc[k] += w * (disc_nxt[4 * win[e].d + k] - base[k])
+                for k in range(4):
+                    v[k] = base[k] + acc[k] / den
+                if tenpai_node[a]:
+                    v[0] = 1.0
             for k in range(out.n_cand):
                 if out.cand[k].evaluated:
-                    a = out.cand[k].node
-                    out.values[(k * EV_COLUMNS + 0) * T + t - 1] = cur[3 * a]
-                    out.values[(k * EV_COLUMNS + 1) * T + t - 1] = cur[3 * a + 1]
-                    out.values[(k * EV_COLUMNS + 2) * T + t - 1] = cur[3 * a + 2]
-            tmp = cur
-            cur = nxt
-            nxt = tmp
+                    v = draw_cur + 4 * index[out.cand[k].node]
+                    out.values[(k * EV_COLUMNS + 0) * T + t - 1] = v[0]
+                    out.values[(k * EV_COLUMNS + 1) * T + t - 1] = v[1]
+                    out.values[(k * EV_COLUMNS + 2) * T + t - 1] = v[2]
+            tmp = draw_cur
+            draw_cur = draw_nxt
+            draw_nxt = tmp
             if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE
                 break
-    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2) + (g.table_mask + 1) * sizeof(i32)
-                      + g.cap_edges * sizeof(Edge) + m * (sizeof(Edge) + sizeof(double))
-                      + n * (6 * sizeof(double) + sizeof(i64)))
+    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2 + sizeof(u64))
+                      + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
+                      + m * (sizeof(Edge) + sizeof(Draw) + sizeof(i32))
+                      + n * (sizeof(i32) + sizeof(i64) + 4 * 2 * sizeof(double)))
+    free(index)
     free(start)
     free(sorted_edges)
-    free(score)
-    free(cur)
-    free(nxt)
+    free(plain_at)
+    free(win_at)
+    free(plain)
+    free(win)
+    free(win_score)
+    free(kids_at)
+    free(kids)
+    free(tenpai_node)
+    free(draw_cur)
+    free(draw_nxt)
+    free(disc_nxt)
     return st
 
 
@@ -655,6 +763,7 @@ cdef void _free_graph(Graph* g) noexcept nogil:
     free(g.keys)
     free(g.shanten)
     free(g.is_draw)
+    free(g.necessary)
     free(g.table)
     free(g.edges)
     free(g.stack)
@@ -735,11 +844,13 @@ cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
     g.keys = <Key*>malloc(g.cap_nodes * sizeof(Key))
     g.shanten = <i8*>malloc(g.cap_nodes)
     g.is_draw = <u8*>malloc(g.cap_nodes)
+    g.necessary = <u64*>malloc(g.cap_nodes * sizeof(u64))
     g.table = <i32*>calloc(4096, sizeof(i32))
     g.table_mask = 4095
     g.edges = <Edge*>malloc(g.cap_edges * sizeof(Edge))
     g.stack = <i32*>malloc(g.cap_stack * sizeof(i32))
-    if (g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.table == NULL
+    if (g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.necessary == NULL
+            or g.table == NULL
             or g.edges == NULL or g.stack == NULL):
         _free_graph(&g)
         out.status = ST_EV_MEMORY
