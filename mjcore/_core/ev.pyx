@@ -58,6 +58,7 @@ cdef struct Graph:
     int bound               # s0 + extra: a node leaves the greedy line while dist + s < bound
     u8 c0[34]
     u8 r0
+    i32 wall0[34]           # the start's unseen copies plus its held ones, per kind
     double start
     int timed_out
 
@@ -191,30 +192,36 @@ cdef inline int _edge(Graph* g, i64 x, i64 d, int weight) noexcept nogil:
 cdef inline int _dist(const Graph* g, const u8* c, u32 flags) noexcept nogil:
     """Tiles held now that the request's hand did not hold, over 37 kinds: a red five is its
     own kind, and a five's kind counts its ordinary copies only."""
-    cdef int i, n = 0, now, before, suit
+    cdef int i, n = 0, d, suit, five, red, red0
     for i in range(34):
-        now = c[i]
-        before = g.c0[i]
-        suit = _five_suit(i)
-        if suit >= 0:
-            now -= (flags >> suit) & 1
-            before -= (g.r0 >> suit) & 1
-            if (flags >> suit) & 1 and not (g.r0 >> suit) & 1:
-                n += 1
-        if now > before:
-            n += now - before
+        d = c[i] - g.c0[i]
+        n += d if d > 0 else 0
+    if flags != g.r0:
+        for suit in range(3):
+            red = (flags >> suit) & 1
+            red0 = (g.r0 >> suit) & 1
+            if red == red0:
+                continue
+            five = 4 + 9 * suit
+            d = c[five] - g.c0[five]
+            n -= d if d > 0 else 0
+            d = c[five] - red - g.c0[five] + red0
+            n += (d if d > 0 else 0) + red
     return n
 
 
 cdef inline void _unpack(const Key* k, u8* c) noexcept nogil:
-    cdef int i
-    for i in range(34):
-        c[i] = _count(k, i)
+    cdef int grp, j
+    cdef u32 w
+    for grp in range(4):
+        w = k.hand.words[grp]
+        for j in range(7 if grp == 3 else 9):
+            c[9 * grp + j] = (w >> (3 * j)) & 7
 
 
 cdef inline int _wall(const Graph* g, const u8* c, int i) noexcept nogil:
     """Unseen copies of kind i in a state holding c (discards go back to the wall)."""
-    return g.q.wall[i] - (c[i] - g.c0[i])
+    return g.wall0[i] - c[i]
 
 
 cdef inline int _wall_red(const Graph* g, u32 flags, int suit) noexcept nogil:
@@ -249,8 +256,8 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         if w <= 0 or not (wide or (necessary >> i) & 1):
             continue
         child = s - 1 if (necessary >> i) & 1 else s
-        grp = _group(i)
-        sh = _shift(i)
+        grp = i // 9
+        sh = 3 * (i - 9 * grp)
         nk = k
         nk.hand.words[grp] += <u32>1 << sh
         suit = _five_suit(i) if g.q.use_red else -1
@@ -412,7 +419,9 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
             group[worth[i] if worth[i] < 4 else 4] += c
     # ways[j][u]: choices of j indicators among the unseen tiles that make u ura
     top = 4 * n
-    memset(ways, 0, sizeof(ways))
+    for j in range(n + 1):
+        for u in range(top + 1):
+            ways[j][u] = 0.0
     ways[0][0] = 1.0
     for w in range(5):
         if not group[w]:
@@ -479,8 +488,9 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef double* tmp
     cdef double* v
     cdef double* base
-    cdef double acc[4]
-    cdef double den, sc, w
+    cdef double* p
+    cdef double* weight_sum = NULL
+    cdef double den, sc, w, m0, m1, m2
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
@@ -533,11 +543,13 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         kids_at = <i64*>calloc(nk + 1, sizeof(i64))
         kids = <i32*>malloc((m + 1) * sizeof(i32))
         tenpai_node = <u8*>malloc(nd + 1)
+        weight_sum = <double*>calloc(nd + 1, sizeof(double))
         draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
         draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
         disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
         if (plain_at == NULL or win_at == NULL or plain == NULL or win == NULL
                 or win_score == NULL or kids_at == NULL or kids == NULL or tenpai_node == NULL
+                or weight_sum == NULL
                 or draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL):
             st = ST_EV_MEMORY
     if st == ST_OK:
@@ -554,6 +566,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             for e in range(start[i], start[i + 1]):
                 ed = sorted_edges[e]
                 kids_at[index[ed.d] + 1] += 1
+                weight_sum[a] += ed.weight
                 if g.shanten[ed.d] != -1:
                     plain[n_plain].d = index[ed.d]
                     plain[n_plain].weight = ed.weight
@@ -601,45 +614,54 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             # discard nodes at t + 1: the best of their draw nodes, column by column
             if t < T:
                 for a in range(nk):
-                    v = disc_nxt + 4 * a
                     base = draw_nxt + 4 * kids[kids_at[a]]
-                    for k in range(4):
-                        v[k] = base[k]
+                    m0 = base[0]
+                    m1 = base[1]
+                    m2 = base[2]
                     for e in range(kids_at[a] + 1, kids_at[a + 1]):
                         base = draw_nxt + 4 * kids[e]
-                        for k in range(4):
-                            v[k] = _max(v[k], base[k])
-            else:
-                memset(disc_nxt, 0, nk * 4 * sizeof(double))
-            # draw nodes at t
+                        m0 = _max(m0, base[0])
+                        m1 = _max(m1, base[1])
+                        m2 = _max(m2, base[2])
+                    v = disc_nxt + 4 * a
+                    v[0] = m0
+                    v[1] = m1
+                    v[2] = m2
+            # draw nodes at t: stay (weight S - t - W) or draw into a discard node
             den = out.total_unseen - t
             for a in range(nd):
                 v = draw_cur + 4 * a
                 base = draw_nxt + 4 * a
                 if t == T:
                     v[0] = 1.0 if tenpai_node[a] else 0.0
-                    v[1] = v[2] = v[3] = 0.0
+                    v[1] = 0.0
+                    v[2] = 0.0
                     continue
-                for k in range(4):
-                    acc[k] = 0.0
+                m0 = 0.0
+                m1 = 0.0
+                m2 = 0.0
                 for e in range(plain_at[a], plain_at[a + 1]):
                     w = plain[e].weight
-                    for k in range(4):
-                        acc[k] += w * (disc_nxt[4 * plain[e].d + k] - base[k])
+                    p = disc_nxt + 4 * plain[e].d
+                    m0 += w * p[0]
+                    m1 += w * p[1]
+                    m2 += w * p[2]
                 for e in range(win_at[a], win_at[a + 1]):
                     w = win[e].weight
+                    p = disc_nxt + 4 * win[e].d
                     sc = win_score[e]
                     if sc > 0.0:
-                        acc[0] += w * (1.0 - base[0])
-                        acc[1] += w * (1.0 - base[1])
-                        acc[2] += w * (_max(sc, disc_nxt[4 * win[e].d + 2]) - base[2])
+                        m0 += w
+                        m1 += w
+                        m2 += w * _max(sc, p[2])
                     else:
-                        for k in range(4):
-                            acc[k] += w * (disc_nxt[4 * win[e].d + k] - base[k])
-                for k in range(4):
-                    v[k] = base[k] + acc[k] / den
-                if tenpai_node[a]:
-                    v[0] = 1.0
+                        m0 += w * p[0]
+                        m1 += w * p[1]
+                        m2 += w * p[2]
+                w = 1.0 - weight_sum[a] / den
+                v[0] = 1.0 if tenpai_node[a] else base[0] * w + m0 / den
+                v[1] = base[1] * w + m1 / den
+                v[2] = base[2] * w + m2 / den
             for k in range(out.n_cand):
                 if out.cand[k].evaluated:
                     v = draw_cur + 4 * index[out.cand[k].node]
@@ -667,6 +689,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     free(kids_at)
     free(kids)
     free(tenpai_node)
+    free(weight_sum)
     free(draw_cur)
     free(draw_nxt)
     free(disc_nxt)
@@ -791,6 +814,8 @@ cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
         if q.melds[i].kind != MK_KAN_CLOSED:
             g.closed = 0
     memcpy(g.c0, q.counts, 34)
+    for i in range(34):
+        g.wall0[i] = q.wall[i] + q.counts[i]
     for i in range(3):
         if q.use_red and q.red[i]:
             g.r0 |= 1 << i
