@@ -23,7 +23,7 @@ def demo_commands(*make_args: str) -> list[list[str]]:
 
 
 def one_record_archives(folder: Path, count: int) -> list[Path]:
-    out = []
+    out: list[Path] = []
     with tarfile.open(ARCHIVE) as tar:
         for member in tar:
             if member.isfile() and member.name.endswith(".xml"):
