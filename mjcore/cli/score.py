@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from . import CLIENT_MODULES, fail, main, need_extra, server_address
+
+if TYPE_CHECKING:
+    from ..errors import MjcoreError
+    from ..riichi.scoring import Terms
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
           "tenhou", "chiihou", "renhou")
@@ -83,6 +88,64 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
 
 
 _SEATS = "ESWN"
+
+
+def _cli_terms() -> Terms:
+    from ..riichi.scoring import Terms
+
+    class CliTerms(Terms):
+        """The messages of `mjcore score` name its options."""
+
+        def flag(self, name: str) -> str:
+            return "--" + name.replace("_", "-")
+
+        def ron(self) -> str:
+            return "--ron (the default)"
+
+        def seat(self, wind: str) -> str:
+            return f"--seat {wind}"
+
+        def win(self, tile: str) -> str:
+            return f"--win {tile}"
+
+        def kita(self, n: int) -> str:
+            return f"--kita {n}"
+
+    return CliTerms()
+
+
+def _check_seats(tsumo: bool, from_rel: int | None, pao: int | None, rules: str) -> None:
+    """--from and --pao as the chosen rules number the seats, and no discarder on a tsumo."""
+    from ..errors import InvalidHandError
+
+    if tsumo and from_rel is not None:
+        raise InvalidHandError(f"--from {from_rel} with --tsumo: a tsumo has no discarder "
+                               "(--from is for a ron)", reason="bad_seats")
+    if len(_seat_names(rules)) == 3:
+        for option, value in (("--from", from_rel), ("--pao", pao)):
+            if value == 3:
+                raise InvalidHandError(
+                    f"{option} 3: three players ({rules}) number the others 1 (shimocha) and "
+                    "2 (kamicha)", reason="bad_seats")
+
+
+def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita: int,
+               rules: str, flags: dict[str, bool]) -> MjcoreError:
+    """``e`` reworded in the options' terms when it is a situation, tile count or winning
+    tile the library can pin down; otherwise ``e``."""
+    from ..errors import InvalidHandError
+    from ..riichi import scoring
+    from ..status import BAD_SITUATION, BAD_TILE, BAD_TOTAL
+
+    code = {"bad_situation": BAD_SITUATION, "wrong_tile_count": BAD_TOTAL,
+            "bad_tile": BAD_TILE}.get(getattr(e, "reason", ""))
+    if code is None or not isinstance(e, InvalidHandError):
+        return e
+    why = scoring.explain(code, text, win, terms=_cli_terms(), tsumo=tsumo, kita=kita,
+                          seat_wind=scoring._seat_wind_of(seat, None, None,
+                                                          len(_seat_names(rules))),
+                          **{k: flags[k] for k in _FLAGS})
+    return InvalidHandError(f"hand {text}: {why}", reason=e.reason, text=text) if why else e
 
 
 @main.command("score")
@@ -172,6 +235,10 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")
     text = " ".join(hand)
+    try:
+        _check_seats(tsumo, from_rel, pao, rules)
+    except MjcoreError as e:
+        fail(as_json, text, e)
     if server:
         _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
                       sticks, kita, rules, as_json, flags)
@@ -183,7 +250,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                     from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
-        fail(as_json, text, e)
+        fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **res.to_dict()},
                               ensure_ascii=False))
