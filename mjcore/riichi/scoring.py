@@ -204,18 +204,23 @@ class Terms:
     overrides these with its options (``--riichi``)."""
 
     def flag(self, name: str) -> str:
+        """A situation flag (or ``tsumo``) that is set."""
         return f"{name}=True"
 
     def ron(self) -> str:
+        """A win by ron."""
         return "tsumo=False"
 
     def seat(self, wind: str) -> str:
+        """The winner's seat wind (E, S, W, N)."""
         return f"seat wind {wind}"
 
     def win(self, tile: str) -> str:
+        """The winning tile."""
         return f"the winning tile {tile}"
 
     def kita(self, n: int) -> str:
+        """The norths set aside."""
         return f"kita={n}"
 
 
