@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import CLIENT_MODULES, fail, main, need_extra, server_address
+from . import client_options, connect_client, fail, main
 
 if TYPE_CHECKING:
     from ..errors import MjcoreError
@@ -206,6 +206,7 @@ def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Score on a `mjcore serve` server. [env MJCORE_SERVER; the token, if any, "
                    "from MJCORE_TOKEN]")
+@client_options
 def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
                   pao: int | None, honba: int, sticks: int, kita: int, rules: str,
@@ -213,7 +214,9 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                   other_south: str | None, other_west: str | None, other_north: str | None,
                   discarder: str | None, won: tuple[str, ...], claim: str, cannon: str | None,
                   visible: str, rule_set: tuple[str, ...], histories: tuple[str, ...],
-                  allow_file: str | None, **flags: bool) -> None:
+                  allow_file: str | None, token_file: str | None, tls: bool,
+                  ca_file: str | None, cert_file: str | None, key_file: str | None,
+                  **flags: bool) -> None:
     """Score a winning hand. Riichi: yaku, fu breakdown, limit, points and payments.
     Chinese classical (--rules classical|bradfield): all four hands item by item and the
     settlement; or, with --history, every hand of Bradfield's histories against its records.
@@ -239,10 +242,14 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
         _check_seats(tsumo, from_rel, pao, rules)
     except MjcoreError as e:
         fail(as_json, text, e)
+    client_files = {"token_file": token_file, "tls": tls, "ca_file": ca_file,
+                    "cert_file": cert_file, "key_file": key_file}
     if server:
-        _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
-                      sticks, kita, rules, as_json, flags)
+        _score_remote(server, client_files, text, win, tsumo, dora, ura, seat, round_,
+                      from_rel, pao, honba, sticks, kita, rules, as_json, flags)
         return
+    if token_file or tls or ca_file or cert_file or key_file:
+        raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
@@ -251,55 +258,35 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
         fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
+    _print(text, win, tsumo, res, as_json)
+
+
+def _score_remote(server: str, client_files: dict[str, Any], text: str, win: str,
+                  tsumo: bool, dora: tuple[str, ...], ura: tuple[str, ...], seat: str,
+                  round_: str, from_rel: int | None, pao: int | None, honba: int, sticks: int,
+                  kita: int, rules: str, as_json: bool, flags: dict[str, bool]) -> None:
+    """The same command answered by a `mjcore serve` server, printed as the local one."""
+    client = connect_client(server, "mjcore score --server", **client_files)
+    from ..client import ServiceError
+    from ..errors import MjcoreError
+
+    try:
+        res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
+                           dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
+                           honba=honba, riichi_sticks=sticks, kita=kita, from_who=from_rel,
+                           pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
+    except ServiceError as e:       # the server, not the hand
+        raise click.ClickException(str(e)) from None
+    except MjcoreError as e:
+        fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
+    finally:
+        client.close()
+    _print(text, win, tsumo, res, as_json)
+
+
+def _print(text: str, win: str, tsumo: bool, res: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **res.to_dict()},
                               ensure_ascii=False))
     else:
         click.echo(render(text, win, tsumo, res))
-
-
-def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str, ...],
-                  ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
-                  pao: int | None, honba: int, sticks: int, kita: int, rules: str,
-                  as_json: bool, flags: dict[str, bool]) -> None:
-    """The same command answered by the gRPC service (seats relative to the winner)."""
-    import os
-
-    server = server_address(server)
-    need_extra("client", "mjcore score --server", *CLIENT_MODULES)
-
-    from google.protobuf.json_format import MessageToDict
-
-    from ..client import Client
-    from ..errors import MjcoreError
-
-    try:
-        with Client(server, token=os.environ.get("MJCORE_TOKEN") or None) as client:
-            res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
-                               dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
-                               honba=honba, riichi_sticks=sticks, kita=kita,
-                               from_who=from_rel, pao_seat=pao, rules=rules,
-                               **{k: flags[k] for k in _FLAGS})
-    except MjcoreError as e:
-        fail(as_json, text, e)
-    data = MessageToDict(res, preserving_proto_field_name=True)
-    if as_json:
-        click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **data},
-                              ensure_ascii=False))
-        return
-    lines = [f"hand   {text}   win {win} ({'tsumo' if tsumo else 'ron'})   [server {server}]"]
-    if not res.win:
-        lines.append("no win: no yaku")
-    else:
-        for y in res.yaku:
-            lines.append(f"  {y.name:<24} {y.han:>2} han  (tenhou id {y.tenhou_id})")
-        lines.append(f"dora {res.dora_count}   ura {res.ura_dora_count}   "
-                     f"aka {res.red_dora_count}")
-        lines.append(f"fu     {res.fu}")
-        limit = f" {res.limit_name}" if res.limit_name else ""
-        lines.append(f"value  {res.han} han {res.fu} fu{limit}: {res.points} points "
-                     f"(basic {res.basic_points})")
-        seats = _seat_names(rules)
-        lines.append("deltas " + "  ".join(f"{seats[i]} {d:+d}"
-                                           for i, d in enumerate(res.deltas[:len(seats)])))
-    click.echo("\n".join(lines))
