@@ -244,7 +244,8 @@ def explain(code: int, hand: Any, win_tile: int | str, *, terms: Terms | None = 
         return (f"{h.n_closed} closed tiles with {n_melds} called meld(s), where a winning hand "
                 f"holds {14 - 3 * n_melds} (14 less 3 per meld, the winning tile included)")
     if code == BAD_TILE and not h.counts[win]:
-        return (f"{t.win(tile_name(win))} is not in the hand (the hand must include the "
+        where = "among the hand's closed tiles" if n_melds else "in the hand"
+        return (f"{t.win(tile_name(win))} is not {where} (the hand must include the "
                 "winning tile)")
     if code != BAD_SITUATION:
         return None
