@@ -67,14 +67,18 @@ check: venv-test
 
 # The main job: the bundled sample hands, then the shipped Tenhou archive from records to a
 # report (extract, analyse, report with charts in build/demo/plots; resumable, so a second run
-# only reprints the report).
-TENHOU ?= ../shared/data/tenhou/mjlog.tar.xz
+# only reprints the report). Records other than the default (TENHOU=PATH) get a folder of their
+# own under build/demo, named after their absolute path, since an extract folder holds the
+# extract of one input.
+DEFAULT_TENHOU := ../shared/data/tenhou/mjlog.tar.xz
+TENHOU ?= $(DEFAULT_TENHOU)
+DEMO_OUT := build/demo$(if $(filter-out $(abspath $(DEFAULT_TENHOU)),$(abspath $(TENHOU))),/$(patsubst _%,%,$(subst /,_,$(abspath $(TENHOU)))))
 demo: build
 	.venv/bin/mjcore analyze --file mjcore/data/sample_hands.txt
-	@echo "== the Tenhou archive ($(TENHOU)): extract, analyse, report"
-	.venv/bin/mjcore extract $(TENHOU) --out build/demo/extract
-	.venv/bin/mjcore analyze build/demo/extract --out build/demo/analysis
-	.venv/bin/mjcore report build/demo/analysis --plots build/demo/plots
+	@echo "== the Tenhou archive ($(TENHOU)): extract, analyse, report in $(DEMO_OUT)"
+	.venv/bin/mjcore extract $(TENHOU) --out $(DEMO_OUT)/extract
+	.venv/bin/mjcore analyze $(DEMO_OUT)/extract --out $(DEMO_OUT)/analysis
+	.venv/bin/mjcore report $(DEMO_OUT)/analysis --plots $(DEMO_OUT)/plots
 
 bench: build venv-test
 	@echo "== benchmarks/ (each benchmark once)"

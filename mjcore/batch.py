@@ -27,9 +27,11 @@ from . import status as st
 from ._core import batch as _k
 from .analysis import kinds_in_play, winning_forms
 from .errors import InvalidHandError
-from .results import RowResults
+from .results import RowResults, counts_detail, lines_detail
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .riichi.batch_expected import BatchExpected
     from .riichi.batch_scoring import BatchScores
 
@@ -122,6 +124,8 @@ class BatchResult(RowResults):
     status: np.ndarray
     values: dict[str, np.ndarray] = field(default_factory=dict)
     error_positions: np.ndarray | None = None
+    row_detail: Callable[[int, int], str | None] | None = field(default=None, repr=False,
+                                                                 compare=False)
 
     def __getattr__(self, name: str) -> np.ndarray:
         values = object.__getattribute__(self, "values")
@@ -168,7 +172,7 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
     values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
         values["forms"] = f
-    return BatchResult(status, values)
+    return BatchResult(status, values, row_detail=counts_detail(c, m))
 
 
 def is_agari(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
@@ -179,7 +183,7 @@ def is_agari(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
     out = np.empty(n, dtype=np.uint8)
     status = np.empty(n, dtype=np.int8)
     _k.is_agari(c, m, win, out, status, _threads(n_threads), in_play)
-    return BatchResult(status, {"agari": out.view(np.bool_)})
+    return BatchResult(status, {"agari": out.view(np.bool_)}, row_detail=counts_detail(c, m))
 
 
 def waits(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
@@ -196,7 +200,7 @@ def waits(counts: ArrayLike, n_melds: object = None, *, rules: object = None,
     tenpai = sh == 0
     wait_masks = np.where(tenpai, masks, np.uint64(0))
     return BatchResult(status, {"shanten": sh, "mask": wait_masks, "advance_mask": masks,
-                                "tenpai": tenpai})
+                                "tenpai": tenpai}, row_detail=counts_detail(c, m))
 
 
 def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
@@ -219,7 +223,7 @@ def ukeire(counts: ArrayLike, n_melds: object = None, *, full: bool = False,
     if full:
         values["after"] = after
         values["masks"] = masks
-    return BatchResult(status, values)
+    return BatchResult(status, values, row_detail=counts_detail(c, m))
 
 
 def read_lines(source: TextSource) -> bytes:
@@ -253,7 +257,7 @@ def shanten_text(source: TextSource, *, keep_counts: bool = False,
     values: dict[str, np.ndarray] = {"shanten": out}
     if keep_counts:
         values["counts"] = counts
-    return BatchResult(status, values, error_positions=pos)
+    return BatchResult(status, values, error_positions=pos, row_detail=lines_detail(data))
 
 
 def mask_to_tiles(mask: SupportsInt) -> list[int]:

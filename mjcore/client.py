@@ -5,12 +5,14 @@
     with Client("127.0.0.1:50051", token="...") as client:
         client.analyze("123m456p789s1122z").shanten
         client.shanten(counts)                    # numpy (N, 34) uint8 -> (N,) int8
-        client.shanten_text("hands.txt")          # one hand per line
+        client.shanten_text("hands.txt").shanten  # one hand per line: a BatchResult
+        client.score("123m456p789s11122z", "2z").points   # as mjcore.score
 
 Unary calls and bulk streams retry ``UNAVAILABLE`` with exponential backoff (a bulk stream
 resumes from the first batch without an answer) and never run past ``timeout`` seconds. Bad
 hands in a bulk call raise :class:`~mjcore.errors.BatchError` whose ``partial`` holds the
-results of every good hand; a bad hand in a unary call raises
+results of every good hand (``shanten_text``: in its result's ``status`` and ``errors()``, as
+``mjcore.batch.shanten_text``); a bad hand in a unary call raises
 :class:`~mjcore.errors.InvalidHandError` with the server's reason and position.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,9 +50,12 @@ except ImportError as err:
         "library does not install: pip install 'mjcore[client]'", name=err.name) from err
 
 if TYPE_CHECKING:
+    from ._core.scoring import FuEntry, Yaku
+    from .batch import BatchResult
+    from .decomposition import Decomposition
     from .results import Shanten, Ukeire, Waits
 
-__all__ = ["Analysis", "Client", "ServiceError"]
+__all__ = ["Analysis", "Client", "RemoteScoreResult", "ServiceError"]
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
 
@@ -74,6 +80,100 @@ class Analysis:
     is_agari: bool
     waits: Waits | None
     ukeire: Ukeire
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteScoreResult:
+    """The server's score of one hand, with the attributes, ``to_dict`` and repr of the
+    ``mjcore.score`` result (``mjcore.ScoreResult``); ``raw`` is the ScoreResponse itself."""
+
+    status: str
+    han: int
+    fu: int
+    yaku: tuple[Yaku, ...]
+    dora: int
+    ura: int
+    aka: int
+    yakuman: int
+    is_kazoe: bool
+    limit: int
+    limit_name: str
+    basic: int
+    points: int
+    fu_items: tuple[FuEntry, ...]
+    deltas: tuple[int, ...]
+    payments: tuple[int, ...]
+    decomposition: Decomposition
+    decomposition_index: int
+    n_decompositions: int
+    players: int = 4
+    winner: int = 0
+    raw: Any = dataclass_field(default=None, repr=False, compare=False)
+
+    @property
+    def is_win(self) -> bool:
+        """True when the hand scores (status "ok")."""
+        return self.status == "ok"
+
+    @property
+    def status_code(self) -> int:
+        """0 ok, 1 no yaku (mjcore.status)."""
+        return 0 if self.is_win else 1
+
+    @property
+    def wait(self) -> str:
+        """The wait of the scored decomposition."""
+        return self.decomposition.wait
+
+    @property
+    def yaku_mask(self) -> int:
+        """Bit ``i`` set for each tenhou yaku id ``i`` the hand has."""
+        return sum(1 << y.id for y in self.yaku)
+
+    @property
+    def yaku_han(self) -> tuple[int, ...]:
+        """Han per tenhou yaku id (55 entries; yakuman ids hold the multiplier)."""
+        han = [0] * 55
+        for y in self.yaku:
+            counted = 36 <= y.id < 52 and self.yakuman and not self.is_kazoe
+            han[y.id] = y.han // 13 if counted else y.han
+        return tuple(han)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The layout of ``mjcore.ScoreResult.to_dict``."""
+        return {
+            "is_win": self.is_win, "status": self.status, "han": self.han, "fu": self.fu,
+            "yaku": [y._asdict() for y in self.yaku], "dora": self.dora, "ura": self.ura,
+            "aka": self.aka, "yakuman": self.yakuman, "limit": self.limit,
+            "limit_name": self.limit_name, "basic": self.basic, "points": self.points,
+            "fu_items": [f._asdict() for f in self.fu_items], "deltas": list(self.deltas),
+            "payments": list(self.payments), "wait": self.wait,
+            "decomposition": str(self.decomposition),
+            "decomposition_index": self.decomposition_index,
+        }
+
+    def __repr__(self) -> str:
+        if not self.is_win:
+            return f"ScoreResult(no win: {self.status})"
+        yaku = ", ".join(f"{y.name} {y.han}" for y in self.yaku)
+        lim = f" {self.limit_name}" if self.limit else ""
+        return f"ScoreResult({self.han} han {self.fu} fu{lim}, {self.points} points; {yaku})"
+
+
+def _players(rules: Any) -> int:
+    """The table size of a ``rules`` argument (4 when this library cannot tell)."""
+    from .riichi.rules import RuleSet
+
+    if isinstance(rules, RuleSet):
+        return rules.players
+    if isinstance(rules, str):
+        try:
+            return RuleSet.preset(rules).players
+        except InvalidRuleError:
+            return 4
+    if isinstance(rules, dict) and "players" in rules:
+        return 3 if rules["players"] == 3 else 4
+    return 4
 
 
 def _stub(channel: grpc.Channel) -> Any:
@@ -341,11 +441,28 @@ class Client:
               dora: str = "", ura: str = "", honba: int = 0, riichi_sticks: int = 0,
               kita: int = 0, winner: int | None = None, from_who: int | None = None,
               pao_seat: int | None = None, rules: Any = None, timeout: float | None = None,
-              **situation: bool) -> Any:
-        """The ScoreResponse of one winning hand; the arguments mirror ``mjcore.score``
-        (winds as "E" "S" "W" "N"; ``rules`` a preset name, a RuleSet or a dict of options;
-        ``kita`` the norths set aside under ``rules="tenhou_sanma"``; situation flags such as
-        ``riichi=True``)."""
+              **situation: bool) -> RemoteScoreResult:
+        """The score of one winning hand, in the shape of ``mjcore.score``'s result (``.raw``
+        is the ScoreResponse); the arguments mirror ``mjcore.score`` (winds as "E" "S" "W" "N";
+        ``rules`` a preset name, a RuleSet or a dict of options; ``kita`` the norths set aside
+        under ``rules="tenhou_sanma"``; situation flags such as ``riichi=True``)."""
+        raw = self.score_raw(hand, win_tile, tsumo=tsumo, seat_wind=seat_wind,
+                             round_wind=round_wind, dealer=dealer, dora=dora, ura=ura,
+                             honba=honba, riichi_sticks=riichi_sticks, kita=kita, winner=winner,
+                             from_who=from_who, pao_seat=pao_seat, rules=rules, timeout=timeout,
+                             **situation)
+        from .tiles import parse_tile
+
+        return RemoteScoreResult(**wire.score_values(raw, parse_tile(win_tile)),
+                                 players=_players(rules), winner=winner or 0, raw=raw)
+
+    def score_raw(self, hand: str, win_tile: str, *, tsumo: bool = False,
+                  seat_wind: str | None = None, round_wind: str = "E",
+                  dealer: int | None = None, dora: str = "", ura: str = "", honba: int = 0,
+                  riichi_sticks: int = 0, kita: int = 0, winner: int | None = None,
+                  from_who: int | None = None, pao_seat: int | None = None, rules: Any = None,
+                  timeout: float | None = None, **situation: bool) -> Any:
+        """The ScoreResponse message itself (the arguments of :meth:`score`)."""
         unknown = set(situation) - set(wire.SITUATION_FLAGS)
         if unknown:
             raise TypeError(f"unknown situation flag(s): {', '.join(sorted(unknown))}")
@@ -632,7 +749,17 @@ class Client:
                    source: str | os.PathLike[str] | bytes | Iterable[str], field: str,
                    dtype: Any,
                    timeout: float | None) -> np.ndarray:
-        """Stream text hands (one per line) through ``rpc``; the server parses them."""
+        """Stream text hands (one per line) through ``rpc``; the server parses them. Bad
+        lines raise BatchError."""
+        out, errors = self._text_rows(rpc, make_request, source, field, dtype, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
+    def _text_rows(self, rpc: str, make_request: Callable[[], Any],
+                   source: str | os.PathLike[str] | bytes | Iterable[str], field: str,
+                   dtype: Any, timeout: float | None
+                   ) -> tuple[np.ndarray, dict[int, InvalidHandError]]:
+        """The answer column of every line and the bad lines' errors."""
         if isinstance(source, bytes):
             lines = source.decode("utf-8").split("\n")
         elif isinstance(source, (str, os.PathLike)):
@@ -656,18 +783,28 @@ class Client:
         def collect(a: int, b: int, r: Any) -> None:
             out[a:b] = np.frombuffer(getattr(r, field), dtype=dtype)
 
-        errors = self._run_streams(rpc, requests, bounds, collect, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        return out, self._run_streams(rpc, requests, bounds, collect, timeout)
 
     def shanten_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                     rules: Any = None, timeout: float | None = None) -> np.ndarray:
-        """Shanten (int8) of text hands, one closed hand per line: a path, bytes, or an
-        iterable of lines. Bad lines are reported by line index (0-based) in a BatchError.
-        ``rules`` as for ``shanten``."""
-        return self._text_bulk("StreamShanten",
-                               lambda: self._pb.StreamShantenRequest(**_rules_field(rules)),
-                               source, "shanten", np.int8, timeout)
+                     rules: Any = None, timeout: float | None = None) -> BatchResult:
+        """Shanten of text hands, one closed hand per line (a path, bytes, or an iterable of
+        lines), as ``mjcore.batch.shanten_text`` gives it: a BatchResult with ``.shanten``
+        (int8), the per-row ``status`` and the bad lines in ``errors()`` by line index
+        (0-based; the server's messages). ``rules`` as for ``shanten``."""
+        from .batch import BatchResult
+        from .status import code_of
+
+        out, errors = self._text_rows(
+            "StreamShanten", lambda: self._pb.StreamShantenRequest(**_rules_field(rules)),
+            source, "shanten", np.int8, timeout)
+        status = np.zeros(len(out), dtype=np.int8)
+        messages: dict[int, str] = {}
+        for i, err in errors.items():
+            status[i] = code_of(err.reason)
+            messages[i] = str(err).split(": ", 1)[-1] if str(err).startswith("row ") \
+                else str(err)
+        return BatchResult(status, {"shanten": out},
+                           row_detail=lambda row, _code: messages.get(row))
 
     def waits_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
                    rules: Any = None, timeout: float | None = None) -> np.ndarray:

@@ -7,10 +7,10 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Self
 
 from .errors import BatchError, InvalidHandError
-from .status import status_error
+from .status import BAD_COUNT, BAD_TOTAL, BY_CODE, reason_of, status_error
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     import numpy as np  # not at run time: `import mjcore` does not load numpy
 
@@ -25,6 +25,9 @@ class RowResults:
     status: np.ndarray
     # the character in the input text where each row went wrong (-1 unknown), or None
     error_positions: np.ndarray | None = None
+    # what a bad row's own input says went wrong, as (row, status) -> "a fifth 1m" (None when
+    # it cannot tell); the status's general message stands in otherwise
+    row_detail: Callable[[int, int], str | None] | None = None
 
     def __len__(self) -> int:
         return int(self.status.shape[0])
@@ -49,8 +52,14 @@ class RowResults:
             pos = None
             if positions is not None and positions[i] >= 0:
                 pos = int(positions[i])
-            out[offset + i] = status_error(int(self.status[i]), f"row {i}", index=i,
-                                           position=pos)
+            code = int(self.status[i])
+            detail = self.row_detail(i, code) if self.row_detail is not None else None
+            if detail:
+                where = "" if pos is None else f" (at character {pos})"
+                out[offset + i] = InvalidHandError(f"row {i}: {detail}{where}",
+                                                   reason=reason_of(code), index=i, position=pos)
+            else:
+                out[offset + i] = status_error(code, f"row {i}", index=i, position=pos)
         return out
 
     def raise_for_errors(self) -> Self:
@@ -60,6 +69,60 @@ class RowResults:
         if errs:
             raise BatchError(errs, partial=self)
         return self
+
+
+# the parser's reasons for what the kernels call too_many_copies
+_COPIES_REASONS = (reason_of(BAD_COUNT), "too_many_red", "bad_red")
+
+
+def _held(n_tiles: int, n_melds: int) -> str:
+    melds = f" with {n_melds} called meld(s)" if n_melds else ""
+    return f"{BY_CODE[BAD_TOTAL].message}: the row holds {n_tiles}{melds}"
+
+
+def counts_detail(counts: np.ndarray, n_melds: np.ndarray | None = None
+                  ) -> Callable[[int, int], str | None]:
+    """``row_detail`` of a batch of (N, 34) counts (and melds per row): the kind a
+    too_many_copies row holds more than 4 of, the tiles of a wrong_tile_count row."""
+    from .tiles import TILE_NAMES
+
+    def detail(row: int, code: int) -> str | None:
+        if code == BAD_TOTAL:
+            return _held(int(counts[row].sum()), 0 if n_melds is None else int(n_melds[row]))
+        if code != BAD_COUNT:
+            return None
+        for kind, n in enumerate(counts[row].tolist()):
+            if n > 4:
+                return f"a fifth {TILE_NAMES[kind]}" if n == 5 else \
+                    f"{n} copies of {TILE_NAMES[kind]} (at most 4)"
+        return None
+
+    return detail
+
+
+def lines_detail(data: bytes) -> Callable[[int, int], str | None]:
+    """``row_detail`` of a batch of text lines: the parser's words for a too_many_copies line
+    (the tile, or the red fives), the tiles of a wrong_tile_count line."""
+    lines: list[bytes] = []
+
+    def detail(row: int, code: int) -> str | None:
+        from .hand import Hand
+
+        if not lines:
+            lines.extend(data.split(b"\n"))
+        if row >= len(lines):
+            return None
+        text = lines[row].decode("utf-8", errors="replace").rstrip("\r")
+        try:
+            hand = Hand.parse(text)
+        except InvalidHandError as err:
+            if code == BAD_COUNT and err.reason in _COPIES_REASONS:
+                message = str(err).removeprefix(f"hand '{text}': ")
+                return message.rsplit(" at position ", 1)[0]
+            return None
+        return _held(hand.n_closed, len(hand.melds)) if code == BAD_TOTAL else None
+
+    return detail
 
 
 class Shanten(int):

@@ -97,6 +97,16 @@ def reason_of(code: int) -> str:
     return UNKNOWN_REASON if known is None else known.reason
 
 
+_BY_REASON: Final[dict[str, int]] = {s.reason: s.code for s in STATUSES}
+# the code of a bad row whose reason no status names
+UNKNOWN_CODE: Final = -128
+
+
+def code_of(reason: str) -> int:
+    """The status code of a reason (``UNKNOWN_CODE`` for a reason not in the table)."""
+    return _BY_REASON.get(reason, UNKNOWN_CODE)
+
+
 def status_error(code: int, subject: str, *, index: int | None = None,
                  position: int | None = None, detail: str | None = None,
                  text: str | None = None) -> InvalidHandError:
@@ -128,5 +138,5 @@ def library_reason(wire: str) -> str:
     return (wire or UNKNOWN_REASON).lower()
 
 
-__all__ = ["BY_CODE", "STATUSES", "Status", "library_reason", "reason_of", "status_error",
-           "wire_reason"]
+__all__ = ["BY_CODE", "STATUSES", "UNKNOWN_CODE", "Status", "code_of", "library_reason",
+           "reason_of", "status_error", "wire_reason"]

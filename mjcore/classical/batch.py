@@ -31,7 +31,7 @@ import numpy as np
 from .._core import classical_scoring as _k
 from ..batch import BatchResult, _threads
 from ..errors import InvalidHandError
-from ..status import BAD_MELDS, reason_of
+from ..status import BAD_COUNT, BAD_MELDS, reason_of
 from .rules import ClassicalRules
 from .scoring import CLAIMS, WIN_FLAGS, Deal
 
@@ -115,7 +115,37 @@ def score_deals(counts: Any, melds: Any, n_melds: Any, bonus: Any, info: Any,
     _k.score_deals(c8, melds8, n8, bonus8, info16, dead64, rules.scoring_params, out["score"],
                    out["points"], out["doubles"], limit_hand, out["net"], status,
                    n_threads=_threads(n_threads))
-    return BatchResult(status=status, values={**out, "limit_hand": limit_hand})
+    return BatchResult(status=status, values={**out, "limit_hand": limit_hand},
+                       row_detail=_copies_detail(c8, melds8, n8, bonus8))
+
+
+def _copies_detail(counts: np.ndarray, melds: np.ndarray, n_melds: np.ndarray,
+                   bonus: np.ndarray) -> Any:
+    """``row_detail`` of a deal batch: the kind the four hands hold more than 4 of (sets
+    counted), or the bonus tile two seats hold."""
+    from ..tiles import TILE_NAMES
+
+    def detail(row: int, code: int) -> str | None:
+        if code != BAD_COUNT:
+            return None
+        total = counts[row].sum(axis=0).astype(np.int64)
+        for seat in range(4):
+            for kind, first in melds[row, seat, :min(int(n_melds[row, seat]), 4)].tolist():
+                tiles = [first, first + 1, first + 2] if kind == 0 else \
+                    [first] * (4 if kind >= 2 else 3)
+                if kind <= 4 and max(tiles) < 34:
+                    np.add.at(total, tiles, 1)      # (a pung's kind three times)
+        for kind, n in enumerate(total.tolist()):
+            if n > 4:
+                what = "a fifth " if n == 5 else f"{n} copies of "
+                return f"{what}{TILE_NAMES[kind]} in the four hands (sets counted; at most 4)"
+        for b in range(8):
+            seats = [s for s in range(4) if int(bonus[row, s]) >> b & 1]
+            if len(seats) > 1:
+                return (f"bonus tile {b + 1}f held by " + " and ".join("ESWN"[s] for s in seats))
+        return None
+
+    return detail
 
 
 __all__ = ["pack_deals", "score_deals"]

@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from . import CLIENT_MODULES, main, need_extra, server_address
+from . import client_options, connect_client, main
 
 PROGRESS_MIN_LINES = 1000
 MAX_LINE_CHARS = 4096  # a hand with melds and bonus tiles is under 100
@@ -223,15 +223,7 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
-@click.option("--token-file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="With --server: a file whose first line is the bearer token.")
-@click.option("--tls", is_flag=True, help="With --server: TLS with the system's CA roots.")
-@click.option("--ca", "ca_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="With --server: TLS, trusting this PEM CA certificate.")
-@click.option("--cert", "cert_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="With --server: this PEM client certificate (mutual TLS; needs --key).")
-@click.option("--key", "key_file", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="With --server: the PEM private key of --cert.")
+@client_options
 @click.option("--out", "out_dir", metavar="DIR", type=click.Path(file_okay=False),
               help="Table job: analyse SOURCE (a folder of Parquet parts from `mjcore "
                    "extract`, or a Parquet, CSV or text file) into Parquet parts in DIR.")
@@ -351,11 +343,10 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     client = None
     server_errors: tuple[type[Exception], ...] = ()      # errors of the server, not a hand
     if server:
-        server = server_address(server)
-        need_extra("client", "mjcore analyze --server", *CLIENT_MODULES)
+        client = connect_client(server, "mjcore analyze --server", token_file, tls, ca_file,
+                                cert_file, key_file)
         from ..client import ServiceError
 
-        client = _connect(server, token_file, tls, ca_file, cert_file, key_file)
         server_errors = (ServiceError,)
     elif token_file or tls or ca_file or cert_file or key_file:
         raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
@@ -458,33 +449,6 @@ def _draw_ev_chart(ev: Any, path: str, top: int = 5) -> None:
         raise click.ClickException(f"--ev-chart {path}: {e.strerror or e}") from None
     finally:
         plt.close(fig)
-
-
-def _connect(server: str, token_file: str | None, tls: bool, ca_file: str | None,
-             cert_file: str | None, key_file: str | None) -> Any:
-    """A checked client: one clear error, fast, when the server cannot be reached or refuses
-    the token (not one error per hand)."""
-    import os
-
-    from ..client import Client, ServiceError
-
-    if (cert_file is None) != (key_file is None):
-        raise click.UsageError("--cert and --key go together (mutual TLS)")
-    token = os.environ.get("MJCORE_TOKEN") or None
-    if token_file:
-        with open(token_file, encoding="utf-8") as f:
-            token = f.readline().strip() or None
-        if token is None:
-            raise click.BadParameter(f"{token_file!r}: the first line is empty",
-                                     param_hint="--token-file")
-    client = Client(server, token=token, tls=tls, root_certificates=ca_file,
-                    client_cert=cert_file, client_key=key_file, retries=1)
-    try:
-        client.check()
-    except ServiceError as exc:
-        client.close()
-        raise click.ClickException(str(exc)) from None
-    return client
 
 
 def _report_error(src: _Source, err: Exception, reason: str, bar: Any) -> None:

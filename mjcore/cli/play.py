@@ -30,6 +30,10 @@ from . import JOBS, closing_agents, main, run_games, table_agents
               help="Rule preset: tenhou, ema or wrc (riichi); tenhou_sanma (three-player "
                    "riichi, three agents); classical or bradfield (Chinese classical: agents "
                    "random, efficiency, json:COMMAND; JSON-lines records).")
+@click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
+              help="Classical: change an option of the preset (ClassicalRules), e.g. --set "
+                   "agreed_hands=8, --set wall_profile=seed001, --set dead_wall=none, "
+                   "--set last_discard_claims=any (repeatable); records keep the options.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write one record per game into this directory.")
 @click.option("--format", "fmt", type=click.Choice(["mjai", "tenhou6", "both"]), default="mjai",
@@ -40,15 +44,25 @@ from . import JOBS, closing_agents, main, run_games, table_agents
 @click.option("--jobs", "-j", default=1, show_default=True, type=JOBS,
               help="Worker processes.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
-def play_cmd(games: int, seed: int, agents: str | None, preset: str, out_dir: str | None, fmt: str,
-             check_invariants: bool, jobs: int, progress: bool) -> None:
+def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: tuple[str, ...],
+             out_dir: str | None, fmt: str, check_invariants: bool, jobs: int,
+             progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
     if preset in ("classical", "bradfield"):
+        from ..classical.cli import _rules as classical_rules
         from ..classical.engine.cli import play_classical
+        from ..errors import InvalidRuleError
 
+        try:
+            rules = classical_rules(preset, rule_set)
+        except InvalidRuleError as e:
+            raise click.BadParameter(str(e), param_hint="--set") from None
         play_classical(games, seed, agents or default_agents(4), preset, out_dir,
-                       check_invariants, jobs, progress)
+                       check_invariants, jobs, progress, rules=rules)
         return
+    if rule_set:
+        raise click.UsageError("--set changes a classical rule option; give --rules classical "
+                               "or bradfield")
     from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 

@@ -2,10 +2,15 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import CLIENT_MODULES, fail, main, need_extra, server_address
+from . import client_options, connect_client, fail, main
+
+if TYPE_CHECKING:
+    from ..errors import MjcoreError
+    from ..riichi.scoring import Terms
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
           "tenhou", "chiihou", "renhou")
@@ -85,6 +90,64 @@ def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-unt
 _SEATS = "ESWN"
 
 
+def _cli_terms() -> Terms:
+    from ..riichi.scoring import Terms
+
+    class CliTerms(Terms):
+        """The messages of `mjcore score` name its options."""
+
+        def flag(self, name: str) -> str:
+            return "--" + name.replace("_", "-")
+
+        def ron(self) -> str:
+            return "--ron (the default)"
+
+        def seat(self, wind: str) -> str:
+            return f"--seat {wind}"
+
+        def win(self, tile: str) -> str:
+            return f"--win {tile}"
+
+        def kita(self, n: int) -> str:
+            return f"--kita {n}"
+
+    return CliTerms()
+
+
+def _check_seats(tsumo: bool, from_rel: int | None, pao: int | None, rules: str) -> None:
+    """--from and --pao as the chosen rules number the seats, and no discarder on a tsumo."""
+    from ..errors import InvalidHandError
+
+    if tsumo and from_rel is not None:
+        raise InvalidHandError(f"--from {from_rel} with --tsumo: a tsumo has no discarder "
+                               "(--from is for a ron)", reason="bad_seats")
+    if len(_seat_names(rules)) == 3:
+        for option, value in (("--from", from_rel), ("--pao", pao)):
+            if value == 3:
+                raise InvalidHandError(
+                    f"{option} 3: three players ({rules}) number the others 1 (shimocha) and "
+                    "2 (kamicha)", reason="bad_seats")
+
+
+def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita: int,
+               rules: str, flags: dict[str, bool]) -> MjcoreError:
+    """``e`` reworded in the options' terms when it is a situation, tile count or winning
+    tile the library can pin down; otherwise ``e``."""
+    from ..errors import InvalidHandError
+    from ..riichi import scoring
+    from ..status import BAD_SITUATION, BAD_TILE, BAD_TOTAL
+
+    code = {"bad_situation": BAD_SITUATION, "wrong_tile_count": BAD_TOTAL,
+            "bad_tile": BAD_TILE}.get(getattr(e, "reason", ""))
+    if code is None or not isinstance(e, InvalidHandError):
+        return e
+    why = scoring.explain(code, text, win, terms=_cli_terms(), tsumo=tsumo, kita=kita,
+                          seat_wind=scoring._seat_wind_of(seat, None, None,
+                                                          len(_seat_names(rules))),
+                          **{k: flags[k] for k in _FLAGS})
+    return InvalidHandError(f"hand {text}: {why}", reason=e.reason, text=text) if why else e
+
+
 @main.command("score")
 @click.argument("hand", nargs=-1)
 @click.option("--win", "win", help="Winning tile, e.g. 5p (part of HAND).")
@@ -143,6 +206,7 @@ _SEATS = "ESWN"
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Score on a `mjcore serve` server. [env MJCORE_SERVER; the token, if any, "
                    "from MJCORE_TOKEN]")
+@client_options
 def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
                   pao: int | None, honba: int, sticks: int, kita: int, rules: str,
@@ -150,7 +214,9 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                   other_south: str | None, other_west: str | None, other_north: str | None,
                   discarder: str | None, won: tuple[str, ...], claim: str, cannon: str | None,
                   visible: str, rule_set: tuple[str, ...], histories: tuple[str, ...],
-                  allow_file: str | None, **flags: bool) -> None:
+                  allow_file: str | None, token_file: str | None, tls: bool,
+                  ca_file: str | None, cert_file: str | None, key_file: str | None,
+                  **flags: bool) -> None:
     """Score a winning hand. Riichi: yaku, fu breakdown, limit, points and payments.
     Chinese classical (--rules classical|bradfield): all four hands item by item and the
     settlement; or, with --history, every hand of Bradfield's histories against its records.
@@ -172,10 +238,18 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")
     text = " ".join(hand)
+    try:
+        _check_seats(tsumo, from_rel, pao, rules)
+    except MjcoreError as e:
+        fail(as_json, text, e)
+    client_files = {"token_file": token_file, "tls": tls, "ca_file": ca_file,
+                    "cert_file": cert_file, "key_file": key_file}
     if server:
-        _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
-                      sticks, kita, rules, as_json, flags)
+        _score_remote(server, client_files, text, win, tsumo, dora, ura, seat, round_,
+                      from_rel, pao, honba, sticks, kita, rules, as_json, flags)
         return
+    if token_file or tls or ca_file or cert_file or key_file:
+        raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
@@ -183,56 +257,36 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
                     from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
-        fail(as_json, text, e)
+        fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
+    _print(text, win, tsumo, res, as_json)
+
+
+def _score_remote(server: str, client_files: dict[str, Any], text: str, win: str,
+                  tsumo: bool, dora: tuple[str, ...], ura: tuple[str, ...], seat: str,
+                  round_: str, from_rel: int | None, pao: int | None, honba: int, sticks: int,
+                  kita: int, rules: str, as_json: bool, flags: dict[str, bool]) -> None:
+    """The same command answered by a `mjcore serve` server, printed as the local one."""
+    client = connect_client(server, "mjcore score --server", **client_files)
+    from ..client import ServiceError
+    from ..errors import MjcoreError
+
+    try:
+        res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
+                           dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
+                           honba=honba, riichi_sticks=sticks, kita=kita, from_who=from_rel,
+                           pao_seat=pao, rules=rules, **{k: flags[k] for k in _FLAGS})
+    except ServiceError as e:       # the server, not the hand
+        raise click.ClickException(str(e)) from None
+    except MjcoreError as e:
+        fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
+    finally:
+        client.close()
+    _print(text, win, tsumo, res, as_json)
+
+
+def _print(text: str, win: str, tsumo: bool, res: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **res.to_dict()},
                               ensure_ascii=False))
     else:
         click.echo(render(text, win, tsumo, res))
-
-
-def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str, ...],
-                  ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
-                  pao: int | None, honba: int, sticks: int, kita: int, rules: str,
-                  as_json: bool, flags: dict[str, bool]) -> None:
-    """The same command answered by the gRPC service (seats relative to the winner)."""
-    import os
-
-    server = server_address(server)
-    need_extra("client", "mjcore score --server", *CLIENT_MODULES)
-
-    from google.protobuf.json_format import MessageToDict
-
-    from ..client import Client
-    from ..errors import MjcoreError
-
-    try:
-        with Client(server, token=os.environ.get("MJCORE_TOKEN") or None) as client:
-            res = client.score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
-                               dora="".join(_tiles(dora)), ura="".join(_tiles(ura, "--ura")),
-                               honba=honba, riichi_sticks=sticks, kita=kita,
-                               from_who=from_rel, pao_seat=pao, rules=rules,
-                               **{k: flags[k] for k in _FLAGS})
-    except MjcoreError as e:
-        fail(as_json, text, e)
-    data = MessageToDict(res, preserving_proto_field_name=True)
-    if as_json:
-        click.echo(json.dumps({"input": text, "win": win, "tsumo": tsumo, **data},
-                              ensure_ascii=False))
-        return
-    lines = [f"hand   {text}   win {win} ({'tsumo' if tsumo else 'ron'})   [server {server}]"]
-    if not res.win:
-        lines.append("no win: no yaku")
-    else:
-        for y in res.yaku:
-            lines.append(f"  {y.name:<24} {y.han:>2} han  (tenhou id {y.tenhou_id})")
-        lines.append(f"dora {res.dora_count}   ura {res.ura_dora_count}   "
-                     f"aka {res.red_dora_count}")
-        lines.append(f"fu     {res.fu}")
-        limit = f" {res.limit_name}" if res.limit_name else ""
-        lines.append(f"value  {res.han} han {res.fu} fu{limit}: {res.points} points "
-                     f"(basic {res.basic_points})")
-        seats = _seat_names(rules)
-        lines.append("deltas " + "  ".join(f"{seats[i]} {d:+d}"
-                                           for i, d in enumerate(res.deltas[:len(seats)])))
-    click.echo("\n".join(lines))

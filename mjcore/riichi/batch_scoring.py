@@ -35,7 +35,7 @@ from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from .._core.scoring import MAX_INDICATOR_COUNT
 from ..errors import InvalidHandError
 from ..melds import TENHOU_KIND
-from ..results import RowResults
+from ..results import RowResults, counts_detail
 from .rules import DEFAULT_RULES, RuleSet
 
 
@@ -141,7 +141,9 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
         _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads),
         _arr(kita, n, (), np.uint8, 0, "kita"))
-    return BatchScores(out)
+    result = BatchScores(out)
+    result.row_detail = counts_detail(c)
+    return result
 
 
 def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],

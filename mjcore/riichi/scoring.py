@@ -27,8 +27,16 @@ from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind
 from ..errors import InvalidHandError
 from ..hand import Hand
-from ..status import BAD_SEATS, BAD_TILE, NOT_IN_SANMA, reason_of, status_error
-from ..tiles import parse_kinds
+from ..status import (
+    BAD_SEATS,
+    BAD_SITUATION,
+    BAD_TILE,
+    BAD_TOTAL,
+    NOT_IN_SANMA,
+    reason_of,
+    status_error,
+)
+from ..tiles import parse_kinds, tile_name
 from .names import LIMIT_NAMES, YAKU_NAMES
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -140,6 +148,9 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
                                reason=_BAD_SEATS)
     rw = _wind(round_wind, "round wind")
     if tsumo:
+        if from_who is not None and rel(from_who, "from_who") != 0:
+            raise InvalidHandError(f"from_who {from_who!r} with tsumo=True: a tsumo has no "
+                                   "discarder (from_who is for a ron)", reason=_BAD_SEATS)
         from_rel = 0
     elif from_who is None:
         from_rel = players - 1
@@ -182,6 +193,91 @@ def _sanma_detail(hand: Any, dora: Any, ura: Any) -> str:
     except (InvalidHandError, TypeError, ValueError):
         pass
     return ""
+
+
+_FLAG_ORDER = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
+               "tenhou", "chiihou", "renhou")
+
+
+class Terms:
+    """How a message names the arguments: the API's keywords (``riichi=True``); the CLI
+    overrides these with its options (``--riichi``)."""
+
+    def flag(self, name: str) -> str:
+        """A situation flag (or ``tsumo``) that is set."""
+        return f"{name}=True"
+
+    def ron(self) -> str:
+        """A win by ron."""
+        return "tsumo=False"
+
+    def seat(self, wind: str) -> str:
+        """The winner's seat wind (E, S, W, N)."""
+        return f"seat wind {wind}"
+
+    def win(self, tile: str) -> str:
+        """The winning tile."""
+        return f"the winning tile {tile}"
+
+    def kita(self, n: int) -> str:
+        """The norths set aside."""
+        return f"kita={n}"
+
+
+def explain(code: int, hand: Any, win_tile: int | str, *, terms: Terms | None = None,
+            tsumo: bool = False, seat_wind: int = 0, kita: int = 0,
+            **flags: bool) -> str | None:
+    """The one broken condition behind a scoring status ``code`` (bad_situation,
+    wrong_tile_count or a winning tile not in the hand), with the value found; None when it
+    cannot be told (the status's own message stands). ``seat_wind`` 0-3 (0 the dealer)."""
+    t = terms or Terms()
+    try:
+        h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+        win = _win_kind(win_tile)
+    except InvalidHandError:
+        return None
+    n_melds = len(h.melds)
+    if code == BAD_TOTAL:
+        if not n_melds:
+            return (f"{h.n_closed} tiles, where a winning hand holds 14 (the winning tile "
+                    "included)")
+        return (f"{h.n_closed} closed tiles with {n_melds} called meld(s), where a winning hand "
+                f"holds {14 - 3 * n_melds} (14 less 3 per meld, the winning tile included)")
+    if code == BAD_TILE and not h.counts[win]:
+        where = "among the hand's closed tiles" if n_melds else "in the hand"
+        return (f"{t.win(tile_name(win))} is not {where} (the hand must include the "
+                "winning tile)")
+    if code != BAD_SITUATION:
+        return None
+    on = [name for name in _FLAG_ORDER if flags.get(name)]
+    north = h.all_counts[30]
+    if kita and kita + north > 4:
+        return f"{t.kita(kita)} with {north} north(s) in the hand: 4 norths at most"
+    closed_only = [n for n in on if n in ("riichi", "double_riichi", "ippatsu", "tenhou",
+                                          "chiihou")]
+    if closed_only and not h.is_closed:
+        opened = next(m for m in h.melds if m.kind != 3)
+        return f"{t.flag(closed_only[0])} needs a closed hand (the hand calls {opened.format()})"
+    if "ippatsu" in on and not {"riichi", "double_riichi"} & set(on):
+        return (f"{t.flag('ippatsu')} needs {t.flag('riichi')} or {t.flag('double_riichi')} "
+                "(neither is set)")
+    for name in on:
+        if tsumo and name in ("chankan", "houtei", "renhou"):
+            return f"{t.flag(name)} is a win by ron, not with {t.flag('tsumo')}"
+        if not tsumo and name in ("rinshan", "haitei", "tenhou", "chiihou"):
+            return f"{t.flag(name)} is a win by tsumo, not with {t.ron()}"
+    for a, b in (("rinshan", "haitei"), ("chankan", "houtei")):
+        if a in on and b in on:
+            return f"{t.flag(a)} and {t.flag(b)} cannot both hold"
+    wind = "ESWN"[seat_wind % 4]
+    if "tenhou" in on and seat_wind != 0:
+        return f"{t.flag('tenhou')} needs the dealer ({t.seat(wind)})"
+    if "tenhou" in on and n_melds:
+        return f"{t.flag('tenhou')} needs a hand without kans (the hand has {n_melds})"
+    for name in ("chiihou", "renhou"):
+        if name in on and seat_wind == 0:
+            return f"{t.flag(name)} needs a non-dealer ({t.seat(wind)}, the dealer)"
+    return None
 
 
 def raise_for_status(res: ScoreResult, what: str) -> None:
@@ -254,8 +350,25 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
                          a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
     if res.status_code < 0:
         detail = _sanma_detail(hand, dora, ura) if res.status_code == NOT_IN_SANMA else ""
+        why = explain(res.status_code, hand, win_tile, tsumo=tsumo, kita=kita,
+                      seat_wind=_seat_wind_of(seat_wind, dealer, winner, players),
+                      riichi=riichi, double_riichi=double_riichi, ippatsu=ippatsu,
+                      rinshan=rinshan, chankan=chankan, haitei=haitei, houtei=houtei,
+                      tenhou=tenhou, chiihou=chiihou, renhou=renhou)
+        if why:
+            raise InvalidHandError(f"hand {hand}: {why}", reason=reason_of(res.status_code),
+                                   text=str(hand))
         raise_for_status(res, f"hand {hand}{detail}")
     return res
+
+
+def _seat_wind_of(seat_wind: Any, dealer: Any, winner: Any, players: int) -> int:
+    """The seat wind (0 dealer) that :func:`prepare` derives, for a message only."""
+    try:
+        return int(prepare("11z", "1z", seat_wind=seat_wind, dealer=dealer, winner=winner,
+                           players=players)["seat_wind"])
+    except InvalidHandError:
+        return 0
 
 
 def score_counts(counts: Any, win_tile: int, *, melds: Iterable[tuple[int, int, int, int]] = (),
@@ -276,7 +389,9 @@ __all__ = [
     "YAKU_NAMES",
     "FuEntry",
     "ScoreResult",
+    "Terms",
     "Yaku",
+    "explain",
     "prepare",
     "score",
     "score_counts",

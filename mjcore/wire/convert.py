@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
+from mjcore._core.scoring import FuEntry, Yaku
 from mjcore.classical.scoring import WIN_FLAGS, deal_dict, item_dict, payment_dict, player_dict
+from mjcore.decomposition import Decomposition, TileSet
 from mjcore.results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from mjcore.tiles import TILE_NAMES, parse_tile
 
@@ -176,6 +178,48 @@ def score_response(r: Any) -> sp.ScoreResponse:
         decomposition_index=r.decomposition_index, decomposition_count=r.n_decompositions)
 
 
+_FORM_NAMES = {number: name for name, number in _FORMS.items()}
+_SET_KIND_NAMES = {number: name for name, number in _SET_KINDS.items()}
+_WAIT_NAMES = {number: name for name, number in WAIT_SHAPES.items()}
+_FU_ITEM_NAMES = {number: name for name, number in FU_ITEM_KINDS.items()}
+_STATUS_NAMES = {number: name for name, number in SCORE_STATUS.items()}
+
+
+def decomposition_value(d: sp.Decomposition, win_kind: int) -> Decomposition:
+    """A Decomposition message as the library's ``Decomposition`` (seven pairs: the message
+    names no pair; the library's is the winning tile's)."""
+    return Decomposition(
+        _FORM_NAMES[d.form],
+        tuple(TileSet(_SET_KIND_NAMES[s.kind], s.first_kind, s.concealed, s.called)
+              for s in d.sets),
+        parse_tile(d.pair) if d.pair else win_kind, _WAIT_NAMES[d.wait],
+        d.win_set if d.HasField("win_set") else None)
+
+
+def score_values(r: sp.ScoreResponse, win_kind: int) -> dict[str, Any]:
+    """The fields of a ScoreResponse as the values ``mjcore.score``'s result holds (the
+    keyword arguments of ``mjcore.client.RemoteScoreResult`` but ``players``, ``winner``
+    and ``raw``); ``win_kind`` the request's winning tile."""
+    fu_items = []
+    for f in r.fu_items:
+        tile: int | str | None = None
+        if f.kind in (sp.FU_ITEM_KIND_SET, sp.FU_ITEM_KIND_PAIR):
+            tile = parse_tile(f.tile)
+        elif f.kind == sp.FU_ITEM_KIND_WAIT:
+            tile = _WAIT_NAMES[f.wait]
+        fu_items.append(FuEntry(_FU_ITEM_NAMES[f.kind], tile, f.fu))
+    return {
+        "status": _STATUS_NAMES[r.status], "han": r.han, "fu": r.fu,
+        "yaku": tuple(Yaku(y.tenhou_id, y.name, y.name_japanese, y.han) for y in r.yaku),
+        "dora": r.dora_count, "ura": r.ura_dora_count, "aka": r.red_dora_count,
+        "yakuman": r.yakuman_multiplier, "is_kazoe": r.kazoe, "limit": _LIMITS.index(r.limit),
+        "limit_name": r.limit_name, "basic": r.basic_points, "points": r.points,
+        "fu_items": tuple(fu_items), "deltas": tuple(r.deltas), "payments": tuple(r.payments),
+        "decomposition": decomposition_value(r.decomposition, win_kind),
+        "decomposition_index": r.decomposition_index,
+        "n_decompositions": r.decomposition_count}
+
+
 # -- classical deals --------------------------------------------------------------------------
 
 def deal_response(result: Any) -> sp.ScoreClassicalDealResponse:
@@ -214,5 +258,5 @@ def deal_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
 __all__ = ["CLAIMS", "CLAIM_OF_NAME", "CONDITIONS", "CONDITION_OF_NAME", "FU_ITEM_KINDS",
            "SCORE_STATUS", "SITUATION_FLAGS", "WAIT_SHAPES", "WIND_NAMES", "WIND_OF_NAME",
            "analysis_values", "deal_response", "deal_to_dict", "decomposition",
-           "option_to_proto", "preset_to_proto", "rule_selection", "score_response",
-           "shanten_info"]
+           "decomposition_value", "option_to_proto", "preset_to_proto", "rule_selection",
+           "score_response", "score_values", "shanten_info"]

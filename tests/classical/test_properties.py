@@ -122,3 +122,25 @@ def test_garbage_rows_never_crash_and_are_reported():
     assert bad.mean() > 0.9
     assert (result.score[bad] == 0).all() and (result.net[bad] == 0).all()
     assert len(result.errors()) == int(bad.sum())
+
+
+def test_bad_rows_name_the_tile_held_too_often():
+    from mjcore.classical.scoring import Deal, PlayerHand
+    from mjcore.tiles import parse_tile
+
+    east, south, west, north = (PlayerHand.parse(t) for t in (
+        "333z1357m246p pon:999s 5f", "777z234s678m11z pon:555p 2f", "1357m2468p1357s6z",
+        "222m1479p23689s4z"))
+    deal = Deal((east, south, west, north), 0, 1, parse_tile("4s"), frozenset({"self_drawn"}))
+    arrays = pack_deals([deal] * 4)
+    arrays["counts"][1, 2, [0, 2]] -= 1          # West: 1m 3m -> 2m 2m, beside North's 222m
+    arrays["counts"][1, 2, 1] += 2
+    arrays["counts"][2, 1, 13] += 2              # South: two 5p beside its pon of 5p
+    arrays["counts"][2, 1, 33] -= 2              # (two 7z fewer)
+    arrays["bonus"][3, 2] |= 1 << 4              # West holds East's 5f too
+    result = score_deals(**arrays, rules="classical", n_threads=1)
+    errors = {e.index: (e.reason, str(e)) for e in result.errors()}
+    assert errors == {
+        1: ("too_many_copies", "row 1: a fifth 2m in the four hands (sets counted; at most 4)"),
+        2: ("too_many_copies", "row 2: a fifth 5p in the four hands (sets counted; at most 4)"),
+        3: ("too_many_copies", "row 3: bonus tile 5f held by E and W")}

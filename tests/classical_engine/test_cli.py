@@ -28,6 +28,45 @@ def test_play_writes_records_that_replay(tmp_path: Path) -> None:
     assert "2 games (classical): 2 agree" in r.output
 
 
+def test_play_takes_the_classical_rule_options(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--rules", "classical", "--games", "2", "--out",
+                                  str(out), "--set", "agreed_hands=2", "--set",
+                                  "wall_profile=seed001", "--set", "last_discard_claims=any",
+                                  "--check-invariants", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    assert "2 games (classical, agreed_hands=2, wall_profile=seed001, " \
+           "last_discard_claims=any), 4 hands" in r.output
+    for f in out.glob("*.jsonl"):
+        first = json.loads(f.read_text().split("\n")[0])
+        assert first["rules"]["agreed_hands"] == 2
+        assert first["rules"]["wall_profile"] == "seed001"
+    r = CliRunner().invoke(main, ["replay", str(out), "--no-progress"])
+    assert r.exit_code == 0 and "2 agree" in r.output, r.output
+
+
+@pytest.mark.parametrize("setting,message", [
+    ("agreed_hands=-1", "agreed_hands=-1: expected >= 0"),
+    ("wall_profile=seed9", "wall_profile='seed9': expected one of 'seed003', 'seed001'"),
+    ("no_such_option=1", "unknown classical rule option(s): no_such_option"),
+    ("agreed_hands", "--set 'agreed_hands': expected OPTION=VALUE"),
+])
+def test_play_refuses_a_bad_classical_rule_option(setting: str, message: str) -> None:
+    r = CliRunner().invoke(main, ["play", "--rules", "bradfield", "--games", "1", "--set",
+                                  setting, "--no-progress"])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    errors = [line for line in r.stderr.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1 and errors[0].startswith("Error: Invalid value for --set: ")
+    assert errors[0].endswith(message), errors[0]
+    assert "games/s" not in r.output
+
+
+def test_play_set_is_for_the_classical_rules() -> None:
+    r = CliRunner().invoke(main, ["play", "--games", "1", "--set", "agreed_hands=1",
+                                  "--no-progress"])
+    assert r.exit_code == 2 and "--set changes a classical rule option" in r.stderr
+
+
 def test_replay_tells_a_broken_record(tmp_path: Path) -> None:
     out = tmp_path / "games"
     r = CliRunner().invoke(main, ["play", "--rules", "bradfield", "--games", "1", "--out",

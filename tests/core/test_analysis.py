@@ -225,6 +225,38 @@ def test_batch_bad_rows_are_reported_by_index_and_good_rows_kept():
     assert set(exc.value.errors) == {3, 6, 8} and exc.value.partial is r
 
 
+@pytest.mark.parametrize("fn,size", [(batch.shanten, 13), (batch.is_agari, 14),
+                                     (batch.waits, 13), (batch.ukeire, 14)])
+def test_batch_errors_name_the_tile_of_each_row(fn, size):
+    c = random_counts(4, size, seed=3)
+    c[1] = 0
+    c[1, 0], c[1, 9:9 + size - 5] = 5, 1         # a fifth 1m
+    c[2] = 0
+    c[2, 27], c[2, 9:9 + size - 6] = 6, 1        # six 1z
+    c[3, :] = 0                                   # no tiles
+    errs = {e.index: str(e) for e in fn(c).errors()}
+    assert errs[1] == "row 1: a fifth 1m"
+    assert errs[2] == "row 2: 6 copies of 1z (at most 4)"
+    assert errs[3].endswith("the row holds 0") and 0 not in errs
+
+
+def test_text_bulk_errors_name_the_tile_of_each_line():
+    r = batch.shanten_text(b"123m456p789s1122z\n11111m23p456s789s\n00m123p456s7899s\n123m\n")
+    errs = {e.index: (e.reason, str(e)) for e in r.errors()}
+    assert errs[1] == ("too_many_copies", "row 1: a fifth 1m (at character 5)")
+    assert errs[2][0] == "too_many_copies" and "red fives 0m" in errs[2][1]
+    assert errs[3] == ("wrong_tile_count", "row 3: wrong number of tiles for the called melds "
+                       "(13 or 14, less 3 per meld): the row holds 3")
+
+
+def test_batch_score_errors_name_the_tile():
+    from mjcore.riichi import batch_scoring
+
+    c = np.zeros((1, 34), dtype=np.uint8)
+    c[0, 0], c[0, 9:18] = 5, 1
+    assert str(batch_scoring.score(c, [0]).errors()[0]) == "row 0: a fifth 1m"
+
+
 @pytest.mark.parametrize("fn", [batch.shanten, batch.is_agari, batch.waits, batch.ukeire])
 def test_batch_entry_points_reject_bad_shapes_and_values(fn):
     with pytest.raises(InvalidHandError):

@@ -128,3 +128,35 @@ def test_a_malformed_server_address_is_named_malformed_not_unreachable():
             line = one_line_error(run(*args), "--server", f"{address!r} is not a server "
                                   "address", why)
             assert "unreachable" not in line
+
+
+def score_error(*args: str) -> str:
+    """The one `error: ...` line of a `mjcore score` that must fail (exit 1)."""
+    r = run("score", *args)
+    assert r.exit_code == 1 and r.stdout == "" and "Traceback" not in r.output, r.output
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    return lines[0]
+
+
+def test_score_names_the_broken_condition_in_the_options_terms():
+    hand = "123m456p789s11122z"
+    assert "13 tiles, where a winning hand holds 14" in score_error("123m456p789s1122z",
+                                                                    "--win", "2z")
+    line = score_error(hand, "--win", "2z", "--ippatsu")
+    assert "--ippatsu needs --riichi or --double-riichi (neither is set)" in line
+    assert "[bad_situation]" in line and "chiihou" not in line
+    assert "--win 3z is not in the hand" in score_error(hand, "--win", "3z")
+    assert "--haitei is a win by tsumo, not with --ron" in score_error(hand, "--win", "2z",
+                                                                      "--haitei")
+    assert "--tenhou needs the dealer (--seat W)" in score_error(
+        hand, "--win", "2z", "--tsumo", "--tenhou", "--seat", "W")
+
+
+def test_score_refuses_a_discarder_on_a_tsumo_and_a_fourth_seat_in_sanma():
+    line = score_error("123m456p789s11122z", "--win", "2z", "--from", "2", "--tsumo")
+    assert "--from 2 with --tsumo" in line and "[bad_seats]" in line
+    sanma = ("123p456p789s11z555z", "--win", "5z", "--rules", "tenhou_sanma")
+    line = score_error(*sanma, "--from", "3")
+    assert line.startswith("error: --from 3: three players") and "from_who" not in line
+    assert "--pao 3" in score_error(*sanma, "--from", "1", "--pao", "3")

@@ -1,5 +1,6 @@
-"""`mjcore analyze --server`: one clear error, fast, when the server cannot be reached or
-refuses the token; --token-file, --ca, --cert and --key reach a TLS server."""
+"""`mjcore analyze --server` and `mjcore score --server`: one clear error, fast, when the
+server cannot be reached or refuses the token; --token-file, --ca, --cert and --key reach a TLS
+server; the answer prints as the local command's."""
 from __future__ import annotations
 
 import json
@@ -89,6 +90,56 @@ def test_tls_options_need_server_and_cert_needs_key(certs):  # noqa: F811
     assert r.exit_code == 2 and "go with --server" in r.stderr
     r = run("--server", "127.0.0.1:1", "--cert", str(certs["client"]), HANDS[0])
     assert r.exit_code == 2 and "--cert and --key go together" in r.stderr
+
+
+def score(*args: str, env: dict[str, str] | None = None):
+    return CliRunner(env={"MJCORE_TOKEN": "", "MJCORE_SERVER": "", **(env or {})}).invoke(
+        main, ["score", *args])
+
+
+SCORED = [("123m456p789s11122z", "--win", "2z", "--tsumo", "--riichi", "--dora", "1z"),
+          ("123m45699p234789s", "--win", "4s", "--from", "2", "--honba", "1"),
+          ("1122334455667z7z", "--win", "7z"),
+          ("123p456p789s11z555z", "--win", "5z", "--tsumo", "--kita", "2", "--rules",
+           "tenhou_sanma")]
+
+
+def test_score_server_nothing_listening_is_one_error():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = score(*SCORED[0], "--server", f"127.0.0.1:{port}")
+    one_error(r, f"server 127.0.0.1:{port} is unreachable")
+    assert "StatusCode" not in r.output and "_InactiveRpcError" not in r.output
+
+
+def test_score_server_prints_what_the_local_score_prints(token_server, tmp_path):
+    token = tmp_path / "token.txt"
+    token.write_text(TOKEN + "\n")
+    server = ("--server", f"127.0.0.1:{token_server}", "--token-file", str(token))
+    for args in SCORED:
+        local, remote = score(*args), score(*args, *server)
+        assert local.exit_code == remote.exit_code == 0, remote.output
+        assert remote.stdout == local.stdout and "fu     " in local.stdout
+        assert "pay    " in local.stdout and "reading " in local.stdout
+        local, remote = score(*args, "--json"), score(*args, "--json", *server)
+        assert json.loads(remote.stdout) == json.loads(local.stdout)
+    one_error(score(*SCORED[0], "--server", f"127.0.0.1:{token_server}"), "refused the token")
+    bad = score("123m456p789s11122z", "--win", "2z", "--ippatsu", *server)
+    assert bad.exit_code == 1 and bad.stderr.strip() == (
+        "error: hand 123m456p789s11122z: --ippatsu needs --riichi or --double-riichi "
+        "(neither is set) [bad_situation]")
+
+
+def test_score_server_over_mutual_tls(mtls_token_server, certs, tmp_path):  # noqa: F811
+    token = tmp_path / "token.txt"
+    token.write_text(TOKEN + "\n")
+    ok = score(*SCORED[0], "--server", f"localhost:{mtls_token_server}", "--ca",
+               str(certs["ca"]), "--cert", str(certs["client"]), "--key",
+               str(certs["client.key"]), "--token-file", str(token))
+    assert ok.exit_code == 0 and ok.stdout == score(*SCORED[0]).stdout, ok.output
+    r = score(*SCORED[0], "--ca", str(certs["ca"]))
+    assert r.exit_code == 2 and "go with --server" in r.stderr
 
 
 def _serve(*args: str):

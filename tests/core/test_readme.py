@@ -5,6 +5,8 @@ Shell commands are run as pasted, from a scratch copy of the checkout (links to 
 so `games/` and the like land in the scratch folder), with one exception each for what cannot
 run inside a test:
 - `make TARGET` is checked with `make -n` (the test suite is what `make check` runs);
+- `. .venv/bin/activate` is checked to name this virtualenv's activate script, and
+  `.venv/bin/mjcore` its console script (then run like `mjcore`, from this checkout);
 - `python benchmarks/...` runs for minutes: the script's --help must list every flag used;
 - `mjcore play` with more than 1000 games: its command line is parsed and validated, not run;
 - `mjcore serve ...` runs until it prints "listening on", then the README's `--server` commands
@@ -28,7 +30,8 @@ from tests.service.conftest import certs  # noqa: F401  (files for the TLS `serv
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SERVICE_README = ROOT / "service" / "README.md"
-PROGRAMS = ("mjcore", "python", "make")
+VENV_MJCORE = ".venv/bin/mjcore"
+PROGRAMS = ("mjcore", "python", "make", ".", "source", VENV_MJCORE)
 
 
 def test_readme_python_example_runs():
@@ -83,6 +86,27 @@ def all_commands() -> list[list[str]]:
     return [c for block in all_blocks() for c in block]
 
 
+def test_the_readme_says_how_to_call_mjcore_before_its_first_command():
+    """`make demo` installs `mjcore` in .venv, not on PATH: before the first bare `mjcore`
+    command the README says to activate the virtualenv or to call .venv/bin/mjcore."""
+    text = README.read_text()
+    starts = [block.start(1) + line.start()
+              for block in re.finditer(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+              for line in re.finditer(r"^mjcore ", block.group(1), flags=re.MULTILINE)]
+    before = text[:min(starts)]
+    assert ". .venv/bin/activate" in before and VENV_MJCORE in before
+    assert "python3 -m venv .venv" in (ROOT / "Makefile").read_text()
+
+
+def test_the_readme_lists_every_extra():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", README.read_text(), flags=re.MULTILINE))
+    assert set(extras) <= set(rows), set(extras) - set(rows)
+
+
 def test_no_synopsis_inside_copy_paste_blocks():
     for args in all_commands():
         assert not any(a.startswith("[") or a.endswith("]") or a == "..." for a in args), args
@@ -126,8 +150,18 @@ def _split_env(args: list[str]) -> tuple[dict[str, str], list[str]]:
     return env, args[len(env):]
 
 
+def _venv_bin(name: str) -> Path | None:
+    """``name`` in the bin folder of the virtualenv running the tests (None outside one)."""
+    return Path(sys.prefix) / "bin" / name if sys.prefix != sys.base_prefix else None
+
+
 def _argv(args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "mjcore.cli", *args[1:]] if args[0] == "mjcore" else args
+    if args[0] == VENV_MJCORE:
+        script = _venv_bin("mjcore")
+        assert script is None or script.is_file(), script     # what `pip install` made
+    if args[0] in ("mjcore", VENV_MJCORE):
+        return [sys.executable, "-m", "mjcore.cli", *args[1:]]
+    return args
 
 
 def _run(args: list[str], cwd: Path, token: str = "") -> None:
@@ -138,6 +172,11 @@ def _run(args: list[str], cwd: Path, token: str = "") -> None:
     env, args = _split_env(args)
     if not args:
         return                                  # an environment setting shown on its own
+    if args[0] in (".", "source"):
+        assert args[1:] == [".venv/bin/activate"], args    # the Makefile's virtualenv
+        activate = _venv_bin("activate")
+        assert activate is None or activate.is_file(), activate
+        return
     if args[0] == "make":
         r = subprocess.run(["make", "-n", *args[1:]], cwd=ROOT, capture_output=True,
                            text=True, check=False)
@@ -153,7 +192,7 @@ def _run(args: list[str], cwd: Path, token: str = "") -> None:
     else:
         r = subprocess.run(_argv(args), cwd=cwd, capture_output=True, text=True, timeout=600,
                            check=False, env={**os.environ, **env, "MJCORE_TOKEN": token})
-        if args[0] == "mjcore":
+        if args[0] in ("mjcore", VENV_MJCORE):
             assert r.returncode == 0, (args, r.stdout[-2000:], r.stderr[-2000:])
         else:      # an outside tool (h2spec): it ran to its summary (known failures aside)
             assert r.returncode in (0, 1) and "tests" in r.stdout, (args, r.stdout[-2000:])

@@ -65,11 +65,7 @@ def test_score_server_passes_kita_and_agrees_with_local(server_address, args):
     remote = score(*args, "--json", "--server", server_address)
     assert local.exit_code == 0 and remote.exit_code == 0, (local.output, remote.output)
     want, got = json.loads(local.output), json.loads(remote.output)
-    assert want["is_win"] and got["win"]
-    assert (got["han"], got["fu"], got["points"], got["basic_points"]) == (
-        want["han"], want["fu"], want["points"], want["basic"])
-    assert got["deltas"] == list(want["deltas"]) and got["payments"] == list(want["payments"])
-    assert got["dora_count"] == want["dora"]
+    assert want["is_win"] and got == want       # the same JSON as the local command
     kita = int(args[args.index("--kita") + 1])
     without = json.loads(score(*args[:args.index("--kita")], *args[args.index("--kita") + 2:],
                                "--json").output)
@@ -77,8 +73,8 @@ def test_score_server_passes_kita_and_agrees_with_local(server_address, args):
     # the text output: the same dora and deltas lines, three seats (no toimen)
     local_text = score(*args).output
     remote_text = score(*args, "--server", server_address).output
-    assert lines_starting(remote_text, "dora", "deltas") == \
-        lines_starting(local_text, "dora", "deltas")
+    assert remote_text == local_text
+    assert lines_starting(remote_text, "dora", "deltas")
     assert "kamicha" in remote_text and "toimen" not in remote_text
 
 

@@ -356,6 +356,36 @@ def test_invalid(hand, win, kw, reason):
     assert e.value.reason == reason
 
 
+@pytest.mark.parametrize("hand,win,kw,reason,message", [
+    ("123m456p789s1122z", "2z", {}, "wrong_tile_count",
+     "13 tiles, where a winning hand holds 14"),
+    ("123m456p789s11p pon:555z", "1p", {"riichi": True}, "bad_situation",
+     "riichi=True needs a closed hand (the hand calls pon:555z"),
+    ("123m456p789s11122z", "2z", {"ippatsu": True}, "bad_situation",
+     "ippatsu=True needs riichi=True or double_riichi=True (neither is set)"),
+    ("123m45699p234789s", "4s", {"haitei": True}, "bad_situation",
+     "haitei=True is a win by tsumo, not with tsumo=False"),
+    ("123m45699p234789s", "4s", {"tsumo": True, "chankan": True}, "bad_situation",
+     "chankan=True is a win by ron, not with tsumo=True"),
+    ("123m45699p234789s", "4s", {"tsumo": True, "tenhou": True, "seat_wind": "S"},
+     "bad_situation", "tenhou=True needs the dealer (seat wind S)"),
+    ("123m45699p234789s", "4s", {"tsumo": True, "chiihou": True}, "bad_situation",
+     "chiihou=True needs a non-dealer (seat wind E, the dealer)"),
+    ("123m456p789s11122z", "3z", {}, "bad_tile", "the winning tile 3z is not in the hand"),
+    ("123m456p789s11122z", "2z", {"tsumo": True, "from_who": 2}, "bad_seats",
+     "from_who 2 with tsumo=True: a tsumo has no discarder"),
+])
+def test_invalid_names_the_one_broken_condition(hand, win, kw, reason, message):
+    with pytest.raises(InvalidHandError) as e:
+        score(hand, win, **kw)
+    assert e.value.reason == reason and message in str(e.value), str(e.value)
+    assert "contradictory" not in str(e.value) and "13 or 14" not in str(e.value)
+
+
+def test_a_tsumo_may_name_the_winner_as_from_who():
+    assert score("123m456p789s11122z", "2z", tsumo=True, winner=2, from_who=2).is_win
+
+
 # ---- presets ------------------------------------------------------------------------------
 
 def test_presets_and_options():

@@ -89,9 +89,43 @@ def test_text_lines(client: Client, tmp_path):
     path = tmp_path / "hands.txt"
     path.write_text("\n".join(lines * 700) + "\n")
     want = batch.shanten_text(path.read_bytes()).shanten
-    assert np.array_equal(client.shanten_text(path), want)
-    assert np.array_equal(client.shanten_text(lines), batch.shanten_text(
+    assert np.array_equal(client.shanten_text(path).shanten, want)
+    assert np.array_equal(client.shanten_text(lines).shanten, batch.shanten_text(
         ("\n".join(lines) + "\n").encode()).shanten)
+
+
+def test_shanten_text_has_the_shape_of_the_library(client: Client):
+    """Client.shanten_text answers as batch.shanten_text: a BatchResult whose bad rows are
+    in status and errors(), not an exception."""
+    data = b"123m456p789s1122z\n11111m23p456s789s\n12x3m456p789s11z\n123m\n19m19p19s1234567z\n"
+    want = batch.shanten_text(data)
+    got = client.shanten_text(data)
+    assert type(got) is type(want) and len(got) == len(want) == 5
+    assert np.array_equal(got.status, want.status) and np.array_equal(got.ok, want.ok)
+    assert np.array_equal(got.shanten[want.ok], want.shanten[want.ok])
+    assert [(e.index, e.reason, str(e)) for e in got.errors()] == [
+        (e.index, e.reason, str(e)) for e in want.errors()]
+    assert str(got.errors()[0]) == "row 1: a fifth 1m (at character 5)"
+    with pytest.raises(BatchError):
+        got.raise_for_errors()
+
+
+def test_score_has_the_shape_of_the_library(client: Client):
+    import mjcore
+
+    for hand, win, kw in (("123m456p789s11122z", "2z", {"tsumo": True, "riichi": True}),
+                          ("123m45699p234789s", "4s", {"from_who": 2, "honba": 1}),
+                          ("1122334455667z7z", "7z", {}),
+                          ("19m19p19s12345677z", "7z", {"tsumo": True}),
+                          ("123m456p789s55p chi:213s", "5p", {"seat_wind": "S"})):
+        want = mjcore.score(hand, win, **kw)
+        got = client.score(hand, win, **kw)
+        assert got.to_dict() == want.to_dict() and repr(got) == repr(want), hand
+        for name in ("status_code", "yaku", "yaku_mask", "yaku_han", "fu_items", "deltas",
+                     "payments", "players", "winner", "wait", "n_decompositions",
+                     "is_kazoe", "decomposition"):
+            assert getattr(got, name) == getattr(want, name), (hand, name)
+        assert got.raw.points == want.points            # the ScoreResponse itself
 
 
 def test_text_helpers_for_waits_and_agari(client: Client, tmp_path):

@@ -18,21 +18,19 @@ PRESETS = ("classical", "bradfield")
 
 # ---- play ------------------------------------------------------------------------------
 
-# one game of `play_classical`: (seed, agent names, preset, records folder, check invariants)
-_GameTask = tuple[int, list[str], str, str | None, bool]
+# one game of `play_classical`: (seed, agent names, rules, records folder, check invariants)
+_GameTask = tuple[int, list[str], Any, str | None, bool]
 
 
 def _one_game(task: _GameTask) -> dict[str, Any]:
     from ...cli import closing_agents
     from ...errors import MjcoreError
-    from ..rules import ClassicalRules
     from .agents import make_agent
     from .game import play_game
     from .invariants import check_game
     from .records import write_lines
 
-    game_seed, names, preset, out_dir, check = task
-    rules = ClassicalRules.preset(preset)
+    game_seed, names, rules, out_dir, check = task
     checked = 0
     try:
         if check:
@@ -62,17 +60,25 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
 
 
 def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str | None,
-                   check_invariants: bool, jobs: int, progress: bool) -> None:
+                   check_invariants: bool, jobs: int, progress: bool,
+                   rules: Any = None) -> None:
     """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
-    agent (players keep their agent; seating follows the rules' ``seating`` option)."""
+    agent (players keep their agent; seating follows the rules' ``seating`` option).
+    ``rules``: the ClassicalRules to play (default: the preset's)."""
     from ...cli import run_games, table_agents
+    from ..rules import ClassicalRules
     from .agents import make_agent
+
+    if rules is None:
+        rules = ClassicalRules.preset(preset)
+    changed = {k: v for k, v in rules.to_dict().items()
+               if ClassicalRules.preset(preset).to_dict().get(k) != v}
 
     names = table_agents(agents, 4, preset,
                          lambda n: _check_command(n) if n.startswith("json:") else make_agent(n))
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
-    tasks: list[_GameTask] = [(seed + i, names, preset, out_dir, check_invariants)
+    tasks: list[_GameTask] = [(seed + i, names, rules, out_dir, check_invariants)
                               for i in range(games)]
     start = time.perf_counter()
     cpu0 = time.process_time()
@@ -94,7 +100,8 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
     rate = f"{games / elapsed:.1f} games/s"
     if jobs == 1 and cpu > 0:
         rate += f", {games / cpu:.1f} games per CPU second"
-    click.echo(f"{games} games ({preset}), {hands} hands, {washouts} wash-outs in "
+    options = "".join(f", {k}={v}" for k, v in changed.items())
+    click.echo(f"{games} games ({preset}{options}), {hands} hands, {washouts} wash-outs in "
                f"{elapsed:.1f} s ({rate})")
     if check_invariants:
         checked = sum(r["checked"] for r in results)
