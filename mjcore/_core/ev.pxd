@@ -8,7 +8,11 @@ from .scoring cimport RulesC, MAX_INDICATORS
 cdef enum:
     EV_MAX_TURNS = 24       # t_max at most (mahjong-cpp's default is 18)
     EV_N_TILES = 37         # candidates: kinds 0..33, then red 5m 5p 5s as 34..36
-    EV_COLUMNS = 3          # tenpai probability, win probability, expected score
+    EV_COLUMNS = 5          # tenpai probability, win probability, expected score (one policy);
+                            # then the highest tenpai and win probability of any policy
+    EV_COMPATIBLE = 0       # EvRequest.model: mahjong-cpp's (rules/ev.md §3), number for number
+    EV_CONSISTENT = 1       # true probabilities (the discards go back into the wall of S, or S + 1
+                            # tiles for a 14-tile start) and the values of the best-score policy
 
 # One request: the hand, what is unseen, the scoring situation and the options.
 cdef struct EvRequest:
@@ -29,6 +33,7 @@ cdef struct EvRequest:
     u8 use_ura              # expected ura dora after riichi
     u8 shanten_down         # 向聴戻し: discards that raise the shanten
     u8 tegawari             # 手変わり: draws that keep it
+    u8 model                # EV_COMPATIBLE or EV_CONSISTENT
     i8 max_shanten          # hands above this are not searched (status ST_EV_SHANTEN)
     i64 max_nodes           # node budget (status ST_EV_NODES past it)
     double max_seconds      # time budget, 0 = none (status ST_EV_DEADLINE past it)

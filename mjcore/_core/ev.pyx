@@ -17,7 +17,8 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
-from .ev cimport EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS
+from .ev cimport (EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS,
+                  EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
 from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
                        fill_situation, score_hand, score_points_by_ura,
@@ -463,6 +464,206 @@ cdef inline double _max(double a, double b) noexcept nogil:
     return a if a > b else b
 
 
+cdef inline void _emit(const EvResult* out, double* values, const double* draw_cur,
+                       const i32* index, int T, int t, int stride) noexcept nogil:
+    """The candidates' five values at turn t."""
+    cdef int k, c
+    cdef const double* v
+    for k in range(out.n_cand):
+        if out.cand[k].evaluated:
+            v = draw_cur + stride * index[out.cand[k].node]
+            for c in range(EV_COLUMNS):
+                values[(k * EV_COLUMNS + c) * T + t - 1] = v[c]
+
+
+cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
+                         const Draw* plain, const i64* win_at, const Draw* win,
+                         const double* win_score, const i64* kids_at, const i32* kids,
+                         const u8* tenpai_node, const double* weight_sum,
+                         const i32* index) noexcept nogil:
+    """§3: each column maximised on its own, draws over S - t; the values four doubles a node
+    (tenpai, win, score, unused), the best-of columns equal to the first two."""
+    cdef const EvRequest* q = g.q
+    cdef double* draw_cur = <double*>malloc((nd + 1) * 8 * sizeof(double))
+    cdef double* draw_nxt = <double*>malloc((nd + 1) * 8 * sizeof(double))
+    cdef double* disc_nxt = <double*>malloc((nk + 1) * 8 * sizeof(double))
+    cdef double* tmp
+    cdef double* v
+    cdef double* p
+    cdef const double* base
+    cdef double den, sc, w, m0, m1, m2
+    cdef i64 a, e
+    cdef int t, T = q.t_max, st = ST_OK
+    if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
+        st = ST_EV_MEMORY
+    else:
+        for t in range(T, 0, -1):
+            # discard nodes at t + 1: the best of their draw nodes, column by column
+            if t < T:
+                for a in range(nk):
+                    base = draw_nxt + 8 * kids[kids_at[a]]
+                    m0 = base[0]
+                    m1 = base[1]
+                    m2 = base[2]
+                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
+                        base = draw_nxt + 8 * kids[e]
+                        m0 = _max(m0, base[0])
+                        m1 = _max(m1, base[1])
+                        m2 = _max(m2, base[2])
+                    v = disc_nxt + 8 * a
+                    v[0] = m0
+                    v[1] = m1
+                    v[2] = m2
+            # draw nodes at t: stay (weight S - t - W) or draw into a discard node
+            den = out.total_unseen - t
+            for a in range(nd):
+                v = draw_cur + 8 * a
+                base = draw_nxt + 8 * a
+                if t == T:
+                    v[0] = 1.0 if tenpai_node[a] else 0.0
+                    v[1] = 0.0
+                    v[2] = 0.0
+                else:
+                    m0 = 0.0
+                    m1 = 0.0
+                    m2 = 0.0
+                    for e in range(plain_at[a], plain_at[a + 1]):
+                        w = plain[e].weight
+                        p = disc_nxt + 8 * plain[e].d
+                        m0 += w * p[0]
+                        m1 += w * p[1]
+                        m2 += w * p[2]
+                    for e in range(win_at[a], win_at[a + 1]):
+                        w = win[e].weight
+                        p = disc_nxt + 8 * win[e].d
+                        sc = win_score[e]
+                        if sc > 0.0:
+                            m0 += w
+                            m1 += w
+                            m2 += w * _max(sc, p[2])
+                        else:
+                            m0 += w * p[0]
+                            m1 += w * p[1]
+                            m2 += w * p[2]
+                    w = 1.0 - weight_sum[a] / den
+                    v[0] = 1.0 if tenpai_node[a] else base[0] * w + m0 / den
+                    v[1] = base[1] * w + m1 / den
+                    v[2] = base[2] * w + m2 / den
+                v[3] = v[0]
+                v[4] = v[1]
+            _emit(out, out.values, draw_cur, index, T, t, 8)
+            tmp = draw_cur
+            draw_cur = draw_nxt
+            draw_nxt = tmp
+            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                st = ST_EV_DEADLINE
+                break
+    free(draw_cur)
+    free(draw_nxt)
+    free(disc_nxt)
+    return st
+
+
+cdef inline bint _prefer(double ev_a, double win_a, double tenpai_a, const double* b) noexcept nogil:
+    """(ev_a, win_a, tenpai_a) before b's (tenpai, win, ev): more score, then win, then tenpai."""
+    if ev_a != b[2]:
+        return ev_a > b[2]
+    if win_a != b[1]:
+        return win_a > b[1]
+    return tenpai_a > b[0]
+
+
+cdef int _run_consistent(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
+                         const Draw* plain, const i64* win_at, const Draw* win,
+                         const double* win_score, const i64* kids_at, const i32* kids,
+                         const u8* tenpai_node, const double* weight_sum,
+                         const i32* index) noexcept nogil:
+    """The consistent model: a draw from the wall the state leaves (S, or S + 1 after the first
+    discard of a 14-tile hand), so every value is a probability; one policy (the most score,
+    then win, then tenpai) decides every discard and every win-or-play-on, and its three values
+    stand beside the highest tenpai and win probabilities any policy reaches. Eight doubles a
+    node: tenpai, win, score (the policy's), tenpai, win (the best of any)."""
+    cdef const EvRequest* q = g.q
+    cdef double* draw_cur = <double*>malloc((nd + 1) * 8 * sizeof(double))
+    cdef double* draw_nxt = <double*>malloc((nd + 1) * 8 * sizeof(double))
+    cdef double* disc_nxt = <double*>malloc((nk + 1) * 8 * sizeof(double))
+    cdef double* tmp
+    cdef double* v
+    cdef double* p
+    cdef const double* base
+    cdef const double* pick
+    cdef double den, sc, w, m[5]
+    cdef i64 a, e
+    cdef int t, T = q.t_max, st = ST_OK, c
+    den = out.total_unseen + (1 if out.cand[0].tile != 255 else 0)
+    if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
+        st = ST_EV_MEMORY
+    else:
+        for t in range(T, 0, -1):
+            if t < T:
+                for a in range(nk):
+                    pick = draw_nxt + 8 * kids[kids_at[a]]
+                    v = disc_nxt + 8 * a
+                    v[3] = pick[3]
+                    v[4] = pick[4]
+                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
+                        base = draw_nxt + 8 * kids[e]
+                        if _prefer(base[2], base[1], base[0], pick):
+                            pick = base
+                        v[3] = _max(v[3], base[3])
+                        v[4] = _max(v[4], base[4])
+                    v[0] = pick[0]
+                    v[1] = pick[1]
+                    v[2] = pick[2]
+            for a in range(nd):
+                v = draw_cur + 8 * a
+                base = draw_nxt + 8 * a
+                if t == T:
+                    v[0] = v[3] = 1.0 if tenpai_node[a] else 0.0
+                    v[1] = v[2] = v[4] = 0.0
+                    continue
+                for c in range(5):
+                    m[c] = 0.0
+                for e in range(plain_at[a], plain_at[a + 1]):
+                    w = plain[e].weight
+                    p = disc_nxt + 8 * plain[e].d
+                    for c in range(5):
+                        m[c] += w * p[c]
+                for e in range(win_at[a], win_at[a + 1]):
+                    w = win[e].weight
+                    p = disc_nxt + 8 * win[e].d
+                    sc = win_score[e]
+                    if sc > 0.0 and _prefer(sc, 1.0, 1.0, p):
+                        m[0] += w
+                        m[1] += w
+                        m[2] += w * sc
+                    else:
+                        for c in range(3):
+                            m[c] += w * p[c]
+                    if sc > 0.0:
+                        m[3] += w
+                        m[4] += w
+                    else:
+                        m[3] += w * p[3]
+                        m[4] += w * p[4]
+                w = 1.0 - weight_sum[a] / den
+                for c in range(5):
+                    v[c] = base[c] * w + m[c] / den
+                if tenpai_node[a]:
+                    v[0] = v[3] = 1.0
+            _emit(out, out.values, draw_cur, index, T, t, 8)
+            tmp = draw_cur
+            draw_cur = draw_nxt
+            draw_nxt = tmp
+            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                st = ST_EV_DEADLINE
+                break
+    free(draw_cur)
+    free(draw_nxt)
+    free(disc_nxt)
+    return st
+
+
 cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     """§3: the three values of every node, turn by turn backwards; the candidates' rows.
     Draw and discard nodes are numbered apart; each draw node's edges are grouped (each
@@ -482,15 +683,8 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef i64* kids_at = NULL
     cdef i32* kids = NULL
     cdef u8* tenpai_node = NULL
-    cdef double* draw_cur = NULL
-    cdef double* draw_nxt = NULL
-    cdef double* disc_nxt = NULL
-    cdef double* tmp
-    cdef double* v
-    cdef double* base
-    cdef double* p
     cdef double* weight_sum = NULL
-    cdef double den, sc, w, m0, m1, m2
+    cdef double w
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
@@ -544,13 +738,9 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         kids = <i32*>malloc((m + 1) * sizeof(i32))
         tenpai_node = <u8*>malloc(nd + 1)
         weight_sum = <double*>calloc(nd + 1, sizeof(double))
-        draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
-        draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
-        disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
         if (plain_at == NULL or win_at == NULL or plain == NULL or win == NULL
                 or win_score == NULL or kids_at == NULL or kids == NULL or tenpai_node == NULL
-                or weight_sum == NULL
-                or draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL):
+                or weight_sum == NULL):
             st = ST_EV_MEMORY
     if st == ST_OK:
         # the draws of each draw node, and each winning draw scored once
@@ -606,74 +796,12 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         if out.values == NULL:
             st = ST_EV_MEMORY
     if st == ST_OK:
-        for a in range(nd):
-            v = draw_nxt + 4 * a
-            v[0] = 1.0 if tenpai_node[a] else 0.0
-            v[1] = v[2] = v[3] = 0.0
-        for t in range(T, 0, -1):
-            # discard nodes at t + 1: the best of their draw nodes, column by column
-            if t < T:
-                for a in range(nk):
-                    base = draw_nxt + 4 * kids[kids_at[a]]
-                    m0 = base[0]
-                    m1 = base[1]
-                    m2 = base[2]
-                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
-                        base = draw_nxt + 4 * kids[e]
-                        m0 = _max(m0, base[0])
-                        m1 = _max(m1, base[1])
-                        m2 = _max(m2, base[2])
-                    v = disc_nxt + 4 * a
-                    v[0] = m0
-                    v[1] = m1
-                    v[2] = m2
-            # draw nodes at t: stay (weight S - t - W) or draw into a discard node
-            den = out.total_unseen - t
-            for a in range(nd):
-                v = draw_cur + 4 * a
-                base = draw_nxt + 4 * a
-                if t == T:
-                    v[0] = 1.0 if tenpai_node[a] else 0.0
-                    v[1] = 0.0
-                    v[2] = 0.0
-                    continue
-                m0 = 0.0
-                m1 = 0.0
-                m2 = 0.0
-                for e in range(plain_at[a], plain_at[a + 1]):
-                    w = plain[e].weight
-                    p = disc_nxt + 4 * plain[e].d
-                    m0 += w * p[0]
-                    m1 += w * p[1]
-                    m2 += w * p[2]
-                for e in range(win_at[a], win_at[a + 1]):
-                    w = win[e].weight
-                    p = disc_nxt + 4 * win[e].d
-                    sc = win_score[e]
-                    if sc > 0.0:
-                        m0 += w
-                        m1 += w
-                        m2 += w * _max(sc, p[2])
-                    else:
-                        m0 += w * p[0]
-                        m1 += w * p[1]
-                        m2 += w * p[2]
-                w = 1.0 - weight_sum[a] / den
-                v[0] = 1.0 if tenpai_node[a] else base[0] * w + m0 / den
-                v[1] = base[1] * w + m1 / den
-                v[2] = base[2] * w + m2 / den
-            for k in range(out.n_cand):
-                if out.cand[k].evaluated:
-                    v = draw_cur + 4 * index[out.cand[k].node]
-                    out.values[(k * EV_COLUMNS + 0) * T + t - 1] = v[0]
-                    out.values[(k * EV_COLUMNS + 1) * T + t - 1] = v[1]
-                    out.values[(k * EV_COLUMNS + 2) * T + t - 1] = v[2]
-            tmp = draw_cur
-            draw_cur = draw_nxt
-            draw_nxt = tmp
-            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
-                st = ST_EV_DEADLINE
-                break
+        if q.model == EV_CONSISTENT:
+            st = _run_consistent(g, out, nd, nk, plain_at, plain, win_at, win, win_score, kids_at,
+                                 kids, tenpai_node, weight_sum, index)
+        else:
+            st = _run_compatible(g, out, nd, nk, plain_at, plain, win_at, win, win_score, kids_at,
+                                 kids, tenpai_node, weight_sum, index)
     out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2 + sizeof(u64))
                       + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
                       + m * (sizeof(Edge) + sizeof(Draw) + sizeof(i32))
@@ -690,9 +818,6 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     free(kids)
     free(tenpai_node)
     free(weight_sum)
-    free(draw_cur)
-    free(draw_nxt)
-    free(disc_nxt)
     return st
 
 
@@ -754,7 +879,8 @@ cdef int ev_check(const EvRequest* q) noexcept nogil:
     cdef PackedHand h
     if q.n_melds > 4:
         return ST_BAD_MELDS
-    if q.t_max < 1 or q.t_max > EV_MAX_TURNS or q.extra > 4 or q.max_nodes < 1:
+    if (q.t_max < 1 or q.t_max > EV_MAX_TURNS or q.extra > 4 or q.max_nodes < 1
+            or q.model > EV_CONSISTENT):
         return ST_EV_OPTION
     if q.n_dora > MAX_INDICATORS or q.seat_wind > 3 or q.round_wind > 3:
         return ST_EV_OPTION
@@ -939,7 +1065,7 @@ cdef void ev_free(EvResult* out) noexcept nogil:
 
 # ---- Python surface ----------------------------------------------------------------------
 
-cdef void _options(EvRequest* q, int t_max, int extra, bint use_red, bint use_ura,
+cdef void _options(EvRequest* q, int model, int t_max, int extra, bint use_red, bint use_ura,
                    bint shanten_down, bint tegawari, int max_shanten, i64 max_nodes,
                    double max_seconds, const RulesC* rules) noexcept nogil:
     q.t_max = <u8>t_max
@@ -948,6 +1074,7 @@ cdef void _options(EvRequest* q, int t_max, int extra, bint use_red, bint use_ur
     q.use_ura = use_ura
     q.shanten_down = shanten_down
     q.tegawari = tegawari
+    q.model = <u8>model
     q.max_shanten = <i8>max_shanten
     q.max_nodes = max_nodes
     q.max_seconds = max_seconds
@@ -957,7 +1084,7 @@ cdef void _options(EvRequest* q, int t_max, int extra, bint use_red, bint use_ur
 
 
 def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, int round_wind,
-                 int kita, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
+                 int kita, int model, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
                  bint tegawari, int max_shanten, long long max_nodes, double max_seconds,
                  tuple rules_params):
     """One request from plain Python values (checked by mjcore.riichi.expected). Returns
@@ -993,7 +1120,7 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
     q.round_wind = <u8>round_wind
     q.kita = <u8>kita
     fill_rules(&rules, rules_params)
-    _options(&q, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
+    _options(&q, model, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
              max_nodes, max_seconds, &rules)
     memset(&r, 0, sizeof(EvResult))
     with nogil:
@@ -1126,7 +1253,8 @@ cdef inline bint _ahead(const EvResult* r, int a, int b, int T, int t) noexcept 
 def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, ::1] melds,
                     const u8[:, ::1] visible, const u8[:, ::1] visible_red,
                     const u8[:, ::1] dora, const u8[::1] seat_wind, const u8[::1] round_wind,
-                    const u8[::1] kita, const u8[::1] discard, int turn, int t_max, int extra,
+                    const u8[::1] kita, const u8[::1] discard, int turn, int model, int t_max,
+                    int extra,
                     bint use_red, bint use_ura, bint shanten_down, bint tegawari,
                     int max_shanten, long long max_nodes, double max_seconds,
                     tuple rules_params, int n_threads, bint per_tile):
@@ -1151,7 +1279,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     cdef double[:, :, ::1] per = per_a
     memset(&b, 0, sizeof(_Batch))
     fill_rules(&rules, rules_params)
-    _options(&b.proto, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
+    _options(&b.proto, model, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
              max_nodes, max_seconds, &rules)
     b.turn = turn
     b.n_dora_cols = dora.shape[1]

@@ -38,7 +38,7 @@ from ..batch import _threads
 from ..errors import InvalidHandError
 from ..results import RowResults
 from .batch_scoring import _arr, _indicators
-from .expected import DEFAULT_MAX_NODES, MAX_TURNS, _int_option
+from .expected import DEFAULT_MAX_NODES, MAX_TURNS, _int_option, model_code_of
 from .rules import DEFAULT_RULES, RuleSet
 from .scoring import _rules
 
@@ -103,7 +103,8 @@ class BatchExpected(RowResults):
 def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible: Any = None,
                     visible_red: Any = None, dora: Any = None, seat_wind: Any = None,
                     round_wind: Any = None, kita: Any = None, discard: Any = None,
-                    turn: int = 1, rules: RuleSet | str | None = "tenhou", t_max: int = 18,
+                    turn: int = 1, rules: RuleSet | str | None = "tenhou",
+                    model: str = "consistent", t_max: int = 18,
                     extra: int = 1, use_red: bool = True, ura: bool = True,
                     shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
                     max_nodes: int = DEFAULT_MAX_NODES,
@@ -118,6 +119,7 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
                                reason="bad_shape")
     n = c.shape[0]
     rs = _rules(rules) if rules is not None else DEFAULT_RULES
+    model_code = model_code_of(model)
     t_max = _int_option("t_max", t_max, 1, MAX_TURNS)
     turn = _int_option("turn", turn, 1, t_max)
     extra = _int_option("extra", extra, 0, 4)
@@ -146,7 +148,7 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
         _arr(visible, n, (34,), np.uint8, 0, "visible"),
         _arr(visible_red, n, (3,), np.uint8, 0, "visible_red"), dora_a, seat, rnd,
         _arr(kita, n, (), np.uint8, 0, "kita"), _arr(discard, n, (), np.uint8, 255, "discard"),
-        turn, t_max, extra, use, bool(ura), bool(shanten_down), bool(tegawari), max_shanten,
+        turn, model_code, t_max, extra, use, bool(ura), bool(shanten_down), bool(tegawari), max_shanten,
         max_nodes, float(max_seconds), rs.scoring_params, _threads(n_threads), bool(per_tile))
     return BatchExpected(out, turn)
 

@@ -1,10 +1,19 @@
 """What to discard: tenpai probability, win probability and expected score of every discard,
-turn by turn, in the one-player model of rules/ev.md (mahjong-cpp 0.9.8's, number for number).
+turn by turn, in the one-player model of rules/ev.md.
 
 ``expected_values(hand, ...)`` builds one graph per hand, shared by all its discards, in the
-compiled kernel (``mjcore/_core/ev.pyx``). The model's known faults (rules/ev.md §4) are kept
-on purpose: this is the ``compatible`` model, so its "probabilities" can pass 1 late in the
-hand, and each column maximises on its own.
+compiled kernel (``mjcore/_core/ev.pyx``). Two models run on that graph:
+
+- ``consistent`` (the default): a draw at every turn comes from the wall the hand leaves (the
+  player's discards go back into it: S tiles, S + 1 after the first discard of a 14-tile hand),
+  so every value is a true probability; one policy, the one with the most expected score (then
+  win, then tenpai probability), makes every discard and every choice between winning now and
+  playing on, and ``tenpai``, ``win`` and ``ev`` are that policy's. ``max_tenpai`` and
+  ``max_win`` beside them are the highest tenpai and win probabilities any policy reaches.
+- ``compatible``: mahjong-cpp 0.9.8's model number for number (rules/ev.md §3), faults kept: the
+  draws are weighted over S - t tiles while the counts stay, so its "probabilities" pass 1 late
+  in a hand with many useful tiles, and each column maximises on its own (``max_tenpai`` and
+  ``max_win`` equal ``tenpai`` and ``win`` there).
 
 Bounds: hands above ``max_shanten`` (3, as mahjong-cpp) are not searched; a search past
 ``max_nodes`` nodes or ``max_seconds`` seconds stops. Each ends with ``result.status`` naming
@@ -42,8 +51,10 @@ _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
 class DiscardValue:
     """One discard (``None`` for a 3n+1-tile hand's one answer): the shanten after it, the
     tiles that lower it with their unseen copies, and per turn t = 1 .. t_max (index 0 is t = 1)
-    the tenpai and win probabilities and the expected score in points. ``evaluated`` is False
-    when the search did not reach this discard (its values are then empty)."""
+    the tenpai and win probabilities and the expected score in points of the best-score policy,
+    and the highest tenpai and win probabilities of any policy (``max_tenpai``, ``max_win``; see
+    the module doc for the two models). ``evaluated`` is False when the search did not reach
+    this discard (its values are then empty)."""
 
     tile: str | None
     shanten: int
@@ -52,6 +63,8 @@ class DiscardValue:
     win: tuple[float, ...]
     ev: tuple[float, ...]
     evaluated: bool
+    max_tenpai: tuple[float, ...] = ()
+    max_win: tuple[float, ...] = ()
 
     @property
     def necessary_count(self) -> int:
@@ -73,7 +86,8 @@ class DiscardValue:
         return {"tile": self.tile, "shanten": self.shanten,
                 "necessary": [[t, n] for t, n in self.necessary],
                 "necessary_count": self.necessary_count, "evaluated": self.evaluated,
-                "tenpai": list(self.tenpai), "win": list(self.win), "ev": list(self.ev)}
+                "tenpai": list(self.tenpai), "win": list(self.win), "ev": list(self.ev),
+                "max_tenpai": list(self.max_tenpai), "max_win": list(self.max_win)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +109,7 @@ class ExpectedValues:
     seconds: float
     bytes_peak: int
     t_max: int
+    model: str = "consistent"
 
     @property
     def ok(self) -> bool:
@@ -108,7 +123,8 @@ class ExpectedValues:
 
     def to_dict(self) -> dict[str, Any]:
         """The result as plain JSON values."""
-        return {"hand": self.hand, "shanten": self.shanten, "status": self.status,
+        return {"hand": self.hand, "model": self.model, "shanten": self.shanten,
+                "status": self.status,
                 "message": self.message, "nodes": self.nodes, "edges": self.edges,
                 "win_edges": self.win_edges, "total_unseen": self.total_unseen,
                 "seconds": self.seconds, "bytes_peak": self.bytes_peak, "t_max": self.t_max,
@@ -120,7 +136,7 @@ class ExpectedValues:
 
     def table(self, turn: int = 1) -> str:
         """The discards as a text table at ``turn``."""
-        lines = [f"{self.hand}: shanten {self.shanten}, {self.nodes:,} nodes, "
+        lines = [f"{self.hand}: shanten {self.shanten}, {self.model} model, {self.nodes:,} nodes, "
                  f"{self.seconds * 1000:.1f} ms" + ("" if self.ok else f" ({self.message})"),
                  f"{'discard':>7} {'shanten':>7} {'EV':>8} {'win %':>6} {'tenpai %':>8}  "
                  f"necessary (turn {turn})"]
@@ -137,6 +153,17 @@ class ExpectedValues:
 
     def __repr__(self) -> str:
         return self.table(1)
+
+
+MODELS = ("compatible", "consistent")
+
+
+def model_code_of(model: object) -> int:
+    """The kernel's code of a model name (EV_COMPATIBLE 0, EV_CONSISTENT 1)."""
+    if model not in MODELS:
+        raise InvalidHandError(f"option model={model!r}: expected one of {', '.join(MODELS)}",
+                               reason="ev_bad_option")
+    return MODELS.index(str(model))
 
 
 def _wind(value: int | str, what: str) -> int:
@@ -168,7 +195,8 @@ def _indicators(dora: Iterable[int | str] | str) -> list[int]:
 def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
                     round_wind: int | str = "E", seat_wind: int | str = "E",
                     visible: Iterable[int | str] | str | None = None,
-                    rules: RuleSet | str | None = "tenhou", kita: int = 0, t_max: int = 18,
+                    rules: RuleSet | str | None = "tenhou", kita: int = 0,
+                    model: str = "consistent", t_max: int = 18,
                     extra: int = 1, red: bool = True, ura: bool = True,
                     shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
                     max_nodes: int = DEFAULT_MAX_NODES,
@@ -178,7 +206,8 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
 
     ``dora``: indicators; winds E S W N; ``visible``: tiles seen elsewhere (by default the
     unseen counts are 4 minus the hand, its melds and the indicators); ``rules`` a riichi
-    preset or RuleSet (``tenhou_sanma`` with ``kita`` norths set aside); the options as
+    preset or RuleSet (``tenhou_sanma`` with ``kita`` norths set aside); ``model``
+    ``"consistent"`` or ``"compatible"`` (the module doc); the options as
     mahjong-cpp's (rules/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as
     their own tiles, ``ura`` dora expectation, ``shanten_down`` (向聴戻し), ``tegawari``
     (手変わり). Bad input raises InvalidHandError naming it; a search beyond its bounds returns
@@ -191,6 +220,7 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     if total not in (13, 14):
         raise InvalidHandError(f"hand {h}: {total} tiles with its melds; the expected value "
                                "needs 13 or 14", reason="wrong_tile_count")
+    model_code = model_code_of(model)
     t_max = _int_option("t_max", t_max, 1, MAX_TURNS)
     extra = _int_option("extra", extra, 0, 4)
     max_shanten = _int_option("max_shanten", max_shanten, -1, 6)
@@ -264,7 +294,7 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     closed_red = list(h.red) if use_red else [0, 0, 0]
     st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = evaluate_raw(
         h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],
-        indicators, sw, rw, kita, t_max, extra, use_red, bool(ura), bool(shanten_down),
+        indicators, sw, rw, kita, model_code, t_max, extra, use_red, bool(ura), bool(shanten_down),
         bool(tegawari), max_shanten, max_nodes, float(max_seconds), rs.scoring_params)
     if st < 0 and st not in (-30, -31, -32, -33):
         raise status_error(st, f"hand {h}")
@@ -277,13 +307,13 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
             discards.append(DiscardValue(name, sh, nec, (), (), (), False))
         else:
             discards.append(DiscardValue(name, sh, nec, tuple(row[0]), tuple(row[1]),
-                                         tuple(row[2]), True))
+                                         tuple(row[2]), True, tuple(row[3]), tuple(row[4])))
     discards.sort(key=_rank)
     status = BY_CODE[st] if st in BY_CODE else BY_CODE[OK]
     message = "ok" if st == OK else (
         f"shanten {s0}, {nodes:,} nodes: {status.message}")
     return ExpectedValues(str(h), s0, tuple(discards), status.reason, message, nodes, edges,
-                          win_edges, total_unseen, perf_counter() - started, peak, t_max)
+                          win_edges, total_unseen, perf_counter() - started, peak, t_max, model)
 
 
 def _rank(d: DiscardValue) -> tuple[Any, ...]:
@@ -292,5 +322,5 @@ def _rank(d: DiscardValue) -> tuple[Any, ...]:
     return (1, d.shanten, -d.necessary_count)
 
 
-__all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "DiscardValue", "ExpectedValues",
-           "expected_values"]
+__all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "MODELS", "DiscardValue",
+           "ExpectedValues", "expected_values"]

@@ -23,14 +23,15 @@ def records(name: str) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-def evaluate(q: dict[str, Any]) -> ExpectedValues:
-    """The request as our library takes it (the front's 0/1 flags as booleans)."""
+def evaluate(q: dict[str, Any], model: str = "compatible") -> ExpectedValues:
+    """The request as our library takes it (the front's 0/1 flags as booleans), in
+    mahjong-cpp's model unless told."""
     text = q["hand"] if q["melds"] == "-" else q["hand"] + " " + q["melds"].replace(",", " ")
     return mjcore.expected_values(
         text, dora="" if q["dora"] == "-" else q["dora"], round_wind=WINDS[q["round"]],
         seat_wind=WINDS[q["seat"]], t_max=q["t_max"], extra=q["extra"], red=bool(q["red"]),
         ura=bool(q["ura"]), shanten_down=bool(q["shanten_down"]),
-        tegawari=bool(q["tegawari"]), rules="tenhou")
+        tegawari=bool(q["tegawari"]), rules="tenhou", model=model)
 
 
 def max_shanten() -> int:

@@ -70,7 +70,7 @@ def test_the_listed_differences_are_few() -> None:
 # ---- what the values must satisfy in any model ---------------------------------------------
 
 def test_values_are_monotone_in_the_turns_left_and_win_below_tenpai() -> None:
-    r = mjcore.expected_values("23406899m123p56s4z", dora="2s3s")
+    r = mjcore.expected_values("23406899m123p56s4z", dora="2s3s", model="compatible")
     for d in r.discards:
         if not d.evaluated:
             continue
@@ -83,12 +83,17 @@ def test_values_are_monotone_in_the_turns_left_and_win_below_tenpai() -> None:
 
 def test_a_tenpai_hand_wins_its_waits_with_the_right_chance_on_the_last_draw() -> None:
     # 13 tiles waiting on 1z/2z (2 copies each left of S = 123): at t = t_max - 1 one draw is
-    # left, so win = 4 / (S - t) exactly
-    r = mjcore.expected_values("123m456p789s1122z", t_max=5)
+    # left, so win = 4 / (S - t) in mahjong-cpp's model, and 4 / S in the consistent one (the
+    # wall keeps S tiles); with k draws left 1 - (1 - 4 / S) ** k
+    r = mjcore.expected_values("123m456p789s1122z", t_max=5, model="compatible")
     d = r.best
     assert r.total_unseen == 123
     assert d.win[-2] == pytest.approx(4 / (123 - 4), abs=1e-15)
     assert d.tenpai == (1.0,) * 5
+    c = mjcore.expected_values("123m456p789s1122z", t_max=5).best
+    for t in range(1, 6):
+        assert c.win[t - 1] == pytest.approx(1 - (1 - 4 / 123) ** (5 - t), abs=1e-15)
+    assert c.tenpai == (1.0,) * 5 and c.max_win == pytest.approx(c.win, abs=1e-15)
 
 
 def test_the_result_reads_as_a_table_and_as_json() -> None:

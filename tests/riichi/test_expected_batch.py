@@ -2,6 +2,7 @@
 reported by index and the good rows keep their results."""
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -16,6 +17,9 @@ from mjcore.tiles import tile_name
 from .ev_records import EV_DATA, as_arrays, evaluate, records
 
 pytestmark = pytest.mark.skipif(not EV_DATA.is_dir(), reason=f"no EV data at {EV_DATA}")
+
+# the batch in mahjong-cpp's model, to compare with the records' single-hand answers
+_batch = functools.partial(batch.expected_values, model="compatible")
 
 DEFAULTS = {"extra": 1, "red": 1, "ura": 1, "shanten_down": 1, "tegawari": 1, "t_max": 18}
 
@@ -40,7 +44,7 @@ def test_every_row_equals_the_single_hand_answer(name: str, turn: int) -> None:
     singles = [evaluate(q) for q in requests]
     made = np.array([next((c for c in range(37) if _tile(c) == [
         d for d in r.discards if d.evaluated][-1].tile), 255) for r in singles], np.uint8)
-    out = batch.expected_values(**arrays, discard=made, turn=turn, per_tile=True)
+    out = _batch(**arrays, discard=made, turn=turn, per_tile=True)
     assert not out.bad_rows.size
     for i, r in enumerate(singles):
         assert out.shanten[i] == r.shanten and out.nodes[i] == r.nodes
@@ -62,8 +66,8 @@ def test_every_row_equals_the_single_hand_answer(name: str, turn: int) -> None:
 
 def test_threads_give_the_same_answers() -> None:
     arrays = as_arrays(_sample("14-fixed", 16))
-    one = batch.expected_values(**arrays, n_threads=1)
-    two = batch.expected_values(**arrays, n_threads=2)
+    one = _batch(**arrays, n_threads=1)
+    two = _batch(**arrays, n_threads=2)
     for name in ("status", "shanten", "nodes", "best_tile"):
         assert np.array_equal(getattr(one, name), getattr(two, name))
     assert np.array_equal(one.best_ev, two.best_ev)
@@ -72,14 +76,14 @@ def test_threads_give_the_same_answers() -> None:
 def test_a_bad_row_is_reported_by_index_and_the_others_keep_their_results() -> None:
     requests = _sample("14-fixed", 6)
     arrays = as_arrays(requests)
-    good = batch.expected_values(**arrays)
+    good = _batch(**arrays)
     arrays["counts"][1, 0] = 5                          # five 1m
     arrays["counts"][3] = 0                             # no tiles
     arrays["visible"] = np.zeros((6, 34), np.uint8)
     arrays["visible"][4] = 4                            # every copy seen
     discard = np.full(6, 255, np.uint8)
     discard[5] = next(c for c in range(34) if arrays["counts"][5, c] == 0)   # not held
-    out = batch.expected_values(**arrays, discard=discard)
+    out = _batch(**arrays, discard=discard)
     assert out.status[1] == status.BAD_COUNT and out.status[3] == status.BAD_TOTAL
     assert out.status[4] == status.BAD_COUNT and out.status[5] == status.DISCARD_NOT_HELD
     assert list(out.bad_rows) == [1, 3, 4, 5]
@@ -94,9 +98,9 @@ def test_bounds_are_statuses_per_row() -> None:
     arrays = as_arrays(_sample("14-fixed", 2))
     arrays["counts"][1] = worse
     arrays["red"][1] = 0
-    out = batch.expected_values(**arrays)
+    out = _batch(**arrays)
     assert out.status[0] == 0 and out.status[1] == status.EV_SHANTEN
-    tight = batch.expected_values(**as_arrays(_sample("14-fixed", 3)), max_nodes=50)
+    tight = _batch(**as_arrays(_sample("14-fixed", 3)), max_nodes=50)
     assert set(tight.status) == {status.EV_NODES}
 
 
@@ -112,7 +116,7 @@ def test_bounds_are_statuses_per_row() -> None:
 def test_bad_arguments_are_invalid_hand_errors(kwargs: dict, words: str) -> None:
     arrays = {"counts": np.zeros((2, 34), np.uint8)} | kwargs
     with pytest.raises(InvalidHandError, match=words):
-        batch.expected_values(**arrays)
+        _batch(**arrays)
 
 
 def test_an_empty_batch_is_empty() -> None:
@@ -124,7 +128,16 @@ def test_the_options_reach_every_row() -> None:
     requests = _sample("14-fixed", 4)
     arrays = as_arrays(requests)
     for extra, ura, t_max in itertools.product((0, 1), (False, True), (6, 18)):
-        out = batch.expected_values(**arrays, extra=extra, ura=ura, t_max=t_max)
+        out = _batch(**arrays, extra=extra, ura=ura, t_max=t_max)
         for i, q in enumerate(requests):
             r = evaluate(dict(q, extra=extra, ura=int(ura), t_max=t_max))
             assert out.best_ev[i] == max(d.ev[0] for d in r.discards if d.evaluated)
+
+
+def test_the_consistent_batch_equals_the_consistent_single_hand() -> None:
+    requests = _sample("14-fixed", 6) + _sample("open-14", 4)
+    out = batch.expected_values(**as_arrays(requests), turn=3)
+    for i, q in enumerate(requests):
+        r = evaluate(q, model="consistent")
+        assert out.best_ev[i] == max(d.ev[2] for d in r.discards if d.evaluated)
+        assert out.nodes[i] == r.nodes
