@@ -148,8 +148,9 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
         _arr(visible, n, (34,), np.uint8, 0, "visible"),
         _arr(visible_red, n, (3,), np.uint8, 0, "visible_red"), dora_a, seat, rnd,
         _arr(kita, n, (), np.uint8, 0, "kita"), _arr(discard, n, (), np.uint8, 255, "discard"),
-        turn, model_code, t_max, extra, use, bool(ura), bool(shanten_down), bool(tegawari), max_shanten,
-        max_nodes, float(max_seconds), rs.scoring_params, _threads(n_threads), bool(per_tile))
+        turn, model_code, t_max, extra, use, bool(ura), bool(shanten_down), bool(tegawari),
+        max_shanten, max_nodes, float(max_seconds), rs.scoring_params, _threads(n_threads),
+        bool(per_tile))
     return BatchExpected(out, turn)
 
 
