@@ -6,8 +6,9 @@ one thread with one epoll loop: bytes from the socket go through ``_http2.Server
 (compiled HTTP/2 framing and HPACK), each finished request is answered at once by the same
 servicer methods the grpcio server uses, and the answer is written back in the same pass.
 
-It serves AnalyzeHand, Decompose, Score, ListRulePresets and grpc.health.v1.Health/Check, with
-the same messages, errors, token and TLS settings as the main port. Streaming RPCs (the bulk
+It serves AnalyzeHand, Decompose, Score, ScoreClassicalDeal, ListRulePresets and
+grpc.health.v1.Health/Check, with the same messages, errors, token and TLS settings as the main
+port. Streaming RPCs (the bulk
 calls, health Watch, reflection) are answered UNIMPLEMENTED here: use the main port for them.
 
 Against misbehaving peers (limits from ``ServerConfig``): a sweep every ``tick`` seconds closes
@@ -43,6 +44,7 @@ from mjcore.wire.v1 import scoring_pb2
 from ._http2 import ServerConnection
 from .auth import OPEN_PREFIXES, bearer, denial
 from .config import ServerConfig
+from .errors import RpcError
 
 log = logging.getLogger("mjcore.service")
 
@@ -109,6 +111,8 @@ def unary_methods(servicer: Any, health_servicer: Any) -> dict[bytes, Method]:
         "AnalyzeHand": (pb.AnalyzeHandRequest, servicer.AnalyzeHand),
         "Decompose": (pb.DecomposeRequest, servicer.Decompose),
         "Score": (scoring_pb2.ScoreRequest, servicer.Score),
+        "ScoreClassicalDeal": (scoring_pb2.ScoreClassicalDealRequest,
+                               servicer.ScoreClassicalDeal),
         "ListRulePresets": (pb.ListRulePresetsRequest, servicer.ListRulePresets),
     }
     methods = {(SERVICE + name).encode(): Method(message.FromString, call, False)
@@ -572,8 +576,13 @@ class UnaryFront:
                 conn.logged = True
                 log.warning("%s: a request that is not a valid message from %s (logged once "
                             "per connection)", path.decode(), conn.peer)
-            h2.respond(stream_id, None, grpc.StatusCode.INVALID_ARGUMENT.value[0],
-                       f"the request is not a valid {path.decode().rsplit('/', 1)[1]} message")
+            # the main port's answer (guard.py): the same ErrorInfo
+            status = RpcError(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the request is not a valid {path.decode().rsplit('/', 1)[1]} message",
+                "MALFORMED_MESSAGE").to_status()
+            err = Aborted(status.code, status.details, status.trailing_metadata)
+            h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
             return
         try:
             response = method.call(parsed, context)
