@@ -482,7 +482,8 @@ def token_server():
 
 @pytest.mark.parametrize("metadata", [None, (("authorization", "Bearer wrong"),),
                                       (("authorization", TOKEN),),
-                                      (("authorization", f"bearer {TOKEN}"),),
+                                      (("authorization", f"Basic {TOKEN}"),),
+                                      (("authorization", f"Bearer{TOKEN}"),),
                                       (("authorization", f"Bearer {TOKEN}x"),),
                                       (("authorization", f"Bearer {TOKEN}"[:-1]),)])
 @pytest.mark.parametrize("method,request_", [
@@ -496,6 +497,16 @@ def test_token_required_like_the_main_port(token_server, metadata, method, reque
         code, details, _, _ = _same((main, front), SERVICE + method, request_, metadata)
     assert code == grpc.StatusCode.UNAUTHENTICATED
     assert details == ("missing bearer token" if metadata is None else "invalid bearer token")
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER", "beaRER  "])
+def test_bearer_scheme_is_case_insensitive_on_both_ports(token_server, scheme):
+    with grpc.insecure_channel(f"127.0.0.1:{token_server.port}") as main, \
+            grpc.insecure_channel(f"127.0.0.1:{token_server.unary_port}") as front:
+        code, details, _, _ = _same((main, front), SERVICE + "ListRulePresets",
+                                    pb.ListRulePresetsRequest(),
+                                    (("authorization", f"{scheme} {TOKEN}"),))
+    assert code == grpc.StatusCode.OK, details
 
 
 def test_right_token_and_open_health(token_server):
