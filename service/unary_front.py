@@ -569,6 +569,10 @@ class UnaryFront:
         self.calls += 1
         method = self.methods[path]   # its token was checked at HEADERS (``_authorize``)
         context = CallContext(None if timeout_us < 0 else time.monotonic() + timeout_us / 1e6)
+        if message is None:     # the main port's answers (guard.py), ErrorInfo included
+            self._refuse(h2, stream_id, "the call carries no request message",
+                         "NO_REQUEST_MESSAGE")
+            return
         try:
             parsed = method.parse(message)
         except DecodeError:
@@ -576,13 +580,8 @@ class UnaryFront:
                 conn.logged = True
                 log.warning("%s: a request that is not a valid message from %s (logged once "
                             "per connection)", path.decode(), conn.peer)
-            # the main port's answer (guard.py): the same ErrorInfo
-            status = RpcError(
-                grpc.StatusCode.INVALID_ARGUMENT,
-                f"the request is not a valid {path.decode().rsplit('/', 1)[1]} message",
-                "MALFORMED_MESSAGE").to_status()
-            err = Aborted(status.code, status.details, status.trailing_metadata)
-            h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
+            self._refuse(h2, stream_id, f"the request is not a valid "
+                         f"{path.decode().rsplit('/', 1)[1]} message", "MALFORMED_MESSAGE")
             return
         try:
             response = method.call(parsed, context)
@@ -597,6 +596,13 @@ class UnaryFront:
             h2.respond(stream_id, None, context.code.value[0], context.details)
             return
         h2.respond(stream_id, response.SerializeToString())
+
+    @staticmethod
+    def _refuse(h2: ServerConnection, stream_id: int, message: str, reason: str) -> None:
+        """Answer INVALID_ARGUMENT with an ErrorInfo of ``reason``."""
+        status = RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason).to_status()
+        err = Aborted(status.code, status.details, status.trailing_metadata)
+        h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
 
     def _send(self, conn: Connection) -> None:
         """Send what is queued. A peer that does not read stops being read from once

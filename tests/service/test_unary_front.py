@@ -309,6 +309,20 @@ def test_undecodable_request_is_invalid_argument(channels, method, data):
     assert info.domain == "mjcore.dev"
 
 
+@pytest.mark.parametrize("method", ["AnalyzeHand", "ScoreClassicalDeal"])
+def test_a_call_without_a_message_gets_the_main_ports_answer(channels, method):
+    answers = []
+    for channel in channels:
+        call = channel.stream_unary(SERVICE + method)     # sends no message at all
+        with pytest.raises(grpc.RpcError) as err:
+            call(iter([]), timeout=10)
+        info = error_info(err.value)
+        answers.append((err.value.code(), err.value.details(), info and info.reason))
+    assert answers[0] == answers[1] == (grpc.StatusCode.INVALID_ARGUMENT,
+                                        "the call carries no request message",
+                                        "NO_REQUEST_MESSAGE")
+
+
 def test_health_check_undecodable_request_is_invalid_argument(channels):
     code, _, _, _ = _raw(channels[1], CHECK, b"\x0a\xff")
     assert code == grpc.StatusCode.INVALID_ARGUMENT
