@@ -100,7 +100,8 @@ def test_mjai_bot_gets_its_seat_on_the_command_line():
         res = play_game([bots[0], EfficiencyAgent(), bots[1], TsumogiriAgent()], seed=4)
         for i, bot in ((0, bots[0]), (2, bots[1])):
             seat = res.agent_of_seat.index(i)
-            assert bot.proc is not None and bot.proc.args[-1] == str(seat) == str(bot.seat)
+            assert bot.proc is not None and isinstance(bot.proc.args, list)
+            assert bot.proc.args[-1] == str(seat) == str(bot.seat)
             mine = [e for e in res.events if e["type"] == "dahai" and e["actor"] == seat]
             assert mine and all(e["tsumogiri"] for e in mine)
     finally:
