@@ -429,7 +429,8 @@ class Client:
             request.discarder = discarder
         if cannon is not None:
             request.cannon = cannon
-        return wire.deal_to_dict(self._unary(self._stub.ScoreClassicalDeal, request, timeout))
+        return wire.deal_to_dict(self._unary(self._unary_stub.ScoreClassicalDeal, request,
+                                             timeout))
 
     def decompose(self, hand: str, win_tile: str, *, timeout: float | None = None) -> Any:
         """The DecomposeResponse: every reading of a complete hand for ``win_tile``."""

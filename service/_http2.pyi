@@ -4,7 +4,7 @@ from typing import Self, TypeAlias
 
 from typing_extensions import disjoint_base
 
-_Request: TypeAlias = tuple[int, bytes, bytes, bytes | None, int]
+_Request: TypeAlias = tuple[int, bytes, bytes | None, bytes | None, int]
 
 @disjoint_base
 class ServerConnection:

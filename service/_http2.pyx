@@ -5,7 +5,8 @@ out through ``take_output``; the unary front (``unary_front.py``) owns the socke
 Frames (RFC 9113) are parsed in place from the received bytes; header blocks go through the
 HPACK decoder in hpack.h; responses are written straight into one output buffer. What a
 request means is the caller's business: ``receive`` hands out finished requests as
-``(stream_id, path, message, authorization, timeout_us)`` and ``respond`` answers them.
+``(stream_id, path, message, authorization, timeout_us)`` (``message`` None when the request
+carried none) and ``respond`` answers them.
 Every protocol error ends in RST_STREAM (one stream) or GOAWAY (the connection), never in an
 exception: the peer is untrusted.
 """
@@ -1034,6 +1035,8 @@ cdef class ServerConnection:
         if stream.content_length >= 0 and stream.content_length != n:
             self.strikes += 1
             return self._reset(sid, PROTOCOL_ERROR)   # content-length disagrees with the DATA
+        if n == 0:      # no message at all: handed out as None, the caller answers it
+            problem = None
         if problem is not None:
             self._release(stream)
             del self.streams[sid]
@@ -1041,8 +1044,8 @@ cdef class ServerConnection:
             return self._trailers_only(sid, status, problem, None)
         stream.state = AWAITING
         self._release(stream)
-        self.ready.append((sid, stream.path, bytes(body[5:]), stream.authorization,
-                           stream.timeout_us))
+        self.ready.append((sid, stream.path, bytes(body[5:]) if n else None,
+                           stream.authorization, stream.timeout_us))
         return 0
 
     cdef int _send_data(self, Stream stream) except -1:

@@ -21,8 +21,6 @@ from typing import Any, TypeVar
 import grpc
 from grpc_health.v1 import _async as aio_health
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import _async as aio_reflection
-from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from mjcore.wire.v1 import analysis_service_pb2
 
@@ -31,6 +29,7 @@ from .config import ServerConfig
 from .guard import CallGuard
 from .limits import IdleTrim, PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
+from .reflect import add_reflection
 from .servicer import HandAnalysisServicer, add_to_server
 from .signals import SignalWaker, on_stop_signals, restore_signals
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
@@ -229,9 +228,7 @@ def _build(config: ServerConfig, main: MainPort) -> AnalysisServer:
     for name in ("", SERVICE_NAME):
         health_status.set(name, NOT_SERVING)
     if config.reflection:
-        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
-            aio_reflection.ReflectionServicer(
-                (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), guard)
+        add_reflection((SERVICE_NAME, health.SERVICE_NAME), guard)
     creds = _credentials(config)
     if creds is None:
         port = server.add_insecure_port(config.address)

@@ -6,8 +6,9 @@ one thread with one epoll loop: bytes from the socket go through ``_http2.Server
 (compiled HTTP/2 framing and HPACK), each finished request is answered at once by the same
 servicer methods the grpcio server uses, and the answer is written back in the same pass.
 
-It serves AnalyzeHand, Decompose, Score, ListRulePresets and grpc.health.v1.Health/Check, with
-the same messages, errors, token and TLS settings as the main port. Streaming RPCs (the bulk
+It serves AnalyzeHand, Decompose, Score, ScoreClassicalDeal, ListRulePresets and
+grpc.health.v1.Health/Check, with the same messages, errors, token and TLS settings as the main
+port. Streaming RPCs (the bulk
 calls, health Watch, reflection) are answered UNIMPLEMENTED here: use the main port for them.
 
 Against misbehaving peers (limits from ``ServerConfig``): a sweep every ``tick`` seconds closes
@@ -43,6 +44,7 @@ from mjcore.wire.v1 import scoring_pb2
 from ._http2 import ServerConnection
 from .auth import OPEN_PREFIXES, bearer, denial
 from .config import ServerConfig
+from .errors import RpcError
 
 log = logging.getLogger("mjcore.service")
 
@@ -109,6 +111,8 @@ def unary_methods(servicer: Any, health_servicer: Any) -> dict[bytes, Method]:
         "AnalyzeHand": (pb.AnalyzeHandRequest, servicer.AnalyzeHand),
         "Decompose": (pb.DecomposeRequest, servicer.Decompose),
         "Score": (scoring_pb2.ScoreRequest, servicer.Score),
+        "ScoreClassicalDeal": (scoring_pb2.ScoreClassicalDealRequest,
+                               servicer.ScoreClassicalDeal),
         "ListRulePresets": (pb.ListRulePresetsRequest, servicer.ListRulePresets),
     }
     methods = {(SERVICE + name).encode(): Method(message.FromString, call, False)
@@ -565,6 +569,10 @@ class UnaryFront:
         self.calls += 1
         method = self.methods[path]   # its token was checked at HEADERS (``_authorize``)
         context = CallContext(None if timeout_us < 0 else time.monotonic() + timeout_us / 1e6)
+        if message is None:     # the main port's answers (guard.py), ErrorInfo included
+            self._refuse(h2, stream_id, "the call carries no request message",
+                         "NO_REQUEST_MESSAGE")
+            return
         try:
             parsed = method.parse(message)
         except DecodeError:
@@ -572,8 +580,8 @@ class UnaryFront:
                 conn.logged = True
                 log.warning("%s: a request that is not a valid message from %s (logged once "
                             "per connection)", path.decode(), conn.peer)
-            h2.respond(stream_id, None, grpc.StatusCode.INVALID_ARGUMENT.value[0],
-                       f"the request is not a valid {path.decode().rsplit('/', 1)[1]} message")
+            self._refuse(h2, stream_id, f"the request is not a valid "
+                         f"{path.decode().rsplit('/', 1)[1]} message", "MALFORMED_MESSAGE")
             return
         try:
             response = method.call(parsed, context)
@@ -588,6 +596,13 @@ class UnaryFront:
             h2.respond(stream_id, None, context.code.value[0], context.details)
             return
         h2.respond(stream_id, response.SerializeToString())
+
+    @staticmethod
+    def _refuse(h2: ServerConnection, stream_id: int, message: str, reason: str) -> None:
+        """Answer INVALID_ARGUMENT with an ErrorInfo of ``reason``."""
+        status = RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason).to_status()
+        err = Aborted(status.code, status.details, status.trailing_metadata)
+        h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
 
     def _send(self, conn: Connection) -> None:
         """Send what is queued. A peer that does not read stops being read from once

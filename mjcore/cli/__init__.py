@@ -190,6 +190,7 @@ def _until_failed(summaries: Iterator[dict[str, Any]], bar: Any) -> Iterator[dic
 def _register() -> None:
     from . import (
         analyze,  # noqa: F401  (each module adds its commands to `main`)
+        export,  # noqa: F401
         extract,  # noqa: F401
         play,  # noqa: F401
         replay,  # noqa: F401

@@ -22,10 +22,12 @@ from . import JOBS, closing_agents, main, run_games, table_agents
 @click.option("--seed", "-s", default=0, show_default=True,
               help="Seed of the first game; game i uses seed + i.")
 @click.option("--agents", "-a", default=None,
-              help="Comma-separated agents (random, tsumogiri, efficiency, mjai:COMMAND); "
-                   "fewer names than seats repeat. Seats are drawn per game from its seed "
-                   "(the rules' seating option); the table is per agent. Default: efficiency "
-                   "and random for every other seat of the rules (three or four).")
+              help="Comma-separated agents (random, tsumogiri, efficiency, mjai:COMMAND; "
+                   "'{seat}' in COMMAND becomes the bot's seat, 0 = first dealer, as in "
+                   "'mjai:python bot.py {seat}'); fewer names than seats repeat. Seats are "
+                   "drawn per game from its seed (the rules' seating option); the table is "
+                   "per agent. Default: efficiency and random for every other seat of the "
+                   "rules (three or four).")
 @click.option("--rules", "preset", default="tenhou", show_default=True,
               help="Rule preset: tenhou, ema or wrc (riichi); tenhou_sanma (three-player "
                    "riichi, three agents); classical or bradfield (Chinese classical: agents "

@@ -116,7 +116,8 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
                    "[env MJCORE_CLIENT_CA]")
 @click.option("--token-file", type=click.Path(exists=True, dir_okay=False),
               envvar="MJCORE_TOKEN_FILE",
-              help="File whose first line is the bearer token every RPC but health must send. "
+              help="File whose first line is the bearer token every analysis RPC must send "
+                   "(health and reflection need none). "
                    "[env MJCORE_TOKEN_FILE]")
 @click.option("--grace", default=10.0, show_default=True, type=click.FloatRange(0),
               envvar="MJCORE_GRACE",

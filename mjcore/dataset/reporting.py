@@ -171,7 +171,7 @@ class _Totals:
         self.games: set[Any] = set()
         self.all = _Sums()
         self.players: dict[str, _Sums] = {}
-        self.turns: dict[int, list[float]] = {}
+        self.turns: dict[int, list[float]] = {}    # turn -> [sum, rows, sum of squares]
         self.has_wins = False
 
     def add(self, df: Any) -> None:
@@ -213,11 +213,14 @@ class _Totals:
                          float(hand_lost.get(name, 0.0)) if per_hand is not None else 0.0)
         if "turn" in d.columns and "shanten" in d.columns:
             t = d[d["turn"] <= MAX_TURN]
-            agg = t["shanten"].astype(float).groupby(t["turn"]).agg(["sum", "size"])
+            shanten = t["shanten"].astype(float)
+            agg = pd_frame({"s": shanten, "sq": shanten * shanten}).groupby(
+                t["turn"]).agg(sum=("s", "sum"), size=("s", "size"), sq=("sq", "sum"))
             for turn, row in agg.iterrows():
-                acc = self.turns.setdefault(int(turn), [0.0, 0])
+                acc = self.turns.setdefault(int(turn), [0.0, 0, 0.0])
                 acc[0] += float(row["sum"])
                 acc[1] += int(row["size"])
+                acc[2] += float(row["sq"])
 
 
 def pd_frame(columns: dict[str, Any]) -> Any:
@@ -244,13 +247,20 @@ def build_report(data: Any, *, problems: list[Any] | None = None,
     players = [{"player": name, **sums.measures()} for name, sums in totals.players.items()
                if sums.discards >= min_discards]
     players.sort(key=lambda p: (-p["discards"], p["player"]))
-    by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1])}
+    by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1]),
+                "sd_shanten": _sd(acc)}
                for t, acc in sorted(totals.turns.items()) if acc[1] >= MIN_TURN_DISCARDS]
     if problems is None:
         problems = _folder_problems(source_dir) if source_dir else []
     skipped = Counter(p.reason for p in problems)
     shown = [str(p) for p in problems if p.reason != "three_player"][:10]
     return Report(overall, players, by_turn, dict(skipped), shown)
+
+
+def _sd(acc: list[float]) -> float:
+    """The sample standard deviation from [sum, n, sum of squares]."""
+    total, n, squares = acc
+    return max(0.0, (squares - total * total / n) / (n - 1)) ** 0.5 if n > 1 else 0.0
 
 
 def _folder_problems(directory: str) -> list[Any]:
@@ -265,6 +275,9 @@ def _folder_problems(directory: str) -> list[Any]:
     return found
 
 
+FEW_ROWS_SHARE = 0.02     # a turn with fewer rows than this share of the busiest is marked
+
+
 def plot_report(report: Report, out_dir: str, *, players: int = 20) -> list[str]:
     """Write the report's charts as PNG files into ``out_dir``; returns their paths."""
     import matplotlib
@@ -274,74 +287,216 @@ def plot_report(report: Report, out_dir: str, *, players: int = 20) -> list[str]
 
     os.makedirs(out_dir, exist_ok=True)
     paths = []
-    top = report.players[:players]
-    if top:
-        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(top) + 1)))
-        names = _labels([p["player"] for p in top])[::-1]
-        ax.barh(names, [100 * (p["best_rate"] or 0) for p in top][::-1], color="#4c72b0")
-        if report.overall["best_rate"] is not None:
-            ax.axvline(100 * report.overall["best_rate"], color="#c44e52", linestyle="--",
-                       label="all players")
-            ax.legend(loc="lower right")
-        ax.set_xlabel("discards that were efficiency-best (%)")
-        ax.set_title(f"Efficiency by player (top {len(top)} by discards)")
-        fig.tight_layout()
-        paths.append(_save(fig, out_dir, "efficiency_by_player.png"))
-        plt.close(fig)
-
-        fig, ax = plt.subplots(figsize=(8, max(3, 0.3 * len(top) + 1)))
-        ax.barh(names, [p["lost_per_hand"] or 0 for p in top][::-1], color="#55a868")
-        ax.set_xlabel("tiles of acceptance given up per hand")
-        ax.set_title("Acceptance lost per hand, by player")
-        fig.tight_layout()
-        paths.append(_save(fig, out_dir, "acceptance_lost_by_player.png"))
-        plt.close(fig)
-    if report.shanten_by_turn:
-        fig, ax = plt.subplots(figsize=(8, 4))
-        turns = [t["turn"] for t in report.shanten_by_turn]
-        ax.plot(turns, [t["mean_shanten"] for t in report.shanten_by_turn], marker="o")
-        ax.set_xlabel("turn (the player's draws so far)")
-        ax.set_ylabel("mean shanten before the discard")
-        ax.set_title("Shanten by turn")
-        ax.grid(alpha=0.3)
-        fig.tight_layout()
-        paths.append(_save(fig, out_dir, "shanten_by_turn.png"))
-        plt.close(fig)
+    with matplotlib.rc_context({"font.family": chart_fonts()}):
+        for name, fig in report_figures(report, players=players).items():
+            paths.append(_save(fig, out_dir, name))
+            plt.close(fig)
     return paths
 
 
-def _labels(names: list[str]) -> list[str]:
-    """Player names as chart labels; names the chart fonts cannot draw (CJK without a CJK
-    font) become their rank in the text report (``#3``)."""
-    import warnings
+def report_figures(report: Report, *, players: int = 20) -> dict[str, Any]:
+    """The report's charts as matplotlib figures, by file name (the caller closes them).
+    Player names are drawn in :func:`chart_fonts`; a name they cannot draw is shown as its
+    row in the text report (``#3``) and the chart says so."""
+    import matplotlib
 
-    def drawable(name: str) -> bool:
-        return name.isascii() or _has_cjk_font()
+    figures: dict[str, Any] = {}
+    with matplotlib.rc_context({"font.family": chart_fonts()}):
+        top = report.players[:players]
+        if top:
+            figures["efficiency_by_player.png"] = _efficiency_figure(report, top)
+            figures["acceptance_lost_by_player.png"] = _acceptance_figure(report, top)
+        if report.shanten_by_turn:
+            figures["shanten_by_turn.png"] = _shanten_figure(report.shanten_by_turn)
+    return figures
 
+
+def _player_axes(top: list[dict[str, Any]]) -> tuple[Any, Any]:
+    """A figure with one row per player, the first at the top, labelled with the names."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, max(3.0, 0.32 * len(top) + 1.6)))
+    labels, fallback = _labels([p["player"] for p in top])
+    ax.set_yticks(range(len(top)), labels)
+    ax.set_ylim(len(top) - 0.5, -0.5)
+    if fallback:
+        fig.text(0.01, 0.005, FALLBACK_NOTE, fontsize=8, va="bottom")
+    return fig, ax
+
+
+FALLBACK_NOTE = ("#N: a name the installed fonts cannot draw; N is its row in the text "
+                 "report's player table")
+
+
+def _efficiency_figure(report: Report, top: list[dict[str, Any]]) -> Any:
+    """Efficiency-best share per player: a dot and its 95 % interval (Wilson), on an axis
+    zoomed to the spread of the players (and the all-players line), value and count beside."""
+    fig, ax = _player_axes(top)
+    rates, los, his = [], [], []
+    for p in top:
+        n = p["discards"]
+        k = round((p["best_rate"] or 0) * n)
+        lo, hi = _wilson(k, n)
+        rates.append(100 * k / n if n else 0.0)
+        los.append(100 * lo)
+        his.append(100 * hi)
+    y = list(range(len(top)))
+    ax.errorbar(rates, y, xerr=[[r - lo for r, lo in zip(rates, los, strict=True)],
+                                [hi - r for r, hi in zip(rates, his, strict=True)]],
+                fmt="o", color="#4c72b0", ecolor="#9db4d6", capsize=2,
+                label="player (95 % interval)")
+    bounds = los + his
+    overall = report.overall["best_rate"]
+    if overall is not None:
+        bounds.append(100 * overall)
+        ax.axvline(100 * overall, color="#c44e52", linestyle="--",
+                   label=f"all players ({100 * overall:.1f} %)")
+    low, high = min(bounds), max(bounds)
+    pad = max(1.0, 0.08 * (high - low))
+    low, high = max(0.0, low - pad), min(100.0, high + pad)
+    ax.set_xlim(low, high)
+    for i, p in enumerate(top):
+        ax.text(1.01, i, f"{rates[i]:.1f} % of {p['discards']:,}",
+                transform=ax.get_yaxis_transform(), va="center", fontsize=8)
+    ax.set_xlabel(f"discards that were efficiency-best (%): the axis runs from {low:.0f} to "
+                  f"{high:.0f} %, not from 0")
+    ax.set_title(f"Efficiency by player (top {len(top)} by discards; right: share of "
+                 "discards)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def _acceptance_figure(report: Report, top: list[dict[str, Any]]) -> Any:
+    """Acceptance lost per hand per player: bars from 0, value and hands beside each, and
+    the all-players line."""
+    fig, ax = _player_axes(top)
+    values = [p["lost_per_hand"] or 0.0 for p in top]
+    ax.barh(range(len(top)), values, color="#55a868", label="player")
+    overall = report.overall["lost_per_hand"]
+    if overall is not None:
+        ax.axvline(overall, color="#c44e52", linestyle="--",
+                   label=f"all players ({overall:.2f})")
+    for i, p in enumerate(top):
+        ax.text(1.01, i, f"{values[i]:.2f} in {p['player_hands']:,} hands",
+                transform=ax.get_yaxis_transform(), va="center", fontsize=8)
+    ax.set_xlim(0, 1.05 * max([*values, overall or 0.0, 1e-9]))
+    ax.set_xlabel("tiles of acceptance given up per hand (mean over the player's hands)")
+    ax.set_title("Acceptance lost per hand, by player")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def _shanten_figure(by_turn: list[dict[str, Any]]) -> Any:
+    """Mean shanten by turn with its 95 % interval, above the rows each mean is of; turns
+    with few rows are hollow."""
+    import matplotlib.pyplot as plt
+
+    turns = [t["turn"] for t in by_turn]
+    rows = [t["discards"] for t in by_turn]
+    means = [t["mean_shanten"] for t in by_turn]
+    half = [1.96 * t.get("sd_shanten", 0.0) / t["discards"] ** 0.5 for t in by_turn]
+    few = max(rows) * FEW_ROWS_SHARE
+    fig, (ax, counts) = plt.subplots(2, 1, sharex=True, figsize=(9, 6),
+                                     gridspec_kw={"height_ratios": [3, 1.3]})
+    ax.plot(turns, means, color="#4c72b0", alpha=0.5)
+    for hollow, label in ((False, "mean (95 % interval)"),
+                          (True, f"fewer than {few:,.0f} rows ({100 * FEW_ROWS_SHARE:.0f} % "
+                                 "of the busiest turn)")):
+        pick = [i for i, n in enumerate(rows) if (n < few) == hollow]
+        if pick:
+            ax.errorbar([turns[i] for i in pick], [means[i] for i in pick],
+                        yerr=[half[i] for i in pick], fmt="o", color="#4c72b0",
+                        mfc="white" if hollow else "#4c72b0", capsize=2, label=label,
+                        linestyle="none")
+    ax.set_ylabel("mean shanten before the discard")
+    ax.set_title(f"Shanten by turn (turns with at least {MIN_TURN_DISCARDS} discards)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    bars = counts.bar(turns, rows, color=["#c8c8c8" if n < few else "#8c8c8c" for n in rows])
+    counts.bar_label(bars, labels=[f"{n:,}" for n in rows], fontsize=6, rotation=90,
+                     padding=2)
+    counts.set_ylim(0, max(rows) * 1.45)
+    counts.yaxis.set_major_formatter("{x:,.0f}")
+    counts.set_ylabel("rows")
+    counts.set_xlabel("turn (the player's draws so far)")
+    counts.set_xticks(turns)
+    fig.tight_layout()
+    return fig
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    h = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
+    return max(0.0, centre - h), min(1.0, centre + h)
+
+
+def _labels(names: list[str]) -> tuple[list[str], bool]:
+    """Player names as chart labels and whether any fell back: a name the chart fonts cannot
+    draw becomes its row in the text report (``#3``)."""
     out = []
+    fallback = False
     for i, name in enumerate(names, 1):
-        out.append(_clip(name, 20) if drawable(name) else f"#{i}")
-    warnings.filterwarnings("ignore", message="Glyph .* missing from font")
-    return out
+        if _drawable(name):
+            out.append(_clip(name, 20))
+        else:
+            out.append(f"#{i}")
+            fallback = True
+    return out, fallback
 
 
+# CJK fonts used when installed (after the one the dataset extra ships)
 _CJK_FONTS = ("Noto Sans CJK JP", "Noto Sans CJK SC", "IPAGothic", "IPAexGothic",
               "TakaoGothic", "WenQuanYi Zen Hei", "Droid Sans Fallback")
-_cjk: list[bool] = []
+_fonts: list[str] = []
+_coverage: list[frozenset[int]] = []
 
 
-def _has_cjk_font() -> bool:
-    """Whether a CJK font is installed; if so it becomes the fallback font of the charts."""
-    if not _cjk:
-        import matplotlib
+def chart_fonts() -> list[str]:
+    """The font families of the charts, in fallback order: DejaVu Sans (matplotlib's), then
+    Noto Sans CJK JP from the ``noto-cjk-sans-jp-regular`` package (the dataset extra), then
+    the CJK fonts of ``_CJK_FONTS`` that are installed."""
+    if not _fonts:
         from matplotlib import font_manager
 
+        found = ["DejaVu Sans"]
+        try:
+            import noto_cjk_sans_jp_regular as noto
+
+            path = str(noto.FONT_PATH)
+            font_manager.fontManager.addfont(path)
+            found.append(font_manager.FontProperties(fname=path).get_name())
+        except (ImportError, OSError, RuntimeError):
+            pass
         have = {f.name for f in font_manager.fontManager.ttflist}
-        found = [f for f in _CJK_FONTS if f in have]
-        if found:
-            matplotlib.rcParams["font.family"] = ["DejaVu Sans", *found]
-        _cjk.append(bool(found))
-    return _cjk[0]
+        found += [f for f in _CJK_FONTS if f in have and f not in found]
+        _fonts.extend(found)
+    return list(_fonts)
+
+
+def _drawable(name: str) -> bool:
+    """Whether every character of ``name`` is in one of the chart fonts."""
+    if name.isascii():
+        return True
+    if not _coverage:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        codes: set[int] = set()
+        for family in chart_fonts():
+            path = font_manager.findfont(font_manager.FontProperties(family=family),
+                                         fallback_to_default=False)
+            codes.update(FT2Font(path).get_charmap())
+        _coverage.append(frozenset(codes))
+    return all(ord(ch) in _coverage[0] or ch.isspace() for ch in name)
 
 
 def _save(fig: Any, out_dir: str, name: str) -> str:
@@ -358,4 +513,4 @@ def report(data: Any, plots: str | None = None, **kwargs: Any) -> Report:
     return rep
 
 
-__all__ = ["Report", "build_report", "plot_report", "report"]
+__all__ = ["Report", "build_report", "chart_fonts", "plot_report", "report", "report_figures"]

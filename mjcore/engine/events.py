@@ -7,6 +7,11 @@ An event is a small dict in the vocabulary of the mjai protocol (``start_game``,
 engine tiles are Tenhou 136-ids (so every physical tile is tracked); :func:`to_mjai` turns them
 into mjai tile names (``5m``, ``5mr`` for a red five, ``E S W N P F C`` for honors) for
 writing, and :class:`TilePool` turns names back into ids when reading.
+
+A self-play record's ``start_game`` carries, beside mjai's ``names``, two extension keys:
+``mjcore_rules`` (the preset name, or ``custom``) and ``rule_options`` (every option,
+``RuleSet.to_dict``). Records written before the extension was renamed have ``rules``
+instead of ``mjcore_rules``; a string there is still read (:func:`rules_name`).
 """
 from __future__ import annotations
 
@@ -32,6 +37,15 @@ WIND_NAMES = ("E", "S", "W", "N")
 
 _TILE_KEYS = ("pai", "dora_marker")
 _TILE_LIST_KEYS = ("consumed", "uradora_markers", "hora_tehais")
+
+
+def rules_name(start: Event) -> str | None:
+    """The rule preset a ``start_game`` names: ``mjcore_rules``, or ``rules`` as records
+    written before the rename have it (only a string: other tools put other things there)."""
+    for key in ("mjcore_rules", "rules"):
+        if isinstance(start.get(key), str):
+            return str(start[key])
+    return None
 
 
 def tile_class(tile: int) -> int:

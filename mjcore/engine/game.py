@@ -111,7 +111,8 @@ class Game:
         """Play hands until the game ends (riichi.md §15.4); emits ``start_game`` ...
         ``end_game`` through ``on_event`` and returns the scores, ranks and points."""
         rules = self.rules
-        start: Event = {"type": "start_game", "names": self.names, "rules": rules.name,
+        # "mjcore_rules", not "rules": other mjai tools give "rules" other meanings
+        start: Event = {"type": "start_game", "names": self.names, "mjcore_rules": rules.name,
                         "rule_options": rules.to_dict()}
         if self.seed is not None:
             start["seed"] = self.seed
@@ -174,6 +175,9 @@ class AgentDecider:
 
     def __init__(self, agents: Sequence[Agent]) -> None:
         self.agents = list(agents)
+        for seat, agent in enumerate(self.agents):
+            if hasattr(agent, "seated"):     # an agent that wants its seat before the game
+                agent.seated(seat)
         self.views = [PlayerView(s) for s in range(len(self.agents))]
         self.observers = [getattr(a, "observe", None) for a in self.agents]
         self._choose = [a.choose for a in self.agents]

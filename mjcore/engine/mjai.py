@@ -10,7 +10,13 @@ then sends ``[{"type":"reach",...}]`` and reads the discard), ``hora``, ``chi``/
 ``kita`` event and its replacement draw) or ``none`` (pass). An answer that is not a legal
 action is an error naming the seat and the line.
 
-``python -m mjcore.engine.mjai`` runs a small reference bot (tsumogiri) over stdin/stdout.
+Bots that want their seat on the command line (as the PyPI ``mjai`` package's do) get it
+through the placeholder ``{seat}`` in any argument: ``mjai:python bot.py {seat}`` starts
+``python bot.py 2`` for seat 2 (seat 0 is the first dealer, as in ``start_game``'s ``id``).
+Such a bot is started once its seat is drawn, the others when the agent is made.
+
+``python -m mjcore.engine.mjai [SEAT]`` runs a small reference bot (tsumogiri) over
+stdin/stdout.
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ from .agents import AnswerLines, send_line, stop_process
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
+SEAT = "{seat}"      # replaced by the bot's seat in its command line
 _CALLS = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN, "kakan": KAKAN, "ankan": ANKAN}
 _NAME_CLASS: dict[str, int] = {}
 for _t, _n in enumerate(MJAI_NAMES):
@@ -66,15 +73,27 @@ class MjaiAgent:
             raise MjaiError("empty mjai command")
         self.command = argv
         self.timeout = timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pending: list[dict[str, Any]] = []
+        self.seat = -1
+        self.greeted = False        # start_game sent
+        if not any(SEAT in arg for arg in argv):
+            self._start(argv)
+
+    def _start(self, argv: list[str]) -> None:
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          bufsize=0)
         except OSError as exc:
             raise MjaiError(f"mjai command {argv[0]!r} cannot be started: "
                             f"{exc.strerror or exc}") from None
-        self.answers = AnswerLines(self.proc.stdout, timeout)
-        self.pending: list[dict[str, Any]] = []
-        self.seat = -1
+        self.answers = AnswerLines(self.proc.stdout, self.timeout)
+
+    def seated(self, seat: int) -> None:
+        """Told the seat before the game (``AgentDecider``): start a bot that waits for it."""
+        self.seat = seat
+        if self.proc is None:
+            self._start([arg.replace(SEAT, str(seat)) for arg in self.command])
 
     def observe(self, event: Event) -> None:
         """Queue an event (masked for this seat) for the bot's next exchange."""
@@ -83,6 +102,7 @@ class MjaiAgent:
         self.pending.append(to_mjai(event))
 
     def _exchange(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        assert self.proc is not None
         assert self.proc.stdin is not None and self.proc.stdout is not None
         bot = f"mjai bot {self.command[0]} (seat {self.seat})"
         try:
@@ -108,7 +128,10 @@ class MjaiAgent:
         """Send the queued events, read the bot's answer and match it to a legal action."""
         if actions[0].type == TENPAI:     # mjai has no such question: always show the hand
             return actions[0]
-        if self.seat < 0:
+        if not self.greeted:
+            self.greeted = True
+            if self.proc is None:   # not seated by a decider: the first view tells the seat
+                self.seated(view.seat)
             self.seat = view.seat
             self.pending.insert(0, {"type": "start_game", "id": view.seat})
         events, self.pending = self.pending, []
@@ -163,12 +186,15 @@ class MjaiAgent:
 
     def close(self) -> None:
         """Stop the bot process (5 s to exit on its own) and close its pipes."""
-        stop_process(self.proc, 5)
+        if self.proc is not None:
+            stop_process(self.proc, 5)
 
 
-def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    """Reference mjai bot: discards each drawn tile, never calls; for protocol tests."""
-    seat = -1
+def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+                  seat: int = -1) -> None:
+    """Reference mjai bot: discards each drawn tile, never calls; for protocol tests. Given
+    a ``seat`` (its command line's), it plays that seat and exits with an error when
+    ``start_game`` names another."""
     last_draw: str | None = None
     for line in stdin:
         events = json.loads(line)
@@ -176,6 +202,8 @@ def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> Non
         for ev in events:
             t = ev.get("type")
             if t == "start_game":
+                if seat >= 0 and ev.get("id") != seat:
+                    sys.exit(f"seat {seat} on the command line, start_game id {ev.get('id')}")
                 seat = ev.get("id", seat)
             elif t == "tsumo" and ev.get("actor") == seat:
                 last_draw = ev["pai"]
@@ -187,4 +215,4 @@ def tsumogiri_bot(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> Non
 
 
 if __name__ == "__main__":
-    tsumogiri_bot()
+    tsumogiri_bot(seat=int(sys.argv[1]) if len(sys.argv) > 1 else -1)

@@ -33,7 +33,7 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .events import MJAI_NAMES, Event, tile_class
+from .events import MJAI_NAMES, Event, rules_name, tile_class
 from .game import Game
 from .wall import Wall
 
@@ -437,17 +437,17 @@ def _rules_from_events(events: list[Event]) -> RuleSet:
     for ev in events:
         if ev["type"] != "start_game":
             continue
+        name = rules_name(ev)
         try:
             if isinstance(ev.get("rule_options"), dict):
                 rules = RuleSet.from_dict(ev["rule_options"])
-                name = ev.get("rules")
-                if isinstance(name, str) and name != "custom":
+                if name is not None and name != "custom":
                     preset: RuleSet = RuleSet.preset(name)
                     if preset == rules:
                         return preset
                 return rules
-            if isinstance(ev.get("rules"), str):
-                named: RuleSet = RuleSet.preset(ev["rules"])
+            if name is not None:
+                named: RuleSet = RuleSet.preset(name)
                 return named
         except (MjcoreError, TypeError):
             break

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidHandError
 from ..riichi.rules import RuleSet
-from .events import MJAI_NAMES, WIND_NAMES, Event
+from .events import MJAI_NAMES, WIND_NAMES, Event, rules_name
 
 _TAG = re.compile(r"<([/?]?[A-Za-z]+)([0-9]*)([^>]*)>")
 _ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
@@ -487,7 +487,7 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
             start_names = list(ev.get("names") or start_names)
             if isinstance(ev.get("rule_options"), dict):     # read back by read_tenhou6
                 rule["aka"] = int(ev["rule_options"].get("red_fives", 3) > 0)
-                rule["preset"] = ev.get("rules", "custom")
+                rule["preset"] = rules_name(ev) or "custom"
                 rule["mjcore"] = ev["rule_options"]
         elif t == "start_kyoku":
             wind = WIND_NAMES.index(ev["bakaze"])
@@ -821,7 +821,7 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
     rule: dict[str, Any] = doc["rule"] if isinstance(doc.get("rule"), dict) else {}
     start: Event = {"type": "start_game", "names": list(doc.get("name") or [""] * 4)}
     if isinstance(rule.get("mjcore"), dict):
-        start["rules"] = rule.get("preset", "custom")
+        start["mjcore_rules"] = rule.get("preset", "custom")
         start["rule_options"] = rule["mjcore"]
     events: list[Event] = [start]
     immediate = start.get("rule_options", {}).get("kan_dora_timing") == "immediate"

@@ -66,6 +66,11 @@ def test_extract_and_table_job_without_pyarrow(tmp_path):
              "mjcore analyze --out", "dataset", "pyarrow")
 
 
+def test_export_without_pyarrow(tmp_path):
+    one_line(without("pyarrow", "export", str(tmp_path), "--out", str(tmp_path / "o")),
+             "mjcore export", "dataset", "pyarrow")
+
+
 def test_the_client_module_names_the_missing_package():
     """mjcore.client's own ImportError keeps the missing package's name (for callers that
     filter on it, as `mjcore serve` does)."""

@@ -506,7 +506,7 @@ def test_the_modules_are_reachable_beside_the_functions():
     import mjcore.dataset as ds
 
     for function, module in (("analyze", "analysis"), ("extract", "extraction"),
-                             ("report", "reporting")):
+                             ("report", "reporting"), ("export", "exporting")):
         assert callable(getattr(ds, function))
         mod = importlib.import_module(f"mjcore.dataset.{module}")
         assert getattr(ds, module) is mod and getattr(mod, function) is getattr(ds, function)

@@ -91,6 +91,52 @@ def test_mjai_subprocess_agent():
     assert mine and all(e["tsumogiri"] for e in mine)
 
 
+def test_mjai_bot_gets_its_seat_on_the_command_line():
+    # the reference bot plays the seat given as its argument and exits when start_game
+    # names another; a literal "{seat}" would not parse
+    bots = [MjaiAgent([sys.executable, "-m", "mjcore.engine.mjai", "{seat}"]) for _ in range(2)]
+    try:
+        assert all(bot.proc is None for bot in bots)          # started once seated
+        res = play_game([bots[0], EfficiencyAgent(), bots[1], TsumogiriAgent()], seed=4)
+        for i, bot in ((0, bots[0]), (2, bots[1])):
+            seat = res.agent_of_seat.index(i)
+            assert bot.proc is not None and isinstance(bot.proc.args, list)
+            assert bot.proc.args[-1] == str(seat) == str(bot.seat)
+            mine = [e for e in res.events if e["type"] == "dahai" and e["actor"] == seat]
+            assert mine and all(e["tsumogiri"] for e in mine)
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+SEATED_BOT = """import json, sys
+seat, draw = int(sys.argv[1]), None
+for line in sys.stdin:
+    events = json.loads(line)
+    for ev in events:
+        if ev.get("type") == "start_game" and ev.get("id") != seat:
+            sys.exit("start_game names another seat")
+        if ev.get("type") == "tsumo" and ev.get("actor") == seat:
+            draw = ev["pai"]
+    last = events[-1] if events else {}
+    mine = last.get("type") in ("tsumo", "reach") and last.get("actor") == seat
+    answer = {"type": "dahai", "actor": seat, "pai": draw, "tsumogiri": True} if mine else \\
+        {"type": "none"}
+    print(json.dumps(answer), flush=True)
+"""
+
+
+def test_play_passes_the_seat_to_mjai_commands(tmp_path):
+    bot = tmp_path / "bot.py"        # a tsumogiri bot that cannot start without its seat
+    bot.write_text(SEATED_BOT)
+    agent = f"mjai:{sys.executable} {bot} {{seat}}"
+    result = CliRunner().invoke(main, ["play", "--games", "2", "--seed", "3", "--agents",
+                                       f"{agent},random,{agent},tsumogiri",
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert len(list((tmp_path / "out").glob("*.mjson"))) == 2
+
+
 def test_mjai_bot_with_illegal_answers_is_reported():
     script = ("import sys\nfor l in sys.stdin: "
               "print('{\"type\":\"dahai\",\"pai\":\"9z\"}', flush=True)")

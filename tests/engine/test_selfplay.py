@@ -1,6 +1,8 @@
 """Conformance: invariants after every event on a few hundred seeded self-play games."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
@@ -104,6 +106,28 @@ def test_custom_rules_travel_with_the_record():
     data = "\n".join(write_mjai(res.events)).encode()
     assert replay_source("custom.mjson", data).status == "agree"
     assert from_mjai_lines(data.decode().splitlines())[0]["rule_options"]["kuikae"] == "allowed"
+
+
+def test_start_game_names_its_rules_under_an_extension_key():
+    from mjcore.engine.events import from_mjai_lines, write_mjai
+    from mjcore.engine.replay import _rules_from_events, replay_source
+
+    rules = RuleSet.preset("ema")
+    res = play_game([RandomAgent(i) for i in range(4)], seed=5, rules=rules)
+    start = res.events[0]
+    # another mjai reader's "rules" key means something else: ours must not be there
+    assert "rules" not in start and start["mjcore_rules"] == "ema"
+    lines = list(write_mjai(res.events))
+    assert "rules" not in json.loads(lines[0])
+    assert replay_source("new.mjson", "\n".join(lines).encode()).status == "agree"
+    # records written before the rename still name their rules under "rules"
+    old = json.loads(lines[0])
+    old["rules"] = old.pop("mjcore_rules")
+    del old["rule_options"]
+    legacy = "\n".join([json.dumps(old), *lines[1:]]).encode()
+    assert replay_source("old.mjson", legacy).status == "agree"
+    assert _rules_from_events(from_mjai_lines(legacy.decode().splitlines())) == rules
+    assert replay_source("old.mjson", legacy, RuleSet.preset("tenhou")).status == "disagree"
 
 
 def test_seat_draw():

@@ -44,28 +44,55 @@ def test_token_required_for_every_rpc(token_server, metadata):
             assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
 
-def test_reflection_needs_the_token_too(token_server):
-    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+def _reflection(channel, version: str, request):
+    """One reflection exchange on ``grpc.reflection.<version>`` (the messages of v1 and
+    v1alpha are the same on the wire)."""
+    from grpc_reflection.v1alpha import reflection_pb2
+
+    call = channel.stream_stream(
+        f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
+        request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+        response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+    (response,) = list(call(iter([request]), timeout=10))
+    return response
+
+
+@pytest.mark.parametrize("version", ["v1", "v1alpha"])
+def test_reflection_is_open_without_token_in_both_versions(token_server, version):
+    from google.protobuf import descriptor_pb2
+    from grpc_reflection.v1alpha import reflection_pb2
 
     with grpc.insecure_channel(f"127.0.0.1:{token_server}") as ch:
-        stub = reflection_pb2_grpc.ServerReflectionStub(ch)
-        req = reflection_pb2.ServerReflectionRequest(list_services="")
-        with pytest.raises(grpc.RpcError) as exc:
-            list(stub.ServerReflectionInfo(iter([req])))
-        assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
-        (r,) = list(stub.ServerReflectionInfo(
-            iter([req]), metadata=(("authorization", f"Bearer {TOKEN}"),)))
+        r = _reflection(ch, version, reflection_pb2.ServerReflectionRequest(list_services=""))
         names = {s.name for s in r.list_services_response.service}
-        assert "mjcore.v1.HandAnalysisService" in names and "grpc.health.v1.Health" in names
-        req = reflection_pb2.ServerReflectionRequest(
-            file_containing_symbol="mjcore.v1.HandAnalysisService")
-        (r,) = list(stub.ServerReflectionInfo(
-            iter([req]), metadata=(("authorization", f"Bearer {TOKEN}"),)))
-        from google.protobuf import descriptor_pb2
+        assert names == {"mjcore.v1.HandAnalysisService", "grpc.health.v1.Health",
+                         "grpc.reflection.v1.ServerReflection",
+                         "grpc.reflection.v1alpha.ServerReflection"}
+        for symbol, file in (("mjcore.v1.HandAnalysisService", "mjcore/v1/analysis_service.proto"),
+                             ("grpc.reflection.v1.ServerReflection",
+                              "grpc/reflection/v1/reflection.proto")):
+            r = _reflection(ch, version, reflection_pb2.ServerReflectionRequest(
+                file_containing_symbol=symbol))
+            files = {f.name: f for f in (descriptor_pb2.FileDescriptorProto.FromString(b)
+                                         for b in r.file_descriptor_response.file_descriptor_proto)}
+            assert file in files
+        v1 = files["grpc/reflection/v1/reflection.proto"]
+        assert v1.package == "grpc.reflection.v1"
+        assert {m.input_type for s in v1.service for m in s.method} == \
+            {".grpc.reflection.v1.ServerReflectionRequest"}
+        # the token still guards the analysis service
+        with pytest.raises(grpc.RpcError) as exc:
+            pb_grpc.HandAnalysisServiceStub(ch).ListRulePresets(pb.ListRulePresetsRequest())
+        assert exc.value.code() == grpc.StatusCode.UNAUTHENTICATED
 
-        files = [descriptor_pb2.FileDescriptorProto.FromString(b)
-                 for b in r.file_descriptor_response.file_descriptor_proto]
-        assert "mjcore/v1/analysis_service.proto" in {f.name for f in files}
+
+@pytest.mark.parametrize("value", [f"Bearer {TOKEN}", f"bearer {TOKEN}", f"BEARER {TOKEN}",
+                                   f"bEaReR   {TOKEN}"])
+def test_bearer_scheme_is_case_insensitive(token_server, value):
+    with grpc.insecure_channel(f"127.0.0.1:{token_server}") as ch:
+        r = pb_grpc.HandAnalysisServiceStub(ch).ListRulePresets(
+            pb.ListRulePresetsRequest(), metadata=(("authorization", value),), timeout=10)
+        assert r.default_preset == "tenhou"
 
 
 def test_health_is_open_without_token(token_server):

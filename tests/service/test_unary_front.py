@@ -185,6 +185,55 @@ def test_list_rule_presets_matches_the_main_port(channels):
         ["tenhou", "ema", "wrc", "tenhou_sanma"]
 
 
+CLASSICAL_A = ["333z 1357m 246p pon:999s 5f", "777z 234s 678m 11z pon:555p 2f",
+               "1357m 2468p 1357s 6z", "222m 1479p 23689s 4z"]
+CLASSICAL_B = ["19m19p19s12345677z", "1357m 2468p 1357s 1z", "2468m 1357p 2468s 2z",
+               "2468m 2468p 2468s 3z"]
+SELF_DRAWN = sp.CLASSICAL_WIN_CONDITION_SELF_DRAWN
+DEALS = [
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_A, winner=1, win_tile="4s",
+                                 conditions=[SELF_DRAWN]),
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_B, winner=0, win_tile="7z", discarder=2,
+                                 cannon=2, rules=sp.RuleSelection(preset="bradfield")),
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_A[:3], winner=1, win_tile="4s"),
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_A, winner=4, win_tile="4s"),
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_A, winner=1, win_tile="9s",
+                                 conditions=[SELF_DRAWN]),
+    sp.ScoreClassicalDealRequest(hands=CLASSICAL_A, winner=1, win_tile="4s",
+                                 rules=sp.RuleSelection(preset="tenhou")),
+]
+
+
+@pytest.mark.parametrize("index", range(len(DEALS)))
+def test_score_classical_deal_matches_the_main_port(channels, index):
+    request = DEALS[index]
+    code, details, response, _ = _same(channels, SERVICE + "ScoreClassicalDeal", request)
+    if index < 2:
+        assert code == grpc.StatusCode.OK, details
+        assert sp.ScoreClassicalDealResponse.FromString(response).players
+        return
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    infos = []
+    for channel in channels:
+        with pytest.raises(grpc.RpcError) as err:
+            pb_grpc.HandAnalysisServiceStub(channel).ScoreClassicalDeal(request, timeout=10)
+        info = error_info(err.value)
+        assert info is not None
+        infos.append((info.reason, dict(info.metadata)))
+    assert infos[0] == infos[1] and infos[0][0]
+
+
+def test_client_sends_score_classical_to_the_front(server):
+    # the bulk target listens nowhere: the answer can only come from the front
+    with socket.socket() as unused:
+        unused.bind(("127.0.0.1", 0))
+        dead = unused.getsockname()[1]
+    with Client(f"127.0.0.1:{dead}", timeout=10, retries=0,
+                unary_target=f"127.0.0.1:{server.unary_port}") as client:
+        got = client.score_classical(CLASSICAL_A, 1, "4s", self_drawn=True)
+    assert got["net"] == [-96, 304, -112, -96]   # test_classical_service: example A
+
+
 @pytest.mark.parametrize("service", ["", "mjcore.v1.HandAnalysisService",
                                      "no.such.Service"])
 def test_health_check_matches_the_main_port(channels, service):
@@ -247,13 +296,31 @@ def test_errors_match_the_main_port(channels, method, request_):
     assert "field" in infos[1][1]
 
 
-@pytest.mark.parametrize("method", ["AnalyzeHand", "Decompose", "Score"])
+@pytest.mark.parametrize("method", ["AnalyzeHand", "Decompose", "Score", "ScoreClassicalDeal"])
 @pytest.mark.parametrize("data", [b"\xff\xff\xff", b"\x0a\x05ab", b"\x08"])
 def test_undecodable_request_is_invalid_argument(channels, method, data):
-    _, front = channels
-    code, details, _, _ = _raw(front, SERVICE + method, data)
+    code, details, _, _ = _same(channels, SERVICE + method, data)
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert method in details
+    with pytest.raises(grpc.RpcError) as err:
+        channels[1].unary_unary(SERVICE + method)(data, timeout=10)
+    info = error_info(err.value)       # the ErrorInfo the main port sends (guard.py)
+    assert info is not None and info.reason == "MALFORMED_MESSAGE"
+    assert info.domain == "mjcore.dev"
+
+
+@pytest.mark.parametrize("method", ["AnalyzeHand", "ScoreClassicalDeal"])
+def test_a_call_without_a_message_gets_the_main_ports_answer(channels, method):
+    answers = []
+    for channel in channels:
+        call = channel.stream_unary(SERVICE + method)     # sends no message at all
+        with pytest.raises(grpc.RpcError) as err:
+            call(iter([]), timeout=10)
+        info = error_info(err.value)
+        answers.append((err.value.code(), err.value.details(), info and info.reason))
+    assert answers[0] == answers[1] == (grpc.StatusCode.INVALID_ARGUMENT,
+                                        "the call carries no request message",
+                                        "NO_REQUEST_MESSAGE")
 
 
 def test_health_check_undecodable_request_is_invalid_argument(channels):
@@ -429,7 +496,8 @@ def token_server():
 
 @pytest.mark.parametrize("metadata", [None, (("authorization", "Bearer wrong"),),
                                       (("authorization", TOKEN),),
-                                      (("authorization", f"bearer {TOKEN}"),),
+                                      (("authorization", f"Basic {TOKEN}"),),
+                                      (("authorization", f"Bearer{TOKEN}"),),
                                       (("authorization", f"Bearer {TOKEN}x"),),
                                       (("authorization", f"Bearer {TOKEN}"[:-1]),)])
 @pytest.mark.parametrize("method,request_", [
@@ -443,6 +511,16 @@ def test_token_required_like_the_main_port(token_server, metadata, method, reque
         code, details, _, _ = _same((main, front), SERVICE + method, request_, metadata)
     assert code == grpc.StatusCode.UNAUTHENTICATED
     assert details == ("missing bearer token" if metadata is None else "invalid bearer token")
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER", "beaRER  "])
+def test_bearer_scheme_is_case_insensitive_on_both_ports(token_server, scheme):
+    with grpc.insecure_channel(f"127.0.0.1:{token_server.port}") as main, \
+            grpc.insecure_channel(f"127.0.0.1:{token_server.unary_port}") as front:
+        code, details, _, _ = _same((main, front), SERVICE + "ListRulePresets",
+                                    pb.ListRulePresetsRequest(),
+                                    (("authorization", f"{scheme} {TOKEN}"),))
+    assert code == grpc.StatusCode.OK, details
 
 
 def test_right_token_and_open_health(token_server):
