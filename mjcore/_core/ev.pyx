@@ -564,13 +564,27 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
     return st
 
 
+cdef inline int _order(double a, double b, double tolerance) noexcept nogil:
+    """1 when a is above b by more than the tolerance (relative, at least absolute), -1 when
+    below, 0 for a tie: rounding never decides between two lines of play."""
+    cdef double scale = (a if a > b else b) if a > 0 and b > 0 else 1.0
+    if a - b > tolerance * (scale if scale > 1.0 else 1.0):
+        return 1
+    if b - a > tolerance * (scale if scale > 1.0 else 1.0):
+        return -1
+    return 0
+
+
 cdef inline bint _prefer(double ev_a, double win_a, double tenpai_a, const double* b) noexcept nogil:
-    """(ev_a, win_a, tenpai_a) before b's (tenpai, win, ev): more score, then win, then tenpai."""
-    if ev_a != b[2]:
-        return ev_a > b[2]
-    if win_a != b[1]:
-        return win_a > b[1]
-    return tenpai_a > b[0]
+    """(ev_a, win_a, tenpai_a) before b's (tenpai, win, ev): more score, then win, then tenpai
+    (ties within 1e-9 of the score and 1e-12 of a probability)."""
+    cdef int o = _order(ev_a, b[2], 1e-9)
+    if o:
+        return o > 0
+    o = _order(win_a, b[1], 1e-12)
+    if o:
+        return o > 0
+    return _order(tenpai_a, b[0], 1e-12) > 0
 
 
 cdef int _run_consistent(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
