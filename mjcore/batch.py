@@ -106,9 +106,15 @@ MAX_THREADS = 4 * (os.cpu_count() or 1)
 
 
 def _threads(n_threads: int | None) -> int:
-    """Threads for a kernel: None or <= 0 means one per core; at most 4 per core."""
+    """Threads for a kernel: None or <= 0 means one per core; at most 4 per core. Anything
+    but None or an integer (a bool, a float, a string) is a TypeError."""
     cores = os.cpu_count() or 1
-    if n_threads is None or n_threads <= 0:
+    if n_threads is None:
+        return cores
+    if isinstance(n_threads, (bool, np.bool_)) or not isinstance(n_threads, (int, np.integer)):
+        raise TypeError(f"n_threads {n_threads!r}: expected an int or None, "
+                        f"got {type(n_threads).__name__}")
+    if n_threads <= 0:
         return cores
     return min(int(n_threads), MAX_THREADS)
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from .._core.scoring import MAX_INDICATOR_COUNT
+from ..batch import _threads
 from ..errors import InvalidHandError
 from ..melds import TENHOU_KIND
 from ..results import RowResults
@@ -117,8 +118,9 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
           flags: Any = None, seat_wind: Any = None, round_wind: Any = None,
           from_rel: Any = None, pao_rel: Any = None, dora: Any = None, ura: Any = None,
           honba: Any = None, riichi_sticks: Any = None, kita: Any = None,
-          rules: RuleSet | str | None = None, n_threads: int = 1) -> BatchScores:
-    """Score N winning hands in one GIL-free loop (see the module doc for the arrays)."""
+          rules: RuleSet | str | None = None, n_threads: int | None = 1) -> BatchScores:
+    """Score N winning hands in one GIL-free loop (see the module doc for the arrays).
+    ``n_threads`` as in :mod:`mjcore.batch` (None or <= 0: one per core)."""
     c = np.asarray(counts)
     if c.ndim != 2 or c.shape[1] != 34:
         raise InvalidHandError(f"batch counts: shape {c.shape}, expected (N, 34)",
@@ -139,7 +141,7 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
         _arr(from_rel, n, (), np.uint8, 3, "from_rel"),
         _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
-        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads),
+        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, _threads(n_threads),
         _arr(kita, n, (), np.uint8, 0, "kita"))
     return BatchScores(out)
 

@@ -569,10 +569,31 @@ def _in_subprocess(code: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120, check=False)
 
 
-def test_huge_thread_count_does_not_crash():
+@pytest.mark.parametrize("call", [
+    "batch.shanten(np.zeros((3, 34), np.uint8), n_threads=100000)",
+    "batch.score(np.zeros((3, 34), np.uint8), np.zeros(3, np.uint8), n_threads=100000)",
+    "score_deals(np.zeros((3, 4, 34), np.uint8), np.zeros((3, 4, 4, 2), np.uint8), "
+    "np.zeros((3, 4), np.uint8), np.zeros((3, 4), np.uint8), np.zeros((3, 8), np.int16), "
+    "n_threads=100000)"], ids=["shanten", "score", "score_deals"])
+def test_huge_thread_count_does_not_crash(call):
     r = _in_subprocess("import numpy as np; from mjcore import batch; "
-                       "batch.shanten(np.zeros((3, 34), np.uint8), n_threads=100000)")
+                       "from mjcore.classical.batch import score_deals; " + call)
     assert r.returncode == 0, r.stderr[-500:]
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), 1.0, 2.5, "2", [2], object()])
+def test_thread_count_must_be_an_int(bad):
+    from mjcore.classical.batch import score_deals
+
+    calls = [lambda: batch.shanten(np.zeros((1, 34), np.uint8), n_threads=bad),
+             lambda: batch.shanten_text(b"123m", n_threads=bad),
+             lambda: batch.score(np.zeros((1, 34), np.uint8), [0], n_threads=bad),
+             lambda: score_deals(np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4, 4, 2), np.uint8),
+                                 np.zeros((1, 4), np.uint8), np.zeros((1, 4), np.uint8),
+                                 np.zeros((1, 8), np.int16), n_threads=bad)]
+    for call in calls:
+        with pytest.raises(TypeError, match="n_threads"):
+            call()
 
 
 def test_fractional_counts_are_rejected():
