@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from . import status as _st
 from ._core import shanten as _k
 from .errors import InvalidHandError, InvalidRuleError
-from .hand import Hand, MeldKind, as_hand
+from .hand import Hand, MeldKind, as_hand, check_copies
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .tiles import parse_kinds, tile_name
 
@@ -334,7 +334,8 @@ def kinds_of(mask: int) -> bytes:
 
 def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     """Per kind, 4 minus the copies in the hand (closed and melds) and in ``kinds`` (visible
-    tiles, already parsed), at least 0; padded to 256 bytes so it can ``translate`` kinds."""
+    tiles, already parsed); padded to 256 bytes so it can ``translate`` kinds. More than 4
+    copies of a kind together is an InvalidHandError (too_many_copies) naming it."""
     if not kinds:
         if not hand.melds:
             return hand._packed.translate(_UNSEEN_OF_SEEN) + _PAD
@@ -342,7 +343,9 @@ def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     seen = list(hand.all_counts)
     for k in kinds:
         seen[k] += 1
-    return bytes([4 - x if x < 4 else 0 for x in seen]) + _PAD
+    if max(seen) > 4:
+        check_copies(hand, ("the visible tiles", kinds))
+    return bytes([4 - x for x in seen]) + _PAD
 
 
 def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
@@ -434,13 +437,15 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
         st, s, mask = _advance(h._packed, h.n_melds, entry[1], entry[3])
     if st:
         raise _fail(h, st, 13, "waits", in_play)
-    if s != 0:
-        return _make_waits(s, ())
     if in_play == ALL_KINDS:
         kinds = parse_kinds(visible) if visible else None
     else:
         kinds = _visible_kinds(visible, in_play) if visible else None
         mask &= in_play
+    if s != 0:
+        if kinds:
+            unseen_counts(h, kinds)     # the visible tiles are checked all the same
+        return _make_waits(s, ())
     return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
 

@@ -114,3 +114,16 @@ def test_garbage_rows_never_crash(data):
         honba=row(st.integers(0, 65535)).astype(np.uint16))
     assert len(res) == n
     assert set(res.status.tolist()) <= {0, 1, -1, -2, -3, -4, -5, -20, -21}
+
+
+def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
+    rows = [{"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1m"]},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1z", "1z"]},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "ura": ["1z", "1z"],
+             "riichi": True},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1z"]}]
+    res = batch_score(**pack(rows))
+    assert res.status.tolist() == [0, -1, -1, 0]
+    assert [e.index for e in res.errors()] == [1, 2]
+    assert all(e.reason == "too_many_copies" for e in res.errors())
+    assert res.points[0] > 0 and res.points[3] > 0

@@ -88,3 +88,12 @@ def test_score_server_refuses_kita_as_the_library_does(server_address):
         r = CliRunner(env={"MJCORE_SERVER": "", "MJCORE_TOKEN": ""}).invoke(
             main, ["score", "--rules", "tenhou", *args, *extra])
         assert r.exit_code == 1 and "[bad_kita]" in r.stderr, r.output
+
+
+def test_score_cli_refuses_five_of_a_kind_counting_indicators():
+    r = CliRunner().invoke(main, ["score", "123m456p789s11122z", "--win", "2z", "--dora",
+                                  "1z1z1z1z1z"])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "1z: 8 copies" in lines[0] and "dora indicators" in lines[0]
+    assert "points" not in r.output
