@@ -283,11 +283,19 @@ def pack(counts: ArrayLike) -> np.ndarray:
 
 
 def unpack(words: ArrayLike) -> np.ndarray:
-    """(N, 4) packed words -> (N, 34) uint8 counts."""
-    w = np.asarray(words, dtype=np.uint32)
+    """(N, 4) packed words -> (N, 34) uint8 counts. A word outside 0..2**32-1 is an
+    InvalidHandError naming its row."""
+    w = _integers(words, "packed words")
     if w.ndim != 2 or w.shape[1] != 4:
         raise InvalidHandError(f"packed words must have shape (N, 4), got {w.shape}",
                                reason="bad_shape")
+    if w.dtype != np.uint32:
+        bad = (w < 0) | (w > 0xFFFFFFFF)
+        if bad.any():
+            row = int(np.argwhere(bad)[0][0])
+            raise InvalidHandError(f"row {row}: packed words must be 0..2**32-1",
+                                   reason="bad_value", index=row)
+        w = w.astype(np.uint32)
     out = np.zeros((w.shape[0], 34), dtype=np.uint8)
     for g in range(4):
         for i in range(7 if g == 3 else 9):

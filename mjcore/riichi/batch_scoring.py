@@ -37,7 +37,8 @@ from ..batch import _threads
 from ..errors import InvalidHandError
 from ..melds import TENHOU_KIND
 from ..results import RowResults
-from .rules import DEFAULT_RULES, RuleSet
+from .rules import RuleSet
+from .scoring import _rules
 
 
 class BatchScores(RowResults):
@@ -127,9 +128,7 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
                                reason="bad_shape")
     n = c.shape[0]
     c = _arr(c, n, (34,), np.uint8, 0, "counts")
-    if isinstance(rules, str):
-        rules = RuleSet.preset(rules)
-    params = (rules or DEFAULT_RULES).scoring_params
+    params = _rules(rules).scoring_params
     dora_a = _indicators(dora, n, "dora")
     ura_a = _indicators(ura, n, "ura")
     out = score_arrays(
@@ -154,9 +153,7 @@ def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],
     rows raise InvalidHandError with the row index."""
     from .scoring import prepare
 
-    if isinstance(rules, str):
-        rules = RuleSet.preset(rules)
-    players = (rules or DEFAULT_RULES).players
+    players = _rules(rules).players
     prepared = []
     for i, row in enumerate(rows):
         row = dict(row)

@@ -25,7 +25,7 @@ from .._core.scoring import MAX_INDICATOR_COUNT, FuEntry, ScoreResult, Yaku
 from .._core.scoring import score_plain as _score_plain
 from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind
-from ..errors import InvalidHandError
+from ..errors import InvalidHandError, InvalidRuleError
 from ..hand import Hand, check_copies
 from ..status import BAD_COUNT, BAD_SEATS, BAD_TILE, NOT_IN_SANMA, reason_of, status_error
 from ..tiles import parse_tiles
@@ -106,13 +106,14 @@ def _checked_indicators(kinds: list[Any], what: str) -> list[int]:
 
 
 def _rules(rules: RuleSet | str | None) -> RuleSet:
+    """The riichi RuleSet of ``rules`` (None, a preset name or a RuleSet); anything else is an
+    InvalidRuleError."""
     if rules is None:
         return DEFAULT_RULES
     if isinstance(rules, str):
         return RuleSet.preset(rules)
     if not isinstance(rules, RuleSet):
-        raise InvalidHandError(f"rules {rules!r}: expected a RuleSet or a preset name",
-                               reason="bad_rules")
+        raise InvalidRuleError(f"rules {rules!r}: expected a riichi RuleSet or a preset name")
     return rules
 
 

@@ -672,3 +672,17 @@ def test_shanten_text_large_buffer_threads():
         res = batch.shanten_text(text, n_threads=threads)
         assert res.status.tolist() == [0] * len(counts)
         assert np.array_equal(res.shanten, expect)
+
+
+@pytest.mark.parametrize("words", [[[-1, 0, 0, 0]], np.array([[-1, 0, 0, 0]], np.int64),
+                                   [[0, 2**32, 0, 0]], np.array([[0, 0, 0, 2**40]], np.uint64),
+                                   [[0, 0, 0, 2**70]]])
+def test_unpack_refuses_words_out_of_range(words):
+    with pytest.raises(InvalidHandError):
+        batch.unpack(words)
+
+
+def test_unpack_takes_wide_integer_words_in_range():
+    words = batch.pack(np.array([[1, 2, 3, 4] + [0] * 30], np.uint8))
+    assert np.array_equal(batch.unpack(words.astype(np.int64)), batch.unpack(words))
+    assert np.array_equal(batch.unpack(words.tolist()), batch.unpack(words))

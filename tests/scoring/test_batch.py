@@ -127,3 +127,17 @@ def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
     assert [e.index for e in res.errors()] == [1, 2]
     assert all(e.reason == "too_many_copies" for e in res.errors())
     assert res.points[0] > 0 and res.points[3] > 0
+
+
+@pytest.mark.parametrize("rules", [5, object(), ["tenhou"], 1.5])
+def test_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
+    from mjcore.errors import InvalidRuleError
+    from mjcore.riichi.scoring import score
+
+    arrays = pack([{"hand": "123m456p789s11122z", "win_tile": "2z"}])
+    with pytest.raises(InvalidRuleError, match="rules"):
+        batch_score(**arrays, rules=rules)
+    with pytest.raises(InvalidRuleError, match="rules"):
+        pack([{"hand": "123m456p789s11122z", "win_tile": "2z"}], rules=rules)
+    with pytest.raises(InvalidRuleError, match="rules"):
+        score("123m456p789s11122z", "2z", rules=rules)
