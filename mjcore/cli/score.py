@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from . import CLIENT_MODULES, fail, main, need_extra, server_address
+from . import CLIENT_MODULES, fail, main, need_extra, server_address, with_settings
+
+if TYPE_CHECKING:
+    from ..riichi.rules import RuleSet
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
           "tenhou", "chiihou", "renhou")
@@ -31,16 +35,17 @@ _SEATS_4 = ("winner", "shimocha", "toimen", "kamicha")
 _SEATS_3 = ("winner", "shimocha", "kamicha")
 
 
-def _seat_names(rules: str) -> tuple[str, ...]:
-    """The seats of a preset's game (four when this library does not know the preset: the
-    server may know more presets than the client)."""
+def _seat_names(rules: RuleSet | str) -> tuple[str, ...]:
+    """The seats of a preset's (or RuleSet's) game (four when this library does not know the
+    preset: the server may know more presets than the client)."""
     from ..errors import InvalidRuleError
     from ..riichi.rules import RuleSet
 
     try:
-        return _SEATS_3 if RuleSet.preset(rules).players == 3 else _SEATS_4
+        players = (rules if isinstance(rules, RuleSet) else RuleSet.preset(rules)).players
     except InvalidRuleError:
         return _SEATS_4
+    return _SEATS_3 if players == 3 else _SEATS_4
 
 
 def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-untyped-def]
@@ -133,7 +138,8 @@ _SEATS = "ESWN"
 @click.option("--visible", metavar="TILES", default="",
               help="Classical: kinds whose four copies are all on the table.")
 @click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
-              help="Classical: change a rule option, e.g. --set limit=500 (repeatable).")
+              help="Change a rule option of --rules, e.g. --set kiriage=true, or classical "
+                   "--set limit=500 (repeatable).")
 @click.option("--history", "histories", multiple=True, type=click.Path(),
               help="Score every finished hand of Bradfield hand histories (files, folders, "
                    ".tar.xz; more paths may follow) and compare with the recorded scores.")
@@ -161,6 +167,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     --east "333z1357m246p pon:999s 5f"`. Classical bonus tiles are 1f-8f.
     """
     from ..errors import MjcoreError
+    from ..riichi.rules import RuleSet
     from ..riichi.scoring import score
 
     if rules in ("classical", "bradfield") or histories:
@@ -172,15 +179,21 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")
     text = " ".join(hand)
+    ruleset: RuleSet | str = rules
+    if rule_set:
+        try:
+            ruleset = with_settings(RuleSet.preset(rules), rule_set)
+        except MjcoreError as e:
+            fail(as_json, text, e)
     if server:
         _score_remote(server, text, win, tsumo, dora, ura, seat, round_, from_rel, pao, honba,
-                      sticks, kita, rules, as_json, flags)
+                      sticks, kita, ruleset, as_json, flags)
         return
     try:
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
                     riichi_sticks=sticks,
-                    from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
+                    from_who=from_rel, pao_seat=pao, kita=kita, rules=ruleset,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
         fail(as_json, text, e)
@@ -193,7 +206,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
 
 def _score_remote(server: str, text: str, win: str, tsumo: bool, dora: tuple[str, ...],
                   ura: tuple[str, ...], seat: str, round_: str, from_rel: int | None,
-                  pao: int | None, honba: int, sticks: int, kita: int, rules: str,
+                  pao: int | None, honba: int, sticks: int, kita: int, rules: RuleSet | str,
                   as_json: bool, flags: dict[str, bool]) -> None:
     """The same command answered by the gRPC service (seats relative to the winner)."""
     import os

@@ -461,3 +461,21 @@ def test_four_of_a_kind_with_indicators_is_scored():
 def test_an_empty_or_shapeless_indicator_is_refused(dora):
     with pytest.raises(InvalidHandError, match="dora indicators"):
         score("123m456p789s11122z", "2z", dora=dora)
+
+
+@pytest.mark.parametrize("opts, needle", [
+    ({"uma": 0}, "uma=0"), ({"uma": "1,2,3,4"}, "uma="), ({"uma": (1, 2, 3)}, "uma="),
+    ({"uma": (1, 2, 3, True)}, "uma="), ({"uma": None}, "uma=None"),
+    ({"pao": True}, "pao=True"), ({"pao": 3}, "pao=3"), ({"pao": "daisangen"}, "pao="),
+    ({"pao": [["daisangen"]]}, "pao="), ({"pao": None}, "pao=None"),
+])
+def test_rule_options_of_the_wrong_shape_are_named(opts, needle):
+    with pytest.raises(InvalidRuleError, match=re.escape(needle)):
+        RuleSet.preset("tenhou").replace(**opts)
+    with pytest.raises(InvalidRuleError, match=re.escape(needle)):
+        RuleSet(**opts)
+
+
+def test_rule_options_of_list_shape_are_taken_as_tuples():
+    r = RuleSet.preset("tenhou").replace(uma=[1000, 0, 0, -1000], pao=["suukantsu"])
+    assert r.uma == (1000, 0, 0, -1000) and r.pao == ("suukantsu",)
