@@ -80,13 +80,24 @@ class BatchScores(RowResults):
                 f"{len(self.bad_rows)} bad)")
 
 
+def _asarray(value: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as e:          # ragged nested lists and the like
+        raise InvalidHandError(f"batch {name}: not a rectangular array: {e}",
+                               reason="bad_shape") from None
+
+
 def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
          name: str) -> np.ndarray:
     if value is None:
         return np.full((n,) + shape, default, dtype)
-    a = np.asarray(value)
+    a = _asarray(value, name)
     if a.ndim == 0:
-        a = np.full((n,) + shape, int(a))
+        if a.dtype.kind not in "iub":
+            raise InvalidHandError(f"batch {name}: integer expected, got {value!r}",
+                                   reason="bad_dtype")
+        a = np.full((n,) + shape, a)
     if a.ndim != 1 + len(shape) or a.shape[0] != n or a.shape[1:] != shape:
         raise InvalidHandError(f"batch {name}: shape {a.shape}, expected {(n,) + shape}",
                                reason="bad_shape")
@@ -107,7 +118,7 @@ def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
 def _indicators(value: Any, n: int, name: str) -> np.ndarray:
     if value is None:
         return np.full((n, 0), 255, np.uint8)
-    a = np.asarray(value)
+    a = _asarray(value, name)
     if a.ndim != 2 or a.shape[0] != n or a.shape[1] > MAX_INDICATOR_COUNT:
         raise InvalidHandError(f"batch {name}: shape {a.shape}, expected (N, K) with "
                                f"K <= {MAX_INDICATOR_COUNT}",
@@ -122,7 +133,7 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
           rules: RuleSet | str | None = None, n_threads: int | None = 1) -> BatchScores:
     """Score N winning hands in one GIL-free loop (see the module doc for the arrays).
     ``n_threads`` as in :mod:`mjcore.batch` (None or <= 0: one per core)."""
-    c = np.asarray(counts)
+    c = _asarray(counts, "counts")
     if c.ndim != 2 or c.shape[1] != 34:
         raise InvalidHandError(f"batch counts: shape {c.shape}, expected (N, 34)",
                                reason="bad_shape")
