@@ -28,7 +28,7 @@ from .tiles import (
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Hand", "Meld", "MeldKind", "as_hand", "check_copies", "parse_counts"]
+__all__ = ["Hand", "Meld", "MeldKind", "as_hand", "check_copies", "copies_detail", "parse_counts"]
 
 
 _ZERO_RED = (0, 0, 0)
@@ -397,6 +397,17 @@ def _check_hand(counts: tuple[int, ...], red: tuple[int, ...], melds: tuple[Meld
                 reason="too_many_red")
 
 
+def copies_detail(places: Sequence[tuple[str, Sequence[int]]]) -> str | None:
+    """"1z: 5 copies (2 in the hand, 3 in the visible tiles); at most 4" for the first kind
+    of which ``places`` (``(where, 34 counts)``) hold more than 4 together; None when none."""
+    for k in range(N_KINDS):
+        total = sum(int(c[k]) for _, c in places)
+        if total > MAX_COPIES:
+            parts = ", ".join(f"{int(c[k])} in {where}" for where, c in places if c[k])
+            return f"{TILE_NAMES[k]}: {total} copies ({parts}); at most {MAX_COPIES}"
+    return None
+
+
 def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
                  red: Iterable[tuple[str, Iterable[int]]] = ()) -> None:
     """Raise InvalidHandError (reason ``too_many_copies``) naming the tile and where its
@@ -418,12 +429,9 @@ def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
         for k in kinds:
             counts[k] += 1
         places.append((where, counts))
-    for k in range(N_KINDS):
-        total = sum(c[k] for _, c in places)
-        if total > MAX_COPIES:
-            parts = ", ".join(f"{c[k]} in {where}" for where, c in places if c[k])
-            raise InvalidHandError(f"{TILE_NAMES[k]}: {total} copies ({parts}); at most "
-                                   f"{MAX_COPIES}", reason="too_many_copies")
+    too_many = copies_detail(places)
+    if too_many:
+        raise InvalidHandError(too_many, reason="too_many_copies")
     red_places = [("the hand", hand_red)]
     for where, suits in red:
         counts = [0, 0, 0]

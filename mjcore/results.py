@@ -50,8 +50,12 @@ class RowResults:
             if positions is not None and positions[i] >= 0:
                 pos = int(positions[i])
             out[offset + i] = status_error(int(self.status[i]), f"row {i}", index=i,
-                                           position=pos)
+                                           position=pos, detail=self._row_detail(i))
         return out
+
+    def _row_detail(self, row: int) -> str | None:
+        """What only this result knows about a bad row (appended to its error), or None."""
+        return None
 
     def raise_for_errors(self) -> Self:
         """Return this result when every row is good, else raise BatchError with each bad

@@ -35,10 +35,12 @@ from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from .._core.scoring import MAX_INDICATOR_COUNT
 from ..batch import _threads
 from ..errors import InvalidHandError
+from ..hand import copies_detail
 from ..melds import TENHOU_KIND
 from ..results import RowResults
+from ..status import BAD_COUNT
 from .rules import RuleSet
-from .scoring import _rules
+from .scoring import NORTH, _rules
 
 
 class BatchScores(RowResults):
@@ -61,9 +63,16 @@ class BatchScores(RowResults):
     payments: np.ndarray
     decomposition_index: np.ndarray
 
-    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray],
+                 inputs: tuple[np.ndarray, ...] | None = None) -> None:
         self.__dict__.update(arrays)
         self._names = tuple(arrays)
+        self._inputs = inputs       # counts, melds, dora, ura, kita: for the errors' details
+
+    def _row_detail(self, row: int) -> str | None:
+        if self._inputs is None or self.status[row] != BAD_COUNT:
+            return None
+        return _copies_of_row(*(a[row] for a in self._inputs))
 
     @property
     def is_win(self) -> np.ndarray:
@@ -142,18 +151,42 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
     params = _rules(rules).scoring_params
     dora_a = _indicators(dora, n, "dora")
     ura_a = _indicators(ura, n, "ura")
+    melds_a = _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds")
+    kita_a = _arr(kita, n, (), np.uint8, 0, "kita")
     out = score_arrays(
-        c, _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds"),
-        _arr(red, n, (), np.uint8, 0, "red"), _arr(win_tile, n, (), np.uint8, 0, "win_tile"),
-        _arr(flags, n, (), np.uint16, 0, "flags"),
+        c, melds_a, _arr(red, n, (), np.uint8, 0, "red"),
+        _arr(win_tile, n, (), np.uint8, 0, "win_tile"), _arr(flags, n, (), np.uint16, 0, "flags"),
         _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
         _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
         _arr(from_rel, n, (), np.uint8, 3, "from_rel"),
         _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
         _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, _threads(n_threads),
-        _arr(kita, n, (), np.uint8, 0, "kita"))
-    return BatchScores(out)
+        kita_a)
+    return BatchScores(out, (c, melds_a, dora_a, ura_a, kita_a))
+
+
+def _copies_of_row(counts: np.ndarray, melds: np.ndarray, dora: np.ndarray, ura: np.ndarray,
+                   kita: int) -> str | None:
+    """Which kind a too_many_copies row holds more than 4 of, and where (as the kernel reads
+    the row: melds by their codes, 255 = no indicator)."""
+    in_melds = [0] * 34
+    for code in melds.tolist():
+        kind, tile = code & 7, (code >> 3) & 63
+        if code == MELD_NONE or kind > 4 or tile >= 34:
+            continue
+        for k in ((tile, tile + 1, tile + 2) if kind == 0 else (tile,) * (3 if kind == 1 else 4)):
+            if k < 34:
+                in_melds[k] += 1
+    places = [("the hand", counts.tolist()), ("its melds", in_melds)]
+    for where, kinds in (("dora indicators", dora.tolist()), ("ura indicators", ura.tolist()),
+                         ("the norths set aside", [NORTH] * int(kita))):
+        seen = [0] * 34
+        for k in kinds:
+            if k < 34:
+                seen[k] += 1
+        places.append((where, seen))
+    return copies_detail(places)
 
 
 def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],

@@ -126,6 +126,9 @@ def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
     assert res.status.tolist() == [0, -1, -1, 0]
     assert [e.index for e in res.errors()] == [1, 2]
     assert all(e.reason == "too_many_copies" for e in res.errors())
+    first, second = (str(e) for e in res.errors())
+    assert "1z: 5 copies (3 in the hand, 2 in dora indicators)" in first
+    assert "1z: 5 copies (3 in the hand, 2 in ura indicators)" in second
     assert res.points[0] > 0 and res.points[3] > 0
 
 
