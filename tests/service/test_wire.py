@@ -245,3 +245,13 @@ def test_kita_under_four_player_rules_makes_bad_rows(clients):
         clients[0].score_batch(counts, **arrays)
     assert sorted(err.value.errors) == np.flatnonzero(want.status < 0).tolist() \
         == np.flatnonzero(arrays["kita"]).tolist()
+
+
+@pytest.mark.parametrize("rules", [5, object(), ["tenhou"], {"preset": "tenhou", "uma": object()}])
+def test_client_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
+    """As the library says for the same rules value (mjcore.score, batch.score)."""
+    from mjcore.errors import InvalidRuleError
+    from mjcore.wire.convert import rule_selection
+
+    with pytest.raises(InvalidRuleError, match="rule"):
+        rule_selection(rules)
