@@ -228,6 +228,8 @@ def test_five_of_a_kind_counting_indicators_or_visible_tiles_is_invalid(stub):
     assert info is not None
     _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m456p789s1122z",
                                                           visible="1z1z1z"), "TOO_MANY_COPIES")
+    _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m406p789s1122z",
+                                                          visible="0p"), "TOO_MANY_COPIES")
 
 
 @pytest.mark.parametrize("option", [
