@@ -213,9 +213,9 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         vis_reds = list(vis.reds) if vis is not None else [False] * len(vis_kinds)
     north = [NORTH] * kita if rs.players == 3 else []
     vis_red = [k // 9 for k, r in zip(vis_kinds, vis_reds, strict=True) if r]
-    check_copies(h, ("the dora indicators", indicators), ("the visible tiles", vis_kinds),
+    check_copies(h, ("dora indicators", indicators), ("the visible tiles", vis_kinds),
                  ("the norths set aside", north),
-                 red=(("the dora indicators", dora_red), ("the visible tiles", vis_red)))
+                 red=(("dora indicators", dora_red), ("the visible tiles", vis_red)))
     seen = list(h.all_counts)
     for k in (*indicators, *vis_kinds, *north):
         seen[k] += 1

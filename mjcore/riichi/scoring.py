@@ -88,7 +88,8 @@ def _indicator_tiles(value: Any, what: str) -> tuple[list[int], list[int]]:
                                        reason=reason_of(BAD_TILE))
             kinds.extend(tiles.kinds)
             reds.extend(tiles.reds)
-    return _checked_indicators(kinds, what), [k // 9 for k, r in zip(kinds, reds, strict=True) if r]
+    red_suits = [k // 9 for k, red in zip(kinds, reds, strict=True) if red]
+    return _checked_indicators(kinds, what), red_suits
 
 
 def _indicators(value: Any, what: str) -> list[int]:
