@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 from . import status as _st
 from ._core import shanten as _k
 from .errors import InvalidHandError, InvalidRuleError
-from .hand import Hand, MeldKind, as_hand
+from .hand import Hand, MeldKind, as_hand, check_copies
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
-from .tiles import parse_kinds, tile_name
+from .tiles import parse_kinds, parse_tiles, tile_name
 
 if TYPE_CHECKING:
     from .riichi.rules import RuleSet
@@ -207,15 +207,30 @@ def _check_classical(h: Hand, bonus_allowed: bool) -> None:
                                reason="bonus_not_in_play", text=str(h))
 
 
-def _visible_kinds(visible: str | Iterable[int | str], in_play: int) -> list[int] | None:
+def check_visible_reds(hand: Hand, visible: str) -> None:
+    """InvalidHandError (too_many_copies) when the red fives written among the visible tiles
+    (``0``) and the hand's own are more than one of a suit."""
+    if "0" in visible:
+        tiles = parse_tiles(visible)
+        reds = [k // 9 for k, red in zip(tiles.kinds, tiles.reds, strict=True) if red]
+        if reds:
+            check_copies(hand, red=(("the visible tiles", reds),))
+
+
+def _visible_kinds(visible: str | Iterable[int | str], in_play: int,
+                   hand: Hand) -> list[int] | None:
     """The visible tiles as kinds (None for none), each a tile of the rules' set (which lacks
-    some kinds: ``in_play`` is not ALL_KINDS)."""
+    some kinds: ``in_play`` is not ALL_KINDS); a red five written among them (``0``) beside
+    the hand's own is an InvalidHandError (too_many_copies)."""
     if not visible:
         return None
     kinds = parse_kinds(visible)
-    for k in kinds:
-        if not in_play >> k & 1:
-            raise _not_in_play("visible tiles", k, in_play)
+    if isinstance(visible, str):
+        check_visible_reds(hand, visible)
+    if in_play != ALL_KINDS:
+        for k in kinds:
+            if not in_play >> k & 1:
+                raise _not_in_play("visible tiles", k, in_play)
     return kinds
 
 
@@ -334,7 +349,8 @@ def kinds_of(mask: int) -> bytes:
 
 def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     """Per kind, 4 minus the copies in the hand (closed and melds) and in ``kinds`` (visible
-    tiles, already parsed), at least 0; padded to 256 bytes so it can ``translate`` kinds."""
+    tiles, already parsed); padded to 256 bytes so it can ``translate`` kinds. More than 4
+    copies of a kind together is an InvalidHandError (too_many_copies) naming it."""
     if not kinds:
         if not hand.melds:
             return hand._packed.translate(_UNSEEN_OF_SEEN) + _PAD
@@ -342,7 +358,9 @@ def unseen_counts(hand: Hand, kinds: list[int] | None) -> bytes:
     seen = list(hand.all_counts)
     for k in kinds:
         seen[k] += 1
-    return bytes([4 - x if x < 4 else 0 for x in seen]) + _PAD
+    if max(seen) > 4:
+        check_copies(hand, ("the visible tiles", kinds))
+    return bytes([4 - x for x in seen]) + _PAD
 
 
 def ukeire_rows(h: Hand, kinds: list[int] | None, forms: int = RIICHI_FORMS,
@@ -434,13 +452,13 @@ def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
         st, s, mask = _advance(h._packed, h.n_melds, entry[1], entry[3])
     if st:
         raise _fail(h, st, 13, "waits", in_play)
-    if s != 0:
-        return _make_waits(s, ())
-    if in_play == ALL_KINDS:
-        kinds = parse_kinds(visible) if visible else None
-    else:
-        kinds = _visible_kinds(visible, in_play) if visible else None
+    kinds = _visible_kinds(visible, in_play, h)
+    if in_play != ALL_KINDS:
         mask &= in_play
+    if s != 0:
+        if kinds:
+            unseen_counts(h, kinds)     # the visible tiles are checked all the same
+        return _make_waits(s, ())
     return _make_waits(0, _waits_tuple(kinds_of(mask), unseen_counts(h, kinds)))
 
 
@@ -459,10 +477,7 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
     else:
         h, entry = _hand_and_rules(hand, rules)
         forms, in_play = entry[1], entry[2]
-    if in_play == ALL_KINDS:
-        kinds = parse_kinds(visible) if visible else None
-    else:
-        kinds = _visible_kinds(visible, in_play) if visible else None
+    kinds = _visible_kinds(visible, in_play, h)
     current, rows, unseen = ukeire_rows(h, kinds, forms, in_play)
     set_discard, set_shanten, set_tiles = _set_option
     # with several options, this hand's Wait per kind, shared by every option

@@ -109,9 +109,15 @@ MAX_THREADS = 4 * (os.cpu_count() or 1)
 
 
 def _threads(n_threads: int | None) -> int:
-    """Threads for a kernel: None or <= 0 means one per core; at most 4 per core."""
+    """Threads for a kernel: None or <= 0 means one per core; at most 4 per core. Anything
+    but None or an integer (a bool, a float, a string) is a TypeError."""
     cores = os.cpu_count() or 1
-    if n_threads is None or n_threads <= 0:
+    if n_threads is None:
+        return cores
+    if isinstance(n_threads, (bool, np.bool_)) or not isinstance(n_threads, (int, np.integer)):
+        raise TypeError(f"n_threads {n_threads!r}: expected an int or None, "
+                        f"got {type(n_threads).__name__}")
+    if n_threads <= 0:
         return cores
     return min(int(n_threads), MAX_THREADS)
 
@@ -282,11 +288,19 @@ def pack(counts: ArrayLike) -> np.ndarray:
 
 
 def unpack(words: ArrayLike) -> np.ndarray:
-    """(N, 4) packed words -> (N, 34) uint8 counts."""
-    w = np.asarray(words, dtype=np.uint32)
+    """(N, 4) packed words -> (N, 34) uint8 counts. A word outside 0..2**32-1 is an
+    InvalidHandError naming its row."""
+    w = _integers(words, "packed words")
     if w.ndim != 2 or w.shape[1] != 4:
         raise InvalidHandError(f"packed words must have shape (N, 4), got {w.shape}",
                                reason="bad_shape")
+    if w.dtype != np.uint32:
+        bad = (w < 0) | (w > 0xFFFFFFFF)
+        if bad.any():
+            row = int(np.argwhere(bad)[0][0])
+            raise InvalidHandError(f"row {row}: packed words must be 0..2**32-1",
+                                   reason="bad_value", index=row)
+        w = w.astype(np.uint32)
     out = np.zeros((w.shape[0], 34), dtype=np.uint8)
     for g in range(4):
         for i in range(7 if g == 3 else 9):

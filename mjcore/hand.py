@@ -28,7 +28,7 @@ from .tiles import (
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Hand", "Meld", "MeldKind", "as_hand", "parse_counts"]
+__all__ = ["Hand", "Meld", "MeldKind", "as_hand", "check_copies", "copies_detail", "parse_counts"]
 
 
 _ZERO_RED = (0, 0, 0)
@@ -395,6 +395,55 @@ def _check_hand(counts: tuple[int, ...], red: tuple[int, ...], melds: tuple[Meld
             raise InvalidHandError(
                 f"hand: {r + meld_red[s]} red 0{SUIT_LETTERS[s]} (the set has {limits[s]})",
                 reason="too_many_red")
+
+
+def copies_detail(places: Sequence[tuple[str, Sequence[int]]]) -> str | None:
+    """"1z: 5 copies (2 in the hand, 3 in the visible tiles); at most 4" for the first kind
+    of which ``places`` (``(where, 34 counts)``) hold more than 4 together; None when none."""
+    for k in range(N_KINDS):
+        total = sum(int(c[k]) for _, c in places)
+        if total > MAX_COPIES:
+            parts = ", ".join(f"{int(c[k])} in {where}" for where, c in places if c[k])
+            return f"{TILE_NAMES[k]}: {total} copies ({parts}); at most {MAX_COPIES}"
+    return None
+
+
+def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
+                 red: Iterable[tuple[str, Iterable[int]]] = ()) -> None:
+    """Raise InvalidHandError (reason ``too_many_copies``) naming the tile and where its
+    copies are when ``hand`` (closed tiles and melds) and ``others`` (``(where, kinds)``, one
+    kind per copy: indicators, visible tiles) hold more than 4 of a kind, or when the red
+    fives of the hand and of ``red`` (``(where, suits 0-2)``) are more than 1 of a suit."""
+    places: list[tuple[str, list[int]]] = [("the hand", list(hand.counts))]
+    hand_red = list(hand.red)
+    if hand.melds:
+        in_melds = [0] * N_KINDS
+        for m in hand.melds:
+            for k in m.tiles:
+                in_melds[k] += 1
+            if m.red:
+                hand_red[m.tiles[0] // 9] += m.red
+        places.append(("its melds", in_melds))
+    for where, kinds in others:
+        counts = [0] * N_KINDS
+        for k in kinds:
+            counts[k] += 1
+        places.append((where, counts))
+    too_many = copies_detail(places)
+    if too_many:
+        raise InvalidHandError(too_many, reason="too_many_copies")
+    red_places = [("the hand", hand_red)]
+    for where, suits in red:
+        counts = [0, 0, 0]
+        for s in suits:
+            counts[s] += 1
+        red_places.append((where, counts))
+    for s in range(3):
+        total = sum(c[s] for _, c in red_places)
+        if total > 1:
+            parts = ", ".join(f"{c[s]} in {where}" for where, c in red_places if c[s])
+            raise InvalidHandError(f"0{SUIT_LETTERS[s]}: {total} red fives ({parts}); at most 1",
+                                   reason="too_many_copies")
 
 
 def _parse_hand(text: str, limits: tuple[int, int, int]) -> Hand:

@@ -7,13 +7,25 @@ from a dict are written once, here.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import InvalidRuleError
 
 if TYPE_CHECKING:
     from typing import Self
+
+
+def names_option(label: str, name: str, value: object, allowed: tuple[str, ...]
+                 ) -> tuple[str, ...]:
+    """The names ``value`` holds (an iterable of names, not one string), in ``allowed``'s
+    order; anything else is an InvalidRuleError naming the option ``name``."""
+    items = list(value) if isinstance(value, Iterable) and not isinstance(value, (str, bytes)) \
+        else None
+    if items is None or not all(isinstance(x, str) and x in allowed for x in items):
+        raise InvalidRuleError(f"{label} option {name}={value!r}: expected a subset of "
+                               f"{', '.join(allowed)}")
+    return tuple(x for x in allowed if x in items)
 
 
 class RuleOptions:

@@ -32,8 +32,8 @@ STATUSES: Final[tuple[Status, ...]] = (
     Status(0, "ST_OK", "ok", "ok"),
     Status(1, "ST_NO_YAKU", "no_yaku", "the hand is complete but has no yaku"),
     Status(-1, "ST_BAD_COUNT", "too_many_copies",
-           "more than 4 copies of a tile kind (closed tiles and melds together), more red "
-           "fives than fives, or a bonus tile held twice"),
+           "more than 4 copies of a tile kind (closed tiles, melds and indicators together), "
+           "more red fives than fives, or a bonus tile held twice"),
     Status(-2, "ST_BAD_TOTAL", "wrong_tile_count",
            "wrong number of tiles for the called melds (13 or 14, less 3 per meld)"),
     Status(-3, "ST_BAD_MELDS", "bad_melds",

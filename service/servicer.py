@@ -18,7 +18,14 @@ from google.protobuf import message_factory
 
 import mjcore
 from mjcore import batch as mj_batch
-from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS, kinds_in_play, ukeire_rows
+from mjcore.analysis import (
+    ALL_KINDS,
+    RIICHI_FORMS,
+    SANMA_KINDS,
+    check_visible_reds,
+    kinds_in_play,
+    ukeire_rows,
+)
 from mjcore.batch import BatchResult
 from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
@@ -176,6 +183,7 @@ def _analyze_hand(request: pb.AnalyzeHandRequest, rules: RuleSet | None = None
         shanten = _shanten(hand, rules)      # under sanma also refuses 2m-8m and chi
         if visible and in_play != ALL_KINDS:
             _check_in_play(visible, in_play, "visible")
+        check_visible_reds(hand, text)
         ukeire = ukeire_rows(hand, visible, RIICHI_FORMS, in_play)
         tiles = hand.n_closed + 3 * hand.n_melds
         agari = tiles == 14 and _is_agari(hand, rules)

@@ -1,8 +1,8 @@
 """Riichi scoring kernel (bodies for scoring.pxd) and its thin Python surface."""
 from libc.string cimport memset, memcpy
 
-from .types cimport (u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_TILE, ST_NOT_AGARI, ST_NO_YAKU,
-                     ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
+from .types cimport (u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_COUNT, ST_BAD_TILE, ST_NOT_AGARI,
+                     ST_NO_YAKU, ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
 from .decompose cimport (
     MAX_DECOMP, FORM_STANDARD, FORM_CHIITOITSU, FORM_KOKUSHI,
     WAIT_RYANMEN, WAIT_KANCHAN, WAIT_PENCHAN, WAIT_SHANPON, WAIT_TANKI, WAIT_KOKUSHI,
@@ -697,6 +697,23 @@ cdef inline bint _better(const _Cand* a, const _Cand* b) noexcept nogil:
     return a.fu > b.fu
 
 
+cdef inline int _copies(const HandC* hand, const Situation* sit, int t) noexcept nogil:
+    """Copies of kind t in the closed tiles, the melds, the norths set aside and the dora
+    and ura indicators together."""
+    cdef int i, m, n = hand.counts[t] + (sit.n_kita if t == NORTH else 0)
+    for i in range(hand.n_melds):
+        m = hand.melds[i].tile
+        if hand.melds[i].kind == MK_CHI:
+            n += m <= t <= m + 2
+        elif m == t:
+            n += 3 if hand.melds[i].kind == MK_PON else 4
+    for i in range(sit.n_dora):
+        n += sit.dora_ind[i] == t
+    for i in range(sit.n_ura):
+        n += sit.ura_ind[i] == t
+    return n
+
+
 cdef int _check_situation(const HandC* hand, const Situation* sit,
                           const RulesC* rules) noexcept nogil:
     cdef u32 f = sit.flags
@@ -735,6 +752,12 @@ cdef int _check_situation(const HandC* hand, const Situation* sit,
     for k in range(sit.n_ura):
         if sit.ura_ind[k] >= 34:
             return ST_BAD_TILE
+    for k in range(sit.n_dora):
+        if _copies(hand, sit, sit.dora_ind[k]) > 4:
+            return ST_BAD_COUNT
+    for k in range(sit.n_ura):
+        if _copies(hand, sit, sit.ura_ind[k]) > 4:
+            return ST_BAD_COUNT
     for k in range(hand.n_melds):
         if hand.melds[k].kind != MK_KAN_CLOSED:
             menzen = 0

@@ -33,7 +33,7 @@ from ..batch import BatchResult, _threads
 from ..errors import InvalidHandError
 from ..status import BAD_COUNT, BAD_MELDS, reason_of
 from .rules import ClassicalRules
-from .scoring import CLAIMS, WIN_FLAGS, Deal
+from .scoring import CLAIMS, WIN_FLAGS, Deal, classical_rules
 
 _SHAPES = {"counts": ((4, 34), np.uint8), "melds": ((4, 4, 2), np.uint8),
            "n_melds": ((4,), np.uint8), "bonus": ((4,), np.uint8), "info": ((8,), np.int16),
@@ -106,8 +106,7 @@ def score_deals(counts: Any, melds: Any, n_melds: Any, bonus: Any, info: Any,
     arrays = [_array(v, n, name) for v, name in (
         (c, "counts"), (melds, "melds"), (n_melds, "n_melds"), (bonus, "bonus"),
         (info, "info"), (dead_kinds, "dead_kinds"))]
-    if isinstance(rules, str):
-        rules = ClassicalRules.preset(rules)
+    rules = classical_rules(rules)
     out = {name: np.zeros((n, 4), np.int32) for name in ("score", "points", "doubles", "net")}
     limit_hand = np.zeros((n, 4), np.uint8)
     status = np.zeros(n, np.int8)

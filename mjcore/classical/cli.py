@@ -10,41 +10,16 @@ from typing import Any
 
 import click
 
-from ..cli import fail
+from ..cli import fail, with_settings
 from ..errors import MjcoreError
 from .rules import ClassicalRules
 
 _SEATS = "ESWN"
 
 
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    if low in ("none", ""):
-        return ()
-    try:
-        return int(text)
-    except ValueError:
-        return tuple(x for x in text.split(",") if x) if "," in text else text
-
-
 def _rules(name: str, settings: Sequence[str]) -> ClassicalRules:
-    from ..errors import InvalidRuleError
-
     rules = ClassicalRules.preset(name if name in ("classical", "bradfield") else "bradfield")
-    opts: dict[str, Any] = {}
-    for item in settings:
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise InvalidRuleError(f"--set {item!r}: expected OPTION=VALUE")
-        v = _value(value)
-        if key == "tile_specific_limits" and isinstance(v, str):
-            v = (v,)
-        opts[key.strip()] = v
-    return rules.replace(**opts)
+    return with_settings(rules, settings)
 
 
 def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, round_: str,

@@ -99,7 +99,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import InvalidRuleError
-from ..options import RuleOptions
+from ..options import RuleOptions, names_option
 
 TILE_SPECIFIC_LIMITS = ("plum_blossom", "moon", "carrying_pole", "imperial_jade")
 
@@ -229,13 +229,9 @@ class ClassicalRules(RuleOptions):
         if not (self.rounds in (1, 2) or (self.rounds > 0 and self.rounds % 4 == 0)):
             raise InvalidRuleError(
                 f"classical rule option rounds={self.rounds!r}: expected 1, 2 or a multiple of 4")
-        limits = self.tile_specific_limits
-        if isinstance(limits, str) or not all(x in TILE_SPECIFIC_LIMITS for x in limits):
-            raise InvalidRuleError(
-                f"classical rule option tile_specific_limits={limits!r}: expected a subset of "
-                f"{', '.join(TILE_SPECIFIC_LIMITS)}")
-        object.__setattr__(self, "tile_specific_limits",
-                           tuple(x for x in TILE_SPECIFIC_LIMITS if x in limits))
+        object.__setattr__(self, "tile_specific_limits", names_option(
+            self._LABEL, "tile_specific_limits", self.tile_specific_limits,
+            TILE_SPECIFIC_LIMITS))
         if self.losers_purity:
             raise InvalidRuleError(
                 "classical rule option losers_purity=True is not implemented (Bradfield calls "

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._core import classical_scoring as _k
-from ..errors import InvalidHandError
+from ..errors import InvalidHandError, InvalidRuleError
 from ..melds import Meld
 from ..status import BAD_COUNT, reason_of, status_error
 from ..tiles import N_KINDS, format_tiles, parse_bonus_tiles, tile_name
@@ -186,6 +186,10 @@ class Deal:
         if type(self.win_tile) is not int or not 0 <= self.win_tile < N_KINDS:
             raise InvalidHandError(f"winning tile {self.win_tile!r}: expected a kind 0..33",
                                    reason="bad_tile")
+        for k in self.dead_kinds:
+            if type(k) is not int or not 0 <= k < N_KINDS:
+                raise InvalidHandError(f"dead_kinds {k!r}: expected kinds 0..33",
+                                       reason="bad_tile")
 
     def kernel_args(self) -> tuple[Any, ...]:
         """The arguments of the compiled kernel (without the rules)."""
@@ -378,11 +382,21 @@ def _item(code: int, tile: int, flags: int, value: int) -> Item:
     return Item(name, t, flags, points=value)
 
 
+def classical_rules(rules: object) -> ClassicalRules:
+    """The ClassicalRules of a preset name or a ClassicalRules; anything else is an
+    InvalidRuleError."""
+    if isinstance(rules, str):
+        return ClassicalRules.preset(rules)
+    if not isinstance(rules, ClassicalRules):
+        raise InvalidRuleError(f"rules {rules!r}: expected a classical preset name or "
+                               "ClassicalRules")
+    return rules
+
+
 def score_deal(deal: Deal, rules: ClassicalRules | str = "classical") -> DealScore:
     """Score all four hands of a finished deal and settle (§11). Raises InvalidHandError
     (with ``reason``) for an impossible deal or a winner whose hand is not complete."""
-    if isinstance(rules, str):
-        rules = ClassicalRules.preset(rules)
+    rules = classical_rules(rules)
     (seats, prevailing, winner, win_tile, claim, pair, flags, discarder, cannon_seat,
      dead) = deal.kernel_args()
     status, players, owed, net, cannon = _k.score_deal_raw(

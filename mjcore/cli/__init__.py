@@ -11,6 +11,7 @@ import click
 
 if TYPE_CHECKING:
     from ..errors import MjcoreError
+    from ..options import RuleOptions
 
 Task = TypeVar("Task")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -112,6 +113,51 @@ def client_options(command: F) -> F:
                          help="With --server: the PEM private key of --cert."))):
         command = decorate(command)
     return command
+
+
+def _setting_value(text: str) -> Any:
+    """An --set value: a bool, () for none, an int, a comma list (of ints or names) or text."""
+    low = text.lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    if low in ("none", ""):
+        return ()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    if "," not in text:
+        return text
+    items = [x for x in text.split(",") if x]
+    try:
+        return tuple(int(x) for x in items)
+    except ValueError:
+        return tuple(items)
+
+
+Rules = TypeVar("Rules", bound="RuleOptions")
+
+
+def with_settings(rules: Rules, settings: Sequence[str]) -> Rules:
+    """``rules`` with the options of ``--set OPTION=VALUE`` items changed; a malformed item,
+    an unknown option or a bad value is an InvalidRuleError naming it. One name where the
+    option is a list of names is that list of one."""
+    from ..errors import InvalidRuleError
+
+    opts: dict[str, Any] = {}
+    for item in settings:
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise InvalidRuleError(f"--set {item!r}: expected OPTION=VALUE")
+        v = _setting_value(value)
+        if isinstance(v, str) and key in rules.option_names() \
+                and isinstance(getattr(rules, key), tuple):
+            v = (v,)
+        opts[key] = v
+    return rules.replace(**opts)
 
 
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:

@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import client_options, connect_client, fail, main
+from . import client_options, connect_client, fail, main, with_settings
 
 if TYPE_CHECKING:
     from ..errors import MjcoreError
+    from ..riichi.rules import RuleSet
     from ..riichi.scoring import Terms
 
 _FLAGS = ("riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
@@ -36,16 +37,17 @@ _SEATS_4 = ("winner", "shimocha", "toimen", "kamicha")
 _SEATS_3 = ("winner", "shimocha", "kamicha")
 
 
-def _seat_names(rules: str) -> tuple[str, ...]:
-    """The seats of a preset's game (four when this library does not know the preset: the
-    server may know more presets than the client)."""
+def _seat_names(rules: RuleSet | str) -> tuple[str, ...]:
+    """The seats of a preset's (or RuleSet's) game (four when this library does not know the
+    preset: the server may know more presets than the client)."""
     from ..errors import InvalidRuleError
     from ..riichi.rules import RuleSet
 
     try:
-        return _SEATS_3 if RuleSet.preset(rules).players == 3 else _SEATS_4
+        players = (rules if isinstance(rules, RuleSet) else RuleSet.preset(rules)).players
     except InvalidRuleError:
         return _SEATS_4
+    return _SEATS_3 if players == 3 else _SEATS_4
 
 
 def render(hand: str, win: str, tsumo: bool, res) -> str:  # type: ignore[no-untyped-def]
@@ -130,7 +132,7 @@ def _check_seats(tsumo: bool, from_rel: int | None, pao: int | None, rules: str)
 
 
 def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita: int,
-               rules: str, flags: dict[str, bool]) -> MjcoreError:
+               rules: RuleSet | str, flags: dict[str, bool]) -> MjcoreError:
     """``e`` reworded in the options' terms when it is a situation, tile count or winning
     tile the library can pin down; otherwise ``e``."""
     from ..errors import InvalidHandError
@@ -196,7 +198,8 @@ def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita
 @click.option("--visible", metavar="TILES", default="",
               help="Classical: kinds whose four copies are all on the table.")
 @click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
-              help="Classical: change a rule option, e.g. --set limit=500 (repeatable).")
+              help="Change a rule option of --rules, e.g. --set kiriage=true, or classical "
+                   "--set limit=500 (repeatable).")
 @click.option("--history", "histories", multiple=True, type=click.Path(),
               help="Score every finished hand of Bradfield hand histories (files, folders, "
                    ".tar.xz; more paths may follow) and compare with the recorded scores.")
@@ -227,6 +230,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     --east "333z1357m246p pon:999s 5f"`. Classical bonus tiles are 1f-8f.
     """
     from ..errors import MjcoreError
+    from ..riichi.rules import RuleSet
     from ..riichi.scoring import score
 
     if rules in ("classical", "bradfield") or histories:
@@ -242,11 +246,17 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
         _check_seats(tsumo, from_rel, pao, rules)
     except MjcoreError as e:
         fail(as_json, text, e)
+    ruleset: RuleSet | str = rules
+    if rule_set:
+        try:
+            ruleset = with_settings(RuleSet.preset(rules), rule_set)
+        except MjcoreError as e:
+            fail(as_json, text, e)
     client_files = {"token_file": token_file, "tls": tls, "ca_file": ca_file,
                     "cert_file": cert_file, "key_file": key_file}
     if server:
         _score_remote(server, client_files, text, win, tsumo, dora, ura, seat, round_,
-                      from_rel, pao, honba, sticks, kita, rules, as_json, flags)
+                      from_rel, pao, honba, sticks, kita, ruleset, as_json, flags)
         return
     if token_file or tls or ca_file or cert_file or key_file:
         raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
@@ -254,7 +264,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
         res = score(text, win, tsumo=tsumo, seat_wind=seat, round_wind=round_,
                     dora=_tiles(dora), ura=_tiles(ura, "--ura"), honba=honba,
                     riichi_sticks=sticks,
-                    from_who=from_rel, pao_seat=pao, kita=kita, rules=rules,
+                    from_who=from_rel, pao_seat=pao, kita=kita, rules=ruleset,
                     **{k: flags[k] for k in _FLAGS})
     except MjcoreError as e:
         fail(as_json, text, _explained(e, text, win, tsumo, seat, kita, rules, flags))
@@ -264,7 +274,8 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
 def _score_remote(server: str, client_files: dict[str, Any], text: str, win: str,
                   tsumo: bool, dora: tuple[str, ...], ura: tuple[str, ...], seat: str,
                   round_: str, from_rel: int | None, pao: int | None, honba: int, sticks: int,
-                  kita: int, rules: str, as_json: bool, flags: dict[str, bool]) -> None:
+                  kita: int, rules: RuleSet | str, as_json: bool,
+                  flags: dict[str, bool]) -> None:
     """The same command answered by a `mjcore serve` server, printed as the local one."""
     client = connect_client(server, "mjcore score --server", **client_files)
     from ..client import ServiceError

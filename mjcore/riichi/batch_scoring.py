@@ -33,10 +33,14 @@ import numpy as np
 
 from .._core.batch_scoring import MELD_NONE, encode_meld, score_arrays
 from .._core.scoring import MAX_INDICATOR_COUNT
+from ..batch import _threads
 from ..errors import InvalidHandError
+from ..hand import copies_detail
 from ..melds import TENHOU_KIND
 from ..results import RowResults, counts_detail
-from .rules import DEFAULT_RULES, RuleSet
+from ..status import BAD_COUNT
+from .rules import RuleSet
+from .scoring import NORTH, _rules
 
 
 class BatchScores(RowResults):
@@ -59,9 +63,15 @@ class BatchScores(RowResults):
     payments: np.ndarray
     decomposition_index: np.ndarray
 
-    def __init__(self, arrays: dict[str, np.ndarray]) -> None:
+    def __init__(self, arrays: dict[str, np.ndarray],
+                 inputs: tuple[np.ndarray, ...] | None = None) -> None:
         self.__dict__.update(arrays)
         self._names = tuple(arrays)
+        if inputs is not None:     # counts, melds, dora, ura, kita: for the errors' details
+            by_counts = counts_detail(inputs[0])
+            # the closed counts alone ("a fifth 1m"), else where the copies are together
+            self.row_detail = lambda row, code: by_counts(row, code) or (
+                _copies_of_row(*(a[row] for a in inputs)) if code == BAD_COUNT else None)
 
     @property
     def is_win(self) -> np.ndarray:
@@ -78,13 +88,24 @@ class BatchScores(RowResults):
                 f"{len(self.bad_rows)} bad)")
 
 
+def _asarray(value: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError) as e:          # ragged nested lists and the like
+        raise InvalidHandError(f"batch {name}: not a rectangular array: {e}",
+                               reason="bad_shape") from None
+
+
 def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
          name: str) -> np.ndarray:
     if value is None:
         return np.full((n,) + shape, default, dtype)
-    a = np.asarray(value)
+    a = _asarray(value, name)
     if a.ndim == 0:
-        a = np.full((n,) + shape, int(a))
+        if a.dtype.kind not in "iub":
+            raise InvalidHandError(f"batch {name}: integer expected, got {value!r}",
+                                   reason="bad_dtype")
+        a = np.full((n,) + shape, a)
     if a.ndim != 1 + len(shape) or a.shape[0] != n or a.shape[1:] != shape:
         raise InvalidHandError(f"batch {name}: shape {a.shape}, expected {(n,) + shape}",
                                reason="bad_shape")
@@ -105,7 +126,7 @@ def _arr(value: Any, n: int, shape: tuple[int, ...], dtype: Any, default: int,
 def _indicators(value: Any, n: int, name: str) -> np.ndarray:
     if value is None:
         return np.full((n, 0), 255, np.uint8)
-    a = np.asarray(value)
+    a = _asarray(value, name)
     if a.ndim != 2 or a.shape[0] != n or a.shape[1] > MAX_INDICATOR_COUNT:
         raise InvalidHandError(f"batch {name}: shape {a.shape}, expected (N, K) with "
                                f"K <= {MAX_INDICATOR_COUNT}",
@@ -117,33 +138,54 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
           flags: Any = None, seat_wind: Any = None, round_wind: Any = None,
           from_rel: Any = None, pao_rel: Any = None, dora: Any = None, ura: Any = None,
           honba: Any = None, riichi_sticks: Any = None, kita: Any = None,
-          rules: RuleSet | str | None = None, n_threads: int = 1) -> BatchScores:
-    """Score N winning hands in one GIL-free loop (see the module doc for the arrays)."""
-    c = np.asarray(counts)
+          rules: RuleSet | str | None = None, n_threads: int | None = 1) -> BatchScores:
+    """Score N winning hands in one GIL-free loop (see the module doc for the arrays).
+    ``n_threads`` as in :mod:`mjcore.batch` (None or <= 0: one per core)."""
+    c = _asarray(counts, "counts")
     if c.ndim != 2 or c.shape[1] != 34:
         raise InvalidHandError(f"batch counts: shape {c.shape}, expected (N, 34)",
                                reason="bad_shape")
     n = c.shape[0]
     c = _arr(c, n, (34,), np.uint8, 0, "counts")
-    if isinstance(rules, str):
-        rules = RuleSet.preset(rules)
-    params = (rules or DEFAULT_RULES).scoring_params
+    params = _rules(rules).scoring_params
     dora_a = _indicators(dora, n, "dora")
     ura_a = _indicators(ura, n, "ura")
+    melds_a = _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds")
+    kita_a = _arr(kita, n, (), np.uint8, 0, "kita")
     out = score_arrays(
-        c, _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds"),
-        _arr(red, n, (), np.uint8, 0, "red"), _arr(win_tile, n, (), np.uint8, 0, "win_tile"),
-        _arr(flags, n, (), np.uint16, 0, "flags"),
+        c, melds_a, _arr(red, n, (), np.uint8, 0, "red"),
+        _arr(win_tile, n, (), np.uint8, 0, "win_tile"), _arr(flags, n, (), np.uint16, 0, "flags"),
         _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
         _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
         _arr(from_rel, n, (), np.uint8, 3, "from_rel"),
         _arr(pao_rel, n, (), np.int8, -1, "pao_rel"),
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
-        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, int(n_threads),
-        _arr(kita, n, (), np.uint8, 0, "kita"))
-    result = BatchScores(out)
-    result.row_detail = counts_detail(c)
-    return result
+        _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, _threads(n_threads),
+        kita_a)
+    return BatchScores(out, (c, melds_a, dora_a, ura_a, kita_a))
+
+
+def _copies_of_row(counts: np.ndarray, melds: np.ndarray, dora: np.ndarray, ura: np.ndarray,
+                   kita: int) -> str | None:
+    """Which kind a too_many_copies row holds more than 4 of, and where (as the kernel reads
+    the row: melds by their codes, 255 = no indicator)."""
+    in_melds = [0] * 34
+    for code in melds.tolist():
+        kind, tile = code & 7, (code >> 3) & 63
+        if code == MELD_NONE or kind > 4 or tile >= 34:
+            continue
+        for k in ((tile, tile + 1, tile + 2) if kind == 0 else (tile,) * (3 if kind == 1 else 4)):
+            if k < 34:
+                in_melds[k] += 1
+    places = [("the hand", counts.tolist()), ("its melds", in_melds)]
+    for where, kinds in (("dora indicators", dora.tolist()), ("ura indicators", ura.tolist()),
+                         ("the norths set aside", [NORTH] * int(kita))):
+        seen = [0] * 34
+        for k in kinds:
+            if k < 34:
+                seen[k] += 1
+        places.append((where, seen))
+    return copies_detail(places)
 
 
 def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],
@@ -154,9 +196,7 @@ def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],
     rows raise InvalidHandError with the row index."""
     from .scoring import prepare
 
-    if isinstance(rules, str):
-        rules = RuleSet.preset(rules)
-    players = (rules or DEFAULT_RULES).players
+    players = _rules(rules).players
     prepared = []
     for i, row in enumerate(rows):
         row = dict(row)

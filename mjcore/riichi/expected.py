@@ -32,17 +32,18 @@ from typing import Any
 
 from .._core.ev import evaluate_raw
 from ..errors import InvalidHandError, InvalidRuleError
-from ..hand import Hand, as_hand
+from ..hand import Hand, as_hand, check_copies
 from ..melds import MeldKind
 from ..status import BY_CODE, OK, status_error
 from ..tiles import parse_kinds, parse_tiles, tile_name
 from .rules import RuleSet
-from .scoring import _rules
+from .scoring import _indicator_tiles, _rules
 
 MAX_TURNS = 24
 DEFAULT_MAX_NODES = 2_000_000
 DEFAULT_MAX_SECONDS = 2.0
 _RED_TILES = ("0m", "0p", "0s")
+NORTH = 30
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
           0: 0, 1: 1, 2: 2, 3: 3}
 
@@ -181,17 +182,6 @@ def _int_option(name: str, value: object, lo: int, hi: int) -> int:
     return value
 
 
-def _indicators(dora: Iterable[int | str] | str) -> list[int]:
-    if isinstance(dora, str):
-        return list(parse_tiles(dora).kinds) if dora.strip() else []
-    out: list[int] = []
-    for i, d in enumerate(dora):
-        if isinstance(d, str) and not d.strip():
-            raise InvalidHandError(f"dora indicator {i}: empty", reason="bad_tile")
-        out.extend(parse_kinds(d) if isinstance(d, str) else parse_kinds([d]))
-    return out
-
-
 def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
                     round_wind: int | str = "E", seat_wind: int | str = "E",
                     visible: Iterable[int | str] | str | None = None,
@@ -237,60 +227,40 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     if sw >= rs.players:
         raise InvalidHandError(f"seat_wind {seat_wind!r}: {rs.players} players",
                                reason="bad_seats")
-    indicators = _indicators(dora)
-    red_indicators = parse_tiles(dora).reds if isinstance(dora, str) and dora.strip() else []
+    indicators, dora_red = _indicator_tiles(dora, "dora indicators")
     if len(indicators) > 5:
         raise InvalidHandError(f"dora {len(indicators)} indicators: at most 5",
                                reason="bad_tile")
     use_red = bool(red) and rs.red_fives > 0
     # what is seen: the hand, its melds, the indicators and the visible tiles (checked here
     # for the message; the kernel derives the wall from the same tiles)
-    seen = list(h.all_counts)
-    seen_red = list(h.red)
-    melds = []
-    for m in h.melds:
-        melds.append((int(m.kind), min(m.tiles), m.red if use_red else 0,
-                      0 if m.kind == MeldKind.KAN_CLOSED else (m.from_rel or 3)))
-        for s in range(3):
-            if m.red and 4 + 9 * s in m.tiles:
-                seen_red[s] += m.red
-    where: dict[int, list[str]] = {}
-    visible_counts = [0] * 34
-    visible_red = [0, 0, 0]
-    for k, is_red in zip(indicators, red_indicators or [False] * len(indicators), strict=True):
-        seen[k] += 1
-        where.setdefault(k, []).append("dora indicators")
-        if is_red and k in (4, 13, 22):
-            seen_red[k // 9] += 1
-            visible_red[k // 9] += 1
-    if rs.players == 3:
-        seen[30] += kita
+    melds = [(int(m.kind), min(m.tiles), m.red if use_red else 0,
+              0 if m.kind == MeldKind.KAN_CLOSED else (m.from_rel or 3)) for m in h.melds]
+    vis_kinds: list[int] = []
+    vis_reds: list[bool] = []
     if visible:
         vis = parse_tiles(visible) if isinstance(visible, str) else None
-        kinds = list(vis.kinds) if vis is not None else parse_kinds(visible)
-        reds = list(vis.reds) if vis is not None else [False] * len(kinds)
-        for k, is_red in zip(kinds, reds, strict=False):
-            seen[k] += 1
-            visible_counts[k] += 1
-            where.setdefault(k, []).append("visible")
-            if is_red and k in (4, 13, 22):
-                seen_red[k // 9] += 1
-                visible_red[k // 9] += 1
-    for k in range(34):
-        if seen[k] > 4:
-            raise InvalidHandError(
-                f"{tile_name(k)}: {seen[k]} copies in the hand, its melds"
-                + "".join(f", {w}" for w in sorted(set(where.get(k, []))))
-                + " together; at most 4", reason="too_many_copies")
+        vis_kinds = list(vis.kinds) if vis is not None else parse_kinds(visible)
+        vis_reds = list(vis.reds) if vis is not None else [False] * len(vis_kinds)
+    north = [NORTH] * kita if rs.players == 3 else []
+    vis_red = [k // 9 for k, r in zip(vis_kinds, vis_reds, strict=True) if r]
+    check_copies(h, ("dora indicators", indicators), ("the visible tiles", vis_kinds),
+                 ("the norths set aside", north),
+                 red=(("dora indicators", dora_red), ("the visible tiles", vis_red)))
+    seen = list(h.all_counts)
+    for k in (*indicators, *vis_kinds, *north):
+        seen[k] += 1
+    visible_counts = [0] * 34
+    for k in vis_kinds:
+        visible_counts[k] += 1
+    visible_red = [0, 0, 0]
+    for suit in (*dora_red, *vis_red):
+        visible_red[suit] += 1
     if rs.players == 3:
         for k in range(1, 8):
             if seen[k]:
                 raise InvalidHandError(f"{tile_name(k)}: three-player mahjong has no 2m-8m",
                                        reason="not_in_sanma")
-    for s in range(3):
-        if seen_red[s] > 1:
-            raise InvalidHandError(f"{_RED_TILES[s]}: {seen_red[s]} red fives seen; at most 1",
-                                   reason="too_many_copies")
     closed_red = list(h.red) if use_red else [0, 0, 0]
     st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = evaluate_raw(
         h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],

@@ -79,11 +79,12 @@ only legal declarations, so it never produces a chombo.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..errors import InvalidRuleError
-from ..options import RuleOptions
+from ..options import RuleOptions, names_option
 
 _PAO_NAMES = ("daisangen", "daisuushii", "suukantsu")
 
@@ -189,15 +190,14 @@ class RuleSet(RuleOptions):
             raise InvalidRuleError(
                 "rule option atozuke=False is not implemented: the engine lets the winning tile "
                 "complete the yaku (riichi.md §16 lists 'off' as an alternative only)")
-        pao = self.pao
-        if isinstance(pao, str) or not all(p in _PAO_NAMES for p in pao):
-            raise InvalidRuleError(
-                f"rule option pao={pao!r}: expected a subset of {', '.join(_PAO_NAMES)}")
-        object.__setattr__(self, "pao", tuple(p for p in _PAO_NAMES if p in pao))
-        uma = tuple(self.uma)
-        if len(uma) != 4 or not all(isinstance(u, int) and not isinstance(u, bool) for u in uma):
-            raise InvalidRuleError(f"rule option uma={self.uma!r}: expected four ints")
-        object.__setattr__(self, "uma", uma)
+        object.__setattr__(self, "pao", names_option(self._LABEL, "pao", self.pao, _PAO_NAMES))
+        uma = self.uma
+        values = tuple(uma) if isinstance(uma, Iterable) and not isinstance(uma, (str, bytes)) \
+            else ()
+        if len(values) != 4 or not all(isinstance(u, int) and not isinstance(u, bool)
+                                       for u in values):
+            raise InvalidRuleError(f"rule option uma={uma!r}: expected four ints")
+        object.__setattr__(self, "uma", values)
         object.__setattr__(self, "_scoring", self._pack_scoring())
 
     def _pack_scoring(self) -> tuple[int, ...]:

@@ -25,9 +25,10 @@ from .._core.scoring import MAX_INDICATOR_COUNT, FuEntry, ScoreResult, Yaku
 from .._core.scoring import score_plain as _score_plain
 from .._core.scoring import score_raw as _score_raw
 from ..decomposition import _hand_values, _win_kind
-from ..errors import InvalidHandError
-from ..hand import Hand
+from ..errors import InvalidHandError, InvalidRuleError
+from ..hand import Hand, check_copies
 from ..status import (
+    BAD_COUNT,
     BAD_SEATS,
     BAD_SITUATION,
     BAD_TILE,
@@ -36,7 +37,7 @@ from ..status import (
     reason_of,
     status_error,
 )
-from ..tiles import parse_kinds, tile_name
+from ..tiles import parse_tiles, tile_name
 from .names import LIMIT_NAMES, YAKU_NAMES
 from .rules import DEFAULT_RULES, RuleSet
 
@@ -46,6 +47,7 @@ F_HAITEI, F_HOUTEI, F_TENHOU, F_CHIIHOU, F_RENHOU = 64, 128, 256, 512, 1024
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
           "east": 0, "south": 1, "west": 2, "north": 3}
 _BAD_SEATS = reason_of(BAD_SEATS)
+NORTH = 30
 
 
 def _wind(value: Any, what: str) -> int:
@@ -69,11 +71,41 @@ def _seat(value: Any, what: str, players: int = 4) -> int:
                            reason=_BAD_SEATS)
 
 
-def _indicators(value: Any, what: str) -> list[int]:
+def _indicator_tiles(value: Any, what: str) -> tuple[list[int], list[int]]:
+    """The kinds of indicators given as text or a list of kind ids and tile texts (each text
+    one or more tiles), and the suits of the red fives among them."""
     if value is None:
-        return []
-    kinds = parse_kinds(value) if isinstance(value, str) else \
-        [parse_kinds(v)[0] if isinstance(v, str) else v for v in value]
+        return [], []
+    if isinstance(value, str):
+        tiles = parse_tiles(value)
+        kinds, reds = list(tiles.kinds), list(tiles.reds)
+    else:
+        try:
+            entries = list(value)
+        except TypeError:
+            raise InvalidHandError(f"{what} {value!r}: expected tile text or a list of kind "
+                                   "ids and tile texts", reason="bad_type") from None
+        kinds, reds = [], []
+        for i, v in enumerate(entries):
+            if not isinstance(v, str):
+                kinds.append(v)
+                reds.append(False)
+                continue
+            tiles = parse_tiles(v)
+            if not tiles.kinds:
+                raise InvalidHandError(f"{what}: entry {i} {v!r} is empty (no tile)",
+                                       reason=reason_of(BAD_TILE))
+            kinds.extend(tiles.kinds)
+            reds.extend(tiles.reds)
+    red_suits = [k // 9 for k, red in zip(kinds, reds, strict=True) if red]
+    return _checked_indicators(kinds, what), red_suits
+
+
+def _indicators(value: Any, what: str) -> list[int]:
+    return _indicator_tiles(value, what)[0]
+
+
+def _checked_indicators(kinds: list[Any], what: str) -> list[int]:
     if len(kinds) > MAX_INDICATOR_COUNT:
         raise InvalidHandError(f"{what}: at most {MAX_INDICATOR_COUNT} indicators",
                                reason="bad_indicators")
@@ -84,13 +116,14 @@ def _indicators(value: Any, what: str) -> list[int]:
 
 
 def _rules(rules: RuleSet | str | None) -> RuleSet:
+    """The riichi RuleSet of ``rules`` (None, a preset name or a RuleSet); anything else is an
+    InvalidRuleError."""
     if rules is None:
         return DEFAULT_RULES
     if isinstance(rules, str):
         return RuleSet.preset(rules)
     if not isinstance(rules, RuleSet):
-        raise InvalidHandError(f"rules {rules!r}: expected a RuleSet or a preset name",
-                               reason="bad_rules")
+        raise InvalidRuleError(f"rules {rules!r}: expected a riichi RuleSet or a preset name")
     return rules
 
 
@@ -170,10 +203,14 @@ def prepare(hand: Any, win_tile: int | str, *, tsumo: bool = False,
         raise InvalidHandError("honba and riichi_sticks must be ints 0..999", reason="bad_counter")
     if not (type(kita) is int and 0 <= kita <= 4):
         raise InvalidHandError(f"kita {kita!r}: expected 0-4 norths set aside", reason="bad_kita")
+    dora_kinds, dora_red = _indicator_tiles(dora, "dora indicators")
+    ura_kinds, ura_red = _indicator_tiles(ura, "ura indicators")
+    if dora_red or ura_red:     # the kernel reads indicators as kinds: red fives checked here
+        check_copies(hand if isinstance(hand, Hand) else Hand.parse(hand),
+                     red=(("dora indicators", dora_red), ("ura indicators", ura_red)))
     return {"kita": kita, "counts": counts, "win_tile": win, "melds": melds, "red": red,
             "flags": flags, "seat_wind": sw, "round_wind": rw, "from_rel": from_rel,
-            "pao_rel": pao_rel, "dora": _indicators(dora, "dora indicators"),
-            "ura": _indicators(ura, "ura indicators"), "honba": honba,
+            "pao_rel": pao_rel, "dora": dora_kinds, "ura": ura_kinds, "honba": honba,
             "riichi_sticks": riichi_sticks, "winner": base}
 
 
@@ -280,6 +317,14 @@ def explain(code: int, hand: Any, win_tile: int | str, *, terms: Terms | None = 
     return None
 
 
+def _raise_copies(hand: Any, dora: Any, ura: Any, kita: int) -> None:
+    """The too_many_copies error of a score naming the tile and where its copies are."""
+    h = hand if isinstance(hand, Hand) else Hand.parse(hand)
+    check_copies(h, ("dora indicators", _indicators(dora, "dora indicators")),
+                 ("ura indicators", _indicators(ura, "ura indicators")),
+                 ("the norths set aside", [NORTH] * kita))
+
+
 def raise_for_status(res: ScoreResult, what: str) -> None:
     """Raise the InvalidHandError of a negative status (mjcore.status), naming ``what``."""
     if res.status_code < 0:
@@ -349,6 +394,8 @@ def score(hand: Any, win_tile: int | str, *, tsumo: bool = False,
                          a["seat_wind"], a["round_wind"], a["from_rel"], a["pao_rel"], a["dora"],
                          a["ura"], a["honba"], a["riichi_sticks"], params, a["winner"], a["kita"])
     if res.status_code < 0:
+        if res.status_code == BAD_COUNT:
+            _raise_copies(hand, dora, ura, kita)
         detail = _sanma_detail(hand, dora, ura) if res.status_code == NOT_IN_SANMA else ""
         why = explain(res.status_code, hand, win_tile, tsumo=tsumo, kita=kita,
                       seat_wind=_seat_wind_of(seat_wind, dealer, winner, players),

@@ -13,6 +13,7 @@ from typing import Any, cast
 from mjcore._core.scoring import FuEntry, Yaku
 from mjcore.classical.scoring import WIN_FLAGS, deal_dict, item_dict, payment_dict, player_dict
 from mjcore.decomposition import Decomposition, TileSet
+from mjcore.errors import InvalidRuleError
 from mjcore.results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from mjcore.tiles import TILE_NAMES, parse_tile
 
@@ -68,7 +69,7 @@ def option_to_proto(name: str, value: Any) -> sp.RuleOption:
     elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
         opt.int_list.values.extend(value)
     else:
-        raise TypeError(f"rule option {name}: cannot express {value!r}")
+        raise InvalidRuleError(f"rule option {name}: cannot express {value!r}")
     return opt
 
 
@@ -93,8 +94,8 @@ def rule_selection(rules: Any) -> sp.RuleSelection:
     if isinstance(rules, dict):
         return sp.RuleSelection(preset=rules.get("preset", ""), options=[
             option_to_proto(k, v) for k, v in rules.items() if k != "preset"])
-    raise TypeError(f"rules {rules!r}: expected a preset name, a RuleSet, a ClassicalRules "
-                    "or a dict")
+    raise InvalidRuleError(f"rules {rules!r}: expected a preset name, a RuleSet, a "
+                           "ClassicalRules or a dict")
 
 
 def preset_to_proto(name: str, description: str) -> sp.RulePreset:

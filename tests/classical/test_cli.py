@@ -93,3 +93,14 @@ def test_history_folder_without_histories_is_refused(tmp_path):
     r = run("--rules", "bradfield", "--history", str(tmp_path))
     assert r.exit_code == 1
     assert "no Bradfield hand histories (.mjs) found" in r.output
+
+
+def test_set_of_the_wrong_shape_is_one_line_naming_the_option():
+    from click.testing import CliRunner
+
+    from mjcore.cli import main
+
+    r = CliRunner().invoke(main, ["score", "--rules", "classical", "123m456p789s345s99m", "--win",
+                                  "9m", "--tsumo", "--set", "tile_specific_limits=0"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "tile_specific_limits=0" in r.output

@@ -34,6 +34,10 @@ def test_immutable_and_replace() -> None:
     ({"limit": 0}, "limit"),
     ({"rounds": 3}, "rounds"),
     ({"tile_specific_limits": ("moon", "sun")}, "tile_specific_limits"),
+    ({"tile_specific_limits": 0}, "tile_specific_limits=0"),
+    ({"tile_specific_limits": True}, "tile_specific_limits=True"),
+    ({"tile_specific_limits": "moon"}, "tile_specific_limits='moon'"),
+    ({"tile_specific_limits": [["moon"]]}, "tile_specific_limits"),
     ({"multiple_mahjong": "middle"}, "multiple_mahjong"),
     ({"losers_purity": True}, "losers_purity"),
 ])

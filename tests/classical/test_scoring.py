@@ -153,6 +153,24 @@ def test_only_place_ignores_kinds_whose_four_copies_are_visible():
     assert "only_place" in names(score_deal(d2, C), 1)
 
 
+@pytest.mark.parametrize("dead", [{-1}, {34}, {True}, {"5s"}, {2**70}])
+def test_dead_kinds_out_of_range_are_refused_naming_the_field(dead):
+    d = deal("123m 456p 789s 234s 99m", "2s")
+    with pytest.raises(InvalidHandError, match="dead_kinds"):
+        Deal(**{**d.__dict__, "dead_kinds": frozenset(dead)})
+
+
+@pytest.mark.parametrize("rules", [5, None, object(), ["classical"]])
+def test_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
+    from mjcore.classical.batch import pack_deals, score_deals
+
+    d = deal("123m 456p 789s 234s 99m", "2s")
+    with pytest.raises(InvalidRuleError, match="rules"):
+        score_deal(d, rules)
+    with pytest.raises(InvalidRuleError, match="rules"):
+        score_deals(**pack_deals([d]), rules=rules)
+
+
 def test_claim_restricts_the_reading():
     # 5-6-7-7 waiting on 7: claimed for the pair (fishing the eyes) or the chow
     pair = score_deal(deal("123m 456p 999s 56777m", "7m", how=(), claim="pair"), C)

@@ -274,3 +274,84 @@ def test_easts_thirteenth_consecutive_win_keeps_or_passes_the_deal_by_option() -
     assert pass_deal(keep.replace(washout_passes_deal=True), False, False, 3) == (True, 0)
     with pytest.raises(InvalidRuleError, match="thirteenth_win_passes_deal"):
         keep.replace(thirteenth_win_passes_deal="yes")
+
+
+# -- Heaven's and Earth's Blessing from crafted walls (§9.1, §9.2; issue 29) --------------------
+
+def _crafted_wall(east: list[int], south: list[int], loose: list[int]):
+    """A 144-tile wall dealing ``east`` (14) and ``south`` (13), whose first loose tiles are
+    ``loose``; no bonus tile is dealt (they follow the deal in the live wall)."""
+    from mjcore.classical.engine.wall import DEAL_SIZE, DEAL_SLOTS, FULL_SET, ClassicalWall
+
+    pool = Counter(FULL_SET)
+    seq: list[int | None] = [None] * len(FULL_SET)
+    for slots, tiles in ((DEAL_SLOTS[0], east), (DEAL_SLOTS[1], south),
+                         (range(len(seq) - 1, -1, -1), loose)):
+        for p, t in zip(slots, tiles, strict=False):
+            seq[p] = t
+            pool[t] -= 1
+    assert min(pool.values()) >= 0
+    rest = sorted(pool.elements())
+    plain = [t for t in rest if t < 34]
+    bonus = [t for t in rest if t >= 34]
+    free = [p for p in range(len(seq)) if seq[p] is None]
+    in_deal = [p for p in free if p < DEAL_SIZE]
+    fill = plain[:len(in_deal)] + bonus + plain[len(in_deal):]
+    for p, t in zip(free, fill, strict=True):
+        seq[p] = t
+    return ClassicalWall.from_sequence(seq, "14_unreplenished")
+
+
+class _Blessed:
+    """Goes Mah-Jong whenever it may, declares a concealed kong, discards ``discard`` when it
+    holds it; else the first choice."""
+
+    def __init__(self, discard: int) -> None:
+        self.discard = discard
+
+    def choose(self, view, actions):
+        from mjcore.classical.engine.referee import ActionType as T
+
+        for kind in (T.MAHJONG, T.MAHJONG_CLAIM, T.CONCEALED_KONG):
+            for a in actions:
+                if a.type == kind:
+                    return a
+        for a in actions:
+            if a.type == T.PASS or (a.type == T.DISCARD and a.tile == self.discard):
+                return a
+        return actions[0]
+
+
+def _first_hand(monkeypatch, wall, discard: int):
+    """The first hand of a game on ``wall``; its record replays to the same result."""
+    from mjcore.classical.engine import game
+    from mjcore.classical.engine.records import read_lines, replay_record, write_lines
+
+    real = game.ClassicalWall.from_seed
+    monkeypatch.setattr(game.ClassicalWall, "from_seed",
+                        lambda seed, index, **kw: wall if index == 0 else real(seed, index, **kw))
+    out = play_game([_Blessed(discard)] * 4, seed=1, rules="classical", max_hands=1)
+    assert replay_record(read_lines(write_lines(out.events))) > 0    # raises on a difference
+    return out.hands[0]
+
+
+def test_heavens_blessing_east_wins_with_the_dealt_hand(monkeypatch):
+    east = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 13]      # 123456789m 123p 55p
+    south = [14, 15, 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]
+    hand = _first_hand(monkeypatch, _crafted_wall(east, south, []), discard=-1)
+    (win,) = hand.result.wins
+    assert win.seat == 0 and win.discarder == -1 and win.heaven and 0 <= win.tile < 34
+    east_score = hand.score.players[0]
+    assert east_score.limit_hand and "heavens_blessing" in {i.name for i in east_score.items}
+    assert hand.net[0] > 0 and sum(hand.net) == 0
+
+
+def test_earths_blessing_after_easts_opening_concealed_kong(monkeypatch):
+    east = [27] * 4 + [0, 3, 6, 10, 16, 19, 22, 25, 28, 29]    # 1z kong, then 5p discarded
+    south = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13]         # waiting on 5p
+    hand = _first_hand(monkeypatch, _crafted_wall(east, south, [13]), discard=13)
+    assert [m.kind.name for m in hand.result.melds[0]] == ["KAN_CLOSED"]
+    wins = {w.seat: w for w in hand.result.wins}
+    assert 1 in wins and wins[1].discarder == 0 and wins[1].tile == 13 and wins[1].earth
+    south_score = hand.score.players[1]
+    assert south_score.limit_hand and "earths_blessing" in {i.name for i in south_score.items}

@@ -78,6 +78,28 @@ def test_waits_remaining_counts_visible_tiles():
     assert mjcore.waits("123m456p789s1122z", visible=[parse_tile("1z")]).remaining == 3
 
 
+@pytest.mark.parametrize("hand", ["123m456p789s1122z", "123m456p789s1123z", "123m456p789s11234z",
+                                  "123m456p78s1122z pon:111z"])
+@pytest.mark.parametrize("fn", [mjcore.waits, mjcore.ukeire])
+def test_visible_tiles_beyond_four_of_a_kind_are_refused(fn, hand):
+    try:
+        fn(hand)
+    except InvalidHandError:
+        return  # the wrong number of tiles for this call: nothing to count
+    with pytest.raises(InvalidHandError, match=r"1z: \d copies \(.*in the visible tiles\)") as err:
+        fn(hand, visible="1z1z1z")
+    assert err.value.reason == "too_many_copies"
+
+
+@pytest.mark.parametrize("fn", [mjcore.waits, mjcore.ukeire])
+def test_a_second_red_five_among_the_visible_tiles_is_refused(fn):
+    with pytest.raises(InvalidHandError, match=r"0p: 2 red fives \(1 in the hand, 1 in the "
+                                                r"visible tiles\)") as err:
+        fn("123m406p789s1122z", visible="1z0p")
+    assert err.value.reason == "too_many_copies"
+    assert fn("123m406p789s1122z", visible="5p0s") == fn("123m406p789s1122z", visible="5p5s")
+
+
 def test_ukeire_fourteen_tiles_best_first():
     u = mjcore.ukeire("123m456p789s11223z")
     assert u.shanten == 0

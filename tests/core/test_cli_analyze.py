@@ -165,3 +165,10 @@ def test_sanma_rules_drop_the_missing_kinds():
     assert bad.exit_code == 1 and "not_in_sanma" in bad.stderr
     table = run("--rules", "tenhou_sanma", "--out", "unused", hand)
     assert table.exit_code == 2 and "four-player riichi" in table.output
+
+
+def test_visible_tiles_beyond_four_of_a_kind_are_refused():
+    r = run("--visible", "1z1z1z", "123m456p789s1122z")
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    assert "1z: 5 copies (2 in the hand, 3 in the visible tiles)" in r.output
+    assert "waits" not in r.output

@@ -76,7 +76,10 @@ def test_score_names_the_dora_option():
 def test_analyze_refuses_a_fifth_visible_copy():
     r = run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z1z")
     assert r.exit_code == 2 and "--visible" in r.stderr and "four copies of 1z" in r.stderr
-    assert run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z").exit_code == 0
+    assert run("analyze", "123m456p789s11223z", "--visible", "1z1z").exit_code == 0
+    # four visible beside the two in the hand: six copies in all (issue 29)
+    r = run("analyze", "123m456p789s11223z", "--visible", "1z1z1z1z")
+    assert r.exit_code == 1 and "1z: 6 copies (2 in the hand, 4 in the visible tiles)" in r.stderr
 
 
 def test_analyze_refuses_an_over_long_line(tmp_path):

@@ -6,6 +6,9 @@ count above 4, a number of called melds above 4, or closed tiles + 3 per meld no
 operation (13 or 14 for shanten, 14 for agari and ukeire, 13 for waits). Good rows must equal
 the single-hand API (mjcore.shanten / is_agari / waits / ukeire) on the same hand.
 ``shanten_text`` gets arbitrary bytes and lines checked against a plain reference grammar.
+Riichi ``batch.score`` and classical ``score_deals`` get every argument fuzzed (values, shapes,
+dtypes, junk), each scored row compared with the single-hand kernel or with itself alone;
+every call also gets junk ``rules`` (InvalidRuleError) and ``n_threads`` (TypeError).
 
 Example counts stay modest: the suite also runs once against the -O0 debug build.
 ``MJCORE_FUZZ_EXAMPLES`` scales them for a long run.
@@ -25,7 +28,12 @@ from hypothesis import strategies as st
 
 import mjcore
 from mjcore import Hand, InvalidHandError, Meld, batch
-from mjcore.errors import BatchError
+from mjcore.classical.batch import score_deals
+from mjcore.classical.rules import ClassicalRules
+from mjcore.errors import BatchError, InvalidRuleError
+from mjcore.riichi.batch_scoring import MELD_NONE
+from mjcore.riichi.rules import RuleSet
+from mjcore.status import BY_CODE
 
 SCALE = float(os.environ.get("MJCORE_FUZZ_EXAMPLES", "1"))
 FUZZ = settings(max_examples=max(10, int(60 * SCALE)), deadline=None,
@@ -569,10 +577,31 @@ def _in_subprocess(code: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120, check=False)
 
 
-def test_huge_thread_count_does_not_crash():
+@pytest.mark.parametrize("call", [
+    "batch.shanten(np.zeros((3, 34), np.uint8), n_threads=100000)",
+    "batch.score(np.zeros((3, 34), np.uint8), np.zeros(3, np.uint8), n_threads=100000)",
+    "score_deals(np.zeros((3, 4, 34), np.uint8), np.zeros((3, 4, 4, 2), np.uint8), "
+    "np.zeros((3, 4), np.uint8), np.zeros((3, 4), np.uint8), np.zeros((3, 8), np.int16), "
+    "n_threads=100000)"], ids=["shanten", "score", "score_deals"])
+def test_huge_thread_count_does_not_crash(call):
     r = _in_subprocess("import numpy as np; from mjcore import batch; "
-                       "batch.shanten(np.zeros((3, 34), np.uint8), n_threads=100000)")
+                       "from mjcore.classical.batch import score_deals; " + call)
     assert r.returncode == 0, r.stderr[-500:]
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True), 1.0, 2.5, "2", [2], object()])
+def test_thread_count_must_be_an_int(bad):
+    from mjcore.classical.batch import score_deals
+
+    calls = [lambda: batch.shanten(np.zeros((1, 34), np.uint8), n_threads=bad),
+             lambda: batch.shanten_text(b"123m", n_threads=bad),
+             lambda: batch.score(np.zeros((1, 34), np.uint8), [0], n_threads=bad),
+             lambda: score_deals(np.zeros((1, 4, 34), np.uint8), np.zeros((1, 4, 4, 2), np.uint8),
+                                 np.zeros((1, 4), np.uint8), np.zeros((1, 4), np.uint8),
+                                 np.zeros((1, 8), np.int16), n_threads=bad)]
+    for call in calls:
+        with pytest.raises(TypeError, match="n_threads"):
+            call()
 
 
 def test_fractional_counts_are_rejected():
@@ -651,3 +680,231 @@ def test_shanten_text_large_buffer_threads():
         res = batch.shanten_text(text, n_threads=threads)
         assert res.status.tolist() == [0] * len(counts)
         assert np.array_equal(res.shanten, expect)
+
+
+@pytest.mark.parametrize("words", [[[-1, 0, 0, 0]], np.array([[-1, 0, 0, 0]], np.int64),
+                                   [[0, 2**32, 0, 0]], np.array([[0, 0, 0, 2**40]], np.uint64),
+                                   [[0, 0, 0, 2**70]]])
+def test_unpack_refuses_words_out_of_range(words):
+    with pytest.raises(InvalidHandError):
+        batch.unpack(words)
+
+
+def test_unpack_takes_wide_integer_words_in_range():
+    words = batch.pack(np.array([[1, 2, 3, 4] + [0] * 30], np.uint8))
+    assert np.array_equal(batch.unpack(words.astype(np.int64)), batch.unpack(words))
+    assert np.array_equal(batch.unpack(words.tolist()), batch.unpack(words))
+
+
+# -- batch scoring: every argument fuzzed (issue 29) ----------------------------------------------
+
+
+SCORE_STATUS = {0, 1, -1, -2, -3, -4, -5, -20, -21, -22}
+# rules values: the good ones, and junk that must be an InvalidRuleError
+GOOD_RULES = [None, "tenhou", "wrc", "tenhou_sanma", RuleSet.preset("ema")]
+JUNK_RULES = [5, 1.5, "nope", "", object(), ["tenhou"], {"preset": "tenhou"}, True]
+# n_threads values: the good ones, and junk that must be a TypeError
+GOOD_THREADS = [None, 0, -5, 1, 2, 100000, np.int64(2)]
+JUNK_THREADS = [True, 2.0, "2", [1], np.bool_(False)]
+
+
+def _decode(code: int) -> tuple[int, int, int, int]:
+    """A melds entry as the batch kernel reads it."""
+    return code & 7, (code >> 3) & 63, (code >> 9) & 7, (code >> 12) & 3
+
+
+@st.composite
+def score_row(draw) -> dict:
+    """One row of batch.score's arrays: a wall hand with its winning tile, or junk."""
+    row, n_melds = draw(wall_row(sizes=(14,)))
+    if draw(st.integers(0, 3)) == 0:
+        row = draw(st.lists(st.integers(0, 255), min_size=34, max_size=34))
+    held = [k for k in range(34) if row[k]] or [0]
+    melds = [MELD_NONE] * 4
+    for j in range(n_melds if draw(st.booleans()) else 0):
+        melds[j] = draw(st.one_of(
+            st.builds(lambda kind, tile, frm: kind | tile << 3 | frm << 12,
+                      st.integers(0, 4), st.integers(0, 33), st.integers(0, 3)),
+            st.integers(0, 0xFFFF)))
+    indicator = st.one_of(st.integers(0, 33), st.integers(0, 255))
+    return {
+        "counts": row, "melds": melds,
+        "win_tile": draw(st.one_of(st.sampled_from(held), st.integers(0, 255))),
+        "red": draw(st.integers(0, 4)), "flags": draw(st.integers(0, 0xFFFF)),
+        "seat_wind": draw(st.integers(0, 5)), "round_wind": draw(st.integers(0, 5)),
+        "from_rel": draw(st.integers(0, 4)), "pao_rel": draw(st.integers(-3, 4)),
+        "dora": draw(st.lists(indicator, min_size=3, max_size=3)),
+        "ura": draw(st.lists(indicator, min_size=3, max_size=3)),
+        "honba": draw(st.integers(0, 0xFFFF)), "riichi_sticks": draw(st.integers(0, 0xFFFF)),
+        "kita": draw(st.integers(0, 5)),
+    }
+
+
+_SCORE_COLUMNS = {"counts": np.uint8, "melds": np.uint16, "win_tile": np.uint8,
+                  "red": np.uint8, "flags": np.uint16, "seat_wind": np.uint8,
+                  "round_wind": np.uint8, "from_rel": np.uint8, "pao_rel": np.int8,
+                  "dora": np.uint8, "ura": np.uint8, "honba": np.uint16,
+                  "riichi_sticks": np.uint16, "kita": np.uint8}
+
+
+_SHAPES = {"counts": (34,), "melds": (4,), "dora": (3,), "ura": (3,)}
+
+
+def _junk_argument(draw, name: str, n: int):
+    """A wrong value for one array argument: shape, dtype, range or type."""
+    return draw(st.sampled_from([
+        np.zeros((n + 1, 34)), np.zeros((n, 3, 2)), "12", object(), [[None]] * n,
+        np.full((n, 4), np.nan), np.full(n, -1), np.full((n, 11), 3), np.full(n, 2**40)]))
+
+
+@FUZZ
+@given(rows=st.lists(score_row(), max_size=6), data=st.data(),
+       rules=st.sampled_from(GOOD_RULES + JUNK_RULES),
+       threads=st.sampled_from(GOOD_THREADS + JUNK_THREADS))
+def test_batch_score_every_argument(rows, data, rules, threads):
+    """Any value of any argument of batch.score is a clean error or a result per row; a row
+    with a status equals the single-hand kernel on the same values."""
+    n = len(rows)
+    args = {name: np.array([r[name] for r in rows], dtype).reshape((n,) + _SHAPES.get(name, ()))
+            for name, dtype in _SCORE_COLUMNS.items()}
+    junk = data.draw(st.sets(st.sampled_from(sorted(_SCORE_COLUMNS)), max_size=2))
+    for name in junk:
+        args[name] = _junk_argument(data.draw, name, n)
+    omit = data.draw(st.sets(st.sampled_from(sorted(set(_SCORE_COLUMNS) - {"counts",
+                                                                          "win_tile"}))))
+    for name in omit - junk:
+        del args[name]
+    try:
+        res = batch.score(**args, rules=rules, n_threads=threads)
+    except TypeError as e:
+        assert any(threads is j for j in JUNK_THREADS) and "n_threads" in str(e)
+        return
+    except InvalidRuleError:
+        assert any(rules is j for j in JUNK_RULES)
+        return
+    except InvalidHandError:
+        assert junk or not rows, "a batch of well-shaped arrays failed as a whole"
+        return
+    assert not any(threads is j for j in JUNK_THREADS)
+    assert not any(rules is j for j in JUNK_RULES)
+    assert len(res) == n and set(res.status.tolist()) <= SCORE_STATUS
+    if junk:
+        return
+    params = (RuleSet.preset(rules) if isinstance(rules, str) else rules or
+              RuleSet.preset("tenhou")).scoring_params
+    for i, r in enumerate(rows):
+        one = _single(r, params, omit)
+        assert int(res.status[i]) == one.status_code, (r, res.status[i], one.status_code)
+        if one.status_code >= 0:
+            assert (int(res.han[i]), int(res.fu[i]), int(res.points[i])) == (
+                one.han, one.fu, one.points), r
+            assert tuple(res.deltas[i].tolist()) == one.deltas, r
+
+
+_DEFAULTS = {"melds": [MELD_NONE] * 4, "red": 0, "flags": 0, "seat_wind": 0, "round_wind": 0,
+             "from_rel": 3, "pao_rel": -1, "dora": [], "ura": [], "honba": 0,
+             "riichi_sticks": 0, "kita": 0}
+
+
+def _single(row: dict, params: tuple, omit: set):
+    """The single-hand kernel on the values the batch row holds (defaults where omitted)."""
+    from mjcore._core.scoring import score_raw
+
+    v = {k: (_DEFAULTS[k] if k in omit else row[k]) for k in row}
+    melds = [_decode(m) for m in v["melds"] if m != MELD_NONE]
+    return score_raw(v["counts"], melds, v["red"], v["win_tile"], v["flags"], v["seat_wind"],
+                     v["round_wind"], v["from_rel"], v["pao_rel"],
+                     [t for t in v["dora"] if t != 255], [t for t in v["ura"] if t != 255],
+                     v["honba"], v["riichi_sticks"], params, 0, v["kita"])
+
+
+# -- classical batch scoring: every argument fuzzed (issue 29) -------------------------------------
+
+
+_DEAL_COLUMNS = {"counts": ((4, 34), np.uint8, 0, 4), "melds": ((4, 4, 2), np.uint8, 0, 40),
+                 "n_melds": ((4,), np.uint8, 0, 5), "bonus": ((4,), np.uint8, 0, 255),
+                 "info": ((8,), np.int16, -2, 300), "dead_kinds": ((), np.uint64, 0, 2**40)}
+GOOD_CLASSICAL = ["classical", "bradfield", ClassicalRules.preset("classical").replace(limit=500)]
+JUNK_CLASSICAL = [None, 5, "tenhou", "nope", object(), RuleSet.preset("tenhou")]
+
+
+@FUZZ
+@given(n=st.integers(0, 5), data=st.data(),
+       rules=st.sampled_from(GOOD_CLASSICAL + JUNK_CLASSICAL),
+       threads=st.sampled_from(GOOD_THREADS + JUNK_THREADS))
+def test_classical_score_deals_every_argument(n, data, rules, threads):
+    """Any value of any argument of classical score_deals is a clean error or a result per
+    row: statuses from the table, each settled row zero-sum, each row as when scored alone."""
+    args = {}
+    for name, (shape, dtype, lo, hi) in _DEAL_COLUMNS.items():
+        values = data.draw(st.lists(st.integers(lo, hi), min_size=n * int(np.prod(shape)),
+                                    max_size=n * int(np.prod(shape))))
+        args[name] = np.array(values, dtype=dtype).reshape((n,) + shape)
+    junk = data.draw(st.sets(st.sampled_from(sorted(_DEAL_COLUMNS)), max_size=2))
+    for name in junk:
+        args[name] = data.draw(st.sampled_from([
+            np.zeros((n + 1, 4)), np.full((n, 4, 34), 0.5), "x", object(), None,
+            np.full((n, 8), 2**20), np.full((n, 4, 4, 2), -1)]))
+    if "dead_kinds" not in junk and data.draw(st.booleans()):
+        del args["dead_kinds"]
+    try:
+        res = score_deals(**args, rules=rules, n_threads=threads)
+    except TypeError as e:
+        assert any(threads is j for j in JUNK_THREADS) and "n_threads" in str(e)
+        return
+    except InvalidRuleError:
+        assert any(rules is j for j in JUNK_RULES + JUNK_CLASSICAL)
+        return
+    except InvalidHandError:
+        assert junk, "well-shaped arrays failed as a whole"
+        return
+    assert not any(threads is j for j in JUNK_THREADS)
+    assert not any(rules is j for j in JUNK_CLASSICAL)
+    assert len(res) == n and set(res.status.tolist()) <= set(BY_CODE)
+    ok = res.status == 0
+    assert (res.net[ok].sum(axis=1) == 0).all()
+    if junk:
+        return
+    for i in range(n):
+        one = score_deals(**{k: v[i:i + 1] for k, v in args.items()}, rules=rules)
+        assert one.status[0] == res.status[i]
+        assert np.array_equal(one.net[0], res.net[i]) and np.array_equal(one.score[0],
+                                                                         res.score[i])
+
+
+@pytest.mark.parametrize("op", [*OPS, "shanten_text"])
+@FUZZ
+@given(rows=st.lists(wall_row(), max_size=4),
+       rules=st.sampled_from(GOOD_RULES + GOOD_CLASSICAL + JUNK_RULES + [
+           RuleSet.preset("tenhou").replace(kiriage=True)]),
+       threads=st.sampled_from(GOOD_THREADS + JUNK_THREADS))
+def test_batch_rules_and_threads(op, rows, rules, threads):
+    """``rules`` and ``n_threads`` of the hand-analysis batch calls: junk is InvalidRuleError
+    or TypeError; anything else gives the rows' results."""
+    counts = np.array([r for r, _ in rows], np.uint8).reshape(len(rows), 34)
+    melds = np.array([m for _, m in rows], np.uint8)
+    try:
+        if op == "shanten_text":
+            text = b"\n".join(mpsz(r, False, False) for r, _ in rows)
+            res = batch.shanten_text(text, rules=rules, n_threads=threads)
+        else:
+            res = OPS[op][0](counts, melds, rules=rules, n_threads=threads)
+    except TypeError as e:
+        assert any(threads is j for j in JUNK_THREADS) and "n_threads" in str(e)
+        return
+    except InvalidRuleError:
+        assert any(rules is j for j in JUNK_RULES)
+        return
+    assert not any(threads is j for j in JUNK_THREADS) and not any(rules is j for j in JUNK_RULES)
+    assert len(res) == (len(rows) if op != "shanten_text" or rows else 0)
+
+
+@pytest.mark.parametrize("name, value", [("kita", object()), ("honba", "12"), ("red", 1.5),
+                                         ("counts", [[0] * 34, [0] * 3]),
+                                         ("dora", [[1], [1, 2]])])
+def test_batch_score_refuses_a_junk_argument_naming_it(name, value):
+    """Found by fuzzing: a scalar that is no integer was a TypeError from int(), a ragged list
+    a ValueError from numpy."""
+    args = {"counts": np.zeros((2, 34), np.uint8), "win_tile": [0, 0], name: value}
+    with pytest.raises(InvalidHandError, match=name):
+        batch.score(**args)

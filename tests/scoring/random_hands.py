@@ -181,9 +181,10 @@ def _try_random_win(rng: random.Random, red: bool) -> RandomWin | None:
         elif r < 0.09 and not melds and h.seat_wind != 0 and not h.riichi and not h.double_riichi:
             h.renhou = True
     n_ind = 1 + sum(1 for k, _ in melds if k >= KAN_OPEN)
-    h.dora_ids = [rng.randrange(136) for _ in range(n_ind)]
+    dead_wall = rng.sample([t for free in wall.free for t in free], 2 * n_ind)  # unseen tiles
+    h.dora_ids = dead_wall[:n_ind]
     if h.riichi or h.double_riichi:
-        h.ura_ids = [rng.randrange(136) for _ in range(n_ind)]
+        h.ura_ids = dead_wall[n_ind:]
     h.honba = rng.choice([0, 0, 0, 1, 2, 5])
     h.riichi_sticks = rng.choice([0, 0, 1, 2])
     return h

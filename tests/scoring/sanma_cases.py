@@ -475,10 +475,12 @@ def _sanma_hand(rng: random.Random) -> dict[str, Any] | None:
     houtei = not tsumo and rng.random() < 0.05
     kita = rng.randrange(len(free[NORTH]) + 1) if rng.random() < 0.6 else 0
     seat, rnd = rng.randrange(3), rng.choice([0, 0, 1, 2])
+    del free[NORTH][:kita]                 # the norths set aside are not in the wall
     wall = [t for ids in free.values() for t in ids]
     n_ind = 1 + sum(1 for k, _ in melds if k.is_kan)
-    dora = [rng.choice(wall) for _ in range(n_ind)]
-    ura = [rng.choice(wall) for _ in range(n_ind)] if riichi else []
+    dead_wall = rng.sample(wall, 2 * n_ind)  # indicators: unseen tiles, each once
+    dora = dead_wall[:n_ind]
+    ura = dead_wall[n_ind:] if riichi else []
     honba, sticks = rng.choice([0, 0, 1, 3]), rng.choice([0, 0, 1])
     counts = [0] * 34
     for t in closed:

@@ -114,3 +114,33 @@ def test_garbage_rows_never_crash(data):
         honba=row(st.integers(0, 65535)).astype(np.uint16))
     assert len(res) == n
     assert set(res.status.tolist()) <= {0, 1, -1, -2, -3, -4, -5, -20, -21}
+
+
+def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
+    rows = [{"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1m"]},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1z", "1z"]},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "ura": ["1z", "1z"],
+             "riichi": True},
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1z"]}]
+    res = batch_score(**pack(rows))
+    assert res.status.tolist() == [0, -1, -1, 0]
+    assert [e.index for e in res.errors()] == [1, 2]
+    assert all(e.reason == "too_many_copies" for e in res.errors())
+    first, second = (str(e) for e in res.errors())
+    assert "1z: 5 copies (3 in the hand, 2 in dora indicators)" in first
+    assert "1z: 5 copies (3 in the hand, 2 in ura indicators)" in second
+    assert res.points[0] > 0 and res.points[3] > 0
+
+
+@pytest.mark.parametrize("rules", [5, object(), ["tenhou"], 1.5])
+def test_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
+    from mjcore.errors import InvalidRuleError
+    from mjcore.riichi.scoring import score
+
+    arrays = pack([{"hand": "123m456p789s11122z", "win_tile": "2z"}])
+    with pytest.raises(InvalidRuleError, match="rules"):
+        batch_score(**arrays, rules=rules)
+    with pytest.raises(InvalidRuleError, match="rules"):
+        pack([{"hand": "123m456p789s11122z", "win_tile": "2z"}], rules=rules)
+    with pytest.raises(InvalidRuleError, match="rules"):
+        score("123m456p789s11122z", "2z", rules=rules)

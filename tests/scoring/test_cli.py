@@ -84,3 +84,34 @@ def test_score_server_refuses_kita_as_the_library_does(server_address):
         r = CliRunner(env={"MJCORE_SERVER": "", "MJCORE_TOKEN": ""}).invoke(
             main, ["score", "--rules", "tenhou", *args, *extra])
         assert r.exit_code == 1 and "[bad_kita]" in r.stderr, r.output
+
+
+def test_score_cli_refuses_five_of_a_kind_counting_indicators():
+    r = CliRunner().invoke(main, ["score", "123m456p789s11122z", "--win", "2z", "--dora",
+                                  "1z1z1z1z1z"])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "1z: 8 copies" in lines[0] and "dora indicators" in lines[0]
+    assert "points" not in r.output
+
+
+@pytest.mark.parametrize("setting, words", [
+    ("banana=7", "unknown rule option(s): banana"), ("uma=0", "uma=0"),
+    ("pao=true", "pao=True"), ("kiriage", "OPTION=VALUE")])
+def test_score_cli_set_refuses_what_does_nothing_or_is_malformed(setting, words):
+    r = CliRunner().invoke(main, ["score", "123m456p789s11122z", "--win", "2z", "--set",
+                                  setting])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    lines = [line for line in r.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and words in lines[0] and "points" not in r.output
+
+
+def test_score_cli_set_changes_a_riichi_rule_option():
+    hand = ["234m456p678s234s55p", "--win", "4s", "--riichi", "--dora", "1m", "--json"]
+    base = json.loads(CliRunner().invoke(main, ["score", *hand]).output)
+    kiriage = json.loads(CliRunner().invoke(main, ["score", *hand, "--set",
+                                                   "kiriage=true"]).output)
+    assert (base["points"], kiriage["points"]) == (11600, 12000)    # dealer 4-30, kiriage
+    r = CliRunner().invoke(main, ["score", *hand, "--set", "pao=daisangen", "--set",
+                                  "uma=10000,0,0,-10000"])
+    assert r.exit_code == 0, r.output

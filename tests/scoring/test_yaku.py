@@ -1,6 +1,7 @@
 """Hand-written scoring checks: every yaku and yakuman, fu items, limits, payments, presets."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -185,20 +186,25 @@ LIMITS = {
 }
 
 
+def _dora(n):
+    """n indicators each worth one dora to 234m456p678s234s55p, never a fifth copy of a kind."""
+    return (["1m"] * 4 + ["1s"] * 4 + ["7s"] * 3)[:n]
+
+
 @pytest.mark.parametrize("han", sorted(LIMITS))
 def test_limit_table(han):
     name, d_ron, d_tsumo, n_ron, n_tsumo_dealer, n_tsumo_other = LIMITS[han]
     hand, win = "234m456p678s234s55p", "4s"           # 3 han on ron, 4 on tsumo (+ dora)
-    res = score(hand, win, riichi=True, dora=["1m"] * (han - 3), seat_wind="E", winner=0,
+    res = score(hand, win, riichi=True, dora=_dora(han - 3), seat_wind="E", winner=0,
                 from_who=1)
     assert (res.han, res.limit_name, res.points) == (han, name, d_ron)
     assert res.deltas == (d_ron, -d_ron, 0, 0)
-    res = score(hand, win, riichi=True, tsumo=True, dora=["1m"] * (han - 4), seat_wind="E")
+    res = score(hand, win, riichi=True, tsumo=True, dora=_dora(han - 4), seat_wind="E")
     assert res.deltas == (3 * d_tsumo, -d_tsumo, -d_tsumo, -d_tsumo)
-    res = score(hand, win, riichi=True, dora=["1m"] * (han - 3), winner=1, dealer=0,
+    res = score(hand, win, riichi=True, dora=_dora(han - 3), winner=1, dealer=0,
                 from_who=3)
     assert res.points == n_ron and res.deltas == (0, n_ron, 0, -n_ron)
-    res = score(hand, win, riichi=True, tsumo=True, dora=["1m"] * (han - 4), winner=1,
+    res = score(hand, win, riichi=True, tsumo=True, dora=_dora(han - 4), winner=1,
                 dealer=0)
     assert res.deltas == (-n_tsumo_dealer, n_tsumo_dealer + 2 * n_tsumo_other,
                           -n_tsumo_other, -n_tsumo_other)
@@ -454,3 +460,52 @@ def test_any_flags_and_seats_give_a_result_or_invalid_hand_error():
         if res.is_win:
             assert sum(res.deltas) == 1000 * kw["riichi_sticks"]
             assert res.points > 0
+
+
+# -- impossible states: more than 4 of a kind counting the indicators (issue 29) --------------
+
+@pytest.mark.parametrize("hand, win, kwargs, words", [
+    ("123m456p789s11122z", "2z", {"dora": "1z1z1z1z1z"}, "1z: 8 copies (3 in the hand, 5 in dora"),
+    ("123m456p789s11122z", "2z", {"dora": "1z", "ura": "1z", "riichi": True},
+     "1z: 5 copies (3 in the hand, 1 in dora indicators, 1 in ura indicators)"),
+    ("123m456p789s11122z", "2z", {"dora": [27, 27]}, "1z: 5 copies"),
+    ("123m456p11122z pon:777s", "2z", {"dora": "7s7s"}, "7s: 5 copies (3 in its melds, 2 in dora"),
+    ("123m456p789s11122z", "2z", {"ura": ["1z", "1z1z"], "riichi": True}, "1z: 6 copies"),
+    ("123m406p789s11122z", "2z", {"dora": "0p"}, "0p: 2 red fives"),
+    ("123p456p789s11122z", "2z", {"dora": "4z4z4z", "kita": 2, "rules": "tenhou_sanma"},
+     "4z: 5 copies (3 in dora indicators, 2 in the norths set aside)"),
+])
+def test_more_than_four_of_a_kind_with_indicators_is_refused(hand, win, kwargs, words):
+    with pytest.raises(InvalidHandError, match=re.escape(words)) as err:
+        score(hand, win, **kwargs)
+    assert err.value.reason == "too_many_copies"
+
+
+def test_four_of_a_kind_with_indicators_is_scored():
+    res = score("123m456p789s11122z", "2z", dora="1z")
+    assert res.is_win and res.dora == 2
+    assert score("123m456p789s11122z", "2z", dora=["4z", "1m1m"]).dora == 5
+
+
+@pytest.mark.parametrize("dora", [[""], ["1m", "  "], 5])
+def test_an_empty_or_shapeless_indicator_is_refused(dora):
+    with pytest.raises(InvalidHandError, match="dora indicators"):
+        score("123m456p789s11122z", "2z", dora=dora)
+
+
+@pytest.mark.parametrize("opts, needle", [
+    ({"uma": 0}, "uma=0"), ({"uma": "1,2,3,4"}, "uma="), ({"uma": (1, 2, 3)}, "uma="),
+    ({"uma": (1, 2, 3, True)}, "uma="), ({"uma": None}, "uma=None"),
+    ({"pao": True}, "pao=True"), ({"pao": 3}, "pao=3"), ({"pao": "daisangen"}, "pao="),
+    ({"pao": [["daisangen"]]}, "pao="), ({"pao": None}, "pao=None"),
+])
+def test_rule_options_of_the_wrong_shape_are_named(opts, needle):
+    with pytest.raises(InvalidRuleError, match=re.escape(needle)):
+        RuleSet.preset("tenhou").replace(**opts)
+    with pytest.raises(InvalidRuleError, match=re.escape(needle)):
+        RuleSet(**opts)
+
+
+def test_rule_options_of_list_shape_are_taken_as_tuples():
+    r = RuleSet.preset("tenhou").replace(uma=[1000, 0, 0, -1000], pao=["suukantsu"])
+    assert r.uma == (1000, 0, 0, -1000) and r.pao == ("suukantsu",)

@@ -161,14 +161,18 @@ def _same_error(a: InvalidHandError, b: InvalidHandError) -> None:
         (str(b), b.reason, b.position, b.index, b.text)
 
 
-def reference_unseen(hand: Hand, visible: list[int]) -> list[int]:
+def reference_seen(hand: Hand, visible: list[int]) -> list[int]:
     seen = list(hand.counts)
     for meld in hand.melds:
         for k in meld.tiles:
             seen[k] += 1
     for k in visible:
         seen[k] += 1
-    return [max(0, 4 - c) for c in seen]
+    return seen
+
+
+def reference_unseen(hand: Hand, visible: list[int]) -> list[int]:
+    return [4 - c for c in reference_seen(hand, visible)]
 
 
 def reference_waits(mask: int, unseen: list[int]) -> tuple[Wait, ...]:
@@ -286,6 +290,12 @@ def test_fast_paths_match_references(seed: int):
             assert answer == _abort_of(err, "hand"), text
             for f in (mjcore.ukeire, mjcore.waits):
                 assert isinstance(_outcome(f, got, visible), InvalidHandError)
+            continue
+        if max(reference_seen(got, visible)) > 4:   # more than 4 with the hand's own copies
+            err = _outcome(mjcore.ukeire, got, visible)
+            assert isinstance(err, InvalidHandError) and err.reason == "too_many_copies"
+            assert answer == _abort_of(err, "hand"), (text, visible_text)
+            too_many_copies += 1
             continue
         ukeire, waits = reference_analysis(got, visible)
         for v in (visible, visible_text):

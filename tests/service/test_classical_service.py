@@ -121,6 +121,11 @@ def test_analyze_hand_rule_and_hand_errors(stub):
         (sp.RuleSelection(preset="classical", options=[sp.RuleOption(name="limit",
                                                                     int_value=-5)]),
          "123m456p789s1122z", "INVALID_RULE", "rules"),
+        (sp.RuleSelection(preset="classical", options=[sp.RuleOption(
+            name="tile_specific_limits", int_value=0)]), "123m456p789s1122z", "INVALID_RULE",
+         "rules"),
+        (sp.RuleSelection(preset="tenhou", options=[sp.RuleOption(name="uma", int_value=0)]),
+         "123m456p789s1122z", "INVALID_RULE", "rules"),
         (sp.RuleSelection(preset="classical", options=[sp.RuleOption(name="x" * 65,
                                                                     int_value=1)]),
          "123m456p789s1122z", "INVALID_RULE", "rules"),

@@ -221,6 +221,35 @@ def test_score_errors(stub):
                   _lib_reason(parse_kinds, "1x"), "dora_indicators")
 
 
+def test_five_of_a_kind_counting_indicators_or_visible_tiles_is_invalid(stub):
+    req = sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z", win_method=sp.WIN_METHOD_RON,
+                          dora_indicators="1z1z")
+    info = _check_raises(stub.Score, req, "TOO_MANY_COPIES")
+    assert info is not None
+    _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m456p789s1122z",
+                                                          visible="1z1z1z"), "TOO_MANY_COPIES")
+    _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m406p789s1122z",
+                                                          visible="0p"), "TOO_MANY_COPIES")
+
+
+@pytest.mark.parametrize("option", [
+    sp.RuleOption(name="uma", int_value=0), sp.RuleOption(name="pao", bool_value=True),
+    sp.RuleOption(name="uma", string_value="x"),
+    sp.RuleOption(name="pao", int_list=sp.IntList(values=[1]))])
+def test_score_rule_option_of_the_wrong_shape_is_invalid_rule_without_traceback(stub, caplog,
+                                                                                option):
+    import logging
+
+    req = sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
+                          win_method=sp.WIN_METHOD_RON, rules=sp.RuleSelection(options=[option]))
+    with caplog.at_level(logging.INFO, logger="mjcore.service"):
+        _check_raises(stub.Score, req, "INVALID_RULE", "rules")
+        with pytest.raises(grpc.RpcError) as exc:
+            stub.Score(req)
+    assert f"option {option.name}=" in exc.value.details()
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
 @pytest.mark.parametrize("rules", [
     sp.RuleSelection(preset="nope"),
     sp.RuleSelection(options=[sp.RuleOption(name="no_such_option", bool_value=True)]),

@@ -135,7 +135,7 @@ def test_serve_without_the_service_extra_names_it(tmp_path):
 # fixed-width writer would spell out
 ZERO_FIELDS = [("23m456p789s11122z", ""), ("23m456p789s11122z", "1111m"),
                ("23m456p789s11122z", "44m"), ("123m456p789s1122z", "1z1z"),
-               ("1m2m3m5p5p6p7p8p9p1s2s3s9s", "1111m"), ("19m19p19s1234567z", "1z2z3z")]
+               ("1m2m3m5p5p6p7p8p9p1s2s3s9s", "111m"), ("19m19p19s1234567z", "1z2z3z")]
 
 
 @pytest.mark.parametrize("hand,visible", ZERO_FIELDS + [
@@ -247,3 +247,13 @@ def test_kita_under_four_player_rules_makes_bad_rows(clients):
         clients[0].score_batch(counts, **arrays)
     assert sorted(err.value.errors) == np.flatnonzero(want.status < 0).tolist() \
         == np.flatnonzero(arrays["kita"]).tolist()
+
+
+@pytest.mark.parametrize("rules", [5, object(), ["tenhou"], {"preset": "tenhou", "uma": object()}])
+def test_client_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
+    """As the library says for the same rules value (mjcore.score, batch.score)."""
+    from mjcore.errors import InvalidRuleError
+    from mjcore.wire.convert import rule_selection
+
+    with pytest.raises(InvalidRuleError, match="rule"):
+        rule_selection(rules)

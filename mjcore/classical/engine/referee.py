@@ -200,7 +200,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
         self.called = [False] * 4          # Original Call declared
         self.fishing = [not rules.fishing_call] * 4   # may go Mah-Jong (fishing announced)
         self.n_discards = 0
-        self.n_claims = 0
+        self.n_claims = 0               # discards claimed (a kong from the hand is no claim)
+        self.east_last = -1             # the last tile dealt to East (bonus replacements too)
         self.last_loose = False
         self.loose_from_bonus = rules.bonus_replacement == "loose"
         self.last_any = rules.last_discard_claims == "any"
@@ -277,6 +278,7 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             for t in hands[seat]:
                 if t < BONUS_BASE:
                     c[t] += 1
+        self.east_last = [t for t in hands[0] if t < BONUS_BASE][-1]
         # bonus tiles exposed and replaced: East, South, West, North (§4.1), each seat's in
         # the order dealt, a bonus replacement after them
         for seat in range(4):
@@ -288,6 +290,8 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
                     queue.append(rep)
                 elif rep >= 0:
                     self.counts[seat][rep] += 1
+                    if seat == 0:
+                        self.east_last = rep
         for seat in range(1, 4):
             self._update_waits(seat)
 
@@ -337,8 +341,14 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
     def _self_drawn(self, seat: int, drawn: int, claimed: bool) -> WinInfo:
         last_tile = not claimed and drawn >= 0 and self.wall.live_remaining == 0
         heaven = self.on_dealt_hand and seat == 0 and self.n_discards == 0 and self.kongs == 0
-        return WinInfo(seat, drawn, -1, -1, self.loose, self.kongs if self.loose else 0,
-                       last_tile, False, False, heaven, False, self.called[seat])
+        return WinInfo(seat, self._winning_tile(drawn), -1, -1, self.loose,
+                       self.kongs if self.loose else 0, last_tile, False, False, heaven, False,
+                       self.called[seat])
+
+    def _winning_tile(self, drawn: int) -> int:
+        """The tile a self-drawn Mah-Jong names: the drawn tile, or on East's dealt hand
+        (nothing drawn: Heaven's Blessing) the last tile dealt to him."""
+        return drawn if drawn >= 0 else self.east_last
 
     def self_win(self, seat: int, choice: Action, drawn: int, start: int) -> HandResult:
         """Mah-Jong on one's own draw (or on the dealt hand)."""
@@ -368,7 +378,6 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
             declared = {"type": "add_kong", "seat": seat, "tile": k}
             self.emit(declared)
             robbers = self._robbers(seat, k, False, declared)
-        self.n_claims += 1
         if robbers:
             self.public[k] -= 1 if t == ADD_KONG else 4
             self.melds[seat], back = _robbed(self.melds[seat], k)
@@ -451,7 +460,7 @@ class ClassicalHand(TurnReferee[Action, HandResult]):
                 complete(bytes(c), len(ms), self.forms)) and (
                 not self.rules.minimum_doubles
                 or self._qualifies(self._self_drawn(seat, drawn, claimed))):
-            actions.append(Action(MAHJONG, drawn))
+            actions.append(Action(MAHJONG, self._winning_tile(drawn)))
         if not locked and self.wall.loose_remaining > 0:
             if not claimed and 4 in c:
                 actions.extend(Action(CONCEALED_KONG, k) for k in range(34) if c[k] == 4)
