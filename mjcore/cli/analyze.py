@@ -234,7 +234,11 @@ def render(record: dict[str, Any], label: str) -> str:
               help="Table job: parts analysed at a time in-process (0: one per core).")
 @click.option("--ev", "with_ev", is_flag=True,
               help="Riichi: also the expected value of each discard (win %, tenpai %, "
-                   "expected score; rules/ev.md, mahjong-cpp's model).")
+                   "expected score; rules/ev.md).")
+@click.option("--model", "ev_model", type=click.Choice(["consistent", "compatible"]),
+              default="consistent", show_default=True,
+              help="With --ev: true probabilities of one best-score policy (consistent), or "
+                   "mahjong-cpp 0.9.8's model number for number (compatible).")
 @click.option("--turn", default=1, type=click.IntRange(1, 24), show_default=True,
               help="With --ev: the turn whose values the table shows (1 = the next draw).")
 @click.option("--dora", "dora_text", default="", metavar="TILES",
@@ -269,7 +273,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             dora_text: str = "", round_wind: str = "E", seat_wind: str = "E", t_max: int = 18,
             extra: int = 1, ev_red: bool = True, ev_ura: bool = True,
             shanten_down: bool = True, tegawari: bool = True,
-            ev_chart: str | None = None) -> None:
+            ev_chart: str | None = None, ev_model: str = "consistent") -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
     HAND is mpsz text such as 123m406p789s1122z, with melds after spaces
@@ -316,7 +320,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
                                      param_hint="--turn")
         ev_of = _ev_runner(rules_name, visible, dora_text, round_wind, seat_wind, t_max, extra,
-                           ev_red, ev_ura, shanten_down, tegawari)
+                           ev_red, ev_ura, shanten_down, tegawari, ev_model)
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
     try:
@@ -400,7 +404,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
                t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
-               tegawari: bool) -> Any:
+               tegawari: bool, model: str) -> Any:
     """The expected value of one hand's text with the command's options."""
     from ..riichi.expected import expected_values
 
@@ -409,7 +413,8 @@ def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_w
     def run(text: str) -> Any:
         return expected_values(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
                                visible=visible or None, rules=rules, t_max=t_max, extra=extra,
-                               red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari)
+                               red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari,
+                               model=model)
     return run
 
 
@@ -441,7 +446,7 @@ def _draw_ev_chart(ev: Any, path: str, top: int = 5) -> None:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(f"{ev.hand}: the {len(best)} best discards by expected score "
-                 f"({ev.nodes:,} nodes; mahjong-cpp's one-player model)", fontsize=10)
+                 f"({ev.nodes:,} nodes; the one-player {ev.model} model)", fontsize=10)
     fig.tight_layout()
     try:
         fig.savefig(path, dpi=110)
