@@ -50,13 +50,16 @@ test: build venv-test
 	@echo "== the whole test suite (MJCORE_SLOW=1)"
 	MJCORE_SLOW=1 $(PY) -m pytest -q tests
 
-# Once against the debug build: the kernels' tests, the HTTP/2 front's compiled parts (HPACK,
-# framing), and the baseline kernels compared with this machine's fast paths (test_simd_paths).
+# Once against the debug build: the kernels' tests (the expected values' on the records up to
+# shanten 1), the HTTP/2 front's compiled parts (HPACK, framing), and the baseline kernels
+# compared with this machine's fast paths (test_simd_paths).
 test-debug: debug-build build
 	@echo "== the kernels' tests on the debug build ($(DEBUG_TREE))"
-	cd $(DEBUG_TREE) && MJCORE_ORACLE_SCALE=0.05 MJCORE_FAST_TREE=$(CURDIR) $(PYABS) -m pytest \
-		-q -x -p no:cacheprovider tests/core tests/scoring tests/engine/test_fast_paths.py \
-		tests/service/test_hpack.py tests/service/test_http2_connection.py
+	cd $(DEBUG_TREE) && MJCORE_ORACLE_SCALE=0.05 MJCORE_EV_MAX_SHANTEN=1 MJCORE_FAST_TREE=$(CURDIR) \
+		$(PYABS) -m pytest -q -x -p no:cacheprovider tests/core tests/scoring \
+		tests/engine/test_fast_paths.py tests/service/test_hpack.py \
+		tests/service/test_http2_connection.py tests/riichi/test_expected.py \
+		tests/riichi/test_expected_batch.py
 
 # The README's two commands.
 check: venv-test

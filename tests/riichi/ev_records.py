@@ -35,8 +35,11 @@ def evaluate(q: dict[str, Any], model: str = "compatible") -> ExpectedValues:
 
 
 def max_shanten() -> int:
-    """3 with MJCORE_EV_FULL=1 (the whole data), else 2: the 3-shanten hands take minutes."""
-    return 3 if os.environ.get("MJCORE_EV_FULL") == "1" else 2
+    """3 with MJCORE_EV_FULL=1 (the whole data), else 2 (the 3-shanten hands take minutes), or
+    MJCORE_EV_MAX_SHANTEN (the debug build's run takes 1)."""
+    if os.environ.get("MJCORE_EV_FULL") == "1":
+        return 3
+    return int(os.environ.get("MJCORE_EV_MAX_SHANTEN", "2"))
 
 
 def as_arrays(requests: list[dict[str, Any]]) -> dict[str, Any]:

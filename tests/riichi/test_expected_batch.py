@@ -8,6 +8,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mjcore import InvalidHandError, batch, status
 from mjcore.hand import as_hand
@@ -141,3 +143,41 @@ def test_the_consistent_batch_equals_the_consistent_single_hand() -> None:
         r = evaluate(q, model="consistent")
         assert out.best_ev[i] == max(d.ev[2] for d in r.discards if d.evaluated)
         assert out.nodes[i] == r.nodes
+
+
+# ---- fuzzing: any arrays give statuses or a clean InvalidHandError, never a crash ----------
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 6), junk=st.integers(0, 9))
+def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int) -> None:
+    rng = np.random.default_rng(seed)
+    arrays = {
+        "counts": rng.integers(0, 3, (n, 34)).astype(np.uint8),
+        "red": rng.integers(0, 2, (n, 3)).astype(np.uint8),
+        "melds": rng.choice([0xFFFF, 0, 1 << 3 | 1, 27 << 3 | 1, 40 << 3 | 7, 0xFFFE],
+                            (n, 4)).astype(np.uint16),
+        "visible": rng.integers(0, 3, (n, 34)).astype(np.uint8),
+        "visible_red": rng.integers(0, 2, (n, 3)).astype(np.uint8),
+        "dora": rng.choice([255, 0, 4, 33, 34, 200], (n, 2)).astype(np.uint8),
+        "seat_wind": rng.integers(0, 4, n).astype(np.uint8),
+        "round_wind": rng.integers(0, 4, n).astype(np.uint8),
+        "kita": rng.integers(0, 2, n).astype(np.uint8),
+        "discard": rng.choice([255, 0, 5, 34, 36, 37, 254], n).astype(np.uint8)}
+    # a few rows made plausible so that some are searched
+    for i in range(0, n, 2):
+        arrays["counts"][i] = 0
+        arrays["counts"][i, rng.choice(34, 13, replace=False)] = 1
+        arrays["melds"][i] = 0xFFFF
+    name = list(arrays)[junk % len(arrays)]
+    if junk >= 5:                                   # the wrong shape or a non-integer dtype
+        arrays[name] = np.zeros((n + 1, 2), np.float64) if junk % 2 else "x"
+    try:
+        out = batch.expected_values(**arrays, t_max=4, max_shanten=2, max_nodes=5_000,
+                                    max_seconds=1, rules=["tenhou", "tenhou_sanma"][junk % 2])
+    except InvalidHandError:
+        assert junk >= 5 or junk % 2                # only shapes, dtypes, or seats past 3 players
+        return
+    assert len(out) == n
+    assert set(out.status.tolist()) <= {s.code for s in status.STATUSES if s.code <= 0}
+    for i in np.flatnonzero(out.status == 0):
+        assert 0 <= out.best_tenpai[i] <= 1 and 0 <= out.best_win[i] <= 1
