@@ -938,6 +938,7 @@ cdef int score_points_by_ura(const HandC* hand, const Situation* sit, const Rule
         _evaluate(&decomps[i], &x, &cands[i])
     base_ura = x.ura
     st = ST_NO_YAKU
+    memset(&best, 0, sizeof(_Cand))
     for u in range(max_ura + 1):
         x.ura = base_ura + u
         best_i = -1
