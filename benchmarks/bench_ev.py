@@ -61,7 +61,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--threads-hands", type=int, default=10_000)
     args = ap.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(f"load average {os.getloadavg()[0]:.2f}; {when}")
     print("\n| hands | shanten | n | mahjong-cpp (its records) | mjcore kernel | mjcore API "
           "| ratio (median) | nodes (median) | peak memory (median) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")

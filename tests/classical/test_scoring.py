@@ -168,7 +168,7 @@ def test_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
     with pytest.raises(InvalidRuleError, match="rules"):
         score_deal(d, rules)
     with pytest.raises(InvalidRuleError, match="rules"):
-        score_deals(**pack_deals([d]), rules=rules)
+        score_deals(**pack_deals([d]), rules=rules)  # type: ignore[arg-type]
 
 
 def test_claim_restricts_the_reading():

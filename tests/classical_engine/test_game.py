@@ -299,7 +299,9 @@ def _crafted_wall(east: list[int], south: list[int], loose: list[int]):
     fill = plain[:len(in_deal)] + bonus + plain[len(in_deal):]
     for p, t in zip(free, fill, strict=True):
         seq[p] = t
-    return ClassicalWall.from_sequence(seq, "14_unreplenished")
+    tiles = [t for t in seq if t is not None]
+    assert len(tiles) == len(seq)
+    return ClassicalWall.from_sequence(tiles, "14_unreplenished")
 
 
 class _Blessed:
@@ -324,11 +326,11 @@ class _Blessed:
 
 def _first_hand(monkeypatch, wall, discard: int):
     """The first hand of a game on ``wall``; its record replays to the same result."""
-    from mjcore.classical.engine import game
     from mjcore.classical.engine.records import read_lines, replay_record, write_lines
+    from mjcore.classical.engine.wall import ClassicalWall
 
-    real = game.ClassicalWall.from_seed
-    monkeypatch.setattr(game.ClassicalWall, "from_seed",
+    real = ClassicalWall.from_seed
+    monkeypatch.setattr(ClassicalWall, "from_seed",
                         lambda seed, index, **kw: wall if index == 0 else real(seed, index, **kw))
     out = play_game([_Blessed(discard)] * 4, seed=1, rules="classical", max_hands=1)
     assert replay_record(read_lines(write_lines(out.events))) > 0    # raises on a difference

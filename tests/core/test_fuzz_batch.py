@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -810,7 +811,7 @@ def _single(row: dict, params: tuple, omit: set):
     """The single-hand kernel on the values the batch row holds (defaults where omitted)."""
     from mjcore._core.scoring import score_raw
 
-    v = {k: (_DEFAULTS[k] if k in omit else row[k]) for k in row}
+    v: dict[str, Any] = {k: (_DEFAULTS[k] if k in omit else row[k]) for k in row}
     melds = [_decode(m) for m in v["melds"] if m != MELD_NONE]
     return score_raw(v["counts"], melds, v["red"], v["win_tile"], v["flags"], v["seat_wind"],
                      v["round_wind"], v["from_rel"], v["pao_rel"],
@@ -866,7 +867,7 @@ def test_classical_score_deals_every_argument(n, data, rules, threads):
     if junk:
         return
     for i in range(n):
-        one = score_deals(**{k: v[i:i + 1] for k, v in args.items()}, rules=rules)
+        one = score_deals(**{k: v[i:i + 1] for k, v in args.items()}, rules=rules)  # type: ignore[arg-type]
         assert one.status[0] == res.status[i]
         assert np.array_equal(one.net[0], res.net[i]) and np.array_equal(one.score[0],
                                                                          res.score[i])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -38,8 +39,9 @@ def _hand(seed: int) -> tuple[Hand, int]:
         if kind == CHI:
             melds.append(Meld.chi(sorted(t // 4 for t in ids)))
         else:
-            make = {PON: Meld.pon, KAN_OPEN: Meld.kan, KAN_ADDED: Meld.kakan}.get(kind)
-            melds.append(Meld.ankan(k, red=red) if kind == KAN_CLOSED else make(k, red=red))
+            make: Callable[..., Meld] = {PON: Meld.pon, KAN_OPEN: Meld.kan,
+                                         KAN_ADDED: Meld.kakan, KAN_CLOSED: Meld.ankan}[kind]
+            melds.append(make(k, red=red))
     return Hand.from_136(w.closed_ids, melds), w.win_id // 4
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -84,7 +85,7 @@ def test_a_bad_row_is_reported_by_index_and_the_others_keep_their_results() -> N
     arrays["visible"] = np.zeros((6, 34), np.uint8)
     arrays["visible"][4] = 4                            # every copy seen
     discard = np.full(6, 255, np.uint8)
-    discard[5] = next(c for c in range(34) if arrays["counts"][5, c] == 0)   # not held
+    discard[5] = next(c for c in range(34) if arrays["counts"][5, c] == 0)  # not held
     out = _batch(**arrays, discard=discard)
     assert out.status[1] == status.BAD_COUNT and out.status[3] == status.BAD_TOTAL
     assert out.status[4] == status.BAD_COUNT and out.status[5] == status.DISCARD_NOT_HELD
@@ -151,7 +152,7 @@ def test_the_consistent_batch_equals_the_consistent_single_hand() -> None:
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 6), junk=st.integers(0, 9))
 def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int) -> None:
     rng = np.random.default_rng(seed)
-    arrays = {
+    arrays: dict[str, Any] = {
         "counts": rng.integers(0, 3, (n, 34)).astype(np.uint8),
         "red": rng.integers(0, 2, (n, 3)).astype(np.uint8),
         "melds": rng.choice([0xFFFF, 0, 1 << 3 | 1, 27 << 3 | 1, 40 << 3 | 7, 0xFFFE],
@@ -179,5 +180,5 @@ def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int) 
         return
     assert len(out) == n
     assert set(out.status.tolist()) <= {s.code for s in status.STATUSES if s.code <= 0}
-    for i in np.flatnonzero(out.status == 0):
-        assert 0 <= out.best_tenpai[i] <= 1 and 0 <= out.best_win[i] <= 1
+    for row in np.flatnonzero(out.status == 0):
+        assert 0 <= out.best_tenpai[row] <= 1 and 0 <= out.best_win[row] <= 1

@@ -2,6 +2,8 @@
 crashes on garbage rows, and gives the same answers with two threads."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -117,7 +119,8 @@ def test_garbage_rows_never_crash(data):
 
 
 def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
-    rows = [{"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1m"]},
+    rows: list[dict[str, Any]] = [
+            {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1m"]},
             {"hand": "123m456p789s11122z", "win_tile": "2z", "dora": ["1z", "1z"]},
             {"hand": "123m456p789s11122z", "win_tile": "2z", "ura": ["1z", "1z"],
              "riichi": True},
