@@ -39,9 +39,9 @@ def _hand(seed: int) -> tuple[Hand, int]:
         if kind == CHI:
             melds.append(Meld.chi(sorted(t // 4 for t in ids)))
         else:
-            make: Callable[..., Meld] = {PON: Meld.pon, KAN_OPEN: Meld.kan,
-                                         KAN_ADDED: Meld.kakan, KAN_CLOSED: Meld.ankan}[kind]
-            melds.append(make(k, red=red))
+            makers: dict[int, Callable[..., Meld]] = {
+                PON: Meld.pon, KAN_OPEN: Meld.kan, KAN_ADDED: Meld.kakan, KAN_CLOSED: Meld.ankan}
+            melds.append(makers[kind](k, red=red))
     return Hand.from_136(w.closed_ids, melds), w.win_id // 4
 
 
