@@ -11,7 +11,10 @@ against such a build in CI. OpenMP is used when the compiler accepts ``-fopenmp`
 - ``native``: the best of x86-64-v3 (AVX2, BMI2) and x86-64-v2 (SSSE3, SSE4.1, POPCNT) that the
   compiler and this CPU have (``make build`` uses it; the result runs on this machine only);
 - ``x86-64-v2`` or ``x86-64-v3``: that level, for a fleet known to have it.
-Every build writes ``mjcore/_core/_build_info.json`` (the level and debug flag it used).
+Every build writes ``mjcore/_core/_build_info.json`` (the level and debug flag it used); a build
+asked for another level or mode than the one recorded there rebuilds every module, so the record
+and the extensions beside it agree (an editable ``pip install -e .`` without
+``MJCORE_NO_EXTENSIONS`` used to leave baseline extensions that ``make build`` did not replace).
 ``MJCORE_NO_EXTENSIONS=1`` installs the Python files only (the Makefile's editable install, whose
 extensions ``make build`` then compiles in place, incrementally).
 """
@@ -141,6 +144,18 @@ class BuildExt(build_ext):
     def run(self) -> None:
         from setuptools.modified import newer_group
 
+        if not self.extensions:
+            return
+        wanted = {"march": MARCH, "flags": SIMD, "debug": DEBUG}
+        for folder in self._targets():
+            info = folder / "_build_info.json"
+            if info.exists() and json.loads(info.read_text() or "{}") != wanted:
+                # built for another instruction set or mode: rebuild all, so the record and
+                # the extensions beside it always agree
+                if ONLY:
+                    sys.exit(f"mjcore: {info} records another build ({info.read_text().strip()}); "
+                             "rebuild every module (without MJCORE_ONLY) first")
+                self.force = True
         stale = [e.name.rsplit(".", 1)[1] for e in self.extensions
                  if self.force or newer_group(e.sources + e.depends, self.get_ext_fullpath(e.name))]
         if stale:
@@ -149,8 +164,7 @@ class BuildExt(build_ext):
         super().run()
         self._generate_tables()
         for folder in self._targets():
-            (folder / "_build_info.json").write_text(json.dumps(
-                {"march": MARCH, "flags": SIMD, "debug": DEBUG}) + "\n")
+            (folder / "_build_info.json").write_text(json.dumps(wanted) + "\n")
 
     def _targets(self) -> list[Path]:
         if self.inplace:
