@@ -108,7 +108,8 @@ cdef inline bint _same(const Key* a, const Key* b) noexcept nogil:
 
 
 cdef int _grow_table(Graph* g) noexcept nogil:
-    cdef u64 cap = (g.table_mask + 1) * 2, slot, i
+    cdef u64 cap = (g.table_mask + 1) * 2, slot
+    cdef i64 i
     cdef i32* t = <i32*>calloc(cap, sizeof(i32))
     if t == NULL:
         return ST_EV_MEMORY
