@@ -261,6 +261,10 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
             if seen[k]:
                 raise InvalidHandError(f"{tile_name(k)}: three-player mahjong has no 2m-8m",
                                        reason="not_in_sanma")
+    unseen = sum(4 - seen[k] for k in range(34) if rs.players == 4 or not 1 <= k <= 7)
+    if unseen <= t_max:
+        raise InvalidHandError(f"option t_max={t_max}: the wall holds only {unseen} unseen "
+                               f"tiles; t_max must be below that", reason="ev_bad_option")
     closed_red = list(h.red) if use_red else [0, 0, 0]
     st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = evaluate_raw(
         h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],

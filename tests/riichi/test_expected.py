@@ -119,6 +119,11 @@ def test_the_result_reads_as_a_table_and_as_json() -> None:
     ({"hand": "123m456p789s1122z", "dora": [""]}, "empty"),
     ({"hand": "123m406p789s1122z", "visible": "0p"}, "0p: 2 red fives"),
     ({"hand": "123m456p789s1122z", "max_seconds": math.nan}, "max_seconds"),
+    ({"hand": "123m456p789s1122z", "t_max": 18,
+      "visible": "4m" * 3 + "5m" * 3 + "".join(f"{k}m" * 4 for k in "6789")
+      + "".join(f"{k}p" * 4 for k in "123789") + "4p5p6p" * 3
+      + "".join(f"{k}s" * 4 for k in "123456") + "7s8s9s" * 3 + "3z4z5z6z7z" * 4},
+     "t_max=18: the wall holds only 15"),
 ])
 def test_bad_input_is_an_invalid_hand_error_naming_it(kwargs: dict, words: str) -> None:
     hand = kwargs.pop("hand")
