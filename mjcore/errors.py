@@ -45,3 +45,12 @@ class BatchError(InvalidHandError):
             reason=errors[first].reason, index=first)
         self.errors = errors
         self.partial = partial
+
+
+class OutputError(MjcoreError):
+    """An output path mjcore will not write: it exists and was not to be replaced, or it is a
+    link or not a folder where mjcore makes its own folder. ``path`` names it."""
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path

@@ -94,6 +94,30 @@ def table_agents(agents: str, players: int, rules: str, check: Callable[[str], o
     return names
 
 
+def record_name(seed: int) -> str:
+    """The name (without suffix) of the record ``mjcore play --out`` writes for game ``seed``."""
+    return f"game-{seed:08d}"
+
+
+def records_folder(out_dir: str, names: Sequence[str], overwrite: bool) -> None:
+    """``mjcore play --out``: make the folder; unless ``overwrite``, refuse (before any game) a
+    folder that already holds one of the records ``names`` the run would write."""
+    import os
+
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"--out {out_dir!r}: cannot make the folder ({exc})") from None
+    if overwrite:
+        return
+    taken = [n for n in names if os.path.lexists(os.path.join(out_dir, n))]
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise click.ClickException(
+            f"--out {out_dir!r} already holds {taken[0]}{more} (an earlier run's records); "
+            "nothing was played. Give another folder or --seed, or --overwrite to replace them")
+
+
 @contextmanager
 def closing_agents(agents: list[Any]) -> Iterator[list[Any]]:
     """The agents of one game; on the way out each that has a ``close`` (a process) is closed."""

@@ -32,6 +32,7 @@ from .._core import discard_analysis as _k
 from .._core.shanten import RIICHI
 from ..analysis import winning_forms
 from ..errors import MjcoreError
+from ..files import real_folder
 from .common import (
     WINS_TABLE,
     PartitionPlan,
@@ -1250,8 +1251,6 @@ def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows:
                        path: str) -> None:
     """Write an analysed part's tables (``_split_tables``) to ``path`` and its side folders;
     the base file last, under a temporary name: when it exists the part is complete."""
-    import pyarrow.parquet as pq
-
     source_path = os.path.abspath(source if isinstance(source, str) else source.path)
     meta = {INPUT_KEY: source_path,
             RELATIVE_KEY: os.path.relpath(source_path, os.path.dirname(os.path.abspath(path))),
@@ -1259,8 +1258,9 @@ def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows:
     if isinstance(source, ParquetSlice):
         meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
     for side in SIDE_TABLES:           # rewritten whole when the part is redone
-        os.makedirs(os.path.join(os.path.dirname(path), side), exist_ok=True)
-        pq.write_table(tables[side], side_path(path, side), **write_options(tables[side].schema))
+        real_folder(os.path.join(os.path.dirname(path), side))
+        write_table_atomic(tables[side], side_path(path, side),
+                           **write_options(tables[side].schema))
     base = tables[""].replace_schema_metadata(meta)
     write_table_atomic(base, path, **write_options(base.schema))
 
@@ -1449,6 +1449,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
         nonlocal rows
         rows += res["rows"]
         summary.parts += 1
+        plan.wrote(_out_name(res["name"]))
         bar.update(res["rows"])
         bar.set_postfix(parts=f"{summary.parts}{count}", refresh=False)
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
+from ..files import real_folder
 from ..tiles import format_tiles
 from .common import (
     OLD_WINS_TABLE,
@@ -887,7 +888,7 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     table = cols.table()
     res = PartitionResult(index, table.num_rows, len(items), problems)
     if out_dir is not None:
-        os.makedirs(os.path.join(out_dir, WINS_TABLE), exist_ok=True)
+        real_folder(os.path.join(out_dir, WINS_TABLE))
         wins = win_rows(table)
         write_table_atomic(wins, os.path.join(out_dir, WINS_TABLE, partition_name(index)),
                            **write_options(wins.column_names))
@@ -903,6 +904,21 @@ def _detail(exc: Exception, name: str) -> str:
     """An error's message without the record name it starts with (the problem names it)."""
     text = str(exc)
     return text[len(name) + 2:] if text.startswith(name + ": ") else text
+
+
+def input_digest(items: list[tuple[str, bytes | str]]) -> str:
+    """A digest of a part's records (names and bytes, or read errors): a part is resumed
+    only when its input is provably the one it was made from."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=20)
+    for name, data in items:
+        raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogateescape")
+        key = name.encode("utf-8", "surrogateescape")
+        h.update(b"%d:%d:%d:" % (len(key), isinstance(data, bytes), len(raw)))
+        h.update(key)
+        h.update(raw)
+    return h.hexdigest()
 
 
 def _task(args: tuple[int, int, list[tuple[str, bytes | str]], str | None]) -> Any:
@@ -952,20 +968,29 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
     bar = progress(show_progress, desc="extract", unit="B", unit_scale=True,
                    total=input_bytes(paths))
 
+    n_parts = [0]
+
     def tasks() -> Iterator[Any]:
         for index, first, batch, done in _batches(paths, records_per_partition):
-            if plan is not None and resume and plan.done(index):
+            n_parts[0] = index + 1
+            digest = input_digest(batch)
+            if plan is not None and resume and plan.done(index) and \
+                    plan.owned.get(partition_name(index)) == digest:
                 summary.resumed += 1
                 summary.records += len(batch)
                 bar.update(max(0, done - bar_pos[0]))
                 bar_pos[0] = max(bar_pos[0], done)
                 continue
             bytes_at[index] = done
+            digests[index] = digest
             yield (index, first, batch, out)
 
     bar_pos = [0]
+    digests: dict[int, str] = {}
     for res, table in parallel_map(_task, tasks(), workers):
         summary.add(res)
+        if plan is not None:
+            plan.wrote(partition_name(res.index), digests.pop(res.index))
         if table is not None:
             tables.append((res.index, table))
         done = bytes_at.pop(res.index, 0)
@@ -973,6 +998,8 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
             bar.update(done - bar_pos[0])
             bar_pos[0] = done
         bar.set_postfix(records=summary.records, rows=summary.rows, refresh=False)
+    if plan is not None:        # parts of a longer input than this one
+        plan.remove_other_parts({partition_name(i) for i in range(n_parts[0])})
     bar.close()
     if plan is not None:
         summary.problems = plan.read_problems()

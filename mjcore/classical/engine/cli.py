@@ -18,20 +18,22 @@ PRESETS = ("classical", "bradfield")
 
 # ---- play ------------------------------------------------------------------------------
 
-# one game of `play_classical`: (seed, agent names, preset, records folder, check invariants)
-_GameTask = tuple[int, list[str], str, str | None, bool]
+# one game of `play_classical`: (seed, agent names, preset, records folder, check invariants,
+# replace existing records)
+_GameTask = tuple[int, list[str], str, str | None, bool, bool]
 
 
 def _one_game(task: _GameTask) -> dict[str, Any]:
-    from ...cli import closing_agents
+    from ...cli import closing_agents, record_name
     from ...errors import MjcoreError
+    from ...files import new_file
     from ..rules import ClassicalRules
     from .agents import make_agent
     from .game import play_game
     from .invariants import check_game
     from .records import write_lines
 
-    game_seed, names, preset, out_dir, check = task
+    game_seed, names, preset, out_dir, check, overwrite = task
     rules = ClassicalRules.preset(preset)
     checked = 0
     try:
@@ -44,8 +46,12 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
     except MjcoreError as exc:
         return {"seed": game_seed, "error": str(exc)}
     if out_dir:
-        with open(os.path.join(out_dir, f"game-{game_seed:08d}.jsonl"), "w") as f:
-            f.writelines(line + "\n" for line in write_lines(res.events))
+        try:
+            with new_file(os.path.join(out_dir, record_name(game_seed) + ".jsonl"),
+                          replace=overwrite) as f:
+                f.writelines(line + "\n" for line in write_lines(res.events))
+        except (MjcoreError, OSError) as exc:
+            return {"seed": game_seed, "error": f"writing its record: {exc}"}
     order = sorted(range(4), key=lambda p: -res.scores[p])
     ranks = [0] * 4
     for place, p in enumerate(order):
@@ -62,17 +68,19 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
 
 
 def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str | None,
-                   check_invariants: bool, jobs: int, progress: bool) -> None:
+                   check_invariants: bool, jobs: int, progress: bool,
+                   overwrite: bool = False) -> None:
     """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
     agent (players keep their agent; seating follows the rules' ``seating`` option)."""
-    from ...cli import run_games, table_agents
+    from ...cli import record_name, records_folder, run_games, table_agents
     from .agents import make_agent
 
     names = table_agents(agents, 4, preset,
                          lambda n: _check_command(n) if n.startswith("json:") else make_agent(n))
     if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-    tasks: list[_GameTask] = [(seed + i, names, preset, out_dir, check_invariants)
+        records_folder(out_dir, [record_name(seed + i) + ".jsonl" for i in range(games)],
+                       overwrite)
+    tasks: list[_GameTask] = [(seed + i, names, preset, out_dir, check_invariants, overwrite)
                               for i in range(games)]
     start = time.perf_counter()
     cpu0 = time.process_time()
