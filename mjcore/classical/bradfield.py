@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import MjcoreError
+from ..errors import RECORD_SLIPS, MjcoreError, slip_text
 from ..melds import Meld, MeldKind
 from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
 from .scoring import (
@@ -410,4 +410,7 @@ def check_history(h: HandHistory) -> tuple[DealScore | None, list[Difference]]:
         result = score_deal(deal, h.rules)
     except MjcoreError as e:
         return None, [Difference(None, "error", str(e), "scored")]
+    except RECORD_SLIPS as e:              # a malformed field the reader let through
+        return None, [Difference(None, "error", f"{h.source}: malformed history "
+                                 f"({slip_text(e)})", "scored")]
     return result, compare_hand(h, result)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
-from ..files import real_folder
+from ..files import is_tar_name, real_folder, walk_inputs
 from ..tiles import format_tiles
 from .common import (
     OLD_WINS_TABLE,
@@ -139,11 +139,6 @@ MAX_RECORD_BYTES = 64 << 20
 a larger one is reported as unreadable, not read into memory."""
 
 
-def _too_big(name: str, size: int) -> MjcoreError:
-    return MjcoreError(f"{name}: {size} bytes, more than the {MAX_RECORD_BYTES} bytes "
-                       "a record may have")
-
-
 def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
     """(name, raw bytes) of every record under ``paths`` (files, folders searched recursively,
     tar archives read in place), in a stable order. A path that cannot be read yields
@@ -160,58 +155,18 @@ def input_bytes(paths: Iterable[str]) -> int:
         if os.path.isdir(path):
             for root, _dirs, files in os.walk(path):
                 total += sum(os.path.getsize(os.path.join(root, fn)) for fn in files
-                             if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn))
+                             if fn.endswith(RECORD_SUFFIXES) or is_tar_name(fn))
         elif os.path.isfile(path):
             total += os.path.getsize(path)
     return total
 
 
-def _sources_with_bytes(paths: Iterable[str], done: int = 0
+def _sources_with_bytes(paths: Iterable[str]
                         ) -> Iterator[tuple[str, bytes | Exception, int]]:
-    """iter_sources plus the input bytes consumed so far after each record."""
-    import tarfile
-
-    for path in paths:
-        path = os.fspath(path)
-        try:
-            if os.path.isdir(path):
-                for root, dirs, files in os.walk(path):
-                    dirs.sort()
-                    for fn in sorted(files):
-                        full = os.path.join(root, fn)
-                        if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn):
-                            for item in _sources_with_bytes([full], done):
-                                done = item[2]
-                                yield item
-                continue
-            size = os.path.getsize(path)
-            if _is_tar_name(path) or tarfile.is_tarfile(path):
-                with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as tar:
-                    for member in tar:
-                        if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
-                            if member.size > MAX_RECORD_BYTES:
-                                name = f"{path}:{member.name}"
-                                yield name, _too_big(name, member.size), done + raw.tell()
-                                continue
-                            fh = tar.extractfile(member)
-                            if fh is not None:
-                                yield f"{path}:{member.name}", fh.read(), done + raw.tell()
-                done += size
-                continue
-            if size > MAX_RECORD_BYTES:
-                done += size
-                yield path, _too_big(path, size), done
-                continue
-            with open(path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-            done += size
-            yield path, data if len(data) <= MAX_RECORD_BYTES else _too_big(path, len(data)), done
-        except (OSError, EOFError, tarfile.TarError) as exc:
-            yield path, exc, done
-
-
-def _is_tar_name(name: str) -> bool:
-    return name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
+    """iter_sources plus the input bytes consumed so far after each record (the walk every
+    reader of records shares: :func:`mjcore.files.walk_inputs`)."""
+    yield from walk_inputs(paths, lambda name: name.endswith(RECORD_SUFFIXES),
+                           max_bytes=MAX_RECORD_BYTES)
 
 
 @dataclass
@@ -842,8 +797,10 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     problems: list[Problem] = []
     for offset, (name, data) in enumerate(items):
         game = first_game + offset
-        if isinstance(data, str):
-            problems.append(Problem(name, game, -1, "unreadable", data))
+        if isinstance(data, str):           # a read error: "reason<sep>detail", or the detail
+            reason, sep, detail = data.partition(REASON_SEP)
+            problems.append(Problem(name, game, -1, reason if sep else "unreadable",
+                                    _detail_of(detail, name) if sep else data))
             continue
         try:
             rec = parse_record(name, data)
@@ -900,6 +857,16 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     return res, table
 
 
+REASON_SEP = "\x1f"          # a read error's reason and detail, as one task string
+
+
+def _detail_of(text: str, name: str) -> str:
+    """A read error's text without its type and the record name it starts with."""
+    kind, sep, rest = text.partition(": ")
+    text = rest if sep and kind.isidentifier() else text
+    return text[len(name) + 2:] if text.startswith(name + ": ") else text
+
+
 def _detail(exc: Exception, name: str) -> str:
     """An error's message without the record name it starts with (the problem names it)."""
     text = str(exc)
@@ -931,7 +898,9 @@ def _batches(paths: Iterable[str], per: int) -> Iterator[tuple[int, int, list[An
     index = game = 0
     done = 0
     for name, data, done in _sources_with_bytes(paths):
-        item = (name, data if isinstance(data, bytes) else f"{type(data).__name__}: {data}")
+        item = (name, data if isinstance(data, bytes) else
+                f"{getattr(data, 'reason', 'unreadable')}{REASON_SEP}{type(data).__name__}: "
+                f"{data}")
         batch.append(item)
         if len(batch) == per:
             yield index, game, batch, done

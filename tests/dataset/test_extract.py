@@ -262,7 +262,7 @@ def test_oversized_record_is_reported_not_read(records, tmp_path, monkeypatch):
     monkeypatch.setattr(ex, "MAX_RECORD_BYTES", len(data) - 1)
     for path in (tmp_path / "big.xml", archive):
         problems = problems_of(extract(str(path), workers=1))
-        assert [p.reason for p in problems] == ["unreadable"]
+        assert [p.reason for p in problems] == ["too_large"]
         assert "more than" in problems[0].detail
 
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tarfile
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -123,48 +121,50 @@ def _check_command(agent: str) -> None:
 
 # ---- replay ----------------------------------------------------------------------------
 
-def _peek(path: Path) -> str:
-    """The first kilobytes of the first history-like file under ``path``."""
-    try:
-        if path.is_dir():
-            for f in sorted(path.rglob("*")):
-                if f.is_file() and f.suffix in (".mjs", ".jsonl"):
-                    with open(f, "rb") as fh:
-                        return fh.read(4096).decode("utf-8", "replace")
-            return ""
-        if ".tar" in path.name or path.suffix in (".txz", ".tgz"):
-            with tarfile.open(path, "r|*") as tar:
-                for m in tar:
-                    if m.isfile() and m.name.endswith((".mjs", ".jsonl")):
-                        member = tar.extractfile(m)
-                        return member.read(4096).decode("utf-8", "replace") if member else ""
-            return ""
-        with open(path, "rb") as fh:
-            return fh.read(4096).decode("utf-8", "replace")
-    except (OSError, tarfile.TarError, EOFError):
-        return ""
+_KIND_WORDS = {"bradfield": "Bradfield hand histories", "classical": "classical records",
+               "riichi": "riichi records"}
+
+
+def _riichi_like(head: str) -> bool:
+    """True when a file's first kilobytes look like a riichi record: mjlog XML, mjai JSON
+    lines or tenhou.net/6 JSON."""
+    text = head.lstrip()
+    first = text.split("\n", 1)[0]
+    return text.startswith("<") or (text.startswith("{") and (
+        '"type"' in first or '"log"' in text))
 
 
 def classify(paths: Sequence[str]) -> str | None:
-    """``bradfield`` or ``classical`` when every path holds Bradfield hand histories or
-    classical JSON-lines records (told by their content), else None."""
+    """``bradfield`` or ``classical`` when the records under ``paths`` are Bradfield hand
+    histories or classical JSON-lines records, None when they are riichi records (each
+    record told by its own content); a mix of kinds is refused, naming one of each."""
+    from ...engine.replay import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ...files import walk_inputs
     from .bradfield import is_bradfield_text
 
-    kinds = set()
-    for p in paths:
-        head = _peek(Path(p))
+    kinds: dict[str, str] = {}            # kind -> the first record of that kind
+    suffixes = (*RECORD_SUFFIXES, ".mjs")
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(suffixes),
+                                         max_bytes=MAX_RECORD_BYTES):
+        if not isinstance(data, bytes):
+            continue                      # reported by the replay that reads it
+        head = data[:4096].decode("utf-8", "replace")
         if is_bradfield_text(head):
-            kinds.add("bradfield")
+            kind = "bradfield"
+        elif name.endswith("final.txt") and head.startswith("Game over."):
+            continue                      # a Bradfield game's final scores
         elif head.startswith('{"type":"start_game"') and '"dead_wall"' in head:
-            kinds.add("classical")
+            kind = "classical"
+        elif _riichi_like(head):
+            kind = "riichi"
         else:
-            kinds.add("other")
-    if len(kinds) == 1 and "other" not in kinds:
-        return kinds.pop()
-    if kinds - {"other"} and "other" in kinds:
-        raise click.ClickException("give classical histories or records and riichi records "
-                                   "in separate runs")
-    return None
+            continue                      # not a record of either kind (e.g. a notes file)
+        kinds.setdefault(kind, name)
+    if len(kinds) > 1:
+        mix = " and ".join(f"{_KIND_WORDS[k]} ({n})" for k, n in kinds.items())
+        raise click.ClickException(f"the paths hold {mix}: replay each kind in a separate run")
+    found = next(iter(kinds), None)
+    return found if found in ("bradfield", "classical") else None
 
 
 def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
@@ -251,18 +251,22 @@ def _bradfield_games(paths: Sequence[str], jobs: int
 
 
 def _replay_records(paths: Sequence[str]) -> Iterator[tuple[str, bool, int, str | None]]:
-    from ...errors import MjcoreError
-    from .records import read_record, replay_record
+    from ...engine.replay import MAX_RECORD_BYTES
+    from ...errors import RECORD_SLIPS, MjcoreError, slip_text
+    from ...files import walk_inputs
+    from .records import record_events, replay_record
 
-    files: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        files += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
-    for f in files:
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(".jsonl"),
+                                         max_bytes=MAX_RECORD_BYTES):
+        if not isinstance(data, bytes):
+            yield name, False, 0, str(data)
+            continue
         try:
-            events = read_record(f)
-            replay_record(events, str(f))
+            events = record_events(name, data)
+            replay_record(events, name)
             hands = sum(1 for e in events if e["type"] == "start_hand")
-            yield str(f), True, hands, None
-        except (MjcoreError, OSError, UnicodeDecodeError) as exc:
-            yield str(f), False, 0, str(exc)
+            yield name, True, hands, None
+        except MjcoreError as exc:
+            yield name, False, 0, str(exc)
+        except RECORD_SLIPS as exc:
+            yield name, False, 0, f"{name}: malformed record ({slip_text(exc)})"
