@@ -3,10 +3,13 @@ links and other files, resuming on changed input, and records that are not what 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from mjcore.dataset.common import WINS_TABLE
 from mjcore.dataset.extraction import extract
@@ -91,3 +94,54 @@ def test_resume_after_a_record_was_added_redoes_the_parts_it_shifts(flat: Path,
                                                                    "part-00001.parquet"]
     assert not (out / WINS_TABLE / "part-00002.parquet").exists()
     assert len(_sources(out)) == 5
+
+
+_NUMBERS = st.sampled_from([-1, 0, 1, 3, 4, 7, 135, 136, 255, 256, 40000, 2 ** 31, 2 ** 63])
+
+
+def _mutate(text: str, data: st.DataObject) -> str:
+    """A real record with one to three of: a number changed, a tag dropped or repeated, the
+    text cut short."""
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        op = data.draw(st.sampled_from(["number", "drop", "repeat", "cut"]), label="op")
+        if op == "cut":
+            text = text[:data.draw(st.integers(0, len(text)), label="at")]
+            continue
+        if op == "number":
+            spots = [m.span() for m in re.finditer(r"-?\d+", text)]
+            if spots:
+                a, b = data.draw(st.sampled_from(spots), label="number")
+                text = text[:a] + str(data.draw(_NUMBERS, label="value")) + text[b:]
+            continue
+        tags = [m.span() for m in re.finditer(r"<[^<>]*>|\{[^\n]*\}", text)]
+        if tags:
+            a, b = data.draw(st.sampled_from(tags), label="tag")
+            text = text[:a] + (text[a:b] * 2 if op == "repeat" else "") + text[b:]
+    return text
+
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_records_are_problems_never_crashes(records: dict[str, bytes],
+                                                    data: st.DataObject) -> None:
+    """Mutations of real mjlog and mjai records: replay and extract report them (status or
+    problem) and never raise; the good record beside them is extracted."""
+    from mjcore.dataset.extraction import extract_partition
+    from mjcore.engine.events import write_mjai
+    from mjcore.engine.replay import replay_source
+    from mjcore.engine.tenhou import read_mjlog
+
+    names = sorted(n for n in records if records[n].lstrip().startswith(b"<mjloggm"))[:6]
+    name = data.draw(st.sampled_from(names), label="record")
+    text = records[name].decode()
+    if data.draw(st.booleans(), label="as mjai"):
+        text = "\n".join(write_mjai(read_mjlog(text, name).events))
+    bad = _mutate(text, data).encode()
+    out = replay_source("bad.xml", bad)
+    assert out.status in ("agree", "disagree", "error", "skipped")
+    good = names[0] if name != names[0] else names[1]
+    res, table = extract_partition(0, 0, [("bad.xml", bad), (good, records[good])], None)
+    assert good in set(table["source"].to_pylist())
+    assert all(p.file == "bad.xml" for p in res.problems)

@@ -3,6 +3,7 @@
 skipped, never opened; an archive is read forward in bounded work per byte."""
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -163,3 +164,78 @@ def test_a_folder_mixing_riichi_records_and_a_bradfield_game_is_refused(mjai_gam
     assert r.exit_code == 1
     assert "riichi records" in r.output and "Bradfield hand histories" in r.output
     assert "game-00000000.mjson" in r.output and "hand-01.mjs" in r.output
+
+
+@pytest.fixture(scope="module")
+def mjlog() -> tuple[str, str]:
+    """The first complete four-player mjlog of the shipped archive (name, text)."""
+    from tests.engine.conftest import DATA
+
+    if not (DATA / "mjlog.tar.xz").exists():
+        pytest.skip("no Tenhou data")
+    with tarfile.open(DATA / "mjlog.tar.xz") as tar:
+        for m in tar:
+            f = tar.extractfile(m) if m.isfile() else None
+            text = f.read().decode("utf-8", "replace") if f else ""
+            if text.startswith("<mjloggm") and 'hai3="' in text and "owari=" in text:
+                return m.name, text
+    pytest.skip("no mjlog")
+
+
+@pytest.mark.parametrize("how", ["deal", "seed_dora", "seed_dora_big", "seed_dora_huge",
+                                 "dora_tag", "win_tile", "ura", "who", "meld"])
+def test_every_tile_id_of_an_mjlog_is_range_checked(mjlog: tuple[str, str], how: str) -> None:
+    from mjcore.engine.replay import replay_source
+
+    name, text = mjlog
+
+    def first_attr(tag: str, attr: str) -> re.Match[str]:
+        m = re.search(rf'<{tag} [^>]*?\b{attr}="([^"]*)"', text)
+        if m is None:
+            pytest.skip(f"no <{tag} {attr}> in {name}")
+        return m
+
+    def put(m: re.Match[str], value: str) -> str:
+        return text[:m.start(1)] + value + text[m.end(1):]
+
+    if how == "deal":
+        m = first_attr("INIT", "hai0")
+        bad = put(m, "-1," + m.group(1).split(",", 1)[1])
+    elif how.startswith("seed_dora"):
+        m = first_attr("INIT", "seed")
+        f = m.group(1).split(",")
+        f[5] = {"seed_dora": "-1", "seed_dora_big": "40000",
+                "seed_dora_huge": str(2 ** 63)}[how]
+        bad = put(m, ",".join(f))
+    elif how == "dora_tag":
+        bad = put(first_attr("DORA", "hai"), "40000")
+    elif how == "win_tile":
+        bad = put(first_attr("AGARI", "machi"), "-1")
+    elif how == "ura":
+        bad = put(first_attr("AGARI", "doraHaiUra"), "999")
+    elif how == "who":
+        bad = put(first_attr("REACH", "who"), "7")
+    else:
+        bad = put(first_attr("N", "m"), str(1 << 40))
+    out = replay_source(name, bad.encode())
+    assert out.status == "error" and "bad" not in out.status
+    assert re.search(r"tile id -?\d+ is not 0-135|is not a seat|meld code", out.detail), \
+        out.detail
+    pytest.importorskip("pyarrow")
+    from mjcore.dataset.extraction import extract_partition
+
+    res, table = extract_partition(0, 0, [("bad.xml", bad.encode()),
+                                          (name, text.encode())], None)
+    assert [(p.file, p.reason) for p in res.problems] == [("bad.xml", "bad_mjlog")]
+    assert set(table["source"].to_pylist()) == {name}
+
+
+@pytest.mark.parametrize("body", ["<A" * 100_000, "<UN " + "n" * 200_000 + ">",
+                                  "<UN " + 'a="' * 70_000 + ">", "<" * 200_000])
+def test_the_mjlog_reader_is_linear_in_the_records_size(body: str) -> None:
+    from mjcore.engine.tenhou import read_mjlog
+    from mjcore.errors import MjcoreError
+
+    # quadratic backtracking took minutes on 200 KB; linear is milliseconds
+    with within(30), contextlib.suppress(MjcoreError):
+        read_mjlog('<mjloggm ver="2.3"><GO type="169"/>' + body, "big.xml")
