@@ -413,7 +413,7 @@ def _is_tenhou6(text: str) -> bool:
 
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(doc, dict) and "log" in doc
 

@@ -865,6 +865,9 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidHandError(f"{where}: not JSON ({exc.msg})", reason="bad_json") from None
+    except RecursionError:
+        raise InvalidHandError(f"{where}: not JSON (nested too deeply)",
+                               reason="bad_json") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         raise InvalidHandError(f"{where}: not a tenhou.net/6 record (no 'log' list)",
                                reason="bad_tenhou6")

@@ -112,6 +112,9 @@ def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, An
         except json.JSONDecodeError as exc:
             raise InvalidHandError(f"{where} line {n}: not JSON ({exc.msg})",
                                    reason="bad_json") from None
+        except RecursionError:
+            raise InvalidHandError(f"{where} line {n}: not JSON (nested too deeply)",
+                                   reason="bad_json") from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise InvalidHandError(f"{where} line {n}: an event must be an object with a "
                                    "'type'", reason="bad_event")
