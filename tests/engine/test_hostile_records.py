@@ -239,3 +239,21 @@ def test_the_mjlog_reader_is_linear_in_the_records_size(body: str) -> None:
     # quadratic backtracking took minutes on 200 KB; linear is milliseconds
     with within(30), contextlib.suppress(MjcoreError):
         read_mjlog('<mjloggm ver="2.3"><GO type="169"/>' + body, "big.xml")
+
+
+def test_deeply_nested_json_in_a_record_is_bad_json(mjai_games: Path) -> None:
+    deep = mjai_games / "deep.mjson"
+    deep.write_text('{"type": "start_game", "x": ' + "[" * 200_000 + "\n")
+    (mjai_games / "deep.json").write_text('{"log": ' + "[" * 200_000)
+    r = CliRunner().invoke(main, ["replay", str(mjai_games), "--no-progress"])
+    _ok(r)
+    assert "deep.mjson line 1: not JSON (nested too deeply)" in r.output
+    assert "4 records: 2 agree" in r.output and "2 unreadable" in r.output
+    pytest.importorskip("pyarrow")
+    from mjcore.dataset.extraction import extract, problems_of
+
+    (mjai_games / "deep.json").unlink()
+    table = extract(str(mjai_games), workers=1)
+    assert [(Path(p.file).name, p.reason) for p in problems_of(table)] == [
+        ("deep.mjson", "bad_json")]
+    assert len(set(table["source"].to_pylist())) == 2
