@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -142,7 +143,10 @@ def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task],
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ..processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 yield from _until_failed(pool.imap_unordered(play_one, tasks, chunksize=4), bar)
         else:
             yield from _until_failed(map(play_one, tasks), bar)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -69,7 +70,10 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ..processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 for o in pool.imap(_work, ((n, d, preset) for n, d in sources()), 8):
                     outcomes.append(o)
                     bar.update(1)

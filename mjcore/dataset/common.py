@@ -285,10 +285,13 @@ def parallel_map(fn: Callable[[Any], Any], tasks: Iterable[Any],
             yield fn(t)
         return
     import concurrent.futures as cf
-    import multiprocessing as mp
 
-    ctx = mp.get_context("forkserver") if "forkserver" in mp.get_all_start_methods() else None
-    with cf.ProcessPoolExecutor(n, mp_context=ctx) as pool:
+    from ..processes import end_with_parent, pool_context
+
+    # the workers end when the command does (kill PID, a crash), never left running
+    with cf.ProcessPoolExecutor(n, mp_context=pool_context(),
+                                initializer=end_with_parent,
+                                initargs=(os.getpid(),)) as pool:
         pending: set[Any] = set()
         for t in tasks:
             pending.add(pool.submit(fn, t))

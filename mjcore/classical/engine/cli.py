@@ -243,7 +243,10 @@ def _bradfield_games(paths: Sequence[str], jobs: int
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ...processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 yield from pool.imap(replay_summary, iter_games(paths), 4)
         else:
             for item in iter_games(paths):
