@@ -134,3 +134,26 @@ def test_a_malformed_server_address_is_named_malformed_not_unreachable():
             line = one_line_error(run(*args), "--server", f"{address!r} is not a server "
                                   "address", why)
             assert "unreachable" not in line
+
+
+def test_analyze_refuses_a_binary_file_at_once(tmp_path):
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(bytes(range(256)) * 4000 + b"\n" * 1000)
+    r = run("analyze", "--file", str(binary))
+    one_line_error(r, str(binary), "a binary file")
+    assert len(r.output) < 1000
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("123m456p789s1122z caf\xe9\n".encode("latin-1"))
+    one_line_error(run("analyze", "--file", str(latin)), str(latin), "not UTF-8")
+
+
+def test_analyze_escapes_what_it_prints_and_bounds_the_errors(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("".join(f"\x1b[2J\x07{i}m\n" for i in range(500)) + "123m456p789s1122z\n")
+    r = run("analyze", "--file", str(bad))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 100
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr and "\\x1b" in errors[0]
+    assert "500 hand(s) failed (400 more not shown)" in r.stderr
+    assert "123m456p789s1122z" in r.stdout          # the good hand after them is analysed

@@ -59,7 +59,7 @@ def test_killing_extract_ends_its_workers(tmp_path: Path, after: float) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(_alive(k) for k in kids):
             time.sleep(0.1)
-        left = {k: open(f"/proc/{k}/cmdline").read()[:200] for k in kids if _alive(k)}
+        left = {k: Path(f"/proc/{k}/cmdline").read_bytes()[:200] for k in kids if _alive(k)}
         assert not left, f"left running after the command ended: {left}"
     finally:
         if proc.poll() is None:
