@@ -16,6 +16,11 @@ PROBLEMS_PREFIX = "_problems-"
 # without reading from every row the columns only they use; in a folder starting with `_`, so
 # that readers of the folder as one dataset (pyarrow.dataset, Spark) do not count them twice
 WINS_TABLE = "_wins"
+# a side table's part is named as its part plus this suffix (`_wins/part-00000.parquet-side`):
+# not matched by the `*.parquet` globs of DuckDB's read_parquet('X') or polars' X/**/*.parquet,
+# which would count its rows twice; the name of earlier layouts (`_wins/part-00000.parquet`)
+# is still read
+SIDE_SUFFIX = "-side"
 JOURNAL_SUFFIX = "-parts.jsonl"   # beside a job's manifest: the parts it wrote, one a line
 OLD_WINS_TABLE = "wins"         # the same before mjcore.dataset.extract/3
 
@@ -162,7 +167,8 @@ class PartitionPlan:
         return [os.path.join(self.directory, name),
                 *{os.path.join(self.directory, f"{PROBLEMS_PREFIX}{x}.json")
                   for x in (stem, short)},
-                *(os.path.join(self.directory, side, name) for side in self.sides)]
+                *(os.path.join(self.directory, side, x) for side in self.sides
+                  for x in (name, name + SIDE_SUFFIX))]
 
     def _part_like(self) -> list[str]:
         """The parts, problem lists and side tables' parts in the folder."""
@@ -221,13 +227,34 @@ class PartitionPlan:
     def side_path(self, side: str, index: int) -> str:
         """Path of side table ``side``'s part ``index`` (its folder made when missing)."""
         real_folder(os.path.join(self.directory, side))
-        return os.path.join(self.directory, side, partition_name(index))
+        return side_file(self.path(index), side)
 
 
 def _part_named(name: str) -> bool:
     """True for the names of parts, problem lists and side parts (an older mjcore's files)."""
-    return (name.endswith(".parquet") and not name.startswith((".", "_"))) or \
+    return (name.endswith((".parquet", ".parquet" + SIDE_SUFFIX)) and
+            not name.startswith((".", "_"))) or \
         (name.startswith(PROBLEMS_PREFIX) and name.endswith(".json"))
+
+
+def side_file(base: str, side: str, *, reading: bool = False) -> str:
+    """The file of side table ``side`` for the part file ``base`` (``DIR/part-N.parquet``):
+    ``DIR/side/part-N.parquet-side``; when ``reading`` and only the name of an earlier layout
+    exists (``DIR/side/part-N.parquet``), that one."""
+    folder = os.path.join(os.path.dirname(base), side)
+    name = os.path.basename(base)
+    new = os.path.join(folder, name + SIDE_SUFFIX)
+    if reading and not os.path.exists(new) and os.path.exists(os.path.join(folder, name)):
+        return os.path.join(folder, name)
+    return new
+
+
+def drop_old_side_file(base: str, side: str) -> None:
+    """Remove the side file of an earlier layout for ``base`` (now written under the new name)
+    so that a glob over the folder does not find it."""
+    old = os.path.join(os.path.dirname(base), side, os.path.basename(base))
+    if os.path.isfile(old) and not os.path.islink(old):
+        os.unlink(old)
 
 
 def part_files(directory: str) -> list[str]:

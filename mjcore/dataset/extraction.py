@@ -39,10 +39,12 @@ from .common import (
     PartitionPlan,
     Problem,
     atomic_write_json,
+    drop_old_side_file,
     parallel_map,
     partition_name,
     problems_name,
     progress,
+    side_file,
     write_table_atomic,
 )
 
@@ -847,8 +849,9 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     if out_dir is not None:
         real_folder(os.path.join(out_dir, WINS_TABLE))
         wins = win_rows(table)
-        write_table_atomic(wins, os.path.join(out_dir, WINS_TABLE, partition_name(index)),
-                           **write_options(wins.column_names))
+        base = os.path.join(out_dir, partition_name(index))
+        write_table_atomic(wins, side_file(base, WINS_TABLE), **write_options(wins.column_names))
+        drop_old_side_file(base, WINS_TABLE)
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
         write_table_atomic(table, os.path.join(out_dir, partition_name(index)),

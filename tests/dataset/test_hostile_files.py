@@ -92,7 +92,7 @@ def test_resume_after_a_record_was_added_redoes_the_parts_it_shifts(flat: Path,
     assert fourth.resumed == 1 and fourth.partitions == 1
     assert sorted(p.name for p in out.glob("part-*.parquet")) == ["part-00000.parquet",
                                                                    "part-00001.parquet"]
-    assert not (out / WINS_TABLE / "part-00002.parquet").exists()
+    assert not (out / WINS_TABLE / "part-00002.parquet-side").exists()
     assert len(_sources(out)) == 5
 
 
@@ -145,3 +145,67 @@ def test_mutated_records_are_problems_never_crashes(records: dict[str, bytes],
     res, table = extract_partition(0, 0, [("bad.xml", bad), (good, records[good])], None)
     assert good in set(table["source"].to_pylist())
     assert all(p.file == "bad.xml" for p in res.problems)
+
+
+def _varint(n: int) -> bytes:
+    out = b""
+    while True:
+        low, n = n & 0x7F, n >> 7
+        if not n:
+            return out + bytes([low])
+        out += bytes([low | 0x80])
+
+
+def _lying_footer(table, path: Path, rows: int) -> None:
+    """``table`` written as Parquet, its footer then claiming ``rows`` rows (the file's row
+    count, its row group's and its column chunks' values: i64 fields of the Thrift footer)."""
+    import struct
+
+    pq.write_table(table, path)
+    data = path.read_bytes()
+    size = struct.unpack("<I", data[-8:-4])[0]
+    footer = data[-8 - size:-8]
+    zigzag = lambda n: n << 1                                         # noqa: E731
+    old = b"\x16" + _varint(zigzag(table.num_rows))
+    assert footer.count(old) >= 2
+    footer = footer.replace(old, b"\x16" + _varint(zigzag(rows)))
+    path.write_bytes(data[:-8 - size] + footer + struct.pack("<I", len(footer)) + b"PAR1")
+    assert pq.read_metadata(path).num_rows == rows
+
+
+def test_a_footer_claiming_rows_the_file_cannot_hold_is_reported(tmp_path: Path) -> None:
+    import pyarrow as pa
+
+    from mjcore.dataset.analysis import analyze_dir, read_table
+
+    src = tmp_path / "in"
+    src.mkdir()
+    hands = pa.table({"hand": ["123m456p789s1122z", "123m456p789s112z3m"] * 6172})
+    pq.write_table(hands, src / "part-00000.parquet")
+    _lying_footer(hands, src / "part-00001.parquet", 5_000_000_000)
+    summary = analyze_dir(str(src), str(tmp_path / "out"), workers=1)
+    assert [(p.file, p.reason) for p in summary.problems] == [("part-00001.parquet",
+                                                               "bad_table")]
+    assert "claims 5,000,000,000 rows" in summary.problems[0].detail
+    assert summary.rows == hands.num_rows
+    assert read_table(str(tmp_path / "out"), with_input=False).num_rows == hands.num_rows
+
+
+def test_common_readers_count_an_extract_and_its_analysis_once(flat: Path,
+                                                               tmp_path: Path) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    polars = pytest.importorskip("polars")
+    from mjcore.dataset.analysis import analyze_dir
+
+    ex, an = tmp_path / "ex", tmp_path / "an"
+    summary = extract(str(flat), str(ex), records_per_partition=4, workers=1)
+    analyze_dir(str(ex), str(an), workers=1)
+    for folder in (ex, an):
+        rows = sum(pq.read_metadata(p).num_rows for p in folder.glob("part-*.parquet"))
+        assert rows == summary.rows
+        assert duckdb.sql(f"select count(*) from read_parquet('{folder}')").fetchall()[0][0] == \
+            rows, folder
+        assert duckdb.sql(f"select count(*) from read_parquet('{folder}/**/*.parquet')"
+                          ).fetchall()[0][0] == rows, folder
+        assert polars.scan_parquet(f"{folder}/**/*.parquet").select(polars.len()).collect(
+        ).item() == rows, folder
