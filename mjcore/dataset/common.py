@@ -114,6 +114,10 @@ class PartitionPlan:
         path = os.path.join(self.directory, manifest_name)
         self.journal = os.path.join(self.directory, manifest_name.rsplit(".json", 1)[0]
                                     + JOURNAL_SUFFIX)
+        for own in (path, self.journal):
+            if os.path.islink(own):
+                raise OutputError(f"{own} is a symbolic link; mjcore reads and writes only its "
+                                  "own files in an output folder", path=own)
         has_manifest = os.path.lexists(path)
         if has_manifest:
             try:
@@ -146,9 +150,12 @@ class PartitionPlan:
                 for line in f:
                     try:
                         entry = json.loads(line)
-                        out[str(entry["part"])] = str(entry.get("digest", ""))
-                    except (ValueError, KeyError, TypeError):
+                        name = str(entry["part"])
+                        digest = str(entry.get("digest", ""))
+                    except (ValueError, KeyError, TypeError, AttributeError):
                         continue            # a line cut by an interrupted run
+                    if _part_named(name) and os.path.basename(name) == name:
+                        out[name] = digest  # never a path: only this folder's files
         except FileNotFoundError:
             pass
         return out

@@ -209,3 +209,20 @@ def test_common_readers_count_an_extract_and_its_analysis_once(flat: Path,
                           ).fetchall()[0][0] == rows, folder
         assert polars.scan_parquet(f"{folder}/**/*.parquet").select(polars.len()).collect(
         ).item() == rows, folder
+
+
+def test_a_planted_journal_or_manifest_link_deletes_nothing_outside(flat: Path,
+                                                                    tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    extract(str(flat), str(out), records_per_partition=4, workers=1)
+    victim = tmp_path / "victim.parquet"
+    victim.write_text("precious")
+    with open(out / "_extract-parts.jsonl", "a") as f:
+        f.write('{"part": "../victim.parquet", "digest": ""}\n')
+    extract(str(flat), str(out), records_per_partition=4, workers=1, resume=False)
+    assert victim.read_text() == "precious"
+    (out / "_extract-parts.jsonl").unlink()
+    (out / "_extract-parts.jsonl").symlink_to(victim)
+    with pytest.raises(OutputError, match="symbolic link"):
+        extract(str(flat), str(out), records_per_partition=4, workers=1)
+    assert victim.read_text() == "precious"
