@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -139,6 +140,7 @@ def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task],
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
+    old_term = _term_as_exit()
     try:
         if jobs > 1:
             import multiprocessing
@@ -152,6 +154,22 @@ def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task],
             yield from _until_failed(map(play_one, tasks), bar)
     finally:
         bar.close()
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+
+
+def _term_as_exit() -> Any:
+    """While games run, SIGTERM (``kill PID``) exits through ``finally`` blocks, so a record
+    being written leaves no temporary file; the previous handler (None off the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _until_failed(summaries: Iterator[dict[str, Any]], bar: Any) -> Iterator[dict[str, Any]]:
