@@ -66,7 +66,9 @@ def test_a_malformed_field_does_not_stop_score_history(game_one: dict[str, str],
     r = CliRunner().invoke(main, ["score", "--history", str(folder)])
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert r.exit_code == 1 and "Traceback" not in r.output
-    assert f"{names[1]}" in r.output and "malformed history" in r.output
+    # each named with its file, line and message
+    assert re.search(rf"{names[1]}:\d+: PlayerDiscards: malformed \(ValueError", r.output)
+    assert re.search(rf"{chow}:\d+: PlayerChows: malformed \(KeyError: 'Sideways'", r.output)
     m = re.search(r"(\d+) of (\d+) scored hands agree", r.output)
     assert m and int(m.group(2)) >= 8, r.output          # the other hands were scored
     r = CliRunner().invoke(main, ["replay", str(folder), "--no-progress"])
