@@ -15,7 +15,8 @@ are replayed through the classical referee (:mod:`.classical`). The format is to
 
 Records are grouped into partitions of ``records_per_partition`` in input order; partition i
 is ``part-<i>.parquet`` plus ``_problems-<i>.json`` (the records and rows that could not be
-used, with file, game, row and reason). A partition whose Parquet file exists is not redone.
+used, with file, game, row and reason). A partition is not redone when its Parquet file exists
+and the folder's journal shows it was made from the same records (names and bytes).
 Memory is bounded by one partition per worker.
 """
 from __future__ import annotations
