@@ -45,3 +45,26 @@ class BatchError(InvalidHandError):
             reason=errors[first].reason, index=first)
         self.errors = errors
         self.partial = partial
+
+
+class OutputError(MjcoreError):
+    """An output path mjcore will not write: it exists and was not to be replaced, or it is a
+    link or not a folder where mjcore makes its own folder. ``path`` names it."""
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+
+
+# What a reader or replay may raise on a malformed record besides MjcoreError (a field that is
+# not a number, a missing key, a cut list...): caught where one record is handled, so that it
+# becomes that record's problem and the run goes on.
+RECORD_SLIPS: tuple[type[Exception], ...] = (
+    KeyError, ValueError, IndexError, TypeError, AttributeError, OverflowError, RecursionError,
+    AssertionError, UnicodeError)
+
+
+def slip_text(exc: BaseException) -> str:
+    """A short message for a slip (or an MjcoreError) caught at a record's boundary."""
+    text = str(exc) if isinstance(exc, MjcoreError) else f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:300] + "..."

@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import MjcoreError
+from ..errors import RECORD_SLIPS, MjcoreError, slip_text
 from ..melds import Meld, MeldKind
 from .history import BONUS_BASE, SEAT_NAMES, HandHistory, HistoryError, tile_text
 from .scoring import (
@@ -122,118 +122,126 @@ def deal_from_history(h: HandHistory) -> Deal:
     dangerous: dict[str, int | None] = {}      # discard serial -> discarder, when dangerous
     live_at: dict[str, int] = {}               # discard serial -> live tiles left then
     claimed_by: dict[str, int] = {}            # discard serial -> the seat that claimed it
-    for e in h.events:
-        k, s, t = e.kind, e.seat, e.tile
-        if k in ("PlayerDraws", "PlayerDrawsLoose"):
-            assert s is not None and t is not None
-            seats[s].concealed[t] += 1
-            if k == "PlayerDrawsLoose":
-                last_draw_loose[s] = True
-                loose_drawn += 1
-                if replenished and loose_drawn % 2 == 0:
-                    live -= min(2, live)       # two live tiles move onto the dead wall
-            else:
-                live -= 1
-                last_draw_loose[s] = False
-                kong_chain[s] = 0
-        elif k == "PlayerDeclaresSpecial":
-            if t is not None:
-                assert s is not None
+    e = None
+    try:
+        for e in h.events:
+            k, s, t = e.kind, e.seat, e.tile
+            if k in ("PlayerDraws", "PlayerDrawsLoose"):
+                assert s is not None and t is not None
+                seats[s].concealed[t] += 1
+                if k == "PlayerDrawsLoose":
+                    last_draw_loose[s] = True
+                    loose_drawn += 1
+                    if replenished and loose_drawn % 2 == 0:
+                        live -= min(2, live)       # two live tiles move onto the dead wall
+                else:
+                    live -= 1
+                    last_draw_loose[s] = False
+                    kong_chain[s] = 0
+            elif k == "PlayerDeclaresSpecial":
+                if t is not None:
+                    assert s is not None
+                    _take(seats[s], t, 1, h, e.line)
+                    seats[s].bonus.append(t - BONUS_BASE)
+            elif k == "PlayerDiscards":
+                assert s is not None and t is not None
                 _take(seats[s], t, 1, h, e.line)
-                seats[s].bonus.append(t - BONUS_BASE)
-        elif k == "PlayerDiscards":
-            assert s is not None and t is not None
-            _take(seats[s], t, 1, h, e.line)
-            discards[t] += 1
-            last_discard = (s, t, int(e.args[0]) if e.args else 0)
-            if e.args:
-                live_at[e.args[0]] = live
-            if s == 0 and not first_discard_done:
-                discards_by_east = 1
-            first_discard_done = True
-            kong_chain[s] = 0
-        elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs", "PlayerPairs") and winner is None:
-            assert s is not None and t is not None and last_discard is not None
-            discards[t] -= 1
-            if k == "PlayerChows":
-                low = t - {"Lower": 0, "Middle": 1, "Upper": 2}[e.args[0]]
-                for x in (low, low + 1, low + 2):
-                    if x != t:
-                        _take(seats[s], x, 1, h, e.line)
-                seats[s].melds.append(Meld(MeldKind.CHI, (low, low + 1, low + 2), t))
-            elif k == "PlayerPungs":
-                _take(seats[s], t, 2, h, e.line)
-                seats[s].melds.append(Meld(MeldKind.PON, (t,) * 3, t))
-            elif k == "PlayerKongs":
-                _take(seats[s], t, 3, h, e.line)
-                seats[s].melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
-            else:
-                raise HistoryError(h.source, e.line, "a pair claimed without Mah-Jong")
-            claimed_by[str(last_discard[2])] = s
-            last_discard = None
-        elif k == "PlayerDeclaresClosedKong":
-            assert s is not None and t is not None
-            _take(seats[s], t, 4, h, e.line)
-            seats[s].melds.append(Meld(MeldKind.KAN_CLOSED, (t,) * 4, None))
-            kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
-        elif k == "PlayerAddsToPung":
-            assert s is not None and t is not None
-            _take(seats[s], t, 1, h, e.line)
-            for i, m in enumerate(seats[s].melds):
-                if m.kind == MeldKind.PON and m.first == t:
-                    seats[s].melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
-                    break
-            else:
-                raise HistoryError(h.source, e.line, "added to a pung the player does not have")
-            last_discard = (s, t, int(e.args[0]) if e.args else 0)
-            if e.args:
-                live_at[e.args[0]] = live
-            kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
-        elif k == "PlayerRobsKong":
-            assert s is not None and t is not None and last_discard is not None
-            robbed = True
-            victim = last_discard[0]
-            winner, win_tile, discarder, serial = s, t, victim, last_discard[2]
-            last_tile = live <= 0
-            for i, m in enumerate(seats[victim].melds):
-                if m.kind == MeldKind.KAN_ADDED and m.first == t:
-                    seats[victim].melds[i] = Meld(MeldKind.PON, (t,) * 3, t)
-                    break
-            seats[s].concealed[t] += 1
-        elif k == "PlayerMahJongs":
-            assert s is not None
-            winner = s
-            if t is not None:
-                self_drawn = True
-                win_tile = t
+                discards[t] += 1
+                last_discard = (s, t, int(e.args[0]) if e.args else 0)
+                if e.args:
+                    live_at[e.args[0]] = live
+                if s == 0 and not first_discard_done:
+                    discards_by_east = 1
+                first_discard_done = True
+                kong_chain[s] = 0
+            elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs", "PlayerPairs") and \
+                    winner is None:
+                assert s is not None and t is not None and last_discard is not None
+                discards[t] -= 1
+                if k == "PlayerChows":
+                    low = t - {"Lower": 0, "Middle": 1, "Upper": 2}[e.args[0]]
+                    for x in (low, low + 1, low + 2):
+                        if x != t:
+                            _take(seats[s], x, 1, h, e.line)
+                    seats[s].melds.append(Meld(MeldKind.CHI, (low, low + 1, low + 2), t))
+                elif k == "PlayerPungs":
+                    _take(seats[s], t, 2, h, e.line)
+                    seats[s].melds.append(Meld(MeldKind.PON, (t,) * 3, t))
+                elif k == "PlayerKongs":
+                    _take(seats[s], t, 3, h, e.line)
+                    seats[s].melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
+                else:
+                    raise HistoryError(h.source, e.line, "a pair claimed without Mah-Jong")
+                claimed_by[str(last_discard[2])] = s
+                last_discard = None
+            elif k == "PlayerDeclaresClosedKong":
+                assert s is not None and t is not None
+                _take(seats[s], t, 4, h, e.line)
+                seats[s].melds.append(Meld(MeldKind.KAN_CLOSED, (t,) * 4, None))
+                kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
+            elif k == "PlayerAddsToPung":
+                assert s is not None and t is not None
+                _take(seats[s], t, 1, h, e.line)
+                for i, m in enumerate(seats[s].melds):
+                    if m.kind == MeldKind.PON and m.first == t:
+                        seats[s].melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
+                        break
+                else:
+                    raise HistoryError(h.source, e.line, "added to a pung the player does not have")
+                last_discard = (s, t, int(e.args[0]) if e.args else 0)
+                if e.args:
+                    live_at[e.args[0]] = live
+                kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
+            elif k == "PlayerRobsKong":
+                assert s is not None and t is not None and last_discard is not None
+                robbed = True
+                victim = last_discard[0]
+                winner, win_tile, discarder, serial = s, t, victim, last_discard[2]
                 last_tile = live <= 0
-                kong_on_kong = last_draw_loose[s] and kong_chain[s] >= 2
-            else:
-                if last_discard is None:
-                    raise HistoryError(h.source, e.line, "Mah-Jong on a discard, but no discard")
-                discarder, win_tile, serial = last_discard
-                last_tile = live <= 0
-                won_on_east_first = discarder == 0 and discards_by_east == 1 and serial == 1
-        elif winner is not None and s == winner and k in ("PlayerChows", "PlayerPungs") \
-                and not self_drawn:
-            claim = {"PlayerChows": "chow", "PlayerPungs": "pung"}[k]
-            if not robbed:
-                seats[s].concealed[win_tile] += 1   # type: ignore[index]
-                discards[win_tile] -= 1             # type: ignore[index]
-        elif k in ("PlayerFormsClosedPair", "PlayerPairs") and s is not None and s == winner:
-            declared_pair = t
-            if k == "PlayerPairs" and not self_drawn:
-                claim = "pair"
+                for i, m in enumerate(seats[victim].melds):
+                    if m.kind == MeldKind.KAN_ADDED and m.first == t:
+                        seats[victim].melds[i] = Meld(MeldKind.PON, (t,) * 3, t)
+                        break
+                seats[s].concealed[t] += 1
+            elif k == "PlayerMahJongs":
+                assert s is not None
+                winner = s
+                if t is not None:
+                    self_drawn = True
+                    win_tile = t
+                    last_tile = live <= 0
+                    kong_on_kong = last_draw_loose[s] and kong_chain[s] >= 2
+                else:
+                    if last_discard is None:
+                        raise HistoryError(h.source, e.line,
+                                           "Mah-Jong on a discard, but no discard")
+                    discarder, win_tile, serial = last_discard
+                    last_tile = live <= 0
+                    won_on_east_first = discarder == 0 and discards_by_east == 1 and serial == 1
+            elif winner is not None and s == winner and k in ("PlayerChows", "PlayerPungs") \
+                    and not self_drawn:
+                claim = {"PlayerChows": "chow", "PlayerPungs": "pung"}[k]
                 if not robbed:
                     seats[s].concealed[win_tile] += 1   # type: ignore[index]
                     discards[win_tile] -= 1             # type: ignore[index]
-        elif k == "DangerousDiscard":
-            # the server flags a dangerous discard (last field 0: the discarder had a choice)
-            # after the claim it gave; the discarder is liable if its claimer goes Mah-Jong
-            if len(e.args) >= 2 and e.args[1] == "0":
-                dangerous[e.args[0]] = e.seat
-        elif k in ("PlayerDiscards", "PlayerAddsToPung"):
-            pass
+            elif k in ("PlayerFormsClosedPair", "PlayerPairs") and s is not None and s == winner:
+                declared_pair = t
+                if k == "PlayerPairs" and not self_drawn:
+                    claim = "pair"
+                    if not robbed:
+                        seats[s].concealed[win_tile] += 1   # type: ignore[index]
+                        discards[win_tile] -= 1             # type: ignore[index]
+            elif k == "DangerousDiscard":
+                # the server flags a dangerous discard (last field 0: the discarder had a choice)
+                # after the claim it gave; the discarder is liable if its claimer goes Mah-Jong
+                if len(e.args) >= 2 and e.args[1] == "0":
+                    dangerous[e.args[0]] = e.seat
+            elif k in ("PlayerDiscards", "PlayerAddsToPung"):
+                pass
+    except RECORD_SLIPS as exc:          # a malformed field: name its line
+        where = e.line if e is not None else None
+        what = e.kind if e is not None else "event"
+        raise HistoryError(h.source, where, f"{what}: malformed ({slip_text(exc)})") from None
     if winner is None or win_tile is None:
         raise HistoryError(h.source, None, "no Mah-Jong in this hand (a wash-out)")
     if serial is not None:
@@ -410,4 +418,7 @@ def check_history(h: HandHistory) -> tuple[DealScore | None, list[Difference]]:
         result = score_deal(deal, h.rules)
     except MjcoreError as e:
         return None, [Difference(None, "error", str(e), "scored")]
+    except RECORD_SLIPS as e:              # a malformed field the reader let through
+        return None, [Difference(None, "error", f"{h.source}: malformed history "
+                                 f"({slip_text(e)})", "scored")]
     return result, compare_hand(h, result)

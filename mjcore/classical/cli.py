@@ -119,49 +119,55 @@ def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool)
     """Score every finished hand under ``paths``; print each disagreement and a summary.
     Returns the exit status: 0 when every hand agreed (or only allowed ones differ)."""
     from .bradfield import check_history
-    from .history import HistoryError, fewer_collections, read_histories
+    from .history import HistoryError, fewer_collections, iter_histories
 
     known = _known(allow_file)
     hands = agreed = allowed = errors = 0
     washouts = 0
-    try:
-        with fewer_collections():
-            for h in read_histories(paths):
-                if not h.finished:
-                    washouts += 1
-                    continue
-                hands += 1
-                _, diffs = check_history(h)
-                if not diffs:
-                    agreed += 1
-                    continue
-                name = "/".join(h.source.replace("\\", "/").replace(":", "/").split("/")[-2:])
-                is_known = name in known
-                allowed += is_known
+    with fewer_collections():
+        for h in iter_histories(paths):
+            if isinstance(h, HistoryError):     # that file's problem; the others still run
+                errors += 1
                 if as_json:
-                    click.echo(json.dumps({"source": h.source, "game": h.game_number,
-                                           "hand": h.hand_number, "known": is_known,
-                                           "differences": [{"seat": d.seat, "what": d.what,
-                                                            "ours": repr(d.ours),
-                                                            "bradfield": repr(d.theirs)}
-                                                           for d in diffs]}))
+                    click.echo(json.dumps({"source": h.source, "line": h.line,
+                                           "error": h.reason}))
                 else:
-                    click.echo(f"{h.label} ({h.source}){' [known]' if is_known else ''}:")
-                    for d in diffs:
-                        click.echo(f"    {d}")
-    except HistoryError as e:
-        click.echo(f"error: {e}", err=True)
-        errors = 1
+                    click.echo(f"error: {h}", err=True)
+                continue
+            if not h.finished:
+                washouts += 1
+                continue
+            hands += 1
+            _, diffs = check_history(h)
+            if not diffs:
+                agreed += 1
+                continue
+            name = "/".join(h.source.replace("\\", "/").replace(":", "/").split("/")[-2:])
+            is_known = name in known
+            allowed += is_known
+            if as_json:
+                click.echo(json.dumps({"source": h.source, "game": h.game_number,
+                                       "hand": h.hand_number, "known": is_known,
+                                       "differences": [{"seat": d.seat, "what": d.what,
+                                                        "ours": repr(d.ours),
+                                                        "bradfield": repr(d.theirs)}
+                                                       for d in diffs]}))
+            else:
+                click.echo(f"{h.label} ({h.source}){' [known]' if is_known else ''}:")
+                for d in diffs:
+                    click.echo(f"    {d}")
     if hands == 0 and not washouts and not errors:
         click.echo(f"error: no Bradfield hand histories (.mjs) found in {', '.join(paths)}",
                    err=True)
     differ = hands - agreed
     summary = (f"{agreed} of {hands} scored hands agree with Bradfield's records "
                f"({differ} differ" + (f", {allowed} of them known" if known else "") + ")"
-               + (f"; {washouts} wash-outs not scored" if washouts else ""))
+               + (f"; {washouts} wash-outs not scored" if washouts else "")
+               + (f"; {errors} files could not be read (listed above)" if errors else ""))
     if as_json:
         click.echo(json.dumps({"summary": {"hands": hands, "agreed": agreed, "differ": differ,
-                                           "known": allowed, "washouts": washouts}}))
+                                           "known": allowed, "washouts": washouts,
+                                           "unreadable": errors}}))
     else:
         click.echo(summary)
     return 1 if errors or differ - allowed or (hands == 0 and not washouts) else 0

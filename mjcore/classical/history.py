@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import gc
 import re
-import tarfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,7 +34,8 @@ from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import MjcoreError
+from ..errors import RECORD_SLIPS, MjcoreError, slip_text
+from ..files import is_tar_name
 from .rules import ClassicalRules
 from .scoring import Payment  # a Settlement line reads into the scorer's own payments
 
@@ -555,78 +555,85 @@ MAX_ARCHIVE_BYTES = 1 << 30
 """The most bytes of wanted members read from one archive (they are held in memory)."""
 
 
-def _too_big(source: str, size: int, limit: int, what: str) -> HistoryError:
-    return HistoryError(source, None, f"{what}: {size} bytes, over the limit of {limit}")
-
-
 def read_limited(path: Path) -> bytes:
     """The bytes of a history file of at most :data:`MAX_HISTORY_BYTES`; HistoryError if
-    it is larger or cannot be read."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_HISTORY_BYTES + 1)
-    except OSError as e:
-        raise HistoryError(str(path), None, f"cannot read: {e.strerror or e}") from None
-    if len(data) > MAX_HISTORY_BYTES:
-        raise _too_big(str(path), path.stat().st_size, MAX_HISTORY_BYTES, "file size")
-    return data
+    it is larger, not a regular file or cannot be read."""
+    for _name, data in _sources([path], lambda n: True):
+        if isinstance(data, HistoryError):
+            raise data
+        return data
+    raise HistoryError(str(path), None, "cannot read it")
+
+
+def _sources(paths: Iterable[str | Path], wanted: Callable[[str], bool]
+             ) -> Iterator[tuple[str, bytes | HistoryError]]:
+    """(name, bytes or the HistoryError of why not) of the files under ``paths`` that
+    ``wanted`` accepts, through the walk every reader shares (:func:`mjcore.files.walk_inputs`:
+    regular files only, archives read forward, sizes bounded); folders in game and hand order,
+    each archive's members too."""
+    from ..files import walk_inputs
+
+    for p in paths:
+        pending: list[tuple[str, bytes | HistoryError]] = []
+        archive = is_tar_name(str(p))
+        for name, data, _done in walk_inputs([p], wanted, max_bytes=MAX_HISTORY_BYTES,
+                                             max_archive_bytes=MAX_ARCHIVE_BYTES,
+                                             order=_sort_key):
+            item = (name, data if isinstance(data, bytes) else HistoryError(
+                name, None, _without(str(data), name)))
+            if archive:
+                pending.append(item)
+            else:
+                yield item
+        yield from sorted(pending, key=lambda f: _sort_key(f[0]))
+
+
+def _without(text: str, name: str) -> str:
+    return text[len(name) + 2:] if text.startswith(name + ": ") else text
+
+
+def iter_histories(paths: str | Path | Iterable[str | Path]
+                   ) -> Iterator[HandHistory | HistoryError]:
+    """Every hand history under ``paths`` (as :func:`read_histories`), a history that cannot be
+    read or parsed coming as its HistoryError (naming its file) in its place."""
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    for name, data in _sources(paths, lambda n: n.endswith(".mjs")):
+        if isinstance(data, HistoryError):
+            yield data
+            continue
+        try:
+            yield parse_history(_decode(data, name), name)
+        except HistoryError as e:
+            yield e
+        except RECORD_SLIPS as e:             # a malformed field the parser let through
+            yield HistoryError(name, None, f"malformed history ({slip_text(e)})")
 
 
 def read_histories(paths: str | Path | Iterable[str | Path]) -> Iterator[HandHistory]:
     """Every hand history under ``paths``: ``.mjs`` files, folders (searched recursively)
-    and ``.tar``/``.tar.xz``/``.tar.gz`` archives, each in game and hand order."""
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    for p in paths:
-        path = Path(p)
-        name = path.name
-        if path.is_dir():
-            for f in sorted(path.rglob("*.mjs"), key=lambda q: _sort_key(str(q))):
-                yield parse_history(_decode(read_limited(f), str(f)), str(f))
-        elif name.endswith((".tar", ".tar.xz", ".txz", ".tar.gz", ".tgz", ".tar.bz2")):
-            yield from _read_tar(path)
-        elif path.is_file():
-            yield parse_history(_decode(read_limited(path), str(path)), str(path))
-        else:
-            raise HistoryError(str(path), None, "no such file or folder")
+    and ``.tar``/``.tar.xz``/``.tar.gz`` archives, each in game and hand order. Raises the
+    HistoryError of the first history that cannot be read (see :func:`iter_histories`)."""
+    for h in iter_histories(paths):
+        if isinstance(h, HistoryError):
+            raise h
+        yield h
 
 
 def archive_files(path: str | Path, wanted: Callable[[str], bool]) -> list[tuple[str, bytes]]:
     """(member name, bytes) of every file in a tar archive (plain or compressed) whose name
-    ``wanted`` accepts, in archive order: one streaming pass, never a seek back (a
-    compressed archive cannot seek back without decompressing again from its start).
-    HistoryError for a member over :data:`MAX_HISTORY_BYTES` or wanted members over
-    :data:`MAX_ARCHIVE_BYTES` in all."""
+    ``wanted`` accepts, in archive order, in one forward pass. HistoryError for a member over
+    :data:`MAX_HISTORY_BYTES` or wanted members over :data:`MAX_ARCHIVE_BYTES` in all."""
+    from ..files import walk_inputs
+
     files: list[tuple[str, bytes]] = []
-    total = 0
-    try:
-        tar = tarfile.open(path, "r|*")  # noqa: SIM115 - closed by the with below
-    except (tarfile.TarError, OSError, EOFError) as e:
-        raise HistoryError(str(path), None, f"cannot open archive: {e}") from None
-    with tar:
-        try:
-            for m in tar:
-                if m.isfile() and wanted(m.name):
-                    if m.size > MAX_HISTORY_BYTES:
-                        raise _too_big(f"{path}:{m.name}", m.size, MAX_HISTORY_BYTES,
-                                       "member size")
-                    total += m.size
-                    if total > MAX_ARCHIVE_BYTES:
-                        raise _too_big(str(path), total, MAX_ARCHIVE_BYTES,
-                                       "total size of the wanted members")
-                    fh = tar.extractfile(m)
-                    if fh is not None:
-                        files.append((m.name, fh.read()))
-        except (tarfile.TarError, OSError, EOFError) as e:
-            raise HistoryError(str(path), None, f"corrupt archive: {e}") from None
+    prefix = f"{path}:"
+    for name, data, _done in walk_inputs([path], wanted, max_bytes=MAX_HISTORY_BYTES,
+                                         max_archive_bytes=MAX_ARCHIVE_BYTES):
+        if not isinstance(data, bytes):
+            raise HistoryError(name, None, _without(str(data), name))
+        files.append((name[len(prefix):] if name.startswith(prefix) else name, data))
     return files
-
-
-def _read_tar(path: Path) -> Iterator[HandHistory]:
-    files = archive_files(path, lambda name: name.endswith(".mjs"))
-    for name, data in sorted(files, key=lambda f: _sort_key(f[0])):
-        src = f"{path}:{name}"
-        yield parse_history(_decode(data, src), src)
 
 
 @contextmanager
@@ -665,6 +672,7 @@ __all__ = [
     "ScoreItem",
     "Settlement",
     "fewer_collections",
+    "iter_histories",
     "parse_history",
     "parse_tile",
     "read_histories",

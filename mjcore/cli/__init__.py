@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -191,6 +193,30 @@ def table_agents(agents: str, players: int, rules: str, check: Callable[[str], o
     return names
 
 
+def record_name(seed: int) -> str:
+    """The name (without suffix) of the record ``mjcore play --out`` writes for game ``seed``."""
+    return f"game-{seed:08d}"
+
+
+def records_folder(out_dir: str, names: Sequence[str], overwrite: bool) -> None:
+    """``mjcore play --out``: make the folder; unless ``overwrite``, refuse (before any game) a
+    folder that already holds one of the records ``names`` the run would write."""
+    import os
+
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"--out {out_dir!r}: cannot make the folder ({exc})") from None
+    if overwrite:
+        return
+    taken = [n for n in names if os.path.lexists(os.path.join(out_dir, n))]
+    if taken:
+        more = f" and {len(taken) - 1} more" if len(taken) > 1 else ""
+        raise click.ClickException(
+            f"--out {out_dir!r} already holds {taken[0]}{more} (an earlier run's records); "
+            "nothing was played. Give another folder or --seed, or --overwrite to replace them")
+
+
 @contextmanager
 def closing_agents(agents: list[Any]) -> Iterator[list[Any]]:
     """The agents of one game; on the way out each that has a ``close`` (a process) is closed."""
@@ -211,16 +237,36 @@ def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task],
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
+    old_term = _term_as_exit()
     try:
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ..processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 yield from _until_failed(pool.imap_unordered(play_one, tasks, chunksize=4), bar)
         else:
             yield from _until_failed(map(play_one, tasks), bar)
     finally:
         bar.close()
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+
+
+def _term_as_exit() -> Any:
+    """While games run, SIGTERM (``kill PID``) exits through ``finally`` blocks, so a record
+    being written leaves no temporary file; the previous handler (None off the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _until_failed(summaries: Iterator[dict[str, Any]], bar: Any) -> Iterator[dict[str, Any]]:

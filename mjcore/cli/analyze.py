@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any
@@ -63,6 +64,7 @@ def _sources(hands: tuple[str, ...], files: tuple[str, ...]
             total = None
             parts.append(_lines(sys.stdin, "<stdin>"))
             continue
+        _refuse_binary(path)
         if total is not None:
             total += _count_lines(path)
         parts.append(_file_lines(path))
@@ -82,6 +84,43 @@ def _only_melds(text: str) -> bool:
 def _file_lines(path: str) -> Iterator[_Source]:
     with open(path, encoding="utf-8", errors="replace") as f:
         yield from _lines(f, path)
+
+
+def _refuse_binary(path: str) -> None:
+    """Refuse a regular file that is not text (a NUL byte, or not UTF-8, in its first 64 KiB)
+    before anything of it is read as hands."""
+    import stat
+
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return                  # a pipe (`--file <(...)`) is read as it comes
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError as e:
+        raise click.ClickException(f"--file {path!r}: cannot read it ({e.strerror or e})") \
+            from None
+    nul = head.find(b"\0")
+    if nul >= 0:
+        raise click.ClickException(f"--file {path!r}: a binary file (byte {nul} is NUL), not "
+                                   "lines of hands")
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if len(head) < 1 << 16 or e.start < len(head) - 3:   # not a character cut at 64 KiB
+            raise click.ClickException(f"--file {path!r}: not UTF-8 text (byte {e.start}), "
+                                       "not lines of hands") from None
+
+
+MAX_SHOWN_ERRORS = 100
+"""Failed hands reported one by one on stderr; the rest are counted."""
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters (and other unprintables) escaped, for a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # -- analysis -----------------------------------------------------------------------------------
@@ -367,7 +406,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             except MjcoreError as e:
                 failed += 1
                 reason = getattr(e, "reason", "error")
-                _report_error(src, e, reason, bar)
+                if failed <= MAX_SHOWN_ERRORS:
+                    _report_error(src, e, reason, bar)
                 if as_json:
                     out.write(json.dumps({
                         "source": src.where, "line": src.line, "input": src.text,
@@ -398,7 +438,9 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             client.close()
         out.flush()
     if failed:
-        click.echo(f"{failed} hand(s) failed", err=True)
+        rest = failed - MAX_SHOWN_ERRORS
+        click.echo(f"{failed} hand(s) failed" + (f" ({rest} more not shown)" if rest > 0 else ""),
+                   err=True)
         sys.exit(1)
 
 
@@ -457,7 +499,7 @@ def _draw_ev_chart(ev: Any, path: str, top: int = 5) -> None:
 
 
 def _report_error(src: _Source, err: Exception, reason: str, bar: Any) -> None:
-    message = f"error: {src.where}: {err} [{reason}]"
+    message = printable(f"error: {src.where}: {err} [{reason}]")
     if bar is not None:
         bar.write(message, file=sys.stderr)
     else:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from . import JOBS, closing_agents, main, run_games, table_agents
+from . import JOBS, closing_agents, main, record_name, records_folder, run_games, table_agents
 
 
 @main.command("play")
@@ -38,6 +38,9 @@ from . import JOBS, closing_agents, main, run_games, table_agents
                    "--set last_discard_claims=any (repeatable); records keep the options.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write one record per game into this directory.")
+@click.option("--overwrite", is_flag=True,
+              help="Replace records of the same names in --out (without it a run refuses a "
+                   "folder that holds them, before any game).")
 @click.option("--format", "fmt", type=click.Choice(["mjai", "tenhou6", "both"]), default="mjai",
               show_default=True, help="Record format for --out.")
 @click.option("--check-invariants", is_flag=True,
@@ -47,7 +50,7 @@ from . import JOBS, closing_agents, main, run_games, table_agents
               help="Worker processes.")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: tuple[str, ...],
-             out_dir: str | None, fmt: str, check_invariants: bool, jobs: int,
+             out_dir: str | None, overwrite: bool, fmt: str, check_invariants: bool, jobs: int,
              progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
     if preset in ("classical", "bradfield"):
@@ -60,7 +63,7 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: t
         except InvalidRuleError as e:
             raise click.BadParameter(str(e), param_hint="--set") from None
         play_classical(games, seed, agents or default_agents(4), preset, out_dir,
-                       check_invariants, jobs, progress, rules=rules)
+                       check_invariants, jobs, progress, rules=rules, overwrite=overwrite)
         return
     if rule_set:
         raise click.UsageError("--set changes a classical rule option; give --rules classical "
@@ -73,11 +76,15 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: t
     except MjcoreError as exc:
         raise click.ClickException(f"--rules {preset!r}: {exc}") from None
     names = table_agents(agents or default_agents(players), players, preset, _check_agent)
+    suffixes = {"mjai": [".mjson"], "tenhou6": [".tenhou6.json"],
+                "both": [".mjson", ".tenhou6.json"]}[fmt]
     if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
+        records_folder(out_dir, [record_name(seed + i) + x for i in range(games)
+                                 for x in suffixes], overwrite)
     stats = _Stats(players)
     start = time.perf_counter()
-    tasks = [(seed + i, names, preset, out_dir, fmt, check_invariants) for i in range(games)]
+    tasks = [(seed + i, names, preset, out_dir, fmt, check_invariants, overwrite)
+             for i in range(games)]
     for summary in run_games(_one_game, tasks, jobs, progress):
         stats.add(summary)
     elapsed = time.perf_counter() - start
@@ -115,16 +122,17 @@ def _check_command(agent: str) -> None:
         raise MjaiError(str(exc)) from None
 
 
-def _one_game(task: tuple[int, list[str], str, str | None, str, bool]) -> dict[str, Any]:
+def _one_game(task: tuple[int, list[str], str, str | None, str, bool, bool]) -> dict[str, Any]:
     from ..engine.agents import make_agent
     from ..engine.events import write_mjai
     from ..engine.game import play_game
     from ..engine.invariants import check_game
     from ..engine.tenhou import dumps_tenhou6
     from ..errors import MjcoreError
+    from ..files import new_file
     from ..riichi.rules import RuleSet
 
-    game_seed, names, preset, out_dir, fmt, check = task
+    game_seed, names, preset, out_dir, fmt, check, overwrite = task
     rules = RuleSet.preset(preset)
     checked = 0
     try:
@@ -136,14 +144,17 @@ def _one_game(task: tuple[int, list[str], str, str | None, str, bool]) -> dict[s
                 res = play_game(seat_agents, seed=game_seed, rules=rules, names=names)
     except MjcoreError as exc:
         return {"seed": game_seed, "error": str(exc)}
-    if out_dir:
-        base = os.path.join(out_dir, f"game-{game_seed:08d}")
-        if fmt in ("mjai", "both"):
-            with open(base + ".mjson", "w") as f:
-                f.writelines(line + "\n" for line in write_mjai(res.events))
-        if fmt in ("tenhou6", "both"):
-            with open(base + ".tenhou6.json", "w") as f:
-                f.write(dumps_tenhou6(res.events, names))
+    try:
+        if out_dir:
+            base = os.path.join(out_dir, record_name(game_seed))
+            if fmt in ("mjai", "both"):
+                with new_file(base + ".mjson", replace=overwrite) as f:
+                    f.writelines(line + "\n" for line in write_mjai(res.events))
+            if fmt in ("tenhou6", "both"):
+                with new_file(base + ".tenhou6.json", replace=overwrite) as f:
+                    f.write(dumps_tenhou6(res.events, names))
+    except (MjcoreError, OSError) as exc:
+        return {"seed": game_seed, "error": f"writing its record: {exc}"}
     agent = res.agent_of_seat            # statistics are per agent, wherever it sat
     players = len(names)
     points = [0.0] * players

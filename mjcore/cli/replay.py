@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from . import JOBS, main
 
 if TYPE_CHECKING:
     from ..engine.replay import RecordOutcome
+    from ..errors import MjcoreError
 
 
 @main.command("replay")
@@ -55,7 +57,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     start = time.perf_counter()
     found = dict.fromkeys(paths, 0)
 
-    def sources() -> Iterator[tuple[str, bytes]]:
+    def sources() -> Iterator[tuple[str, bytes | MjcoreError]]:
         for path in paths:
             for name, data in iter_record_sources([path]):
                 found[path] += 1
@@ -68,7 +70,10 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ..processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 for o in pool.imap(_work, ((n, d, preset) for n, d in sources()), 8):
                     outcomes.append(o)
                     bar.update(1)
@@ -98,9 +103,11 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
         if as_json:
             click.echo(json.dumps({"record": o.name, "status": status, "hands": o.hands,
                                    "incomplete": o.incomplete, "detail": o.detail}))
-        elif status in ("disagree", "error") and shown < show:
+        elif status in ("disagree", "error", "skipped") and shown < show:
             shown += 1
-            click.echo(f"{status.upper()}: {o.name}: {o.detail}", err=True)
+            detail = o.detail[len(o.name) + 2:] if o.detail.startswith(o.name + ": ") \
+                else o.detail
+            click.echo(f"{status.upper()}: {o.name}: {detail}", err=True)
     summary = (f"{len(outcomes)} records: {counts['agree']} agree "
                f"({sum(1 for o in outcomes if o.status == 'agree' and o.incomplete)} of them "
                f"incomplete), {counts['disagree']} disagree, {counts['allowed']} known "
@@ -129,10 +136,10 @@ def _read_allow(path: str) -> dict[str, str]:
 
 
 def _allowed(name: str, allowed: dict[str, str]) -> bool:
-    return any(name == k or name.endswith("/" + k) for k in allowed)
+    return any(name == k or name.endswith(("/" + k, ":" + k)) for k in allowed)
 
 
-def _work(item: tuple[str, bytes, str | None]) -> RecordOutcome:
+def _work(item: tuple[str, bytes | MjcoreError, str | None]) -> RecordOutcome:
     from ..engine.replay import replay_source
     from ..riichi.rules import RuleSet
 

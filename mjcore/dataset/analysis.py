@@ -32,15 +32,18 @@ from .._core import discard_analysis as _k
 from .._core.shanten import RIICHI
 from ..analysis import winning_forms
 from ..errors import MjcoreError
+from ..files import real_folder
 from .common import (
     WINS_TABLE,
     PartitionPlan,
     Problem,
     atomic_write_json,
     cores,
+    drop_old_side_file,
     part_files,
     progress,
     read_problems,
+    side_file,
     write_table_atomic,
 )
 from .hands import NOT_HELD, analyze_hands
@@ -742,9 +745,10 @@ SIDE_KEY = "mjcore.side_tables"      # metadata of a base file: its side tables
 STAMP_KEY = "mjcore.input_stamp"     # ... and its input part when analysed: rows, bytes, mtime
 
 
-def side_path(base: str, side: str) -> str:
-    """The file of side table ``side`` that belongs to the base file ``base``."""
-    return os.path.join(os.path.dirname(base), side, os.path.basename(base))
+def side_path(base: str, side: str, *, reading: bool = True) -> str:
+    """The file of side table ``side`` that belongs to the base file ``base`` (see
+    :func:`mjcore.dataset.common.side_file`; ``reading``: also the name of earlier layouts)."""
+    return side_file(base, side, reading=reading)
 
 
 def input_stamp(source: str | ParquetSlice, rows: int) -> str:
@@ -1101,6 +1105,33 @@ class ParquetSlice:
     rows: int
 
 
+MAX_ROWS_PER_BYTE = 10_000
+"""The most rows a Parquet footer may claim per byte of its file (a run of one repeated value
+packs a few thousand rows a byte; more is a footer that lies)."""
+
+
+def check_footer(path: str, meta: Any) -> None:
+    """MjcoreError naming ``path`` when its footer claims more rows, or column chunks larger
+    or further, than a file of its size can hold: checked before anything is allocated."""
+    size = os.path.getsize(path)
+    for g in range(meta.num_row_groups):
+        rg = meta.row_group(g)
+        if rg.num_rows < 0 or rg.num_rows > max(size, 1) * MAX_ROWS_PER_BYTE:
+            raise MjcoreError(f"{path}: its footer claims {rg.num_rows:,} rows in row group {g} "
+                              f"of a {size:,}-byte file; not read")
+        for c in range(rg.num_columns):
+            col = rg.column(c)
+            end = (col.dictionary_page_offset or col.data_page_offset) + \
+                col.total_compressed_size
+            if col.total_compressed_size < 0 or end > size:
+                raise MjcoreError(f"{path}: its footer puts column {col.path_in_schema!r} of "
+                                  f"row group {g} past the end of the {size:,}-byte file; "
+                                  "not read")
+    if meta.num_rows != sum(meta.row_group(g).num_rows for g in range(meta.num_row_groups)):
+        raise MjcoreError(f"{path}: its footer's {meta.num_rows:,} rows are not the sum of its "
+                          "row groups'; not read")
+
+
 def _slices(path: str, rows_per_part: int) -> list[tuple[str, Any]]:
     """A Parquet file as parts of whole row groups, about ``rows_per_part`` rows each (the
     file itself when it is one part)."""
@@ -1217,8 +1248,9 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
     if on_disk:
         try:
             table, wins = read_input_part(source)
-        except (OSError, pa.ArrowInvalid) as exc:
-            problems.append(Problem(name, -1, -1, "unreadable", str(exc)))
+        except (OSError, pa.ArrowInvalid, MemoryError) as exc:    # ArrowMemoryError too
+            problems.append(Problem(name, -1, -1, "unreadable",
+                                    str(exc) or type(exc).__name__))
             table = None
         except MjcoreError as exc:
             problems.append(Problem(name, -1, -1, "bad_table", str(exc)))
@@ -1250,8 +1282,6 @@ def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows:
                        path: str) -> None:
     """Write an analysed part's tables (``_split_tables``) to ``path`` and its side folders;
     the base file last, under a temporary name: when it exists the part is complete."""
-    import pyarrow.parquet as pq
-
     source_path = os.path.abspath(source if isinstance(source, str) else source.path)
     meta = {INPUT_KEY: source_path,
             RELATIVE_KEY: os.path.relpath(source_path, os.path.dirname(os.path.abspath(path))),
@@ -1259,8 +1289,10 @@ def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows:
     if isinstance(source, ParquetSlice):
         meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
     for side in SIDE_TABLES:           # rewritten whole when the part is redone
-        os.makedirs(os.path.join(os.path.dirname(path), side), exist_ok=True)
-        pq.write_table(tables[side], side_path(path, side), **write_options(tables[side].schema))
+        real_folder(os.path.join(os.path.dirname(path), side))
+        write_table_atomic(tables[side], side_path(path, side, reading=False),
+                           **write_options(tables[side].schema))
+        drop_old_side_file(path, side)
     base = tables[""].replace_schema_metadata(meta)
     write_table_atomic(base, path, **write_options(base.schema))
 
@@ -1300,6 +1332,7 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
 
     path = source if isinstance(source, str) else source.path
     meta = pq.read_metadata(path, memory_map=True)
+    check_footer(path, meta)
     arrow_schema = meta.schema.to_arrow_schema()
     names = arrow_schema.names
     wanted = [c for c in INPUT_COLUMNS if c in names]
@@ -1311,7 +1344,7 @@ def read_input_part(source: str | ParquetSlice) -> tuple[Any, Any]:
         wanted = [c for c in wanted if c != "hand"]
     if "action" in wanted and "tile" in wanted:
         wanted = [c for c in wanted if c != "discard"]
-    side = os.path.join(os.path.dirname(path), WINS_TABLE, os.path.basename(path))
+    side = side_file(path, WINS_TABLE, reading=True)
     wins = None
     with pq.ParquetFile(path, memory_map=True, metadata=meta,
                         read_dictionary=[c for c in DICTIONARY_COLUMNS if c in names]) as f:
@@ -1449,6 +1482,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
         nonlocal rows
         rows += res["rows"]
         summary.parts += 1
+        plan.wrote(_out_name(res["name"]))
         bar.update(res["rows"])
         bar.set_postfix(parts=f"{summary.parts}{count}", refresh=False)
 

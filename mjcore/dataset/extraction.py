@@ -15,7 +15,8 @@ are replayed through the classical referee (:mod:`.classical`). The format is to
 
 Records are grouped into partitions of ``records_per_partition`` in input order; partition i
 is ``part-<i>.parquet`` plus ``_problems-<i>.json`` (the records and rows that could not be
-used, with file, game, row and reason). A partition whose Parquet file exists is not redone.
+used, with file, game, row and reason). A partition is not redone when its Parquet file exists
+and the folder's journal shows it was made from the same records (names and bytes).
 Memory is bounded by one partition per worker.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import Any
 
 from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
+from ..files import is_tar_name, real_folder, walk_inputs
 from ..tiles import format_tiles
 from .common import (
     OLD_WINS_TABLE,
@@ -38,10 +40,12 @@ from .common import (
     PartitionPlan,
     Problem,
     atomic_write_json,
+    drop_old_side_file,
     parallel_map,
     partition_name,
     problems_name,
     progress,
+    side_file,
     write_table_atomic,
 )
 
@@ -138,11 +142,6 @@ MAX_RECORD_BYTES = 64 << 20
 a larger one is reported as unreadable, not read into memory."""
 
 
-def _too_big(name: str, size: int) -> MjcoreError:
-    return MjcoreError(f"{name}: {size} bytes, more than the {MAX_RECORD_BYTES} bytes "
-                       "a record may have")
-
-
 def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
     """(name, raw bytes) of every record under ``paths`` (files, folders searched recursively,
     tar archives read in place), in a stable order. A path that cannot be read yields
@@ -159,58 +158,18 @@ def input_bytes(paths: Iterable[str]) -> int:
         if os.path.isdir(path):
             for root, _dirs, files in os.walk(path):
                 total += sum(os.path.getsize(os.path.join(root, fn)) for fn in files
-                             if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn))
+                             if fn.endswith(RECORD_SUFFIXES) or is_tar_name(fn))
         elif os.path.isfile(path):
             total += os.path.getsize(path)
     return total
 
 
-def _sources_with_bytes(paths: Iterable[str], done: int = 0
+def _sources_with_bytes(paths: Iterable[str]
                         ) -> Iterator[tuple[str, bytes | Exception, int]]:
-    """iter_sources plus the input bytes consumed so far after each record."""
-    import tarfile
-
-    for path in paths:
-        path = os.fspath(path)
-        try:
-            if os.path.isdir(path):
-                for root, dirs, files in os.walk(path):
-                    dirs.sort()
-                    for fn in sorted(files):
-                        full = os.path.join(root, fn)
-                        if fn.endswith(RECORD_SUFFIXES) or _is_tar_name(fn):
-                            for item in _sources_with_bytes([full], done):
-                                done = item[2]
-                                yield item
-                continue
-            size = os.path.getsize(path)
-            if _is_tar_name(path) or tarfile.is_tarfile(path):
-                with open(path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:*") as tar:
-                    for member in tar:
-                        if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
-                            if member.size > MAX_RECORD_BYTES:
-                                name = f"{path}:{member.name}"
-                                yield name, _too_big(name, member.size), done + raw.tell()
-                                continue
-                            fh = tar.extractfile(member)
-                            if fh is not None:
-                                yield f"{path}:{member.name}", fh.read(), done + raw.tell()
-                done += size
-                continue
-            if size > MAX_RECORD_BYTES:
-                done += size
-                yield path, _too_big(path, size), done
-                continue
-            with open(path, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
-            done += size
-            yield path, data if len(data) <= MAX_RECORD_BYTES else _too_big(path, len(data)), done
-        except (OSError, EOFError, tarfile.TarError) as exc:
-            yield path, exc, done
-
-
-def _is_tar_name(name: str) -> bool:
-    return name.endswith((".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2"))
+    """iter_sources plus the input bytes consumed so far after each record (the walk every
+    reader of records shares: :func:`mjcore.files.walk_inputs`)."""
+    yield from walk_inputs(paths, lambda name: name.endswith(RECORD_SUFFIXES),
+                           max_bytes=MAX_RECORD_BYTES)
 
 
 @dataclass
@@ -841,8 +800,10 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     problems: list[Problem] = []
     for offset, (name, data) in enumerate(items):
         game = first_game + offset
-        if isinstance(data, str):
-            problems.append(Problem(name, game, -1, "unreadable", data))
+        if isinstance(data, str):           # a read error: "reason<sep>detail", or the detail
+            reason, sep, detail = data.partition(REASON_SEP)
+            problems.append(Problem(name, game, -1, reason if sep else "unreadable",
+                                    _detail_of(detail, name) if sep else data))
             continue
         try:
             rec = parse_record(name, data)
@@ -887,10 +848,11 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     table = cols.table()
     res = PartitionResult(index, table.num_rows, len(items), problems)
     if out_dir is not None:
-        os.makedirs(os.path.join(out_dir, WINS_TABLE), exist_ok=True)
+        real_folder(os.path.join(out_dir, WINS_TABLE))
         wins = win_rows(table)
-        write_table_atomic(wins, os.path.join(out_dir, WINS_TABLE, partition_name(index)),
-                           **write_options(wins.column_names))
+        base = os.path.join(out_dir, partition_name(index))
+        write_table_atomic(wins, side_file(base, WINS_TABLE), **write_options(wins.column_names))
+        drop_old_side_file(base, WINS_TABLE)
         atomic_write_json(os.path.join(out_dir, problems_name(index)),
                           [p.as_dict() for p in problems])
         write_table_atomic(table, os.path.join(out_dir, partition_name(index)),
@@ -899,10 +861,35 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
     return res, table
 
 
+REASON_SEP = "\x1f"          # a read error's reason and detail, as one task string
+
+
+def _detail_of(text: str, name: str) -> str:
+    """A read error's text without its type and the record name it starts with."""
+    kind, sep, rest = text.partition(": ")
+    text = rest if sep and kind.isidentifier() else text
+    return text[len(name) + 2:] if text.startswith(name + ": ") else text
+
+
 def _detail(exc: Exception, name: str) -> str:
     """An error's message without the record name it starts with (the problem names it)."""
     text = str(exc)
     return text[len(name) + 2:] if text.startswith(name + ": ") else text
+
+
+def input_digest(items: list[tuple[str, bytes | str]]) -> str:
+    """A digest of a part's records (names and bytes, or read errors): a part is resumed
+    only when its input is provably the one it was made from."""
+    import hashlib
+
+    h = hashlib.blake2b(digest_size=20)
+    for name, data in items:
+        raw = data if isinstance(data, bytes) else data.encode("utf-8", "surrogateescape")
+        key = name.encode("utf-8", "surrogateescape")
+        h.update(b"%d:%d:%d:" % (len(key), isinstance(data, bytes), len(raw)))
+        h.update(key)
+        h.update(raw)
+    return h.hexdigest()
 
 
 def _task(args: tuple[int, int, list[tuple[str, bytes | str]], str | None]) -> Any:
@@ -915,7 +902,9 @@ def _batches(paths: Iterable[str], per: int) -> Iterator[tuple[int, int, list[An
     index = game = 0
     done = 0
     for name, data, done in _sources_with_bytes(paths):
-        item = (name, data if isinstance(data, bytes) else f"{type(data).__name__}: {data}")
+        item = (name, data if isinstance(data, bytes) else
+                f"{getattr(data, 'reason', 'unreadable')}{REASON_SEP}{type(data).__name__}: "
+                f"{data}")
         batch.append(item)
         if len(batch) == per:
             yield index, game, batch, done
@@ -952,20 +941,29 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
     bar = progress(show_progress, desc="extract", unit="B", unit_scale=True,
                    total=input_bytes(paths))
 
+    n_parts = [0]
+
     def tasks() -> Iterator[Any]:
         for index, first, batch, done in _batches(paths, records_per_partition):
-            if plan is not None and resume and plan.done(index):
+            n_parts[0] = index + 1
+            digest = input_digest(batch)
+            if plan is not None and resume and plan.done(index) and \
+                    plan.owned.get(partition_name(index)) == digest:
                 summary.resumed += 1
                 summary.records += len(batch)
                 bar.update(max(0, done - bar_pos[0]))
                 bar_pos[0] = max(bar_pos[0], done)
                 continue
             bytes_at[index] = done
+            digests[index] = digest
             yield (index, first, batch, out)
 
     bar_pos = [0]
+    digests: dict[int, str] = {}
     for res, table in parallel_map(_task, tasks(), workers):
         summary.add(res)
+        if plan is not None:
+            plan.wrote(partition_name(res.index), digests.pop(res.index))
         if table is not None:
             tables.append((res.index, table))
         done = bytes_at.pop(res.index, 0)
@@ -973,6 +971,8 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
             bar.update(done - bar_pos[0])
             bar_pos[0] = done
         bar.set_postfix(records=summary.records, rows=summary.rows, refresh=False)
+    if plan is not None:        # parts of a longer input than this one
+        plan.remove_other_parts({partition_name(i) for i in range(n_parts[0])})
     bar.close()
     if plan is not None:
         summary.problems = plan.read_problems()

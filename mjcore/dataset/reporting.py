@@ -500,8 +500,11 @@ def _drawable(name: str) -> bool:
 
 
 def _save(fig: Any, out_dir: str, name: str) -> str:
+    from ..files import new_file
+
     path = os.path.join(out_dir, name)
-    fig.savefig(path, dpi=100)
+    with new_file(path, "wb", replace=True) as f:      # whole or not at all, never via a link
+        fig.savefig(f, dpi=100, format=os.path.splitext(name)[1][1:] or "png")
     return path
 
 

@@ -8,6 +8,7 @@ Action`` that does what ``choose(view, actions)`` does, which the turn loop then
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import subprocess
 from collections.abc import Callable
@@ -174,23 +175,71 @@ def agent_command(spec: str, prefix: str) -> list[str]:
 MAX_ANSWER_BYTES = 1 << 20      # the longest answer line an agent process may send
 
 
+def start_process(argv: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    """Start an agent's process with pipes to its input and output, in a session (and process
+    group) of its own, so that :func:`stop_process` ends the helpers it starts too."""
+    return subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                            start_new_session=os.name == "posix", **options)
+
+
 def stop_process(proc: subprocess.Popen[bytes], wait: float) -> None:
     """End an agent's process: close its input, give it ``wait`` seconds to exit, then kill
-    it; its pipes are closed whether it was still running or had died."""
+    it and whatever is left of its process group (helpers it started); its pipes are closed
+    whether it was still running or had died."""
     try:
-        if proc.poll() is None:
-            try:
+        if proc.returncode is None:
+            with contextlib.suppress(OSError):
                 if proc.stdin is not None:
                     proc.stdin.close()
-                proc.wait(timeout=wait)
-            except (OSError, subprocess.TimeoutExpired):
+            _exited(proc, wait)      # not reaped yet: its pid still names its group
+            _kill_group(proc)
+            if proc.poll() is None:
                 proc.kill()
-                proc.wait()
+            proc.wait()
+        else:
+            _kill_group(proc)
     finally:
         for pipe in (proc.stdin, proc.stdout):
             if pipe is not None:
                 with contextlib.suppress(OSError):   # a write end whose reader is gone
                     pipe.close()
+
+
+def _exited(proc: subprocess.Popen[bytes], wait: float) -> bool:
+    """Wait up to ``wait`` seconds for ``proc`` to exit without reaping it."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT):
+                return True
+        except (ChildProcessError, AttributeError):     # reaped already, or not POSIX
+            return proc.poll() is not None or _wait(proc, deadline)
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.01)
+
+
+def _wait(proc: subprocess.Popen[bytes], deadline: float) -> bool:
+    import time
+
+    try:
+        proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        return False
+    return True
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the process group ``proc`` leads (started by :func:`start_process`)."""
+    if os.name != "posix":
+        return
+    import signal
+
+    with contextlib.suppress(OSError):          # no such group: nothing left
+        if os.getpgid(proc.pid) == proc.pid:
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _ready(fd: int, event: int, deadline: float) -> bool:

@@ -114,6 +114,9 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidHandError(f"{pos}: not JSON ({exc.msg})", reason="bad_json") from None
+        except RecursionError:
+            raise InvalidHandError(f"{pos}: not JSON (nested too deeply)",
+                                   reason="bad_json") from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise InvalidHandError(f"{pos}: an event must be an object with a 'type'",
                                    reason="bad_event")

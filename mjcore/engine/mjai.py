@@ -44,7 +44,7 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .agents import AnswerLines, send_line, stop_process
+from .agents import AnswerLines, send_line, start_process, stop_process
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 
@@ -82,8 +82,7 @@ class MjaiAgent:
 
     def _start(self, argv: list[str]) -> None:
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         bufsize=0)
+            self.proc = start_process(argv)
         except OSError as exc:
             raise MjaiError(f"mjai command {argv[0]!r} cannot be started: "
                             f"{exc.strerror or exc}") from None
@@ -116,7 +115,7 @@ class MjaiAgent:
             raise MjaiError(f"{bot}: {exc}") from None
         try:
             answer = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):     # garbage, or nested too deeply
             raise MjaiError(f"mjai bot (seat {self.seat}) answered non-JSON: {line[:200]!r}") \
                 from None
         if not isinstance(answer, dict) or not isinstance(answer.get("type"), str):

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InvalidHandError, MjcoreError
+from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, slip_text
 from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
@@ -332,45 +332,17 @@ RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json")
 MAX_RECORD_BYTES = 64 << 20  # one game's record is well under 1 MB
 
 
-def _read_record(name: str, f: Any) -> bytes:
-    data: bytes = f.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        raise InvalidHandError(f"{name}: a record larger than {MAX_RECORD_BYTES} bytes",
-                               reason="too_large")
-    return data
-
-
-def iter_record_sources(paths: list[str]) -> Iterator[tuple[str, bytes]]:
+def iter_record_sources(paths: list[str]) -> Iterator[tuple[str, bytes | MjcoreError]]:
     """Yield (name, raw bytes) for every record under ``paths``: mjlog/mjai files, directories
-    (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place).
-    Raises InvalidHandError naming the path for a record over MAX_RECORD_BYTES or a file or
-    archive that cannot be read."""
-    import os
-    import tarfile
+    (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place;
+    a member is named ``ARCHIVE:MEMBER``). A record that cannot be read (over
+    MAX_RECORD_BYTES, not a regular file, a name that is not UTF-8, a broken archive) comes as
+    an :class:`mjcore.files.InputSkipped` naming it in place of its bytes."""
+    from ..files import walk_inputs
 
-    for path in paths:
-        try:
-            if os.path.isdir(path):
-                for root, _dirs, files in os.walk(path):
-                    for fn in sorted(files):
-                        full = os.path.join(root, fn)
-                        if fn.endswith(RECORD_SUFFIXES):
-                            with open(full, "rb") as f:
-                                yield full, _read_record(full, f)
-                continue
-            if tarfile.is_tarfile(path):
-                with tarfile.open(path) as tar:
-                    for member in tar:
-                        if member.isfile() and member.name.endswith(RECORD_SUFFIXES):
-                            member_file = tar.extractfile(member)
-                            if member_file is not None:
-                                yield member.name, _read_record(member.name, member_file)
-                continue
-            with open(path, "rb") as f:
-                yield path, _read_record(path, f)
-        except (OSError, EOFError, tarfile.TarError) as exc:
-            raise InvalidHandError(f"{path}: cannot read it ({exc or type(exc).__name__})",
-                                   reason="unreadable") from None
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(RECORD_SUFFIXES),
+                                         max_bytes=MAX_RECORD_BYTES):
+        yield name, data
 
 
 @dataclass
@@ -385,8 +357,13 @@ class RecordOutcome:
     incomplete: bool = False
 
 
-def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> RecordOutcome:
-    """Parse one record (mjlog XML or mjai JSON lines) and replay it."""
+def replay_source(name: str, data: bytes | MjcoreError,
+                  rules: RuleSet | None = None) -> RecordOutcome:
+    """Parse one record (mjlog XML or mjai JSON lines) and replay it; ``data`` may be the
+    error that kept it from being read (``skipped`` when it is not a regular file)."""
+    if isinstance(data, MjcoreError):
+        return RecordOutcome(name, "skipped" if getattr(data, "reason", "") == "not_a_file"
+                             else "error", str(data))
     from .events import from_mjai_lines
     from .tenhou import _decode, read_mjlog, read_tenhou6, rules_for_mjlog
 
@@ -402,6 +379,19 @@ def replay_source(name: str, data: bytes, rules: RuleSet | None = None) -> Recor
             use = rules or _rules_from_events(events)
     except InvalidHandError as exc:
         return RecordOutcome(name, "error", str(exc))
+    except _BAD_RECORD as exc:              # a reader's slip on a malformed record
+        return RecordOutcome(name, "error", f"{name}: malformed record ({slip_text(exc)})")
+    try:
+        return _replay_parsed(name, events, use)
+    except _BAD_RECORD as exc:              # the engine refused what the record did
+        return RecordOutcome(name, "error", f"{name}: the replay stopped on a malformed "
+                             f"record ({slip_text(exc)})")
+
+
+_BAD_RECORD: tuple[type[Exception], ...] = (MjcoreError, *RECORD_SLIPS)
+
+
+def _replay_parsed(name: str, events: list[Event], use: RuleSet) -> RecordOutcome:
     start = next((ev for ev in events if ev["type"] == "start_kyoku"), None)
     if start is None:
         return RecordOutcome(name, "error", "no hands in the record")
@@ -423,7 +413,7 @@ def _is_tenhou6(text: str) -> bool:
 
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
     return isinstance(doc, dict) and "log" in doc
 

@@ -24,8 +24,24 @@ from ..errors import InvalidHandError
 from ..riichi.rules import RuleSet
 from .events import MJAI_NAMES, WIND_NAMES, Event, rules_name
 
-_TAG = re.compile(r"<([/?]?[A-Za-z]+)([0-9]*)([^>]*)>")
-_ATTR = re.compile(r'([A-Za-z0-9_]+)="([^"]*)"')
+# possessive quantifiers and a body that stops at the next `<`: a tag left open or a tag of
+# any length is read in time linear in the record (no backtracking over it)
+_TAG = re.compile(r"<([/?]?[A-Za-z]++)([0-9]*+)([^<>]*+)>")
+_ATTR_NAME = re.compile(r'(?<![A-Za-z0-9_])([A-Za-z0-9_]++)="')
+
+
+def _attrs(body: str) -> dict[str, str]:
+    """The ``name="value"`` attributes of a tag's body (the last of a repeated name), in one
+    forward pass: a value runs to the next quote; after an unclosed one nothing follows."""
+    out: dict[str, str] = {}
+    pos = 0
+    while (m := _ATTR_NAME.search(body, pos)) is not None:
+        end = body.find('"', m.end())
+        if end < 0:
+            break
+        out[m.group(1)] = body[m.end():end]
+        pos = end + 1
+    return out
 _DRAW = {"T": 0, "U": 1, "V": 2, "W": 3}
 _DISCARD = {"D": 0, "E": 1, "F": 2, "G": 3}
 _DRAW_OR_DISCARD = frozenset("TUVWDEFG")
@@ -147,6 +163,30 @@ def _ints(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x != ""]
 
 
+def _ids(text: str, where: str, what: str) -> list[int]:
+    """Tile ids 0-135 from comma-separated text; InvalidHandError naming ``what`` for another
+    number (a record's ids reach the engine and the extract only through here)."""
+    ids = _ints(text)
+    for t in ids:
+        _id(t, where, what)
+    return ids
+
+
+def _id(tile: int, where: str, what: str) -> int:
+    if not 0 <= tile < 136:
+        raise InvalidHandError(f"{where}: {what}: tile id {tile} is not 0-135",
+                               reason="bad_mjlog")
+    return tile
+
+
+def _seat(text: str, players: int, where: str, what: str) -> int:
+    seat = int(text)
+    if not 0 <= seat < players:
+        raise InvalidHandError(f"{where}: {what} {seat} is not a seat of a {players}-player "
+                               "game", reason="bad_mjlog")
+    return seat
+
+
 def declares_sanma(text: str) -> bool:
     """Whether an mjlog's GO tag, in its first 4 KiB, has the three-player bit: such a record
     is three-player without reading the rest (a record without it may still be, by its
@@ -216,7 +256,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
         tag = c + digits
         pos = f"{where}: tag {n_tag} <{tag}>"
         try:
-            attrs = dict(_ATTR.findall(body))
+            attrs = _attrs(body)
             if tag == "SHUFFLE":
                 shuffle = attrs.get("seed", "")
                 continue
@@ -236,7 +276,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
             if tag == "INIT":
                 seed = _ints(attrs["seed"])
                 early = early or "shuffle" in attrs
-                hai = [_ints(attrs.get(f"hai{i}", "")) for i in range(4)]
+                hai = [_ids(attrs.get(f"hai{i}", ""), pos, f"hai{i}") for i in range(4)]
                 if not hai[3]:
                     sanma = True
                 if not started:
@@ -250,6 +290,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                                            f"each of seats 0-{players - 1} and a dealer "
                                            "among them", reason="bad_mjlog")
                 round_index, honba, sticks = seed[0], seed[1], seed[2]
+                _id(seed[5], pos, "the dora indicator (seed)")
                 events.append({
                     "type": "start_kyoku", "bakaze": WIND_NAMES[(round_index // 4) % 4],
                     "kyoku": round_index % 4 + 1, "honba": honba, "kyotaku": sticks,
@@ -270,7 +311,13 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                 who = int(attrs["who"])
                 if not 0 <= who < players:
                     raise InvalidHandError(f"{pos}: no seat {who}", reason="bad_mjlog")
-                kind, pai, tiles, rel = decode_meld(int(attrs["m"]))
+                code = int(attrs["m"])
+                if not 0 <= code < 1 << 16:
+                    raise InvalidHandError(f"{pos}: meld code {code} is not 0-65535",
+                                           reason="bad_mjlog")
+                kind, pai, tiles, rel = decode_meld(code)
+                for t in (pai, *tiles):
+                    _id(t, pos, f"meld code {code}")
                 last_draw[who] = -1
                 if kind == "kita":
                     if players != 3:
@@ -306,7 +353,7 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                     pending_owner = who if kind != "ankan" else -1
                 continue
             if tag == "DORA":
-                ev = {"type": "dora", "dora_marker": int(attrs["hai"])}
+                ev = {"type": "dora", "dora_marker": _id(int(attrs["hai"]), pos, "hai")}
                 if pending_owner >= 0 and events[-1]["type"] in ("tsumo",) \
                         and events[-1].get("rinshan"):
                     pending_dora.append(ev)
@@ -314,33 +361,36 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
                     events.append(ev)
                 continue
             if tag == "REACH":
-                who = int(attrs["who"])
+                who = _seat(attrs["who"], players, pos, "who")
                 if attrs.get("step") == "1":
                     events.append({"type": "reach", "actor": who})
                 else:
                     events.append({"type": "reach_accepted", "actor": who})
                 continue
             if tag == "AGARI":
-                who, from_who = int(attrs["who"]), int(attrs["fromWho"])
+                who = _seat(attrs["who"], players, pos, "who")
+                from_who = _seat(attrs["fromWho"], players, pos, "fromWho")
                 sc = _ints(attrs["sc"])
                 ten = _ints(attrs["ten"])
                 ev = {
                     "type": "hora", "actor": who, "target": from_who,
-                    "pai": int(attrs["machi"]),
+                    "pai": _id(int(attrs["machi"]), pos, "machi"),
                     "deltas": [sc[2 * i + 1] * 100 for i in range(players)],
                     "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)],
                     "fu": ten[0], "points": ten[1], "limit": ten[2],
-                    "hai": _ints(attrs["hai"]),
+                    "hai": _ids(attrs["hai"], pos, "hai"),
                 }
+                if "doraHai" in attrs:
+                    _ids(attrs["doraHai"], pos, "doraHai")
                 if "doraHaiUra" in attrs:
-                    ev["uradora_markers"] = _ints(attrs["doraHaiUra"])
+                    ev["uradora_markers"] = _ids(attrs["doraHaiUra"], pos, "doraHaiUra")
                 if "yaku" in attrs:
                     y = _ints(attrs["yaku"])
                     ev["yaku"] = [[y[i], y[i + 1]] for i in range(0, len(y), 2)]
                 if "yakuman" in attrs:
                     ev["yakuman"] = _ints(attrs["yakuman"])
                 if "paoWho" in attrs:
-                    ev["pao"] = int(attrs["paoWho"])
+                    ev["pao"] = _seat(attrs["paoWho"], players, pos, "paoWho")
                 if pending_dora:
                     pending_dora = []  # a rinshan win: the open-kan dora is never revealed
                 events.append(ev)
@@ -815,6 +865,9 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidHandError(f"{where}: not JSON ({exc.msg})", reason="bad_json") from None
+    except RecursionError:
+        raise InvalidHandError(f"{where}: not JSON (nested too deeply)",
+                               reason="bad_json") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("log"), list):
         raise InvalidHandError(f"{where}: not a tenhou.net/6 record (no 'log' list)",
                                reason="bad_tenhou6")

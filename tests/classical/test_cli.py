@@ -82,7 +82,7 @@ def test_history_agreement_disagreement_and_allow(tmp_path):
     assert r.exit_code == 0 and "1 of them known" in r.output
     r = run("--history", str(tmp_path), "--json")
     assert json.loads(r.output.splitlines()[-1])["summary"] == {
-        "hands": 2, "agreed": 1, "differ": 1, "known": 0, "washouts": 0}
+        "hands": 2, "agreed": 1, "differ": 1, "known": 0, "washouts": 0, "unreadable": 0}
     broken = tmp_path / "broken.mjs"
     broken.write_text("Player 1 A\n")
     r = run("--history", str(broken))

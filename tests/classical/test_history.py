@@ -105,7 +105,7 @@ def test_folder_file_and_archive(tmp_path):
     with pytest.raises(HistoryError, match="no such file"):
         list(read_histories(tmp_path / "missing.mjs"))
     (tmp_path / "bad.tar.xz").write_bytes(b"not an archive")
-    with pytest.raises(HistoryError, match="cannot open archive"):
+    with pytest.raises(HistoryError, match="cannot open or read the archive"):
         list(read_histories(tmp_path / "bad.tar.xz"))
 
 
@@ -117,8 +117,8 @@ def test_oversized_files_and_archive_members_are_refused(tmp_path, monkeypatch):
     (tmp_path / "ok.mjs").write_text(SAMPLE)
     assert len(list(read_histories(tmp_path / "ok.mjs"))) == 1
     (tmp_path / "big.mjs").write_text(SAMPLE + " ")
-    with pytest.raises(HistoryError, match=rf"big.mjs: file size: {small + 1} bytes, over the "
-                                           rf"limit of {small}"):
+    with pytest.raises(HistoryError, match=rf"big.mjs: {small + 1} bytes, more than the "
+                                           rf"{small} bytes"):
         list(read_histories(tmp_path / "big.mjs"))
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
@@ -128,12 +128,11 @@ def test_oversized_files_and_archive_members_are_refused(tmp_path, monkeypatch):
             tar.addfile(info, io.BytesIO(text.encode()))
     arc = tmp_path / "a.tar"
     arc.write_bytes(buf.getvalue())
-    with pytest.raises(HistoryError, match=r"a.tar:g/hand-02.mjs: member size: \d+ bytes, over "
-                                           r"the limit"):
+    with pytest.raises(HistoryError, match=r"a.tar:g/hand-02.mjs: \d+ bytes, more than the"):
         list(read_histories(arc))
     monkeypatch.setattr(history, "MAX_HISTORY_BYTES", 2 * small)
     monkeypatch.setattr(history, "MAX_ARCHIVE_BYTES", small + 1)
-    with pytest.raises(HistoryError, match=r"a.tar: total size of the wanted members: \d+ bytes"):
+    with pytest.raises(HistoryError, match=r"a.tar: its wanted members pass \d+ bytes in all"):
         list(read_histories(arc))
 
 

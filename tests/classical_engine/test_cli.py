@@ -149,7 +149,7 @@ def test_a_record_file_oversized_or_not_utf8_is_refused(tmp_path: Path, monkeypa
     f.write_text('{"type":"start_game"}' + " " * 100 + "\n")
     assert [e["type"] for e in read_record(f)] == ["start_game"]
     monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 100)
-    with pytest.raises(InvalidHandError, match="jsonl: a record larger than 100 bytes"):
+    with pytest.raises(InvalidHandError, match="jsonl: 122 bytes, more than the 100 bytes"):
         read_record(f)
     f.write_bytes(b'{"type":"start_game","x":"\xff"}\n')
     with pytest.raises(InvalidHandError, match=r"jsonl: not UTF-8 text \(byte 26\)"):

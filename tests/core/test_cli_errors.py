@@ -101,7 +101,11 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
     record = tmp_path / "game.json"
     record.write_text("x" * 100)
     monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 99)
-    one_line_error(run("replay", "--no-progress", str(record)), str(record), "larger than 99")
+    # a record that cannot be read is that record's error; the run goes on and summarises
+    r = run("replay", "--no-progress", str(record))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"ERROR: {record}: 100 bytes, more than the 99 bytes" in r.stderr
+    assert "1 records: 0 agree" in r.output and "1 unreadable" in r.output
     monkeypatch.undo()
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
@@ -110,7 +114,9 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
         tar.addfile(info, io.BytesIO(b"x" * 100))
     archive = tmp_path / "games.tar.gz"
     archive.write_bytes(buf.getvalue()[:40])
-    one_line_error(run("replay", "--no-progress", str(archive)), str(archive), "cannot read it")
+    r = run("replay", "--no-progress", str(archive))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"ERROR: {archive}: cannot open or read the archive" in r.stderr
 
 
 def test_jobs_has_a_limit(tmp_path):
@@ -163,3 +169,26 @@ def test_score_refuses_a_discarder_on_a_tsumo_and_a_fourth_seat_in_sanma():
     line = score_error(*sanma, "--from", "3")
     assert line.startswith("error: --from 3: three players") and "from_who" not in line
     assert "--pao 3" in score_error(*sanma, "--from", "1", "--pao", "3")
+
+
+def test_analyze_refuses_a_binary_file_at_once(tmp_path):
+    binary = tmp_path / "data.bin"
+    binary.write_bytes(bytes(range(256)) * 4000 + b"\n" * 1000)
+    r = run("analyze", "--file", str(binary))
+    one_line_error(r, str(binary), "a binary file")
+    assert len(r.output) < 1000
+    latin = tmp_path / "latin1.txt"
+    latin.write_bytes("123m456p789s1122z caf\xe9\n".encode("latin-1"))
+    one_line_error(run("analyze", "--file", str(latin)), str(latin), "not UTF-8")
+
+
+def test_analyze_escapes_what_it_prints_and_bounds_the_errors(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("".join(f"\x1b[2J\x07{i}m\n" for i in range(500)) + "123m456p789s1122z\n")
+    r = run("analyze", "--file", str(bad))
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    errors = [line for line in r.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 100
+    assert "\x1b" not in r.stderr and "\x07" not in r.stderr and "\\x1b" in errors[0]
+    assert "500 hand(s) failed (400 more not shown)" in r.stderr
+    assert "123m456p789s1122z" in r.stdout          # the good hand after them is analysed

@@ -250,7 +250,7 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
     bits[:, :WAITS_LEFT_AT] = waits[:, :WAITS_LEFT_AT]
     assert [[k for k in range(34) if int(b) >> k & 1] for b in bits.view("<u8")[:, 0]] == \
         want["waits"].take(pa.array(rows13)).to_pylist()
-    wins = pq.read_table(out / WINS_SIDE / "part-00000.parquet")
+    wins = pq.read_table(out / WINS_SIDE / "part-00000.parquet-side")
     assert wins.column_names == ["row", *SIDE_TABLES[WINS_SIDE]]
     rows = wins["row"].to_numpy()
     assert rows.size and np.array_equal(rows, np.flatnonzero(want["score_status"].is_valid()))
@@ -258,7 +258,7 @@ def test_an_analysed_part_stores_only_what_the_analysis_adds(tmp_path, extract_t
         assert wins[name].to_pylist() == want[name].take(pa.array(rows)).to_pylist(), name
     assert read_table(str(out)).equals(want.replace_schema_metadata(None))
     assert read_table(str(out), ["game", "made_best"])["made_best"].equals(want["made_best"])
-    (out / WINS_SIDE / "part-00000.parquet").unlink()
+    (out / WINS_SIDE / "part-00000.parquet-side").unlink()
     with pytest.raises(MjcoreError, match=r"side table .* is gone"):
         read_table(str(out), ["game", "score_points"])
     assert read_table(str(out), ["waits"])["waits"].equals(want["waits"])
@@ -343,7 +343,7 @@ def test_a_redone_extract_is_analysed_again(tmp_path, records_dir):
     assert redone.parts == 2 and redone.resumed == 0
     assert sorted(p.name for p in out.glob("part-*.parquet")) == [
         "part-00000.parquet", "part-00001.parquet"]
-    assert not (out / WINS_SIDE / "part-00002.parquet").exists()
+    assert not (out / WINS_SIDE / "part-00002.parquet-side").exists()
     want = analyze_table(extract([str(p) for p in games[6:10]], workers=1), n_threads=1)
     assert read_table(str(out)).equals(want.replace_schema_metadata(None))
 

@@ -9,7 +9,7 @@ import pyarrow as pa
 import pytest
 
 from mjcore.dataset.analysis import analyze_table
-from mjcore.dataset.common import WINS_TABLE
+from mjcore.dataset.common import WINS_TABLE, side_file
 from mjcore.dataset.extraction import extract, problems_of, win_rows
 from mjcore.tiles import parse_kinds
 
@@ -126,7 +126,7 @@ def test_a_classical_extract_folder_analyses_as_in_memory(two_games, tmp_path):
     rules = pa.array(['{"game": "classical", "seven_pairs": true}'] * table.num_rows)
     table = table.set_column(table.schema.get_field_index("rules"), "rules", rules)
     pq.write_table(table, ex / "part-00000.parquet")
-    pq.write_table(win_rows(table), ex / WINS_TABLE / "part-00000.parquet")
+    pq.write_table(win_rows(table), side_file(str(ex / "part-00000.parquet"), WINS_TABLE))
     analyze_dir(str(ex), str(an), workers=1)
     want = analyze_table(table, n_threads=1)
     assert want["shanten_chiitoitsu"].null_count < want.num_rows

@@ -12,7 +12,7 @@ import pyarrow.dataset as pa_dataset
 import pyarrow.parquet as pq
 import pytest
 
-from mjcore.dataset.common import WINS_TABLE
+from mjcore.dataset.common import WINS_TABLE, side_file
 from mjcore.dataset.extraction import (
     ACTIONS,
     extract,
@@ -176,7 +176,8 @@ def test_parts_resume_and_archives(records, tmp_path):
     assert (out / parts[0]).stat().st_mtime_ns == first
     whole = pa.concat_tables(pq.read_table(out / p) for p in parts)
     for p in parts:                   # each part's win rows again in its side table
-        assert pq.read_table(out / WINS_TABLE / p).equals(win_rows(pq.read_table(out / p)))
+        assert pq.read_table(side_file(str(out / p), WINS_TABLE)).equals(
+            win_rows(pq.read_table(out / p)))
     memory = extract(str(archive), records_per_partition=4, workers=1)
     assert whole.equals(memory.replace_schema_metadata(None))
     # a plain reader of the folder skips the side tables
@@ -262,7 +263,7 @@ def test_oversized_record_is_reported_not_read(records, tmp_path, monkeypatch):
     monkeypatch.setattr(ex, "MAX_RECORD_BYTES", len(data) - 1)
     for path in (tmp_path / "big.xml", archive):
         problems = problems_of(extract(str(path), workers=1))
-        assert [p.reason for p in problems] == ["unreadable"]
+        assert [p.reason for p in problems] == ["too_large"]
         assert "more than" in problems[0].detail
 
 

@@ -22,6 +22,7 @@ from ...engine.agents import (
     AnswerLines,
     RandomAgent,
     send_line,
+    start_process,
     stop_process,
 )
 from ...errors import MjcoreError
@@ -194,8 +195,7 @@ class ProcessAgent:
         self.timeout = timeout
         self.last_event = "none"
         try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, bufsize=0)
+            self.proc = start_process(argv, stderr=subprocess.DEVNULL)
         except OSError as exc:
             raise AgentError(f"agent {self.name!r}: cannot start {argv[0]!r}: {exc}") from None
         self.answers = AnswerLines(self.proc.stdout, timeout)
@@ -243,7 +243,7 @@ class ProcessAgent:
         line = self._readline()
         try:
             ans = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):   # garbage, or nested too deeply
             ans = None
         if isinstance(ans, dict) and isinstance(ans.get("index"), int) and not isinstance(
                 ans.get("index"), bool) and 0 <= ans["index"] < len(actions):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import MjcoreError
+from ...errors import RECORD_SLIPS, MjcoreError, slip_text
 from ..bradfield import last_tiles_danger, warned_hand
-from ..history import HandHistory, HistoryError, archive_files, parse_history, read_limited
+from ..history import HandHistory, HistoryError, _sources, parse_history
 from .game import pass_deal
 from .handcalc import CHOW_LOWER, CHOW_MIDDLE, CHOW_UPPER, USE_NAMES, USE_PAIR, USE_PUNG
 from .records import code_name
@@ -408,6 +408,8 @@ def replay_hand(h: HandHistory, score: bool = True) -> HandReplay:
         out.n_compared = pos
     except (RecordError, EngineError, MjcoreError) as exc:
         out.error = str(exc)
+    except RECORD_SLIPS as exc:            # a malformed field the reader let through
+        out.error = f"{h.source}: malformed history ({slip_text(exc)})"
     return out
 
 
@@ -420,31 +422,23 @@ def _sort_key(name: str) -> tuple[Any, ...]:
     return tuple(int(t) if t.isdigit() else t for t in _SORT_RE.split(name))
 
 
-def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str]]:
+def iter_sources(paths: Iterable[str | Path]) -> Iterator[tuple[str, str | HistoryError]]:
     """(name, text) of every ``.mjs`` and ``final.txt`` under the paths (files, folders,
-    tar archives; archives read in one pass), in game and hand order."""
+    tar archives; archives read in one pass), in game and hand order; a file that cannot be
+    read comes as its HistoryError in place of the text."""
     for p in paths:
-        path = Path(p)
-        found: list[tuple[str, bytes]] = []
-        if path.is_dir():
-            for f in path.rglob("*"):
-                if f.is_file() and (f.name.endswith(".mjs") or f.name == "final.txt"):
-                    found.append((str(f), read_limited(f)))
-        elif ".tar" in path.name or path.name.endswith((".txz", ".tgz")):
-            found.extend((f"{path}:{name}", data) for name, data in archive_files(
-                path, lambda name: name.endswith((".mjs", "final.txt"))))
-        elif path.is_file():
-            found.append((str(path), read_limited(path)))
-        else:
-            raise HistoryError(str(path), None, "no such file or folder")
+        found = list(_sources([p], lambda n: n.endswith((".mjs", "final.txt"))))
         # a game's final.txt after its hands
         found.sort(key=lambda x: (_sort_key(_game_of(x[0])), x[0].endswith("final.txt"),
                                   _sort_key(x[0])))
         for name, data in found:
+            if isinstance(data, HistoryError):
+                yield name, data
+                continue
             try:
                 yield name, data.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise HistoryError(name, None, f"not UTF-8 text (byte {exc.start})") from None
+                yield name, HistoryError(name, None, f"not UTF-8 text (byte {exc.start})")
 
 
 def is_bradfield_text(text: str) -> bool:
@@ -500,10 +494,13 @@ def _game_of(name: str) -> str:
     return "/".join(parts[:-1]) or name
 
 
-def iter_games(paths: Iterable[str | Path]) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+GameFiles = tuple[str, list[tuple[str, "str | HistoryError"]]]   # a game and its files
+
+
+def iter_games(paths: Iterable[str | Path]) -> Iterator[GameFiles]:
     """(game folder, its files as (name, text), hands in order and final.txt last)."""
     name_of: str | None = None
-    files: list[tuple[str, str]] = []
+    files: list[tuple[str, str | HistoryError]] = []
     for name, text in iter_sources(paths):
         game = _game_of(name)
         if name_of is not None and game != name_of:
@@ -515,21 +512,30 @@ def iter_games(paths: Iterable[str | Path]) -> Iterator[tuple[str, list[tuple[st
         yield name_of, files
 
 
-def replay_game(game: str, files: list[tuple[str, str]], score: bool = True) -> GameReplay:
+def replay_game(game: str, files: list[tuple[str, str | HistoryError]],
+                score: bool = True) -> GameReplay:
     """Replay one game's hand histories (and check its final.txt)."""
     out = GameReplay(game)
     track = _GameTrack(out, score)
     for name, text in files:
-        if name.endswith("final.txt"):
+        if name.endswith("final.txt") and not isinstance(text, Exception):
             try:
                 track.final(parse_final(text, name), name)
             except HistoryError as exc:
                 out.errors.append(str(exc))
+            except RECORD_SLIPS as exc:
+                out.errors.append(f"{name}: malformed final scores ({slip_text(exc)})")
             continue
         try:
+            if isinstance(text, Exception):
+                raise text
             h = parse_history(text, name)
         except HistoryError as exc:
             out.errors.append(str(exc))
+            track.broken = True
+            continue
+        except RECORD_SLIPS as exc:
+            out.errors.append(f"{name}: malformed history ({slip_text(exc)})")
             track.broken = True
             continue
         r = replay_hand(h, score)
@@ -547,8 +553,7 @@ def replay_paths(paths: Iterable[str | Path], score: bool = True) -> Iterator[Ga
         yield replay_game(game, files, score)
 
 
-def replay_summary(item: tuple[str, list[tuple[str, str]]]
-                   ) -> tuple[str, int, list[tuple[str, str]]]:
+def replay_summary(item: GameFiles) -> tuple[str, int, list[tuple[str, str]]]:
     """(game, hands, every difference) of one game: the worker of a parallel run."""
     g = replay_game(*item)
     return g.name, len(g.hands), g.problems()

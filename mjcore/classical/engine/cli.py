@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tarfile
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -18,19 +16,21 @@ PRESETS = ("classical", "bradfield")
 
 # ---- play ------------------------------------------------------------------------------
 
-# one game of `play_classical`: (seed, agent names, rules, records folder, check invariants)
-_GameTask = tuple[int, list[str], Any, str | None, bool]
+# one game of `play_classical`: (seed, agent names, rules, records folder, check invariants,
+# replace existing records)
+_GameTask = tuple[int, list[str], Any, str | None, bool, bool]
 
 
 def _one_game(task: _GameTask) -> dict[str, Any]:
-    from ...cli import closing_agents
+    from ...cli import closing_agents, record_name
     from ...errors import MjcoreError
+    from ...files import new_file
     from .agents import make_agent
     from .game import play_game
     from .invariants import check_game
     from .records import write_lines
 
-    game_seed, names, rules, out_dir, check = task
+    game_seed, names, rules, out_dir, check, overwrite = task
     checked = 0
     try:
         if check:
@@ -42,8 +42,12 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
     except MjcoreError as exc:
         return {"seed": game_seed, "error": str(exc)}
     if out_dir:
-        with open(os.path.join(out_dir, f"game-{game_seed:08d}.jsonl"), "w") as f:
-            f.writelines(line + "\n" for line in write_lines(res.events))
+        try:
+            with new_file(os.path.join(out_dir, record_name(game_seed) + ".jsonl"),
+                          replace=overwrite) as f:
+                f.writelines(line + "\n" for line in write_lines(res.events))
+        except (MjcoreError, OSError) as exc:
+            return {"seed": game_seed, "error": f"writing its record: {exc}"}
     order = sorted(range(4), key=lambda p: -res.scores[p])
     ranks = [0] * 4
     for place, p in enumerate(order):
@@ -61,11 +65,11 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
 
 def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str | None,
                    check_invariants: bool, jobs: int, progress: bool,
-                   rules: Any = None) -> None:
+                   rules: Any = None, overwrite: bool = False) -> None:
     """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
     agent (players keep their agent; seating follows the rules' ``seating`` option).
     ``rules``: the ClassicalRules to play (default: the preset's)."""
-    from ...cli import run_games, table_agents
+    from ...cli import record_name, records_folder, run_games, table_agents
     from ..rules import ClassicalRules
     from .agents import make_agent
 
@@ -77,8 +81,9 @@ def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str
     names = table_agents(agents, 4, preset,
                          lambda n: _check_command(n) if n.startswith("json:") else make_agent(n))
     if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-    tasks: list[_GameTask] = [(seed + i, names, rules, out_dir, check_invariants)
+        records_folder(out_dir, [record_name(seed + i) + ".jsonl" for i in range(games)],
+                       overwrite)
+    tasks: list[_GameTask] = [(seed + i, names, rules, out_dir, check_invariants, overwrite)
                               for i in range(games)]
     start = time.perf_counter()
     cpu0 = time.process_time()
@@ -122,48 +127,50 @@ def _check_command(agent: str) -> None:
 
 # ---- replay ----------------------------------------------------------------------------
 
-def _peek(path: Path) -> str:
-    """The first kilobytes of the first history-like file under ``path``."""
-    try:
-        if path.is_dir():
-            for f in sorted(path.rglob("*")):
-                if f.is_file() and f.suffix in (".mjs", ".jsonl"):
-                    with open(f, "rb") as fh:
-                        return fh.read(4096).decode("utf-8", "replace")
-            return ""
-        if ".tar" in path.name or path.suffix in (".txz", ".tgz"):
-            with tarfile.open(path, "r|*") as tar:
-                for m in tar:
-                    if m.isfile() and m.name.endswith((".mjs", ".jsonl")):
-                        member = tar.extractfile(m)
-                        return member.read(4096).decode("utf-8", "replace") if member else ""
-            return ""
-        with open(path, "rb") as fh:
-            return fh.read(4096).decode("utf-8", "replace")
-    except (OSError, tarfile.TarError, EOFError):
-        return ""
+_KIND_WORDS = {"bradfield": "Bradfield hand histories", "classical": "classical records",
+               "riichi": "riichi records"}
+
+
+def _riichi_like(head: str) -> bool:
+    """True when a file's first kilobytes look like a riichi record: mjlog XML, mjai JSON
+    lines or tenhou.net/6 JSON."""
+    text = head.lstrip()
+    first = text.split("\n", 1)[0]
+    return text.startswith("<") or (text.startswith("{") and (
+        '"type"' in first or '"log"' in text))
 
 
 def classify(paths: Sequence[str]) -> str | None:
-    """``bradfield`` or ``classical`` when every path holds Bradfield hand histories or
-    classical JSON-lines records (told by their content), else None."""
+    """``bradfield`` or ``classical`` when the records under ``paths`` are Bradfield hand
+    histories or classical JSON-lines records, None when they are riichi records (each
+    record told by its own content); a mix of kinds is refused, naming one of each."""
+    from ...engine.replay import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ...files import walk_inputs
     from .bradfield import is_bradfield_text
 
-    kinds = set()
-    for p in paths:
-        head = _peek(Path(p))
+    kinds: dict[str, str] = {}            # kind -> the first record of that kind
+    suffixes = (*RECORD_SUFFIXES, ".mjs")
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(suffixes),
+                                         max_bytes=MAX_RECORD_BYTES):
+        if not isinstance(data, bytes):
+            continue                      # reported by the replay that reads it
+        head = data[:4096].decode("utf-8", "replace")
         if is_bradfield_text(head):
-            kinds.add("bradfield")
+            kind = "bradfield"
+        elif name.endswith("final.txt") and head.startswith("Game over."):
+            continue                      # a Bradfield game's final scores
         elif head.startswith('{"type":"start_game"') and '"dead_wall"' in head:
-            kinds.add("classical")
+            kind = "classical"
+        elif _riichi_like(head):
+            kind = "riichi"
         else:
-            kinds.add("other")
-    if len(kinds) == 1 and "other" not in kinds:
-        return kinds.pop()
-    if kinds - {"other"} and "other" in kinds:
-        raise click.ClickException("give classical histories or records and riichi records "
-                                   "in separate runs")
-    return None
+            continue                      # not a record of either kind (e.g. a notes file)
+        kinds.setdefault(kind, name)
+    if len(kinds) > 1:
+        mix = " and ".join(f"{_KIND_WORDS[k]} ({n})" for k, n in kinds.items())
+        raise click.ClickException(f"the paths hold {mix}: replay each kind in a separate run")
+    found = next(iter(kinds), None)
+    return found if found in ("bradfield", "classical") else None
 
 
 def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
@@ -242,7 +249,10 @@ def _bradfield_games(paths: Sequence[str], jobs: int
         if jobs > 1:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            from ...processes import end_with_parent
+
+            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
+                                                      (os.getpid(),)) as pool:
                 yield from pool.imap(replay_summary, iter_games(paths), 4)
         else:
             for item in iter_games(paths):
@@ -250,18 +260,22 @@ def _bradfield_games(paths: Sequence[str], jobs: int
 
 
 def _replay_records(paths: Sequence[str]) -> Iterator[tuple[str, bool, int, str | None]]:
-    from ...errors import MjcoreError
-    from .records import read_record, replay_record
+    from ...engine.replay import MAX_RECORD_BYTES
+    from ...errors import RECORD_SLIPS, MjcoreError, slip_text
+    from ...files import walk_inputs
+    from .records import record_events, replay_record
 
-    files: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        files += sorted(path.rglob("*.jsonl")) if path.is_dir() else [path]
-    for f in files:
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(".jsonl"),
+                                         max_bytes=MAX_RECORD_BYTES):
+        if not isinstance(data, bytes):
+            yield name, False, 0, str(data)
+            continue
         try:
-            events = read_record(f)
-            replay_record(events, str(f))
+            events = record_events(name, data)
+            replay_record(events, name)
             hands = sum(1 for e in events if e["type"] == "start_hand")
-            yield str(f), True, hands, None
-        except (MjcoreError, OSError, UnicodeDecodeError) as exc:
-            yield str(f), False, 0, str(exc)
+            yield name, True, hands, None
+        except MjcoreError as exc:
+            yield name, False, 0, str(exc)
+        except RECORD_SLIPS as exc:
+            yield name, False, 0, f"{name}: malformed record ({slip_text(exc)})"

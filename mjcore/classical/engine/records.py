@@ -80,11 +80,18 @@ def write_lines(events: Iterable[dict[str, Any]]) -> Iterator[str]:
 
 def read_record(path: Path) -> list[dict[str, Any]]:
     """The events of a record file (see :func:`read_lines`); InvalidHandError if it is over
-    the replay's ``MAX_RECORD_BYTES`` or not UTF-8 (OSError if it cannot be read)."""
-    from ...engine.replay import _read_record
+    the replay's ``MAX_RECORD_BYTES``, not a regular file, unreadable or not UTF-8."""
+    from ...engine.replay import iter_record_sources
 
-    with open(path, "rb") as fh:
-        data = _read_record(str(path), fh)
+    for name, data in iter_record_sources([str(path)]):
+        if not isinstance(data, bytes):
+            raise data
+        return record_events(name, data)
+    raise InvalidHandError(f"{path}: no record", reason="unreadable")
+
+
+def record_events(path: str, data: bytes) -> list[dict[str, Any]]:
+    """The events of a record's bytes (see :func:`read_lines`)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -104,6 +111,9 @@ def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, An
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InvalidHandError(f"{where} line {n}: not JSON ({exc.msg})",
+                                   reason="bad_json") from None
+        except RecursionError:
+            raise InvalidHandError(f"{where} line {n}: not JSON (nested too deeply)",
                                    reason="bad_json") from None
         if not isinstance(ev, dict) or not isinstance(ev.get("type"), str):
             raise InvalidHandError(f"{where} line {n}: an event must be an object with a "
