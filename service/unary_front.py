@@ -1,7 +1,7 @@
 """The unary front: the unary RPCs on a port of their own, over a compiled HTTP/2 path.
 
 grpcio's Python server hands every call from its polling thread to a pool thread and back,
-which costs more CPU than the analysis itself (see BENCHMARKS.md, Service). This front runs
+which costs more CPU than the analysis itself (see benchmarks/HISTORY.md, Service). This front runs
 one thread with one epoll loop: bytes from the socket go through ``_http2.ServerConnection``
 (compiled HTTP/2 framing and HPACK), each finished request is answered at once by the same
 servicer methods the grpcio server uses, and the answer is written back in the same pass.

@@ -106,7 +106,7 @@ ANALYSIS_COLUMNS = (
 def write_options(schema: Any) -> dict[str, Any]:
     """pyarrow.parquet.write_table's options for an analysed part of ``schema``: no
     dictionary pages and no statistics; numbers and 34-byte columns uncompressed, text and
-    lists lz4 (chosen by measurement, BENCHMARKS.md "analyse step": compressing the numbers
+    lists lz4 (chosen by measurement, benchmarks/HISTORY.md "analyse step": compressing the numbers
     costs more CPU than the rest of the write)."""
     import pyarrow as pa
 

@@ -59,7 +59,7 @@ HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-w
 # an extract part is lz4 with dictionary pages on every column but the 34-byte hands (nearly
 # all distinct), which are stored plain: the analysis reads the archive's extract in about
 # 47 ms against 69 ms with the hands lz4 too (132 MB instead of 37 MB) and 146 ms for zstd
-# with dictionary pages on the text only (17 MB) (BENCHMARKS.md "analyse step" sections)
+# with dictionary pages on the text only (17 MB) (benchmarks/HISTORY.md "analyse step" sections)
 PLAIN_COLUMNS = ("counts", "visible")
 
 
