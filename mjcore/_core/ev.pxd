@@ -1,4 +1,4 @@
-# Expected value of discards: the one-player model of rules/ev.md (mahjong-cpp's, number for
+# Expected value of discards: the one-player model of mjcore/riichi/ev.md (mahjong-cpp's, number for
 # number). One graph of draw and discard nodes per hand, shared by all its discards; values by
 # turn in flat arrays. The contract for every caller.
 from .types cimport u8, i8, u16, u32, i32, u64, i64, PackedHand
@@ -10,7 +10,7 @@ cdef enum:
     EV_N_TILES = 37         # candidates: kinds 0..33, then red 5m 5p 5s as 34..36
     EV_COLUMNS = 5          # tenpai probability, win probability, expected score (one policy);
                             # then the highest tenpai and win probability of any policy
-    EV_COMPATIBLE = 0       # EvRequest.model: mahjong-cpp's (rules/ev.md §3), number for number
+    EV_COMPATIBLE = 0       # EvRequest.model: mahjong-cpp's (mjcore/riichi/ev.md §3), number for number
     EV_CONSISTENT = 1       # true probabilities (the discards go back into the wall of S, or S + 1
                             # tiles for a 14-tile start) and the values of the best-score policy
 

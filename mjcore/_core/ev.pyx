@@ -1,4 +1,4 @@
-"""Expected value of discards (bodies for ev.pxd): rules/ev.md §2 (the graph) and §3 (the values).
+"""Expected value of discards (bodies for ev.pxd): mjcore/riichi/ev.md §2 (the graph) and §3 (the values).
 
 A node is a hand (packed counts, the red fives held) with a riichi flag; draw nodes hold 3n+1
 tiles, discard nodes 3n+2. The graph is built from a work stack with one open-addressed table of

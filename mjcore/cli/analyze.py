@@ -273,7 +273,7 @@ def render(record: dict[str, Any], label: str) -> str:
               help="Table job: parts analysed at a time in-process (0: one per core).")
 @click.option("--ev", "with_ev", is_flag=True,
               help="Riichi: also the expected value of each discard (win %, tenpai %, "
-                   "expected score; rules/ev.md).")
+                   "expected score; mjcore/riichi/ev.md).")
 @click.option("--model", "ev_model", type=click.Choice(["consistent", "compatible"]),
               default="consistent", show_default=True,
               help="With --ev: true probabilities of one best-score policy (consistent), or "

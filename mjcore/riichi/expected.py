@@ -1,5 +1,5 @@
 """What to discard: tenpai probability, win probability and expected score of every discard,
-turn by turn, in the one-player model of rules/ev.md.
+turn by turn, in the one-player model of mjcore/riichi/ev.md.
 
 ``expected_values(hand, ...)`` builds one graph per hand, shared by all its discards, in the
 compiled kernel (``mjcore/_core/ev.pyx``). Two models run on that graph:
@@ -10,9 +10,10 @@ compiled kernel (``mjcore/_core/ev.pyx``). Two models run on that graph:
   win, then tenpai probability), makes every discard and every choice between winning now and
   playing on, and ``tenpai``, ``win`` and ``ev`` are that policy's. ``max_tenpai`` and
   ``max_win`` beside them are the highest tenpai and win probabilities any policy reaches.
-- ``compatible``: mahjong-cpp 0.9.8's model number for number (rules/ev.md §3), faults kept: the
-  draws are weighted over S - t tiles while the counts stay, so its "probabilities" pass 1 late
-  in a hand with many useful tiles, and each column maximises on its own (``max_tenpai`` and
+- ``compatible``: mahjong-cpp 0.9.8's model number for number (mjcore/riichi/ev.md §3), faults
+  kept: the draws are weighted over S - t tiles while the counts stay, so its "probabilities"
+  pass 1 late in a hand with many useful tiles, and each column maximises on its own
+  (``max_tenpai`` and
   ``max_win`` equal ``tenpai`` and ``win`` there).
 
 Bounds: hands above ``max_shanten`` (3, as mahjong-cpp) are not searched; a search past
@@ -198,7 +199,7 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     unseen counts are 4 minus the hand, its melds and the indicators); ``rules`` a riichi
     preset or RuleSet (``tenhou_sanma`` with ``kita`` norths set aside); ``model``
     ``"consistent"`` or ``"compatible"`` (the module doc); the options as
-    mahjong-cpp's (rules/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as
+    mahjong-cpp's (mjcore/riichi/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as
     their own tiles, ``ura`` dora expectation, ``shanten_down`` (向聴戻し), ``tegawari``
     (手変わり). Bad input raises InvalidHandError naming it; a search beyond its bounds returns
     a result whose ``status`` says so.

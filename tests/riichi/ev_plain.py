@@ -1,5 +1,5 @@
 """A plain, slow reading of the consistent expected-value model (mjcore.riichi.expected's module
-doc; the graph of rules/ev.md §2) for closed hands with red fives and ura dora off, and a
+doc; the graph of mjcore/riichi/ev.md §2) for closed hands with red fives and ura dora off, and a
 simulator that plays its policy out over random walls. Written apart from the kernel, from the
 rules, to check it: dictionaries of tuples, mjcore.shanten and mjcore.score_counts only."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """expected_values against mahjong-cpp 0.9.8's answers, a plain reading of the model, and bad
-input (rules/ev.md; the data's README in ../shared/data/ev/)."""
+input (mjcore/riichi/ev.md; the data's README in ../shared/data/ev/)."""
 from __future__ import annotations
 
 import itertools

@@ -116,7 +116,7 @@ def test_exact_by_enumerating_every_draw_of_a_small_wall() -> None:
 
 
 def test_every_value_is_a_probability_and_more_turns_never_lower_it() -> None:
-    # the hand mahjong-cpp's model puts over 100 % (rules/ev.md §4): many useful tiles, few left
+    # hands mahjong-cpp's model can put over 100 % (mjcore/riichi/ev.md §4)
     rng = random.Random(SEED + 2)
     for _ in range(40):
         counts = _random_hand(rng, 14, 2)
@@ -135,7 +135,7 @@ def test_every_value_is_a_probability_and_more_turns_never_lower_it() -> None:
 
 def test_the_compatible_model_passes_one_where_the_consistent_one_does_not() -> None:
     # tenpai on 1m-4m-7m with nine of them among twelve unseen tiles: mahjong-cpp's weights stay
-    # while S - t shrinks (rules/ev.md §4)
+    # while S - t shrinks (mjcore/riichi/ev.md §4)
     hand = "23456m345p678s334z"
     counts = mjcore.hand.as_hand(hand).counts
     keep = {0: 3, 3: 3, 6: 3, 33: 3}
