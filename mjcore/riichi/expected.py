@@ -13,8 +13,7 @@ compiled kernel (``mjcore/_core/ev.pyx``). Two models run on that graph:
 - ``compatible``: mahjong-cpp 0.9.8's model number for number (mjcore/riichi/ev.md §3), faults
   kept: the draws are weighted over S - t tiles while the counts stay, so its "probabilities"
   pass 1 late in a hand with many useful tiles, and each column maximises on its own
-  (``max_tenpai`` and
-  ``max_win`` equal ``tenpai`` and ``win`` there).
+  (``max_tenpai`` and ``max_win`` equal ``tenpai`` and ``win`` there).
 
 Bounds: hands above ``max_shanten`` (3, as mahjong-cpp) are not searched; a search past
 ``max_nodes`` nodes or ``max_seconds`` seconds stops. Each ends with ``result.status`` naming
