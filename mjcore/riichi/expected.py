@@ -41,7 +41,7 @@ from .scoring import _indicator_tiles, _rules
 
 MAX_TURNS = 24
 DEFAULT_MAX_NODES = 2_000_000
-DEFAULT_MAX_SECONDS = 2.0
+DEFAULT_MAX_SECONDS = 1.0
 _RED_TILES = ("0m", "0p", "0s")
 NORTH = 30
 _WINDS = {"E": 0, "S": 1, "W": 2, "N": 3, "1z": 0, "2z": 1, "3z": 2, "4z": 3,
