@@ -284,6 +284,7 @@ def _register() -> None:
         analyze,  # noqa: F401  (each module adds its commands to `main`)
         export,  # noqa: F401
         extract,  # noqa: F401
+        info,  # noqa: F401
         play,  # noqa: F401
         replay,  # noqa: F401
         report,  # noqa: F401

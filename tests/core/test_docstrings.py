@@ -22,7 +22,7 @@ _MODULES = [
     "mjcore", "mjcore.batch", "mjcore.analysis", "mjcore.hand", "mjcore.melds", "mjcore.notation",
     "mjcore.tiles", "mjcore.results", "mjcore.errors", "mjcore.decomposition", "mjcore.client",
     "mjcore.classical.rules", "mjcore.classical.scoring", "mjcore.classical.batch",
-    "mjcore.classical.history",
+    "mjcore.classical.history", "mjcore.build",
 ]
 _PACKAGES = ["mjcore.riichi", "mjcore.engine", "mjcore.classical.engine", "mjcore.dataset"]
 
