@@ -34,6 +34,7 @@ cdef struct EvRequest:
     u8 shanten_down         # 向聴戻し: discards that raise the shanten
     u8 tegawari             # 手変わり: draws that keep it
     u8 model                # EV_COMPATIBLE or EV_CONSISTENT
+    u8 keep_wins            # 1: EvResult.wins lists every winning draw with its score
     i8 max_shanten          # hands above this are not searched (status ST_EV_SHANTEN)
     i64 max_nodes           # node budget (status ST_EV_NODES past it)
     double max_seconds      # time budget, 0 = none (status ST_EV_DEADLINE past it)
@@ -46,6 +47,14 @@ cdef struct EvCandidate:
     i32 node                # that draw node, or -1
     u64 necessary           # kinds whose draw lowers the shanten after the discard
 
+# One winning draw of the graph: the complete hand, the red fives held (bits 0-2) and the
+# riichi flag (bit 3), the tile drawn and its score (the ura expectation included).
+cdef struct EvWin:
+    PackedHand hand
+    u32 flags
+    u8 tile
+    double score
+
 cdef struct EvResult:
     i32 status              # ST_OK or a negative Status (types.pxd)
     i8 shanten              # of the request's hand
@@ -56,6 +65,7 @@ cdef struct EvResult:
     i32 n_cand
     EvCandidate cand[EV_N_TILES]
     double* values          # [n_cand][EV_COLUMNS][t_max], owned by the caller: ev_free
+    EvWin* wins             # with EvRequest.keep_wins: win_edges entries (ev_free), else NULL
     i64 bytes_peak          # memory the graph held at its largest
 
 # q.wall and q.wall_red from what is seen: q's closed tiles, red fives, melds, dora indicators

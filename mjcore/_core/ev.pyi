@@ -11,9 +11,8 @@ def evaluate_raw(counts: Sequence[int], red: Sequence[int],
                  round_wind: int, kita: int, model: int, t_max: int, extra: int,
                  use_red: bool, use_ura: bool, shanten_down: bool, tegawari: bool,
                  max_shanten: int, max_nodes: int, max_seconds: float,
-                 rules_params: tuple[Any, ...]
-                 ) -> tuple[int, int, int, int, int, int, int, list[int], list[_Candidate],
-                            np.ndarray]: ...
+                 rules_params: tuple[Any, ...], keep_wins: bool = ...
+                 ) -> tuple[Any, ...]: ...
 def evaluate_arrays(counts: np.ndarray, red: np.ndarray, melds: np.ndarray,
                     visible: np.ndarray, visible_red: np.ndarray, dora: np.ndarray,
                     seat_wind: np.ndarray, round_wind: np.ndarray, kita: np.ndarray,

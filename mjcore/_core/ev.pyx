@@ -17,8 +17,8 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
-from .ev cimport (EvRequest, EvResult, EvCandidate, EV_MAX_TURNS, EV_N_TILES, EV_COLUMNS,
-                  EV_COMPATIBLE, EV_CONSISTENT)
+from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
+                  EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
 from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
                        fill_situation, score_hand, score_points_by_ura,
@@ -753,9 +753,11 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         kids = <i32*>malloc((m + 1) * sizeof(i32))
         tenpai_node = <u8*>malloc(nd + 1)
         weight_sum = <double*>calloc(nd + 1, sizeof(double))
+        if q.keep_wins:
+            out.wins = <EvWin*>malloc((n_win + 1) * sizeof(EvWin))
         if (plain_at == NULL or win_at == NULL or plain == NULL or win == NULL
                 or win_score == NULL or kids_at == NULL or kids == NULL or tenpai_node == NULL
-                or weight_sum == NULL):
+                or weight_sum == NULL or (q.keep_wins and out.wins == NULL)):
             st = ST_EV_MEMORY
     if st == ST_OK:
         # the draws of each draw node, and each winning draw scored once
@@ -785,6 +787,11 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                 win[n_win].d = index[ed.d]
                 win[n_win].weight = ed.weight
                 win_score[n_win] = _score_win(g, &dk, drawn)
+                if out.wins != NULL:
+                    out.wins[n_win].hand = dk.hand
+                    out.wins[n_win].flags = dk.flags
+                    out.wins[n_win].tile = <u8>drawn
+                    out.wins[n_win].score = win_score[n_win]
                 n_win += 1
                 out.win_edges += 1
                 if (n_win & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
@@ -1054,8 +1061,7 @@ cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
     out.nodes = g.n_nodes
     _free_graph(&g)
     if st != ST_OK:
-        free(out.values)
-        out.values = NULL
+        ev_free(out)
     out.status = st
     return st
 
@@ -1076,6 +1082,8 @@ cdef void _sort_candidates(EvResult* out) noexcept nogil:
 cdef void ev_free(EvResult* out) noexcept nogil:
     free(out.values)
     out.values = NULL
+    free(out.wins)
+    out.wins = NULL
 
 
 # ---- Python surface ----------------------------------------------------------------------
@@ -1101,12 +1109,13 @@ cdef void _options(EvRequest* q, int model, int t_max, int extra, bint use_red, 
 def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, int round_wind,
                  int kita, int model, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
                  bint tegawari, int max_shanten, long long max_nodes, double max_seconds,
-                 tuple rules_params):
+                 tuple rules_params, bint keep_wins=False):
     """One request from plain Python values (checked by mjcore.riichi.expected). Returns
     (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, wall, candidates,
     values): wall the 34 unseen counts at the start, each candidate (tile, shanten, necessary
     mask, evaluated) and values a float64 array (candidates, 3, t_max) of tenpai, win and
-    expected score (NaN where not evaluated)."""
+    expected score (NaN where not evaluated). With keep_wins, an eleventh item lists every
+    winning draw as (34 counts, red fives held as bits, riichi, tile drawn, score)."""
     cdef EvRequest q
     cdef EvResult r
     cdef RulesC rules
@@ -1137,6 +1146,7 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
     fill_rules(&rules, rules_params)
     _options(&q, model, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
              max_nodes, max_seconds, &rules)
+    q.keep_wins = keep_wins
     memset(&r, 0, sizeof(EvResult))
     with nogil:
         st = ev_fill_wall(&q, vis, vis_red)
@@ -1154,9 +1164,18 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
                     v[k, c, i] = r.values[(k * EV_COLUMNS + c) * t_max + i]
         cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary,
                       bool(r.values != NULL and r.cand[k].evaluated)))
+    wins = None
+    cdef Key wk
+    if r.wins != NULL:
+        wins = []
+        for k in range(r.win_edges):
+            wk.hand = r.wins[k].hand
+            wins.append((tuple(_count(&wk, i) for i in range(34)), r.wins[k].flags & 7,
+                         bool(r.wins[k].flags & RIICHI_FLAG), r.wins[k].tile, r.wins[k].score))
     ev_free(&r)
-    return (r.status, r.shanten, r.nodes, r.edges, r.win_edges, r.total_unseen, r.bytes_peak,
-            [q.wall[i] for i in range(34)], cands, values)
+    out = (r.status, r.shanten, r.nodes, r.edges, r.win_edges, r.total_unseen, r.bytes_peak,
+           [q.wall[i] for i in range(34)], cands, values)
+    return out + (wins,) if keep_wins else out
 
 
 cdef struct _Batch:

@@ -35,7 +35,7 @@ from ..errors import InvalidHandError, InvalidRuleError
 from ..hand import Hand, as_hand, check_copies
 from ..melds import MeldKind
 from ..status import BY_CODE, OK, status_error
-from ..tiles import parse_kinds, parse_tiles, tile_name
+from ..tiles import format_counts, parse_kinds, parse_tiles, tile_name
 from .rules import RuleSet
 from .scoring import _indicator_tiles, _rules
 
@@ -197,12 +197,39 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     ``dora``: indicators; winds E S W N; ``visible``: tiles seen elsewhere (by default the
     unseen counts are 4 minus the hand, its melds and the indicators); ``rules`` a riichi
     preset or RuleSet (``tenhou_sanma`` with ``kita`` norths set aside); ``model``
-    ``"consistent"`` or ``"compatible"`` (the module doc); the options as
-    mahjong-cpp's (mjcore/riichi/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as
-    their own tiles, ``ura`` dora expectation, ``shanten_down`` (向聴戻し), ``tegawari``
-    (手変わり). Bad input raises InvalidHandError naming it; a search beyond its bounds returns
-    a result whose ``status`` says so.
+    ``"consistent"`` or ``"compatible"`` (the module doc); the options as mahjong-cpp's
+    (mjcore/riichi/ev.md §2): ``t_max`` turns, ``extra``, ``red`` fives as dora and as their
+    own tiles, ``ura`` dora expectation, ``shanten_down`` (向聴戻し), ``tegawari`` (手変わり).
+    Bad input raises InvalidHandError naming it; a search beyond its bounds returns a result
+    whose ``status`` says so.
     """
+    return _evaluate(hand, False, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
+                     visible=visible, rules=rules, kita=kita, model=model, t_max=t_max,
+                     extra=extra, red=red, ura=ura, shanten_down=shanten_down,
+                     tegawari=tegawari, max_shanten=max_shanten, max_nodes=max_nodes,
+                     max_seconds=max_seconds)[0]
+
+
+def winning_draws(hand: Hand | str, **options: Any) -> tuple[WinningDraw, ...]:
+    """Every winning draw of the graph of ``hand`` (the options of :func:`expected_values`)
+    with the score the model gives it: the complete hand, the tile drawn, whether riichi was
+    declared, and its tsumo value (the ura dora expectation included). What the expected
+    scores are made of; the tests list with it the wins whose score differs from another
+    engine's."""
+    return _evaluate(hand, True, **options)[1]
+
+
+def _evaluate(hand: Hand | str, keep_wins: bool, *, dora: Iterable[int | str] | str = (),
+              round_wind: int | str = "E", seat_wind: int | str = "E",
+              visible: Iterable[int | str] | str | None = None,
+              rules: RuleSet | str | None = "tenhou", kita: int = 0,
+              model: str = "consistent", t_max: int = 18,
+              extra: int = 1, red: bool = True, ura: bool = True,
+              shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
+              max_nodes: int = DEFAULT_MAX_NODES,
+              max_seconds: float = DEFAULT_MAX_SECONDS
+              ) -> tuple[ExpectedValues, tuple[WinningDraw, ...]]:
+    """The body of expected_values (and of winning_draws with keep_wins)."""
     started = perf_counter()
     h = hand if type(hand) is Hand else as_hand(hand)
     rs = _rules(rules)
@@ -266,10 +293,11 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
         raise InvalidHandError(f"option t_max={t_max}: the wall holds only {unseen} unseen "
                                f"tiles; t_max must be below that", reason="ev_bad_option")
     closed_red = list(h.red) if use_red else [0, 0, 0]
-    st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = evaluate_raw(
+    raw = evaluate_raw(
         h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],
         indicators, sw, rw, kita, model_code, t_max, extra, use_red, bool(ura), bool(shanten_down),
-        bool(tegawari), max_shanten, max_nodes, float(max_seconds), rs.scoring_params)
+        bool(tegawari), max_shanten, max_nodes, float(max_seconds), rs.scoring_params, keep_wins)
+    st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = raw[:10]
     if st < 0 and st not in (-30, -31, -32, -33):
         raise status_error(st, f"hand {h}")
     rows = values.tolist()
@@ -286,8 +314,28 @@ def expected_values(hand: Hand | str, *, dora: Iterable[int | str] | str = (),
     status = BY_CODE[st] if st in BY_CODE else BY_CODE[OK]
     message = "ok" if st == OK else (
         f"shanten {s0}, {nodes:,} nodes: {status.message}")
+    wins = tuple(WinningDraw(_hand_text(c, reds, h), tile_name(t), riichi, score)
+                 for c, reds, riichi, t, score in (raw[10] or ())) if len(raw) > 10 else ()
     return ExpectedValues(str(h), s0, tuple(discards), status.reason, message, nodes, edges,
-                          win_edges, total_unseen, perf_counter() - started, peak, t_max, model)
+                          win_edges, total_unseen, perf_counter() - started, peak, t_max,
+                          model), wins
+
+
+def _hand_text(counts: tuple[int, ...], reds: int, start: Hand) -> str:
+    """A winning hand's mpsz text: its closed tiles (red fives as 0) and the start's melds."""
+    closed = format_counts(counts, [reds >> s & 1 for s in range(3)])
+    return closed + "".join(f" {m}" for m in start.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class WinningDraw:
+    """A winning draw the model scores: the complete hand (mpsz, melds after the closed
+    tiles), the tile drawn, riichi declared, and the score (the ura expectation included)."""
+
+    hand: str
+    tile: str
+    riichi: bool
+    score: float
 
 
 def _rank(d: DiscardValue) -> tuple[Any, ...]:
@@ -297,4 +345,4 @@ def _rank(d: DiscardValue) -> tuple[Any, ...]:
 
 
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "MODELS", "DiscardValue",
-           "ExpectedValues", "expected_values"]
+           "ExpectedValues", "WinningDraw", "expected_values", "winning_draws"]
