@@ -23,16 +23,22 @@ def records(name: str) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-def evaluate(q: dict[str, Any], model: str = "compatible") -> ExpectedValues:
-    """The request as our library takes it (the front's 0/1 flags as booleans), in
-    mahjong-cpp's model unless told."""
+def request_options(q: dict[str, Any], model: str = "compatible") -> tuple[str, dict[str, Any]]:
+    """A record's request as our hand text and keyword options (the front's 0/1 flags as
+    booleans), in mahjong-cpp's model unless told."""
     text = q["hand"] if q["melds"] == "-" else q["hand"] + " " + q["melds"].replace(",", " ")
-    return mjcore.expected_values(
-        text, dora="" if q["dora"] == "-" else q["dora"], round_wind=WINDS[q["round"]],
-        seat_wind=WINDS[q["seat"]], t_max=q["t_max"], extra=q["extra"], red=bool(q["red"]),
-        ura=bool(q["ura"]), shanten_down=bool(q["shanten_down"]),
-        tegawari=bool(q["tegawari"]), rules="tenhou", model=model,
-        max_seconds=120)     # exactness here, not the bound (a 3-shanten hand on a busy host)
+    return text, {
+        "dora": "" if q["dora"] == "-" else q["dora"], "round_wind": WINDS[q["round"]],
+        "seat_wind": WINDS[q["seat"]], "t_max": q["t_max"], "extra": q["extra"],
+        "red": bool(q["red"]), "ura": bool(q["ura"]), "shanten_down": bool(q["shanten_down"]),
+        "tegawari": bool(q["tegawari"]), "rules": "tenhou", "model": model,
+        "max_seconds": 120}     # exactness here, not the bound (a 3-shanten hand on a busy host)
+
+
+def evaluate(q: dict[str, Any], model: str = "compatible") -> ExpectedValues:
+    """The request as our library takes it, in mahjong-cpp's model unless told."""
+    text, options = request_options(q, model)
+    return mjcore.expected_values(text, **options)
 
 
 def max_shanten() -> int:

@@ -6,22 +6,28 @@ import itertools
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import mjcore
-from mjcore import InvalidHandError, InvalidRuleError
+from mjcore import InvalidHandError, InvalidRuleError, RuleSet
+from mjcore.riichi.expected import winning_draws
 
-from .ev_records import EV_DATA, FILES, evaluate, max_shanten, records
+from .ev_records import EV_DATA, FILES, evaluate, max_shanten, records, request_options
 
 pytestmark = pytest.mark.skipif(not EV_DATA.is_dir(), reason=f"no EV data at {EV_DATA}")
 
 # Records whose expected score differs from mahjong-cpp's while the graph, the shanten, the
-# necessary tiles and both probabilities agree exactly: the scoring of some winning hands
-# (mjcore scores as tenhou.net does, checked on 13,558 real wins). Request line -> the largest
-# difference in points over the discards and turns, held to 1e-6.
-SCORING_DIFFERENCES: dict[str, float] = json.loads(
+# necessary tiles and both probabilities agree exactly: mahjong-cpp counts the double yakuman
+# forms (suuankou tanki, kokushi's 13-sided wait, junsei chuuren, daisuushii) twice, tenhou.net
+# once (mjcore scores as tenhou.net does: 13,558 real wins). Request line -> the largest
+# difference in points over the discards and turns (held to 1e-6) and every winning draw whose
+# score differs: [hand, tile drawn, riichi, mjcore's points, mahjong-cpp's (double) points].
+DIFFERENCES: dict[str, dict] = json.loads(
     (Path(__file__).parent / "ev_scoring_differences.json").read_text())
+SCORING_DIFFERENCES = {line: d["largest_ev_difference"] for line, d in DIFFERENCES.items()}
+DOUBLE = RuleSet.preset("tenhou").replace(yakuman_stacking="double")
 
 
 def _check(rec: dict) -> None:
@@ -65,6 +71,48 @@ def test_every_record_agrees_with_mahjong_cpp(name: str) -> None:
 
 def test_the_listed_differences_are_few() -> None:
     assert len(SCORING_DIFFERENCES) <= 28
+
+
+def test_each_listed_difference_is_a_double_yakuman_form_and_nothing_else() -> None:
+    """Scored with the double forms counted twice, every listed record agrees with mahjong-cpp
+    to 1e-6 at every discard and turn; the winning draws whose score that changes are exactly
+    the listed ones, each a yakuman tenhou.net counts once."""
+    found = 0
+    for name in FILES:
+        for rec in records(name):
+            q = rec["request"]
+            if q["line"] not in DIFFERENCES:
+                continue
+            found += 1
+            text, options = request_options(q)
+            ours = {(w.hand, w.tile, w.riichi): w.score for w in winning_draws(text, **options)}
+            double = {(w.hand, w.tile, w.riichi): w.score
+                      for w in winning_draws(text, **dict(options, rules=DOUBLE))}
+            changed: list[list[Any]] = sorted(
+                [*key, ours[key], double[key]] for key in ours
+                if abs(ours[key] - double[key]) > 1e-9)
+            listed = DIFFERENCES[q["line"]]["wins"]
+            assert [w[:3] for w in changed] == [w[:3] for w in listed], q["line"]
+            for got, want in zip(changed, listed, strict=True):
+                assert got[3:] == pytest.approx(want[3:], abs=1e-6)
+                assert 32000 <= got[3] < got[4]              # a yakuman, counted once here
+            r = mjcore.expected_values(text, **dict(options, rules=DOUBLE))
+            theirs = {s["tile"]: s for s in rec["stats"]}
+            for d in r.discards:
+                s = theirs.get(d.tile or "Null")
+                if s is not None and "ev" in s:
+                    assert max(abs(a - b) for a, b in zip(d.ev, s["ev"], strict=True)) < 1e-6
+    assert found == len(DIFFERENCES)
+
+
+def test_tenhou_counts_a_double_yakuman_form_once() -> None:
+    # a real tenhou.net win (../shared/data/tenhou/cases.jsonl.gz, fukugou#5.0): the dealer's
+    # tsumo of daisuushii + suuankou tanki + tsuuiisou is 144,000, three yakuman (five if the
+    # double forms counted twice)
+    r = mjcore.score("11122233344455z", "5z", tsumo=True, seat_wind="E", round_wind="E")
+    assert r.points == 144000
+    assert mjcore.score("11122233344455z", "5z", tsumo=True, seat_wind="E",
+                        rules=DOUBLE).points == 240000
 
 
 # ---- what the values must satisfy in any model ---------------------------------------------
