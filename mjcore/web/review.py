@@ -311,7 +311,7 @@ def _decision(kyoku: int, step: int, turn: int, closed: list[int],
         vis[t >> 2] += 1
     hand = " ".join([_mpsz(closed)] + [tok for tok, _ids in melds])
     code = (34 + RED_IDS.index(pai)) if pai in RED_IDS else pai >> 2
-    return _Decision(kyoku, step, turn, hand, _name(pai), _mpsz(visible + dora),
+    return _Decision(kyoku, step, turn, hand, _name(pai), _mpsz(visible),
                      _mpsz(dora), seat_wind, round_wind, counts, red,
                      (codes + [0xFFFF] * 4)[:4], vis, vis_red, [t >> 2 for t in dora][:5],
                      code, kita)
@@ -359,7 +359,8 @@ def _rate_riichi(decisions: list[_Decision], rules: Any,
                                "hand": d.hand, "discard": d.discard, "visible": d.visible,
                                "dora_indicators": d.dora, "seat_wind": WINDS[d.seat_wind],
                                "round_wind": WINDS[d.round_wind]}
-        row["efficiency"] = _efficiency(d.hand, d.visible, d.discard,
+        seen = d.visible + d.dora   # ukeire counts the indicators as seen
+        row["efficiency"] = _efficiency(d.hand, seen, d.discard,
                                         rules if rules.players == 3 else None)
         out.append(row)
     if opts.ev and decisions:
