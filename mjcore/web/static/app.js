@@ -74,6 +74,10 @@ function showTab(name) {
   if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
 }
 for (const t of TABS) $("tab-" + t).addEventListener("click", () => showTab(t));
+window.addEventListener("hashchange", () => {
+  const t = location.hash.slice(1);
+  if (TABS.includes(t)) showTab(t);
+});
 document.querySelector("nav").addEventListener("keydown", (ev) => {
   const i = TABS.findIndex((t) => $("tab-" + t).getAttribute("aria-selected") === "true");
   const j = ev.key === "ArrowRight" ? (i + 1) % 3 : ev.key === "ArrowLeft" ? (i + 2) % 3 : -1;
@@ -145,7 +149,7 @@ async function analyse() {
   const view = $("view-analyse");
   const handText = [$("hand").value.trim(), $("melds").value.trim()].filter(Boolean).join(" ");
   clearErrors(view);
-  if (!handText) { render(null, null); return; }
+  if (!handText) { render(null, null); done(handText); return; }
   const req = { hand: handText, visible: [$("visible").value.trim(), $("dora").value.trim()]
     .filter(Boolean).join(""), rules: selection() };
   let a;
@@ -153,12 +157,13 @@ async function analyse() {
     if (mine !== generation) return;
     showError(err, "", "err-hand");
     render(null, null);
+    done(handText);
     return;
   }
   if (mine !== generation) return;
   render(a, null);
   const total = a.closed_tile_count + 3 * (a.meld_count || 0);
-  if (!$("use-ev").checked || isClassical() || total < 13) return;
+  if (!$("use-ev").checked || isClassical() || total < 13) { done(handText); return; }
   $("ev-status").textContent = "Computing expected values…";
   const evReq = { hand: handText, dora_indicators: $("dora").value.trim(),
     visible: $("visible").value.trim(), round_wind: WIND[$("round-wind").value],
@@ -172,6 +177,13 @@ async function analyse() {
     $("ev-status").textContent = "";
     showError(err, "", "err-hand");
   }
+  done(handText);
+}
+
+// the hand whose answers are all shown (tests and measurements wait for it)
+function done(handText) {
+  document.body.dataset.shown = handText;
+  document.body.dataset.shownAt = String(performance.now());
 }
 
 function render(a, ev) {
