@@ -71,6 +71,15 @@ def web(host: str, port: int, token_file: str | None, max_in_flight: int, worker
                    f"{'token required' if token else 'no token'})")
         sys.stdout.flush()
 
+    import signal
+
+    def stopped(_sig: int, _frame: object) -> None:
+        # uvicorn stops gracefully on SIGTERM/SIGINT, then raises the signal again for the
+        # handler it found: this one, so a stop exits 0
+        sys.exit(0)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, stopped)
     threading.Thread(target=announce, daemon=True).start()
     srv.run()
     if not srv.started:
