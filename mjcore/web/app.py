@@ -283,7 +283,7 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 def _guarded_protocol(header_seconds: float) -> Any:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class GuardedH11(H11Protocol):  # type: ignore[misc]
+    class GuardedH11(H11Protocol):
         """uvicorn's HTTP/1.1, closing a connection whose request head takes longer than
         ``header_seconds`` (uvicorn times out only idle keep-alive connections)."""
 

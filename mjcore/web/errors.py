@@ -42,4 +42,6 @@ class ApiError(Exception):
 
 
 def bad_request(message: str, reason: str, **metadata: object) -> ApiError:
-    return ApiError("INVALID_ARGUMENT", message, reason, **metadata)
+    err = ApiError("INVALID_ARGUMENT", message, reason)
+    err.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
+    return err

@@ -19,7 +19,7 @@ def test_analyze_matches_the_library(web):
                             "chiitoitsu": sh.chiitoitsu, "kokushi": sh.kokushi}
     uk = mjcore.ukeire(hand, "1m4m")
     assert [(o["discard"], o["shanten"], o["remaining_count"]) for o in a["ukeire"]["options"]] \
-        == [(tile_name(int(o.discard)), o.shanten, o.remaining) for o in uk.options]
+        == [(tile_name(int(o.discard or 0)), o.shanten, o.remaining) for o in uk.options]
     assert a["hand"] == str(mjcore.Hand.parse(hand))
 
 
@@ -94,7 +94,8 @@ def test_score_classical_matches_the_library(web):
         "hands": hands, "winner": 0, "win_tile": "1z",
         "conditions": ["CLASSICAL_WIN_CONDITION_SELF_DRAWN"]})
     assert status == 200, r
-    deal = Deal(tuple(PlayerHand.parse(h) for h in hands), prevailing=0, winner=0,
+    seats = [PlayerHand.parse(h) for h in hands]
+    deal = Deal((seats[0], seats[1], seats[2], seats[3]), prevailing=0, winner=0,
                 win_tile=27, how=frozenset({"self_drawn"}))
     lib = score_deal(deal)
     assert [int(n) for n in r["net"]] == list(lib.net)
@@ -202,7 +203,7 @@ def test_openapi_document_is_valid(web):
 
 def test_answers_fit_their_schemas(web):
     """Answers validate against the document's schemas (written from the .proto files)."""
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     _s, _h, doc = web.call("GET", "/api/v1/openapi.json")
 

@@ -54,7 +54,7 @@ def test_web_on_a_port_in_use_is_one_line():
         s.listen()
         port = s.getsockname()[1]
         proc = _start("--port", str(port))
-        out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
     assert "Traceback" not in err
     assert "address already in use" in err and str(port) in err

@@ -118,7 +118,7 @@ def test_a_full_server_answers_503_at_once(strict, monkeypatch):
         return real(body)
 
     monkeypatch.setattr(api, "ev_work", held)
-    result = {}
+    result: dict = {}
     t = threading.Thread(target=lambda: result.update(
         first=strict.post("ev", GOOD, headers=AUTH)))
     t.start()
