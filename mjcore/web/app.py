@@ -272,8 +272,13 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         Route("/api/v1/review", api.review, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(static)), name="static"),
     ]
+    from starlette.middleware import Middleware
+    from starlette.middleware.gzip import GZipMiddleware
+
+    # a review's steps are ~1 MB of JSON: gzip makes it a tenth of that
     app = Starlette(routes=routes, exception_handlers={404: _not_found, 405: _not_found,
-                                                       500: _not_found})
+                                                       500: _not_found},
+                    middleware=[Middleware(GZipMiddleware, minimum_size=4096)])
     app.state.api = api
     return app
 

@@ -217,3 +217,22 @@ def test_answers_fit_their_schemas(web):
     check("EvResponse", web.post("ev", {"hand": "23m456p789s11223z4p"})[1])
     with pytest.raises(jsonschema.ValidationError):
         check("AnalyzeHandResponse", {"hand": 3})
+
+
+def test_large_answers_are_gzipped(web, mjlog_text):
+    import gzip
+    import http.client
+    import json
+
+    conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=120)
+    try:
+        conn.request("POST", "/api/v1/review", body=json.dumps(
+            {"record": mjlog_text, "ev": False}), headers={"Accept-Encoding": "gzip"})
+        res = conn.getresponse()
+        raw = res.read()
+    finally:
+        conn.close()
+    assert res.status == 200 and res.getheader("Content-Encoding") == "gzip"
+    text = gzip.decompress(raw)
+    assert len(raw) * 4 < len(text)
+    assert json.loads(text)["format"] == "mjlog"

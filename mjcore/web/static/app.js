@@ -112,7 +112,7 @@ function drawPicker() {
     const tiles = handTiles();
     tiles.push(t);
     $("hand").value = joinTiles(sortTiles(tiles));
-    schedule();
+    schedule(0);
   });
 }
 
@@ -124,16 +124,17 @@ function drawHand() {
   tilesInto(box, tiles, 48, (_t, i) => {
     tiles.splice(i, 1);
     $("hand").value = joinTiles(tiles);
-    schedule();
+    schedule(0);
   });
 }
 
 let timer = null;
 let generation = 0;
-function schedule() {
+// typing waits for a pause (120 ms); a click asks at once
+function schedule(delay) {
   drawHand();
   clearTimeout(timer);
-  timer = setTimeout(analyse, 120);
+  timer = setTimeout(analyse, delay === undefined ? 120 : delay);
 }
 
 function selection() {
@@ -313,9 +314,13 @@ function drawChart(best) {
   $("chart-box").hidden = false;
 }
 
-for (const id of ["hand", "melds", "dora", "visible"]) $(id).addEventListener("input", schedule);
-for (const id of ["round-wind", "seat-wind", "use-ev"]) $(id).addEventListener("change", schedule);
-$("rules").addEventListener("change", () => { drawPicker(); schedule(); });
+for (const id of ["hand", "melds", "dora", "visible"]) {
+  $(id).addEventListener("input", () => schedule());
+}
+for (const id of ["round-wind", "seat-wind", "use-ev"]) {
+  $(id).addEventListener("change", () => schedule(0));
+}
+$("rules").addEventListener("change", () => { drawPicker(); schedule(0); });
 
 // -- scoring ---------------------------------------------------------------------------------
 const FLAGS = ["riichi", "double_riichi", "ippatsu", "rinshan", "chankan", "haitei", "houtei",
@@ -558,6 +563,6 @@ $("r-costly").addEventListener("change", drawDecisions);
   drawPicker();
   const q = new URLSearchParams(location.search);
   if (q.get("hand")) $("hand").value = q.get("hand");
-  schedule();
+  schedule(0);
   document.body.dataset.ready = "1";
 })();
