@@ -164,6 +164,8 @@ def review_call(body: dict[str, Any], seconds: float) -> dict[str, Any]:
         raise ApiError("DEADLINE_EXCEEDED", str(err), "DEADLINE_EXCEEDED") from None
     except MjcoreError as err:
         text = str(err)
+        if getattr(err, "reason", "") == "bad_seats":      # a seat the record does not have
+            raise bad_request(text, "BAD_SEATS", field="seat") from None
         raise bad_request(text if text.startswith("record") else f"record: {text}",
                           _reason(err), field="record") from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:

@@ -18,6 +18,7 @@ pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 MJLOG_MEMBER = "thewaxmango-mahjong-hands/logs/2022010503gm-00a9-0000-626f3911.txt"
 MJS_MEMBER = "game-1/hand-01.mjs"
+SANMA_MEMBER = "thewaxmango-mahjong-hands/logs/2022011115gm-00b9-0000-44852807.txt"
 
 
 class Served:
@@ -79,6 +80,12 @@ def _member(archive: Path, name: str) -> str:
 def mjlog_text() -> str:
     """A shipped Tenhou record (four players, ten hands)."""
     return _member(SHARED / "tenhou" / "mjlog.tar.xz", MJLOG_MEMBER)
+
+
+@pytest.fixture(scope="session")
+def sanma_text() -> str:
+    """A shipped three-player Tenhou record."""
+    return _member(SHARED / "tenhou" / "mjlog.tar.xz", SANMA_MEMBER)
 
 
 @pytest.fixture(scope="session")

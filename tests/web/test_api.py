@@ -236,3 +236,33 @@ def test_large_answers_are_gzipped(web, mjlog_text):
     text = gzip.decompress(raw)
     assert len(raw) * 4 < len(text)
     assert json.loads(text)["format"] == "mjlog"
+
+
+def test_review_reads_every_riichi_format_alike(web, mjlog_text):
+    """The same game as mjlog, tenhou.net/6 and mjai: the same hands and decisions."""
+    from mjcore.engine.events import write_mjai
+    from mjcore.engine.tenhou import dumps_tenhou6, read_mjlog
+
+    events = read_mjlog(mjlog_text, "x").events
+    answers = {}
+    for text in (mjlog_text, dumps_tenhou6(events), "\n".join(write_mjai(events))):
+        status, r = web.post("review", {"record": text, "seat": 1, "ev": False})
+        assert status == 200, r
+        answers[r["format"]] = [(d["hand"], d["discard"], d["efficiency"])
+                                for d in r["decisions"]]
+    assert set(answers) == {"mjlog", "tenhou6", "mjai"}
+    assert answers["mjlog"] == answers["tenhou6"] == answers["mjai"]
+
+
+def test_review_of_a_three_player_record(web, sanma_text):
+    from mjcore.riichi.rules import RuleSet
+
+    status, r = web.post("review", {"record": sanma_text, "seat": 0})
+    assert status == 200, r
+    assert r["players"] == 3 and all(len(s["hands"]) == 3 for s in r["hands"][0]["steps"])
+    d = r["decisions"][0]
+    uk = mjcore.ukeire(d["hand"], d["visible"] + d["dora_indicators"],
+                       rules=RuleSet.preset("tenhou_sanma"))
+    assert d["efficiency"]["best_ukeire"] == uk.options[0].remaining
+    status, data = web.post("review", {"record": sanma_text, "seat": 3})
+    assert status == 400 and (reason(data), field(data)) == ("BAD_SEATS", "seat")
