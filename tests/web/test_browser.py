@@ -207,3 +207,22 @@ def test_an_unreadable_record_is_one_message(browser, web):
     err = browser.find_element(By.ID, "err-record").text
     assert err.startswith("record: unknown format") and "UNKNOWN_FORMAT" in err
     assert not browser.find_element(By.ID, "review-out").is_displayed()
+
+
+def test_a_token_protected_api_asks_for_the_token(browser):
+    from mjcore.web.app import WebConfig
+
+    from .conftest import Served
+
+    served = Served(WebConfig(port=0, token="pagetoken"))
+    try:
+        load(browser, served, "?hand=123m456p789s1122z")
+        err = wait(browser, lambda d: d.find_element(By.ID, "err-hand").text or None)
+        assert "missing bearer token" in err and "UNAUTHENTICATED" in err
+        box = browser.find_element(By.ID, "token")
+        assert box.is_displayed()
+        box.send_keys("pagetoken", Keys.TAB)      # a change event: the page asks again
+        wait(browser, lambda d: "Waits" in d.find_element(By.ID, "waits").text)
+        assert browser.find_element(By.ID, "err-hand").text == ""
+    finally:
+        served.stop()

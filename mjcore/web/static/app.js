@@ -556,6 +556,9 @@ $("r-prev").addEventListener("click", () => setStep(+$("r-step").value - 1));
 $("r-next").addEventListener("click", () => setStep(+$("r-step").value + 1));
 $("r-costly").addEventListener("change", drawDecisions);
 
+// a token typed in after a 401 asks again
+$("token").addEventListener("change", () => schedule(0));
+
 // -- start -----------------------------------------------------------------------------------
 (async () => {
   showTab(TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "analyse");
