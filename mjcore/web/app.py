@@ -285,17 +285,32 @@ def create_app(config: WebConfig | None = None) -> Starlette:
 
 # -- the server: uvicorn, with a deadline on each request head (slowloris) -------------------
 
-def _guarded_protocol(header_seconds: float) -> Any:
+def _busy_answer() -> bytes:
+    body = json.dumps(ApiError("UNAVAILABLE", "the server has too many connections: try again "
+                               "shortly", "OVERLOADED").body()).encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\n"
+            b"Content-Type: application/json\r\nConnection: close\r\n"
+            b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+
+
+def _guarded_protocol(header_seconds: float, max_connections: int) -> Any:
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    busy = _busy_answer()
 
     class GuardedH11(H11Protocol):
         """uvicorn's HTTP/1.1, closing a connection whose request head takes longer than
-        ``header_seconds`` (uvicorn times out only idle keep-alive connections)."""
+        ``header_seconds`` (uvicorn times out only idle keep-alive connections), and answering
+        a connection past ``max_connections`` 503 with Retry-After at once."""
 
         _head_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.write(busy)
+                transport.close()
+                return
             self._arm()
 
         def _arm(self) -> None:
@@ -330,8 +345,9 @@ def server(config: WebConfig) -> Any:
     import uvicorn
 
     uv = uvicorn.Config(create_app(config), host=config.host, port=config.port,
-                        http=_guarded_protocol(config.header_seconds), lifespan="off",
-                        limit_concurrency=config.max_connections, timeout_keep_alive=5,
+                        http=_guarded_protocol(config.header_seconds,
+                                               config.max_connections),
+                        lifespan="off", timeout_keep_alive=5,
                         log_level="warning", access_log=False, server_header=False)
     return uvicorn.Server(uv)
 

@@ -188,3 +188,23 @@ def test_flood_of_calls_keeps_answering(web):
     assert all(s == 200 or (s == 503 and r == "1") for s, r in out)
     assert any(s == 200 for s, _r in out)
     well_behaved(web)
+
+
+def test_a_connection_flood_gets_503_with_retry_after():
+    served = Served(WebConfig(port=0, max_connections=8, header_seconds=30))
+    stalled = [_open_stalled(served.port, b"GET / HTTP/1.1\r\n") for _ in range(8)]
+    try:
+        status, headers, data = served.call("POST", "/api/v1/analyze", GOOD)
+        assert status == 503 and reason(data) == "OVERLOADED"
+        assert headers["Retry-After"] == "1"
+    finally:
+        for s in stalled:
+            s.close()
+    # the stalled ones gone, the server answers again (it notices the closes first)
+    for _ in range(200):
+        status, _h, _d = served.call("POST", "/api/v1/analyze", GOOD)
+        if status == 200:
+            break
+        threading.Event().wait(0.05)
+    assert status == 200
+    served.stop()
