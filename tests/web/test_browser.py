@@ -226,3 +226,15 @@ def test_a_token_protected_api_asks_for_the_token(browser):
         assert browser.find_element(By.ID, "err-hand").text == ""
     finally:
         served.stop()
+
+
+def test_classical_rules_offer_bonus_tiles_and_no_ev(browser, web):
+    load(browser, web, "?hand=123m456p789s1122z")
+    shown(browser, "123m456p789s1122z")
+    Select(browser.find_element(By.ID, "rules")).select_by_value("classical")
+    browser.find_element(By.CSS_SELECTOR, "#picker button[aria-label='flower 1']").click()
+    shown(browser, "123m456p789s1122z1f")
+    want = mjcore.shanten("123m456p789s1122z1f", "classical")
+    assert f"Shanten {int(want)}" in browser.find_element(By.ID, "shanten").text
+    assert not browser.find_elements(By.CSS_SELECTOR, "#picker button[aria-label='red 5 dots']")
+    assert not browser.find_element(By.ID, "chart-box").is_displayed()   # EV is riichi's

@@ -462,8 +462,13 @@ function selectHand(i) {
   $("r-step").max = String(h.steps.length - 1);
   setStep(0);
   const t = h.totals;
+  const r = h.result;
+  const result = !r ? "" : r.type === "draw" ? "; a draw" + (r.reason ? " (" + r.reason + ")" : "")
+    : r.winner !== undefined ? "; seat " + r.winner + " won" +
+      (r.points ? " " + num(r.points) + " points" : "") : "";
+  const net = r && r.deltas ? "; changes " + r.deltas.join(" / ") : "";
   $("r-totals").textContent = "This hand: " + t.decisions + " decisions, ukeire lost " +
-    t.ukeire_loss + (review.ev ? ", EV lost " + num(t.ev_loss) : "");
+    t.ukeire_loss + (review.ev ? ", EV lost " + num(t.ev_loss) : "") + result + net;
 }
 
 function setStep(k) {
