@@ -171,6 +171,7 @@ class Api:
             self.in_flight -= 1
 
     async def handle(self, request: Request, work: Any, limit: int | None = None) -> Response:
+        """Token, body, a slot, ``work(body)`` on a worker thread; its JSON or the error."""
         try:
             self._check_token(request)
             body = await self._body(request, limit or self.config.max_body) \
@@ -194,32 +195,39 @@ class Api:
         return endpoint
 
     def ev_work(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The ``ev`` endpoint's answer (worker thread)."""
         from .ev import expected_values
 
         return expected_values(self.bridge, body, self.config.ev_seconds)
 
     def review_work(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The ``review`` endpoint's answer (worker thread)."""
         from .ev import review_call
 
         return review_call(body, self.config.review_seconds)
 
     async def ev(self, request: Request) -> Response:
+        """POST /api/v1/ev."""
         return await self.handle(request, self.ev_work)
 
     async def review(self, request: Request) -> Response:
+        """POST /api/v1/review (its body may be --max-review-body)."""
         return await self.handle(request, self.review_work, self.config.max_review_body)
 
     async def health(self, request: Request) -> Response:
+        """GET /api/v1/health: serving, with the calls in flight, refused and answered."""
         return JSONResponse({"status": "SERVING", "in_flight": self.in_flight,
                              "refused": self.refused, "answered": self.answered})
 
     async def openapi(self, request: Request) -> Response:
+        """GET /api/v1/openapi.json."""
         from .openapi import schema
 
         return JSONResponse(schema())
 
 
 def error_response(err: ApiError) -> Response:
+    """The HTTP answer of ``err``."""
     return JSONResponse(err.body(), status_code=err.http, headers=err.headers)
 
 

@@ -91,6 +91,7 @@ class Bridge:
         return self.to_json(answer)
 
     def to_json(self, message: Any) -> dict[str, Any]:
+        """A message as JSON values: proto field names, enums by name, defaults written."""
         out: dict[str, Any] = self.json_format.MessageToDict(
             message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
         return out

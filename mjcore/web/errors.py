@@ -36,12 +36,14 @@ class ApiError(Exception):
         self.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
 
     def body(self) -> dict[str, Any]:
+        """The JSON of the answer."""
         return {"error": {"code": self.http, "status": self.status, "message": self.message,
                           "details": [{"@type": ERROR_INFO_TYPE, "reason": self.reason,
                                        "domain": DOMAIN, "metadata": self.metadata}]}}
 
 
 def bad_request(message: str, reason: str, **metadata: object) -> ApiError:
+    """INVALID_ARGUMENT (HTTP 400) with ``reason`` and the ErrorInfo ``metadata``."""
     err = ApiError("INVALID_ARGUMENT", message, reason)
     err.metadata = {k: str(v) for k, v in metadata.items() if v is not None}
     return err
