@@ -208,3 +208,22 @@ def test_a_connection_flood_gets_503_with_retry_after():
         threading.Event().wait(0.05)
     assert status == 200
     served.stop()
+
+
+def test_a_huge_request_head_is_refused(web):
+    s = socket.create_connection(("127.0.0.1", web.port), timeout=30)
+    try:
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200_000 + b"\r\n\r\n")
+        except OSError:
+            pass            # the server may close before it has read it all
+        answer = b""
+        try:
+            while chunk := s.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 4")
+    finally:
+        s.close()
+    well_behaved(web)
