@@ -126,6 +126,15 @@ function drawHand() {
     $("hand").value = joinTiles(tiles);
     schedule(0);
   });
+  // the called melds, as typed ("pon:555z<2"), each drawn apart
+  for (const m of $("melds").value.trim().split(/\s+/).filter(Boolean)) {
+    const body = splitTiles(m.includes(":") ? m.split(":")[1].split("<")[0] : m);
+    if (!body) continue;
+    const g = document.createElement("span");
+    g.className = "meld";
+    tilesInto(g, body, 40);
+    box.appendChild(g);
+  }
 }
 
 let timer = null;
@@ -308,7 +317,7 @@ function drawChart(best) {
       "stroke-width": 2, class: "curve", "data-tile": r.tile }));
     const lab = el("text", { x: W - R + 8, y: T + 14 + 16 * j, "font-size": 11,
       fill: CURVE_COLORS[j] });
-    lab.textContent = "discard " + r.tile;
+    lab.textContent = r.tile === "-" ? "this hand" : "discard " + r.tile;
     svg.appendChild(lab);
   });
   $("chart-box").hidden = false;
