@@ -238,3 +238,15 @@ def test_classical_rules_offer_bonus_tiles_and_no_ev(browser, web):
     assert f"Shanten {int(want)}" in browser.find_element(By.ID, "shanten").text
     assert not browser.find_elements(By.CSS_SELECTOR, "#picker button[aria-label='red 5 dots']")
     assert not browser.find_element(By.ID, "chart-box").is_displayed()   # EV is riichi's
+
+
+def test_called_melds_are_drawn_and_counted(browser, web):
+    load(browser, web, "?hand=23m456p789s1z4p")
+    melds = browser.find_element(By.ID, "melds")
+    melds.send_keys("pon:555z<2")
+    shown(browser, "23m456p789s1z4p pon:555z<2")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#hand-tiles .meld svg")) == 3
+    want = mjcore.shanten("23m456p789s1z4p pon:555z<2")
+    assert browser.find_element(By.ID, "shanten").text.startswith(f"Shanten {int(want)}")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
+    assert len(rows) == len(mjcore.expected_values("23m456p789s1z4p pon:555z<2").discards)
