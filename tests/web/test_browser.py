@@ -250,3 +250,12 @@ def test_called_melds_are_drawn_and_counted(browser, web):
     assert browser.find_element(By.ID, "shanten").text.startswith(f"Shanten {int(want)}")
     rows = browser.find_elements(By.CSS_SELECTOR, "#discards tbody tr")
     assert len(rows) == len(mjcore.expected_values("23m456p789s1z4p pon:555z<2").discards)
+
+
+def test_a_scoring_error_is_shown_beside_its_field(browser, web):
+    load(browser, web, "#score")
+    browser.find_element(By.ID, "s-dora").send_keys("9q")
+    browser.find_element(By.ID, "s-go").click()
+    err = wait(browser, lambda d: d.find_element(By.ID, "err-s-dora_indicators").text or None)
+    assert "unknown character 'q'" in err and "UNKNOWN_CHARACTER" in err
+    assert browser.find_element(By.ID, "err-s-hand").text == ""
