@@ -92,6 +92,36 @@ def api_table(port: int, total: int) -> None:
                   f"{refused} |")
 
 
+def review_times(port: int) -> None:
+    """The review of the shipped Tenhou record used by tests/web, seat 0, with and without EV."""
+    import tarfile
+
+    archive = ROOT.parent / "shared" / "data" / "tenhou" / "mjlog.tar.xz"
+    if not archive.exists():
+        print(f"(no {archive}: review not timed)")
+        return
+    sys.path.insert(0, str(ROOT))
+    from tests.web.conftest import MJLOG_MEMBER
+
+    with tarfile.open(archive) as tar:
+        f = tar.extractfile(MJLOG_MEMBER)
+        assert f is not None
+        record = f.read().decode()
+    for ev in (False, True):
+        times, size = [], 0
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+            t0 = time.perf_counter()
+            conn.request("POST", "/api/v1/review", body=json.dumps(
+                {"record": record, "seat": 0, "ev": ev}), headers={"Accept-Encoding": "gzip"})
+            res = conn.getresponse()
+            size = len(res.read())
+            times.append(time.perf_counter() - t0)
+            conn.close()
+        print(f"review of a 10-hand Tenhou game, seat 0, {'with' if ev else 'without'} EV: "
+              f"median {statistics.median(times):.2f} s, {size:,} bytes gzipped")
+
+
 def page_times(port: int, clicks: int) -> None:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -139,6 +169,7 @@ def main() -> None:
     proc, port = start_server()
     try:
         api_table(port, args.requests)
+        review_times(port)
         if not args.no_browser:
             page_times(port, args.clicks)
     finally:
