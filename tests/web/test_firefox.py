@@ -27,17 +27,23 @@ class Bidi:
              "--remote-debugging-port", "0", "about:blank"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         assert self.proc.stdout is not None
-        url = None
-        for line in self.proc.stdout:
-            if "WebDriver BiDi listening on " in line:
-                url = line.split("listening on ")[1].strip()
-                break
-        assert url, "firefox did not start its WebDriver BiDi server"
-        self.ws = websocket.create_connection(url + "/session", timeout=60,
-                                              suppress_origin=True)
-        self.n = 0
-        self.call("session.new", {"capabilities": {}})
-        self.context = self.call("browsingContext.getTree", {})["contexts"][0]["context"]
+        try:
+            url = None
+            for line in self.proc.stdout:
+                if "WebDriver BiDi listening on " in line:
+                    url = line.split("listening on ")[1].strip()
+                    break
+            assert url, "firefox did not start its WebDriver BiDi server"
+            self.ws = websocket.create_connection(url + "/session", timeout=60,
+                                                  suppress_origin=True)
+            self.n = 0
+            self.call("session.new", {"capabilities": {}})
+            self.context = self.call("browsingContext.getTree", {})["contexts"][0]["context"]
+        except BaseException:
+            self.proc.kill()        # no browser left behind by a failed start
+            self.proc.wait(30)
+            self.proc.stdout.close()
+            raise
 
     def call(self, method: str, params: dict) -> dict:
         self.n += 1
