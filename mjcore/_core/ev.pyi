@@ -1,9 +1,7 @@
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from typing import Any
 
 import numpy as np
-
-_Candidate: TypeAlias = tuple[int, int, int, bool]
 
 def evaluate_raw(counts: Sequence[int], red: Sequence[int],
                  melds: Sequence[tuple[int, int, int, int]], visible: Sequence[int],

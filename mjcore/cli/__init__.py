@@ -290,6 +290,7 @@ def _register() -> None:
         report,  # noqa: F401
         score,  # noqa: F401
         serve,  # noqa: F401
+        web,  # noqa: F401
     )
 
 

@@ -71,6 +71,11 @@ def test_export_without_pyarrow(tmp_path):
              "mjcore export", "dataset", "pyarrow")
 
 
+@pytest.mark.parametrize("missing", ["starlette", "uvicorn"])
+def test_web_without_the_web_extra(missing):
+    one_line(without(missing, "web", "--port", "0"), "mjcore web", "web", missing)
+
+
 def test_the_client_module_names_the_missing_package():
     """mjcore.client's own ImportError keeps the missing package's name (for callers that
     filter on it, as `mjcore serve` does)."""

@@ -24,7 +24,8 @@ _MODULES = [
     "mjcore.classical.rules", "mjcore.classical.scoring", "mjcore.classical.batch",
     "mjcore.classical.history", "mjcore.build",
 ]
-_PACKAGES = ["mjcore.riichi", "mjcore.engine", "mjcore.classical.engine", "mjcore.dataset"]
+_PACKAGES = ["mjcore.riichi", "mjcore.engine", "mjcore.classical.engine", "mjcore.dataset",
+             "mjcore.web"]
 
 # A first line such as ``shanten(hand) -> int`` or ``Hand.parse(text: str) -> Hand``.
 _SIGNATURE_LINE = re.compile(r"^[\w.]+\(.*\)(\s*->\s*.+)?$")

@@ -10,7 +10,9 @@ run inside a test:
 - `python benchmarks/...` runs for minutes: the script's --help must list every flag used;
 - `mjcore play` with more than 1000 games: its command line is parsed and validated, not run;
 - `mjcore serve ...` runs until it prints "listening on", then the README's `--server` commands
-  for its port run against it, then it gets SIGTERM and must exit 0.
+  for its port run against it, then it gets SIGTERM and must exit 0;
+- `mjcore web ... &` likewise runs until it prints its address, then the `curl` commands of its
+  block run against it (each must answer JSON without an error).
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SERVICE_README = ROOT / "service" / "README.md"
 VENV_MJCORE = ".venv/bin/mjcore"
-PROGRAMS = ("mjcore", "python", "make", ".", "source", VENV_MJCORE)
+PROGRAMS = ("mjcore", "python", "make", ".", "source", VENV_MJCORE, "curl")
 
 
 def test_readme_python_example_runs():
@@ -187,6 +189,14 @@ def _run(args: list[str], cwd: Path, token: str = "") -> None:
         assert r.returncode == 0, (args, r.stderr)
         for flag in (a.split("=")[0] for a in args[2:] if a.startswith("--")):
             assert flag in r.stdout, (args, flag)
+    elif args[0] == "curl":
+        import json
+
+        r = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=120,
+                           check=False)
+        assert r.returncode == 0, (args, r.stderr)
+        answer = json.loads(r.stdout)
+        assert "error" not in answer, (args, answer)
     elif args[:2] == ["mjcore", "play"] and int(_flag_value(args, "--games") or 10) > 1000:
         main.make_context("mjcore", args[1:])     # parsed and validated
     else:
@@ -206,7 +216,8 @@ def _serve(args: list[str], cwd: Path, clients: list[list[str]]) -> None:
                                 text=True)
     try:
         line = proc.stdout.readline() if proc.stdout else ""
-        assert "listening on" in line, (args, line, log.read_text()[-3000:])
+        ready = "mjcore web: http://" if args[1:2] == ["web"] else "listening on"
+        assert ready in line, (args, line, log.read_text()[-3000:])
         token_file = _flag_value(args, "--token-file")
         token = (cwd / token_file).read_text().strip() if token_file else ""
         for client in clients:
@@ -227,7 +238,7 @@ def test_every_shell_command_runs_as_pasted(scratch):
     served = 0
     for block in blocks:
         for i, args in enumerate(block):
-            if args[:2] == ["mjcore", "serve"] and args[-1] == "&":
+            if args[:2] in (["mjcore", "serve"], ["mjcore", "web"]) and args[-1] == "&":
                 _serve(args[:-1], scratch, block[i + 1:])    # the rest of its block: clients
                 served += 1
                 break

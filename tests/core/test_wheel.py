@@ -31,7 +31,11 @@ def test_the_wheel_ships_no_generated_c_sources(tmp_path):
                    "mjcore/wire/__init__.py", "mjcore/wire/layout.py",
                    "mjcore/wire/v1/analysis_service_pb2.py",
                    "mjcore/wire/v1/analysis_service_pb2.pyi",
-                   "mjcore/wire/v1/analysis_service_pb2_grpc.py"):
+                   "mjcore/wire/v1/analysis_service_pb2_grpc.py",
+                   # the web page's files (no build step, no CDN)
+                   "mjcore/web/static/index.html", "mjcore/web/static/app.js",
+                   "mjcore/web/static/tiles.js", "mjcore/web/static/app.css",
+                   "mjcore/web/static/TILES-LICENSE.txt"):
         assert needed in names, needed
     # the library installs without grpc: the gRPC packages are the client and service extras
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("/METADATA")))
