@@ -13,11 +13,12 @@ mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and t
 :mod:`mjcore.engine.events`), and Bradfield ``.mjs`` hand histories (Chinese classical), which
 are replayed through the classical referee (:mod:`.classical`). The format is told by content.
 
-Records are grouped into partitions of ``records_per_partition`` in input order; partition i
-is ``part-<i>.parquet`` plus ``_problems-<i>.json`` (the records and rows that could not be
-used, with file, game, row and reason). A partition is not redone when its Parquet file exists
-and the folder's journal shows it was made from the same records (names and bytes).
-Memory is bounded by one partition per worker.
+Records are grouped into partitions of ``records_per_partition`` in input order, a partition
+ending early once its records pass ``MAX_PART_BYTES``; partition i is ``part-<i>.parquet`` plus
+``_problems-<i>.json`` (the records and rows that could not be used, with file, game, row and
+reason). A partition is not redone when its Parquet file exists and the folder's journal shows
+it was made from the same records (names and bytes). Memory is bounded by the partitions in
+flight, two per worker, each at most ``MAX_PART_BYTES`` of records plus one record.
 """
 from __future__ import annotations
 
@@ -140,6 +141,10 @@ RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz",
 MAX_RECORD_BYTES = 64 << 20
 """The largest record file or archive member read (a Tenhou game is tens of kilobytes);
 a larger one is reported as unreadable, not read into memory."""
+
+MAX_PART_BYTES = 64 << 20
+"""A partition ends once its records hold this many bytes (they are held in the main process
+and sent to a worker): 200 records of the largest size would otherwise be 12.8 GiB."""
 
 
 def iter_sources(paths: Iterable[str]) -> Iterator[tuple[str, bytes | Exception]]:
@@ -897,20 +902,23 @@ def _task(args: tuple[int, int, list[tuple[str, bytes | str]], str | None]) -> A
 
 
 def _batches(paths: Iterable[str], per: int) -> Iterator[tuple[int, int, list[Any], int]]:
-    """(part index, first game number, records, input bytes read) of each part."""
+    """(part index, first game number, records, input bytes read) of each part: ``per``
+    records, or fewer once they pass MAX_PART_BYTES."""
     batch: list[tuple[str, bytes | str]] = []
     index = game = 0
-    done = 0
+    done = held = 0
     for name, data, done in _sources_with_bytes(paths):
         item = (name, data if isinstance(data, bytes) else
                 f"{getattr(data, 'reason', 'unreadable')}{REASON_SEP}{type(data).__name__}: "
                 f"{data}")
         batch.append(item)
-        if len(batch) == per:
+        held += len(item[1])
+        if len(batch) == per or held >= MAX_PART_BYTES:
             yield index, game, batch, done
             index += 1
-            game += per
+            game += len(batch)
             batch = []
+            held = 0
     if batch:
         yield index, game, batch, done
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 import os
 import tarfile
@@ -310,3 +311,23 @@ def test_numbers_beyond_their_columns_are_a_bad_record_not_a_lost_partition(reco
     assert "kyoku 1000 is outside -128..127" in by_file["kyoku.mjson"].detail
     assert set(table["game"].to_pylist()) == {4, 5}
     assert table.filter(pa.compute.equal(table["game"], 4)).num_rows == 1
+
+
+def test_a_part_ends_once_its_records_pass_the_byte_bound(records_dir, extract_table,
+                                                          monkeypatch, tmp_path):
+    """Parts hold at most records_per_partition records and, past MAX_PART_BYTES, fewer (the
+    main process holds a part's bytes until a worker takes it): the same rows either way."""
+    from mjcore.dataset import extraction
+
+    sizes = sorted(p.stat().st_size for p in records_dir.rglob("*") if p.is_file())
+    monkeypatch.setattr(extraction, "MAX_PART_BYTES", sizes[-1])
+    out = tmp_path / "ex"
+    summary = extract(str(records_dir), str(out), records_per_partition=8, workers=1)
+    assert summary.records == len(sizes)
+    assert summary.partitions > -(-len(sizes) // 8)          # more parts than by count alone
+    batches = list(extraction._batches([str(records_dir)], 8))
+    assert all(sum(len(d) for _n, d in b[:-1]) < sizes[-1] for _i, _g, b, _d in batches)
+    assert [g for _i, g, _b, _d in batches] == list(itertools.accumulate(
+        [0] + [len(b) for _i, _g, b, _d in batches[:-1]]))
+    whole = pa.concat_tables(pq.read_table(p) for p in sorted(out.glob("part-*.parquet")))
+    assert whole.equals(extract_table.replace_schema_metadata(None))
