@@ -485,6 +485,40 @@ class Client:
                 setattr(req, field, value)
         return self._unary(self._unary_stub.Score, req, timeout)
 
+    def expected_values(self, hand: str, *, dora: str = "", round_wind: str = "E",
+                        seat_wind: str = "E", visible: str | None = None, rules: Any = None,
+                        kita: int = 0, model: str = "consistent", t_max: int | None = None,
+                        extra: int | None = None, red: bool | None = None,
+                        ura: bool | None = None, shanten_down: bool | None = None,
+                        tegawari: bool | None = None, max_shanten: int | None = None,
+                        max_nodes: int | None = None, timeout: float | None = None) -> Any:
+        """The expected values of one hand on the server (ExpectedValues), as the library's
+        ``mjcore.expected_values`` result (``ExpectedValues``); the arguments are its own
+        (None: the library's default; ``max_nodes`` at most the server's limit). The search
+        stops at ``timeout``; a full server raises ServiceError (RESOURCE_EXHAUSTED, reason
+        server_busy, ``metadata["limit"]``)."""
+        return wire.expected_values_value(self.expected_values_raw(
+            hand, dora=dora, round_wind=round_wind, seat_wind=seat_wind, visible=visible,
+            rules=rules, kita=kita, model=model, t_max=t_max, extra=extra, red=red, ura=ura,
+            shanten_down=shanten_down, tegawari=tegawari, max_shanten=max_shanten,
+            max_nodes=max_nodes, timeout=timeout))
+
+    def expected_values_raw(self, hand: str, *, dora: str = "", round_wind: str = "E",
+                            seat_wind: str = "E", visible: str | None = None,
+                            rules: Any = None, kita: int = 0, model: str = "consistent",
+                            timeout: float | None = None, **options: Any) -> Any:
+        """The ExpectedValuesResponse message itself (the arguments of
+        :meth:`expected_values`)."""
+        request = self._pb.ExpectedValuesRequest(
+            hand=str(hand), dora_indicators=dora, visible=visible or "", kita_count=kita,
+            options=_ev_options(model, options), **_rules_field(rules))
+        for name, wind in (("round_wind", round_wind), ("seat_wind", seat_wind)):
+            if wind not in wire.WIND_OF_NAME:
+                raise InvalidHandError(f"{name} {wind!r}: expected E, S, W or N",
+                                       reason="bad_seats")
+            setattr(request, name, wire.WIND_OF_NAME[wind])
+        return self._unary(self._unary_stub.ExpectedValues, request, timeout)
+
     def rule_presets(self, *, timeout: float | None = None) -> Any:
         """The ListRulePresetsResponse: every preset with all its options."""
         return self._unary(self._unary_stub.ListRulePresets, self._pb.ListRulePresetsRequest(),
@@ -820,6 +854,24 @@ class Client:
         return self._text_bulk("StreamAgari",
                                lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
                                source, "agari", np.bool_, timeout)
+
+
+_EV_OPTIONS = {"t_max": "max_turn", "extra": "extra", "red": "red", "ura": "ura",
+               "shanten_down": "shanten_down", "tegawari": "tegawari",
+               "max_shanten": "max_shanten", "max_nodes": "max_nodes"}
+
+
+def _ev_options(model: str, options: dict[str, Any]) -> Any:
+    """ExpectedValueOptions of the library's keyword options (None: unset)."""
+    if model not in wire.EV_MODEL_OF_NAME:
+        raise InvalidHandError(f"option model={model!r}: expected one of "
+                               f"{', '.join(wire.EV_MODEL_OF_NAME)}", reason="ev_bad_option")
+    unknown = set(options) - set(_EV_OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    return pb.ExpectedValueOptions(model=wire.EV_MODEL_OF_NAME[model],
+                                   **{_EV_OPTIONS[k]: v for k, v in options.items()
+                                      if v is not None})
 
 
 def _rules_field(rules: Any) -> dict[str, Any]:

@@ -22,10 +22,11 @@ class RpcError(Exception):
     message and each metadata value are cut short, so an error always fits in trailers."""
 
     def __init__(self, code: grpc.StatusCode, message: str, reason: str,
-                 **metadata: object) -> None:
+                 retry_delay: float | None = None, **metadata: object) -> None:
         message = clip(message, MESSAGE_CHARS)
         super().__init__(message)
         self.code = code
+        self.retry_delay = retry_delay    # seconds: a google.rpc.RetryInfo detail
         self.message = message
         self.reason = reason
         self.metadata = {k: clip(str(v), METADATA_CHARS) for k, v in metadata.items()
@@ -36,8 +37,14 @@ class RpcError(Exception):
                                            metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
+        details = [detail]
+        if self.retry_delay is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(int(self.retry_delay * 1e9))
+            details.append(any_pb2.Any())
+            details[-1].Pack(retry)
         proto = status_pb2.Status(code=_CODES[self.code], message=self.message,
-                                  details=[detail])
+                                  details=details)
         return rpc_status.to_status(proto)
 
 
