@@ -742,6 +742,64 @@ class Client:
         self._raise_bad_rows(errors, out)
         return out
 
+    def expected_values_batch(self, counts: np.ndarray, *, turn: int = 1, rules: Any = None,
+                              model: str = "consistent", timeout: float | None = None,
+                              **arrays: Any) -> dict[str, np.ndarray]:
+        """Expected values of N hands through StreamExpectedValues: the arrays and options of
+        ``mjcore.batch.expected_values`` (red, melds, visible, visible_red, dora, seat_wind,
+        round_wind, kita, discard; t_max, extra, use_red, ura, shanten_down, tegawari,
+        max_shanten, max_nodes). Returns the result arrays by name (status, shanten, nodes,
+        best_tile, best_tenpai, best_win, best_ev, discard_shanten, discard_tenpai,
+        discard_win, discard_ev); bad rows raise BatchError with the others in ``partial``."""
+        counts = np.ascontiguousarray(counts, dtype=np.uint8)
+        if counts.ndim != 2 or counts.shape[1] != 34:
+            raise InvalidHandError(f"counts must have shape (N, 34), not {counts.shape}",
+                                   reason="bad_counts")
+        n = counts.shape[0]
+        # the option "red" is use_red here: "red" is the array of red fives held
+        options = {("red" if k == "use_red" else k): arrays.pop(k) for k in list(arrays)
+                   if k == "use_red" or (k in _EV_OPTIONS and k != "red")}
+        unknown = set(arrays) - set(layout.EV_REQUEST_ARRAYS) - {"dora"}
+        if unknown:
+            raise TypeError(f"unknown array(s): {', '.join(sorted(unknown))}")
+        prepared: dict[str, np.ndarray] = {}
+        for name, value in arrays.items():
+            if value is None:
+                continue
+            dtype, shape = layout.EV_REQUEST_ARRAYS.get(name, ("u1", ()))
+            arr = np.asarray(value)
+            if arr.ndim == 0:
+                arr = np.full((n, *shape), arr)
+            if name == "dora" and arr.ndim == 1:
+                arr = arr[:, None]
+            if arr.shape[0] != n:
+                raise InvalidHandError(f"{name}: {arr.shape[0]} rows for {n} hands",
+                                       reason="bad_shape")
+            prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
+        ev_options = _ev_options(model, options)
+        selection = {} if rules is None else {"rules": wire.rule_selection(rules)}
+        out = layout.empty(layout.EV_RESPONSE_ARRAYS, n)
+
+        def build(a: int, b: int) -> Any:
+            req = self._pb.StreamExpectedValuesRequest(turn=turn, options=ev_options,
+                                                       **selection)
+            packing.encode_into(req.hands, counts[a:b], None, self.encoding)
+            for name, arr in prepared.items():
+                setattr(req, name, arr[a:b].tobytes())
+            if "dora" in prepared:
+                req.dora_slot_count = prepared["dora"].shape[1]
+            return req
+
+        bounds, requests = self._batches(n, build)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            for name, spec in layout.EV_RESPONSE_ARRAYS.items():
+                out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
+
+        errors = self._run_streams("StreamExpectedValues", requests, bounds, collect, timeout)
+        self._raise_bad_rows(errors, out)
+        return out
+
     def score_classical_batch(self, counts: Any, melds: Any, n_melds: Any, bonus: Any,
                               info: Any, dead_kinds: Any = None, *, rules: Any = "classical",
                               timeout: float | None = None) -> dict[str, np.ndarray]:
@@ -858,7 +916,7 @@ class Client:
 
 _EV_OPTIONS = {"t_max": "max_turn", "extra": "extra", "red": "red", "ura": "ura",
                "shanten_down": "shanten_down", "tegawari": "tegawari",
-               "max_shanten": "max_shanten", "max_nodes": "max_nodes"}
+               "max_shanten": "max_shanten", "max_nodes": "max_node_count"}
 
 
 def _ev_options(model: str, options: dict[str, Any]) -> Any:

@@ -21,12 +21,13 @@ class RpcError(Exception):
     """An error for the client: status code, message, ErrorInfo reason and metadata. The
     message and each metadata value are cut short, so an error always fits in trailers."""
 
+    retry_delay: float | None = None     # seconds: sent as a google.rpc.RetryInfo detail
+
     def __init__(self, code: grpc.StatusCode, message: str, reason: str,
-                 retry_delay: float | None = None, **metadata: object) -> None:
+                 **metadata: object) -> None:
         message = clip(message, MESSAGE_CHARS)
         super().__init__(message)
         self.code = code
-        self.retry_delay = retry_delay    # seconds: a google.rpc.RetryInfo detail
         self.message = message
         self.reason = reason
         self.metadata = {k: clip(str(v), METADATA_CHARS) for k, v in metadata.items()

@@ -64,7 +64,13 @@ class EvPool:
         except RuntimeError:          # shut down
             self._leave(None)
             return None
+        future.add_done_callback(self._cancelled)
         return future
+
+    def _cancelled(self, future: Future[Any]) -> None:
+        """A call cancelled while queued (its client went away) never ran ``_timed``."""
+        if future.cancelled():
+            self._leave(None)
 
     def _timed(self, work: Callable[..., Any], *args: Any) -> Any:
         start = time.monotonic()
@@ -83,10 +89,12 @@ class EvPool:
         """The refusal of a call the pool has no room for."""
         with self._lock:
             delay = min(5.0, max(0.01, self._mean * self.capacity / self.workers))
-        return RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                        f"the server is running or queueing {self.capacity} expected-value "
-                        f"searches already; retry in about {delay:.2f} s", "SERVER_BUSY",
-                        retry_delay=delay, limit=self.capacity)
+        err = RpcError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       f"the server is running or queueing {self.capacity} expected-value "
+                       f"searches already; retry in about {delay:.2f} s", "SERVER_BUSY",
+                       limit=self.capacity)
+        err.retry_delay = delay
+        return err
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -105,7 +113,7 @@ def options_of(opts: pb.ExpectedValueOptions, max_nodes: int) -> dict[str, Any]:
     out: dict[str, Any] = {"model": wire.EV_MODELS.get(opts.model, "consistent")}
     for name, key, lo, hi in (("max_turn", "t_max", 1, MAX_TURNS), ("extra", "extra", 0, 4),
                               ("max_shanten", "max_shanten", -1, 6),
-                              ("max_nodes", "max_nodes", 1, max_nodes)):
+                              ("max_node_count", "max_nodes", 1, max_nodes)):
         if opts.HasField(name):
             value = getattr(opts, name)
             if not lo <= value <= hi:
@@ -123,8 +131,9 @@ def rules_of(sel: Any) -> RuleSet:
     try:
         if sel.preset in classical.CLASSICAL_PRESETS:
             raise InvalidRuleError(f"preset {sel.preset!r}: the expected value is riichi's")
-        return _rules_cache.get(sel.SerializeToString(deterministic=True),  # type: ignore[no-any-return]
-                                lambda: convert.rules_from_proto(sel))
+        rules: RuleSet = _rules_cache.get(sel.SerializeToString(deterministic=True),
+                                          lambda: convert.rules_from_proto(sel))
+        return rules
     except InvalidRuleError as err:
         raise invalid_rule(err) from None
 
@@ -178,9 +187,9 @@ def unary(request: pb.ExpectedValuesRequest, context: Any, max_seconds: float,
 
 
 def _row_arrays(request: pb.StreamExpectedValuesRequest, n: int, batch_no: int
-                ) -> dict[str, np.ndarray | None]:
+                ) -> dict[str, Any]:
     """The per-hand arrays of a batch, checked for length; None = the default."""
-    arrays: dict[str, np.ndarray | None] = {}
+    arrays: dict[str, Any] = {}
     slots = request.dora_slot_count
     if slots > MAX_DORA:
         raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
@@ -202,7 +211,7 @@ def _row_arrays(request: pb.StreamExpectedValuesRequest, n: int, batch_no: int
     return arrays
 
 
-def _check_rows(arrays: dict[str, np.ndarray | None], players: int
+def _check_rows(arrays: dict[str, Any], players: int
                 ) -> dict[int, InvalidHandError]:
     """Rows whose winds are out of range: bad hands (the library refuses the whole batch)."""
     found: dict[int, InvalidHandError] = {}
@@ -244,20 +253,19 @@ def stream(servicer: Any, request_iterator: Iterator[Any], context: Any) -> Iter
                            f"batch {batch_no}: turn {turn} is past max_turn {t_max}",
                            "EV_BAD_OPTION", batch=batch_no, field="turn")
         found = _check_rows(arrays, rules.players)
-        melds = arrays.pop("melds")
+        fixed: dict[str, Any] = {"use_red" if k == "red" else k: v for k, v in options.items()}
+        fixed.update(turn=turn, rules=rules, n_threads=servicer.kernel_threads)
         out = layout.empty(layout.EV_RESPONSE_ARRAYS, n)
         for start in range(0, n, ROWS_PER_CALL):
             if not context.is_active():
                 return
             stop = min(n, start + ROWS_PER_CALL)
+            # each row may take what is left of the deadline; the next chunk then stops
             seconds, _ = _budget(context, servicer.ev_max_seconds)
-            result = batch_expected(
-                batch.counts[start:stop],
-                melds=None if melds is None else melds[start:stop],
-                **{k: None if v is None else v[start:stop] for k, v in arrays.items()},
-                turn=turn, rules=rules, max_seconds=seconds,
-                n_threads=servicer.kernel_threads,
-                **{"use_red" if k == "red" else k: v for k, v in options.items()})
+            rows: dict[str, Any] = {k: None if v is None else v[start:stop]
+                                    for k, v in arrays.items()}
+            result = batch_expected(batch.counts[start:stop], max_seconds=seconds,
+                                    **rows, **fixed)
             for name in layout.EV_RESPONSE_ARRAYS:
                 out[name][start:stop] = getattr(result, name)
             for i, err in result.errors_by_row(start).items():

@@ -602,7 +602,7 @@ class UnaryFront:
             future.add_done_callback(functools.partial(self._pooled_done, conn, stream_id,
                                                        context, path))
             return
-        self._answer(h2, stream_id, context, path, method.call, parsed)
+        self._answer(h2, stream_id, context, path, method.call, parsed, context)
 
     def _answer(self, h2: ServerConnection, stream_id: int, context: CallContext, path: bytes,
                 run: Callable[..., Any], *args: Any) -> None:

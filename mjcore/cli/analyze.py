@@ -306,17 +306,17 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
     ev_of = None
+    ev_options: dict[str, Any] = {}
     if with_ev:
         if rules is not None and rules_name != "tenhou_sanma":
             raise click.UsageError(f"--ev is riichi's; --rules {rules_name} has no model")
-        if server:
-            raise click.UsageError("--ev runs in this process; the server does not serve it "
-                                   "yet")
         if turn > t_max:
             raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
                                      param_hint="--turn")
-        ev_of = _ev_runner(rules_name, visible, dora_text, round_wind, seat_wind, t_max, extra,
-                           ev_red, ev_ura, shanten_down, tegawari)
+        ev_options = {"rules_name": rules_name, "visible": visible, "dora": dora_text,
+                      "round_wind": round_wind, "seat_wind": seat_wind, "t_max": t_max,
+                      "extra": extra, "red": ev_red, "ura": ev_ura,
+                      "shanten_down": shanten_down, "tegawari": tegawari}
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
     try:
@@ -350,6 +350,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         server_errors = (ServiceError,)
     elif token_file or tls or ca_file or cert_file or key_file:
         raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
+    if with_ev:       # on the server with --server: the same ExpectedValues either way
+        ev_of = _ev_runner(**ev_options, client=client)
     out = sys.stdout
     failed = 0
     first_block = True
@@ -400,14 +402,16 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
                t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
-               tegawari: bool) -> Any:
-    """The expected value of one hand's text with the command's options."""
+               tegawari: bool, client: Any = None) -> Any:
+    """The expected value of one hand's text with the command's options; with ``client``
+    (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
     from ..riichi.expected import expected_values
 
     rules = "tenhou" if rules_name == "riichi" else rules_name
+    compute: Any = expected_values if client is None else client.expected_values
 
     def run(text: str) -> Any:
-        return expected_values(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
+        return compute(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
                                visible=visible or None, rules=rules, t_max=t_max, extra=extra,
                                red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari)
     return run

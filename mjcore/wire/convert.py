@@ -271,7 +271,7 @@ def expected_values_response(ev: Any) -> pb.ExpectedValuesResponse:
     return pb.ExpectedValuesResponse(
         hand=ev.hand, shanten=ev.shanten, status=EV_STATUS[ev.status], message=ev.message,
         node_count=ev.nodes, edge_count=ev.edges, win_edge_count=ev.win_edges,
-        unseen_count=ev.total_unseen, seconds=ev.seconds, peak_bytes=ev.bytes_peak,
+        unseen_count=ev.total_unseen, seconds=ev.seconds, peak_byte_count=ev.bytes_peak,
         max_turn=ev.t_max, model=EV_MODEL_OF_NAME[ev.model],
         discards=[pb.DiscardValue(
             tile=d.tile or "", shanten=d.shanten, necessary_count=d.necessary_count,
@@ -291,7 +291,7 @@ def expected_values_value(r: pb.ExpectedValuesResponse) -> Any:
         tuple(d.max_win)) for d in r.discards)
     return ExpectedValues(r.hand, r.shanten, discards, EV_STATUS_NAMES.get(r.status, "ok"),
                           r.message, r.node_count, r.edge_count, r.win_edge_count,
-                          r.unseen_count, r.seconds, r.peak_bytes, r.max_turn,
+                          r.unseen_count, r.seconds, r.peak_byte_count, r.max_turn,
                           EV_MODELS.get(r.model, "consistent"))
 
 

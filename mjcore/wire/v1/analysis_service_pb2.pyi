@@ -322,7 +322,7 @@ class StreamScoreClassicalResponse(_message.Message):
     def __init__(self, batch: _Optional[int] = ..., deal_count: _Optional[int] = ..., status: _Optional[bytes] = ..., score: _Optional[bytes] = ..., points: _Optional[bytes] = ..., doubles: _Optional[bytes] = ..., limit_hand: _Optional[bytes] = ..., net: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
 
 class ExpectedValueOptions(_message.Message):
-    __slots__ = ("model", "max_turn", "extra", "red", "ura", "shanten_down", "tegawari", "max_shanten", "max_nodes")
+    __slots__ = ("model", "max_turn", "extra", "red", "ura", "shanten_down", "tegawari", "max_shanten", "max_node_count")
     MODEL_FIELD_NUMBER: _ClassVar[int]
     MAX_TURN_FIELD_NUMBER: _ClassVar[int]
     EXTRA_FIELD_NUMBER: _ClassVar[int]
@@ -331,7 +331,7 @@ class ExpectedValueOptions(_message.Message):
     SHANTEN_DOWN_FIELD_NUMBER: _ClassVar[int]
     TEGAWARI_FIELD_NUMBER: _ClassVar[int]
     MAX_SHANTEN_FIELD_NUMBER: _ClassVar[int]
-    MAX_NODES_FIELD_NUMBER: _ClassVar[int]
+    MAX_NODE_COUNT_FIELD_NUMBER: _ClassVar[int]
     model: ExpectedValueModel
     max_turn: int
     extra: int
@@ -340,8 +340,8 @@ class ExpectedValueOptions(_message.Message):
     shanten_down: bool
     tegawari: bool
     max_shanten: int
-    max_nodes: int
-    def __init__(self, model: _Optional[_Union[ExpectedValueModel, str]] = ..., max_turn: _Optional[int] = ..., extra: _Optional[int] = ..., red: _Optional[bool] = ..., ura: _Optional[bool] = ..., shanten_down: _Optional[bool] = ..., tegawari: _Optional[bool] = ..., max_shanten: _Optional[int] = ..., max_nodes: _Optional[int] = ...) -> None: ...
+    max_node_count: int
+    def __init__(self, model: _Optional[_Union[ExpectedValueModel, str]] = ..., max_turn: _Optional[int] = ..., extra: _Optional[int] = ..., red: _Optional[bool] = ..., ura: _Optional[bool] = ..., shanten_down: _Optional[bool] = ..., tegawari: _Optional[bool] = ..., max_shanten: _Optional[int] = ..., max_node_count: _Optional[int] = ...) -> None: ...
 
 class ExpectedValuesRequest(_message.Message):
     __slots__ = ("hand", "dora_indicators", "round_wind", "seat_wind", "visible", "rules", "kita_count", "options")
@@ -388,7 +388,7 @@ class DiscardValue(_message.Message):
     def __init__(self, tile: _Optional[str] = ..., shanten: _Optional[int] = ..., necessary: _Optional[_Iterable[_Union[_types_pb2.TileCount, _Mapping]]] = ..., necessary_count: _Optional[int] = ..., evaluated: _Optional[bool] = ..., tenpai: _Optional[_Iterable[float]] = ..., win: _Optional[_Iterable[float]] = ..., ev: _Optional[_Iterable[float]] = ..., max_tenpai: _Optional[_Iterable[float]] = ..., max_win: _Optional[_Iterable[float]] = ...) -> None: ...
 
 class ExpectedValuesResponse(_message.Message):
-    __slots__ = ("hand", "shanten", "discards", "status", "message", "node_count", "edge_count", "win_edge_count", "unseen_count", "seconds", "peak_bytes", "max_turn", "model")
+    __slots__ = ("hand", "shanten", "discards", "status", "message", "node_count", "edge_count", "win_edge_count", "unseen_count", "seconds", "peak_byte_count", "max_turn", "model")
     HAND_FIELD_NUMBER: _ClassVar[int]
     SHANTEN_FIELD_NUMBER: _ClassVar[int]
     DISCARDS_FIELD_NUMBER: _ClassVar[int]
@@ -399,7 +399,7 @@ class ExpectedValuesResponse(_message.Message):
     WIN_EDGE_COUNT_FIELD_NUMBER: _ClassVar[int]
     UNSEEN_COUNT_FIELD_NUMBER: _ClassVar[int]
     SECONDS_FIELD_NUMBER: _ClassVar[int]
-    PEAK_BYTES_FIELD_NUMBER: _ClassVar[int]
+    PEAK_BYTE_COUNT_FIELD_NUMBER: _ClassVar[int]
     MAX_TURN_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     hand: str
@@ -412,10 +412,10 @@ class ExpectedValuesResponse(_message.Message):
     win_edge_count: int
     unseen_count: int
     seconds: float
-    peak_bytes: int
+    peak_byte_count: int
     max_turn: int
     model: ExpectedValueModel
-    def __init__(self, hand: _Optional[str] = ..., shanten: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[DiscardValue, _Mapping]]] = ..., status: _Optional[_Union[ExpectedValueStatus, str]] = ..., message: _Optional[str] = ..., node_count: _Optional[int] = ..., edge_count: _Optional[int] = ..., win_edge_count: _Optional[int] = ..., unseen_count: _Optional[int] = ..., seconds: _Optional[float] = ..., peak_bytes: _Optional[int] = ..., max_turn: _Optional[int] = ..., model: _Optional[_Union[ExpectedValueModel, str]] = ...) -> None: ...
+    def __init__(self, hand: _Optional[str] = ..., shanten: _Optional[int] = ..., discards: _Optional[_Iterable[_Union[DiscardValue, _Mapping]]] = ..., status: _Optional[_Union[ExpectedValueStatus, str]] = ..., message: _Optional[str] = ..., node_count: _Optional[int] = ..., edge_count: _Optional[int] = ..., win_edge_count: _Optional[int] = ..., unseen_count: _Optional[int] = ..., seconds: _Optional[float] = ..., peak_byte_count: _Optional[int] = ..., max_turn: _Optional[int] = ..., model: _Optional[_Union[ExpectedValueModel, str]] = ...) -> None: ...
 
 class StreamExpectedValuesRequest(_message.Message):
     __slots__ = ("hands", "red", "melds", "visible", "visible_red", "dora", "dora_slot_count", "seat_wind", "round_wind", "kita", "discard", "turn", "rules", "options")
