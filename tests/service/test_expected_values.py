@@ -266,3 +266,16 @@ def test_stream_framing_errors_name_the_batch(ev_server):
     assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert (info.reason, info.metadata["field"], info.metadata["batch"]) == (
         "BAD_FIELD_LENGTH", "discard", "0")
+
+
+def test_the_token_is_required_on_both_ports():
+    from .service_helpers import TOKEN
+
+    with serving(token=TOKEN, ev_workers=1) as server:
+        for unary in (None, f"127.0.0.1:{server.unary_port}"):
+            with Client(f"127.0.0.1:{server.port}", unary_target=unary) as c, \
+                    pytest.raises(ServiceError) as exc:
+                c.expected_values(TENPAI)
+            assert exc.value.code == grpc.StatusCode.UNAUTHENTICATED
+            with Client(f"127.0.0.1:{server.port}", unary_target=unary, token=TOKEN) as c:
+                assert c.expected_values(TENPAI).ok
