@@ -301,7 +301,12 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         from .extract import analyze_table_job
 
-        analyze_table_job(hands, out_dir, dask, workers, progress)
+        ev = None
+        if with_ev:
+            from ..dataset.expected import EvOptions
+
+            ev = EvOptions(t_max=t_max)
+        analyze_table_job(hands, out_dir, dask, workers, progress, ev)
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
