@@ -257,6 +257,9 @@ def render(record: dict[str, Any], label: str) -> str:
               help="With --ev: consider discards that raise the shanten (向聴戻し).")
 @click.option("--tegawari/--no-tegawari", default=True, show_default=True,
               help="With --ev: consider draws that keep the shanten (手変わり).")
+@click.option("--max-shanten", default=3, type=click.IntRange(-1, 6), show_default=True,
+              help="With --ev: hands above this shanten are not searched (with --out: their "
+                   "rows get ev_status ev_shanten_too_high).")
 @click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
               help="With --ev and one hand: draw win probability and expected score by turn "
                    "for the best discards.")
@@ -268,7 +271,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             rule_set: tuple[str, ...] = (), with_ev: bool = False, turn: int = 1,
             dora_text: str = "", round_wind: str = "E", seat_wind: str = "E", t_max: int = 18,
             extra: int = 1, ev_red: bool = True, ev_ura: bool = True,
-            shanten_down: bool = True, tegawari: bool = True,
+            shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
             ev_chart: str | None = None) -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
@@ -305,7 +308,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         if with_ev:
             from ..dataset.expected import EvOptions
 
-            ev = EvOptions(t_max=t_max)
+            ev = EvOptions(t_max=t_max, max_shanten=max_shanten)
         analyze_table_job(hands, out_dir, dask, workers, progress, ev)
         return
     if not hands and not files:
@@ -321,7 +324,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         ev_options = {"rules_name": rules_name, "visible": visible, "dora": dora_text,
                       "round_wind": round_wind, "seat_wind": seat_wind, "t_max": t_max,
                       "extra": extra, "red": ev_red, "ura": ev_ura,
-                      "shanten_down": shanten_down, "tegawari": tegawari}
+                      "shanten_down": shanten_down, "tegawari": tegawari,
+                      "max_shanten": max_shanten}
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
     try:
@@ -407,7 +411,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
                t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
-               tegawari: bool, client: Any = None) -> Any:
+               tegawari: bool, max_shanten: int = 3, client: Any = None) -> Any:
     """The expected value of one hand's text with the command's options; with ``client``
     (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
     from ..riichi.expected import expected_values
@@ -418,7 +422,8 @@ def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_w
     def run(text: str) -> Any:
         return compute(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
                                visible=visible or None, rules=rules, t_max=t_max, extra=extra,
-                               red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari)
+                               red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari,
+                               max_shanten=max_shanten)
     return run
 
 
