@@ -111,6 +111,67 @@ def _run(port: int, requests: list, clients: int, calls: int) -> list[float]:
     return latencies
 
 
+def _mixed(port: int, unary: int, requests: list, seconds: float) -> None:
+    """AnalyzeHand and health latency on both ports, alone and while 8 clients keep the
+    ExpectedValues pool full (2-shanten hands); every call must succeed."""
+    stop = threading.Event()
+    failures: list[BaseException] = []
+
+    def ev_load(k: int) -> None:
+        with grpc.insecure_channel(f"127.0.0.1:{port if k % 2 else unary}") as channel:
+            stub = pb_grpc.HandAnalysisServiceStub(channel)
+            i = k
+            while not stop.is_set():
+                try:
+                    stub.ExpectedValues(requests[i % len(requests)], timeout=60)
+                except grpc.RpcError as err:
+                    if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        failures.append(err)
+                i += 1
+
+    def probe(p: int) -> tuple[list[float], list[float]]:
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        analyze, health = [], []
+        with grpc.insecure_channel(f"127.0.0.1:{p}") as channel:
+            stub = pb_grpc.HandAnalysisServiceStub(channel)
+            check = health_pb2_grpc.HealthStub(channel)
+            request = pb.AnalyzeHandRequest(hand="123m456p789s1122z")
+            stub.AnalyzeHand(request, timeout=10)
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                t = time.perf_counter()
+                stub.AnalyzeHand(request, timeout=10)
+                analyze.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                check.Check(health_pb2.HealthCheckRequest(), timeout=10)
+                health.append(time.perf_counter() - t)
+        return analyze, health
+
+    print(f"\nAnalyzeHand / health Check latency (ms), {seconds:g} s per row; 'with EV': 8 "
+          "clients keep ExpectedValues (2-shanten) busy on both ports")
+    print(f"{'port':>6} {'load':>8} {'calls':>6} {'analyze p50':>11} {'p99':>7} "
+          f"{'health p50':>10} {'p99':>7}")
+    for load in ("alone", "with EV"):
+        threads = []
+        if load != "alone":
+            threads = [threading.Thread(target=ev_load, args=(k,)) for k in range(8)]
+            for t in threads:
+                t.start()
+            time.sleep(0.5)
+        for name, p in (("main", port), ("front", unary)):
+            analyze, health = probe(p)
+            print(f"{name:>6} {load:>8} {len(analyze):>6} {1000 * _pct(analyze, 0.5):>11.2f} "
+                  f"{1000 * _pct(analyze, 0.99):>7.2f} {1000 * _pct(health, 0.5):>10.2f} "
+                  f"{1000 * _pct(health, 0.99):>7.2f}", flush=True)
+        stop.set()
+        for t in threads:
+            t.join()
+        stop.clear()
+    if failures:
+        raise SystemExit(f"an ExpectedValues call failed: {failures[0]}")
+
+
 def _pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(p * len(values)))]
@@ -121,6 +182,8 @@ def main() -> None:
     ap.add_argument("--per", type=int, default=20, help="hands per shanten")
     ap.add_argument("--calls", type=int, default=200, help="calls per setting")
     ap.add_argument("--ev-workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--mixed-seconds", type=float, default=5.0,
+                    help="seconds of AnalyzeHand calls per port, alone and under EV load")
     opts = ap.parse_args()
     proc, port, unary = _serve(opts.ev_workers)
     try:
@@ -148,6 +211,7 @@ def main() -> None:
                     print(f"{shanten:>7} {1000 * inproc:>14.2f} {name:>6} {clients:>7} "
                           f"{1000 * _pct(lat, 0.5):>8.2f} {1000 * _pct(lat, 0.99):>8.2f} "
                           f"{over}", flush=True)
+        _mixed(port, unary, [_request(q) for q in _hands(2, opts.per)], opts.mixed_seconds)
     finally:
         proc.terminate()
         proc.wait(30)
