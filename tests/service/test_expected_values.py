@@ -279,3 +279,15 @@ def test_the_token_is_required_on_both_ports():
             assert exc.value.code == grpc.StatusCode.UNAUTHENTICATED
             with Client(f"127.0.0.1:{server.port}", unary_target=unary, token=TOKEN) as c:
                 assert c.expected_values(TENPAI).ok
+
+
+def test_three_player_rules_and_kita(ev_server):
+    hand = "19m456p789s11z22z33z"
+    with port_clients(ev_server) as clients:
+        for c in clients:
+            remote = c.expected_values(hand, rules="tenhou_sanma", kita=1, dora="4z")
+            assert _plain(remote) == _plain(mjcore.expected_values(
+                hand, rules="tenhou_sanma", kita=1, dora="4z"))
+            with pytest.raises(InvalidHandError) as exc:
+                c.expected_values("123m456p789s11z23m", rules="tenhou_sanma")
+            assert exc.value.reason == "not_in_sanma"
