@@ -38,7 +38,7 @@ try:
 
     from .wire import convert as wire
     from .wire import layout, packing
-    from .wire.status import error_info
+    from .wire.status import error_info, retry_delay
     from .wire.v1 import analysis_service_pb2 as pb
     from .wire.v1 import analysis_service_pb2_grpc as pb_grpc
     from .wire.v1 import scoring_pb2 as sp
@@ -355,7 +355,26 @@ class Client:
                 attempt += 1
                 if err.code() in _RETRYABLE and self._sleep_before_retry(attempt, deadline):
                     continue
+                if self._wait_when_busy(err, attempt, deadline):
+                    continue
                 raise _convert_error(err) from None
+
+    def _wait_when_busy(self, err: grpc.RpcError, attempt: int, deadline: float | None) -> bool:
+        """A full server (RESOURCE_EXHAUSTED, SERVER_BUSY): sleep its RetryInfo hint (with
+        jitter) and return True, within ``retries`` and the deadline; else False."""
+        if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or attempt > self.retries or \
+                _error_info(err)[0] != "SERVER_BUSY":
+            return False
+        try:
+            hint = retry_delay(err)
+        except ValueError:
+            hint = None
+        delay = min(self.max_backoff, hint if hint is not None else self.backoff)
+        delay *= 0.5 + random.random()
+        if deadline is not None and time.monotonic() + delay >= deadline:
+            return False
+        time.sleep(delay)
+        return True
 
     def _stream(self, method: Callable[..., Any], requests: Sequence[Any],
                 deadline: float | None, on_response: Callable[[int, Any], None]) -> None:
@@ -495,8 +514,9 @@ class Client:
         """The expected values of one hand on the server (ExpectedValues), as the library's
         ``mjcore.expected_values`` result (``ExpectedValues``); the arguments are its own
         (None: the library's default; ``max_nodes`` at most the server's limit). The search
-        stops at ``timeout``; a full server raises ServiceError (RESOURCE_EXHAUSTED, reason
-        server_busy, ``metadata["limit"]``)."""
+        stops at ``timeout``. A full server (RESOURCE_EXHAUSTED, SERVER_BUSY) is asked again
+        after its retry hint, up to ``retries`` times within the timeout; then ServiceError
+        (``reason`` "SERVER_BUSY", ``metadata["limit"]``)."""
         return wire.expected_values_value(self.expected_values_raw(
             hand, dora=dora, round_wind=round_wind, seat_wind=seat_wind, visible=visible,
             rules=rules, kita=kita, model=model, t_max=t_max, extra=extra, red=red, ura=ura,
@@ -750,7 +770,8 @@ class Client:
         round_wind, kita, discard; t_max, extra, use_red, ura, shanten_down, tegawari,
         max_shanten, max_nodes). Returns the result arrays by name (status, shanten, nodes,
         best_tile, best_tenpai, best_win, best_ev, discard_shanten, discard_tenpai,
-        discard_win, discard_ev); bad rows raise BatchError with the others in ``partial``."""
+        discard_win, discard_ev); bad rows raise BatchError with the others in ``partial``
+        (rows past the search's bounds do not: their ``status`` is the ``ev_*`` code)."""
         counts = np.ascontiguousarray(counts, dtype=np.uint8)
         if counts.ndim != 2 or counts.shape[1] != 34:
             raise InvalidHandError(f"counts must have shape (N, 34), not {counts.shape}",
@@ -797,7 +818,9 @@ class Client:
                 out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
 
         errors = self._run_streams("StreamExpectedValues", requests, bounds, collect, timeout)
-        self._raise_bad_rows(errors, out)
+        # a row past the search's bounds is an answer (its status says which), not a bad row
+        self._raise_bad_rows({i: e for i, e in errors.items() if e.reason not in _EV_BOUNDS},
+                             out)
         return out
 
     def score_classical_batch(self, counts: Any, melds: Any, n_melds: Any, bonus: Any,
@@ -914,6 +937,7 @@ class Client:
                                source, "agari", np.bool_, timeout)
 
 
+_EV_BOUNDS = ("ev_shanten_too_high", "ev_node_budget", "ev_deadline", "ev_out_of_memory")
 _EV_OPTIONS = {"t_max": "max_turn", "extra": "extra", "red": "red", "ura": "ura",
                "shanten_down": "shanten_down", "tegawari": "tegawari",
                "max_shanten": "max_shanten", "max_nodes": "max_node_count"}

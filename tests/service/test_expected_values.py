@@ -15,7 +15,7 @@ from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 import mjcore
-from mjcore import batch
+from mjcore import batch, status
 from mjcore.cli import main
 from mjcore.client import Client, ServiceError
 from mjcore.errors import BatchError, InvalidHandError
@@ -108,7 +108,9 @@ def test_a_full_pool_refuses_at_once_and_stalls_nothing_else(ev_server):
     pool = ev_server.servicer.ev_pool
     release, futures = _hold(pool)
     try:
-        with port_clients(ev_server, retries=0) as (main_client, front_client):
+        with Client(f"127.0.0.1:{ev_server.port}", retries=0) as main_client, \
+                Client(f"127.0.0.1:{ev_server.port}", retries=0,
+                       unary_target=f"127.0.0.1:{ev_server.unary_port}") as front_client:
             for c in (main_client, front_client):
                 with pytest.raises(ServiceError) as exc:
                     c.expected_values(TENPAI, timeout=20)
@@ -252,6 +254,37 @@ def test_stream_reports_bad_rows_by_index(ev_server):
         1: "discard_not_held", 2: "too_many_copies"}
     partial = exc.value.partial
     assert partial["status"][0] == 0 and partial["status"][3] == 0
+
+
+def test_stream_rows_past_the_bounds_are_answers_not_errors(ev_server):
+    rows = _rows()
+    with Client(f"127.0.0.1:{ev_server.port}") as c:
+        out = c.expected_values_batch(**rows, max_shanten=0)
+    assert out["status"].tolist() == [status.EV_SHANTEN, 0, 0, 0]    # (row 3 is complete)
+    assert np.isnan(out["best_ev"][0]) and out["best_ev"][1] > 0
+
+
+def test_a_busy_server_is_asked_again_after_its_hint(ev_server):
+    pool = ev_server.servicer.ev_pool
+    release, futures = _hold(pool)
+    refused = pool.refused
+    busy = pool.busy
+
+    def busy_then_free():       # the first refusal frees the pool: the retry gets in
+        err = busy()
+        release.set()
+        for f in futures:
+            f.result(30)
+        return err
+
+    pool.busy = busy_then_free
+    try:
+        with Client(f"127.0.0.1:{ev_server.port}", retries=5, max_backoff=0.05) as c:
+            assert c.expected_values(TENPAI, timeout=30).ok
+        assert pool.refused == refused + 1
+    finally:
+        del pool.busy
+        release.set()
 
 
 def test_stream_framing_errors_name_the_batch(ev_server):
