@@ -74,7 +74,7 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     from ..riichi.batch_expected import expected_values
     from ..riichi.batch_scoring import MELD_NONE
     from ..riichi.rules import RuleSet
-    from .analysis import _column, _groups, _is_in, _meld_codes, _small_ints
+    from .analysis import _column, _counts_column, _groups, _is_in, _meld_codes, _small_ints
 
     types = ev_types()
     missing = [c for c in INPUT_COLUMNS if c not in table.column_names and c != "format"]
@@ -101,9 +101,7 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     melds = _meld_codes(_column(sub, "melds"), bad, MELD_NONE)
     status[bad & (status == "ok")] = "bad_melds"
     # visible: the record's, less the seat's own melds and the indicators
-    visible = np.frombuffer(b"".join(v or bytes(34) for v in
-                                     sub.column("visible").to_pylist()), np.uint8)
-    visible = visible.reshape(m, 34).astype(np.int16)
+    visible = _counts_column(_column(sub, "visible"), m, "visible").astype(np.int16)
     meld_counts = counts_of_melds(sub.column("melds"), m)
     visible -= meld_counts
     dora_ids, dora_off = _list(sub.column("dora_markers"))
