@@ -38,7 +38,7 @@ try:
 
     from .wire import convert as wire
     from .wire import layout, packing
-    from .wire.status import error_info
+    from .wire.status import error_info, retry_delay
     from .wire.v1 import analysis_service_pb2 as pb
     from .wire.v1 import analysis_service_pb2_grpc as pb_grpc
     from .wire.v1 import scoring_pb2 as sp
@@ -355,7 +355,26 @@ class Client:
                 attempt += 1
                 if err.code() in _RETRYABLE and self._sleep_before_retry(attempt, deadline):
                     continue
+                if self._wait_when_busy(err, attempt, deadline):
+                    continue
                 raise _convert_error(err) from None
+
+    def _wait_when_busy(self, err: grpc.RpcError, attempt: int, deadline: float | None) -> bool:
+        """A full server (RESOURCE_EXHAUSTED, SERVER_BUSY): sleep its RetryInfo hint (with
+        jitter) and return True, within ``retries`` and the deadline; else False."""
+        if err.code() != grpc.StatusCode.RESOURCE_EXHAUSTED or attempt > self.retries or \
+                _error_info(err)[0] != "SERVER_BUSY":
+            return False
+        try:
+            hint = retry_delay(err)
+        except ValueError:
+            hint = None
+        delay = min(self.max_backoff, hint if hint is not None else self.backoff)
+        delay *= 0.5 + random.random()
+        if deadline is not None and time.monotonic() + delay >= deadline:
+            return False
+        time.sleep(delay)
+        return True
 
     def _stream(self, method: Callable[..., Any], requests: Sequence[Any],
                 deadline: float | None, on_response: Callable[[int, Any], None]) -> None:
@@ -484,6 +503,41 @@ class Client:
             if value is not None:
                 setattr(req, field, value)
         return self._unary(self._unary_stub.Score, req, timeout)
+
+    def expected_values(self, hand: str, *, dora: str = "", round_wind: str = "E",
+                        seat_wind: str = "E", visible: str | None = None, rules: Any = None,
+                        kita: int = 0, model: str = "consistent", t_max: int | None = None,
+                        extra: int | None = None, red: bool | None = None,
+                        ura: bool | None = None, shanten_down: bool | None = None,
+                        tegawari: bool | None = None, max_shanten: int | None = None,
+                        max_nodes: int | None = None, timeout: float | None = None) -> Any:
+        """The expected values of one hand on the server (ExpectedValues), as the library's
+        ``mjcore.expected_values`` result (``ExpectedValues``); the arguments are its own
+        (None: the library's default; ``max_nodes`` at most the server's limit). The search
+        stops at ``timeout``. A full server (RESOURCE_EXHAUSTED, SERVER_BUSY) is asked again
+        after its retry hint, up to ``retries`` times within the timeout; then ServiceError
+        (``reason`` "SERVER_BUSY", ``metadata["limit"]``)."""
+        return wire.expected_values_value(self.expected_values_raw(
+            hand, dora=dora, round_wind=round_wind, seat_wind=seat_wind, visible=visible,
+            rules=rules, kita=kita, model=model, t_max=t_max, extra=extra, red=red, ura=ura,
+            shanten_down=shanten_down, tegawari=tegawari, max_shanten=max_shanten,
+            max_nodes=max_nodes, timeout=timeout))
+
+    def expected_values_raw(self, hand: str, *, dora: str = "", round_wind: str = "E",
+                            seat_wind: str = "E", visible: str | None = None,
+                            rules: Any = None, kita: int = 0, model: str = "consistent",
+                            timeout: float | None = None, **options: Any) -> Any:
+        """The ExpectedValuesResponse message itself (the arguments of
+        :meth:`expected_values`)."""
+        request = self._pb.ExpectedValuesRequest(
+            hand=str(hand), dora_indicators=dora, visible=visible or "", kita_count=kita,
+            options=_ev_options(model, options), **_rules_field(rules))
+        for name, wind in (("round_wind", round_wind), ("seat_wind", seat_wind)):
+            if wind not in wire.WIND_OF_NAME:
+                raise InvalidHandError(f"{name} {wind!r}: expected E, S, W or N",
+                                       reason="bad_seats")
+            setattr(request, name, wire.WIND_OF_NAME[wind])
+        return self._unary(self._unary_stub.ExpectedValues, request, timeout)
 
     def rule_presets(self, *, timeout: float | None = None) -> Any:
         """The ListRulePresetsResponse: every preset with all its options."""
@@ -708,6 +762,67 @@ class Client:
         self._raise_bad_rows(errors, out)
         return out
 
+    def expected_values_batch(self, counts: np.ndarray, *, turn: int = 1, rules: Any = None,
+                              model: str = "consistent", timeout: float | None = None,
+                              **arrays: Any) -> dict[str, np.ndarray]:
+        """Expected values of N hands through StreamExpectedValues: the arrays and options of
+        ``mjcore.batch.expected_values`` (red, melds, visible, visible_red, dora, seat_wind,
+        round_wind, kita, discard; t_max, extra, use_red, ura, shanten_down, tegawari,
+        max_shanten, max_nodes). Returns the result arrays by name (status, shanten, nodes,
+        best_tile, best_tenpai, best_win, best_ev, discard_shanten, discard_tenpai,
+        discard_win, discard_ev); bad rows raise BatchError with the others in ``partial``
+        (rows past the search's bounds do not: their ``status`` is the ``ev_*`` code)."""
+        counts = np.ascontiguousarray(counts, dtype=np.uint8)
+        if counts.ndim != 2 or counts.shape[1] != 34:
+            raise InvalidHandError(f"counts must have shape (N, 34), not {counts.shape}",
+                                   reason="bad_counts")
+        n = counts.shape[0]
+        # the option "red" is use_red here: "red" is the array of red fives held
+        options = {("red" if k == "use_red" else k): arrays.pop(k) for k in list(arrays)
+                   if k == "use_red" or (k in _EV_OPTIONS and k != "red")}
+        unknown = set(arrays) - set(layout.EV_REQUEST_ARRAYS) - {"dora"}
+        if unknown:
+            raise TypeError(f"unknown array(s): {', '.join(sorted(unknown))}")
+        prepared: dict[str, np.ndarray] = {}
+        for name, value in arrays.items():
+            if value is None:
+                continue
+            dtype, shape = layout.EV_REQUEST_ARRAYS.get(name, ("u1", ()))
+            arr = np.asarray(value)
+            if arr.ndim == 0:
+                arr = np.full((n, *shape), arr)
+            if name == "dora" and arr.ndim == 1:
+                arr = arr[:, None]
+            if arr.shape[0] != n:
+                raise InvalidHandError(f"{name}: {arr.shape[0]} rows for {n} hands",
+                                       reason="bad_shape")
+            prepared[name] = np.ascontiguousarray(arr, dtype=dtype)
+        ev_options = _ev_options(model, options)
+        selection = {} if rules is None else {"rules": wire.rule_selection(rules)}
+        out = layout.empty(layout.EV_RESPONSE_ARRAYS, n)
+
+        def build(a: int, b: int) -> Any:
+            req = self._pb.StreamExpectedValuesRequest(turn=turn, options=ev_options,
+                                                       **selection)
+            packing.encode_into(req.hands, counts[a:b], None, self.encoding)
+            for name, arr in prepared.items():
+                setattr(req, name, arr[a:b].tobytes())
+            if "dora" in prepared:
+                req.dora_slot_count = prepared["dora"].shape[1]
+            return req
+
+        bounds, requests = self._batches(n, build)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            for name, spec in layout.EV_RESPONSE_ARRAYS.items():
+                out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
+
+        errors = self._run_streams("StreamExpectedValues", requests, bounds, collect, timeout)
+        # a row past the search's bounds is an answer (its status says which), not a bad row
+        self._raise_bad_rows({i: e for i, e in errors.items() if e.reason not in _EV_BOUNDS},
+                             out)
+        return out
+
     def score_classical_batch(self, counts: Any, melds: Any, n_melds: Any, bonus: Any,
                               info: Any, dead_kinds: Any = None, *, rules: Any = "classical",
                               timeout: float | None = None) -> dict[str, np.ndarray]:
@@ -820,6 +935,25 @@ class Client:
         return self._text_bulk("StreamAgari",
                                lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
                                source, "agari", np.bool_, timeout)
+
+
+_EV_BOUNDS = ("ev_shanten_too_high", "ev_node_budget", "ev_deadline", "ev_out_of_memory")
+_EV_OPTIONS = {"t_max": "max_turn", "extra": "extra", "red": "red", "ura": "ura",
+               "shanten_down": "shanten_down", "tegawari": "tegawari",
+               "max_shanten": "max_shanten", "max_nodes": "max_node_count"}
+
+
+def _ev_options(model: str, options: dict[str, Any]) -> Any:
+    """ExpectedValueOptions of the library's keyword options (None: unset)."""
+    if model not in wire.EV_MODEL_OF_NAME:
+        raise InvalidHandError(f"option model={model!r}: expected one of "
+                               f"{', '.join(wire.EV_MODEL_OF_NAME)}", reason="ev_bad_option")
+    unknown = set(options) - set(_EV_OPTIONS)
+    if unknown:
+        raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    return pb.ExpectedValueOptions(model=wire.EV_MODEL_OF_NAME[model],
+                                   **{_EV_OPTIONS[k]: v for k, v in options.items()
+                                      if v is not None})
 
 
 def _rules_field(rules: Any) -> dict[str, Any]:

@@ -49,7 +49,10 @@ class ServerConfig:
     dropped, request bytes buffered are capped per connection (``connection_buffer``) and
     per process (``process_buffer``), and more than ``calm_limit`` resets, error-only
     streams and control frames in 10 s end the connection with GOAWAY ENHANCE_YOUR_CALM.
-    ``reflection`` False leaves server reflection out.
+    ``reflection`` False leaves server reflection out. ExpectedValues runs in a pool of
+    ``ev_workers`` threads shared by both ports, with at most ``ev_queue`` more calls waiting
+    (more are RESOURCE_EXHAUSTED at once); a search takes at most ``ev_max_seconds`` (less
+    when the call's deadline is nearer) and ``ev_max_nodes`` nodes (about 220 bytes each).
     """
 
     host: str = "127.0.0.1"
@@ -87,6 +90,10 @@ class ServerConfig:
     process_buffer: int = 64 * 1024 * 1024
     calm_limit: int = 1000
     reflection: bool = True
+    ev_workers: int = max(1, os.cpu_count() or 1)
+    ev_queue: int = 4 * max(1, os.cpu_count() or 1)
+    ev_max_seconds: float = 5.0
+    ev_max_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
         if not 0 <= self.port <= 65535:
@@ -124,8 +131,15 @@ class ServerConfig:
                      "max_connection_age_grace", "header_timeout", "write_timeout"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} {getattr(self, name)}: expected seconds > 0")
+        if self.ev_queue < 0:
+            raise ValueError(f"ev_queue {self.ev_queue}: expected at least 0")
+        if not 0 < self.ev_max_seconds <= 600:
+            raise ValueError(f"ev_max_seconds {self.ev_max_seconds}: expected 0 < s <= 600")
+        if not 1 <= self.ev_max_nodes <= 50_000_000:
+            raise ValueError(f"ev_max_nodes {self.ev_max_nodes}: expected 1..50,000,000")
         for name in ("max_concurrent_calls", "max_streams_per_connection", "max_connections",
-                     "calm_limit", "max_receiving_per_peer", "max_calls_per_peer"):
+                     "calm_limit", "max_receiving_per_peer", "max_calls_per_peer",
+                     "ev_workers"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} {getattr(self, name)}: expected at least 1")
         if not 1 <= self.max_receiving <= self.max_concurrent_calls:

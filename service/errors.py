@@ -21,6 +21,8 @@ class RpcError(Exception):
     """An error for the client: status code, message, ErrorInfo reason and metadata. The
     message and each metadata value are cut short, so an error always fits in trailers."""
 
+    retry_delay: float | None = None     # seconds: sent as a google.rpc.RetryInfo detail
+
     def __init__(self, code: grpc.StatusCode, message: str, reason: str,
                  **metadata: object) -> None:
         message = clip(message, MESSAGE_CHARS)
@@ -36,8 +38,14 @@ class RpcError(Exception):
                                            metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
+        details = [detail]
+        if self.retry_delay is not None:
+            retry = error_details_pb2.RetryInfo()
+            retry.retry_delay.FromNanoseconds(int(self.retry_delay * 1e9))
+            details.append(any_pb2.Any())
+            details[-1].Pack(retry)
         proto = status_pb2.Status(code=_CODES[self.code], message=self.message,
-                                  details=[detail])
+                                  details=details)
         return rpc_status.to_status(proto)
 
 

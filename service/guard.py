@@ -15,9 +15,10 @@ server for ``add_generic_rpc_handlers``), and it serves each of them guarded. Fo
   waiting at once), and each message is checked against its size limit (``unary_limit`` for
   unary methods, ``stream_limit`` for bulk) before it is parsed;
 - runs a synchronous unary method on the event loop once its message has arrived (its work is
-  bounded by the field limits, and a hop to a thread cost more than the work itself), and a
-  bulk stream's generator in the worker pool, one batch at a time, each step after the batch
-  it reads has arrived;
+  bounded by the field limits, and a hop to a thread cost more than the work itself), except
+  the methods in ``pools`` (ExpectedValues), which run in their bounded pool or are refused
+  at once when it is full; and a bulk stream's generator in the worker pool, one batch at a
+  time, each step after the batch it reads has arrived;
 - answers a message that does not parse with INVALID_ARGUMENT, logged once per connection
   without a traceback.
 """
@@ -114,6 +115,8 @@ class CallGuard(grpc.GenericRpcHandler):
         self._refusals: dict[str, grpc.RpcMethodHandler] = {}
         self._services: list[grpc.GenericRpcHandler] = []
         self._guarded: dict[str, grpc.RpcMethodHandler] = {}
+        # unary methods run in a bounded pool of their own (``EvPool``), by method path
+        self.pools: dict[str, Any] = {}
 
     # -- registration: the guard stands in for the server -----------------------------------------
 
@@ -232,13 +235,19 @@ class CallGuard(grpc.GenericRpcHandler):
             return _async_handler(self, behavior, argument, handler.response_streaming,
                                   serialize)
 
+        pool = self.pools.get(method)
         if not streaming and not handler.response_streaming:
             async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
                 async with self.admitted(context) as host:
                     worker = WorkerContext(context)
                     try:
                         request = await one(context, host)
-                        return behavior(request, worker)   # on the loop: module docstring
+                        if pool is None:
+                            return behavior(request, worker)   # on the loop: module docstring
+                        future = pool.submit(behavior, request, worker)
+                        if future is None:      # full: refused at once, with a retry hint
+                            await _abort(context, pool.busy())
+                        return await asyncio.wrap_future(future)
                     except Aborted as stop:
                         await context.abort(stop.code, stop.details, stop.trailing_metadata)
                     finally:

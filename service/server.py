@@ -30,7 +30,7 @@ from .guard import CallGuard
 from .limits import IdleTrim, PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
 from .reflect import add_reflection
-from .servicer import HandAnalysisServicer, add_to_server
+from .servicer import OFFLOADED, HandAnalysisServicer, add_to_server
 from .signals import SignalWaker, on_stop_signals, restore_signals
 from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
@@ -195,6 +195,7 @@ class AnalysisServer:
         if self.front is not None:
             self.front.shutdown(grace)
         stopped.wait()
+        self.servicer.ev_pool.shutdown()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -221,8 +222,13 @@ def _build(config: ServerConfig, main: MainPort) -> AnalysisServer:
     server, guard = main.server, main.guard   # methods are registered with the guard
     servicer = HandAnalysisServicer(max_batch=config.max_batch,
                                     kernel_threads=config.kernel_threads,
-                                    max_message_size=config.max_message_size)
+                                    max_message_size=config.max_message_size,
+                                    ev_workers=config.ev_workers, ev_queue=config.ev_queue,
+                                    ev_max_seconds=config.ev_max_seconds,
+                                    ev_max_nodes=config.ev_max_nodes)
     add_to_server(servicer, guard)
+    for name in OFFLOADED:
+        guard.pools[f"/{SERVICE_NAME}/{name}"] = servicer.ev_pool
     health_status = Health(main)
     health_pb2_grpc.add_HealthServicer_to_server(health_status.aio, guard)
     for name in ("", SERVICE_NAME):
@@ -239,7 +245,8 @@ def _build(config: ServerConfig, main: MainPort) -> AnalysisServer:
     front = None
     if config.unary_port is not None:
         front = UnaryFront(
-            unary_methods(servicer, health_status.sync), config.host, config.unary_port,
+            unary_methods(servicer, health_status.sync, servicer.ev_pool), config.host,
+            config.unary_port,
             token=config.token, max_message=config.unary_limit, limits=config,
             tls=(tls_context(str(config.tls_cert), str(config.tls_key),
                              str(config.client_ca) if config.client_ca else None)

@@ -42,7 +42,7 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2, types_pb2
 
-from . import bulk, classical, convert
+from . import bulk, classical, convert, expected
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
 from .limits import FIELD_CHARS, MAX_INDICATORS, MAX_VISIBLE_TILES, MESSAGE_CHARS, clip
 
@@ -269,10 +269,16 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     """``active``: bulk calls running now; ``batches_done``: bulk batches answered so far."""
 
     def __init__(self, max_batch: int, kernel_threads: int = 1,
-                 max_message_size: int = 64 * 1024 * 1024) -> None:
+                 max_message_size: int = 64 * 1024 * 1024, *, ev_workers: int = 2,
+                 ev_queue: int = 8, ev_max_seconds: float = 5.0,
+                 ev_max_nodes: int = 2_000_000) -> None:
         self.max_batch = max_batch
         self.max_message_size = max_message_size
         self.kernel_threads = kernel_threads
+        self.ev_max_seconds = ev_max_seconds
+        self.ev_max_nodes = ev_max_nodes
+        # ExpectedValues runs here on both ports (guard.py, unary_front.py), never on a loop
+        self.ev_pool = expected.EvPool(ev_workers, ev_queue)
         self.active = 0
         self.batches_done = 0
         self._lock = threading.Lock()
@@ -331,6 +337,16 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     @_streaming
     def StreamScoreClassical(self, request_iterator, context):
         yield from classical.stream_score(self, request_iterator, context)
+
+    @_unary
+    def ExpectedValues(self, request: pb.ExpectedValuesRequest, context
+                       ) -> pb.ExpectedValuesResponse:
+        """In ``ev_pool``'s threads: the ports submit it there (``OFFLOADED``)."""
+        return expected.unary(request, context, self.ev_max_seconds, self.ev_max_nodes)
+
+    @_streaming
+    def StreamExpectedValues(self, request_iterator, context):
+        yield from expected.stream(self, request_iterator, context)
 
     @_unary
     def ListRulePresets(self, request, context) -> pb.ListRulePresetsResponse:
@@ -537,6 +553,10 @@ def _score_arrays(request: pb.StreamScoreRequest, n: int, batch_no: int
     return arrays
 
 
+# unary methods the ports run in the servicer's ``ev_pool`` instead of where they receive
+OFFLOADED = ("ExpectedValues",)
+
+
 def add_to_server(servicer: HandAnalysisServicer, server: grpc.Server) -> None:
     """Serve ``servicer``'s methods on ``server``: the generated registration, except that a
     response may be an already serialized ``convert.EncodedMessage`` (AnalyzeHand's)."""
@@ -554,4 +574,4 @@ def add_to_server(servicer: HandAnalysisServicer, server: grpc.Server) -> None:
     server.add_registered_method_handlers(service.full_name, handlers)
 
 
-__all__ = ["HandAnalysisServicer", "add_to_server"]
+__all__ = ["OFFLOADED", "HandAnalysisServicer", "add_to_server"]

@@ -6,7 +6,8 @@ one thread with one epoll loop: bytes from the socket go through ``_http2.Server
 (compiled HTTP/2 framing and HPACK), each finished request is answered at once by the same
 servicer methods the grpcio server uses, and the answer is written back in the same pass.
 
-It serves AnalyzeHand, Decompose, Score, ScoreClassicalDeal, ListRulePresets and
+It serves AnalyzeHand, Decompose, Score, ScoreClassicalDeal, ListRulePresets, ExpectedValues
+(computed in the servicer's bounded ``EvPool``, answered by the loop when done) and
 grpc.health.v1.Health/Check, with the same messages, errors, token and TLS settings as the main
 port. Streaming RPCs (the bulk
 calls, health Watch, reflection) are answered UNIMPLEMENTED here: use the main port for them.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import logging
 import os
 import select
@@ -103,10 +105,13 @@ class Method:
     parse: Callable[[bytes], Any]
     call: Callable[[Any, CallContext], Any]
     open: bool          # callable without the token (health)
+    pool: Any = None    # run in this bounded pool (``EvPool``), answered when done
 
 
-def unary_methods(servicer: Any, health_servicer: Any) -> dict[bytes, Method]:
-    """The served methods by HTTP/2 :path."""
+def unary_methods(servicer: Any, health_servicer: Any, pool: Any = None
+                  ) -> dict[bytes, Method]:
+    """The served methods by HTTP/2 :path; ExpectedValues runs in ``pool`` (an ``EvPool``,
+    shared with the main port) when given, else on the front's thread."""
     table: dict[str, tuple[Any, Callable[..., Any]]] = {
         "AnalyzeHand": (pb.AnalyzeHandRequest, servicer.AnalyzeHand),
         "Decompose": (pb.DecomposeRequest, servicer.Decompose),
@@ -114,8 +119,10 @@ def unary_methods(servicer: Any, health_servicer: Any) -> dict[bytes, Method]:
         "ScoreClassicalDeal": (scoring_pb2.ScoreClassicalDealRequest,
                                servicer.ScoreClassicalDeal),
         "ListRulePresets": (pb.ListRulePresetsRequest, servicer.ListRulePresets),
+        "ExpectedValues": (pb.ExpectedValuesRequest, servicer.ExpectedValues),
     }
-    methods = {(SERVICE + name).encode(): Method(message.FromString, call, False)
+    methods = {(SERVICE + name).encode(): Method(message.FromString, call, False,
+                                                 pool if name == "ExpectedValues" else None)
                for name, (message, call) in table.items()}
     health_path = "/grpc.health.v1.Health/Check"
     methods[health_path.encode()] = Method(health_pb2.HealthCheckRequest.FromString,
@@ -197,6 +204,8 @@ class UnaryFront:
         self._wake_r = self._wake_w = -1
         self._stop_at: float | None = None      # set by shutdown(): the grace deadline
         self._thread: threading.Thread | None = None
+        # pooled calls done, to answer on the loop: (connection, stream id, future)
+        self._done: deque[tuple[Connection, int, Any]] = deque()
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -278,7 +287,8 @@ class UnaryFront:
                         continue
                     if fd == self._wake_r:
                         with contextlib.suppress(BlockingIOError):
-                            os.read(self._wake_r, 64)
+                            os.read(self._wake_r, 4096)
+                        self._answer_pooled()
                         continue
                     conn = connections.get(fd)
                     if conn is None:
@@ -322,7 +332,8 @@ class UnaryFront:
             self._close_listener()
             epoll.close()
             os.close(self._wake_r)
-            os.close(self._wake_w)
+            wake, self._wake_w = self._wake_w, -1   # no pooled call writes to it now
+            os.close(wake)
 
     def _begin_stop(self) -> None:
         self._close_listener()
@@ -583,8 +594,20 @@ class UnaryFront:
             self._refuse(h2, stream_id, f"the request is not a valid "
                          f"{path.decode().rsplit('/', 1)[1]} message", "MALFORMED_MESSAGE")
             return
+        if method.pool is not None:
+            future = method.pool.submit(method.call, parsed, context)
+            if future is None:      # full: refused at once, with a retry hint
+                self._respond_error(h2, stream_id, method.pool.busy())
+                return
+            future.add_done_callback(functools.partial(self._pooled_done, conn, stream_id,
+                                                       context, path))
+            return
+        self._answer(h2, stream_id, context, path, method.call, parsed, context)
+
+    def _answer(self, h2: ServerConnection, stream_id: int, context: CallContext, path: bytes,
+                run: Callable[..., Any], *args: Any) -> None:
         try:
-            response = method.call(parsed, context)
+            response = run(*args)
         except Aborted as err:
             h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
             return
@@ -597,12 +620,40 @@ class UnaryFront:
             return
         h2.respond(stream_id, response.SerializeToString())
 
+    def _pooled_done(self, conn: Connection, stream_id: int, context: CallContext,
+                     path: bytes, future: Any) -> None:
+        """In the pool's thread: queue the answer for the loop and wake it."""
+        self._done.append((conn, stream_id, (context, path, future)))
+        if self._wake_w >= 0:
+            with contextlib.suppress(BlockingIOError, OSError):
+                os.write(self._wake_w, b"d")
+
+    def _answer_pooled(self) -> None:
+        """On the loop: answer the pooled calls that finished (a closed connection's are
+        dropped; a stream the client reset meanwhile is skipped by ``respond``)."""
+        while self._done:
+            conn, stream_id, (context, path, future) = self._done.popleft()
+            if self.connections.get(conn.fd) is not conn or conn.h2 is None:
+                continue
+            if future.cancelled():
+                self._respond_error(conn.h2, stream_id, RpcError(
+                    grpc.StatusCode.UNAVAILABLE, "the server is shutting down", "SHUTDOWN"))
+            else:
+                self._answer(conn.h2, stream_id, context, path, future.result)
+            self._send(conn)
+
+    @staticmethod
+    def _respond_error(h2: ServerConnection, stream_id: int, err: RpcError) -> None:
+        status = err.to_status()
+        failed = Aborted(status.code, status.details, status.trailing_metadata)
+        h2.respond(stream_id, None, failed.code.value[0], failed.details,
+                   failed.status_details)
+
     @staticmethod
     def _refuse(h2: ServerConnection, stream_id: int, message: str, reason: str) -> None:
         """Answer INVALID_ARGUMENT with an ErrorInfo of ``reason``."""
-        status = RpcError(grpc.StatusCode.INVALID_ARGUMENT, message, reason).to_status()
-        err = Aborted(status.code, status.details, status.trailing_metadata)
-        h2.respond(stream_id, None, err.code.value[0], err.details, err.status_details)
+        UnaryFront._respond_error(h2, stream_id, RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                                                          message, reason))
 
     def _send(self, conn: Connection) -> None:
         """Send what is queued. A peer that does not read stops being read from once

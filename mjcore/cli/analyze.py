@@ -300,6 +300,9 @@ def render(record: dict[str, Any], label: str) -> str:
               help="With --ev: consider discards that raise the shanten (向聴戻し).")
 @click.option("--tegawari/--no-tegawari", default=True, show_default=True,
               help="With --ev: consider draws that keep the shanten (手変わり).")
+@click.option("--max-shanten", default=3, type=click.IntRange(-1, 6), show_default=True,
+              help="With --ev: hands above this shanten are not searched (with --out: their "
+                   "rows get ev_status ev_shanten_too_high).")
 @click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
               help="With --ev and one hand: draw win probability and expected score by turn "
                    "for the best discards.")
@@ -311,7 +314,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             rule_set: tuple[str, ...] = (), with_ev: bool = False, turn: int = 1,
             dora_text: str = "", round_wind: str = "E", seat_wind: str = "E", t_max: int = 18,
             extra: int = 1, ev_red: bool = True, ev_ura: bool = True,
-            shanten_down: bool = True, tegawari: bool = True,
+            shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
             ev_chart: str | None = None, ev_model: str = "consistent") -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
@@ -344,22 +347,28 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         from .extract import analyze_table_job
 
-        analyze_table_job(hands, out_dir, dask, workers, progress)
+        ev = None
+        if with_ev:
+            from ..dataset.expected import EvOptions
+
+            ev = EvOptions(t_max=t_max, max_shanten=max_shanten)
+        analyze_table_job(hands, out_dir, dask, workers, progress, ev)
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
     ev_of = None
+    ev_options: dict[str, Any] = {}
     if with_ev:
         if rules is not None and rules_name != "tenhou_sanma":
             raise click.UsageError(f"--ev is riichi's; --rules {rules_name} has no model")
-        if server:
-            raise click.UsageError("--ev runs in this process; the server does not serve it "
-                                   "yet")
         if turn > t_max:
             raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
                                      param_hint="--turn")
-        ev_of = _ev_runner(rules_name, visible, dora_text, round_wind, seat_wind, t_max, extra,
-                           ev_red, ev_ura, shanten_down, tegawari, ev_model)
+        ev_options = {"rules_name": rules_name, "visible": visible, "dora": dora_text,
+                      "round_wind": round_wind, "seat_wind": seat_wind, "t_max": t_max,
+                      "extra": extra, "red": ev_red, "ura": ev_ura,
+                      "shanten_down": shanten_down, "tegawari": tegawari,
+                      "max_shanten": max_shanten, "model": ev_model}
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
     try:
@@ -393,6 +402,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         server_errors = (ServiceError,)
     elif token_file or tls or ca_file or cert_file or key_file:
         raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
+    if with_ev:       # on the server with --server: the same ExpectedValues either way
+        ev_of = _ev_runner(**ev_options, client=client)
     out = sys.stdout
     failed = 0
     first_block = True
@@ -446,17 +457,20 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
                t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
-               tegawari: bool, model: str) -> Any:
-    """The expected value of one hand's text with the command's options."""
+               tegawari: bool, max_shanten: int = 3, model: str = "consistent",
+               client: Any = None) -> Any:
+    """The expected value of one hand's text with the command's options; with ``client``
+    (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
     from ..riichi.expected import expected_values
 
     rules = "tenhou" if rules_name == "riichi" else rules_name
+    compute: Any = expected_values if client is None else client.expected_values
 
     def run(text: str) -> Any:
-        return expected_values(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
+        return compute(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
                                visible=visible or None, rules=rules, t_max=t_max, extra=extra,
                                red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari,
-                               model=model)
+                               max_shanten=max_shanten, model=model)
     return run
 
 

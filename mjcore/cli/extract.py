@@ -64,9 +64,10 @@ def extract(records: tuple[str, ...], out_dir: str, per_part: int, workers: int,
 
 
 def analyze_table_job(inputs: tuple[str, ...], out_dir: str | None, dask: str | None,
-                      workers: int, progress: bool | None) -> None:
+                      workers: int, progress: bool | None, ev: Any = None) -> None:
     """``mjcore analyze SOURCE --out DIR``: a folder of Parquet parts (or one Parquet, CSV or
-    text file) analysed into DIR, on every core or on a Dask cluster."""
+    text file) analysed into DIR, on every core or on a Dask cluster; ``ev`` (an
+    ``EvOptions``): with the expected value of every discard decision (``--ev``)."""
     if out_dir is None:
         raise click.UsageError("--dask needs --out DIR (it runs the table job)")
     need_extra("dataset", "mjcore analyze --out", "pyarrow")
@@ -80,7 +81,7 @@ def analyze_table_job(inputs: tuple[str, ...], out_dir: str | None, dask: str | 
                                "parts, or one Parquet, CSV or text file")
     try:
         summary = analyze_dir(inputs[0], out_dir, workers=workers or None, dask=dask,
-                              show_progress=True if progress is None else progress)
+                              show_progress=True if progress is None else progress, ev=ev)
     except MjcoreError as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"{summary.rows:,} rows analysed in {summary.parts} parts "

@@ -77,6 +77,15 @@ LIMIT_OPTIONS = (
     ("--calm-limit", "calm_limit", click.IntRange(1),
      ("Front: resets, error-only streams and control frames per connection in 10 s before "
       "GOAWAY ENHANCE_YOUR_CALM. [1000]")),
+    ("--ev-workers", "ev_workers", click.IntRange(1),
+     "Threads computing ExpectedValues, shared by both ports. [cores]"),
+    ("--ev-queue", "ev_queue", click.IntRange(0),
+     "ExpectedValues calls that may wait for a thread; more are RESOURCE_EXHAUSTED at once "
+     "(SERVER_BUSY, with a retry hint). [4 x cores]"),
+    ("--ev-max-seconds", "ev_max_seconds", click.FloatRange(0, 600, min_open=True),
+     "Longest expected-value search (a call's deadline, when nearer, stops it first). [5]"),
+    ("--ev-max-nodes", "ev_max_nodes", click.IntRange(1, 50_000_000),
+     "Most nodes of one expected-value search (about 220 bytes each). [2,000,000]"),
 )
 
 

@@ -46,6 +46,7 @@ from .common import (
     side_file,
     write_table_atomic,
 )
+from .expected import EV_COLUMNS, EV_SIDE
 from .hands import NOT_HELD, analyze_hands
 
 if TYPE_CHECKING:
@@ -869,6 +870,26 @@ def _unpack_kinds(where: str, tiles: Any, col: Any) -> dict[str, Any]:
                          d_shanten, d_ukeire)
 
 
+def _read_ev(where: str, path: str, n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``ev_*`` columns of an analysed part of n rows from its ``_ev`` side table (null
+    on the rows that are not discard decisions), and their fields."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not os.path.exists(path):
+        raise MjcoreError(f"{where}: its side table {path} is gone")
+    ev = pq.read_table(path)
+    rows = _small_ints(_column(ev, "row"), ev.num_rows, 0)
+    if rows.size and (rows.min() < 0 or rows.max() >= n):
+        raise MjcoreError(f"{where}: a row of its expected-value table outside its {n} rows")
+    index = np.full(n, -1, np.int64)
+    index[rows] = np.arange(rows.size)
+    take = pa.array(index, mask=index < 0)
+    cols = {name: ev.column(name).take(take) for name in EV_COLUMNS}
+    fields = {name: pa.field(name, ev.schema.field(name).type) for name in EV_COLUMNS}
+    return cols, fields
+
+
 def _read_scores(where: str, path: str, n: int) -> dict[str, Any]:
     """The score columns of an analysed part of n rows from its wins table ``path``."""
     import pyarrow.parquet as pq
@@ -1238,9 +1259,12 @@ def _out_name(name: str) -> str:
     return base + ".parquet"
 
 
-def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> dict[str, Any]:
+def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1,
+                 ev: dict[str, Any] | None = None) -> dict[str, Any]:
     """Analyse one input part and write it to ``out_dir``; returns its row and problem counts.
-    The unit of work of every runner (in-process and Dask)."""
+    The unit of work of every runner (in-process and Dask). ``ev``: the options of
+    ``mjcore.dataset.expected.EvOptions`` to add the ``_ev`` side table (an extract's parts
+    only)."""
     import pyarrow as pa
 
     problems: list[Problem] = []
@@ -1265,7 +1289,13 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
                 # the input's columns stay in the input part (read_part joins them back)
                 analysed = _analyse(table, n_threads, problems, name, wins,
                                     lambda: _read_column(source, "game"))
-                write_split_tables(_split_tables(analysed), source, table.num_rows, out_path)
+                tables = _split_tables(analysed)
+                if ev is not None:
+                    tables[EV_SIDE] = _ev_side(source, ev, n_threads)
+                write_split_tables(tables, source, table.num_rows, out_path)
+            elif ev is not None:
+                raise MjcoreError("--ev needs an extract (a folder of Parquet parts of "
+                                  "`mjcore extract`)")
             else:
                 result = analyze_table(table, n_threads=n_threads, problems=problems,
                                        where=name)
@@ -1278,17 +1308,37 @@ def analyze_part(name: str, source: Any, out_dir: str, n_threads: int = 1) -> di
             "problems": [p.as_dict() for p in problems]}
 
 
+def _ev_side(source: str | ParquetSlice, ev: dict[str, Any], n_threads: int) -> Any:
+    """The ``_ev`` side table of an extract part (``mjcore.dataset.expected``)."""
+    import pyarrow.parquet as pq
+
+    from .expected import INPUT_COLUMNS as EV_INPUT
+    from .expected import EvOptions, ev_table
+
+    path = source if isinstance(source, str) else source.path
+    with pq.ParquetFile(path, memory_map=True) as f:
+        names = f.schema_arrow.names
+        columns = [c for c in EV_INPUT if c in names]
+        if isinstance(source, ParquetSlice):
+            table = f.read_row_groups(range(source.first, source.end), columns=columns,
+                                      use_threads=False)
+        else:
+            table = f.read(columns=columns, use_threads=False)
+    return ev_table(table, n_threads, EvOptions(**ev))
+
+
 def write_split_tables(tables: dict[str, Any], source: str | ParquetSlice, rows: int,
                        path: str) -> None:
     """Write an analysed part's tables (``_split_tables``) to ``path`` and its side folders;
     the base file last, under a temporary name: when it exists the part is complete."""
     source_path = os.path.abspath(source if isinstance(source, str) else source.path)
+    sides = [side for side in (*SIDE_TABLES, EV_SIDE) if side in tables]
     meta = {INPUT_KEY: source_path,
             RELATIVE_KEY: os.path.relpath(source_path, os.path.dirname(os.path.abspath(path))),
-            SIDE_KEY: ",".join(SIDE_TABLES), STAMP_KEY: input_stamp(source, rows)}
+            SIDE_KEY: ",".join(sides), STAMP_KEY: input_stamp(source, rows)}
     if isinstance(source, ParquetSlice):
         meta[ROW_GROUPS_KEY] = f"{source.first},{source.end}"
-    for side in SIDE_TABLES:           # rewritten whole when the part is redone
+    for side in sides:                 # rewritten whole when the part is redone
         real_folder(os.path.join(os.path.dirname(path), side))
         write_table_atomic(tables[side], side_path(path, side, reading=False),
                            **write_options(tables[side].schema))
@@ -1437,20 +1487,27 @@ def _problems_file(out_name: str) -> str:
 def analyze_dir(source: str, out: str, *, workers: int | None = None,
                 dask: str | Client | None = None,
                 show_progress: bool = False, resume: bool = True,
-                rows_per_part: int = 1_000_000) -> AnalyzeSummary:
+                rows_per_part: int = 1_000_000, ev: Any = None) -> AnalyzeSummary:
     """Analyse a folder of Parquet parts (or a Parquet, CSV or text file) into ``out``, one
     output part per input part. In-process: ``workers`` parts at a time (default one per
     core), each on one kernel thread (more when there are fewer parts than workers).
     ``dask``: a scheduler address, a ``Client``, or ``"local"`` for a local cluster of one
-    single-threaded worker process per core."""
+    single-threaded worker process per core. ``ev``: True or an ``EvOptions`` to add the
+    expected values of every discard decision (``mjcore.dataset.expected``)."""
+    from .expected import EvOptions
+
+    ev_options = None if not ev else (ev if isinstance(ev, EvOptions) else EvOptions())
+    ev_dict = None if ev_options is None else ev_options.as_dict()
     parts = input_parts(source, rows_per_part)
-    plan = PartitionPlan(out, (*SIDE_TABLES, *OLD_SIDE_TABLES))
+    plan = PartitionPlan(out, (*SIDE_TABLES, EV_SIDE, *OLD_SIDE_TABLES))
     manifest = {"input": os.path.abspath(source), "rows_per_part": rows_per_part,
                 "schema": "mjcore.dataset.analyze/5"}
+    if ev_dict is not None:
+        manifest["ev"] = ev_dict
     if not os.path.isdir(source):            # a file's parts are redone when it changes
         manifest["input_stamp"] = input_stamp(source, 0)
     plan.start("_analyze.json", manifest, resume, what="an analysis",
-               other="the analysis of another input", redo_on=("schema", "input_stamp"))
+               other="the analysis of another input", redo_on=("schema", "input_stamp", "ev"))
     if isinstance(parts, list):              # parts of an input part no longer there
         out_names: dict[str, str] = {}
         for name, _src in parts:
@@ -1487,7 +1544,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
         bar.set_postfix(parts=f"{summary.parts}{count}", refresh=False)
 
     if dask:
-        _run_dask(dask, todo, out, done)
+        _run_dask(dask, todo, out, done, ev_dict)
     else:
         import concurrent.futures as cf
 
@@ -1497,7 +1554,7 @@ def analyze_dir(source: str, out: str, *, workers: int | None = None,
         with cf.ThreadPoolExecutor(n) as pool:
             pending: set[Any] = set()
             for name, src in todo:            # at most two parts per worker in flight
-                pending.add(pool.submit(analyze_part, name, src, out, threads))
+                pending.add(pool.submit(analyze_part, name, src, out, threads, ev_dict))
                 if len(pending) >= 2 * n:
                     finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
                     for future in finished:
@@ -1527,7 +1584,8 @@ def dask_client(address: str) -> Any:
         raise MjcoreError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _run_dask(address: Any, todo: Iterable[tuple[str, Any]], out: str, done: Any) -> None:
+def _run_dask(address: Any, todo: Iterable[tuple[str, Any]], out: str, done: Any,
+              ev: dict[str, Any] | None = None) -> None:
     from dask.distributed import as_completed
 
     client = address if not isinstance(address, str) else dask_client(address)
@@ -1538,7 +1596,7 @@ def _run_dask(address: Any, todo: Iterable[tuple[str, Any]], out: str, done: Any
         in_flight = 0
         for name, src in todo:
             running.add(client.submit(  # type: ignore[no-untyped-call]
-                analyze_part, name, src, os.path.abspath(out), 1, pure=False))
+                analyze_part, name, src, os.path.abspath(out), 1, ev, pure=False))
             in_flight += 1
             if in_flight >= limit:
                 done(next(running).result())
@@ -1573,9 +1631,11 @@ def table_columns(directory: str) -> list[str]:
 def _part_columns(schema: Any) -> list[str]:
     """The columns of an analysed part: its base file's, or the analysis columns its files
     store."""
-    if (schema.metadata or {}).get(SIDE_KEY.encode()) is None:
+    sides = (schema.metadata or {}).get(SIDE_KEY.encode())
+    if sides is None:
         return list(schema.names)
-    return list(ANALYSIS_COLUMNS)
+    return list(ANALYSIS_COLUMNS) + (list(EV_COLUMNS) if EV_SIDE in sides.decode().split(",")
+                                     else [])
 
 
 def read_table(directory: str, columns: list[str] | None = None, *,
@@ -1681,6 +1741,10 @@ def _read_analysed(f: str, schema: Any, columns: list[str]) -> Any:
     if set(SIDE_TABLES[WINS_SIDE]) & set(columns):
         cols.update(_read_scores(f, side_path(f, WINS_SIDE), base.num_rows))
     fields = {fl.name: fl for fl in analysis_fields()}
+    if set(EV_COLUMNS) & set(columns):
+        ev_cols, ev_fields = _read_ev(f, side_path(f, EV_SIDE), base.num_rows)
+        cols.update(ev_cols)
+        fields.update(ev_fields)
     wanted = [c for c in columns if c in fields]
     return pa.Table.from_arrays([cols[c] for c in wanted],
                                 schema=pa.schema([fields[c] for c in wanted]))

@@ -7,6 +7,9 @@ he discarded in), the mean shanten (of the hand before the discard) by turn (tur
 least 30 discards), and for wins how
 often the score agrees with the record. ``skipped`` counts every record and row that could
 not be used, by reason, from the problem lists of the analysed folder and of its input.
+With ``--ev`` columns (``ev_*``, mjcore.dataset.expected): per player and overall the share of
+evaluated discards that were EV-best and the expected score and win probability given up per
+discard and per hand, and the discard decisions not evaluated, by reason (``ev_skipped``).
 """
 from __future__ import annotations
 
@@ -21,7 +24,8 @@ from .common import read_problems
 
 REPORT_COLUMNS = ("game", "hand", "seat", "player", "turn", "action", "shanten", "made_discard",
                   "made_best", "acceptance_lost", "analysis_error", "score_status",
-                  "score_points", "win_points")
+                  "score_points", "win_points", "ev_status", "ev_made_best", "ev_loss",
+                  "ev_win_loss")
 MAX_TURN = 24
 MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten by turn
 
@@ -66,6 +70,26 @@ class Report:
                              f"{_num(p['lost_per_hand']):>10}")
             if len(self.players) > players:
                 lines.append(f"... {len(self.players) - players} more players")
+        if "ev_discards" in o:
+            lines.append("")
+            skipped = ", ".join(f"{k} {v:,}" for k, v in o["ev_skipped"].items()) or "none"
+            lines.append(f"expected value: {o['ev_discards']:,} discards evaluated, EV-best "
+                         f"{_pct(o['ev_best_rate'])}, given up {_num(o['ev_lost_per_discard'])} "
+                         f"points and {_pct(o['win_lost_per_discard'])} win per discard, "
+                         f"{_num(o['ev_lost_per_hand'])} points and "
+                         f"{_pct(o['win_lost_per_hand'])} win per hand; not evaluated: "
+                         f"{skipped}")
+            if self.players:
+                lines.append(f"{'player':<24} {'evaluated':>9} {'EV-best':>7} "
+                             f"{'pts/discard':>11} {'win/discard':>11} {'pts/hand':>9} "
+                             f"{'win/hand':>8}")
+                for p in self.players[:players]:
+                    lines.append(f"{_pad(p['player'], 24)} {p['ev_discards']:>9,} "
+                                 f"{_pct(p['ev_best_rate']):>7} "
+                                 f"{_num(p['ev_lost_per_discard']):>11} "
+                                 f"{_pct(p['win_lost_per_discard']):>11} "
+                                 f"{_num(p['ev_lost_per_hand']):>9} "
+                                 f"{_pct(p['win_lost_per_hand']):>8}")
         if self.shanten_by_turn:
             lines.append("")
             lines.append("mean shanten by turn: " + "  ".join(
@@ -162,6 +186,35 @@ class _Sums:
                 "player_hands": self.hands}
 
 
+class _EvSums:
+    """Running sums of the expected-value measures of one group (a player, or everyone)."""
+
+    __slots__ = ("best", "discards", "hand_lost", "hand_win_lost", "hands", "lost",
+                 "win_lost")
+
+    def __init__(self) -> None:
+        self.discards = self.best = self.hands = 0
+        self.lost = self.win_lost = self.hand_lost = self.hand_win_lost = 0.0
+
+    def add(self, discards: int, best: int, lost: float, win_lost: float, hands: int,
+            hand_lost: float, hand_win_lost: float) -> None:
+        self.discards += discards
+        self.best += best
+        self.lost += lost
+        self.win_lost += win_lost
+        self.hands += hands
+        self.hand_lost += hand_lost
+        self.hand_win_lost += hand_win_lost
+
+    def measures(self) -> dict[str, Any]:
+        n, h = self.discards, self.hands
+        return {"ev_discards": n, "ev_best_rate": self.best / n if n else None,
+                "ev_lost_per_discard": self.lost / n if n else None,
+                "win_lost_per_discard": self.win_lost / n if n else None,
+                "ev_lost_per_hand": self.hand_lost / h if h else None,
+                "win_lost_per_hand": self.hand_win_lost / h if h else None, "ev_hands": h}
+
+
 class _Totals:
     """The report's numbers, summed part by part (memory: the players and turns seen).
     A hand is one (game, hand, seat); extract parts never split a game."""
@@ -173,6 +226,10 @@ class _Totals:
         self.players: dict[str, _Sums] = {}
         self.turns: dict[int, list[float]] = {}    # turn -> [sum, rows, sum of squares]
         self.has_wins = False
+        self.has_ev = False
+        self.ev_all = _EvSums()
+        self.ev_players: dict[str, _EvSums] = {}
+        self.ev_skipped: Counter[str] = Counter()
 
     def add(self, df: Any) -> None:
         if "made_discard" not in df.columns:
@@ -187,6 +244,8 @@ class _Totals:
             wins = df[df["score_status"].notna()]
             self.wins += len(wins)
             self.wins_agree += int((wins["score_points"] == wins["win_points"]).sum())
+        if "ev_status" in df.columns:
+            self._add_ev(df)
         d = df[df["made_discard"].notna()]
         if not len(d):
             return
@@ -223,6 +282,44 @@ class _Totals:
                 acc[2] += float(row["sq"])
 
 
+    def _add_ev(self, df: Any) -> None:
+        """The expected-value measures of the evaluated discard decisions; the others are
+        counted by reason."""
+        self.has_ev = True
+        decided = df[df["ev_status"].notna()]
+        self.ev_skipped.update(decided.loc[decided["ev_status"] != "ok", "ev_status"].tolist())
+        d = decided[decided["ev_status"] == "ok"]
+        if not len(d):
+            return
+        best = d["ev_made_best"].astype(bool)
+        lost = d["ev_loss"].astype(float)
+        win_lost = d["ev_win_loss"].astype(float)
+        keys = [c for c in ("game", "hand", "seat") if c in d.columns]
+        frame = pd_frame({"player": d["player"] if "player" in d.columns else "",
+                          "best": best, "lost": lost, "win": win_lost,
+                          **{k: d[k] for k in keys}})
+        hands = frame.groupby(keys, sort=False).agg(
+            player=("player", "first"), lost=("lost", "sum"), win=("win", "sum")) \
+            if len(keys) == 3 else None
+        self.ev_all.add(len(d), int(best.sum()), float(lost.sum()), float(win_lost.sum()),
+                        0 if hands is None else len(hands),
+                        0.0 if hands is None else float(hands["lost"].sum()),
+                        0.0 if hands is None else float(hands["win"].sum()))
+        if "player" not in d.columns:
+            return
+        per = frame.groupby("player", sort=False).agg(
+            n=("best", "size"), best=("best", "sum"), lost=("lost", "sum"), win=("win", "sum"))
+        per_hand = None if hands is None else hands.groupby("player", sort=False).agg(
+            n=("lost", "size"), lost=("lost", "sum"), win=("win", "sum"))
+        for name, row in per.iterrows():
+            h = per_hand.loc[name] if per_hand is not None and name in per_hand.index \
+                else None
+            self.ev_players.setdefault(str(name), _EvSums()).add(
+                int(row["n"]), int(row["best"]), float(row["lost"]), float(row["win"]),
+                0 if h is None else int(h["n"]), 0.0 if h is None else float(h["lost"]),
+                0.0 if h is None else float(h["win"]))
+
+
 def pd_frame(columns: dict[str, Any]) -> Any:
     import pandas as pd
 
@@ -244,8 +341,13 @@ def build_report(data: Any, *, problems: list[Any] | None = None,
     if totals.has_wins:
         overall["wins"] = totals.wins
         overall["wins_agree"] = totals.wins_agree
-    players = [{"player": name, **sums.measures()} for name, sums in totals.players.items()
-               if sums.discards >= min_discards]
+    if totals.has_ev:
+        overall.update(totals.ev_all.measures())
+        overall["ev_skipped"] = dict(sorted(totals.ev_skipped.items()))
+    players = [{"player": name, **sums.measures(),
+                **(totals.ev_players.get(name, _EvSums()).measures() if totals.has_ev
+                   else {})}
+               for name, sums in totals.players.items() if sums.discards >= min_discards]
     players.sort(key=lambda p: (-p["discards"], p["player"]))
     by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1]),
                 "sd_shanten": _sd(acc)}
@@ -306,6 +408,9 @@ def report_figures(report: Report, *, players: int = 20) -> dict[str, Any]:
         if top:
             figures["efficiency_by_player.png"] = _efficiency_figure(report, top)
             figures["acceptance_lost_by_player.png"] = _acceptance_figure(report, top)
+            if "ev_discards" in report.overall:
+                figures["ev_best_by_player.png"] = _ev_best_figure(report, top)
+                figures["ev_lost_by_player.png"] = _ev_lost_figure(report, top)
         if report.shanten_by_turn:
             figures["shanten_by_turn.png"] = _shanten_figure(report.shanten_by_turn)
     return figures
@@ -387,6 +492,70 @@ def _acceptance_figure(report: Report, top: list[dict[str, Any]]) -> Any:
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def _ev_best_figure(report: Report, top: list[dict[str, Any]]) -> Any:
+    """EV-best share per player with its 95 % interval (Wilson) and the all-players line."""
+    fig, ax = _player_axes(top)
+    rates, los, his = [], [], []
+    for p in top:
+        n = p["ev_discards"]
+        k = round((p["ev_best_rate"] or 0) * n)
+        lo, hi = _wilson(k, n)
+        rates.append(100 * k / n if n else 0.0)
+        los.append(100 * lo)
+        his.append(100 * hi)
+    y = list(range(len(top)))
+    ax.errorbar(rates, y, xerr=[[r - lo for r, lo in zip(rates, los, strict=True)],
+                                [hi - r for r, hi in zip(rates, his, strict=True)]],
+                fmt="o", color="#8172b2", ecolor="#c3bbdc", capsize=2,
+                label="player (95 % interval)")
+    overall = report.overall["ev_best_rate"]
+    if overall is not None:
+        ax.axvline(100 * overall, color="#c44e52", linestyle="--",
+                   label=f"all players ({100 * overall:.1f} %)")
+    ax.set_xlim(0, 100)
+    for i, p in enumerate(top):
+        ax.text(1.01, i, f"{rates[i]:.1f} % of {p['ev_discards']:,}",
+                transform=ax.get_yaxis_transform(), va="center", fontsize=8)
+    ax.set_xlabel("evaluated discards that had the best expected score (%)")
+    ax.set_title("EV-best discards by player")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def _ev_lost_figure(report: Report, top: list[dict[str, Any]]) -> Any:
+    """Expected score and win probability given up per hand, per player: two panels of bars
+    from 0 with the all-players lines."""
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, max(3.0, 0.32 * len(top) + 1.6)),
+                                      sharey=True)
+    labels, fallback = _labels([p["player"] for p in top])
+    for ax, key, scale, what, color in (
+            (left, "ev_lost_per_hand", 1.0, "points of expected score", "#dd8452"),
+            (right, "win_lost_per_hand", 100.0, "win probability (points of %)", "#4c72b0")):
+        values = [scale * (p[key] or 0.0) for p in top]
+        ax.barh(range(len(top)), values, color=color)
+        overall = report.overall[key]
+        if overall is not None:
+            ax.axvline(scale * overall, color="#c44e52", linestyle="--",
+                       label=f"all players ({scale * overall:.2f})")
+            ax.legend(loc="lower right", fontsize=8)
+        # the made discard can have the better win chance: a value below 0
+        ax.set_xlim(1.05 * min([*values, 0.0]),
+                    1.05 * max([*values, scale * (overall or 0.0), 1e-9]))
+        ax.set_xlabel(f"{what} given up per hand")
+        ax.grid(axis="x", alpha=0.3)
+    left.set_yticks(range(len(top)), labels)
+    left.set_ylim(len(top) - 0.5, -0.5)
+    if fallback:
+        fig.text(0.01, 0.005, FALLBACK_NOTE, fontsize=8, va="bottom")
+    fig.suptitle("Expected value given up per hand, by player (mean over the player's hands)")
+    fig.tight_layout(rect=(0, 0.03, 1, 0.97))
     return fig
 
 

@@ -48,6 +48,15 @@ FU_ITEM_KINDS = {"base": sp.FU_ITEM_KIND_BASE, "chiitoitsu": sp.FU_ITEM_KIND_CHI
                  "set": sp.FU_ITEM_KIND_SET, "pair": sp.FU_ITEM_KIND_PAIR,
                  "wait": sp.FU_ITEM_KIND_WAIT, "open pinfu": sp.FU_ITEM_KIND_OPEN_PINFU,
                  "rounding": sp.FU_ITEM_KIND_ROUNDING}
+EV_MODELS = {pb.EXPECTED_VALUE_MODEL_CONSISTENT: "consistent",
+             pb.EXPECTED_VALUE_MODEL_COMPATIBLE: "compatible"}
+EV_MODEL_OF_NAME = {name: number for number, name in EV_MODELS.items()}
+EV_STATUS = {"ok": pb.EXPECTED_VALUE_STATUS_OK,
+             "ev_shanten_too_high": pb.EXPECTED_VALUE_STATUS_SHANTEN_TOO_HIGH,
+             "ev_node_budget": pb.EXPECTED_VALUE_STATUS_NODE_BUDGET,
+             "ev_deadline": pb.EXPECTED_VALUE_STATUS_DEADLINE,
+             "ev_out_of_memory": pb.EXPECTED_VALUE_STATUS_OUT_OF_MEMORY}
+EV_STATUS_NAMES = {number: name for name, number in EV_STATUS.items()}
 _LIMITS = (sp.LIMIT_NONE, sp.LIMIT_MANGAN, sp.LIMIT_HANEMAN, sp.LIMIT_BAIMAN,
            sp.LIMIT_SANBAIMAN, sp.LIMIT_YAKUMAN)
 
@@ -256,8 +265,41 @@ def deal_to_dict(response: sp.ScoreClassicalDealResponse) -> dict[str, Any]:
                      response.cannon if response.HasField("cannon") else None, response.rules)
 
 
-__all__ = ["CLAIMS", "CLAIM_OF_NAME", "CONDITIONS", "CONDITION_OF_NAME", "FU_ITEM_KINDS",
+# -- expected values ----------------------------------------------------------------------------
+
+def expected_values_response(ev: Any) -> pb.ExpectedValuesResponse:
+    """An ``mjcore.expected_values`` result (``ExpectedValues``) as its message."""
+    return pb.ExpectedValuesResponse(
+        hand=ev.hand, shanten=ev.shanten, status=EV_STATUS[ev.status], message=ev.message,
+        node_count=ev.nodes, edge_count=ev.edges, win_edge_count=ev.win_edges,
+        unseen_count=ev.total_unseen, seconds=ev.seconds, peak_byte_count=ev.bytes_peak,
+        max_turn=ev.t_max, model=EV_MODEL_OF_NAME[ev.model],
+        discards=[pb.DiscardValue(
+            tile=d.tile or "", shanten=d.shanten, necessary_count=d.necessary_count,
+            necessary=[types_pb2.TileCount(kind=parse_tile(t), tile=t, remaining_count=n)
+                       for t, n in d.necessary],
+            evaluated=d.evaluated, tenpai=d.tenpai, win=d.win, ev=d.ev,
+            max_tenpai=d.max_tenpai, max_win=d.max_win) for d in ev.discards])
+
+
+def expected_values_value(r: pb.ExpectedValuesResponse) -> Any:
+    """An ExpectedValuesResponse as the library's ``ExpectedValues``."""
+    from mjcore.riichi.expected import DiscardValue, ExpectedValues
+
+    discards = tuple(DiscardValue(
+        d.tile or None, d.shanten, tuple((t.tile, t.remaining_count) for t in d.necessary),
+        tuple(d.tenpai), tuple(d.win), tuple(d.ev), d.evaluated, tuple(d.max_tenpai),
+        tuple(d.max_win)) for d in r.discards)
+    return ExpectedValues(r.hand, r.shanten, discards, EV_STATUS_NAMES.get(r.status, "ok"),
+                          r.message, r.node_count, r.edge_count, r.win_edge_count,
+                          r.unseen_count, r.seconds, r.peak_byte_count, r.max_turn,
+                          EV_MODELS.get(r.model, "consistent"))
+
+
+__all__ = ["CLAIMS", "CLAIM_OF_NAME", "CONDITIONS", "CONDITION_OF_NAME", "EV_MODELS",
+           "EV_MODEL_OF_NAME", "EV_STATUS", "EV_STATUS_NAMES", "FU_ITEM_KINDS",
            "SCORE_STATUS", "SITUATION_FLAGS", "WAIT_SHAPES", "WIND_NAMES", "WIND_OF_NAME",
            "analysis_values", "deal_response", "deal_to_dict", "decomposition",
-           "decomposition_value", "option_to_proto", "preset_to_proto", "rule_selection",
+           "decomposition_value", "expected_values_response", "expected_values_value",
+           "option_to_proto", "preset_to_proto", "rule_selection",
            "score_response", "score_values", "shanten_info"]

@@ -58,6 +58,20 @@ DEAL_RESPONSE_ARRAYS: dict[str, ArraySpec] = {
     "doubles": ("<i4", (4,)), "limit_hand": ("u1", (4,)), "net": ("<i4", (4,)),
 }
 
+# StreamExpectedValuesRequest (the arrays of mjcore.batch.expected_values; `dora` is
+# (dora_slot_count,) per row); every array may be empty (its default for every hand)
+EV_REQUEST_ARRAYS: dict[str, ArraySpec] = {
+    "red": ("u1", (3,)), "melds": ("<u2", (4,)), "visible": ("u1", (N_KINDS,)),
+    "visible_red": ("u1", (3,)), "seat_wind": ("u1", ()), "round_wind": ("u1", ()),
+    "kita": ("u1", ()), "discard": ("u1", ()),
+}
+EV_RESPONSE_ARRAYS: dict[str, ArraySpec] = {
+    "status": ("i1", ()), "shanten": ("i1", ()), "nodes": ("<u4", ()), "best_tile": ("u1", ()),
+    "best_tenpai": ("<f8", ()), "best_win": ("<f8", ()), "best_ev": ("<f8", ()),
+    "discard_shanten": ("i1", ()), "discard_tenpai": ("<f8", ()), "discard_win": ("<f8", ()),
+    "discard_ev": ("<f8", ()),
+}
+
 BAD_SHANTEN = -128      # the int8 shanten of a bad hand
 
 
@@ -79,7 +93,8 @@ def read_rows(data: bytes, spec: ArraySpec, n: int) -> np.ndarray:
 
 
 __all__ = ["AGARI_RESPONSE_ARRAYS", "BAD_SHANTEN", "DEAL_REQUEST_ARRAYS",
-           "DEAL_RESPONSE_ARRAYS", "FU_ITEM_SLOTS", "INDICATOR_ARRAYS", "MAX_INDICATORS",
+           "DEAL_RESPONSE_ARRAYS", "EV_REQUEST_ARRAYS", "EV_RESPONSE_ARRAYS",
+           "FU_ITEM_SLOTS", "INDICATOR_ARRAYS", "MAX_INDICATORS",
            "N_KINDS", "SCORE_DETAIL_ARRAYS", "SCORE_REQUEST_ARRAYS", "SCORE_RESPONSE_ARRAYS",
            "SHANTEN_FORM_ARRAYS", "SHANTEN_RESPONSE_ARRAYS", "WAITS_RESPONSE_ARRAYS",
            "YAKU_IDS", "ArraySpec", "empty", "read_rows", "row_bytes"]

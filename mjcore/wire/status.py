@@ -30,6 +30,16 @@ def error_info(error: Any) -> error_details_pb2.ErrorInfo | None:
             return error_info_of_details(value)
     return None
 
+def retry_delay(error: Any) -> float | None:
+    """The seconds of a ``google.rpc.RetryInfo`` detail of a failed grpc call, or None."""
+    for key, value in error.trailing_metadata() or ():
+        if key == DETAILS_KEY and isinstance(value, bytes):
+            for detail in status_pb2.Status.FromString(value).details:
+                if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                    info = error_details_pb2.RetryInfo()
+                    detail.Unpack(info)
+                    return float(info.retry_delay.ToNanoseconds()) / 1e9
+    return None
 
 
-__all__ = ["DETAILS_KEY", "DOMAIN", "error_info", "error_info_of_details"]
+__all__ = ["DETAILS_KEY", "DOMAIN", "error_info", "error_info_of_details", "retry_delay"]

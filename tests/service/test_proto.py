@@ -41,13 +41,13 @@ def test_request_response_pair_per_rpc():
     assert {m.name for m in service.methods} == {
         "AnalyzeHand", "Decompose", "Score", "ListRulePresets", "StreamShanten",
         "StreamWaits", "StreamAgari", "StreamScore", "ScoreClassicalDeal",
-        "StreamScoreClassical"}
+        "StreamScoreClassical", "ExpectedValues", "StreamExpectedValues"}
     for m in service.methods:
         assert m.input_type.name == f"{m.name}Request"
         assert m.output_type.name == f"{m.name}Response"
     streaming = {m.name for m in service.methods if m.name.startswith("Stream")}
     assert streaming == {"StreamShanten", "StreamWaits", "StreamAgari", "StreamScore",
-                         "StreamScoreClassical"}
+                         "StreamScoreClassical", "StreamExpectedValues"}
 
 
 def _messages(container):

@@ -86,6 +86,16 @@ class HandAnalysisServiceStub:
                 request_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.SerializeToString,
                 response_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.FromString,
                 _registered_method=True)
+        self.ExpectedValues = channel.unary_unary(
+                '/mjcore.v1.HandAnalysisService/ExpectedValues',
+                request_serializer=mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesRequest.SerializeToString,
+                response_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesResponse.FromString,
+                _registered_method=True)
+        self.StreamExpectedValues = channel.stream_stream(
+                '/mjcore.v1.HandAnalysisService/StreamExpectedValues',
+                request_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesRequest.SerializeToString,
+                response_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesResponse.FromString,
+                _registered_method=True)
 
 
 class HandAnalysisServiceServicer:
@@ -162,6 +172,24 @@ class HandAnalysisServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExpectedValues(self, request, context):
+        """Tenpai probability, win probability and expected score of every discard of one riichi
+        hand, turn by turn (mjcore.expected_values; rules/ev.md). Computed off the event loop in
+        a bounded pool: a full pool is RESOURCE_EXHAUSTED at once (reason SERVER_BUSY, with a
+        google.rpc.RetryInfo), and the search stops at the call's deadline (DEADLINE_EXCEEDED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StreamExpectedValues(self, request_iterator, context):
+        """Bulk expected values (mjcore.batch.expected_values): one response per request batch, in
+        order; per hand the best discard and the values of a given discard at a chosen turn.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandAnalysisServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -214,6 +242,16 @@ def add_HandAnalysisServiceServicer_to_server(servicer, server):
                     servicer.StreamScoreClassical,
                     request_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.FromString,
                     response_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.SerializeToString,
+            ),
+            'ExpectedValues': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExpectedValues,
+                    request_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesRequest.FromString,
+                    response_serializer=mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesResponse.SerializeToString,
+            ),
+            'StreamExpectedValues': grpc.stream_stream_rpc_method_handler(
+                    servicer.StreamExpectedValues,
+                    request_deserializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesRequest.FromString,
+                    response_serializer=mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -487,6 +525,60 @@ class HandAnalysisService:
             '/mjcore.v1.HandAnalysisService/StreamScoreClassical',
             mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalRequest.SerializeToString,
             mjcore_dot_v1_dot_analysis__service__pb2.StreamScoreClassicalResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExpectedValues(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/mjcore.v1.HandAnalysisService/ExpectedValues',
+            mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesRequest.SerializeToString,
+            mjcore_dot_v1_dot_analysis__service__pb2.ExpectedValuesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StreamExpectedValues(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/mjcore.v1.HandAnalysisService/StreamExpectedValues',
+            mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesRequest.SerializeToString,
+            mjcore_dot_v1_dot_analysis__service__pb2.StreamExpectedValuesResponse.FromString,
             options,
             channel_credentials,
             insecure,
