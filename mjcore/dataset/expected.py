@@ -1,5 +1,5 @@
 """The expected value given up by each discard decision of an extract (``mjcore analyze
-EXTRACT --out DIR --ev``): the side table ``_ev/part-NNNNN.parquet`` of an analysed part.
+EXTRACT --out DIR --ev``): the side table ``_ev/part-NNNNN.parquet-side`` of an analysed part.
 
 Per discard row (``discard`` and ``riichi`` of a four-player riichi record) the batch search
 (``mjcore.batch.expected_values``, the consistent model, one call per turn value and rules

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 import mjcore
 from mjcore.cli import main
 from mjcore.dataset.analysis import analyze_dir, read_table
-from mjcore.dataset.expected import EV_COLUMNS, RED_IDS, EvOptions, counts_of_melds
+from mjcore.dataset.common import side_file
+from mjcore.dataset.expected import EV_COLUMNS, EV_SIDE, RED_IDS, EvOptions, counts_of_melds
 from mjcore.dataset.reporting import build_report, report_figures
 from mjcore.tiles import tile_name
 
@@ -174,7 +175,7 @@ def test_dask_local_gives_identical_parts(ev_parts, ev_analysed, tmp_path):
                             dask=cluster.scheduler_address, ev=CHEAP)
     assert there.rows == 2 * ROWS
     for name in ("part-00000.parquet", "part-00001.parquet"):
-        a = pq.read_table(out / "_ev" / name)
-        b = pq.read_table(tmp_path / "there" / "_ev" / name)
+        a = pq.read_table(side_file(str(out / name), EV_SIDE, reading=True))
+        b = pq.read_table(side_file(str(tmp_path / "there" / name), EV_SIDE, reading=True))
         assert a.equals(b)
     assert read_table(str(out)).equals(read_table(str(tmp_path / "there")))
