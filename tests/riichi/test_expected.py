@@ -55,6 +55,17 @@ def _check(rec: dict) -> None:
             assert abs(a - b) < 1e-9, (tile, a, b)
         worst_ev = max([worst_ev] + [abs(a - b) for a, b in zip(d.ev, s["ev"], strict=False)])
     expected = SCORING_DIFFERENCES.get(q["line"], 0.0)
+    if rec["shanten"] == 3 and worst_ev >= 1e-6 and not expected:
+        # the list covers the default run (shanten <= 2); in the full run a difference at
+        # shanten 3 must be the same one: gone once the double yakuman forms count twice
+        text, options = request_options(q)
+        double = mjcore.expected_values(text, **dict(options, rules=DOUBLE))
+        got = {d.tile or "Null": d for d in double.discards}
+        for tile, s in theirs.items():
+            if "ev" in s:
+                assert max(abs(a - b) for a, b in zip(got[tile].ev, s["ev"], strict=True)) \
+                    < 1e-6, (q["line"], tile)
+        return
     assert abs(worst_ev - expected) < 1e-6 if expected else worst_ev < 1e-6, (q["line"], worst_ev)
 
 
