@@ -75,6 +75,8 @@ def connect_client(server: str, command: str, token_file: str | None, tls: bool,
     import os
 
     server = server_address(server)
+    # grpc core logs a failed TLS handshake to stderr itself; the command says it in one line
+    os.environ.setdefault("GRPC_VERBOSITY", "NONE")
     need_extra("client", command, *CLIENT_MODULES)
     from ..client import Client, ServiceError
 

@@ -4,6 +4,7 @@ server; the answer prints as the local command's."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 
 import pytest
@@ -166,3 +167,17 @@ def test_serve_says_the_tls_key_does_not_match(certs):  # noqa: F811
                str(certs["client.key"]))
     assert r.returncode == 1
     assert "--tls-key" in r.stderr and "GRPC_VERBOSITY" not in r.stderr, r.stderr
+
+
+def test_a_failed_tls_handshake_is_our_one_line_only(token_server):
+    """grpc core logs a failed handshake to the process's stderr itself (not through Python):
+    run the command as a user does and see only our line."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "mjcore.cli", "analyze", HANDS[0], "--server",
+                        f"127.0.0.1:{token_server}", "--tls"], capture_output=True, text=True,
+                       timeout=60, env={**os.environ, "MJCORE_TOKEN": TOKEN})
+    lines = [line for line in r.stderr.splitlines() if line.strip()]
+    assert r.returncode == 1 and len(lines) == 1, r.stderr
+    assert lines[0].startswith("Error:") and "TLS handshake" in lines[0]
