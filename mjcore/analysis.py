@@ -45,7 +45,6 @@ Row = tuple[int, int, "int | None", bytes]
 RIICHI_FORMS: int = _k.RIICHI
 CLASSICAL_FORMS: int = _k.CLASSICAL
 CLASSICAL_SEVEN_PAIRS_FORMS: int = _k.CLASSICAL_SEVEN_PAIRS
-_RIICHI_NAMES = ("riichi", "tenhou", "ema", "wrc")
 _by_name: dict[str, tuple[int, object]] = {}
 # What a rules value asks of a hand beyond Hand's own checks; raises InvalidHandError.
 HandCheck = Callable[[Hand], None]
@@ -90,28 +89,23 @@ def resolve_rules(rules: object = None) -> tuple[int, object]:
 
 def _riichi_rules(rules: object) -> RuleSet | None:
     """The riichi RuleSet that ``rules`` (a RuleSet or a riichi preset name) names, or None."""
+    from .games import is_game
     from .riichi.rules import RuleSet
 
     if isinstance(rules, RuleSet):
         return rules
-    if isinstance(rules, str) and rules not in _RIICHI_NAMES:
-        try:
-            return RuleSet.preset(rules)
-        except InvalidRuleError:
-            return None
+    if isinstance(rules, str) and rules != "riichi" and is_game(rules, "riichi"):
+        return RuleSet.preset(rules)
     return None
 
 
 def _resolve_name(name: str) -> tuple[int, object]:
-    if name in _RIICHI_NAMES or _riichi_rules(name) is not None:
-        return RIICHI_FORMS, None
-    from .classical.rules import ClassicalRules
+    from .games import game_of
 
-    try:
-        return resolve_rules(ClassicalRules.preset(name))
-    except InvalidRuleError as e:
-        raise InvalidRuleError(f"unknown rules {name!r}: not riichi "
-                               f"({', '.join(_RIICHI_NAMES)} or a riichi preset); {e}") from None
+    game = game_of(name)            # InvalidRuleError naming every preset
+    if game.name == "riichi":
+        return RIICHI_FORMS, None
+    return resolve_rules(game.preset(name))
 
 
 def winning_forms(rules: object = None) -> int:

@@ -70,6 +70,11 @@ class RuleOptions:
         return found
 
     @classmethod
+    def presets(cls) -> tuple[str, ...]:
+        """The names of the presets, in the module's order."""
+        return tuple(cls._PRESETS)
+
+    @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The names of every option (each field but ``name``), in declaration order."""
         return tuple(f.name for f in dataclasses.fields(cls) if f.name != "name")  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from mjcore.classical.batch import score_deals
 from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.games import GAMES
 from mjcore.riichi.rules import RuleSet
 from mjcore.status import NOT_AGARI, reason_of, status_error
 from mjcore.tiles import parse_kinds, parse_tile
@@ -32,8 +33,8 @@ from . import convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
 from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
 
-CLASSICAL_PRESETS = ("classical", "bradfield")
-RIICHI_PRESETS = ("tenhou", "ema", "wrc", "tenhou_sanma")
+CLASSICAL_PRESETS = GAMES["classical"].presets
+RIICHI_PRESETS = GAMES["riichi"].presets
 MAX_CONDITIONS = len(CONDITIONS)
 INT32 = 1 << 31
 _MISSING = object()

@@ -12,13 +12,14 @@ import click
 
 from ..cli import fail, with_settings
 from ..errors import MjcoreError
+from ..games import is_game
 from .rules import ClassicalRules
 
 _SEATS = "ESWN"
 
 
 def _rules(name: str, settings: Sequence[str]) -> ClassicalRules:
-    rules = ClassicalRules.preset(name if name in ("classical", "bradfield") else "bradfield")
+    rules = ClassicalRules.preset(name if is_game(name, "classical") else "bradfield")
     return with_settings(rules, settings)
 
 

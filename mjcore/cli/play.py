@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from ..games import is_game
 from . import JOBS, closing_agents, main, record_name, records_folder, run_games, table_agents
 
 
@@ -53,7 +54,7 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: t
              out_dir: str | None, overwrite: bool, fmt: str, check_invariants: bool, jobs: int,
              progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
-    if preset in ("classical", "bradfield"):
+    if is_game(preset, "classical"):
         from ..classical.cli import _rules as classical_rules
         from ..classical.engine.cli import play_classical
         from ..errors import InvalidRuleError

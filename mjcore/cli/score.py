@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..games import is_game
 from . import client_options, connect_client, fail, main, with_settings
 
 if TYPE_CHECKING:
@@ -233,7 +234,7 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     from ..riichi.rules import RuleSet
     from ..riichi.scoring import score
 
-    if rules in ("classical", "bradfield") or histories:
+    if is_game(rules, "classical") or histories:
         from ..classical.cli import run_classical
         run_classical(hand, win, tsumo, seat, round_, rules, as_json,
                       {"E": other_east, "S": other_south, "W": other_west, "N": other_north},

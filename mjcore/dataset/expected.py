@@ -46,10 +46,12 @@ class EvOptions:
     model: str = "consistent"
 
     def as_dict(self) -> dict[str, Any]:
+        """The options as plain values (kept in the analysis manifest)."""
         return asdict(self)
 
 
 def ev_types() -> list[tuple[str, Any]]:
+    """The columns of the EV side table and their Arrow types."""
     import pyarrow as pa
 
     return [("row", pa.int32()), ("ev_status", pa.string()), ("ev_turn", pa.int8()),

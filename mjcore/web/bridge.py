@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..games import is_game
 from .errors import ApiError, bad_request
 
 # the unary methods the API serves: name -> (request message, response message) names
@@ -107,7 +108,7 @@ class Bridge:
             self.json_format.ParseDict(body or {}, sel)
         except self.json_format.ParseError as err:
             raise bad_request(f"rules: {err}", "BAD_JSON_FIELD", field="rules") from None
-        if sel.preset in ("classical", "bradfield"):
+        if is_game(sel.preset, "classical"):
             raise bad_request(f"rules: preset {sel.preset!r}: the expected values are for "
                               "riichi rules", "INVALID_RULE", field="rules", index=0)
         try:

@@ -11,9 +11,6 @@ from typing import Any
 
 import click
 
-PRESETS = ("classical", "bradfield")
-
-
 # ---- play ------------------------------------------------------------------------------
 
 # one game of `play_classical`: (seed, agent names, rules, records folder, check invariants,

@@ -1,0 +1,90 @@
+"""The games mjcore plays, found by name: each game's rules type, its presets and its winning
+forms, in one place. Every face (the CLI, the service, the web API, the analysis) asks here
+which game a preset name belongs to; a third game is its folder and one entry below.
+
+The presets themselves are the rules types' own (``RuleSet.presets()``,
+``ClassicalRules.presets()``); the rules modules are imported on first use.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .errors import InvalidRuleError
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game: ``name``, where its rules type lives (``module:Class``), the name that means
+    the game with its default preset (``alias``, or None), and its seats."""
+
+    name: str
+    rules_path: str
+    alias: str | None
+    seats: tuple[int, ...]
+
+    @property
+    def rules_type(self) -> Any:
+        """The game's rules class (imported on first use)."""
+        module, _, cls = self.rules_path.partition(":")
+        return getattr(importlib.import_module(module), cls)
+
+    @property
+    def presets(self) -> tuple[str, ...]:
+        """The preset names of the game's rules type."""
+        return tuple(self.rules_type.presets())
+
+    def preset(self, name: str) -> Any:
+        """The rules value of preset ``name`` (the alias names the default preset)."""
+        rules = self.rules_type
+        return rules.preset(rules._DEFAULT_PRESET if name == self.alias else name)
+
+
+GAMES: dict[str, Game] = {
+    "riichi": Game("riichi", "mjcore.riichi.rules:RuleSet", "riichi", (4, 3)),
+    "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,)),
+}
+
+
+@cache
+def _by_preset() -> dict[str, Game]:
+    out: dict[str, Game] = {}
+    for game in GAMES.values():
+        for name in (*game.presets, *([game.alias] if game.alias else [])):
+            out[name] = game
+    return out
+
+
+def find_game(name: str) -> Game:
+    """The game ``name`` (a game's name) is."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise InvalidRuleError(f"unknown game {name!r}; expected one of "
+                               f"{', '.join(GAMES)}") from None
+
+
+def game_of(preset: str) -> Game:
+    """The game whose preset (or alias) ``preset`` is; InvalidRuleError naming every preset
+    otherwise."""
+    found = _by_preset().get(preset)
+    if found is None:
+        raise InvalidRuleError(f"unknown rules {preset!r}; expected one of "
+                               f"{', '.join(all_presets())}")
+    return found
+
+
+def is_game(preset: str, name: str) -> bool:
+    """True when ``preset`` is a preset (or the alias) of the game ``name``."""
+    found = _by_preset().get(preset)
+    return found is not None and found.name == name
+
+
+def all_presets() -> tuple[str, ...]:
+    """Every preset name of every game, in the registry's order."""
+    return tuple(p for g in GAMES.values() for p in g.presets)
+
+
+__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "is_game"]

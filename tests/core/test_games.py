@@ -1,0 +1,39 @@
+"""mjcore.games: one registry finds each game and preset; the faces ask it."""
+from __future__ import annotations
+
+import pytest
+
+from mjcore import InvalidRuleError, RuleSet
+from mjcore.classical.rules import ClassicalRules
+from mjcore.games import GAMES, all_presets, find_game, game_of, is_game
+
+
+def test_every_preset_of_every_rules_type_belongs_to_its_game():
+    assert GAMES["riichi"].presets == RuleSet.presets()
+    assert GAMES["classical"].presets == ClassicalRules.presets()
+    for name in RuleSet.presets():
+        assert game_of(name).name == "riichi" and game_of(name).preset(name) == \
+            RuleSet.preset(name)
+    for name in ClassicalRules.presets():
+        assert is_game(name, "classical") and not is_game(name, "riichi")
+    assert game_of("riichi").preset("riichi") == RuleSet.preset("tenhou")
+    assert set(all_presets()) == set(RuleSet.presets()) | set(ClassicalRules.presets())
+
+
+def test_an_unknown_name_names_every_preset():
+    with pytest.raises(InvalidRuleError, match="tenhou_sanma, classical, bradfield"):
+        game_of("mahjong")
+    with pytest.raises(InvalidRuleError, match="riichi, classical"):
+        find_game("go")
+    assert not is_game("mahjong", "riichi")
+
+
+def test_the_service_and_the_analysis_read_the_registry():
+    from mjcore.analysis import winning_forms
+    from mjcore.service import classical
+
+    assert GAMES["classical"].presets == classical.CLASSICAL_PRESETS
+    assert GAMES["riichi"].presets == classical.RIICHI_PRESETS
+    assert winning_forms("tenhou_sanma") == winning_forms("riichi") != winning_forms("bradfield")
+    with pytest.raises(InvalidRuleError, match="expected one of"):
+        winning_forms("nonsense")
