@@ -22,7 +22,8 @@ from .ev_records import EV_DATA, as_arrays, evaluate, records
 pytestmark = pytest.mark.skipif(not EV_DATA.is_dir(), reason=f"no EV data at {EV_DATA}")
 
 # the batch in mahjong-cpp's model, to compare with the records' single-hand answers
-_batch = functools.partial(batch.expected_values, model="compatible")
+# (exactness here, not the per-row bound: a generous max_seconds for the debug build)
+_batch = functools.partial(batch.expected_values, model="compatible", max_seconds=60)
 
 DEFAULTS = {"extra": 1, "red": 1, "ura": 1, "shanten_down": 1, "tegawari": 1, "t_max": 18}
 
@@ -139,7 +140,7 @@ def test_the_options_reach_every_row() -> None:
 
 def test_the_consistent_batch_equals_the_consistent_single_hand() -> None:
     requests = _sample("14-fixed", 6) + _sample("open-14", 4)
-    out = batch.expected_values(**as_arrays(requests), turn=3)
+    out = batch.expected_values(**as_arrays(requests), turn=3, max_seconds=60)
     for i, q in enumerate(requests):
         r = evaluate(q, model="consistent")
         assert out.best_ev[i] == max(d.ev[2] for d in r.discards if d.evaluated)
