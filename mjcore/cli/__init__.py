@@ -67,6 +67,19 @@ def server_address(server: str) -> str:
     return server.strip()
 
 
+def bearer_token(token_file: str | None) -> str | None:
+    """The token of --token-file (its first line), else $MJCORE_TOKEN, else None; an empty
+    first line is one error naming the file."""
+    if not token_file:
+        return os.environ.get("MJCORE_TOKEN") or None
+    with open(token_file, encoding="utf-8") as f:
+        token = f.readline().strip()
+    if not token:
+        raise click.BadParameter(f"{token_file!r}: the first line is empty",
+                                 param_hint="--token-file")
+    return token
+
+
 def connect_client(server: str, command: str, token_file: str | None, tls: bool,
                    ca_file: str | None, cert_file: str | None, key_file: str | None) -> Any:
     """The --server client of ``command``, checked: a malformed address, a missing client
@@ -82,13 +95,7 @@ def connect_client(server: str, command: str, token_file: str | None, tls: bool,
 
     if (cert_file is None) != (key_file is None):
         raise click.UsageError("--cert and --key go together (mutual TLS)")
-    token = os.environ.get("MJCORE_TOKEN") or None
-    if token_file:
-        with open(token_file, encoding="utf-8") as f:
-            token = f.readline().strip() or None
-        if token is None:
-            raise click.BadParameter(f"{token_file!r}: the first line is empty",
-                                     param_hint="--token-file")
+    token = bearer_token(token_file)
     client = Client(server, token=token, tls=tls, root_certificates=ca_file,
                     client_cert=cert_file, client_key=key_file, retries=1)
     try:

@@ -1,12 +1,11 @@
 """``mjcore web``: the web analyser's page and JSON API (the ``web`` extra)."""
 from __future__ import annotations
 
-import os
 import sys
 
 import click
 
-from . import main, need_extra
+from . import bearer_token, main, need_extra
 
 SECONDS = click.FloatRange(0, min_open=True)
 
@@ -47,13 +46,7 @@ def web(host: str, port: int, token_file: str | None, max_in_flight: int, worker
 
     from ..web.app import WebConfig, server, wait_started
 
-    token = os.environ.get("MJCORE_TOKEN") or None
-    if token_file:
-        with open(token_file, encoding="utf-8") as f:
-            token = f.readline().strip() or None
-        if token is None:
-            raise click.BadParameter(f"{token_file!r}: the first line is empty",
-                                     param_hint="--token-file")
+    token = bearer_token(token_file)
     config = WebConfig(host=host, port=port, token=token, max_in_flight=max_in_flight,
                        workers=workers, max_body=max_body, max_review_body=max_review_body,
                        ev_seconds=ev_seconds, review_seconds=review_seconds,
