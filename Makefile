@@ -3,14 +3,14 @@
 PY ?= .venv/bin/python
 PIP ?= .venv/bin/pip
 PYABS := $(abspath $(PY))
-# the development build is for this machine's CPU (see MJCORE_MARCH in setup.py; a wheel or a
-# plain `pip install` builds for any x86-64)
-MARCH ?= native
+# the development build is what `pip install` and a wheel build (MJCORE_MARCH in setup.py): the
+# kernels at the x86-64 baseline and at x86-64-v3, the best one this CPU runs loaded at import
+MARCH ?= dispatch
 DEBUG_TREE := build/debug-tree
 DEPS := pyproject.toml setup.py
 
 .PHONY: venv venv-test build debug-build test test-debug check demo bench proto proto-check \
-	proto-baseline lint stubtest clean
+	proto-baseline lint stubtest clean wheel-check
 
 # The virtualenv and the editable install: redone only when pyproject.toml or setup.py change.
 # The extensions are compiled by `make build`, in place and incrementally.
@@ -61,12 +61,26 @@ test-debug: debug-build build
 		tests/service/test_http2_connection.py tests/riichi/test_expected.py \
 		tests/riichi/test_expected_batch.py
 
+# The wheel `pip wheel .` builds (from the build products of `make build`, which it shares),
+# installed in a fresh venv and run from another directory: it loads the best level this CPU
+# runs, and every level it holds answers as the tree does (tests/core/test_simd_paths.py).
+WHEEL_DIR := build/wheel
+wheel-check: build venv-test
+	@echo "== wheel: pip wheel ., installed in a fresh venv ($(WHEEL_DIR)/venv), run elsewhere"
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	$(PIP) wheel -q --no-deps --no-build-isolation -w $(WHEEL_DIR) .
+	$(PY) -m venv $(WHEEL_DIR)/venv
+	$(WHEEL_DIR)/venv/bin/pip install -q $(WHEEL_DIR)/mjcore-*.whl
+	MJCORE_WHEEL_PYTHON=$(CURDIR)/$(WHEEL_DIR)/venv/bin/python $(PY) -m pytest -q \
+		-p no:cacheprovider tests/core/test_simd_paths.py
+
 # The README's two commands.
 check: venv-test
 	$(MAKE) lint
 	$(MAKE) proto-check
 	$(MAKE) test
 	$(MAKE) test-debug
+	$(MAKE) wheel-check
 
 # The main job: the bundled sample hands, then the shipped Tenhou archive from records to a
 # report (extract, analyse, report with charts in build/demo/plots; resumable, so a second run
@@ -128,4 +142,5 @@ stubtest: build .venv/.mjcore-lint
 
 clean:
 	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin mjcore/_core/_build_info.json \
+		mjcore/_core/x86_64_v3 \
 		service/*.c service/*.so .mypy_cache .ruff_cache

@@ -23,3 +23,5 @@ def line_chunks(data: _U8, n_threads: int = ...) -> tuple[int, npt.NDArray[np.in
 def text_shanten(data: _U8, plan: npt.NDArray[np.int64], forms: int, out: _I8, status: _I8,
                  err_pos: npt.NDArray[np.int32], counts_out: _U8, n_threads: int,
                  in_play: int = ...) -> None: ...
+
+BUILT_FOR: str

@@ -456,3 +456,8 @@ def text_shanten(const unsigned char[::1] data, const long long[:, ::1] plan, in
                 status[row] = <i8>row_text(base + start, size - start, forms, &out[row],
                                            &err_pos[row], &counts_out[row, 0] if keep else NULL,
                                            &tiles)
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

@@ -23,3 +23,5 @@ def score_arrays(
     n_threads: int = ...,
     kita: np.ndarray | None = ...,
 ) -> dict[str, Any]: ...
+
+BUILT_FOR: str

@@ -206,3 +206,8 @@ def score_arrays(const u8[:, ::1] counts, const u16[:, ::1] melds, const u8[::1]
                 dora_ura_aka=dua_a, fu_items=fu_items_a, n_fu_items=n_fu_a, deltas=delta_a,
                 payments=pay_a, decomposition_index=decomp_a)
 
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

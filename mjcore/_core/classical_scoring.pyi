@@ -36,3 +36,5 @@ def score_deals(
     status: npt.NDArray[np.int8],
     n_threads: int = ...,
 ) -> None: ...
+
+BUILT_FOR: str

@@ -891,3 +891,8 @@ cdef void _deal_row(const u8[:, :, ::1] counts, const u8[:, :, :, ::1] melds,
             doubles[i, s] = out.players[s].doubles
             limit_hand[i, s] = out.players[s].limit_hand
             net[i, s] = out.net[s]
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

@@ -6,3 +6,5 @@ def decompose_raw(
     win_tile: int,
     red: int = ...,
 ) -> tuple[int, list[tuple[int, int, tuple[tuple[int, int, int, int], ...], int, int]]]: ...
+
+BUILT_FOR: str

@@ -500,3 +500,8 @@ def decompose_raw(counts, melds, int win_tile, int red=0):
                       out[i].sets[j].meld) for j in range(out[i].n_sets))
         res.append((out[i].form, out[i].pair, sets, out[i].wait, out[i].win_set))
     return 0, res
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

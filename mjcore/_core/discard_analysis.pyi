@@ -24,3 +24,5 @@ def pack_discards(discard_shanten: _I8, discard_ukeire: _U8, best_shanten: _I8, 
 def unpack_discards(records: _U8, at: int, rows: npt.NDArray[np.int64], made: _I16,
                     discard_shanten: _I8, discard_ukeire: _U8, small: _I8, wide: _I16,
                     masks: npt.NDArray[np.uint64]) -> int: ...
+
+BUILT_FOR: str

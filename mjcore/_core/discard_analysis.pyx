@@ -359,3 +359,8 @@ def unpack_discards(const u8[:, ::1] records, Py_ssize_t at, const i64[::1] rows
                 bad = r
                 break
     return bad
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

@@ -340,3 +340,8 @@ def shuffled_wall(bytes seed16):
     d1 = 1 + _bounded(&g, 5)
     d2 = 1 + _bounded(&g, 5)
     return [tiles[i] for i in range(136)], <int>d1, <int>d2
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

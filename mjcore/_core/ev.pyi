@@ -19,3 +19,5 @@ def evaluate_arrays(counts: np.ndarray, red: np.ndarray, melds: np.ndarray,
                     max_shanten: int, max_nodes: int, max_seconds: float,
                     rules_params: tuple[Any, ...], n_threads: int,
                     per_tile: bool) -> dict[str, np.ndarray]: ...
+
+BUILT_FOR: str

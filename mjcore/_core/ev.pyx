@@ -1349,3 +1349,8 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,
             "best_tile": best_tile_a, "best": best_a, "discard_shanten": made_sh_a,
             "discard": made_a, "per_tile": per_a}
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

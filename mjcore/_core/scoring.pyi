@@ -112,3 +112,5 @@ def score_plain(
     rules: tuple[int, ...],
     kita: int = ...,
 ) -> ScoreResult | None: ...
+
+BUILT_FOR: str

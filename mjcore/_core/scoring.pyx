@@ -1322,3 +1322,8 @@ def score_plain(bytes counts, melds, int red, int win_tile, int flags, int seat_
         score_hand(&h, &s, &r, &res.o)
     res.winner = 0
     return res
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code

@@ -609,7 +609,8 @@ def _load(str path) -> None:
 
 
 def _init() -> None:
-    here = os.path.dirname(os.path.abspath(__file__))
+    from mjcore._core import HERE     # the tables sit in the package folder, whatever the level
+    here = str(HERE)
     path = os.path.join(here, "shanten_tables.bin")
     if not os.path.exists(path):
         # A build without the generated file (should not happen with setup.py): make it once.
@@ -798,3 +799,8 @@ def agari_for(bytes counts, int n_melds, object rules):
 RIICHI = FORMS_RIICHI
 CLASSICAL = FORMS_CLASSICAL
 CLASSICAL_SEVEN_PAIRS = FORMS_CLASSICAL_PAIRS
+
+
+from mjcore._core.level cimport MJCORE_BUILT_LEVEL
+
+BUILT_FOR = MJCORE_BUILT_LEVEL.decode()   # the instruction-set level of this module's code
