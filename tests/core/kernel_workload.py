@@ -3,7 +3,7 @@ kernels' outputs (shanten, waits, agari, ukeire), of riichi scores and of Chines
 scores, and the expected values of a few hands (floats, compared with a tolerance: the x86-64-v3
 build may contract a*b+c into one FMA).
 
-Run as a script by the tests that compare two builds or two levels of one build
+Run as a script (``python kernel_workload.py [BRADFIELD_ARCHIVE]``) by the tests that compare two builds or two levels of one build
 (tests/core/test_simd_paths.py, tests/core/test_dispatch.py): it imports whichever mjcore the
 interpreter finds and reports where it was and which level its kernels run.
 """
@@ -17,8 +17,8 @@ import numpy as np
 import mjcore
 from mjcore import batch
 
-BRADFIELD = (Path(__file__).resolve().parents[3] / "shared" / "data" / "classical"
-             / "bradfield-games.tar.xz")
+# the Bradfield archive, as the caller found it (both runs of a comparison read the same file)
+BRADFIELD = Path(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] else None
 
 
 rng = np.random.default_rng(14)
@@ -94,7 +94,7 @@ def classical_digest(limit=1500):
     from mjcore.classical.bradfield import deal_from_history
     from mjcore.classical.history import read_histories
 
-    if not BRADFIELD.exists():
+    if BRADFIELD is None:
         return None
     h = hashlib.sha256()
     for hist in itertools.islice(read_histories(BRADFIELD), limit):
