@@ -3,9 +3,9 @@ kernels' outputs (shanten, waits, agari, ukeire), of riichi scores and of Chines
 scores, and the expected values of a few hands (floats, compared with a tolerance: the x86-64-v3
 build may contract a*b+c into one FMA).
 
-Run as a script (``python kernel_workload.py [BRADFIELD_ARCHIVE]``) by the tests that compare two builds or two levels of one build
-(tests/core/test_simd_paths.py, tests/core/test_dispatch.py): it imports whichever mjcore the
-interpreter finds and reports where it was and which level its kernels run.
+Run as a script, ``python kernel_workload.py [BRADFIELD_ARCHIVE]``, by the tests that compare
+two builds or two levels of one build (tests/core/test_simd_paths.py): it imports whichever
+mjcore the interpreter finds and reports where it was and which level its kernels run.
 """
 import hashlib
 import json
