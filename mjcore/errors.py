@@ -47,6 +47,11 @@ class BatchError(InvalidHandError):
         self.partial = partial
 
 
+class KernelLevelError(ImportError):
+    """The compiled kernels cannot load at the level asked for: ``MJCORE_SIMD`` names a level the
+    build lacks or this CPU cannot run, or the build's only level is beyond this CPU."""
+
+
 class OutputError(MjcoreError):
     """An output path mjcore will not write: it exists and was not to be replaced, or it is a
     link or not a folder where mjcore makes its own folder. ``path`` names it."""

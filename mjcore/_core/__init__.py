@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..errors import KernelLevelError
+
 try:
     from .cpu import levels as _cpu_levels
 except ImportError:             # a partial development build (MJCORE_ONLY): ask /proc/cpuinfo
@@ -51,15 +53,15 @@ def _choose() -> tuple[str, list[str]]:
     wanted = os.environ.get(ENV, "best").strip() or "best"
     if wanted == "best":
         if not runnable:
-            raise ImportError(f"mjcore: the kernels in {HERE} were built for {top}; this CPU "
+            raise KernelLevelError(f"mjcore: the kernels in {HERE} were built for {top}; this CPU "
                               f"runs {', '.join(runs) or 'no x86-64 level'} (rebuild with "
                               "MJCORE_MARCH=dispatch, the default)")
         return max(runnable, key=built.index), built
     if wanted not in built:
-        raise ImportError(f"mjcore: {ENV}={wanted!r}: this build has the levels "
+        raise KernelLevelError(f"mjcore: {ENV}={wanted!r}: this build has the levels "
                           f"{', '.join(built)} (expected best or one of them)")
     if wanted not in runnable:
-        raise ImportError(f"mjcore: {ENV}={wanted!r}: this CPU does not run {wanted} (it runs "
+        raise KernelLevelError(f"mjcore: {ENV}={wanted!r}: this CPU does not run {wanted} (it runs "
                           f"{', '.join(runs) or 'no x86-64 level'})")
     return wanted, built
 

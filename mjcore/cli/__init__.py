@@ -23,6 +23,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 @click.version_option(package_name="mjcore")
 def main() -> None:
     """mjcore: fast mahjong hand analysis, scoring, a gRPC service and game engines."""
+    from .. import KERNELS_UNAVAILABLE
+
+    if KERNELS_UNAVAILABLE is not None:
+        raise click.ClickException(str(KERNELS_UNAVAILABLE))
 
 
 MAX_JOBS = 256

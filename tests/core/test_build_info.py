@@ -138,3 +138,34 @@ def test_cpu_levels_read_the_flags(monkeypatch: pytest.MonkeyPatch):
     assert build.cpu_levels() == ["x86-64", "x86-64-v2"]
     monkeypatch.setattr(platform, "machine", lambda: "aarch64")
     assert build.cpu_levels() == []
+
+
+def _run_forced(level: str, *code: str) -> subprocess.CompletedProcess[str]:
+    import os
+    import sys
+
+    env = {**os.environ, "MJCORE_SIMD": level}
+    return subprocess.run([sys.executable, *code], capture_output=True, text=True, env=env,
+                          timeout=120, check=False)
+
+
+def test_a_level_that_cannot_load_is_one_line_from_the_command_line():
+    done = _run_forced("banana", "-m", "mjcore.cli", "info")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "Error: mjcore: MJCORE_SIMD='banana': this build has the levels "
+        f"{', '.join(core.BUILT_LEVELS)} (expected best or one of them)"]
+
+
+def test_a_level_that_cannot_load_is_an_import_error_at_first_use():
+    done = _run_forced("banana", "-c", (
+        "import mjcore\n"
+        "for use in (lambda: mjcore.shanten('123m'), lambda: __import__('mjcore.batch')):\n"
+        "    try:\n"
+        "        use()\n"
+        "    except mjcore.KernelLevelError as err:\n"
+        "        assert isinstance(err, ImportError)\n"
+        "        print('refused', err)\n"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("refused mjcore: MJCORE_SIMD='banana'") == 2
