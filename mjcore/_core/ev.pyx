@@ -467,14 +467,15 @@ cdef inline double _max(double a, double b) noexcept nogil:
 
 cdef inline void _emit(const EvResult* out, double* values, const double* draw_cur,
                        const i32* index, int T, int t, int stride) noexcept nogil:
-    """The candidates' five values at turn t."""
+    """The candidates' five values at turn t; a node of four doubles (the compatible model)
+    holds the first three, its best-of columns being the first two."""
     cdef int k, c
     cdef const double* v
     for k in range(out.n_cand):
         if out.cand[k].evaluated:
             v = draw_cur + stride * index[out.cand[k].node]
             for c in range(EV_COLUMNS):
-                values[(k * EV_COLUMNS + c) * T + t - 1] = v[c]
+                values[(k * EV_COLUMNS + c) * T + t - 1] = v[c if stride > 4 or c < 3 else c - 3]
 
 
 cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
@@ -483,11 +484,11 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
                          const u8* tenpai_node, const double* weight_sum,
                          const i32* index) noexcept nogil:
     """§3: each column maximised on its own, draws over S - t; the values four doubles a node
-    (tenpai, win, score, unused), the best-of columns equal to the first two."""
+    (tenpai, win, score, unused); the best-of columns are the first two."""
     cdef const EvRequest* q = g.q
-    cdef double* draw_cur = <double*>malloc((nd + 1) * 8 * sizeof(double))
-    cdef double* draw_nxt = <double*>malloc((nd + 1) * 8 * sizeof(double))
-    cdef double* disc_nxt = <double*>malloc((nk + 1) * 8 * sizeof(double))
+    cdef double* draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
+    cdef double* draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
+    cdef double* disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
     cdef double* tmp
     cdef double* v
     cdef double* p
@@ -502,24 +503,24 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
             # discard nodes at t + 1: the best of their draw nodes, column by column
             if t < T:
                 for a in range(nk):
-                    base = draw_nxt + 8 * kids[kids_at[a]]
+                    base = draw_nxt + 4 * kids[kids_at[a]]
                     m0 = base[0]
                     m1 = base[1]
                     m2 = base[2]
                     for e in range(kids_at[a] + 1, kids_at[a + 1]):
-                        base = draw_nxt + 8 * kids[e]
+                        base = draw_nxt + 4 * kids[e]
                         m0 = _max(m0, base[0])
                         m1 = _max(m1, base[1])
                         m2 = _max(m2, base[2])
-                    v = disc_nxt + 8 * a
+                    v = disc_nxt + 4 * a
                     v[0] = m0
                     v[1] = m1
                     v[2] = m2
             # draw nodes at t: stay (weight S - t - W) or draw into a discard node
             den = out.total_unseen - t
             for a in range(nd):
-                v = draw_cur + 8 * a
-                base = draw_nxt + 8 * a
+                v = draw_cur + 4 * a
+                base = draw_nxt + 4 * a
                 if t == T:
                     v[0] = 1.0 if tenpai_node[a] else 0.0
                     v[1] = 0.0
@@ -530,13 +531,13 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
                     m2 = 0.0
                     for e in range(plain_at[a], plain_at[a + 1]):
                         w = plain[e].weight
-                        p = disc_nxt + 8 * plain[e].d
+                        p = disc_nxt + 4 * plain[e].d
                         m0 += w * p[0]
                         m1 += w * p[1]
                         m2 += w * p[2]
                     for e in range(win_at[a], win_at[a + 1]):
                         w = win[e].weight
-                        p = disc_nxt + 8 * win[e].d
+                        p = disc_nxt + 4 * win[e].d
                         sc = win_score[e]
                         if sc > 0.0:
                             m0 += w
@@ -550,9 +551,7 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
                     v[0] = 1.0 if tenpai_node[a] else base[0] * w + m0 / den
                     v[1] = base[1] * w + m1 / den
                     v[2] = base[2] * w + m2 / den
-                v[3] = v[0]
-                v[4] = v[1]
-            _emit(out, out.values, draw_cur, index, T, t, 8)
+            _emit(out, out.values, draw_cur, index, T, t, 4)
             tmp = draw_cur
             draw_cur = draw_nxt
             draw_nxt = tmp
@@ -827,7 +826,8 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2 + sizeof(u64))
                       + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
                       + m * (sizeof(Edge) + sizeof(Draw) + sizeof(i32))
-                      + n * (sizeof(i32) + sizeof(i64) + 4 * 2 * sizeof(double)))
+                      + n * (sizeof(i32) + sizeof(i64))
+                      + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT else 4) * sizeof(double))
     free(index)
     free(start)
     free(sorted_edges)
