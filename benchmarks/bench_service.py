@@ -53,12 +53,14 @@ def wall_hands(n: int, tiles: int, seed: int = SEED) -> np.ndarray:
 
 def winning_hands(n: int, seed: int = SEED) -> dict[str, Any]:
     """Arrays for ``mjcore.riichi.batch_scoring.score``: random complete hands (0-2 called melds),
-    random winning tile, tsumo/ron, riichi, winds, one dora indicator, honba and sticks."""
+    random winning tile, tsumo/ron, riichi, winds, one dora indicator (of a kind the hand and
+    melds leave a copy of), honba and sticks."""
     rng = np.random.default_rng(seed)
     counts = np.zeros((n, 34), np.uint8)
     melds = np.full((n, 4), 0xFFFF, np.uint16)
     win = np.zeros(n, np.uint8)
     flags = np.zeros(n, np.uint16)
+    dora = np.zeros((n, 1), np.uint8)
     for i in range(n):
         total = np.zeros(34, np.int64)
         n_melds = int(rng.choice(3, p=[0.6, 0.3, 0.1]))
@@ -93,10 +95,11 @@ def winning_hands(n: int, seed: int = SEED) -> dict[str, Any]:
         tsumo = rng.random() < 0.4
         riichi = n_melds == 0 and rng.random() < 0.5
         flags[i] = (1 if tsumo else 0) | (2 if riichi else 0)
+        dora[i, 0] = rng.choice(np.flatnonzero(total < 4))
     return {"counts": counts, "win_tile": win, "melds": melds, "flags": flags,
                 "seat_wind": rng.integers(0, 4, n).astype(np.uint8),
                 "round_wind": rng.integers(0, 2, n).astype(np.uint8),
-                "dora": rng.integers(0, 34, (n, 1)).astype(np.uint8),
+                "dora": dora,
                 "honba": rng.integers(0, 3, n).astype(np.uint16),
                 "riichi_sticks": rng.integers(0, 2, n).astype(np.uint16)}
 

@@ -3,6 +3,8 @@
     python benchmarks/load_service.py                  # 130 s of load after a 15 s warm-up
     python benchmarks/load_service.py --seconds 20     # a short smoke run
     python benchmarks/load_service.py --unary-front    # unary calls through --unary-port
+    python benchmarks/load_service.py --ev             # issue 26: ExpectedValues calls of 1- and
+                                                       # 2-shanten hands in the mix
     python benchmarks/load_service.py --soak           # issue 11: 32 clients on both ports,
                                                        # 600 s after a 30 s warm-up, attack
                                                        # probes in turns
@@ -48,14 +50,17 @@ from mjcore.client import Client
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.service.config import DEFAULT_MAX_MESSAGE_SIZE
 
-KINDS = ("AnalyzeHand", "Score", "StreamShanten", "StreamScore")
+KINDS = ("AnalyzeHand", "Score", "StreamShanten", "StreamScore", "ExpectedValues")
 # the end's RSS is taken this long after the load, once the server, idle for 1 s, has given
 # its freed heap back (service.server.MainPort.trim_heap_when_idle)
 SETTLE_SECONDS = 3.0
 # the raw-socket probes connect from another loopback address: another client host to the
 # server's per-peer shares, as an attacker would be (the well-behaved clients use 127.0.0.1)
 ATTACKER = "127.0.0.2"
-WEIGHTS = (0.70, 0.10, 0.15, 0.05)
+WEIGHTS = (0.70, 0.10, 0.15, 0.05, 0.0)
+WEIGHTS_EV = (0.60, 0.10, 0.15, 0.05, 0.10)    # --ev: a tenth of the calls ask for expected values
+# --ev: closed 14-tile hands of one and two shanten (seeded walls), answered by the EV pool
+EV_HANDS = 12
 
 
 class Fixtures:
@@ -73,17 +78,45 @@ class Fixtures:
         self.bulk_shanten = [batch.shanten(c).shanten for c in self.bulk]
         self.scoring = winning_hands(5_000, seed)
         self.scoring_points = score_batch(**self.scoring).points
+        self.ev_hands = ev_hands(seed)
+        self.ev_answers = [mjcore.expected_values(h) for h in self.ev_hands]
+
+
+def ev_hands(seed: int) -> list[str]:
+    """EV_HANDS closed 14-tile hands, half one shanten and half two, from seeded walls."""
+    from mjcore.tiles import format_tiles
+
+    rng = np.random.default_rng(seed)
+    want = {1: EV_HANDS // 2, 2: EV_HANDS - EV_HANDS // 2}
+    out: list[str] = []
+    while any(want.values()):
+        kinds = rng.permutation(136)[:14] // 4
+        text = format_tiles(sorted(int(k) for k in kinds))
+        s = int(mjcore.shanten(text))
+        if want.get(s):
+            want[s] -= 1
+            out.append(text)
+    return out
+
+
+def same_ev(got: Any, want: Any) -> bool:
+    """The remote answer is the library's: the same discards in order, values within 1e-9."""
+    if [d.tile for d in got.discards] != [d.tile for d in want.discards]:
+        return False
+    return all(np.allclose(g.ev, w.ev, rtol=1e-9, atol=1e-6)
+               and np.allclose(g.win, w.win, rtol=0, atol=1e-9)
+               for g, w in zip(got.discards, want.discards, strict=True))
 
 
 def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_at: float,
                 warm_until: float, stats: dict[str, list[float]], errors: list[str],
-                split: bool = False) -> None:
+                split: bool = False, weights: tuple[float, ...] = WEIGHTS) -> None:
     rng = np.random.default_rng(idx)
     rest = {k: v for k, v in fx.scoring.items() if k not in ("counts", "win_tile")}
     unary = f"127.0.0.1:{unary_port}" if unary_port and not (split and idx % 2) else None
     with Client(f"127.0.0.1:{port}", timeout=30, batch_size=5_000, unary_target=unary) as c:
         while time.perf_counter() < stop_at:
-            kind = KINDS[rng.choice(len(KINDS), p=WEIGHTS)]
+            kind = KINDS[rng.choice(len(KINDS), p=weights)]
             t0 = time.perf_counter()
             try:
                 if kind == "AnalyzeHand":
@@ -93,6 +126,9 @@ def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_
                     i = int(rng.integers(len(fx.score_rows)))
                     hand, win, kw = fx.score_rows[i]
                     ok = c.score(hand, win, **kw).points == fx.score_points[i]
+                elif kind == "ExpectedValues":
+                    i = int(rng.integers(len(fx.ev_hands)))
+                    ok = same_ev(c.expected_values(fx.ev_hands[i], timeout=30), fx.ev_answers[i])
                 elif kind == "StreamShanten":
                     i = int(rng.integers(len(fx.bulk)))
                     ok = np.array_equal(c.shanten(fx.bulk[i]), fx.bulk_shanten[i])
@@ -117,6 +153,8 @@ def main() -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--unary-front", action="store_true",
                         help="serve with --unary-port; the clients' unary calls go there")
+    parser.add_argument("--ev", action="store_true",
+                        help="a tenth of the calls are ExpectedValues (1- and 2-shanten hands)")
     parser.add_argument("--attack", action="store_true",
                         help="run the issue 11 attack probes in turns during the load")
     parser.add_argument("--soak", action="store_true",
@@ -154,7 +192,8 @@ def main() -> int:
         stop_at = warm_until + opts.seconds
         threads = [threading.Thread(target=client_loop,
                                     args=(port, unary_port, fx, i, stop_at, warm_until, stats,
-                                          errors, opts.attack))
+                                          errors, opts.attack,
+                                          WEIGHTS_EV if opts.ev else WEIGHTS))
                    for i in range(opts.clients)]
         for t in threads:
             t.start()
@@ -184,7 +223,8 @@ def main() -> int:
     end = rss[-1][1]
     growth = (end - base) / base
     result = {"clients": opts.clients, "seconds": opts.seconds, "errors": len(errors),
-              "unary_front": opts.unary_front, "attack": opts.attack, "probes": probes,
+              "unary_front": opts.unary_front, "attack": opts.attack, "ev": opts.ev,
+              "probes": probes,
               "fds": fds,
               "rss_mb_after_warmup": base / 2**20, "rss_mb_end": end / 2**20,
               "rss_mb_load_end": load_end_rss / 2**20,
@@ -196,6 +236,8 @@ def main() -> int:
     print(f"{'call':<14} {'count':>8} {'calls/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     total = 0
     for kind in KINDS:
+        if kind == "ExpectedValues" and not opts.ev:
+            continue
         lat = np.array(stats[kind])
         total += len(lat)
         row = {"count": len(lat), "per_s": len(lat) / opts.seconds,
