@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
+from .errors import BatchError, InvalidHandError, InvalidRuleError, ServiceError
 from .status import library_reason
 
 try:
@@ -58,17 +58,6 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "Client", "RemoteScoreResult", "ServiceError"]
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
-
-
-class ServiceError(MjcoreError):
-    """A call failed for a reason other than a bad hand (auth, deadline, server, network)."""
-
-    def __init__(self, message: str, code: grpc.StatusCode | None = None,
-                 reason: str = "", metadata: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
-        self.metadata = metadata or {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -131,7 +131,7 @@ def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool)
                 errors += 1
                 if as_json:
                     click.echo(json.dumps({"source": h.source, "line": h.line,
-                                           "error": h.reason}))
+                                           "error": h.detail}))
                 else:
                     click.echo(f"error: {h}", err=True)
                 continue

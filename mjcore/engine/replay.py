@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, slip_text
+from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, ReplayMismatch, slip_text
 from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
@@ -36,17 +36,6 @@ from .actions import (
 from .events import MJAI_NAMES, Event, rules_name, tile_class
 from .game import Game
 from .wall import Wall
-
-
-class ReplayMismatch(MjcoreError):
-    """The engine and the record disagree."""
-
-    def __init__(self, message: str, index: int, expected: Event | None,
-                 got: Event | None) -> None:
-        super().__init__(message)
-        self.index = index
-        self.expected = expected
-        self.got = got
 
 
 @dataclass

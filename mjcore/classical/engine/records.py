@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidHandError, MjcoreError
+from ...errors import InvalidHandError, MjcoreError, RecordMismatch
 from ...tiles import BONUS_NAMES, TILE_NAMES
 
 CODE_NAMES: tuple[str, ...] = tuple(TILE_NAMES) + tuple(BONUS_NAMES)
@@ -122,10 +122,6 @@ def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, An
         ev["_line"] = n
         events.append(ev)
     return events
-
-
-class RecordMismatch(InvalidHandError):
-    """A record that does not replay to itself (names the hand and the event)."""
 
 
 def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
