@@ -68,7 +68,7 @@ def from_json(ev: dict[str, Any], where: str) -> dict[str, Any]:
         if "wall" in out:
             out["wall"] = [NAME_CODES[x] for x in out["wall"]]
     except (KeyError, TypeError) as exc:
-        raise InvalidHandError(f"{where}: unknown tile {exc}", reason="unknown_tile") from None
+        raise InvalidHandError(f"{where}: unknown tile {exc}", reason="bad_tile") from None
     return out
 
 
