@@ -16,7 +16,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
+from mjcore.errors import InvalidHandError
+from mjcore.hand import Hand
 from mjcore.status import REASONS, STATUSES
+from mjcore.tiles import format_tiles, to_136
 
 ROOT = Path(__file__).resolve().parents[2]
 # generated protobuf code and the service's link inside the package are not ours to read
@@ -374,3 +379,31 @@ def settle(ev, reason):
     found = check_sources({"draws.py": source})
     # item_dict is not an error builder, but ``reason=`` is read wherever it is given
     assert [s.split(": ", 1)[1] for s in found.strays] == ["'concealed'"]
+
+
+# ---- the merged synonyms, as the callers see them
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Hand.from_tiles([0, 1], [False]),
+    lambda: format_tiles([0, 1], [False]),
+    lambda: to_136([0, 1], [False]),
+])
+def test_lists_of_lengths_that_differ_are_bad_shape(call) -> None:
+    with pytest.raises(InvalidHandError) as info:
+        call()
+    assert info.value.reason == "bad_shape" and "differ in length" in str(info.value)
+
+
+def test_an_unknown_tile_of_a_record_is_bad_tile() -> None:
+    from mjcore.classical.engine.records import read_lines
+    from mjcore.engine.events import from_mjai_lines
+
+    with pytest.raises(InvalidHandError) as info:
+        from_mjai_lines(['{"type":"start_game"}', '{"type":"start_kyoku","bakaze":"E",'
+                         '"kyoku":1,"honba":0,"kyotaku":0,"oya":0,"dora_marker":"9z",'
+                         '"tehais":[["1m"],["1m"],["1m"],["1m"]]}'], "x.json")
+    assert info.value.reason == "bad_tile" and "9z" in str(info.value)
+    with pytest.raises(InvalidHandError) as info:
+        read_lines(['{"type": "discard", "seat": 0, "tile": "ZZ"}'], "x.jsonl")
+    assert info.value.reason == "bad_tile" and "ZZ" in str(info.value)
