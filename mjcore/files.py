@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from .errors import InputSkipped, OutputError
+from .errors import InputSkipped as InputSkipped  # declared there, re-exported
+from .errors import OutputError
 
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)

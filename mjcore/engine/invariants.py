@@ -8,7 +8,7 @@ the same states (:func:`check_game`).
 """
 from __future__ import annotations
 
-from ..errors import InvariantError
+from ..errors import InvariantError as InvariantError  # declared there, re-exported
 from ..riichi.round import RiichiRound
 from ..riichi.rules import RuleSet
 from .agents import Agent

@@ -26,7 +26,7 @@ import subprocess
 import sys
 from typing import Any, TextIO
 
-from ..errors import MjaiError
+from ..errors import MjaiError as MjaiError  # declared there, re-exported
 from .actions import (
     ANKAN,
     CHI,

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, ReplayMismatch, slip_text
+from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, slip_text
+from ..errors import ReplayMismatch as ReplayMismatch  # declared there, re-exported
 from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
@@ -296,7 +297,8 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
         return ReplayReport(False, hands=sum(1 for ev in game.events
                                              if ev["type"] == "start_kyoku"),
                             events=driver.pos,
-                            decisions=driver.decisions, message=str(exc), index=exc.index,
+                            decisions=driver.decisions, message=str(exc),
+                            index=-1 if exc.index is None else exc.index,
                             expected=exc.expected, got=exc.got)
     except (MjcoreError, KeyError, IndexError, TypeError, ValueError) as exc:
         # a malformed record (or one the engine cannot follow) is a disagreement, not a crash

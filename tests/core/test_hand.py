@@ -231,7 +231,8 @@ def test_meld_validation(kwargs, reason):
 
 
 @pytest.mark.parametrize("text, reason", [
-    ("}}", "bad_melds"), ("555z", "bad_melds"), ("pon:555z pon:555z", "bad_melds"), ("", "bad_melds"),
+    ("}}", "bad_melds"), ("555z", "bad_melds"), ("pon:555z pon:555z", "bad_melds"),
+    ("", "bad_melds"),
     ("pon:555z<5", "bad_relative_seat"), (None, "bad_type"),
 ])
 def test_meld_parse_errors(text, reason):

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import RECORD_SLIPS, MjcoreError, RecordError, slip_text
+from ...errors import RECORD_SLIPS, MjcoreError, slip_text
+from ...errors import RecordError as RecordError  # declared there, re-exported
 from ..bradfield import last_tiles_danger, warned_hand
 from ..history import HandHistory, HistoryError, _sources, parse_history
 from .game import pass_deal

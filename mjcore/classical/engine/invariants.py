@@ -13,7 +13,7 @@ from itertools import compress
 from operator import add
 from typing import Any
 
-from ...errors import InvariantError
+from ...errors import InvariantError as InvariantError  # declared there, re-exported
 from ..rules import ClassicalRules
 from .agents import make_agent
 from .game import GameResult, play_game

@@ -29,7 +29,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ...errors import InvalidHandError, MjcoreError, RecordMismatch
+from ...errors import InvalidHandError, MjcoreError
+from ...errors import RecordMismatch as RecordMismatch  # declared there, re-exported
 from ...tiles import BONUS_NAMES, TILE_NAMES
 
 CODE_NAMES: tuple[str, ...] = tuple(TILE_NAMES) + tuple(BONUS_NAMES)
