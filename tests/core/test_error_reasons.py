@@ -407,3 +407,13 @@ def test_an_unknown_tile_of_a_record_is_bad_tile() -> None:
     with pytest.raises(InvalidHandError) as info:
         read_lines(['{"type": "discard", "seat": 0, "tile": "ZZ"}'], "x.jsonl")
     assert info.value.reason == "bad_tile" and "ZZ" in str(info.value)
+
+
+def test_the_client_refuses_a_wind_as_bad_seats_before_any_call() -> None:
+    pytest.importorskip("grpc")
+    from mjcore.client import Client
+
+    with Client("127.0.0.1:9", timeout=0.3, retries=0) as c:   # nothing listens there
+        with pytest.raises(InvalidHandError) as info:
+            c.score("123m456p789s1122z", "1z", seat_wind="X")
+        assert info.value.reason == "bad_seats" and "seat_wind 'X'" in str(info.value)
