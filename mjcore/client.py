@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import BatchError, InvalidHandError, InvalidRuleError, MjcoreError
+from .errors import BatchError, InvalidHandError, InvalidRuleError, ServiceError
 from .status import library_reason
 
 try:
@@ -58,17 +58,6 @@ if TYPE_CHECKING:
 __all__ = ["Analysis", "Client", "RemoteScoreResult", "ServiceError"]
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
-
-
-class ServiceError(MjcoreError):
-    """A call failed for a reason other than a bad hand (auth, deadline, server, network)."""
-
-    def __init__(self, message: str, code: grpc.StatusCode | None = None,
-                 reason: str = "", metadata: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.reason = reason
-        self.metadata = metadata or {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +303,7 @@ class Client:
                 raise ServiceError(
                     f"server {self.target} refused the token"
                     f"{'' if self._metadata else ' (none was given)'}: {err.details()}",
-                    code, "token_refused") from None
+                    code, "unauthenticated") from None
             raise _convert_error(err) from None
 
     def close(self) -> None:
@@ -438,7 +427,7 @@ class Client:
         wind = prevailing[:1].upper()
         if len(prevailing) != 1 or wind not in "ESWN":
             raise InvalidHandError(f"prevailing wind {prevailing!r}: expected E, S, W or N",
-                                   reason="bad_wind")
+                                   reason="bad_seats")
         request = sp.ScoreClassicalDealRequest(
             hands=list(hands), winner=winner, win_tile=win_tile, conditions=how,
             claim=wire.CLAIM_OF_NAME[claim], prevailing_wind=wire.WIND_OF_NAME[wind],
@@ -489,7 +478,7 @@ class Client:
         for name, wind in (("round_wind", round_wind), ("seat_wind", seat_wind)):
             if wind is not None and wind not in wire.WIND_OF_NAME:
                 raise InvalidHandError(f"{name} {wind!r}: expected E, S, W or N",
-                                       reason="bad_wind")
+                                       reason="bad_seats")
         req = sp.ScoreRequest(
             hand=str(hand), win_tile=win_tile,
             win_method=sp.WIN_METHOD_TSUMO if tsumo else sp.WIN_METHOD_RON,

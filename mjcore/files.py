@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, Any
 
-from .errors import InvalidHandError, OutputError
+from .errors import InputSkipped as InputSkipped  # declared there, re-exported
+from .errors import OutputError
 
 _NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
     getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -85,14 +86,6 @@ def real_folder(path: str) -> str:
 # ---- reading inputs ----------------------------------------------------------------------
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2")
-
-
-class InputSkipped(InvalidHandError):
-    """An input that was not read: ``reason`` is ``not_a_file`` (a FIFO, a device, ...),
-    ``bad_name`` (a name that is not UTF-8), ``too_large``, ``unreadable`` or ``missing``."""
-
-    def __init__(self, message: str, *, reason: str = "unreadable") -> None:
-        super().__init__(message, reason=reason)
 
 
 def is_tar_name(name: str) -> bool:

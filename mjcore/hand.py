@@ -82,7 +82,7 @@ class Hand:
         melds_t = tuple(melds)
         for m in melds_t:
             if not isinstance(m, Meld):
-                raise InvalidHandError(f"hand melds: {m!r} is not a Meld", reason="bad_meld")
+                raise InvalidHandError(f"hand melds: {m!r} is not a Meld", reason="bad_melds")
         bonus_l = []
         for b in bonus:
             if type(b) is not int or not 0 <= b < N_BONUS:
@@ -146,7 +146,7 @@ class Hand:
         flags = [False] * len(kinds) if reds is None else list(reds)
         if len(flags) != len(kinds):
             raise InvalidHandError("Hand.from_tiles: kinds and reds differ in length",
-                                   reason="bad_input")
+                                   reason="bad_shape")
         for k, r in zip(kinds, flags, strict=True):
             if type(k) is not int or not 0 <= k < N_KINDS:
                 raise InvalidHandError(f"hand tiles: {k!r} is not a tile kind id 0..33",
@@ -256,14 +256,14 @@ class Hand:
         kind, red = _tile_arg(tile)
         if not self.counts[kind]:
             raise InvalidHandError(f"hand '{self}': no {TILE_NAMES[kind]} to remove",
-                                   reason="tile_not_in_hand")
+                                   reason="tile_not_held")
         reds = list(self.red)
         if kind in FIVES:
             s = kind // 9
             if red:
                 if not reds[s]:
                     raise InvalidHandError(f"hand '{self}': no red {TILE_NAMES[kind]} to remove",
-                                           reason="tile_not_in_hand")
+                                           reason="tile_not_held")
                 reds[s] -= 1
             elif reds[s] == self.counts[kind]:
                 reds[s] -= 1
@@ -368,7 +368,7 @@ def _red_limits(max_red: int | Sequence[int]) -> tuple[int, int, int]:
 def _check_hand(counts: tuple[int, ...], red: tuple[int, ...], melds: tuple[Meld, ...],
                 max_red: int | Sequence[int]) -> None:
     if len(melds) > MAX_MELDS:
-        raise InvalidHandError(f"hand: {len(melds)} melds (at most 4)", reason="too_many_melds")
+        raise InvalidHandError(f"hand: {len(melds)} melds (at most 4)", reason="bad_melds")
     limits = _red_limits(max_red)
     meld_red = [0, 0, 0]
     if melds:

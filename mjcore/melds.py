@@ -96,7 +96,7 @@ class MeldKind(enum.IntEnum):
                 return kind
         if isinstance(word, int) and not isinstance(word, bool) and 0 <= word <= 4:
             return MeldKind(word)
-        raise InvalidHandError(f"meld: unknown meld kind {word!r}", reason="bad_meld")
+        raise InvalidHandError(f"meld: unknown meld kind {word!r}", reason="bad_melds")
 
 
 class MeldWords(NamedTuple):
@@ -189,7 +189,7 @@ class Meld:
             raise InvalidHandError(f"meld {text!r}: not a string", reason="bad_type")
         token = text.strip()
         if not token or any(c.isspace() for c in token):
-            raise _fail(text, "bad_meld", 0, "expected one meld token such as 'pon:555z<2'")
+            raise _fail(text, "bad_melds", 0, "expected one meld token such as 'pon:555z<2'")
         return parse_meld_token(token, text, text.index(token))
 
     @classmethod
@@ -207,7 +207,7 @@ class Meld:
         elif called_id is not None:
             if called_id not in id_list:
                 raise InvalidHandError(f"meld: called tile id {called_id} is not among {id_list}",
-                                       reason="bad_meld")
+                                       reason="bad_melds")
             called = called_id >> 2
             called_red = reds[id_list.index(called_id)]
         return cls(mk, tuple(sorted(kinds)), called, from_rel, sum(reds), called_red)
@@ -290,11 +290,11 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
         try:
             tiles = tuple(tiles)
         except TypeError:
-            raise _meld_error(text, "bad_meld", pos,
+            raise _meld_error(text, "bad_melds", pos,
                               f"tiles {m.tiles!r} are not a sequence") from None
     for k in tiles:
         if type(k) is not int or not 0 <= k < N_KINDS:
-            raise _meld_error(text, "bad_meld", pos, f"{k!r} is not a tile kind id")
+            raise _meld_error(text, "bad_melds", pos, f"{k!r} is not a tile kind id")
     tiles = tuple(sorted(tiles))
     n = len(tiles)
     name = kind.token
@@ -303,22 +303,22 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
         return format_tiles(tiles)
 
     if n != kind.size:
-        raise _meld_error(text, "bad_meld", pos,
+        raise _meld_error(text, "bad_melds", pos,
                           f"{name} needs {kind.size} tiles, got {n} ({written()})")
     if kind == MeldKind.CHI:
         first = tiles[0]
         if first >= 27:
-            raise _meld_error(text, "bad_meld", pos, f"chi of honors ({written()}) is not a set")
+            raise _meld_error(text, "bad_melds", pos, f"chi of honors ({written()}) is not a set")
         if first // 9 != tiles[2] // 9 or tiles[1] != first + 1 or tiles[2] != first + 2:
-            raise _meld_error(text, "bad_meld", pos,
+            raise _meld_error(text, "bad_melds", pos,
                               f"chi {written()} is not three consecutive tiles of one suit")
     elif tiles[0] != tiles[-1]:
-        raise _meld_error(text, "bad_meld", pos, f"{name} {written()} is not {n} of the same tile")
+        raise _meld_error(text, "bad_melds", pos, f"{name} {written()} is not {n} of the same tile")
     called = m.called
     from_rel = m.from_rel
     if kind == MeldKind.KAN_CLOSED:
         if called is not None:
-            raise _meld_error(text, "bad_meld", pos, "a closed kan has no called tile")
+            raise _meld_error(text, "bad_melds", pos, "a closed kan has no called tile")
         if from_rel not in (None, 0):
             raise _meld_error(text, "bad_relative_seat", pos,
                               f"a closed kan comes from no one (from_rel 0), not {from_rel!r}")
@@ -327,7 +327,7 @@ def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
         if called is None:
             called = tiles[1] if kind == MeldKind.CHI else tiles[0]
         elif called not in tiles:
-            raise _meld_error(text, "bad_meld", pos,
+            raise _meld_error(text, "bad_melds", pos,
                               f"called tile {called!r} is not part of {name} {written()}")
         if from_rel is None:
             from_rel = 3
@@ -390,11 +390,11 @@ def parse_meld_token(token: str, text: str, offset: int) -> Meld:
     ``text`` and the position in it)."""
     colon = token.find(":")
     if colon < 0:
-        raise _fail(text, "bad_meld", offset,
+        raise _fail(text, "bad_melds", offset,
                     f"'{token}' is not a meld (write kind:tiles, e.g. pon:555z<2)")
     kind = TOKEN_KIND.get(token[:colon].lower())
     if kind is None:
-        raise _fail(text, "bad_meld", offset,
+        raise _fail(text, "bad_melds", offset,
                     f"unknown meld kind '{token[:colon]}' (chi, pon, kan, ankan, kakan)")
     body = token[colon + 1:]
     body_pos = offset + colon + 1
@@ -418,11 +418,11 @@ def parse_meld_token(token: str, text: str, offset: int) -> Meld:
                         f"chi is always called from the left (<3), not <{from_rel}")
         body = body[:lt]
     if not body:
-        raise _fail(text, "bad_meld", body_pos - 1, f"{kind.token} without tiles")
+        raise _fail(text, "bad_melds", body_pos - 1, f"{kind.token} without tiles")
     codes = _scan(body, text, body_pos)
     for code, _red, pos in codes:
         if code >= _BONUS_BASE:
-            raise _fail(text, "bad_meld", pos,
+            raise _fail(text, "bad_melds", pos,
                         f"bonus tile {code - _BONUS_BASE + 1}f cannot be part of a set")
     if kind == MeldKind.KAN_ADDED and len(codes) == 3:
         codes.append((codes[0][0], False, codes[-1][2]))

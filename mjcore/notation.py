@@ -78,7 +78,7 @@ def parse_tokens(text: str, limits: tuple[int, int, int], *, fast: bool = True) 
                 continue
         if ":" in token:
             if len(melds) == MAX_MELDS:
-                raise _fail(text, "too_many_melds", start, "a fifth meld (at most 4)")
+                raise _fail(text, "bad_melds", start, "a fifth meld (at most 4)")
             meld = _MELD_OF_TOKEN.get(token) if fast else None
             if meld is None:
                 meld = parse_meld_token(token, text, start)
@@ -115,7 +115,7 @@ def parse_tokens(text: str, limits: tuple[int, int, int], *, fast: bool = True) 
                 if red[s] > limits[s]:
                     raise _fail(text, "too_many_red", pos, _red_what(s, limits[s]))
     if not melds and not bonus and not any(counts):
-        raise _fail(text, "empty", None, "no tiles")
+        raise _fail(text, "missing_tile", None, "no tiles")
     # Meld tiles were counted above for the copy check; take them back out of the closed part.
     for m in melds:
         for k in m.tiles:

@@ -68,6 +68,127 @@ STATUSES: Final[tuple[Status, ...]] = (
            "an expected-value option or an unseen count is out of range"),
 )
 
+# Every other reason an error or a skipped record gives (the library's, the records', the
+# files', the service's and the JSON API's), each with what it means. On the wire each is
+# written as wire_reason() spells it.
+_OTHER_REASONS: Final[tuple[tuple[str, str], ...]] = (
+    # no status, no reason of its own
+    ("invalid_hand", "a bad hand or row the kernels' table does not name"),
+    ("invalid", "an error with no reason of its own (the CLI's)"),
+    # hand, tile and meld text and values
+    ("unknown_character", "a character that is no part of the hand notation"),
+    ("digit_without_suit", "digits not followed by a suit letter"),
+    ("suit_without_digits", "a suit letter with no digits before it"),
+    ("bad_honor", "an honour digit out of 1z-7z"),
+    ("bad_red", "a red five that is not a five, or more red fives than the rules have"),
+    ("too_many_red", "more red fives of a suit than the rules allow"),
+    ("not_one_tile", "a text that should name one tile names none or several"),
+    ("bad_bonus", "a bonus tile (flower or season) out of range or misplaced"),
+    ("not_bonus", "a tile given as a bonus tile is not one"),
+    ("bonus_not_allowed", "a bonus tile where only the 34 kinds may be"),
+    ("bonus_not_in_play", "bonus tiles under rules that have none"),
+    ("duplicate_bonus", "a bonus tile held twice (each exists once)"),
+    ("red_five_not_in_set", "a red five in the classical set, which has none"),
+    ("missing_tile", "no tile given (an empty hand, indicator or field)"),
+    ("tile_not_held", "a tile to remove, discard or call the hand does not hold"),
+    ("duplicate_tile", "the same physical tile (a 136-id) given twice"),
+    ("bad_relative_seat", "a meld's called-from seat out of range (1 shimocha .. 3 kamicha)"),
+    ("bad_type", "a value of the wrong Python type (a hand that is not a string, ...)"),
+    ("bad_shape", "arrays or lists of the wrong shape or of lengths that differ"),
+    ("bad_dtype", "an array of a dtype the batch call does not take"),
+    ("bad_value", "batch values that do not fit the kernel's integer type"),
+    ("not_an_integer", "a count or id that is not an integer"),
+    ("bad_counts", "34 tile counts out of range (negative, or the wrong number of them)"),
+    ("bad_row", "a batch row that cannot be read as a hand"),
+    ("hidden_hand", "a hidden hand in a batch that scores only deals with every hand shown"),
+    ("bad_indicators", "dora indicators that are not a list of tiles"),
+    ("bad_counter", "honba or riichi sticks not ints 0..999"),
+    ("bad_kita", "norths set aside out of 0..4, or under four-player rules"),
+    ("bad_win", "a winner, winning tile or win condition the deal does not allow"),
+    ("bad_deal", "a classical deal that is not four seats' hands"),
+    ("bad_rules", "rules given in a form the call does not take"),
+    ("invalid_rule", "an unknown rule option or preset, or a value out of range"),
+    ("ev_not_evaluated", "a discard the expected-value search did not evaluate"),
+    # records
+    ("unknown_format", "a record in none of the formats read (mjlog, mjai, tenhou.net/6, "
+                       "Bradfield)"),
+    ("not_a_record", "a file beside the records that is not one (a Bradfield final.txt)"),
+    ("bad_json", "text that is not JSON, or not the JSON values expected"),
+    ("bad_event", "a record event malformed or out of place"),
+    ("bad_call", "a recorded call that does not take the last discard"),
+    ("unknown_draw", "a drawn hand of a kind the reader does not know"),
+    ("bad_mjlog", "a malformed Tenhou mjlog"),
+    ("bad_tenhou6", "a malformed tenhou.net/6 JSON record"),
+    ("bad_history", "a malformed Bradfield hand history"),
+    ("bad_wall", "a wall that is not the game's tiles, or an unknown wall profile"),
+    ("bad_shuffle", "a Tenhou shuffle seed that cannot be read"),
+    ("bad_record", "a record that cannot be replayed or reviewed as it is"),
+    ("mismatch", "the engine does not replay the record to itself"),
+    ("three_player", "a three-player record where only four-player ones are used"),
+    ("no_hands", "a record with no hands"),
+    ("incomplete", "a record that ends before its game does"),
+    ("bad_table", "a Parquet part that cannot be read"),
+    # files
+    ("unreadable", "an input that cannot be read"),
+    ("missing", "an input that does not exist"),
+    ("not_a_file", "an input that is not a regular file (a FIFO, a device)"),
+    ("bad_name", "a file name that is not UTF-8"),
+    ("too_large", "an input, archive, record or message over its size limit"),
+    # the gRPC service and the JSON API (wire only)
+    ("bad_hand", "a hand the classical parser refuses without a reason of its own"),
+    ("bad_hand_count", "a classical deal without its 4 hands"),
+    ("bad_enum_value", "a number that is not a value of the field's enum"),
+    ("bad_json_field", "a JSON field of the wrong type or value"),
+    ("bad_packing", "packed hands with bits set outside their 3-bit fields"),
+    ("bad_batch_length", "a batch's bytes that are not a whole number of rows"),
+    ("bad_field_length", "a batch field whose length does not match its rows"),
+    ("bad_n_melds", "a batch's n_melds with a count other than its hands'"),
+    ("bad_encoding", "a hands encoding the call does not accept"),
+    ("field_too_long", "a text field over its length limit"),
+    ("too_many_tiles", "a tile list over its limit"),
+    ("too_many_values", "a list, or a JSON body, with more values than allowed"),
+    ("empty_batch", "a batch with no rows"),
+    ("batch_too_large", "a batch over its row limit (RESOURCE_EXHAUSTED)"),
+    ("missing_win_method", "a score request without tsumo or ron"),
+    ("missing_record", "a review request without a record's text"),
+    ("no_request_message", "a call that carries no request message"),
+    ("malformed_message", "a request message that is not a valid protobuf"),
+    ("json_too_deep", "a JSON body nested deeper than allowed"),
+    ("body_too_large", "a request body over its size limit (HTTP 413)"),
+    ("body_timeout", "a request body not received in time (HTTP 408)"),
+    ("not_found", "no such page or endpoint (HTTP 404)"),
+    ("method_not_allowed", "an HTTP method the endpoint does not take"),
+    ("unauthenticated", "a missing or wrong bearer token (UNAUTHENTICATED)"),
+    ("deadline_exceeded", "the call did not finish within its deadline (DEADLINE_EXCEEDED)"),
+    ("server_busy", "every worker busy: try again after the hint (RESOURCE_EXHAUSTED)"),
+    ("overloaded", "too many calls or connections in flight: try again (UNAVAILABLE)"),
+    ("shutdown", "the server is shutting down (UNAVAILABLE)"),
+    ("unreachable", "the client cannot reach the server (UNAVAILABLE)"),
+    ("internal", "an error of the server's own (INTERNAL)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One error reason: ``reason`` (lower_snake), what it ``means``, and ``code``, the kernel
+    status of that reason (None when no status has it)."""
+
+    reason: str
+    means: str
+    code: int | None = None
+
+    @property
+    def wire(self) -> str:
+        """The reason as the wire writes it (UPPER_SNAKE_CASE)."""
+        return wire_reason(self.reason)
+
+
+# Every reason any layer gives, declared once: the statuses' first, then the rest.
+REASONS: Final[dict[str, Reason]] = {
+    **{s.reason: Reason(s.reason, s.message, s.code) for s in STATUSES},
+    **{r: Reason(r, means) for r, means in _OTHER_REASONS},
+}
+
 BY_CODE: Final[dict[int, Status]] = {s.code: s for s in STATUSES}
 _CODE: Final[dict[str, int]] = {s.name: s.code for s in STATUSES}
 
@@ -138,5 +259,5 @@ def library_reason(wire: str) -> str:
     return (wire or UNKNOWN_REASON).lower()
 
 
-__all__ = ["BY_CODE", "STATUSES", "UNKNOWN_CODE", "Status", "code_of", "library_reason",
-           "reason_of", "status_error", "wire_reason"]
+__all__ = ["BY_CODE", "REASONS", "STATUSES", "UNKNOWN_CODE", "Reason", "Status", "code_of",
+           "library_reason", "reason_of", "status_error", "wire_reason"]

@@ -413,7 +413,7 @@ def format_tiles(kinds: Iterable[int], reds: Iterable[bool] | None = None,
     kinds = [_check_kind(k) for k in kinds]
     flags = [False] * len(kinds) if reds is None else [bool(r) for r in reds]
     if len(flags) != len(kinds):
-        raise InvalidHandError("format_tiles: kinds and reds differ in length", reason="bad_input")
+        raise InvalidHandError("format_tiles: kinds and reds differ in length", reason="bad_shape")
     for k, r in zip(kinds, flags, strict=True):
         if r and k not in FIVES:
             raise InvalidHandError(f"tile {TILE_NAMES[k]}: only fives can be red", reason="bad_red")
@@ -527,13 +527,13 @@ def kinds_from_136(ids: Iterable[int]) -> TileList:
             except (TypeError, ValueError):
                 ok = False
             if not ok or isinstance(i, bool):
-                raise InvalidHandError(f"tile id {i!r}: not an integer", reason="bad_tile_id")
+                raise InvalidHandError(f"tile id {i!r}: not an integer", reason="bad_tile")
             i = int(i)
         if not 0 <= i < 136:
-            raise InvalidHandError(f"tile id {i}: 136-ids are 0..135", reason="bad_tile_id")
+            raise InvalidHandError(f"tile id {i}: 136-ids are 0..135", reason="bad_tile")
         if i in seen:
             raise InvalidHandError(f"tile id {i} ({TILE_NAMES[i // 4]}) appears twice",
-                                   reason="duplicate_tile_id")
+                                   reason="duplicate_tile")
         seen.add(i)
         kinds.append(i >> 2)
         reds.append(i in RED_136)
@@ -543,7 +543,7 @@ def kinds_from_136(ids: Iterable[int]) -> TileList:
 def kind_from_136(tile_id: int) -> int:
     """The kind (0..33) of a 136-id; InvalidHandError for an id outside 0..135."""
     if type(tile_id) is not int or not 0 <= tile_id < 136:
-        raise InvalidHandError(f"tile id {tile_id!r}: 136-ids are 0..135", reason="bad_tile_id")
+        raise InvalidHandError(f"tile id {tile_id!r}: 136-ids are 0..135", reason="bad_tile")
     return tile_id >> 2
 
 
@@ -558,7 +558,7 @@ def to_136(kinds: Iterable[int], reds: Iterable[bool] | None = None,
     kinds = [_check_kind(k) for k in kinds]
     flags = [False] * len(kinds) if reds is None else [bool(r) for r in reds]
     if len(flags) != len(kinds):
-        raise InvalidHandError("to_136: kinds and reds differ in length", reason="bad_input")
+        raise InvalidHandError("to_136: kinds and reds differ in length", reason="bad_shape")
     taken = set() if used is None else used
     out: list[int] = []
     # Reds first so plain fives never take their copy.

@@ -161,7 +161,7 @@ def _text(value: str, field: str, limit: int, index: int | None = None) -> str:
 
 def _seat(value: int, field: str, index: int | None = None) -> int:
     if not 0 <= value <= 3:
-        raise _bad(f"{field}: seat {value}, expected 0..3", "BAD_SEAT", field, index)
+        raise _bad(f"{field}: seat {value}, expected 0..3", "BAD_SEATS", field, index)
     return value
 
 
@@ -230,7 +230,7 @@ def deal_of(request: sp.ScoreClassicalDealRequest) -> Deal:
                     claim=CLAIMS[claim], cannon=cannon, dead_kinds=dead,
                     pair=tiles.get("pair"), hidden=hidden)
     except InvalidHandError as err:
-        field = "dead_tiles" if err.reason not in ("bad_win", "bad_seat", "bad_deal") else "deal"
+        field = "dead_tiles" if err.reason not in ("bad_win", "bad_seats", "bad_deal") else "deal"
         raise _hand_error(err, field, None) from None
 
 

@@ -61,7 +61,7 @@ def _seat(value: str, option: str) -> int:
 
     v = value.strip().upper()[:1]
     if v not in _SEATS:
-        raise InvalidHandError(f"{option} {value!r}: expected E, S, W or N", reason="bad_seat")
+        raise InvalidHandError(f"{option} {value!r}: expected E, S, W or N", reason="bad_seats")
     return _SEATS.index(v)
 
 
@@ -92,7 +92,7 @@ def score_text(text: str, win: str, tsumo: bool, seat: str, round_: str,
         disc = _seat(discarder, "--discarder") if discarder else (winner + 1) % 4
         if disc == winner:
             raise InvalidHandError("--discarder: the winner cannot discard his winning tile",
-                                   reason="bad_seat")
+                                   reason="bad_seats")
     try:
         dead = frozenset(parse_kinds(visible)) if visible else frozenset()
     except InvalidHandError as e:
@@ -131,7 +131,7 @@ def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool)
                 errors += 1
                 if as_json:
                     click.echo(json.dumps({"source": h.source, "line": h.line,
-                                           "error": h.reason}))
+                                           "error": h.detail}))
                 else:
                     click.echo(f"error: {h}", err=True)
                 continue

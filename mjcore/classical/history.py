@@ -34,7 +34,7 @@ from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import RECORD_SLIPS, MjcoreError, slip_text
+from ..errors import RECORD_SLIPS, HistoryError, MjcoreError, slip_text
 from ..files import is_tar_name
 from .rules import ClassicalRules
 from .scoring import Payment  # a Settlement line reads into the scorer's own payments
@@ -43,17 +43,6 @@ BONUS_BASE = 34
 N_TILE_CODES = 42
 SEAT_NAMES = ("East", "South", "West", "North")
 _WINDS = "ESWN"
-
-
-class HistoryError(MjcoreError, ValueError):
-    """A malformed hand history: ``source`` (file), ``line`` (1-based) and ``reason``."""
-
-    def __init__(self, source: str, line: int | None, reason: str) -> None:
-        where = f"{source}:{line}" if line is not None else source
-        super().__init__(f"{where}: {reason}")
-        self.source = source
-        self.line = line
-        self.reason = reason
 
 
 def _tile_table() -> dict[str, int]:
@@ -562,7 +551,7 @@ def read_limited(path: Path) -> bytes:
         if isinstance(data, HistoryError):
             raise data
         return data
-    raise HistoryError(str(path), None, "cannot read it")
+    raise HistoryError(str(path), None, "cannot read it", reason="unreadable")
 
 
 def _sources(paths: Iterable[str | Path], wanted: Callable[[str], bool]
@@ -580,7 +569,7 @@ def _sources(paths: Iterable[str | Path], wanted: Callable[[str], bool]
                                              max_archive_bytes=MAX_ARCHIVE_BYTES,
                                              order=_sort_key):
             item = (name, data if isinstance(data, bytes) else HistoryError(
-                name, None, _without(str(data), name)))
+                name, None, _without(str(data), name), reason=data.reason))
             if archive:
                 pending.append(item)
             else:
@@ -631,7 +620,7 @@ def archive_files(path: str | Path, wanted: Callable[[str], bool]) -> list[tuple
     for name, data, _done in walk_inputs([path], wanted, max_bytes=MAX_HISTORY_BYTES,
                                          max_archive_bytes=MAX_ARCHIVE_BYTES):
         if not isinstance(data, bytes):
-            raise HistoryError(name, None, _without(str(data), name))
+            raise HistoryError(name, None, _without(str(data), name), reason=data.reason)
         files.append((name[len(prefix):] if name.startswith(prefix) else name, data))
     return files
 

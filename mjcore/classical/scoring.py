@@ -95,7 +95,7 @@ class PlayerHand:
                                        reason="bad_tile", position=pos)
         for m in self.melds:
             if not isinstance(m, Meld):
-                raise InvalidHandError(f"set {m!r}: expected a Meld", reason="bad_meld")
+                raise InvalidHandError(f"set {m!r}: expected a Meld", reason="bad_melds")
         for b in self.bonus:
             if type(b) is not int or not 0 <= b < 8:
                 raise InvalidHandError(f"bonus tile {b!r}: expected a bonus id 0..7 (1f..8f)",
@@ -175,12 +175,12 @@ class Deal:
                            ("cannon", self.cannon), ("prevailing", self.prevailing)):
             if seat is not None and (type(seat) is not int or not 0 <= seat <= 3):
                 raise InvalidHandError(f"{name} {seat!r}: expected a seat 0..3",
-                                       reason="bad_seat")
+                                       reason="bad_seats")
         if "self_drawn" not in self.how and self.discarder is None:
             raise InvalidHandError("a win on a discard needs the discarder's seat",
                                    reason="bad_win")
         if self.winner in self.hidden or not set(self.hidden) <= {0, 1, 2, 3}:
-            raise InvalidHandError("only losers' hands can be hidden", reason="bad_seat")
+            raise InvalidHandError("only losers' hands can be hidden", reason="bad_seats")
         if self.pair is not None and (type(self.pair) is not int or not 0 <= self.pair < N_KINDS):
             raise InvalidHandError(f"pair {self.pair!r}: expected a kind 0..33", reason="bad_tile")
         if type(self.win_tile) is not int or not 0 <= self.win_tile < N_KINDS:

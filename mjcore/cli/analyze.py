@@ -416,7 +416,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
                 raise click.ClickException(str(e)) from None
             except MjcoreError as e:
                 failed += 1
-                reason = getattr(e, "reason", "error")
+                reason = getattr(e, "reason", "invalid")
                 if failed <= MAX_SHOWN_ERRORS:
                     _report_error(src, e, reason, bar)
                 if as_json:

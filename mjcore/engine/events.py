@@ -81,7 +81,7 @@ class TilePool:
         """A free 136-id for the mjai tile ``name``; InvalidHandError when none is left."""
         free = self._free.get(name)
         if free is None:
-            raise InvalidHandError(f"{where}: unknown mjai tile {name!r}", reason="unknown_tile")
+            raise InvalidHandError(f"{where}: unknown mjai tile {name!r}", reason="bad_tile")
         if not free:
             raise InvalidHandError(f"{where}: a fifth copy of {name!r}", reason="too_many_copies")
         return free.pop(0)

@@ -8,7 +8,7 @@ the same states (:func:`check_game`).
 """
 from __future__ import annotations
 
-from ..errors import MjcoreError
+from ..errors import InvariantError as InvariantError  # declared there, re-exported
 from ..riichi.round import RiichiRound
 from ..riichi.rules import RuleSet
 from .agents import Agent
@@ -17,10 +17,6 @@ from .game import GameResult
 from .wall import N_TILES, SANMA_TILES
 
 _ALL = {4: list(range(N_TILES)), 3: list(SANMA_TILES)}
-
-
-class InvariantError(MjcoreError):
-    """An engine invariant failed."""
 
 
 class InvariantChecker:

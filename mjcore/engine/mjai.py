@@ -26,7 +26,7 @@ import subprocess
 import sys
 from typing import Any, TextIO
 
-from ..errors import MjcoreError
+from ..errors import MjaiError as MjaiError  # declared there, re-exported
 from .actions import (
     ANKAN,
     CHI,
@@ -53,10 +53,6 @@ _CALLS = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN, "kakan": KAKAN, "ankan
 _NAME_CLASS: dict[str, int] = {}
 for _t, _n in enumerate(MJAI_NAMES):
     _NAME_CLASS[_n] = TILE_CLASS[_t]
-
-
-class MjaiError(MjcoreError):
-    """The mjai bot answered something that is not a legal action, or died."""
 
 
 class MjaiAgent:

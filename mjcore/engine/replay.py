@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, slip_text
+from ..errors import ReplayMismatch as ReplayMismatch  # declared there, re-exported
 from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
@@ -36,17 +37,6 @@ from .actions import (
 from .events import MJAI_NAMES, Event, rules_name, tile_class
 from .game import Game
 from .wall import Wall
-
-
-class ReplayMismatch(MjcoreError):
-    """The engine and the record disagree."""
-
-    def __init__(self, message: str, index: int, expected: Event | None,
-                 got: Event | None) -> None:
-        super().__init__(message)
-        self.index = index
-        self.expected = expected
-        self.got = got
 
 
 @dataclass
@@ -307,7 +297,8 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
         return ReplayReport(False, hands=sum(1 for ev in game.events
                                              if ev["type"] == "start_kyoku"),
                             events=driver.pos,
-                            decisions=driver.decisions, message=str(exc), index=exc.index,
+                            decisions=driver.decisions, message=str(exc),
+                            index=-1 if exc.index is None else exc.index,
                             expected=exc.expected, got=exc.got)
     except (MjcoreError, KeyError, IndexError, TypeError, ValueError) as exc:
         # a malformed record (or one the engine cannot follow) is a disagreement, not a crash

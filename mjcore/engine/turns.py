@@ -17,11 +17,7 @@ from collections.abc import Callable, Iterable
 from functools import cache, partial
 from typing import Final, Generic, NamedTuple, Protocol, TypeVar
 
-from ..errors import MjcoreError
-
-
-class EngineError(MjcoreError):
-    """A decider chose an action that was not offered, or the referee reached a bad state."""
+from ..errors import EngineError
 
 
 class Choice(Protocol):

@@ -102,7 +102,7 @@ def own_bonus(bonus: Iterable[int | str] | str | Hand, seat: int) -> tuple[int, 
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
         raise InvalidHandError(f"seat {seat!r}: seats are 0 (East) .. 3 (North)",
-                               reason="bad_seat")
+                               reason="bad_seats")
     if isinstance(bonus, Hand):
         ids: list[int] = list(bonus.bonus)
     elif isinstance(bonus, str):

@@ -61,7 +61,7 @@ def _wind(value: Any, what: str) -> int:
     elif isinstance(value, str) and value.strip().lower() in _WINDS:
         return _WINDS[value.strip().lower()]
     raise InvalidHandError(f"{what} {value!r}: expected E, S, W, N (or 0-3, 1z-4z)",
-                           reason="bad_wind")
+                           reason="bad_seats")
 
 
 def _seat(value: Any, what: str, players: int = 4) -> int:

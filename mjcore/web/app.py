@@ -145,10 +145,10 @@ class Api:
         try:
             value = json.loads(raw)
         except (ValueError, RecursionError) as err:
-            raise bad_request(f"body: not JSON ({err})", "INVALID_JSON") from None
+            raise bad_request(f"body: not JSON ({err})", "BAD_JSON") from None
         if not isinstance(value, dict):
             raise bad_request(f"body: expected a JSON object, got a JSON "
-                              f"{type(value).__name__}", "INVALID_JSON")
+                              f"{type(value).__name__}", "BAD_JSON")
         n = _count_values(value)
         if n > self.config.max_values:
             raise bad_request(f"body: {n} JSON values, at most {self.config.max_values} "

@@ -28,7 +28,7 @@ EV_FIELDS = {*TEXT_FIELDS, "round_wind", "seat_wind", "rules", "model", "max_sec
 def _reason(err: Exception) -> str:
     from mjcore.status import wire_reason
 
-    return str(wire_reason(getattr(err, "reason", "invalid")))
+    return str(wire_reason(getattr(err, "reason", "bad_record")))
 
 
 def _text(body: dict[str, Any], name: str) -> str:
@@ -148,7 +148,7 @@ def review_call(body: dict[str, Any], seconds: float) -> dict[str, Any]:
                           "or a Bradfield hand history)", "MISSING_RECORD", field="record")
     seat = body.get("seat", 0)
     if type(seat) is not int or not 0 <= seat <= 3:
-        raise bad_request(f"seat: {seat!r}, expected 0..3", "BAD_SEAT", field="seat")
+        raise bad_request(f"seat: {seat!r}, expected 0..3", "BAD_SEATS", field="seat")
     ev = body.get("ev", True)
     if not isinstance(ev, bool):
         raise bad_request(f"ev: {ev!r}, expected true or false", "BAD_JSON_FIELD", field="ev")

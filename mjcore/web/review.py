@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import InvalidHandError, MjcoreError
+from ..errors import InvalidHandError, ReviewTimeout
 from ..tiles import tile_name
 
 RED_IDS = (16, 52, 88)
@@ -34,12 +34,6 @@ class ReviewOptions:
     row_seconds: float = 0.25
     t_max: int = 18
     deadline: float = float("inf")
-
-
-class ReviewTimeout(MjcoreError):
-    """The review did not finish within its time."""
-
-    reason = "deadline_exceeded"
 
 
 def _name(tile_id: int) -> str:

@@ -6,7 +6,8 @@ from typing import Any
 
 from google.rpc import error_details_pb2, status_pb2
 
-DOMAIN = "mjcore.dev"
+from ..errors import DOMAIN
+
 DETAILS_KEY = "grpc-status-details-bin"
 
 

@@ -44,7 +44,7 @@ def test_errors_are_named():
     r = run("--rules", "classical", *HAND, "--set", "colour=red")
     assert r.exit_code == 1 and "colour" in r.output
     r = run("--rules", "classical", *HAND, "--json", "--discarder", "S", "--ron")
-    assert r.exit_code == 1 and "bad_seat" in r.output
+    assert r.exit_code == 1 and "bad_seats" in r.output
 
 
 def test_history_agreement_disagreement_and_allow(tmp_path):

@@ -383,7 +383,7 @@ def test_bad_deal_values():
 @pytest.mark.parametrize("args, reason", [
     (((99,),), "bad_tile"), (((0,), (), (9,)), "bad_bonus"),
     (((0,), (), (1, 1)), "too_many_copies"),
-    (((0,), ("pon:555z",)), "bad_meld")])
+    (((0,), ("pon:555z",)), "bad_melds")])
 def test_player_hand_values_are_checked(args, reason):
     with pytest.raises(InvalidHandError) as e:
         PlayerHand(*args)

@@ -204,8 +204,8 @@ def test_riichi_default_is_unchanged():
 @pytest.mark.parametrize("text, reason, tile", [
     ("11111m456p789s112z", "too_many_copies", "1m"),
     ("1m456p789s112z pung:111m<1 1m", "too_many_copies", "1m"),
-    ("123m456p789s11z pung:1f1f1f<1", "bad_meld", "1f"),
-    ("123m456p789s11z kong:5f5f5f5f<2", "bad_meld", "5f"),
+    ("123m456p789s11z pung:1f1f1f<1", "bad_melds", "1f"),
+    ("123m456p789s11z kong:5f5f5f5f<2", "bad_melds", "5f"),
     ("123m456p789s1122z 3f3f", "duplicate_bonus", "3f"),
     ("123m406p789s1122z", "red_five_not_in_set", "0"),
 ])

@@ -172,3 +172,16 @@ def test_visible_tiles_beyond_four_of_a_kind_are_refused():
     assert r.exit_code != 0 and "Traceback" not in r.output
     assert "1z: 5 copies (2 in the hand, 3 in the visible tiles)" in r.output
     assert "waits" not in r.output
+
+
+def test_an_error_without_a_reason_of_its_own_is_invalid(monkeypatch):
+    from mjcore.cli import analyze
+    from mjcore.errors import MjcoreError
+
+    def refuse(text, *args, **kwargs):
+        raise MjcoreError(f"hand {text}: refused")
+
+    monkeypatch.setattr(analyze, "analyse_hand", refuse)
+    r = run("--json", "123m406p789s1122z")
+    assert json_lines(r.stdout)[0]["error"]["reason"] == "invalid"
+    assert "[invalid]" in r.stderr

@@ -125,29 +125,29 @@ def test_bonus_in_hand():
     ("9f", "bad_bonus", 0),
     ("0f", "bad_bonus", 0),
     ("11f", "duplicate_bonus", 1),
-    ("1m chi:123z", "bad_meld", 3),
-    ("1m chi:135m", "bad_meld", 3),
-    ("1m chi:891m", "bad_meld", 3),
+    ("1m chi:123z", "bad_melds", 3),
+    ("1m chi:135m", "bad_melds", 3),
+    ("1m chi:891m", "bad_melds", 3),
     ("1m chi:789m", None, None),
-    ("1m chi:912m", "bad_meld", 3),
-    ("1m chi:12m3p", "bad_meld", 3),
-    ("1m pon:556m", "bad_meld", 3),
-    ("1m pon:5555m", "bad_meld", 3),
-    ("1m kan:555m", "bad_meld", 3),
-    ("1m ankan:555m", "bad_meld", 3),
-    ("1m kakan:55m", "bad_meld", 3),
-    ("1m foo:555m", "bad_meld", 3),
-    ("1m pon:", "bad_meld", 6),
-    ("1m pon:1f1f1f", "bad_meld", 7),
+    ("1m chi:912m", "bad_melds", 3),
+    ("1m chi:12m3p", "bad_melds", 3),
+    ("1m pon:556m", "bad_melds", 3),
+    ("1m pon:5555m", "bad_melds", 3),
+    ("1m kan:555m", "bad_melds", 3),
+    ("1m ankan:555m", "bad_melds", 3),
+    ("1m kakan:55m", "bad_melds", 3),
+    ("1m foo:555m", "bad_melds", 3),
+    ("1m pon:", "bad_melds", 6),
+    ("1m pon:1f1f1f", "bad_melds", 7),
     ("1m pon:555z<4", "bad_relative_seat", 11),
     ("1m pon:555z<0", "bad_relative_seat", 11),
     ("1m pon:555z<", "bad_relative_seat", 11),
     ("1m pon:555z<12", "bad_relative_seat", 11),
     ("1m chi:123s<2", "bad_relative_seat", 11),
     ("1m ankan:1111s<1", "bad_relative_seat", 14),
-    ("1m pon:111z pon:222z pon:333z pon:444z pon:555z", "too_many_melds", 39),
-    ("", "empty", None),
-    ("   ", "empty", None),
+    ("1m pon:111z pon:222z pon:333z pon:444z pon:555z", "bad_melds", 39),
+    ("", "missing_tile", None),
+    ("   ", "missing_tile", None),
 ])
 def test_errors(text, reason, position):
     if reason is None:
@@ -207,21 +207,21 @@ def test_meld_constructors():
 
 
 @pytest.mark.parametrize("kwargs, reason", [
-    ({"kind": MeldKind.CHI, "tiles": (27, 28, 29)}, "bad_meld"),
-    ({"kind": MeldKind.CHI, "tiles": (7, 8, 9)}, "bad_meld"),
+    ({"kind": MeldKind.CHI, "tiles": (27, 28, 29)}, "bad_melds"),
+    ({"kind": MeldKind.CHI, "tiles": (7, 8, 9)}, "bad_melds"),
     ({"kind": MeldKind.CHI, "tiles": (0, 1, 2), "from_rel": 1}, "bad_relative_seat"),
-    ({"kind": MeldKind.CHI, "tiles": (0, 1, 2), "called": 5}, "bad_meld"),
-    ({"kind": MeldKind.PON, "tiles": (0, 0, 1)}, "bad_meld"),
+    ({"kind": MeldKind.CHI, "tiles": (0, 1, 2), "called": 5}, "bad_melds"),
+    ({"kind": MeldKind.PON, "tiles": (0, 0, 1)}, "bad_melds"),
     ({"kind": MeldKind.PON, "tiles": (0, 0, 0), "from_rel": 0}, "bad_relative_seat"),
     ({"kind": MeldKind.PON, "tiles": (0, 0, 0), "from_rel": 4}, "bad_relative_seat"),
-    ({"kind": MeldKind.KAN_OPEN, "tiles": (0, 0, 0)}, "bad_meld"),
-    ({"kind": MeldKind.KAN_CLOSED, "tiles": (0, 0, 0, 0), "called": 0}, "bad_meld"),
+    ({"kind": MeldKind.KAN_OPEN, "tiles": (0, 0, 0)}, "bad_melds"),
+    ({"kind": MeldKind.KAN_CLOSED, "tiles": (0, 0, 0, 0), "called": 0}, "bad_melds"),
     ({"kind": MeldKind.KAN_CLOSED, "tiles": (0, 0, 0, 0), "from_rel": 2}, "bad_relative_seat"),
     ({"kind": MeldKind.PON, "tiles": (4, 4, 4), "red": 4}, "too_many_red"),
     ({"kind": MeldKind.PON, "tiles": (0, 0, 0), "red": 1}, "too_many_red"),
-    ({"kind": MeldKind.PON, "tiles": (0, 0, 34)}, "bad_meld"),
-    ({"kind": MeldKind.PON, "tiles": 5}, "bad_meld"),
-    ({"kind": "nope", "tiles": (0, 0, 0)}, "bad_meld"),
+    ({"kind": MeldKind.PON, "tiles": (0, 0, 34)}, "bad_melds"),
+    ({"kind": MeldKind.PON, "tiles": 5}, "bad_melds"),
+    ({"kind": "nope", "tiles": (0, 0, 0)}, "bad_melds"),
     ({"kind": MeldKind.PON, "tiles": (4, 4, 4), "called_red": True}, "bad_red"),
 ])
 def test_meld_validation(kwargs, reason):
@@ -231,7 +231,8 @@ def test_meld_validation(kwargs, reason):
 
 
 @pytest.mark.parametrize("text, reason", [
-    ("}}", "bad_meld"), ("555z", "bad_meld"), ("pon:555z pon:555z", "bad_meld"), ("", "bad_meld"),
+    ("}}", "bad_melds"), ("555z", "bad_melds"), ("pon:555z pon:555z", "bad_melds"),
+    ("", "bad_melds"),
     ("pon:555z<5", "bad_relative_seat"), (None, "bad_type"),
 ])
 def test_meld_parse_errors(text, reason):
@@ -306,7 +307,7 @@ def test_from_counts():
     assert e.value.reason == "too_many_copies"
     with pytest.raises(InvalidHandError) as e:
         Hand.from_counts([0] * 34, melds=[Meld.pon("1m")] * 5)
-    assert e.value.reason == "too_many_melds"
+    assert e.value.reason == "bad_melds"
     with pytest.raises(InvalidHandError) as e:
         Hand.from_counts([0] * 34, red=(1, 0, 0))
     assert e.value.reason == "bad_red"
@@ -317,7 +318,7 @@ def test_from_counts():
     assert e.value.reason == "too_many_red"
     with pytest.raises(InvalidHandError) as e:
         Hand.from_counts([0] * 34, melds=["pon:111z"])  # type: ignore[list-item]  # text, not a Meld
-    assert e.value.reason == "bad_meld"
+    assert e.value.reason == "bad_melds"
     with pytest.raises(InvalidHandError) as e:
         Hand.from_counts([0] * 34, bonus=[1, 1])
     assert e.value.reason == "duplicate_bonus"
@@ -334,7 +335,7 @@ def test_from_136_round_trip():
     assert set(h.to_136()) & set(RED_136) == {16}
     with pytest.raises(InvalidHandError) as e:
         Hand.from_136([0, 0])
-    assert e.value.reason == "duplicate_tile_id"
+    assert e.value.reason == "duplicate_tile"
 
 
 def test_require_tiles():
@@ -361,7 +362,7 @@ def test_add_remove():
     assert str(Hand.parse("0p").remove("5p")) == ""
     with pytest.raises(InvalidHandError) as e:
         h.remove("7z")
-    assert e.value.reason == "tile_not_in_hand"
+    assert e.value.reason == "tile_not_held"
     with pytest.raises(InvalidHandError):
         h.remove("0p")
     with pytest.raises(InvalidHandError):

@@ -139,7 +139,7 @@ def test_vocabulary_has_one_row_per_kind():
 def test_unknown_meld_word(word):
     with pytest.raises(InvalidHandError) as e:
         MeldKind.named(word)
-    assert e.value.reason == "bad_meld"
+    assert e.value.reason == "bad_melds"
 
 
 def test_notation_takes_only_its_words():
@@ -148,7 +148,7 @@ def test_notation_takes_only_its_words():
         assert Meld.parse(f"{kind.token}:{tiles}").kind is kind
     with pytest.raises(InvalidHandError) as e:
         Hand.parse("1z kan-open:1111m<1")
-    assert (e.value.reason, e.value.position) == ("bad_meld", 3)
+    assert (e.value.reason, e.value.position) == ("bad_melds", 3)
     with pytest.raises(InvalidHandError):
         Hand.parse("1z kan_closed:1111m")
 

@@ -259,8 +259,8 @@ def test_136_assignment():
 
 
 @pytest.mark.parametrize("ids, reason", [
-    ([136], "bad_tile_id"), ([-1], "bad_tile_id"), ([3, 3], "duplicate_tile_id"),
-    (["a"], "bad_tile_id"), ([1.5], "bad_tile_id"), ([True], "bad_tile_id"),
+    ([136], "bad_tile"), ([-1], "bad_tile"), ([3, 3], "duplicate_tile"),
+    (["a"], "bad_tile"), ([1.5], "bad_tile"), ([True], "bad_tile"),
 ])
 def test_136_errors(ids, reason):
     with pytest.raises(InvalidHandError) as e:

@@ -353,7 +353,7 @@ def test_dora_alone_is_not_a_yaku():
     ("123m456p789s11p pon:555z", "1p", {"riichi": True}, "bad_situation"),
     ("123m45699p234789s", "4s", {"haitei": True}, "bad_situation"),
     ("123m45699p234789s", "4s", {"tsumo": True, "chankan": True}, "bad_situation"),
-    ("123m45699p234789s", "4s", {"seat_wind": "X"}, "bad_wind"),
+    ("123m45699p234789s", "4s", {"seat_wind": "X"}, "bad_seats"),
     ("123m45699p234789s", "4s", {"winner": 1, "from_who": 1}, "bad_seats"),
 ])
 def test_invalid(hand, win, kw, reason):

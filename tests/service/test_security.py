@@ -113,6 +113,10 @@ def test_client_with_token(token_server):
         with pytest.raises(ServiceError) as err:
             c.shanten(counts)
         assert err.value.code == grpc.StatusCode.UNAUTHENTICATED
+        with pytest.raises(ServiceError) as err:
+            c.check()
+        assert (err.value.code, err.value.reason) == (grpc.StatusCode.UNAUTHENTICATED,
+                                                      "unauthenticated")
         assert c.health() == "SERVING"
 
 

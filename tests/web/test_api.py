@@ -191,6 +191,12 @@ def test_a_bad_record_is_one_clear_error(web, record, reason_):
         assert reason(data) == reason_
 
 
+@pytest.mark.parametrize("seat", [4, -1, "0"])
+def test_a_review_seat_out_of_range_is_bad_seats(web, mjlog_text, seat):
+    status, data = web.post("review", {"record": mjlog_text, "seat": seat})
+    assert status == 400 and (reason(data), field(data)) == ("BAD_SEATS", "seat")
+
+
 def test_openapi_document_is_valid(web):
     from openapi_spec_validator import validate
 

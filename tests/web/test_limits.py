@@ -85,7 +85,7 @@ def test_many_values_are_refused(web):
 def test_bad_json_is_one_clear_error(web, body):
     status, data = web.post("analyze", body)
     assert status == 400
-    assert reason(data) in ("INVALID_JSON", "BAD_JSON_FIELD")
+    assert reason(data) in ("BAD_JSON", "BAD_JSON_FIELD")
     assert data["error"]["message"]
 
 

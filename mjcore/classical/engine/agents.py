@@ -25,7 +25,7 @@ from ...engine.agents import (
     start_process,
     stop_process,
 )
-from ...errors import MjcoreError
+from ...errors import AgentError, MjcoreError
 from .handcalc import USE_PAIR, USE_PUNG, shanten, ukeire
 from .records import to_json
 from .referee import (
@@ -50,10 +50,6 @@ __all__ = ["AgentError", "EfficiencyAgent", "ProcessAgent", "RandomAgent", "make
 _OUTER = tuple(0 if k >= 27 else (1 if k % 9 in (0, 8) else 2) for k in range(34))
 _USE_ORDER = {USE_PAIR: 0, USE_PUNG: 1}
 _DISCARD_OF = tuple(Action(DISCARD, k) for k in range(34))
-
-
-class AgentError(MjcoreError):
-    """An agent answered with garbage or an illegal action, or its process died."""
 
 
 _BITS9 = tuple(bytes((m >> i) & 1 for i in range(9)) for m in range(512))

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import RECORD_SLIPS, MjcoreError, slip_text
+from ...errors import RecordError as RecordError  # declared there, re-exported
 from ..bradfield import last_tiles_danger, warned_hand
 from ..history import HandHistory, HistoryError, _sources, parse_history
 from .game import pass_deal
@@ -44,10 +45,6 @@ from .wall import ClassicalWall
 
 _CHOW_FORMS = {"Lower": CHOW_LOWER, "Middle": CHOW_MIDDLE, "Upper": CHOW_UPPER}
 _TURN_EVENTS = {"PlayerDiscards", "PlayerDeclaresClosedKong", "PlayerAddsToPung"}
-
-
-class RecordError(MjcoreError):
-    """A history that breaks the rules (a decision the referee does not offer)."""
 
 
 @dataclass

@@ -13,17 +13,13 @@ from itertools import compress
 from operator import add
 from typing import Any
 
-from ...errors import MjcoreError
+from ...errors import InvariantError as InvariantError  # declared there, re-exported
 from ..rules import ClassicalRules
 from .agents import make_agent
 from .game import GameResult, play_game
 from .handcalc import complete
 from .records import read_lines, replay_record, write_lines
 from .referee import ClassicalHand
-
-
-class InvariantError(MjcoreError):
-    """An invariant failed: names the game, the hand and the event."""
 
 
 def table_tiles(hand: ClassicalHand) -> Counter[int]:

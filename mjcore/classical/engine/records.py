@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InvalidHandError, MjcoreError
+from ...errors import RecordMismatch as RecordMismatch  # declared there, re-exported
 from ...tiles import BONUS_NAMES, TILE_NAMES
 
 CODE_NAMES: tuple[str, ...] = tuple(TILE_NAMES) + tuple(BONUS_NAMES)
@@ -68,7 +69,7 @@ def from_json(ev: dict[str, Any], where: str) -> dict[str, Any]:
         if "wall" in out:
             out["wall"] = [NAME_CODES[x] for x in out["wall"]]
     except (KeyError, TypeError) as exc:
-        raise InvalidHandError(f"{where}: unknown tile {exc}", reason="unknown_tile") from None
+        raise InvalidHandError(f"{where}: unknown tile {exc}", reason="bad_tile") from None
     return out
 
 
@@ -122,10 +123,6 @@ def read_lines(lines: Iterable[str], where: str = "record") -> list[dict[str, An
         ev["_line"] = n
         events.append(ev)
     return events
-
-
-class RecordMismatch(InvalidHandError):
-    """A record that does not replay to itself (names the hand and the event)."""
 
 
 def replay_record(events: list[dict[str, Any]], where: str = "record") -> int:
