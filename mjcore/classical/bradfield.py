@@ -36,8 +36,9 @@ follows):
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import RECORD_SLIPS, MjcoreError, slip_text
 from ..melds import Meld, MeldKind
@@ -99,196 +100,261 @@ def warned_hand(winner: PlayerScore) -> bool:
 def deal_from_history(h: HandHistory) -> Deal:
     """The finished deal of a hand history (HistoryError if it was a wash-out or does not
     add up)."""
-    seats = [_Seat() for _ in range(4)]
-    last_discard: tuple[int, int, int] | None = None     # seat, tile, serial
-    last_draw_loose = [False] * 4
-    kong_chain = [0] * 4          # kongs declared in a row, each on the previous loose tile
-    discards = Counter[int]()
-    discards_by_east = 0
-    first_discard_done = False
-    winner = win_tile = None
-    self_drawn = robbed = False
-    claim = "any"
-    discarder: int | None = None
-    serial = None
-    cannon: int | None = None
-    live = _LIVE_TILES[h.rules.dead_wall]        # tiles left in the live wall
-    replenished = h.rules.dead_wall == "14_replenished"
-    loose_drawn = 0
-    last_tile = False
-    won_on_east_first = False
-    kong_on_kong = False
-    declared_pair: int | None = None
-    dangerous: dict[str, int | None] = {}      # discard serial -> discarder, when dangerous
-    live_at: dict[str, int] = {}               # discard serial -> live tiles left then
-    claimed_by: dict[str, int] = {}            # discard serial -> the seat that claimed it
+    reader = _DealReader(h)
     e = None
     try:
         for e in h.events:
-            k, s, t = e.kind, e.seat, e.tile
-            if k in ("PlayerDraws", "PlayerDrawsLoose"):
-                assert s is not None and t is not None
-                seats[s].concealed[t] += 1
-                if k == "PlayerDrawsLoose":
-                    last_draw_loose[s] = True
-                    loose_drawn += 1
-                    if replenished and loose_drawn % 2 == 0:
-                        live -= min(2, live)       # two live tiles move onto the dead wall
-                else:
-                    live -= 1
-                    last_draw_loose[s] = False
-                    kong_chain[s] = 0
-            elif k == "PlayerDeclaresSpecial":
-                if t is not None:
-                    assert s is not None
-                    _take(seats[s], t, 1, h, e.line)
-                    seats[s].bonus.append(t - BONUS_BASE)
-            elif k == "PlayerDiscards":
-                assert s is not None and t is not None
-                _take(seats[s], t, 1, h, e.line)
-                discards[t] += 1
-                last_discard = (s, t, int(e.args[0]) if e.args else 0)
-                if e.args:
-                    live_at[e.args[0]] = live
-                if s == 0 and not first_discard_done:
-                    discards_by_east = 1
-                first_discard_done = True
-                kong_chain[s] = 0
-            elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs", "PlayerPairs") and \
-                    winner is None:
-                assert s is not None and t is not None and last_discard is not None
-                discards[t] -= 1
-                if k == "PlayerChows":
-                    low = t - {"Lower": 0, "Middle": 1, "Upper": 2}[e.args[0]]
-                    for x in (low, low + 1, low + 2):
-                        if x != t:
-                            _take(seats[s], x, 1, h, e.line)
-                    seats[s].melds.append(Meld(MeldKind.CHI, (low, low + 1, low + 2), t))
-                elif k == "PlayerPungs":
-                    _take(seats[s], t, 2, h, e.line)
-                    seats[s].melds.append(Meld(MeldKind.PON, (t,) * 3, t))
-                elif k == "PlayerKongs":
-                    _take(seats[s], t, 3, h, e.line)
-                    seats[s].melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
-                else:
-                    raise HistoryError(h.source, e.line, "a pair claimed without Mah-Jong")
-                claimed_by[str(last_discard[2])] = s
-                last_discard = None
-            elif k == "PlayerDeclaresClosedKong":
-                assert s is not None and t is not None
-                _take(seats[s], t, 4, h, e.line)
-                seats[s].melds.append(Meld(MeldKind.KAN_CLOSED, (t,) * 4, None))
-                kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
-            elif k == "PlayerAddsToPung":
-                assert s is not None and t is not None
-                _take(seats[s], t, 1, h, e.line)
-                for i, m in enumerate(seats[s].melds):
-                    if m.kind == MeldKind.PON and m.first == t:
-                        seats[s].melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
-                        break
-                else:
-                    raise HistoryError(h.source, e.line, "added to a pung the player does not have")
-                last_discard = (s, t, int(e.args[0]) if e.args else 0)
-                if e.args:
-                    live_at[e.args[0]] = live
-                kong_chain[s] = kong_chain[s] + 1 if last_draw_loose[s] else 1
-            elif k == "PlayerRobsKong":
-                assert s is not None and t is not None and last_discard is not None
-                robbed = True
-                victim = last_discard[0]
-                winner, win_tile, discarder, serial = s, t, victim, last_discard[2]
-                last_tile = live <= 0
-                for i, m in enumerate(seats[victim].melds):
-                    if m.kind == MeldKind.KAN_ADDED and m.first == t:
-                        seats[victim].melds[i] = Meld(MeldKind.PON, (t,) * 3, t)
-                        break
-                seats[s].concealed[t] += 1
-            elif k == "PlayerMahJongs":
-                assert s is not None
-                winner = s
-                if t is not None:
-                    self_drawn = True
-                    win_tile = t
-                    last_tile = live <= 0
-                    kong_on_kong = last_draw_loose[s] and kong_chain[s] >= 2
-                else:
-                    if last_discard is None:
-                        raise HistoryError(h.source, e.line,
-                                           "Mah-Jong on a discard, but no discard")
-                    discarder, win_tile, serial = last_discard
-                    last_tile = live <= 0
-                    won_on_east_first = discarder == 0 and discards_by_east == 1 and serial == 1
-            elif winner is not None and s == winner and k in ("PlayerChows", "PlayerPungs") \
-                    and not self_drawn:
-                claim = {"PlayerChows": "chow", "PlayerPungs": "pung"}[k]
-                if not robbed:
-                    seats[s].concealed[win_tile] += 1   # type: ignore[index]
-                    discards[win_tile] -= 1             # type: ignore[index]
-            elif k in ("PlayerFormsClosedPair", "PlayerPairs") and s is not None and s == winner:
-                declared_pair = t
-                if k == "PlayerPairs" and not self_drawn:
-                    claim = "pair"
-                    if not robbed:
-                        seats[s].concealed[win_tile] += 1   # type: ignore[index]
-                        discards[win_tile] -= 1             # type: ignore[index]
-            elif k == "DangerousDiscard":
-                # the server flags a dangerous discard (last field 0: the discarder had a choice)
-                # after the claim it gave; the discarder is liable if its claimer goes Mah-Jong
-                if len(e.args) >= 2 and e.args[1] == "0":
-                    dangerous[e.args[0]] = e.seat
-            elif k in ("PlayerDiscards", "PlayerAddsToPung"):
-                pass
+            handler = _DealReader.HANDLERS.get(e.kind)
+            if handler is not None:
+                handler(reader, e)
     except RECORD_SLIPS as exc:          # a malformed field: name its line
         where = e.line if e is not None else None
         what = e.kind if e is not None else "event"
         raise HistoryError(h.source, where, f"{what}: malformed ({slip_text(exc)})") from None
-    if winner is None or win_tile is None:
-        raise HistoryError(h.source, None, "no Mah-Jong in this hand (a wash-out)")
-    if serial is not None:
-        claimed_by[str(serial)] = winner
-    cannon_live: int | None = None
-    for ser, liable in dangerous.items():          # in discard order: the latest counts
-        if claimed_by.get(ser) == winner and liable != winner:
-            cannon, cannon_live = liable, live_at.get(ser)
-    how = set()
-    if self_drawn:
-        how.add("self_drawn")
-        if last_draw_loose[winner]:
-            how.add("loose_tile")
-        if last_tile:
-            how.add("last_tile")
-        if kong_on_kong:
-            how.add("kong_upon_kong")
-        if winner == 0 and not first_discard_done and not any(s.melds for s in seats):
-            how.add("heaven")
-    else:
-        if robbed:
-            how.add("robbed_kong")
-        elif last_tile:
-            how.add("last_discard")
-        if won_on_east_first:
-            how.add("earth")
-    if winner == 0 and h.east_streak >= 12:
-        how.add("thirteenth_win")
-    # kinds whose four copies are all visible: unclaimed discards and every declared set
-    visible = Counter[int]()
-    for t, n in discards.items():
-        visible[t] += n
-    for st in seats:
-        for m in st.melds:
-            for x in m.tiles:
-                visible[x] += 1
-    dead = frozenset(t for t, n in visible.items() if n >= 4)
-    hands = tuple(PlayerHand(tuple(sorted(st.concealed.elements())), tuple(st.melds),
-                             tuple(sorted(st.bonus))) for st in seats)
-    deal = Deal(hands=hands, prevailing=h.game.prevailing_wind, winner=winner,  # type: ignore[arg-type]
-                win_tile=win_tile, how=frozenset(how),
-                discarder=None if self_drawn else discarder,
-                claim=claim, cannon=None, dead_kinds=dead, pair=declared_pair)
-    if cannon is not None and (last_tiles_danger(cannon_live)
-                               or warned_hand(score_deal(deal, h.rules).players[winner])):
-        deal = replace(deal, cannon=cannon)
-    return deal
+    return reader.deal()
+
+
+class _DealReader:
+    """What a hand's events say so far, one handler per event kind (``HANDLERS``)."""
+
+    def __init__(self, h: HandHistory) -> None:
+        self.h = h
+        self.seats = [_Seat() for _ in range(4)]
+        self.last_discard: tuple[int, int, int] | None = None     # seat, tile, serial
+        self.last_draw_loose = [False] * 4
+        self.kong_chain = [0] * 4     # kongs declared in a row, each on the previous loose tile
+        self.discards = Counter[int]()
+        self.discards_by_east = 0
+        self.first_discard_done = False
+        self.winner: int | None = None
+        self.win_tile: int | None = None
+        self.self_drawn = self.robbed = False
+        self.claim = "any"
+        self.discarder: int | None = None
+        self.serial: int | None = None
+        self.live = _LIVE_TILES[h.rules.dead_wall]        # tiles left in the live wall
+        self.replenished = h.rules.dead_wall == "14_replenished"
+        self.loose_drawn = 0
+        self.last_tile = False
+        self.won_on_east_first = False
+        self.kong_on_kong = False
+        self.declared_pair: int | None = None
+        self.dangerous: dict[str, int | None] = {}   # discard serial -> discarder, when dangerous
+        self.live_at: dict[str, int] = {}            # discard serial -> live tiles left then
+        self.claimed_by: dict[str, int] = {}         # discard serial -> the seat that claimed it
+
+    def _fail(self, e: Any, reason: str) -> HistoryError:
+        return HistoryError(self.h.source, e.line, reason)
+
+    def draw(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None and t is not None
+        self.seats[s].concealed[t] += 1
+        if e.kind == "PlayerDrawsLoose":
+            self.last_draw_loose[s] = True
+            self.loose_drawn += 1
+            if self.replenished and self.loose_drawn % 2 == 0:
+                self.live -= min(2, self.live)       # two live tiles move onto the dead wall
+        else:
+            self.live -= 1
+            self.last_draw_loose[s] = False
+            self.kong_chain[s] = 0
+
+    def bonus(self, e: Any) -> None:
+        if e.tile is not None:
+            assert e.seat is not None
+            _take(self.seats[e.seat], e.tile, 1, self.h, e.line)
+            self.seats[e.seat].bonus.append(e.tile - BONUS_BASE)
+
+    def _offered(self, e: Any) -> None:
+        """A discard or an added kong: a tile others may claim."""
+        self.last_discard = (e.seat, e.tile, int(e.args[0]) if e.args else 0)
+        if e.args:
+            self.live_at[e.args[0]] = self.live
+
+    def discard(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None and t is not None
+        _take(self.seats[s], t, 1, self.h, e.line)
+        self.discards[t] += 1
+        self._offered(e)
+        if s == 0 and not self.first_discard_done:
+            self.discards_by_east = 1
+        self.first_discard_done = True
+        self.kong_chain[s] = 0
+
+    def claim_discard(self, e: Any) -> None:
+        """A chow, pung, kong or pair of the last discard: a set before the Mah-Jong, the
+        winner's claim after it."""
+        if self.winner is not None:
+            self._winning_claim(e)
+            return
+        k, s, t = e.kind, e.seat, e.tile
+        assert s is not None and t is not None and self.last_discard is not None
+        self.discards[t] -= 1
+        seat = self.seats[s]
+        if k == "PlayerChows":
+            low = t - {"Lower": 0, "Middle": 1, "Upper": 2}[e.args[0]]
+            for x in (low, low + 1, low + 2):
+                if x != t:
+                    _take(seat, x, 1, self.h, e.line)
+            seat.melds.append(Meld(MeldKind.CHI, (low, low + 1, low + 2), t))
+        elif k == "PlayerPungs":
+            _take(seat, t, 2, self.h, e.line)
+            seat.melds.append(Meld(MeldKind.PON, (t,) * 3, t))
+        elif k == "PlayerKongs":
+            _take(seat, t, 3, self.h, e.line)
+            seat.melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
+        else:
+            raise self._fail(e, "a pair claimed without Mah-Jong")
+        self.claimed_by[str(self.last_discard[2])] = e.seat
+        self.last_discard = None
+
+    def _winning_claim(self, e: Any) -> None:
+        """After the Mah-Jong: what the winner claimed the winning discard for, and the pair
+        it declares."""
+        if e.seat is None or e.seat != self.winner:
+            return
+        if e.kind == "PlayerPairs":
+            self.declared_pair = e.tile
+        if self.self_drawn or e.kind == "PlayerKongs":
+            return
+        self.claim = {"PlayerChows": "chow", "PlayerPungs": "pung", "PlayerPairs": "pair"}[e.kind]
+        if not self.robbed:
+            self.seats[e.seat].concealed[self.win_tile] += 1
+            self.discards[self.win_tile] -= 1                  # type: ignore[index]
+
+    def closed_pair(self, e: Any) -> None:
+        if e.seat is not None and e.seat == self.winner:
+            self.declared_pair = e.tile
+
+    def closed_kong(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None and t is not None
+        _take(self.seats[s], t, 4, self.h, e.line)
+        self.seats[s].melds.append(Meld(MeldKind.KAN_CLOSED, (t,) * 4, None))
+        self.kong_chain[s] = self.kong_chain[s] + 1 if self.last_draw_loose[s] else 1
+
+    def added_kong(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None and t is not None
+        _take(self.seats[s], t, 1, self.h, e.line)
+        melds = self.seats[s].melds
+        for i, m in enumerate(melds):
+            if m.kind == MeldKind.PON and m.first == t:
+                melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
+                break
+        else:
+            raise self._fail(e, "added to a pung the player does not have")
+        self._offered(e)
+        self.kong_chain[s] = self.kong_chain[s] + 1 if self.last_draw_loose[s] else 1
+
+    def rob_kong(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None and t is not None and self.last_discard is not None
+        self.robbed = True
+        victim = self.last_discard[0]
+        self.winner, self.win_tile, self.discarder = s, t, victim
+        self.serial = self.last_discard[2]
+        self.last_tile = self.live <= 0
+        melds = self.seats[victim].melds
+        for i, m in enumerate(melds):
+            if m.kind == MeldKind.KAN_ADDED and m.first == t:
+                melds[i] = Meld(MeldKind.PON, (t,) * 3, t)
+                break
+        self.seats[s].concealed[t] += 1
+
+    def mahjong(self, e: Any) -> None:
+        s, t = e.seat, e.tile
+        assert s is not None
+        self.winner = s
+        self.last_tile = self.live <= 0
+        if t is not None:
+            self.self_drawn = True
+            self.win_tile = t
+            self.kong_on_kong = self.last_draw_loose[s] and self.kong_chain[s] >= 2
+            return
+        if self.last_discard is None:
+            raise self._fail(e, "Mah-Jong on a discard, but no discard")
+        self.discarder, self.win_tile, self.serial = self.last_discard
+        self.won_on_east_first = (self.discarder == 0 and self.discards_by_east == 1
+                                  and self.serial == 1)
+
+    def danger(self, e: Any) -> None:
+        # the server flags a dangerous discard (last field 0: the discarder had a choice)
+        # after the claim it gave; the discarder is liable if its claimer goes Mah-Jong
+        if len(e.args) >= 2 and e.args[1] == "0":
+            self.dangerous[e.args[0]] = e.seat
+
+    HANDLERS: ClassVar[dict[str, Callable[[_DealReader, Any], None]]] = {
+        "PlayerDraws": draw, "PlayerDrawsLoose": draw, "PlayerDeclaresSpecial": bonus,
+        "PlayerDiscards": discard, "PlayerChows": claim_discard, "PlayerPungs": claim_discard,
+        "PlayerKongs": claim_discard, "PlayerPairs": claim_discard,
+        "PlayerFormsClosedPair": closed_pair, "PlayerDeclaresClosedKong": closed_kong,
+        "PlayerAddsToPung": added_kong, "PlayerRobsKong": rob_kong, "PlayerMahJongs": mahjong,
+        "DangerousDiscard": danger,
+    }
+
+    def _how(self) -> frozenset[str]:
+        winner = self.winner
+        assert winner is not None
+        how = set()
+        if self.self_drawn:
+            how.add("self_drawn")
+            if self.last_draw_loose[winner]:
+                how.add("loose_tile")
+            if self.last_tile:
+                how.add("last_tile")
+            if self.kong_on_kong:
+                how.add("kong_upon_kong")
+            if winner == 0 and not self.first_discard_done and not any(
+                    s.melds for s in self.seats):
+                how.add("heaven")
+        else:
+            if self.robbed:
+                how.add("robbed_kong")
+            elif self.last_tile:
+                how.add("last_discard")
+            if self.won_on_east_first:
+                how.add("earth")
+        if winner == 0 and self.h.east_streak >= 12:
+            how.add("thirteenth_win")
+        return frozenset(how)
+
+    def _dead_kinds(self) -> frozenset[int]:
+        """Kinds whose four copies are all visible: unclaimed discards and every declared set."""
+        visible = Counter[int]()
+        for t, n in self.discards.items():
+            visible[t] += n
+        for st in self.seats:
+            for m in st.melds:
+                for x in m.tiles:
+                    visible[x] += 1
+        return frozenset(t for t, n in visible.items() if n >= 4)
+
+    def deal(self) -> Deal:
+        """The deal once every event is read."""
+        winner = self.winner
+        if winner is None or self.win_tile is None:
+            raise HistoryError(self.h.source, None, "no Mah-Jong in this hand (a wash-out)")
+        if self.serial is not None:
+            self.claimed_by[str(self.serial)] = winner
+        cannon: int | None = None
+        cannon_live: int | None = None
+        for ser, liable in self.dangerous.items():      # in discard order: the latest counts
+            if self.claimed_by.get(ser) == winner and liable != winner:
+                cannon, cannon_live = liable, self.live_at.get(ser)
+        hands = tuple(PlayerHand(tuple(sorted(st.concealed.elements())), tuple(st.melds),
+                                 tuple(sorted(st.bonus))) for st in self.seats)
+        deal = Deal(hands=hands, prevailing=self.h.game.prevailing_wind,  # type: ignore[arg-type]
+                    winner=winner, win_tile=self.win_tile, how=self._how(),
+                    discarder=None if self.self_drawn else self.discarder,
+                    claim=self.claim, cannon=None, dead_kinds=self._dead_kinds(),
+                    pair=self.declared_pair)
+        if cannon is not None and (last_tiles_danger(cannon_live) or warned_hand(
+                score_deal(deal, self.h.rules).players[winner])):
+            deal = replace(deal, cannon=cannon)
+        return deal
 
 
 # -- Bradfield's way of writing items ----------------------------------------------------
