@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import re
 import urllib.parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import InvalidHandError
 from ..riichi.rules import RuleSet
@@ -197,59 +198,10 @@ def declares_sanma(text: str) -> bool:
 
 def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
     """Parse an mjlog XML document. Raises InvalidHandError naming the tag on malformed input."""
-    events: list[Event] = []
-    go_type = 0
-    names = ["", "", "", ""]
-    sanma = False
-    complete = False
-    final_scores = final_points = None
-    early = False
-    hands: list[list[int]] = [[], [], [], []]
-    last_draw = [-1, -1, -1, -1]
-    rinshan_next = [False] * 4
-    pending_dora: list[Event] = []
-    pending_owner = -1
-    in_round = False
-    started = False
-    shuffle = ""
-    players = 4
-    n_tag = 0
-    for c, digits, body in _TAG.findall(text):
-        n_tag += 1
-        if digits and in_round:
-            tile = int(digits)
-            if tile >= 136:
-                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: tile id {tile} "
-                                       "is not below 136", reason="bad_mjlog")
-            seat = _DRAW.get(c, -1)
-            if seat >= players or _DISCARD.get(c, -1) >= players:
-                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: seat 3 in a "
-                                       "three-player record", reason="bad_mjlog")
-            if seat >= 0:
-                hands[seat].append(tile)
-                last_draw[seat] = tile
-                if rinshan_next[seat]:
-                    events.append({"type": "tsumo", "actor": seat, "pai": tile, "rinshan": True})
-                    rinshan_next[seat] = False
-                else:
-                    events.append({"type": "tsumo", "actor": seat, "pai": tile})
-                continue
-            seat = _DISCARD.get(c, -1)
-            if seat < 0:
-                raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: unknown tag",
-                                       reason="bad_mjlog")
-            try:
-                hands[seat].remove(tile)
-            except ValueError:
-                raise InvalidHandError(
-                    f"{where}: tag {n_tag} <{c}{digits}>: seat {seat} discards {MJAI_NAMES[tile]} "
-                    "which it does not hold", reason="tile_not_held") from None
-            events.append({"type": "dahai", "actor": seat, "pai": tile,
-                           "tsumogiri": tile == last_draw[seat]})
-            last_draw[seat] = -1
-            if pending_dora and pending_owner == seat:
-                events.extend(pending_dora)
-                pending_dora = []
+    reader = _MjlogReader(where)
+    for n_tag, (c, digits, body) in enumerate(_TAG.findall(text), 1):
+        if digits and reader.in_round:
+            reader.tile_tag(n_tag, c, digits)
             continue
         if c.startswith(("/", "?")):
             continue
@@ -257,183 +209,260 @@ def read_mjlog(text: str, where: str = "mjlog") -> MjlogGame:
         pos = f"{where}: tag {n_tag} <{tag}>"
         try:
             attrs = _attrs(body)
-            if tag == "SHUFFLE":
-                shuffle = attrs.get("seed", "")
-                continue
-            if tag in ("mjloggm", "TAIKYOKU", "BYE"):
-                continue
-            if tag == "GO":
-                go_type = int(attrs.get("type", "0"))
-                if go_type & SANMA_BIT:
-                    sanma = True
-                continue
-            if tag == "UN":
-                if "n0" in attrs and not started:
-                    names = [urllib.parse.unquote(attrs.get(f"n{i}", "")) for i in range(4)]
-                    if names[3] == "" and "n3" not in attrs:
-                        sanma = True
-                continue
-            if tag == "INIT":
-                seed = _ints(attrs["seed"])
-                early = early or "shuffle" in attrs
-                hai = [_ids(attrs.get(f"hai{i}", ""), pos, f"hai{i}") for i in range(4)]
-                if not hai[3]:
-                    sanma = True
-                if not started:
-                    players = 3 if sanma else 4
-                    events.append({"type": "start_game", "names": names[:players]})
-                    started = True
-                oya = int(attrs["oya"])
-                if any(len(hai[s]) != 13 for s in range(players)) or hai[players:] != \
-                        [[]] * (4 - players) or not 0 <= oya < players:
-                    raise InvalidHandError(f"{pos}: a {players}-player deal needs 13 tiles for "
-                                           f"each of seats 0-{players - 1} and a dealer "
-                                           "among them", reason="bad_mjlog")
-                round_index, honba, sticks = seed[0], seed[1], seed[2]
-                _id(seed[5], pos, "the dora indicator (seed)")
-                events.append({
-                    "type": "start_kyoku", "bakaze": WIND_NAMES[(round_index // 4) % 4],
-                    "kyoku": round_index % 4 + 1, "honba": honba, "kyotaku": sticks,
-                    "oya": oya, "scores": [x * 100 for x in _ints(attrs["ten"])[:players]],
-                    "dora_marker": seed[5], "tehais": [list(h) for h in hai[:players]],
-                    "dice": [seed[3] + 1, seed[4] + 1],
-                })
-                hands = [list(h) for h in hai]
-                last_draw = [-1, -1, -1, -1]
-                rinshan_next = [False] * 4
-                pending_dora = []
-                pending_owner = -1
-                in_round = True
-                continue
-            if not in_round and tag not in ("AGARI", "RYUUKYOKU"):
-                continue
-            if tag == "N":
-                who = int(attrs["who"])
-                if not 0 <= who < players:
-                    raise InvalidHandError(f"{pos}: no seat {who}", reason="bad_mjlog")
-                code = int(attrs["m"])
-                if not 0 <= code < 1 << 16:
-                    raise InvalidHandError(f"{pos}: meld code {code} is not 0-65535",
-                                           reason="bad_mjlog")
-                kind, pai, tiles, rel = decode_meld(code)
-                for t in (pai, *tiles):
-                    _id(t, pos, f"meld code {code}")
-                last_draw[who] = -1
-                if kind == "kita":
-                    if players != 3:
-                        raise InvalidHandError(f"{pos}: a north declaration in a four-player "
-                                               "record", reason="bad_mjlog")
-                    try:
-                        hands[who].remove(pai)
-                    except ValueError:
-                        raise InvalidHandError(
-                            f"{pos}: seat {who} sets aside {MJAI_NAMES[pai]} which it does not "
-                            "hold", reason="tile_not_held") from None
-                    events.append({"type": "kita", "actor": who, "pai": pai})
-                    rinshan_next[who] = True
-                    continue
-                if pending_dora and kind in ("kakan", "ankan", "daiminkan"):
-                    events.extend(pending_dora)
-                    pending_dora = []
-                if kind in ("chi", "pon", "daiminkan"):
-                    for t in tiles:
-                        hands[who].remove(t)
-                    events.append({"type": kind, "actor": who, "target": (who + rel) % 4,
-                                   "pai": pai, "consumed": tiles})
-                elif kind == "kakan":
-                    hands[who].remove(pai)
-                    events.append({"type": "kakan", "actor": who, "pai": pai,
-                                   "consumed": tiles})
-                else:
-                    for t in tiles:
-                        hands[who].remove(t)
-                    events.append({"type": "ankan", "actor": who, "consumed": tiles})
-                if kind in ("daiminkan", "kakan", "ankan"):
-                    rinshan_next[who] = True
-                    pending_owner = who if kind != "ankan" else -1
-                continue
-            if tag == "DORA":
-                ev = {"type": "dora", "dora_marker": _id(int(attrs["hai"]), pos, "hai")}
-                if pending_owner >= 0 and events[-1]["type"] in ("tsumo",) \
-                        and events[-1].get("rinshan"):
-                    pending_dora.append(ev)
-                else:
-                    events.append(ev)
-                continue
-            if tag == "REACH":
-                who = _seat(attrs["who"], players, pos, "who")
-                if attrs.get("step") == "1":
-                    events.append({"type": "reach", "actor": who})
-                else:
-                    events.append({"type": "reach_accepted", "actor": who})
-                continue
-            if tag == "AGARI":
-                who = _seat(attrs["who"], players, pos, "who")
-                from_who = _seat(attrs["fromWho"], players, pos, "fromWho")
-                sc = _ints(attrs["sc"])
-                ten = _ints(attrs["ten"])
-                ev = {
-                    "type": "hora", "actor": who, "target": from_who,
-                    "pai": _id(int(attrs["machi"]), pos, "machi"),
-                    "deltas": [sc[2 * i + 1] * 100 for i in range(players)],
-                    "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)],
-                    "fu": ten[0], "points": ten[1], "limit": ten[2],
-                    "hai": _ids(attrs["hai"], pos, "hai"),
-                }
-                if "doraHai" in attrs:
-                    _ids(attrs["doraHai"], pos, "doraHai")
-                if "doraHaiUra" in attrs:
-                    ev["uradora_markers"] = _ids(attrs["doraHaiUra"], pos, "doraHaiUra")
-                if "yaku" in attrs:
-                    y = _ints(attrs["yaku"])
-                    ev["yaku"] = [[y[i], y[i + 1]] for i in range(0, len(y), 2)]
-                if "yakuman" in attrs:
-                    ev["yakuman"] = _ints(attrs["yakuman"])
-                if "paoWho" in attrs:
-                    ev["pao"] = _seat(attrs["paoWho"], players, pos, "paoWho")
-                if pending_dora:
-                    pending_dora = []  # a rinshan win: the open-kan dora is never revealed
-                events.append(ev)
-            elif tag == "RYUUKYOKU":
-                sc = _ints(attrs.get("sc", ""))
-                kind = attrs.get("type", "")
-                if kind not in RYUUKYOKU_REASONS:
-                    raise InvalidHandError(f"{pos}: unknown draw type {kind!r}",
-                                           reason="unknown_draw")
-                tenpai = [f"hai{i}" in attrs for i in range(players)]
-                ev = {"type": "ryukyoku", "reason": RYUUKYOKU_REASONS[kind],
-                      "deltas": [sc[2 * i + 1] * 100 for i in range(players)] if sc
-                      else [0] * players,
-                      "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)]
-                      if sc else None,
-                      "tenpais": tenpai}
-                if pending_dora:
-                    events.extend(pending_dora)
-                    pending_dora = []
-                events.append(ev)
-            else:
-                continue
-            if "owari" in attrs:
-                ow = attrs["owari"].split(",")
-                final_scores = [int(ow[2 * i]) * 100 for i in range(players)]
-                final_points = [float(ow[2 * i + 1]) for i in range(players)]
-                complete = True
-                if events[-1]["type"] != "end_kyoku":
-                    events.append({"type": "end_kyoku"})
-                events.append({"type": "end_game", "scores": final_scores,
-                               "final_points": final_points})
-                in_round = False
-            elif events and events[-1]["type"] in ("hora", "ryukyoku"):
-                # a second AGARI of a double ron follows directly; end_kyoku is added lazily
-                pass
+            handler = _MjlogReader.TAG_HANDLERS.get(tag)
+            if handler is not None and (reader.in_round or tag in _READ_BETWEEN_ROUNDS):
+                handler(reader, attrs, pos)
         except InvalidHandError:
             raise
         except (KeyError, ValueError, IndexError) as exc:
             raise InvalidHandError(f"{pos}: malformed tag ({exc!r})", reason="bad_mjlog") from None
-    events = _close_rounds(events)
-    return MjlogGame(go_type=go_type, names=names[:players], events=events,
-                     complete=complete, sanma=sanma, final_scores=final_scores,
-                     final_points=final_points, early=early, shuffle=shuffle)
+    return reader.game()
+
+
+# tags read outside a round (the rest, N, DORA and REACH, only between INIT and its result)
+_READ_BETWEEN_ROUNDS = frozenset({"SHUFFLE", "GO", "UN", "INIT", "AGARI", "RYUUKYOKU"})
+
+
+class _MjlogReader:
+    """What an mjlog's tags say so far: one handler per tag (``TAG_HANDLERS``), the draw and
+    discard tags in :meth:`tile_tag`."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.events: list[Event] = []
+        self.go_type = 0
+        self.names = ["", "", "", ""]
+        self.sanma = False
+        self.complete = False
+        self.final_scores: list[int] | None = None
+        self.final_points: list[float] | None = None
+        self.early = False
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.last_draw = [-1, -1, -1, -1]
+        self.rinshan_next = [False] * 4
+        self.pending_dora: list[Event] = []
+        self.pending_owner = -1
+        self.in_round = False
+        self.started = False
+        self.shuffle = ""
+        self.players = 4
+
+    def game(self) -> MjlogGame:
+        return MjlogGame(go_type=self.go_type, names=self.names[:self.players],
+                         events=_close_rounds(self.events), complete=self.complete,
+                         sanma=self.sanma, final_scores=self.final_scores,
+                         final_points=self.final_points, early=self.early, shuffle=self.shuffle)
+
+    def tile_tag(self, n_tag: int, c: str, digits: str) -> None:
+        """A draw (T U V W) or discard (D E F G) tag within a round."""
+        where, tile = self.where, int(digits)
+        if tile >= 136:
+            raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: tile id {tile} "
+                                   "is not below 136", reason="bad_mjlog")
+        seat = _DRAW.get(c, -1)
+        if seat >= self.players or _DISCARD.get(c, -1) >= self.players:
+            raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: seat 3 in a "
+                                   "three-player record", reason="bad_mjlog")
+        if seat >= 0:
+            self.hands[seat].append(tile)
+            self.last_draw[seat] = tile
+            if self.rinshan_next[seat]:
+                self.events.append({"type": "tsumo", "actor": seat, "pai": tile,
+                                    "rinshan": True})
+                self.rinshan_next[seat] = False
+            else:
+                self.events.append({"type": "tsumo", "actor": seat, "pai": tile})
+            return
+        seat = _DISCARD.get(c, -1)
+        if seat < 0:
+            raise InvalidHandError(f"{where}: tag {n_tag} <{c}{digits}>: unknown tag",
+                                   reason="bad_mjlog")
+        try:
+            self.hands[seat].remove(tile)
+        except ValueError:
+            raise InvalidHandError(
+                f"{where}: tag {n_tag} <{c}{digits}>: seat {seat} discards {MJAI_NAMES[tile]} "
+                "which it does not hold", reason="tile_not_held") from None
+        self.events.append({"type": "dahai", "actor": seat, "pai": tile,
+                            "tsumogiri": tile == self.last_draw[seat]})
+        self.last_draw[seat] = -1
+        if self.pending_dora and self.pending_owner == seat:
+            self.events.extend(self.pending_dora)
+            self.pending_dora = []
+
+    def shuffle_tag(self, attrs: dict[str, str], pos: str) -> None:
+        self.shuffle = attrs.get("seed", "")
+
+    def go(self, attrs: dict[str, str], pos: str) -> None:
+        self.go_type = int(attrs.get("type", "0"))
+        if self.go_type & SANMA_BIT:
+            self.sanma = True
+
+    def players_tag(self, attrs: dict[str, str], pos: str) -> None:
+        if "n0" in attrs and not self.started:
+            self.names = [urllib.parse.unquote(attrs.get(f"n{i}", "")) for i in range(4)]
+            if self.names[3] == "" and "n3" not in attrs:
+                self.sanma = True
+
+    def init(self, attrs: dict[str, str], pos: str) -> None:
+        seed = _ints(attrs["seed"])
+        self.early = self.early or "shuffle" in attrs
+        hai = [_ids(attrs.get(f"hai{i}", ""), pos, f"hai{i}") for i in range(4)]
+        if not hai[3]:
+            self.sanma = True
+        if not self.started:
+            self.players = 3 if self.sanma else 4
+            self.events.append({"type": "start_game", "names": self.names[:self.players]})
+            self.started = True
+        players = self.players
+        oya = int(attrs["oya"])
+        if any(len(hai[s]) != 13 for s in range(players)) or hai[players:] != \
+                [[]] * (4 - players) or not 0 <= oya < players:
+            raise InvalidHandError(f"{pos}: a {players}-player deal needs 13 tiles for "
+                                   f"each of seats 0-{players - 1} and a dealer "
+                                   "among them", reason="bad_mjlog")
+        round_index, honba, sticks = seed[0], seed[1], seed[2]
+        _id(seed[5], pos, "the dora indicator (seed)")
+        self.events.append({
+            "type": "start_kyoku", "bakaze": WIND_NAMES[(round_index // 4) % 4],
+            "kyoku": round_index % 4 + 1, "honba": honba, "kyotaku": sticks,
+            "oya": oya, "scores": [x * 100 for x in _ints(attrs["ten"])[:players]],
+            "dora_marker": seed[5], "tehais": [list(h) for h in hai[:players]],
+            "dice": [seed[3] + 1, seed[4] + 1],
+        })
+        self.hands = [list(h) for h in hai]
+        self.last_draw = [-1, -1, -1, -1]
+        self.rinshan_next = [False] * 4
+        self.pending_dora = []
+        self.pending_owner = -1
+        self.in_round = True
+
+    def meld(self, attrs: dict[str, str], pos: str) -> None:
+        who = int(attrs["who"])
+        if not 0 <= who < self.players:
+            raise InvalidHandError(f"{pos}: no seat {who}", reason="bad_mjlog")
+        code = int(attrs["m"])
+        if not 0 <= code < 1 << 16:
+            raise InvalidHandError(f"{pos}: meld code {code} is not 0-65535",
+                                   reason="bad_mjlog")
+        kind, pai, tiles, rel = decode_meld(code)
+        for t in (pai, *tiles):
+            _id(t, pos, f"meld code {code}")
+        self.last_draw[who] = -1
+        hand = self.hands[who]
+        if kind == "kita":
+            if self.players != 3:
+                raise InvalidHandError(f"{pos}: a north declaration in a four-player "
+                                       "record", reason="bad_mjlog")
+            try:
+                hand.remove(pai)
+            except ValueError:
+                raise InvalidHandError(
+                    f"{pos}: seat {who} sets aside {MJAI_NAMES[pai]} which it does not "
+                    "hold", reason="tile_not_held") from None
+            self.events.append({"type": "kita", "actor": who, "pai": pai})
+            self.rinshan_next[who] = True
+            return
+        if self.pending_dora and kind in ("kakan", "ankan", "daiminkan"):
+            self.events.extend(self.pending_dora)
+            self.pending_dora = []
+        if kind == "kakan":
+            hand.remove(pai)
+            self.events.append({"type": "kakan", "actor": who, "pai": pai, "consumed": tiles})
+        else:
+            for t in tiles:
+                hand.remove(t)
+            if kind == "ankan":
+                self.events.append({"type": "ankan", "actor": who, "consumed": tiles})
+            else:
+                self.events.append({"type": kind, "actor": who, "target": (who + rel) % 4,
+                                    "pai": pai, "consumed": tiles})
+        if kind in ("daiminkan", "kakan", "ankan"):
+            self.rinshan_next[who] = True
+            self.pending_owner = who if kind != "ankan" else -1
+
+    def dora(self, attrs: dict[str, str], pos: str) -> None:
+        ev = {"type": "dora", "dora_marker": _id(int(attrs["hai"]), pos, "hai")}
+        if self.pending_owner >= 0 and self.events[-1]["type"] == "tsumo" \
+                and self.events[-1].get("rinshan"):
+            self.pending_dora.append(ev)
+        else:
+            self.events.append(ev)
+
+    def reach(self, attrs: dict[str, str], pos: str) -> None:
+        who = _seat(attrs["who"], self.players, pos, "who")
+        step = "reach" if attrs.get("step") == "1" else "reach_accepted"
+        self.events.append({"type": step, "actor": who})
+
+    def agari(self, attrs: dict[str, str], pos: str) -> None:
+        players = self.players
+        who = _seat(attrs["who"], players, pos, "who")
+        from_who = _seat(attrs["fromWho"], players, pos, "fromWho")
+        sc = _ints(attrs["sc"])
+        ten = _ints(attrs["ten"])
+        ev = {
+            "type": "hora", "actor": who, "target": from_who,
+            "pai": _id(int(attrs["machi"]), pos, "machi"),
+            "deltas": [sc[2 * i + 1] * 100 for i in range(players)],
+            "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)],
+            "fu": ten[0], "points": ten[1], "limit": ten[2],
+            "hai": _ids(attrs["hai"], pos, "hai"),
+        }
+        if "doraHai" in attrs:
+            _ids(attrs["doraHai"], pos, "doraHai")
+        if "doraHaiUra" in attrs:
+            ev["uradora_markers"] = _ids(attrs["doraHaiUra"], pos, "doraHaiUra")
+        if "yaku" in attrs:
+            y = _ints(attrs["yaku"])
+            ev["yaku"] = [[y[i], y[i + 1]] for i in range(0, len(y), 2)]
+        if "yakuman" in attrs:
+            ev["yakuman"] = _ints(attrs["yakuman"])
+        if "paoWho" in attrs:
+            ev["pao"] = _seat(attrs["paoWho"], players, pos, "paoWho")
+        if self.pending_dora:
+            self.pending_dora = []  # a rinshan win: the open-kan dora is never revealed
+        self.events.append(ev)
+        self._maybe_end(attrs)
+
+    def ryuukyoku(self, attrs: dict[str, str], pos: str) -> None:
+        players = self.players
+        sc = _ints(attrs.get("sc", ""))
+        kind = attrs.get("type", "")
+        if kind not in RYUUKYOKU_REASONS:
+            raise InvalidHandError(f"{pos}: unknown draw type {kind!r}",
+                                   reason="unknown_draw")
+        tenpai = [f"hai{i}" in attrs for i in range(players)]
+        ev = {"type": "ryukyoku", "reason": RYUUKYOKU_REASONS[kind],
+              "deltas": [sc[2 * i + 1] * 100 for i in range(players)] if sc
+              else [0] * players,
+              "scores": [(sc[2 * i] + sc[2 * i + 1]) * 100 for i in range(players)]
+              if sc else None,
+              "tenpais": tenpai}
+        if self.pending_dora:
+            self.events.extend(self.pending_dora)
+            self.pending_dora = []
+        self.events.append(ev)
+        self._maybe_end(attrs)
+
+    def _maybe_end(self, attrs: dict[str, str]) -> None:
+        """A result with ``owari``: the game's end and its final scores (a second AGARI of a
+        double ron follows directly otherwise; end_kyoku is added lazily)."""
+        if "owari" not in attrs:
+            return
+        ow = attrs["owari"].split(",")
+        self.final_scores = [int(ow[2 * i]) * 100 for i in range(self.players)]
+        self.final_points = [float(ow[2 * i + 1]) for i in range(self.players)]
+        self.complete = True
+        if self.events[-1]["type"] != "end_kyoku":
+            self.events.append({"type": "end_kyoku"})
+        self.events.append({"type": "end_game", "scores": self.final_scores,
+                            "final_points": self.final_points})
+        self.in_round = False
+
+    TAG_HANDLERS: ClassVar[dict[str, Callable[[_MjlogReader, dict[str, str], str], None]]] = {
+        "SHUFFLE": shuffle_tag, "GO": go, "UN": players_tag, "INIT": init, "N": meld,
+        "DORA": dora, "REACH": reach, "AGARI": agari, "RYUUKYOKU": ryuukyoku,
+    }
 
 
 def _close_rounds(events: list[Event]) -> list[Event]:
