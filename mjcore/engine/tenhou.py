@@ -920,6 +920,9 @@ def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
     start["names"] = start["names"][:players]
     sc = doc.get("sc")
     if isinstance(sc, list) and len(sc) == 8:
+        if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in sc):
+            raise InvalidHandError(f"{where}: sc {sc!r}: expected 8 numbers (score and points "
+                                   "of each seat)", reason="bad_tenhou6")
         events.append({"type": "end_game", "scores": sc[0::2][:players],
                        "final_points": [float(x) for x in sc[1::2][:players]]})
     return from_mjai_lines((json.dumps(ev) for ev in events), where)

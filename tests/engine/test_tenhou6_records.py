@@ -3,6 +3,8 @@ replay through the engine, under the rules they were played with."""
 from __future__ import annotations
 
 import json
+import random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -61,3 +63,52 @@ def test_malformed_tenhou6_is_an_invalid_hand_error():
     with pytest.raises(InvalidHandError, match="tile code"):
         read_tenhou6('{"log": [[[0,0,0],[1,1,1,1],[99],[],[11],[],[],[11],[],[],[11],[],[],'
                      '[11],[],[],["流局",[0,0,0,0]]]]}', "x.json")
+
+
+def test_final_scores_that_are_not_numbers_are_bad_tenhou6():
+    res = play_game([make_agent("efficiency", i) for i in range(4)], seed=3)
+    doc = json.loads(dumps_tenhou6(res.events))
+    doc["sc"][3] = "k11111111"
+    with pytest.raises(InvalidHandError, match=r"x\.json: sc .*expected 8 numbers") as err:
+        read_tenhou6(json.dumps(doc), "x.json")
+    assert err.value.reason == "bad_tenhou6"
+
+
+def _mutate(x: Any, rng: random.Random) -> Any:
+    """One random change deep in a JSON value: a value replaced, removed, doubled or nudged."""
+    if isinstance(x, list) and x:
+        i, r = rng.randrange(len(x)), rng.random()
+        if r < 0.5:
+            x[i] = _mutate(x[i], rng)
+        elif r < 0.7:
+            del x[i]
+        elif r < 0.85:
+            x[i] = rng.choice([0, 60, 44, -1, 99, "r11", "c121314", "p111111", "a11111111",
+                               "k11111111", "和了", [], None, {}])
+        else:
+            x.insert(i, x[i])
+    elif isinstance(x, dict) and x:
+        k = rng.choice(list(x))
+        x[k] = _mutate(x[k], rng)
+    elif isinstance(x, int) and not isinstance(x, bool):
+        return x + rng.choice([-1, 1, 10])
+    return x
+
+
+def test_mutated_tenhou6_records_are_read_or_refused_never_a_crash():
+    """Seeded mutation fuzz over real-shaped records: every read either gives events or an
+    InvalidHandError naming the record (it found a final-score list of non-numbers)."""
+    rng = random.Random(20261203)
+    texts = [dumps_tenhou6(play_game([make_agent("efficiency", 4 * s + i) for i in range(4)],
+                                     seed=s).events) for s in range(3)]
+    refused = 0
+    for i in range(600):
+        doc = json.loads(texts[i % len(texts)])
+        for _ in range(rng.randrange(1, 4)):
+            _mutate(doc, rng)
+        try:
+            read_tenhou6(json.dumps(doc, ensure_ascii=False), f"m{i}.json")
+        except InvalidHandError as exc:
+            assert str(exc).startswith(f"m{i}.json"), exc
+            refused += 1
+    assert 0 < refused < 600
