@@ -721,168 +721,215 @@ def _t6_call(text: str, seat: int, where: str,
 def _t6_hand(entry: list[Any], where: str, immediate: bool = False) -> list[Event]:
     """The mjai-named events of one ``log`` entry; ``immediate``: kan dora shows at the kan
     (the ``kan_dora_timing`` option), else after the next discard."""
-    from .handcalc import advance
-
-    (round_no, honba, sticks), scores, dora, ura = entry[0], entry[1], entry[2], entry[3]
-    # a three-player hand leaves the fourth column empty
-    players = 3 if not (entry[13] or entry[14] or entry[15]) else 4
-    seats = range(players)
-    haipai = [list(entry[4 + 3 * s]) for s in seats]
-    takes = [entry[5 + 3 * s] for s in seats]
-    discards = [entry[6 + 3 * s] for s in seats]
-    result = entry[16]
-    dealer = round_no % 4
-    if dealer >= players:
-        raise InvalidHandError(f"{where}: round {round_no} has no dealer among {players} seats",
-                               reason="bad_tenhou6")
-    scores = list(scores)[:players]
-    name = _t6_name
-    out: list[Event] = [{
-        "type": "start_kyoku", "bakaze": WIND_NAMES[round_no // 4], "kyoku": round_no % 4 + 1,
-        "honba": honba, "kyotaku": sticks, "oya": dealer, "scores": list(scores),
-        "dora_marker": name(dora[0], where),
-        "tehais": [[name(c, where) for c in h] for h in haipai]}]
-    kan_dora = iter(dora[1:])
-    held = [[0] * 34 for _ in seats]          # concealed tiles
-    melded = [[0] * 34 for _ in seats]
-    n_melds = [0, 0, 0, 0]
-    for s in seats:
-        for c in haipai[s]:
-            held[s][_t6_kind(c)] += 1
-    ti, di = [0, 0, 0, 0], [0, 0, 0, 0]
-    last_draw = [0, 0, 0, 0]
-    pending_dora = rinshan = False
-    last_discard = (-1, 0)
-    cur = dealer
-
-    def reveal() -> None:
-        out.append({"type": "dora", "dora_marker": name(next(kan_dora), where)})
-
-    def meld(seat: int, codes: list[int]) -> None:
-        for c in codes:
-            held[seat][_t6_kind(c)] -= 1
-            melded[seat][_t6_kind(c)] += 1
-
-    while ti[cur] < len(takes[cur]):
-        take = takes[cur][ti[cur]]
-        ti[cur] += 1
-        if isinstance(take, str):
-            typ, pai, others, target = _t6_call(take, cur, where, players)
-            if target != last_discard[0]:
-                raise InvalidHandError(f"{where}: seat {cur} calls {take!r} from seat {target}, "
-                                       f"but seat {last_discard[0]} discarded last",
-                                       reason="bad_tenhou6")
-            out.append({"type": typ, "actor": cur, "target": target, "pai": name(pai, where),
-                        "consumed": [name(c, where) for c in others]})
-            meld(cur, others)
-            melded[cur][_t6_kind(pai)] += 1
-            n_melds[cur] += 1
-            if typ == "daiminkan":
-                rinshan = True
-                if immediate:
-                    reveal()
-                else:
-                    pending_dora = True
-                di[cur] += 1                      # the 0 that stands for the kan's discard
-                continue
-        else:
-            out.append({"type": "tsumo", "actor": cur, "pai": name(take, where),
-                        **({"rinshan": True} if rinshan else {})})
-            held[cur][_t6_kind(take)] += 1
-            last_draw[cur] = take
-            rinshan = False
-        if di[cur] >= len(discards[cur]):
+    hand = _T6Hand(entry, where, immediate)
+    takes = hand.takes
+    while hand.ti[hand.cur] < len(takes[hand.cur]):
+        cur = hand.cur
+        take = takes[cur][hand.ti[cur]]
+        hand.ti[cur] += 1
+        if not hand.take(cur, take):
+            continue                              # a kan from a discard: its draw comes next
+        if hand.di[cur] >= len(hand.discards[cur]):
             break                                 # a win or a draw on this take
-        d = discards[cur][di[cur]]
-        di[cur] += 1
-        if d == T6_KITA and players == 3:
-            out.append({"type": "kita", "actor": cur, "pai": "N"})
-            held[cur][_t6_kind(44)] -= 1
-            melded[cur][_t6_kind(44)] += 1
-            if pending_dora:                      # a north shows a pending kan dora
-                reveal()
-                pending_dora = False
-            last_discard = (cur, 44)
-            rinshan = True
-            continue                              # (no replacement draw: it was robbed)
-        if isinstance(d, str) and ("a" in d or "k" in d):
-            typ, pai, others, _ = _t6_call(d, cur, where, players)
-            if typ == "ankan":
-                out.append({"type": "ankan", "actor": cur,
-                            "consumed": [name(c, where) for c in [pai] + others]})
-                meld(cur, [pai] + others)
-                n_melds[cur] += 1
-                if pending_dora:
-                    reveal()
-                pending_dora = False
-                reveal()
-            else:
-                out.append({"type": "kakan", "actor": cur, "pai": name(pai, where),
-                            "consumed": [name(c, where) for c in others]})
-                meld(cur, [pai])
-                if pending_dora:
-                    reveal()
-                pending_dora = not immediate
-                if immediate and ti[cur] < len(takes[cur]):    # (not when robbed)
-                    reveal()
-            last_discard = (cur, pai)
-            rinshan = True
-            continue                              # (no rinshan draw: the kan was robbed)
+        d = hand.discards[cur][hand.di[cur]]
+        hand.di[cur] += 1
+        if d == T6_KITA and hand.players == 3:
+            hand.kita(cur)
+        elif isinstance(d, str) and ("a" in d or "k" in d):
+            hand.kan_from_hand(cur, d)
+        else:
+            hand.discard(cur, d)
+    hand.result()
+    return hand.out
+
+
+class _T6Hand:
+    """One tenhou.net/6 ``log`` entry read turn by turn: the seat to play (``cur``), the next
+    take and discard of each seat, the tiles held, and the events so far."""
+
+    def __init__(self, entry: list[Any], where: str, immediate: bool) -> None:
+        (round_no, honba, sticks), scores, dora, ura = entry[0], entry[1], entry[2], entry[3]
+        # a three-player hand leaves the fourth column empty
+        self.players = players = 3 if not (entry[13] or entry[14] or entry[15]) else 4
+        self.seats = seats = range(players)
+        haipai = [list(entry[4 + 3 * s]) for s in seats]
+        self.takes = [entry[5 + 3 * s] for s in seats]
+        self.discards = [entry[6 + 3 * s] for s in seats]
+        self.result_entry = entry[16]
+        self.ura = ura
+        self.where, self.immediate = where, immediate
+        dealer = round_no % 4
+        if dealer >= players:
+            raise InvalidHandError(f"{where}: round {round_no} has no dealer among {players} "
+                                   "seats", reason="bad_tenhou6")
+        self.scores = list(scores)[:players]
+        self.out: list[Event] = [{
+            "type": "start_kyoku", "bakaze": WIND_NAMES[round_no // 4],
+            "kyoku": round_no % 4 + 1, "honba": honba, "kyotaku": sticks, "oya": dealer,
+            "scores": list(self.scores), "dora_marker": self.name(dora[0]),
+            "tehais": [[self.name(c) for c in h] for h in haipai]}]
+        self.kan_dora = iter(dora[1:])
+        self.held = [[0] * 34 for _ in seats]          # concealed tiles
+        self.melded = [[0] * 34 for _ in seats]
+        self.n_melds = [0, 0, 0, 0]
+        for s in seats:
+            for c in haipai[s]:
+                self.held[s][_t6_kind(c)] += 1
+        self.ti, self.di = [0, 0, 0, 0], [0, 0, 0, 0]
+        self.last_draw = [0, 0, 0, 0]
+        self.pending_dora = self.rinshan = False
+        self.last_discard = (-1, 0)
+        self.cur = dealer
+
+    def name(self, code: Any) -> str:
+        return _t6_name(code, self.where)
+
+    def reveal(self) -> None:
+        self.out.append({"type": "dora", "dora_marker": self.name(next(self.kan_dora))})
+
+    def meld(self, seat: int, codes: list[int]) -> None:
+        for c in codes:
+            self.held[seat][_t6_kind(c)] -= 1
+            self.melded[seat][_t6_kind(c)] += 1
+
+    def take(self, cur: int, take: Any) -> bool:
+        """A draw or a call of the last discard; False after an open kan (its replacement
+        draw is the seat's next take)."""
+        if not isinstance(take, str):
+            self.out.append({"type": "tsumo", "actor": cur, "pai": self.name(take),
+                             **({"rinshan": True} if self.rinshan else {})})
+            self.held[cur][_t6_kind(take)] += 1
+            self.last_draw[cur] = take
+            self.rinshan = False
+            return True
+        typ, pai, others, target = _t6_call(take, cur, self.where, self.players)
+        if target != self.last_discard[0]:
+            raise InvalidHandError(f"{self.where}: seat {cur} calls {take!r} from seat "
+                                   f"{target}, but seat {self.last_discard[0]} discarded last",
+                                   reason="bad_tenhou6")
+        self.out.append({"type": typ, "actor": cur, "target": target, "pai": self.name(pai),
+                         "consumed": [self.name(c) for c in others]})
+        self.meld(cur, others)
+        self.melded[cur][_t6_kind(pai)] += 1
+        self.n_melds[cur] += 1
+        if typ != "daiminkan":
+            return True
+        self.rinshan = True
+        if self.immediate:
+            self.reveal()
+        else:
+            self.pending_dora = True
+        self.di[cur] += 1                         # the 0 that stands for the kan's discard
+        return False
+
+    def kita(self, cur: int) -> None:
+        """A north set aside (three players; no replacement draw in the record: it was
+        robbed, or the next take is it)."""
+        self.out.append({"type": "kita", "actor": cur, "pai": "N"})
+        self.held[cur][_t6_kind(44)] -= 1
+        self.melded[cur][_t6_kind(44)] += 1
+        if self.pending_dora:                     # a north shows a pending kan dora
+            self.reveal()
+            self.pending_dora = False
+        self.last_discard = (cur, 44)
+        self.rinshan = True
+
+    def kan_from_hand(self, cur: int, d: str) -> None:
+        """A closed or added kan in the discard column (the replacement draw is the seat's
+        next take, or none when the kan was robbed)."""
+        typ, pai, others, _ = _t6_call(d, cur, self.where, self.players)
+        if typ == "ankan":
+            self.out.append({"type": "ankan", "actor": cur,
+                             "consumed": [self.name(c) for c in [pai] + others]})
+            self.meld(cur, [pai] + others)
+            self.n_melds[cur] += 1
+            if self.pending_dora:
+                self.reveal()
+            self.pending_dora = False
+            self.reveal()
+        else:
+            self.out.append({"type": "kakan", "actor": cur, "pai": self.name(pai),
+                             "consumed": [self.name(c) for c in others]})
+            self.meld(cur, [pai])
+            if self.pending_dora:
+                self.reveal()
+            self.pending_dora = not self.immediate
+            if self.immediate and self.ti[cur] < len(self.takes[cur]):    # (not when robbed)
+                self.reveal()
+        self.last_discard = (cur, pai)
+        self.rinshan = True
+
+    def discard(self, cur: int, d: Any) -> None:
+        """A discard (with riichi when written ``r``), then who plays next."""
         riichi = isinstance(d, str) and d.startswith("r")
         code = int(d[1:]) if riichi else d
         tsumogiri = code == 60
-        tile = last_draw[cur] if tsumogiri else code
+        tile = self.last_draw[cur] if tsumogiri else code
         if riichi:
-            out.append({"type": "reach", "actor": cur})
-        out.append({"type": "dahai", "actor": cur, "pai": name(tile, where),
-                    "tsumogiri": tsumogiri})
-        held[cur][_t6_kind(tile)] -= 1
-        if pending_dora:
-            reveal()
-            pending_dora = False
-        last_discard = (cur, tile)
+            self.out.append({"type": "reach", "actor": cur})
+        self.out.append({"type": "dahai", "actor": cur, "pai": self.name(tile),
+                         "tsumogiri": tsumogiri})
+        self.held[cur][_t6_kind(tile)] -= 1
+        if self.pending_dora:
+            self.reveal()
+            self.pending_dora = False
+        self.last_discard = (cur, tile)
+        result = self.result_entry
         ronned = (result[0] == "和了" and result[2][1] == cur and result[2][0] != cur
-                  and all(ti[s] >= len(takes[s]) for s in seats))
+                  and all(self.ti[s] >= len(self.takes[s]) for s in self.seats))
         if riichi and not ronned:
-            scores[cur] -= 1000
-            out.append({"type": "reach_accepted", "actor": cur, "scores": list(scores)})
-        nxt = (cur + 1) % players
-        for s in sorted(seats, key=lambda s: (s == nxt, s)):   # pon or kan before chi
-            if s != cur and ti[s] < len(takes[s]) and isinstance(takes[s][ti[s]], str):
-                typ, pai, _, target = _t6_call(takes[s][ti[s]], s, where, players)
+            self.scores[cur] -= 1000
+            self.out.append({"type": "reach_accepted", "actor": cur,
+                             "scores": list(self.scores)})
+        self.cur = self._next_seat(cur, tile)
+
+    def _next_seat(self, cur: int, tile: Any) -> int:
+        """The seat after ``cur`` discarded ``tile``: a caller of it (pon or kan before chi),
+        else the next seat."""
+        nxt = (cur + 1) % self.players
+        for s in sorted(self.seats, key=lambda s: (s == nxt, s)):   # pon or kan before chi
+            takes = self.takes[s]
+            if s != cur and self.ti[s] < len(takes) and isinstance(takes[self.ti[s]], str):
+                typ, pai, _, target = _t6_call(takes[self.ti[s]], s, self.where, self.players)
                 if target == cur and _t6_kind(pai) == _t6_kind(tile) and \
                         (typ != "chi" or s == nxt):
-                    nxt = s
-                    break
-        cur = nxt
-    if not isinstance(result, list) or not result:
-        raise InvalidHandError(f"{where}: the hand has no result", reason="bad_tenhou6")
-    if result[0] == "和了":
-        for i in range(1, len(result) - 1, 2):
-            deltas, info = result[i], result[i + 1]
-            ev: Event = {"type": "hora", "actor": info[0], "target": info[1],
-                         "deltas": list(deltas)[:players]}
-            if ura:
-                ev["uradora_markers"] = [name(c, where) for c in ura]
-            out.append(ev)
-    else:
-        reason = _T6_DRAWS.get(result[0], result[0])
-        deltas = list(result[1])[:players] if len(result) > 1 else [0] * players
-        tenpais = [d > 0 for d in deltas]
-        if reason == "sanchaho":
-            tenpais = [s != last_discard[0] for s in seats]
-        elif reason == "exhaustive" and not any(deltas):
-            # all four tenpai or none: the hands tell (a hidden tenpai, with the optional
-            # declaration, is not in this format)
-            def tenpai(s: int) -> bool:
-                sh, mask = advance(held[s], n_melds[s])
-                return sh == 0 and any((mask >> k) & 1 and held[s][k] + melded[s][k] < 4
-                                       for k in range(34))
-            tenpais = [all(tenpai(s) for s in seats)] * players
-        out.append({"type": "ryukyoku", "reason": reason, "deltas": deltas,
-                    "tenpais": tenpais})
-    out.append({"type": "end_kyoku"})
-    return out
+                    return s
+        return nxt
+
+    def result(self) -> None:
+        """The hand's wins or its draw, then end_kyoku."""
+        result, players = self.result_entry, self.players
+        if not isinstance(result, list) or not result:
+            raise InvalidHandError(f"{self.where}: the hand has no result",
+                                   reason="bad_tenhou6")
+        if result[0] == "和了":
+            for i in range(1, len(result) - 1, 2):
+                deltas, info = result[i], result[i + 1]
+                ev: Event = {"type": "hora", "actor": info[0], "target": info[1],
+                             "deltas": list(deltas)[:players]}
+                if self.ura:
+                    ev["uradora_markers"] = [self.name(c) for c in self.ura]
+                self.out.append(ev)
+        else:
+            reason = _T6_DRAWS.get(result[0], result[0])
+            deltas = list(result[1])[:players] if len(result) > 1 else [0] * players
+            tenpais = [d > 0 for d in deltas]
+            if reason == "sanchaho":
+                tenpais = [s != self.last_discard[0] for s in self.seats]
+            elif reason == "exhaustive" and not any(deltas):
+                # all four tenpai or none: the hands tell (a hidden tenpai, with the optional
+                # declaration, is not in this format)
+                tenpais = [all(self._tenpai(s) for s in self.seats)] * players
+            self.out.append({"type": "ryukyoku", "reason": reason, "deltas": deltas,
+                             "tenpais": tenpais})
+        self.out.append({"type": "end_kyoku"})
+
+    def _tenpai(self, s: int) -> bool:
+        from .handcalc import advance
+
+        held, melded = self.held[s], self.melded[s]
+        sh, mask = advance(held, self.n_melds[s])
+        return sh == 0 and any((mask >> k) & 1 and held[k] + melded[k] < 4 for k in range(34))
 
 
 def read_tenhou6(text: str, where: str = "tenhou6") -> list[Event]:
