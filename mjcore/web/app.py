@@ -2,10 +2,10 @@
 
 Endpoints (``/api/v1/...``, POST with a JSON object unless said): ``analyze``
 (AnalyzeHandRequest), ``decompose``, ``score`` (ScoreRequest), ``score_classical``
-(ScoreClassicalDealRequest), ``presets`` (GET), ``ev`` (``mjcore.expected_values``) and
-``review`` (a game record). ``/api/v1/openapi.json`` describes them. The limits (body size,
-JSON depth and values, calls in progress, time per call, a slow body) and the optional bearer
-token are ``WebConfig``'s.
+(ScoreClassicalDealRequest), ``presets`` (GET), ``ev`` (ExpectedValuesRequest, in the
+servicer's expected-value pool) and ``review`` (a game record). ``/api/v1/openapi.json``
+describes them. The limits (body size, JSON depth and values, calls in progress, time per
+call, a slow body) and the optional bearer token are ``WebConfig``'s.
 """
 from __future__ import annotations
 
@@ -37,8 +37,10 @@ class WebConfig:
     bytes of a request body; ``max_depth``/``max_values``: JSON nesting and values;
     ``max_in_flight``: calls being computed at once (beyond: 503 with Retry-After at once);
     ``workers``: threads computing them; ``call_seconds``/``review_seconds``: the time a call
-    may take; ``body_seconds``: the time a client may take to send its body, ``header_seconds``
-    its request head; ``max_connections``: open connections."""
+    may take; ``ev_seconds``, ``ev_workers``, ``ev_queue``, ``ev_max_nodes``: the bounds of
+    the servicer's expected-value pool (as ``mjcore serve --ev-*``); ``body_seconds``: the
+    time a client may take to send its body, ``header_seconds`` its request head;
+    ``max_connections``: open connections."""
 
     host: str = "127.0.0.1"
     port: int = 8080
@@ -51,6 +53,9 @@ class WebConfig:
     workers: int = 2
     call_seconds: float = 10.0
     ev_seconds: float = 5.0
+    ev_workers: int = 2
+    ev_queue: int = 8
+    ev_max_nodes: int = 2_000_000
     review_seconds: float = 60.0
     body_seconds: float = 10.0
     header_seconds: float = 10.0
@@ -89,7 +94,9 @@ class Api:
         from .bridge import Bridge
 
         self.config = config
-        self.bridge = Bridge()
+        self.bridge = Bridge({"ev_workers": config.ev_workers, "ev_queue": config.ev_queue,
+                              "ev_max_seconds": config.ev_seconds,
+                              "ev_max_nodes": config.ev_max_nodes})
         self.in_flight = 0
         self.refused = 0
         self.answered = 0
@@ -195,10 +202,9 @@ class Api:
         return endpoint
 
     def ev_work(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The ``ev`` endpoint's answer (worker thread)."""
-        from .ev import expected_values
-
-        return expected_values(self.bridge, body, self.config.ev_seconds)
+        """The ``ev`` endpoint's answer (worker thread): the servicer's ExpectedValues in its
+        pool, as the gRPC service answers it."""
+        return self.bridge.call_in_pool("ExpectedValues", body, self.config.ev_seconds)
 
     def review_work(self, body: dict[str, Any]) -> dict[str, Any]:
         """The ``review`` endpoint's answer (worker thread)."""
