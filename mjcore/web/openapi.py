@@ -80,8 +80,9 @@ def _post(summary: str, request: str, response: str) -> dict[str, Any]:
         "schema": _ref("Error")}}} for code, what in (
             (400, "bad input: the reason names it"), (401, "missing or wrong token"),
             (408, "the body came too slowly"), (413, "body too large"),
-            (429, "the expected-value searches are full (SERVER_BUSY): retry after "
-                  "Retry-After seconds"),
+            (429, "this client's calls in progress are at max_in_flight_per_host "
+                  "(TOO_MANY_CALLS) or the expected-value searches are full (SERVER_BUSY): "
+                  "retry after Retry-After seconds"),
             (503, "busy: retry after Retry-After seconds"), (504, "out of time"))}
     return {"post": {
         "summary": summary,
