@@ -131,10 +131,11 @@ def client_loop(port: int, unary_port: int | None, fx: Fixtures, idx: int, stop_
                     ok = same_ev(c.expected_values(fx.ev_hands[i], timeout=30), fx.ev_answers[i])
                 elif kind == "StreamShanten":
                     i = int(rng.integers(len(fx.bulk)))
-                    ok = np.array_equal(c.shanten(fx.bulk[i]), fx.bulk_shanten[i])
+                    ok = np.array_equal(c.shanten(fx.bulk[i]).shanten, fx.bulk_shanten[i])
                 else:
-                    got = c.score_batch(fx.scoring["counts"], fx.scoring["win_tile"], **rest)
-                    ok = np.array_equal(got["points"], fx.scoring_points)
+                    got = c.score_batch(fx.scoring["counts"], fx.scoring["win_tile"],
+                                        details=False, **rest)
+                    ok = np.array_equal(got.points, fx.scoring_points)
                 if not ok:
                     errors.append(f"client {idx}: wrong {kind} result")
             except Exception as exc:  # noqa: BLE001  (counted; the run then fails)

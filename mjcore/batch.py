@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 # (reason, message) of each error status, from mjcore.status (kept for callers of this name)
 STATUS_REASONS = {s.code: (s.reason, s.message) for s in st.STATUSES if s.code < 0}
 _TOO_MANY = st.reason_of(st.BAD_COUNT)
+BAD_SHANTEN = -128          # the shanten of a bad row
 
 ArrayLike = Union[np.ndarray, "list[list[int]]"]
 # a hands file: its path, or its bytes
@@ -168,7 +169,7 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
             rules: object = None, n_threads: int | None = 1) -> BatchResult:
     """Minimum shanten per row (``.shanten``, int8; -128 on bad rows). With ``forms=True``
     also ``.forms`` (N, 3): standard, seven pairs (chiitoitsu), thirteen orphans (kokushi);
-    99 when melds or the rules rule a form out."""
+    99 when melds or the rules rule a form out, -128 on bad rows."""
     win, in_play, c, m = _inputs(counts, n_melds, rules)
     n = c.shape[0]
     out = np.empty(n, dtype=np.int8)
@@ -177,6 +178,7 @@ def shanten(counts: ArrayLike, n_melds: object = None, *, forms: bool = False,
     _k.shanten(c, m, win, out, status, f, _threads(n_threads), in_play)
     values: dict[str, np.ndarray] = {"shanten": out}
     if forms:
+        f[status != 0] = BAD_SHANTEN
         values["forms"] = f
     return BatchResult(status, values, row_detail=counts_detail(c, m))
 

@@ -4,16 +4,18 @@
 
     with Client("127.0.0.1:50051", token="...") as client:
         client.analyze("123m456p789s1122z").shanten
-        client.shanten(counts)                    # numpy (N, 34) uint8 -> (N,) int8
+        client.shanten(counts).shanten            # numpy (N, 34) uint8: as mjcore.batch.shanten
         client.shanten_text("hands.txt").shanten  # one hand per line: a BatchResult
         client.score("123m456p789s11122z", "2z").points   # as mjcore.score
 
 Unary calls and bulk streams retry ``UNAVAILABLE`` with exponential backoff (a bulk stream
-resumes from the first batch without an answer) and never run past ``timeout`` seconds. Bad
-hands in a bulk call raise :class:`~mjcore.errors.BatchError` whose ``partial`` holds the
-results of every good hand (``shanten_text``: in its result's ``status`` and ``errors()``, as
-``mjcore.batch.shanten_text``); a bad hand in a unary call raises
-:class:`~mjcore.errors.InvalidHandError` with the server's reason and position.
+resumes from the first batch without an answer) and never run past ``timeout`` seconds. The
+bulk helpers answer as the library's batch calls: a ``BatchResult`` or ``BatchScores`` whose
+``status`` and ``errors()`` name the bad hands by index, the good ones answered
+(``raise_for_errors()`` raises :class:`~mjcore.errors.BatchError`);
+``expected_values_batch`` still raises BatchError with the arrays in ``partial``. A bad hand in
+a unary call raises :class:`~mjcore.errors.InvalidHandError` with the server's reason and
+position.
 """
 from __future__ import annotations
 
@@ -54,6 +56,7 @@ if TYPE_CHECKING:
     from .batch import BatchResult
     from .decomposition import Decomposition
     from .results import Shanten, Ukeire, Waits
+    from .riichi.batch_scoring import BatchScores
 
 __all__ = ["Analysis", "Client", "RemoteScoreResult", "ServiceError"]
 
@@ -647,16 +650,20 @@ class Client:
             raise BatchError(errors, partial)
 
     def shanten(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-                forms: bool = False, rules: Any = None, timeout: float | None = None) -> Any:
-        """Minimum shanten of each row of ``counts`` as (N,) int8; with ``forms`` also an
-        (N, 3) int8 array of the standard, seven-pairs and thirteen-orphans shanten."""
+                forms: bool = False, rules: Any = None,
+                timeout: float | None = None) -> BatchResult:
+        """Minimum shanten of each row of ``counts`` (StreamShanten), as
+        ``mjcore.batch.shanten`` gives it: a BatchResult with ``.shanten`` (int8, -128 on bad
+        rows), with ``forms`` also ``.forms`` (N, 3: standard, seven pairs, thirteen orphans),
+        the per-row ``status`` and the bad rows in ``errors()`` by index. ``n_melds`` None:
+        the server derives each row's called melds from its tile count (13 - 3k or 14 - 3k)."""
         n = len(counts)
         out = np.empty(n, dtype=np.int8)
-        form_out = np.empty((n, 3), dtype=np.int8) if forms else None
+        form_out = np.empty((n, 3), dtype=np.int8)
 
         def collect(a: int, b: int, r: Any) -> None:
             out[a:b] = np.frombuffer(r.shanten, dtype=np.int8)
-            if form_out is not None:
+            if forms:
                 form_out[a:b, 0] = np.frombuffer(r.standard, dtype=np.int8)
                 form_out[a:b, 1] = np.frombuffer(r.chiitoitsu, dtype=np.int8)
                 form_out[a:b, 2] = np.frombuffer(r.kokushi, dtype=np.int8)
@@ -665,46 +672,57 @@ class Client:
             "StreamShanten", counts, n_melds,
             lambda: self._pb.StreamShantenRequest(per_form=forms, **_rules_field(rules)),
             collect, timeout)
-        result = (out, form_out) if forms else out
-        self._raise_bad_rows(errors, result)
-        return result
+        values = {"shanten": out, "forms": form_out} if forms else {"shanten": out}
+        return _batch_result(values, errors)
 
     def waits(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-              rules: Any = None, timeout: float | None = None) -> np.ndarray:
-        """34-bit winning-tile masks of 13 - 3k tile rows as (N,) uint64 (0 = not tenpai)."""
-        return self._bulk_column("StreamWaits", counts, n_melds, rules, timeout,
-                                 "masks", "<u8", np.uint64)
-
-    def is_agari(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
-                 rules: Any = None, timeout: float | None = None) -> np.ndarray:
-        """Whether each 14 - 3k tile row is complete, as (N,) bool."""
-        return self._bulk_column("StreamAgari", counts, n_melds, rules, timeout,
-                                 "agari", np.uint8, np.bool_)
-
-    def _bulk_column(self, rpc: str, counts: np.ndarray, n_melds: np.ndarray | None,
-                     rules: Any, timeout: float | None, field: str, wire_dtype: Any,
-                     dtype: Any) -> np.ndarray:
-        """A bulk stream (``rpc``) whose answer is one array: response field ``field``
-        (``wire_dtype`` per row) as an (N,) array of ``dtype``."""
-        out = np.empty(len(counts), dtype=dtype)
-        request = getattr(self._pb, rpc + "Request")
+              rules: Any = None, timeout: float | None = None) -> BatchResult:
+        """Waits of 13 - 3k tile rows (StreamWaits), as ``mjcore.batch.waits`` gives them: a
+        BatchResult with ``.shanten``, ``.mask`` (uint64 winning tiles, 0 when not tenpai),
+        ``.advance_mask`` (the tiles that lower the shanten) and ``.tenpai``; bad rows in
+        ``status`` and ``errors()``. ``n_melds`` as for :meth:`shanten`."""
+        n = len(counts)
+        masks = np.empty(n, dtype=np.uint64)
+        advance = np.empty(n, dtype=np.uint64)
+        shanten = np.empty(n, dtype=np.int8)
 
         def collect(a: int, b: int, r: Any) -> None:
-            out[a:b] = np.frombuffer(getattr(r, field), dtype=wire_dtype)
+            masks[a:b] = np.frombuffer(r.masks, dtype="<u8")
+            shanten[a:b] = np.frombuffer(r.shanten, dtype=np.int8)
+            advance[a:b] = _advance_masks(r, b - a)
 
-        errors = self._bulk(rpc, counts, n_melds, lambda: request(**_rules_field(rules)),
+        errors = self._bulk("StreamWaits", counts, n_melds,
+                            lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)),
                             collect, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        return _batch_result({"shanten": shanten, "mask": masks, "advance_mask": advance,
+                              "tenpai": shanten == 0}, errors)
+
+    def is_agari(self, counts: np.ndarray, n_melds: np.ndarray | None = None, *,
+                 rules: Any = None, timeout: float | None = None) -> BatchResult:
+        """Whether each 14 - 3k tile row is complete (StreamAgari), as
+        ``mjcore.batch.is_agari`` gives it: a BatchResult with ``.agari`` (bool); bad rows in
+        ``status`` and ``errors()``. ``n_melds`` as for :meth:`shanten`."""
+        n = len(counts)
+        agari = np.empty(n, dtype=np.bool_)
+
+        def collect(a: int, b: int, r: Any) -> None:
+            agari[a:b] = np.frombuffer(r.agari, dtype=np.uint8).astype(np.bool_)
+
+        errors = self._bulk("StreamAgari", counts, n_melds,
+                            lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
+                            collect, timeout)
+        return _batch_result({"agari": agari}, errors)
 
     def score_batch(self, counts: np.ndarray, win_tile: np.ndarray, *, rules: Any = None,
-                    details: bool = False, timeout: float | None = None,
-                    **arrays: np.ndarray | None) -> dict[str, np.ndarray]:
-        """Score N winning hands through StreamScore. ``arrays`` are the per-hand arrays of
-        ``mjcore.riichi.batch_scoring.score`` (melds, red, flags, seat_wind, round_wind, from_rel,
-        pao_rel, dora, ura, honba, riichi_sticks, kita). Returns the result arrays by name
-        (status, han, fu, limit, yakuman, basic, points, yaku_mask, dora_ura_aka, deltas,
-        payments, decomposition_index; with ``details`` also yaku_han, fu_items, n_fu_items)."""
+                    details: bool = True, timeout: float | None = None,
+                    **arrays: np.ndarray | None) -> BatchScores:
+        """Score N winning hands through StreamScore, as ``mjcore.batch.score`` does: the
+        per-hand ``arrays`` of ``mjcore.riichi.batch_scoring.score`` (melds, red, flags,
+        seat_wind, round_wind, from_rel, pao_rel, dora, ura, honba, riichi_sticks, kita) in, a
+        ``BatchScores`` out (status, han, fu, limit, yakuman, basic, points, yaku_mask,
+        dora_ura_aka, deltas, payments, decomposition_index, yaku_han, fu_items, n_fu_items;
+        ``as_dict()``), the bad rows in ``status`` and ``errors()``. ``details=False`` leaves
+        out yaku_han, fu_items and n_fu_items (a smaller answer)."""
         counts = np.ascontiguousarray(counts, dtype=np.uint8)
         n = counts.shape[0]
         fields = {"win_tile": win_tile, **arrays}
@@ -748,8 +766,12 @@ class Client:
                 out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
 
         errors = self._run_streams("StreamScore", requests, bounds, collect, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        from .riichi.batch_scoring import BatchScores
+
+        out["status"] = out["status"].astype(np.int32)       # as the local kernel's
+        scores = BatchScores(out)
+        scores.row_detail = _server_detail(errors)
+        return scores
 
     def expected_values_batch(self, counts: np.ndarray, *, turn: int = 1, rules: Any = None,
                               model: str = "consistent", timeout: float | None = None,
@@ -814,11 +836,11 @@ class Client:
 
     def score_classical_batch(self, counts: Any, melds: Any, n_melds: Any, bonus: Any,
                               info: Any, dead_kinds: Any = None, *, rules: Any = "classical",
-                              timeout: float | None = None) -> dict[str, np.ndarray]:
-        """Bulk Chinese classical deal scoring (StreamScoreClassical): the arrays of
-        ``mjcore.classical.batch.score_deals`` (``pack_deals`` builds them) in, a dict of
-        ``status``, ``score``, ``points``, ``doubles``, ``limit_hand``, ``net`` out. Bad deals
-        raise BatchError with the other rows in ``partial``."""
+                              timeout: float | None = None) -> BatchResult:
+        """Bulk Chinese classical deal scoring (StreamScoreClassical), as
+        ``mjcore.classical.batch.score_deals`` does: its arrays (``pack_deals`` builds them)
+        in, a BatchResult with ``score``, ``points``, ``doubles``, ``limit_hand``, ``net`` and
+        the per-deal ``status`` out, the bad deals in ``errors()``."""
         arrays = {"counts": counts, "melds": melds, "n_melds": n_melds, "bonus": bonus,
                   "info": info, "dead_kinds": dead_kinds}
         n = int(np.shape(counts)[0]) if np.ndim(counts) else 0
@@ -847,24 +869,18 @@ class Client:
                 out[name][a:b] = layout.read_rows(getattr(r, name), spec, b - a)
 
         errors = self._run_streams("StreamScoreClassical", requests, bounds, collect, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        from .batch import BatchResult
 
-    def _text_bulk(self, rpc: str, make_request: Callable[[], Any],
-                   source: str | os.PathLike[str] | bytes | Iterable[str], field: str,
-                   dtype: Any,
-                   timeout: float | None) -> np.ndarray:
-        """Stream text hands (one per line) through ``rpc``; the server parses them. Bad
-        lines raise BatchError."""
-        out, errors = self._text_rows(rpc, make_request, source, field, dtype, timeout)
-        self._raise_bad_rows(errors, out)
-        return out
+        status = out.pop("status")
+        return BatchResult(status, out, row_detail=_server_detail(errors))
 
     def _text_rows(self, rpc: str, make_request: Callable[[], Any],
-                   source: str | os.PathLike[str] | bytes | Iterable[str], field: str,
-                   dtype: Any, timeout: float | None
-                   ) -> tuple[np.ndarray, dict[int, InvalidHandError]]:
-        """The answer column of every line and the bad lines' errors."""
+                   source: str | os.PathLike[str] | bytes | Iterable[str],
+                   columns: dict[str, tuple[Any, str]], timeout: float | None
+                   ) -> tuple[dict[str, np.ndarray], dict[int, InvalidHandError]]:
+        """Stream text hands (one per line) through ``rpc``; the server parses them. The
+        answer ``columns`` (name: dtype and response field) of every line and the bad lines'
+        errors."""
         if isinstance(source, bytes):
             lines = source.decode("utf-8").split("\n")
         elif isinstance(source, (str, os.PathLike)):
@@ -883,10 +899,11 @@ class Client:
             return request
 
         bounds, requests = self._batches(n, build)
-        out = np.empty(n, dtype=dtype)
+        out = {name: np.empty(n, dtype=dtype) for name, (dtype, _) in columns.items()}
 
         def collect(a: int, b: int, r: Any) -> None:
-            out[a:b] = np.frombuffer(getattr(r, field), dtype=dtype)
+            for name, (_, wire_field) in columns.items():
+                out[name][a:b] = _response_column(r, wire_field, b - a)
 
         return out, self._run_streams(rpc, requests, bounds, collect, timeout)
 
@@ -896,34 +913,32 @@ class Client:
         lines), as ``mjcore.batch.shanten_text`` gives it: a BatchResult with ``.shanten``
         (int8), the per-row ``status`` and the bad lines in ``errors()`` by line index
         (0-based; the server's messages). ``rules`` as for ``shanten``."""
-        from .batch import BatchResult
-        from .status import code_of
-
         out, errors = self._text_rows(
             "StreamShanten", lambda: self._pb.StreamShantenRequest(**_rules_field(rules)),
-            source, "shanten", np.int8, timeout)
-        status = np.zeros(len(out), dtype=np.int8)
-        messages: dict[int, str] = {}
-        for i, err in errors.items():
-            status[i] = code_of(err.reason)
-            messages[i] = str(err).split(": ", 1)[-1] if str(err).startswith("row ") \
-                else str(err)
-        return BatchResult(status, {"shanten": out},
-                           row_detail=lambda row, _code: messages.get(row))
+            source, {"shanten": (np.int8, "shanten")}, timeout)
+        return _batch_result(out, errors)
 
     def waits_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                   rules: Any = None, timeout: float | None = None) -> np.ndarray:
-        """Winning-tile masks (uint64) of 13-tile text hands, one per line."""
-        return self._text_bulk("StreamWaits",
-                               lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)),
-                               source, "masks", np.dtype("<u8"), timeout)
+                   rules: Any = None, timeout: float | None = None) -> BatchResult:
+        """Waits of 13-tile text hands, one per line: a BatchResult with ``.mask`` (uint64
+        winning tiles), ``.shanten``, ``.advance_mask`` and ``.tenpai`` as
+        ``mjcore.batch.waits`` gives them for the lines' counts, the bad lines in ``status``
+        and ``errors()`` by line index."""
+        out, errors = self._text_rows(
+            "StreamWaits", lambda: self._pb.StreamWaitsRequest(**_rules_field(rules)), source,
+            {"mask": (np.uint64, "masks"), "shanten": (np.int8, "shanten"),
+             "advance_mask": (np.uint64, "advance_masks")}, timeout)
+        out["tenpai"] = out["shanten"] == 0
+        return _batch_result(out, errors)
 
     def is_agari_text(self, source: str | os.PathLike[str] | bytes | Iterable[str], *,
-                      rules: Any = None, timeout: float | None = None) -> np.ndarray:
-        """Whether each 14-tile text hand (one per line) is complete, as bool."""
-        return self._text_bulk("StreamAgari",
-                               lambda: self._pb.StreamAgariRequest(**_rules_field(rules)),
-                               source, "agari", np.bool_, timeout)
+                      rules: Any = None, timeout: float | None = None) -> BatchResult:
+        """Whether each 14-tile text hand (one per line) is complete: a BatchResult with
+        ``.agari`` (bool), the bad lines in ``status`` and ``errors()`` by line index."""
+        out, errors = self._text_rows(
+            "StreamAgari", lambda: self._pb.StreamAgariRequest(**_rules_field(rules)), source,
+            {"agari": (np.bool_, "agari")}, timeout)
+        return _batch_result(out, errors)
 
 
 _EV_BOUNDS = ("ev_shanten_too_high", "ev_node_budget", "ev_deadline", "ev_out_of_memory")
@@ -949,3 +964,52 @@ def _rules_field(rules: Any) -> dict[str, Any]:
     """The ``rules`` keyword of an analysis request: nothing for riichi (None), so riichi
     requests stay as they were."""
     return {} if rules is None else {"rules": wire.rule_selection(rules)}
+
+
+# the wire type of each per-row bytes field of the analysis streams' responses
+_RESPONSE_DTYPES: dict[str, Any] = {"shanten": np.int8, "standard": np.int8, "chiitoitsu": np.int8,
+                                    "kokushi": np.int8, "masks": np.dtype("<u8"),
+                                    "advance_masks": np.dtype("<u8"), "agari": np.uint8}
+
+
+def _response_column(response: Any, wire_field: str, rows: int) -> np.ndarray:
+    """Per-row field ``wire_field`` of a stream response as an array of ``rows`` values; a
+    server that does not send it (older than the field) is a ServiceError naming it."""
+    data = getattr(response, wire_field)
+    if rows and not data:
+        raise ServiceError(f"the server's answer has no {wire_field} (a server older than "
+                           "this client)", reason="missing_field")
+    column: np.ndarray = np.frombuffer(data, dtype=_RESPONSE_DTYPES[wire_field])
+    return column
+
+
+def _advance_masks(response: Any, rows: int) -> np.ndarray:
+    """The advancing-tile masks of a StreamWaits response."""
+    return _response_column(response, "advance_masks", rows)
+
+
+_ROW_PREFIX = "row "
+
+
+def _server_detail(errors: dict[int, InvalidHandError]) -> Callable[[int, int], str | None]:
+    """``row_detail`` of a result answered by the server: its message for each bad row
+    (a "row N: " prefix, which an older server sends chunk-relative, dropped)."""
+    messages: dict[int, str] = {}
+    for i, err in errors.items():
+        text = str(err)
+        messages[i] = text.split(": ", 1)[-1] if text.startswith(_ROW_PREFIX) else text
+    return lambda row, _code: messages.get(row)
+
+
+def _batch_result(values: dict[str, np.ndarray], errors: dict[int, InvalidHandError]
+                  ) -> BatchResult:
+    """A BatchResult of the server's answer: ``status`` 0 but for the bad rows (the status
+    code of each one's reason), ``errors()`` with the server's messages."""
+    from .batch import BatchResult
+    from .status import code_of
+
+    n = len(next(iter(values.values())))
+    status = np.zeros(n, dtype=np.int8)
+    for i, err in errors.items():
+        status[i] = code_of(err.reason)
+    return BatchResult(status, values, row_detail=_server_detail(errors))

@@ -298,16 +298,20 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
         assert rules is not None
         n = len(arrays["counts"])
         out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
+        # the library's words for a bad deal (the tile and where its copies are)
+        errors: dict[int, InvalidHandError] = {}
         for start, stop in _chunks(n, context):
             part = score_deals(*(arrays[k][start:stop] for k in DEAL_ARRAYS), rules=rules,
                                n_threads=servicer.kernel_threads)
             for name, arr in out.items():
                 arr[start:stop] = getattr(part, name)
+            errors.update(part.errors_by_row(start))
         if not context.is_active():
             return
         status = out["status"]
-        errors = {i: status_error(int(status[i]), f"deal {i}", index=i)
-                  for i in np.flatnonzero(status).tolist()}
+        for i in np.flatnonzero(status).tolist():
+            if i not in errors:
+                errors[i] = status_error(int(status[i]), f"deal {i}", index=i)
         yield pb.StreamScoreClassicalResponse(
             batch=batch_no, deal_count=n, errors=_hand_errors(errors),
             **{name: arr.tobytes() for name, arr in out.items()})

@@ -428,18 +428,21 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
         for batch_no, request, batch in self._batches(request_iterator, context, _waits_out):
             n = len(batch)
             masks = np.empty(n, dtype="<u8")
+            advance = np.empty(n, dtype="<u8")
             shanten = np.empty(n, dtype=np.int8)
             kernel = functools.partial(mj_batch.waits, rules=_stream_rules(request, batch_no))
             errors = self._run(kernel, batch, context,
-                               {"mask": masks, "shanten": shanten})
+                               {"mask": masks, "advance_mask": advance, "shanten": shanten})
             if errors is None:
                 return
             if errors:
                 bad = sorted(errors)
                 masks[bad] = 0
+                advance[bad] = 0
                 shanten[bad] = BAD_I8
             yield pb.StreamWaitsResponse(batch=batch_no, hand_count=n, masks=masks.tobytes(),
                                          shanten=shanten.tobytes(),
+                                         advance_masks=advance.tobytes(),
                                          errors=_hand_errors(errors))
 
     @_streaming

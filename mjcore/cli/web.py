@@ -20,6 +20,9 @@ SECONDS = click.FloatRange(0, min_open=True)
                    "(or MJCORE_TOKEN).")
 @click.option("--max-in-flight", default=8, show_default=True, type=click.IntRange(1),
               help="Calls computed at once; more answer 503 with Retry-After at once.")
+@click.option("--max-in-flight-per-host", default=2, show_default=True,
+              type=click.IntRange(1), help="Calls of one client host computed at once; more "
+              "answer 429 with Retry-After at once.")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1),
               help="Threads computing the calls.")
 @click.option("--max-body", default=64 * 1024, show_default=True, type=click.IntRange(256),
@@ -36,7 +39,8 @@ SECONDS = click.FloatRange(0, min_open=True)
               help="Seconds a client may take to send a request head (then closed).")
 @click.option("--max-connections", default=256, show_default=True, type=click.IntRange(1),
               help="Open connections; past it requests answer 503.")
-def web(host: str, port: int, token_file: str | None, max_in_flight: int, workers: int,
+def web(host: str, port: int, token_file: str | None, max_in_flight: int,
+        max_in_flight_per_host: int, workers: int,
         max_body: int, max_review_body: int, ev_seconds: float, review_seconds: float,
         body_timeout: float, header_timeout: float, max_connections: int) -> None:
     """Serve the web analyser (hand analysis, expected values, scoring, game review) and its
@@ -48,6 +52,7 @@ def web(host: str, port: int, token_file: str | None, max_in_flight: int, worker
 
     token = bearer_token(token_file)
     config = WebConfig(host=host, port=port, token=token, max_in_flight=max_in_flight,
+                       max_in_flight_per_host=max_in_flight_per_host,
                        workers=workers, max_body=max_body, max_review_body=max_review_body,
                        ev_seconds=ev_seconds, review_seconds=review_seconds,
                        body_seconds=body_timeout, header_seconds=header_timeout,

@@ -67,11 +67,14 @@ class BatchScores(RowResults):
                  inputs: tuple[np.ndarray, ...] | None = None) -> None:
         self.__dict__.update(arrays)
         self._names = tuple(arrays)
-        if inputs is not None:     # counts, melds, dora, ura, kita: for the errors' details
+        if inputs is not None:  # counts, melds, dora, ura, kita, red: for the errors' details
             by_counts = counts_detail(inputs[0])
-            # the closed counts alone ("a fifth 1m"), else where the copies are together
+            # the closed counts alone ("a fifth 1m"), else where the copies are together, else
+            # the red fives that cannot be
             self.row_detail = lambda row, code: by_counts(row, code) or (
-                _copies_of_row(*(a[row] for a in inputs)) if code == BAD_COUNT else None)
+                _copies_of_row(*(a[row] for a in inputs[:5]))
+                or _red_of_row(inputs[0][row], inputs[1][row], int(inputs[5][row]))
+                if code == BAD_COUNT else None)
 
     @property
     def is_win(self) -> np.ndarray:
@@ -152,8 +155,9 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
     ura_a = _indicators(ura, n, "ura")
     melds_a = _arr(melds, n, (4,), np.uint16, MELD_NONE, "melds")
     kita_a = _arr(kita, n, (), np.uint8, 0, "kita")
+    red_a = _arr(red, n, (), np.uint8, 0, "red")
     out = score_arrays(
-        c, melds_a, _arr(red, n, (), np.uint8, 0, "red"),
+        c, melds_a, red_a,
         _arr(win_tile, n, (), np.uint8, 0, "win_tile"), _arr(flags, n, (), np.uint16, 0, "flags"),
         _arr(seat_wind, n, (), np.uint8, 0, "seat_wind"),
         _arr(round_wind, n, (), np.uint8, 0, "round_wind"),
@@ -162,7 +166,7 @@ def score(counts: Any, win_tile: Any, *, melds: Any = None, red: Any = None,
         dora_a, ura_a, _arr(honba, n, (), np.uint16, 0, "honba"),
         _arr(riichi_sticks, n, (), np.uint16, 0, "riichi_sticks"), params, _threads(n_threads),
         kita_a)
-    return BatchScores(out, (c, melds_a, dora_a, ura_a, kita_a))
+    return BatchScores(out, (c, melds_a, dora_a, ura_a, kita_a, red_a))
 
 
 def _copies_of_row(counts: np.ndarray, melds: np.ndarray, dora: np.ndarray, ura: np.ndarray,
@@ -186,6 +190,35 @@ def _copies_of_row(counts: np.ndarray, melds: np.ndarray, dora: np.ndarray, ura:
                 seen[k] += 1
         places.append((where, seen))
     return copies_detail(places)
+
+
+_MELD_NAMES = ("chi", "pon", "kan", "kan", "kan")     # meld kinds 0..4 (open, closed, added)
+_FIVES = (4, 13, 22)                                  # 5m 5p 5s
+
+
+def _red_of_row(counts: np.ndarray, melds: np.ndarray, red: int) -> str | None:
+    """Which red fives a too_many_copies row cannot hold (as the kernel checks them: more red
+    fives among the closed tiles than fives there, a meld marking more than its fives)."""
+    from ..tiles import TILE_NAMES
+
+    def fives(n: int) -> str:
+        return "no five" if n == 0 else f"{n} five" + ("s" if n > 1 else "")
+
+    held = sum(int(counts[k]) for k in _FIVES)
+    if red > held:
+        return f"{red} red fives among the closed tiles, which hold {fives(held)}"
+    for code in melds.tolist():
+        kind, tile, marked = code & 7, (code >> 3) & 63, (code >> 9) & 7
+        if code == MELD_NONE or kind > 4 or tile >= 34 or not marked:
+            continue
+        kinds = (tile, tile + 1, tile + 2) if kind == 0 else (tile,) * (3 if kind == 1 else 4)
+        in_meld = sum(1 for k in kinds if k in _FIVES)
+        if marked > in_meld:
+            tiles = (f"{''.join(TILE_NAMES[k][0] for k in kinds)}{TILE_NAMES[tile][1]}"
+                     if kind == 0 else TILE_NAMES[tile])
+            return (f"the {_MELD_NAMES[kind]} of {tiles} marks {marked} red "
+                    f"five{'s' if marked > 1 else ''}; it holds {fives(in_meld)}")
+    return None
 
 
 def pack(rows: Sequence[dict[str, Any]] | Iterable[dict[str, Any]],

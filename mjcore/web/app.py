@@ -2,10 +2,10 @@
 
 Endpoints (``/api/v1/...``, POST with a JSON object unless said): ``analyze``
 (AnalyzeHandRequest), ``decompose``, ``score`` (ScoreRequest), ``score_classical``
-(ScoreClassicalDealRequest), ``presets`` (GET), ``ev`` (``mjcore.expected_values``) and
-``review`` (a game record). ``/api/v1/openapi.json`` describes them. The limits (body size,
-JSON depth and values, calls in progress, time per call, a slow body) and the optional bearer
-token are ``WebConfig``'s.
+(ScoreClassicalDealRequest), ``presets`` (GET), ``ev`` (ExpectedValuesRequest, in the
+servicer's expected-value pool) and ``review`` (a game record). ``/api/v1/openapi.json``
+describes them. The limits (body size, JSON depth and values, calls in progress, time per
+call, a slow body) and the optional bearer token are ``WebConfig``'s.
 """
 from __future__ import annotations
 
@@ -36,9 +36,14 @@ class WebConfig:
     ``token``: the bearer token the API needs (None: open); ``max_body``/``max_review_body``:
     bytes of a request body; ``max_depth``/``max_values``: JSON nesting and values;
     ``max_in_flight``: calls being computed at once (beyond: 503 with Retry-After at once);
+    ``max_in_flight_per_host``: those of one client host (beyond: 429 with Retry-After; a
+    quarter of the whole, as the gRPC service's ``max_calls_per_peer`` 256 of its
+    ``max_concurrent_calls`` 1024; larger than ``max_in_flight`` it is the whole);
     ``workers``: threads computing them; ``call_seconds``/``review_seconds``: the time a call
-    may take; ``body_seconds``: the time a client may take to send its body, ``header_seconds``
-    its request head; ``max_connections``: open connections."""
+    may take; ``ev_seconds``, ``ev_workers``, ``ev_queue``, ``ev_max_nodes``: the bounds of
+    the servicer's expected-value pool (as ``mjcore serve --ev-*``); ``body_seconds``: the
+    time a client may take to send its body, ``header_seconds`` its request head;
+    ``max_connections``: open connections."""
 
     host: str = "127.0.0.1"
     port: int = 8080
@@ -48,9 +53,13 @@ class WebConfig:
     max_depth: int = 16
     max_values: int = 2000
     max_in_flight: int = 8
+    max_in_flight_per_host: int = 2
     workers: int = 2
     call_seconds: float = 10.0
     ev_seconds: float = 5.0
+    ev_workers: int = 2
+    ev_queue: int = 8
+    ev_max_nodes: int = 2_000_000
     review_seconds: float = 60.0
     body_seconds: float = 10.0
     header_seconds: float = 10.0
@@ -89,8 +98,11 @@ class Api:
         from .bridge import Bridge
 
         self.config = config
-        self.bridge = Bridge()
+        self.bridge = Bridge({"ev_workers": config.ev_workers, "ev_queue": config.ev_queue,
+                              "ev_max_seconds": config.ev_seconds,
+                              "ev_max_nodes": config.ev_max_nodes})
         self.in_flight = 0
+        self.in_flight_by_host: dict[str, int] = {}
         self.refused = 0
         self.answered = 0
         self._expected: bytes | None = None
@@ -155,20 +167,34 @@ class Api:
                               "allowed", "TOO_MANY_VALUES", limit=self.config.max_values)
         return value
 
-    async def _run(self, work: Any, *args: Any) -> Any:
+    async def _run(self, work: Any, host: str, *args: Any) -> Any:
         """``work(*args)`` on a worker thread, holding one of the max_in_flight slots (none
-        free: 503 at once, not a queue)."""
+        free: 503 at once, not a queue) and one of ``host``'s max_in_flight_per_host (none
+        free: 429 at once)."""
         import anyio
 
         if self.in_flight >= self.config.max_in_flight:
             self.refused += 1
             raise ApiError("UNAVAILABLE", "the server is busy: try again shortly",
                            "OVERLOADED", headers={"Retry-After": "1"})
+        share = min(self.config.max_in_flight_per_host, self.config.max_in_flight)
+        mine = self.in_flight_by_host.get(host, 0)
+        if mine >= share:
+            self.refused += 1
+            raise ApiError("RESOURCE_EXHAUSTED", f"{share} calls from this client are in "
+                           "progress already (max_in_flight_per_host)", "TOO_MANY_CALLS",
+                           headers={"Retry-After": "1"}, limit=share)
         self.in_flight += 1
+        self.in_flight_by_host[host] = mine + 1
         try:
             return await anyio.to_thread.run_sync(work, *args, limiter=self.limiter)
         finally:
             self.in_flight -= 1
+            left = self.in_flight_by_host[host] - 1
+            if left:
+                self.in_flight_by_host[host] = left
+            else:
+                del self.in_flight_by_host[host]
 
     async def handle(self, request: Request, work: Any, limit: int | None = None) -> Response:
         """Token, body, a slot, ``work(body)`` on a worker thread; its JSON or the error."""
@@ -176,7 +202,7 @@ class Api:
             self._check_token(request)
             body = await self._body(request, limit or self.config.max_body) \
                 if request.method == "POST" else {}
-            answer = await self._run(work, body)
+            answer = await self._run(work, client_host(request), body)
             self.answered += 1
             return JSONResponse(_finite(answer))
         except ApiError as err:
@@ -195,10 +221,9 @@ class Api:
         return endpoint
 
     def ev_work(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The ``ev`` endpoint's answer (worker thread)."""
-        from .ev import expected_values
-
-        return expected_values(self.bridge, body, self.config.ev_seconds)
+        """The ``ev`` endpoint's answer (worker thread): the servicer's ExpectedValues in its
+        pool, as the gRPC service answers it."""
+        return self.bridge.call_in_pool("ExpectedValues", body, self.config.ev_seconds)
 
     def review_work(self, body: dict[str, Any]) -> dict[str, Any]:
         """The ``review`` endpoint's answer (worker thread)."""
@@ -224,6 +249,19 @@ class Api:
         from .openapi import schema
 
         return JSONResponse(schema())
+
+
+def client_host(request: Request) -> str:
+    """The client host of a request, keyed as the gRPC service keys its peers
+    (``mjcore.service.limits.peer_host``: an IPv6 client is its /64, a Unix socket one host)."""
+    from mjcore.service.limits import peer_host
+
+    client = request.client
+    if client is None:
+        return "unix"
+    host = client.host
+    return peer_host(f"ipv6:[{host}]:{client.port}" if ":" in host
+                     else f"ipv4:{host}:{client.port}")
 
 
 def error_response(err: ApiError) -> Response:

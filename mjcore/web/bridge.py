@@ -8,10 +8,11 @@ proto field names and enum names. The servicer ends a failed call through its co
 """
 from __future__ import annotations
 
+import math
 import time
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from ..games import is_game
 from .errors import ApiError, bad_request
 
 # the unary methods the API serves: name -> (request message, response message) names
@@ -21,7 +22,12 @@ METHODS = {
     "Score": ("ScoreRequest", "ScoreResponse"),
     "ScoreClassicalDeal": ("ScoreClassicalDealRequest", "ScoreClassicalDealResponse"),
     "ListRulePresets": ("ListRulePresetsRequest", "ListRulePresetsResponse"),
+    "ExpectedValues": ("ExpectedValuesRequest", "ExpectedValuesResponse"),
 }
+
+
+# past a call's seconds, how long its search may take to notice the deadline and stop
+_GRACE_SECONDS = 2.0
 
 
 class _Aborted(Exception):
@@ -57,16 +63,17 @@ class _Context:
 
 
 class Bridge:
-    """The servicer and the message classes, imported once (the service extra)."""
+    """The servicer and the message classes, imported once (the service extra). ``ev``: the
+    servicer's expected-value pool and bounds (workers, queue, seconds, nodes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, ev: dict[str, Any] | None = None) -> None:
         from google.protobuf import json_format
 
         from mjcore.service.servicer import HandAnalysisServicer
         from mjcore.wire.v1 import analysis_service_pb2, scoring_pb2
 
         self.json_format = json_format
-        self.servicer = HandAnalysisServicer(max_batch=1)
+        self.servicer = HandAnalysisServicer(max_batch=1, **(ev or {}))
         self.messages: dict[str, Any] = {}
         for module in (analysis_service_pb2, scoring_pb2):
             for name in module.DESCRIPTOR.message_types_by_name:
@@ -80,38 +87,44 @@ class Bridge:
         except self.json_format.ParseError as err:
             raise bad_request(f"{err}", "BAD_JSON_FIELD") from None
 
-    def call(self, method: str, body: dict[str, Any], seconds: float) -> dict[str, Any]:
-        """``method``'s answer to ``body`` as JSON values (raises ApiError)."""
+    def call(self, method: str, body: dict[str, Any], seconds: float,
+             deadline: float | None = None) -> dict[str, Any]:
+        """``method``'s answer to ``body`` as JSON values (raises ApiError), within
+        ``seconds`` from now or by ``deadline`` (time.monotonic) when given."""
         req = self.request(method, body)
+        if deadline is None:
+            deadline = time.monotonic() + seconds
         try:
-            answer = getattr(self.servicer, method)(req, _Context(time.monotonic() + seconds))
+            answer = getattr(self.servicer, method)(req, _Context(deadline))
         except _Aborted as err:
             raise err.error from None
         if isinstance(answer, bytes):   # AnalyzeHand answers serialized bytes
             answer = self.messages[METHODS[method][1]].FromString(bytes(answer))
         return self.to_json(answer)
 
+    def call_in_pool(self, method: str, body: dict[str, Any], seconds: float
+                     ) -> dict[str, Any]:
+        """:meth:`call` in the servicer's expected-value pool, as the gRPC ports run
+        ExpectedValues: a full pool is RESOURCE_EXHAUSTED, SERVER_BUSY, with Retry-After (its
+        hint); the time waiting for a thread counts in ``seconds``."""
+        pool = self.servicer.ev_pool
+        deadline = time.monotonic() + seconds
+        future = pool.submit(self.call, method, body, seconds, deadline)
+        if future is None:
+            busy = pool.busy()
+            err = ApiError("RESOURCE_EXHAUSTED", busy.message, busy.reason,
+                           headers={"Retry-After": str(max(1, math.ceil(busy.retry_delay or 1)))})
+            err.metadata = dict(busy.metadata)
+            raise err
+        try:
+            answer: dict[str, Any] = future.result(timeout=seconds + _GRACE_SECONDS)
+        except FutureTimeout:
+            future.cancel()
+            raise ApiError("DEADLINE_EXCEEDED", "deadline exceeded", "DEADLINE_EXCEEDED") from None
+        return answer
+
     def to_json(self, message: Any) -> dict[str, Any]:
         """A message as JSON values: proto field names, enums by name, defaults written."""
         out: dict[str, Any] = self.json_format.MessageToDict(
             message, preserving_proto_field_name=True, always_print_fields_with_no_presence=True)
         return out
-
-    def rules(self, body: Any) -> Any:
-        """A riichi ``RuleSet`` from a RuleSelection JSON object (the service's reading; a bad
-        selection is INVALID_RULE naming the field)."""
-        from mjcore.errors import InvalidRuleError
-        from mjcore.service.convert import rules_from_proto
-
-        sel = self.messages["RuleSelection"]()
-        try:
-            self.json_format.ParseDict(body or {}, sel)
-        except self.json_format.ParseError as err:
-            raise bad_request(f"rules: {err}", "BAD_JSON_FIELD", field="rules") from None
-        if is_game(sel.preset, "classical"):
-            raise bad_request(f"rules: preset {sel.preset!r}: the expected values are for "
-                              "riichi rules", "INVALID_RULE", field="rules", index=0)
-        try:
-            return rules_from_proto(sel)
-        except InvalidRuleError as err:
-            raise bad_request(f"rules: {err}", "INVALID_RULE", field="rules", index=0) from None

@@ -1,6 +1,6 @@
 """The API's OpenAPI 3.1 document. The schemas of the messages the gRPC service shares are
 written from the protobuf descriptors (field names as in the .proto files, enums by name), so
-they cannot drift from ``proto/mjcore/v1``; ``ev`` and ``review`` have their own."""
+they cannot drift from ``proto/mjcore/v1``; ``review`` has its own."""
 from __future__ import annotations
 
 import functools
@@ -46,46 +46,6 @@ def _message_schemas(descriptor: Any, out: dict[str, Any]) -> None:
         props[f.name] = {"type": "array", "items": item} if repeated else item
 
 
-_EV_REQUEST = {
-    "type": "object", "additionalProperties": False, "required": ["hand"],
-    "properties": {
-        "hand": {"type": "string", "maxLength": 100,
-                 "description": "13 or 14 tiles with the melds, as AnalyzeHandRequest.hand"},
-        "dora_indicators": {"type": "string", "maxLength": 40},
-        "visible": {"type": "string", "maxLength": 300},
-        "round_wind": _ref("Wind"), "seat_wind": _ref("Wind"),
-        "rules": _ref("RuleSelection"),
-        "kita_count": {"type": "integer", "minimum": 0, "maximum": 4},
-        "model": {"type": "string", "enum": ["consistent", "compatible"]},
-        "t_max": {"type": "integer", "minimum": 1, "maximum": 24},
-        "extra": {"type": "integer", "minimum": 0, "maximum": 4},
-        "max_shanten": {"type": "integer", "minimum": -1, "maximum": 6},
-        "max_nodes": {"type": "integer", "minimum": 1, "maximum": 5000000},
-        "max_seconds": {"type": "number", "exclusiveMinimum": 0},
-        "red": {"type": "boolean"}, "ura": {"type": "boolean"},
-        "shanten_down": {"type": "boolean"}, "tegawari": {"type": "boolean"}}}
-_NUMBERS = {"type": "array", "items": {"type": ["number", "null"]}}
-_DISCARD_VALUE = {
-    "type": "object",
-    "properties": {
-        "tile": {"type": ["string", "null"]}, "shanten": {"type": "integer"},
-        "necessary": {"type": "array", "items": {"type": "array", "prefixItems": [
-            {"type": "string"}, {"type": "integer"}]}},
-        "necessary_count": {"type": "integer"}, "evaluated": {"type": "boolean"},
-        "tenpai": _NUMBERS, "win": _NUMBERS, "ev": _NUMBERS, "max_tenpai": _NUMBERS,
-        "max_win": _NUMBERS}}
-_EV_RESPONSE = {
-    "type": "object",
-    "properties": {
-        "hand": {"type": "string"}, "model": {"type": "string"},
-        "shanten": {"type": "integer"},
-        "status": {"type": "string", "description": "OK or the HandError reason of a search "
-                   "past its bounds (EV_SHANTEN_TOO_HIGH, EV_NODE_BUDGET, EV_DEADLINE, ...)"},
-        "message": {"type": "string"}, "nodes": {"type": "integer"},
-        "edges": {"type": "integer"}, "win_edges": {"type": "integer"},
-        "total_unseen": {"type": "integer"}, "seconds": {"type": "number"},
-        "bytes_peak": {"type": "integer"}, "t_max": {"type": "integer"},
-        "discards": {"type": "array", "items": _ref("DiscardValue")}}}
 _REVIEW_REQUEST = {
     "type": "object", "additionalProperties": False, "required": ["record"],
     "properties": {
@@ -120,6 +80,9 @@ def _post(summary: str, request: str, response: str) -> dict[str, Any]:
         "schema": _ref("Error")}}} for code, what in (
             (400, "bad input: the reason names it"), (401, "missing or wrong token"),
             (408, "the body came too slowly"), (413, "body too large"),
+            (429, "this client's calls in progress are at max_in_flight_per_host "
+                  "(TOO_MANY_CALLS) or the expected-value searches are full (SERVER_BUSY): "
+                  "retry after Retry-After seconds"),
             (503, "busy: retry after Retry-After seconds"), (504, "out of time"))}
     return {"post": {
         "summary": summary,
@@ -140,14 +103,14 @@ def schema() -> dict[str, Any]:
     for msg in (pb.AnalyzeHandRequest, pb.AnalyzeHandResponse, pb.DecomposeRequest,
                 pb.DecomposeResponse, sp.ScoreRequest, sp.ScoreResponse,
                 sp.ScoreClassicalDealRequest, sp.ScoreClassicalDealResponse,
-                pb.ListRulePresetsResponse):
+                pb.ListRulePresetsResponse, pb.ExpectedValuesRequest,
+                pb.ExpectedValuesResponse):
         _message_schemas(msg.DESCRIPTOR, schemas)
     from mjcore.wire.v1 import types_pb2
 
     schemas.setdefault("Wind", {"type": "string",
                                 "enum": [v.name for v in types_pb2.Wind.DESCRIPTOR.values]})
-    schemas.update(EvRequest=_EV_REQUEST, EvResponse=_EV_RESPONSE, DiscardValue=_DISCARD_VALUE,
-                   ReviewRequest=_REVIEW_REQUEST, ReviewResponse=_REVIEW_RESPONSE,
+    schemas.update(ReviewRequest=_REVIEW_REQUEST, ReviewResponse=_REVIEW_RESPONSE,
                    Error=_ERROR)
     return {
         "openapi": "3.1.0",
@@ -167,7 +130,7 @@ def schema() -> dict[str, Any]:
                                              "ScoreClassicalDealRequest",
                                              "ScoreClassicalDealResponse"),
             "/api/v1/ev": _post("Expected score, win and tenpai probability of each discard",
-                                "EvRequest", "EvResponse"),
+                                "ExpectedValuesRequest", "ExpectedValuesResponse"),
             "/api/v1/review": _post("Review a game record: the hands step by step and a "
                                     "seat's discard decisions", "ReviewRequest",
                                     "ReviewResponse"),

@@ -44,7 +44,8 @@ SHANTEN_RESPONSE_ARRAYS: dict[str, ArraySpec] = {"shanten": ("i1", ())}
 # with StreamShantenRequest.per_form, in the column order of mjcore.batch.shanten(forms=True)
 SHANTEN_FORM_ARRAYS: dict[str, ArraySpec] = {
     "standard": ("i1", ()), "chiitoitsu": ("i1", ()), "kokushi": ("i1", ())}
-WAITS_RESPONSE_ARRAYS: dict[str, ArraySpec] = {"masks": ("<u8", ()), "shanten": ("i1", ())}
+WAITS_RESPONSE_ARRAYS: dict[str, ArraySpec] = {"masks": ("<u8", ()), "shanten": ("i1", ()),
+                                               "advance_masks": ("<u8", ())}
 AGARI_RESPONSE_ARRAYS: dict[str, ArraySpec] = {"agari": ("u1", ())}
 
 # StreamScoreClassicalRequest (the arguments of mjcore.classical.batch.score_deals, in order);

@@ -196,19 +196,26 @@ def test_common_readers_count_an_extract_and_its_analysis_once(flat: Path,
     duckdb = pytest.importorskip("duckdb")
     polars = pytest.importorskip("polars")
     from mjcore.dataset.analysis import analyze_dir
+    from mjcore.dataset.exporting import export
 
-    ex, an = tmp_path / "ex", tmp_path / "an"
+    ex, an, sql = tmp_path / "ex", tmp_path / "an", tmp_path / "sql"
     summary = extract(str(flat), str(ex), records_per_partition=4, workers=1)
     analyze_dir(str(ex), str(an), workers=1)
-    for folder in (ex, an):
+    export(str(an), str(sql))
+    for folder in (ex, an, sql):
         rows = sum(pq.read_metadata(p).num_rows for p in folder.glob("part-*.parquet"))
         assert rows == summary.rows
-        assert duckdb.sql(f"select count(*) from read_parquet('{folder}')").fetchall()[0][0] == \
-            rows, folder
-        assert duckdb.sql(f"select count(*) from read_parquet('{folder}/**/*.parquet')"
-                          ).fetchall()[0][0] == rows, folder
-        assert polars.scan_parquet(f"{folder}/**/*.parquet").select(polars.len()).collect(
-        ).item() == rows, folder
+        for source in (folder, f"{folder}/*.parquet", f"{folder}/**/*.parquet"):
+            assert duckdb.sql(f"select count(*) from read_parquet('{source}')"
+                              ).fetchall()[0][0] == rows, source
+        for pattern in ("*.parquet", "**/*.parquet"):
+            assert polars.scan_parquet(f"{folder}/{pattern}").select(polars.len()).collect(
+            ).item() == rows, (folder, pattern)
+    # polars' directory mode takes a folder of parts alone (SCHEMA.md "Other readers"): the
+    # exported one; an extract or analysis keeps its journal and side tables beside its parts
+    assert polars.scan_parquet(str(sql)).select(polars.len()).collect().item() == summary.rows
+    assert sorted(p.name for p in sql.rglob("*")) == sorted(
+        p.name for p in sql.glob("part-*.parquet"))
 
 
 def test_a_planted_journal_or_manifest_link_deletes_nothing_outside(flat: Path,

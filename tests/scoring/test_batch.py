@@ -135,6 +135,27 @@ def test_a_row_with_five_of_a_kind_counting_indicators_is_bad_and_others_kept():
     assert res.points[0] > 0 and res.points[3] > 0
 
 
+def test_a_row_with_red_fives_it_cannot_hold_names_them():
+    """too_many_copies from the red fives (more than the fives held, a red five marked on a
+    meld without a five) says so, not the status's general words."""
+    arrays = pack([{"hand": "123m456p789s11z555z", "win_tile": "5z"},
+                   {"hand": "123m406p789s11z555z", "win_tile": "5z"},
+                   {"hand": "123m456p11z555z chi:789s", "win_tile": "5z"},
+                   {"hand": "123m456p11z555z pon:333s", "win_tile": "5z"},
+                   {"hand": "123m456p11z555z pon:505s", "win_tile": "5z"}])
+    arrays["red"][1] = 3                                    # one five held, three said red
+    chi, pon = arrays["melds"][2, 0], arrays["melds"][3, 0]
+    arrays["melds"][2, 0] = chi | 1 << 9                    # a red five in 789s
+    arrays["melds"][3, 0] = pon | 1 << 9                    # a red five in 333s
+    res = batch_score(**arrays)
+    assert res.status.tolist()[:4] == [0, -1, -1, -1] and res.status[4] >= 0
+    assert [e.reason for e in res.errors()] == ["too_many_copies"] * 3
+    closed, in_chi, in_pon = (str(e) for e in res.errors())
+    assert closed == "row 1: 3 red fives among the closed tiles, which hold 1 five"
+    assert in_chi == "row 2: the chi of 789s marks 1 red five; it holds no five"
+    assert in_pon == "row 3: the pon of 3s marks 1 red five; it holds no five"
+
+
 @pytest.mark.parametrize("rules", [5, object(), ["tenhou"], 1.5])
 def test_rules_of_the_wrong_type_are_an_invalid_rule_error(rules):
     from mjcore.errors import InvalidRuleError

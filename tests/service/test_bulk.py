@@ -12,6 +12,7 @@ import pytest
 from mjcore import batch
 from mjcore.client import Client, ServiceError
 from mjcore.errors import BatchError, InvalidHandError
+from mjcore.riichi.batch_scoring import BatchScores
 from mjcore.service import ServerConfig
 from mjcore.service.errors import error_info
 from mjcore.tiles import format_counts
@@ -45,24 +46,25 @@ def test_shanten_matches_batch_api(plain_server, encoding):
     counts = np.concatenate([random_counts(3000, 13, 1), random_counts(3000, 14, 2)])
     with Client(f"127.0.0.1:{port}", batch_size=1024, encoding=encoding) as c:
         got = c.shanten(counts)
-        got_min, got_forms = c.shanten(counts, forms=True)
+        with_forms = c.shanten(counts, forms=True)
     want = batch.shanten(counts, forms=True)
-    assert np.array_equal(got, want.shanten)
-    assert np.array_equal(got_min, want.shanten)
-    assert np.array_equal(got_forms, want.forms)
+    assert np.array_equal(got.shanten, want.shanten)
+    assert np.array_equal(with_forms.shanten, want.shanten)
+    assert np.array_equal(with_forms.forms, want.forms)
 
 
 def test_shanten_with_melds_explicit_and_derived(client: Client):
     counts, melds = _melded(4000, 5, 0)
     want = batch.shanten(counts, melds).shanten
-    assert np.array_equal(client.shanten(counts, melds), want)
-    assert np.array_equal(client.shanten(counts), want)  # n_melds derived from tile counts
+    assert np.array_equal(client.shanten(counts, melds).shanten, want)
+    # n_melds derived from tile counts
+    assert np.array_equal(client.shanten(counts).shanten, want)
 
 
 def test_waits_matches_batch_api(client: Client):
     counts, melds = _melded(5000, 7, 0)
     want = batch.waits(counts, melds)
-    assert np.array_equal(client.waits(counts, melds), want.mask)
+    assert np.array_equal(client.waits(counts, melds).mask, want.mask)
     assert want.tenpai.any()
 
 
@@ -78,7 +80,7 @@ def test_agari_matches_batch_api(client: Client):
     complete[2, 0:7] = 2
     counts = np.concatenate([counts, complete])
     melds = np.concatenate([melds, np.zeros(3, np.uint8)])
-    got = client.is_agari(counts, melds)
+    got = client.is_agari(counts, melds).agari
     want = batch.is_agari(counts, melds).agari
     assert np.array_equal(got, want)
     assert got[-3:].all()
@@ -133,15 +135,13 @@ def test_text_helpers_for_waits_and_agari(client: Client, tmp_path):
     fourteen = [format_counts(c) for c in random_counts(300, 14, 32)] + ["123m456p789s11222z"]
     path = tmp_path / "w.txt"
     path.write_text("\r\n".join(thirteen) + "\r\n")
-    masks = client.waits_text(path)
+    masks = client.waits_text(path).mask
     assert np.array_equal(masks, batch.waits(batch.shanten_text(
         "\n".join(thirteen).encode(), keep_counts=True).counts).mask)
-    agari = client.is_agari_text(fourteen)
+    agari = client.is_agari_text(fourteen).agari
     assert agari[-1] and np.array_equal(agari, batch.is_agari(batch.shanten_text(
         "\n".join(fourteen).encode(), keep_counts=True).counts).agari)
-    with pytest.raises(BatchError) as err:
-        client.is_agari_text(thirteen[:3] + fourteen[:2])
-    assert set(err.value.errors) == {0, 1, 2}
+    assert client.is_agari_text(thirteen[:3] + fourteen[:2]).bad_rows.tolist() == [0, 1, 2]
 
 
 def test_text_line_errors_by_index(stub):
@@ -179,7 +179,7 @@ def test_per_hand_errors_keep_good_results(client: Client, explicit_melds):
     counts[2222, 5] = 4
     melds = np.zeros(len(counts), np.uint8) if explicit_melds else None
     with pytest.raises(BatchError) as err:
-        client.shanten(counts, melds)
+        client.shanten(counts, melds).raise_for_errors()
     want = batch.shanten(counts, melds if explicit_melds else
                          np.where(np.arange(len(counts)) == 2222, 3, 0))
     bad = {e.index: e.reason for e in want.errors()}
@@ -188,8 +188,7 @@ def test_per_hand_errors_keep_good_results(client: Client, explicit_melds):
     for i, e in err.value.errors.items():
         assert e.reason == bad[i] and e.index == i
     good = want.ok
-    partial = err.value.partial
-    assert isinstance(partial, np.ndarray)
+    partial = partial_of(err.value, batch.BatchResult).shanten
     assert np.array_equal(partial[good], want.shanten[good])
     assert (partial[~good] == -128).all()
 
@@ -343,7 +342,7 @@ def test_client_retries_unavailable_until_server_is_up():
         with Client(f"127.0.0.1:{port}", timeout=10, retries=20, backoff=0.05,
                     max_backoff=0.2) as c:
             assert c.rule_presets().default_preset == "tenhou"
-            assert np.array_equal(c.shanten(random_counts(10, 13, 1)),
+            assert np.array_equal(c.shanten(random_counts(10, 13, 1)).shanten,
                                   batch.shanten(random_counts(10, 13, 1)).shanten)
     finally:
         t.join()
@@ -398,11 +397,11 @@ def test_score_matches_batch_scoring(plain_server):
     for name in ("han", "fu", "limit", "yakuman", "basic", "points", "yaku_mask", "dora_ura_aka",
                  "deltas", "payments", "decomposition_index", "yaku_han", "fu_items",
                  "n_fu_items"):
-        assert np.array_equal(got[name], getattr(want, name)), name
-    assert np.array_equal(got["status"], want.status)
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert np.array_equal(got.status, want.status)
     assert (want.status == 0).any() and (want.status == 1).any()  # wins and a no-yaku hand
     want_ema = score_batch(counts, win, rules="ema", **arrays)
-    assert np.array_equal(got_ema["points"], want_ema.points)
+    assert np.array_equal(got_ema.points, want_ema.points)
 
 
 def test_score_bad_rows_and_fields(stub, client):
@@ -418,9 +417,9 @@ def test_score_bad_rows_and_fields(stub, client):
     flags[9] |= 8                     # ippatsu without riichi (row 9 has no riichi)
     flags[9] &= np.uint16(0xFFFF ^ 2)
     with pytest.raises(BatchError) as err:
-        client.score_batch(counts, win, flags=flags, **arrays)
+        client.score_batch(counts, win, flags=flags, **arrays).raise_for_errors()
     assert {3, 5, 9} <= set(err.value.errors)
-    assert partial_of(err.value, dict)["status"][0] >= 0
+    assert partial_of(err.value, BatchScores).status[0] >= 0
     req = pb.StreamScoreRequest(hands=types_pb2.PackedHands(encoding=COUNTS,
                                                             data=counts[:4].tobytes()),
                                 win_tile=bytes(3))
@@ -497,11 +496,11 @@ def test_a_batch_over_the_clients_message_limit_is_cut_to_fit():
         counts = random_counts(4000, 13, 1)                # 68 kB of nibbles in one batch
         with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0,
                     max_message_size=64 * 1024) as c:
-            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert np.array_equal(c.shanten(counts).shanten, batch.shanten(counts).shanten)
             assert server.servicer.batches_done == 2      # cut in two
         with Client(f"127.0.0.1:{port}", batch_size=4000, retries=0,
                     max_message_size=8 * 1024) as c:
-            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert np.array_equal(c.shanten(counts).shanten, batch.shanten(counts).shanten)
             assert 2 + 9 <= server.servicer.batches_done <= 2 + 10    # 68 kB in 8 kB pieces
             lines = ["123m456p789s1122z"] * 3 + ["1m" * 40_000]
             with pytest.raises(InvalidHandError, match=r"row 3: its request is [\d,]+ bytes, "
@@ -539,7 +538,7 @@ def test_stream_resumes_on_another_server_after_unavailable():
         t.join()
         if "second" in holder:
             holder["second"].stop(0).wait()
-    assert np.array_equal(got, batch.shanten(counts).shanten)
+    assert np.array_equal(got.shanten, batch.shanten(counts).shanten)
     assert holder["second"].servicer.batches_done > 0
     assert first.servicer.batches_done + holder["second"].servicer.batches_done >= 1000
 
@@ -548,7 +547,7 @@ def test_bad_meld_counts_are_per_hand_errors(client: Client):
     counts = random_counts(6, 13, 40)
     melds = np.array([0, 7, 0, 255, 0, 5], np.uint8)
     with pytest.raises(BatchError) as err:
-        client.shanten(counts, melds)
+        client.shanten(counts, melds).raise_for_errors()
     want = batch.shanten(counts, melds)
     assert {i: e.reason for i, e in err.value.errors.items()} == {
         e.index: e.reason for e in want.errors()}
@@ -579,12 +578,14 @@ def test_errors_beyond_the_first_kernel_chunk_keep_batch_indices():
         counts[bad, 0] = 5
         with Client(f"127.0.0.1:{port}", batch_size=len(counts), streams=1) as c, \
                 pytest.raises(BatchError) as err:
-            c.shanten(counts)
+            c.shanten(counts).raise_for_errors()
         assert sorted(err.value.errors) == bad
-        assert all(not e.args[0].startswith("row") for e in err.value.errors.values())
+        # the batch's own row numbers, the server's chunk-relative ones dropped
+        assert all(e.args[0].startswith(f"row {i}: ") and e.args[0].count("row ") == 1
+                   for i, e in err.value.errors.items())
         good = np.ones(len(counts), bool)
         good[bad] = False
-        assert np.array_equal(partial_of(err.value, np.ndarray)[good],
+        assert np.array_equal(partial_of(err.value, batch.BatchResult).shanten[good],
                               batch.shanten(counts[good]).shanten)
     finally:
         server.stop(0).wait()

@@ -149,22 +149,22 @@ def test_bulk_streams_under_classical_rules_are_the_library(client, rules):
     counts13 = random_counts(1200, 13, 7)
     counts14 = random_counts(1200, 14, 8)
     counts14[:200] = batch.unpack(batch.pack(counts14[:200]))
-    sh, forms = client.shanten(counts14, forms=True, rules=rules)
+    got = client.shanten(counts14, forms=True, rules=rules)
     want = batch.shanten(counts14, forms=True, rules=rules)
-    assert np.array_equal(sh, want.shanten) and np.array_equal(forms, want.forms)
-    assert np.array_equal(client.waits(counts13, rules=rules),
+    assert np.array_equal(got.shanten, want.shanten) and np.array_equal(got.forms, want.forms)
+    assert np.array_equal(client.waits(counts13, rules=rules).mask,
                           batch.waits(counts13, rules=rules).mask)
-    assert np.array_equal(client.is_agari(counts14, rules=rules),
+    assert np.array_equal(client.is_agari(counts14, rules=rules).agari,
                           batch.is_agari(counts14, rules=rules).agari)
 
 
 def test_bulk_classical_forms_differ_from_riichi(client):
     pairs = np.zeros((1, 34), dtype=np.uint8)
     pairs[0, [0, 2, 4, 6, 8, 10, 12]] = 2
-    assert client.is_agari(pairs).tolist() == [True]
-    assert client.is_agari(pairs, rules="classical").tolist() == [False]
+    assert client.is_agari(pairs).agari.tolist() == [True]
+    assert client.is_agari(pairs, rules="classical").agari.tolist() == [False]
     assert client.is_agari(pairs, rules={"preset": "bradfield",
-                                         "seven_pairs": True}).tolist() == [True]
+                                         "seven_pairs": True}).agari.tolist() == [True]
 
 
 def test_text_lines_stream_under_classical_rules(stub):
@@ -300,17 +300,22 @@ def test_stream_score_classical_is_the_library(client, rules):
     arrays = _deal_arrays()
     want = score_deals(**arrays, rules=rules)
     assert (want.status == 0).sum() == 160 and (want.status != 0).any()
-    with pytest.raises(BatchError) as info:
-        client.score_classical_batch(**arrays, rules=rules)      # 500 deals a batch
-    got = partial_of(info.value, dict)
-    assert sorted(info.value.errors) == np.flatnonzero(want.status).tolist()
-    assert np.array_equal(got["status"], want.status)
+    got = client.score_classical_batch(**arrays, rules=rules)      # 500 deals a batch
+    assert type(got) is type(want)
+    assert got.bad_rows.tolist() == np.flatnonzero(want.status).tolist()
+    assert np.array_equal(got.status, want.status)
+    assert [(e.index, e.reason, str(e)) for e in got.errors()] == [
+        (e.index, e.reason, str(e)) for e in want.errors()]
     for name in ("score", "points", "doubles", "limit_hand", "net"):
-        assert np.array_equal(got[name], getattr(want, name)), name
+        mine, theirs = getattr(got, name), getattr(want, name)
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), name
+    with pytest.raises(BatchError) as info:
+        got.raise_for_errors()
+    assert partial_of(info.value, type(want)) is got
     good = {k: v[:160] for k, v in arrays.items()}
     ok = client.score_classical_batch(**{k: v for k, v in good.items() if k != "dead_kinds"},
                                       rules=rules)
-    assert np.array_equal(ok["net"], want.net[:160])
+    assert np.array_equal(ok.net, want.net[:160]) and not ok.errors()
 
 
 def test_stream_score_classical_framing_errors(stub):

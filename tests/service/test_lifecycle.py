@@ -200,7 +200,7 @@ def test_served_process_with_each_io_engine(engine, certs):
                     client_cert=certs["client"], client_key=certs["client.key"],
                     timeout=10, retries=0) as c:
             counts = random_counts(300, 13, 9)
-            assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+            assert np.array_equal(c.shanten(counts).shanten, batch.shanten(counts).shanten)
             assert int(c.analyze("123m456p789s1122z").shanten) == 0
         proc.terminate()
         assert proc.wait(10) == 0

@@ -162,7 +162,7 @@ def test_mutual_tls(mtls_server, certs):
                 "client_key": certs["client.key"], "timeout": 5, "retries": 0}
     with Client(f"localhost:{mtls_server}", token=TOKEN, **good) as c:
         counts = random_counts(5, 13, 4)
-        assert np.array_equal(c.shanten(counts), batch.shanten(counts).shanten)
+        assert np.array_equal(c.shanten(counts).shanten, batch.shanten(counts).shanten)
     with Client(f"localhost:{mtls_server}", **good) as c:      # certificate but no token
         with pytest.raises(ServiceError) as err:
             c.rule_presets()

@@ -82,7 +82,7 @@ def test_analysis_streams_library_and_client_agree(stub, client: Client, rpc, li
     call = {"StreamShanten": client.shanten, "StreamWaits": client.waits,
             "StreamAgari": client.is_agari}[rpc]
     with pytest.raises(BatchError) as err:
-        call(counts, melds)
+        call(counts, melds).raise_for_errors()
     assert {i: e.reason for i, e in err.value.errors.items()} == want
 
 
@@ -115,7 +115,7 @@ def test_score_stream_library_and_client_agree(stub, client: Client):
     assert _stream_reasons(stub.StreamScore, request) == {i: _wire(r) for i, r in want.items()}
     counts, win = arrays.pop("counts"), arrays.pop("win_tile")
     with pytest.raises(BatchError) as err:
-        client.score_batch(counts, win, **arrays)
+        client.score_batch(counts, win, **arrays).raise_for_errors()
     assert {i: e.reason for i, e in err.value.errors.items()} == want
 
 

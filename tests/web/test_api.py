@@ -102,13 +102,26 @@ def test_score_classical_matches_the_library(web):
     assert [int(p["score"]) for p in r["players"]] == [p.score for p in lib.players]
 
 
-def test_ev_matches_the_library(web):
+def test_ev_is_the_expected_values_rpc(web):
+    """/api/v1/ev answers ExpectedValuesRequest JSON with the servicer's ExpectedValues:
+    ExpectedValuesResponse as JSON, the numbers of the library."""
+    from google.protobuf import json_format
+
+    from mjcore.wire import convert
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
+
     hand = "23m456p789s11223z4p"
     status, r = web.post("ev", {"hand": hand, "dora_indicators": "1m",
-                                "seat_wind": "WIND_SOUTH", "round_wind": "WIND_EAST"})
+                                "seat_wind": "WIND_SOUTH", "round_wind": "WIND_EAST",
+                                "options": {"max_turn": 12}})
     assert status == 200, r
-    lib = mjcore.expected_values(hand, dora="1m", seat_wind="S", round_wind="E")
-    assert r["status"] == "OK" and r["shanten"] == lib.shanten
+    lib = mjcore.expected_values(hand, dora="1m", seat_wind="S", round_wind="E", t_max=12)
+    answer = json_format.ParseDict(r, pb.ExpectedValuesResponse())   # every field its own
+    assert answer.status == pb.EXPECTED_VALUE_STATUS_OK and answer.max_turn == 12
+    assert r["status"] == "EXPECTED_VALUE_STATUS_OK" and r["shanten"] == lib.shanten
+    want = convert.expected_values_response(lib)
+    assert [d.necessary_count for d in answer.discards] == [
+        d.necessary_count for d in want.discards]
     assert [d["tile"] for d in r["discards"]] == [d.tile for d in lib.discards]
     for got, want in zip(r["discards"], lib.discards, strict=True):
         assert got["ev"] == pytest.approx(list(want.ev), rel=1e-9, abs=1e-9)
@@ -116,20 +129,76 @@ def test_ev_matches_the_library(web):
         assert got["tenpai"] == pytest.approx(list(want.tenpai), rel=1e-9, abs=1e-12)
 
 
-@pytest.mark.parametrize(("body", "reason_", "field_"), [
-    ({"hand": "123m456p789s1122z", "seat_wind": "EAST"}, "BAD_ENUM_VALUE", "seat_wind"),
-    ({"hand": "123m456p789s1122z", "t_max": 99}, "EV_BAD_OPTION", "t_max"),
-    ({"hand": "123m456p789s1122z", "rules": {"preset": "classical"}}, "INVALID_RULE", "rules"),
-    ({"hand": "123m456p789s11z"}, "WRONG_TILE_COUNT", "hand"),
-    ({"hand": "123m456p789s1122z", "visible": "5q"}, "UNKNOWN_CHARACTER", "visible"),
-    ({"hand": "123m456p789s1122z", "dora_indicators": "1" * 41 + "m"}, "FIELD_TOO_LONG",
-     "dora_indicators"),
-    ({}, "MISSING_TILE", "hand"),
-])
-def test_ev_errors_name_the_field(web, body, reason_, field_):
+@pytest.fixture(scope="module")
+def grpc_port():
+    """A gRPC server of the service, to compare the API's errors with its own."""
+    pytest.importorskip("grpc")
+    from mjcore.service import ServerConfig
+    from tests.service.service_helpers import start
+
+    server, port = start(ServerConfig(port=0))
+    yield port
+    server.stop(0).wait()
+
+
+EV_BAD_BODIES = [
+    {"hand": "123m456p789s1122z", "seat_wind": "EAST"},
+    {"hand": "123m456p789s1122z", "options": {"max_turn": 99}},
+    {"hand": "123m456p789s1122z", "options": {"max_node_count": 10**9}},
+    {"hand": "123m456p789s1122z", "rules": {"preset": "classical"}},
+    {"hand": "123m456p789s11z"},
+    {"hand": "123m456p789s1122z", "visible": "5q"},
+    {"hand": "123m456p789s1122z", "dora_indicators": "1" * 41 + "m"},
+    {"hand": "123m456p789s1122z", "kita_count": 1},
+    {},
+]
+
+
+@pytest.mark.parametrize("body", EV_BAD_BODIES)
+def test_ev_errors_are_the_rpcs(web, grpc_port, body):
+    """A bad ev body is the error the gRPC ExpectedValues gives the same request: its
+    status, message, reason and metadata."""
+    import grpc
+    from google.protobuf import json_format
+
+    from mjcore.client import Client
+    from mjcore.service.errors import error_info
+    from mjcore.wire.v1 import analysis_service_pb2 as pb
+
     status, data = web.post("ev", body)
-    assert status == 400, data
-    assert (reason(data), field(data)) == (reason_, field_)
+    assert status in (400, 504) and data["error"]["status"] != "INTERNAL", data
+    with Client(f"127.0.0.1:{grpc_port}", retries=0) as c:
+        request = pb.ExpectedValuesRequest()
+        try:
+            json_format.ParseDict(body, request)
+        except json_format.ParseError:
+            assert reason(data) == "BAD_JSON_FIELD"     # not a message the RPC can be sent
+            return
+        with pytest.raises(grpc.RpcError) as err:
+            c._stub.ExpectedValues(request, timeout=10)
+    info = error_info(err.value)
+    assert data["error"]["status"] == err.value.code().name
+    assert data["error"]["message"] == err.value.details()
+    assert (reason(data), data["error"]["details"][0]["metadata"]) == (
+        info.reason, dict(info.metadata))
+
+
+def test_ev_says_when_its_pool_is_full(web):
+    """Past the EV pool's room the answer is the gRPC service's SERVER_BUSY (429 with its
+    retry hint); the other endpoints still answer."""
+    pool = web.api.bridge.servicer.ev_pool
+    saved = pool.capacity
+    pool.capacity = 0
+    try:
+        status, headers, data = web.call("POST", "/api/v1/ev",
+                                         {"hand": "123m456p789s1122z"})
+        assert status == 429 and reason(data) == "SERVER_BUSY", data
+        assert data["error"]["details"][0]["metadata"]["limit"] == "0"
+        assert int(headers["retry-after"]) >= 1
+        assert web.post("analyze", {"hand": "123m456p789s1122z"})[0] == 200
+    finally:
+        pool.capacity = saved
+    assert web.post("ev", {"hand": "123m456p789s1122z"})[0] == 200
 
 
 def test_presets_list_every_riichi_preset(web):
@@ -220,7 +289,7 @@ def test_answers_fit_their_schemas(web):
     check("AnalyzeHandResponse", web.post("analyze", {"hand": "23m456p789s11223z4p"})[1])
     check("ScoreResponse", web.post("score", {"hand": "234m456p11s555z777z", "win_tile": "1s",
                                               "win_method": "WIN_METHOD_RON"})[1])
-    check("EvResponse", web.post("ev", {"hand": "23m456p789s11223z4p"})[1])
+    check("ExpectedValuesResponse", web.post("ev", {"hand": "23m456p789s11223z4p"})[1])
     with pytest.raises(jsonschema.ValidationError):
         check("AnalyzeHandResponse", {"hand": 3})
 

@@ -169,7 +169,8 @@ def test_slowloris_heads_are_closed(strict):
 
 
 def test_flood_of_calls_keeps_answering(web):
-    """Many clients at once: each gets an answer (200 or 503 with Retry-After), none hangs."""
+    """Many clients at once: each gets an answer (200, or 503 or 429 with Retry-After), none
+    hangs."""
     out = []
     lock = threading.Lock()
 
@@ -186,7 +187,8 @@ def test_flood_of_calls_keeps_answering(web):
     for t in threads:
         t.join(120)
     assert len(out) == 120
-    assert all(s == 200 or (s == 503 and r == "1") for s, r in out)
+    assert all(s == 200 or (s in (429, 503) and r is not None and int(r) >= 1)
+               for s, r in out)
     assert any(s == 200 for s, _r in out)
     well_behaved(web)
 
@@ -224,3 +226,58 @@ def test_a_huge_request_head_is_refused(web):
     finally:
         s.close()
     well_behaved(web)
+
+
+def _post_from(source: str, port: int, path: str, body: dict) -> tuple[int, dict, dict]:
+    """POST from the loopback address ``source`` (another client host than 127.0.0.1)."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                      source_address=(source, 0))
+    try:
+        conn.request("POST", path, body=json.dumps(body),
+                     headers={"Content-Type": "application/json"})
+        res = conn.getresponse()
+        return res.status, dict(res.getheaders()), json.loads(res.read())
+    finally:
+        conn.close()
+
+
+def test_a_flood_from_one_host_leaves_room_for_the_others(monkeypatch):
+    """One host holds at most max_in_flight_per_host calls; its further calls are refused at
+    once (429, Retry-After) while another host's calls, a well-behaved client's, answer."""
+    served = Served(WebConfig(port=0, max_in_flight=4, max_in_flight_per_host=2, workers=4))
+    try:
+        api = served.api
+        real = api.bridge.call
+        release = threading.Event()
+        slow = {"hand": "123m456p789s1122z", "visible": "1z"}
+
+        def held(method, body, *args, **kwargs):
+            if body == slow:
+                release.wait(30)
+            return real(method, body, *args, **kwargs)
+
+        monkeypatch.setattr(api.bridge, "call", held)
+        results: list = []
+        flood = [threading.Thread(target=lambda: results.append(
+            _post_from("127.0.0.2", served.port, "/api/v1/analyze", slow))) for _ in range(5)]
+        for t in flood:
+            t.start()
+        while len(results) < 3:             # three refused; two held in their slots
+            threading.Event().wait(0.01)
+        assert api.in_flight_by_host == {"127.0.0.2": 2}
+        for status, headers, data in results:
+            assert status == 429 and reason(data) == "TOO_MANY_CALLS", data
+            assert headers["retry-after"] == "1"
+            assert data["error"]["details"][0]["metadata"]["limit"] == "2"
+        for _ in range(3):
+            well_behaved(served)            # 127.0.0.1, beside the flood
+        release.set()
+        for t in flood:
+            t.join(30)
+        assert sorted(r[0] for r in results) == [200, 200, 429, 429, 429]
+        assert api.in_flight_by_host == {}
+        assert _post_from("127.0.0.2", served.port, "/api/v1/analyze", GOOD)[0] == 200
+    finally:
+        served.stop()

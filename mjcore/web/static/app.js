@@ -220,7 +220,9 @@ function render(a, ev) {
   for (const o of a.ukeire.options) uk[o.discard || "-"] = o;
   rows = [];
   if (ev) {
-    if (ev.status !== "OK") $("ev-status").textContent = "Expected values: " + ev.message;
+    if (ev.status !== "EXPECTED_VALUE_STATUS_OK") {
+      $("ev-status").textContent = "Expected values: " + ev.message;
+    }
     for (const d of ev.discards) {
       const key = d.tile ? d.tile.replace("0", "5") : "-";
       const o = uk[key] || { tiles: [], remaining_count: d.necessary_count, shanten: d.shanten };

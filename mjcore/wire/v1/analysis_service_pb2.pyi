@@ -168,18 +168,20 @@ class StreamWaitsRequest(_message.Message):
     def __init__(self, hands: _Optional[_Union[_types_pb2.PackedHands, _Mapping]] = ..., rules: _Optional[_Union[_scoring_pb2.RuleSelection, _Mapping]] = ...) -> None: ...
 
 class StreamWaitsResponse(_message.Message):
-    __slots__ = ("batch", "hand_count", "masks", "shanten", "errors")
+    __slots__ = ("batch", "hand_count", "masks", "shanten", "advance_masks", "errors")
     BATCH_FIELD_NUMBER: _ClassVar[int]
     HAND_COUNT_FIELD_NUMBER: _ClassVar[int]
     MASKS_FIELD_NUMBER: _ClassVar[int]
     SHANTEN_FIELD_NUMBER: _ClassVar[int]
+    ADVANCE_MASKS_FIELD_NUMBER: _ClassVar[int]
     ERRORS_FIELD_NUMBER: _ClassVar[int]
     batch: int
     hand_count: int
     masks: bytes
     shanten: bytes
+    advance_masks: bytes
     errors: _containers.RepeatedCompositeFieldContainer[_types_pb2.HandError]
-    def __init__(self, batch: _Optional[int] = ..., hand_count: _Optional[int] = ..., masks: _Optional[bytes] = ..., shanten: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
+    def __init__(self, batch: _Optional[int] = ..., hand_count: _Optional[int] = ..., masks: _Optional[bytes] = ..., shanten: _Optional[bytes] = ..., advance_masks: _Optional[bytes] = ..., errors: _Optional[_Iterable[_Union[_types_pb2.HandError, _Mapping]]] = ...) -> None: ...
 
 class StreamAgariRequest(_message.Message):
     __slots__ = ("hands", "rules")
