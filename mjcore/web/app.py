@@ -260,8 +260,9 @@ def client_host(request: Request) -> str:
     if client is None:
         return "unix"
     host = client.host
-    return peer_host(f"ipv6:[{host}]:{client.port}" if ":" in host
-                     else f"ipv4:{host}:{client.port}")
+    key: str = peer_host(f"ipv6:[{host}]:{client.port}" if ":" in host
+                         else f"ipv4:{host}:{client.port}")
+    return key
 
 
 def error_response(err: ApiError) -> Response:
