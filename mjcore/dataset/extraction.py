@@ -5,7 +5,8 @@ for the discard that declares riichi), a call (``chi``, ``pon``, ``daiminkan``),
 the hand (``kakan``, ``ankan``), a win (``tsumo``, ``ron``) or the nine-terminals abort
 (``kyuushu``), and with three players a north set aside (``kita``). Declining a call is
 not recorded by the logs and is not a row. Rows come in record order; ``decision`` numbers
-them within a game. The columns are listed in :data:`EXTRACT_SCHEMA` and in ``mjcore/dataset/SCHEMA.md``.
+them within a game. The columns are listed in :data:`EXTRACT_SCHEMA` and in
+``mjcore/dataset/SCHEMA.md``.
 
 Records are read from files, folders and ``.tar``/``.tar.gz``/``.tar.xz`` archives: Tenhou
 mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and the records of
