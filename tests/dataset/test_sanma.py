@@ -15,7 +15,7 @@ import pytest
 
 import mjcore
 from mjcore.dataset.analysis import analyze_dir, analyze_table, read_table
-from mjcore.dataset.common import side_file
+from mjcore.dataset.common import Problem, side_file
 from mjcore.dataset.expected import EV_SIDE, RED_IDS, EvOptions, counts_of_melds
 from mjcore.dataset.extraction import extract
 from mjcore.dataset.reporting import build_report, report_figures
@@ -138,7 +138,7 @@ def test_sanma_rows_analysed_without_2m_to_8m(sanma_analysed):
 def test_not_in_sanma_is_a_row_error():
     hands = ["19m123p456p789s11z", "19m123p456p789s1z5m", "19m123p456p789s1z5m"]
     table = pa.table({"hand": hands, "players": pa.array([3, 3, 4], pa.int8())})
-    problems = []
+    problems: list[Problem] = []
     out = analyze_table(table, problems=problems).to_pandas()
     assert out["analysis_error"][[0, 2]].isna().all()
     assert out["analysis_error"][1].startswith("not_in_sanma: ")
