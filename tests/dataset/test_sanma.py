@@ -266,3 +266,25 @@ def test_an_extract_of_the_older_layout_is_redone(sanma_dir, tmp_path):
     assert json.loads(manifest.read_text())["schema"] == "mjcore.dataset.extract/4"
     assert extract(str(root), str(out), records_per_partition=2, workers=1).resumed == \
         first.partitions
+
+
+def test_self_play_sanma_records_extract_and_score(tmp_path):
+    """mjai records of `mjcore play --rules tenhou_sanma` (kita as "N") take the same path."""
+    from click.testing import CliRunner
+
+    from mjcore.cli import main
+
+    games = tmp_path / "games"
+    r = CliRunner().invoke(main, ["play", "--games", "3", "--seed", "1", "--rules",
+                                  "tenhou_sanma", "--agents", "efficiency,random", "--out",
+                                  str(games)])
+    assert r.exit_code == 0, r.output
+    from mjcore.dataset.extraction import problems_of
+
+    table = extract(str(games), workers=1)
+    assert problems_of(table) == []
+    t = analyze_table(table).to_pandas()
+    assert (t["format"] == "mjai").all() and (t["players"] == 3).all()
+    assert (t["action"] == "kita").any() and t["analysis_error"].isna().all()
+    wins = t[t["score_status"].notna()]
+    assert len(wins) > 5 and (wins["score_points"] == wins["win_points"]).all()
