@@ -10,7 +10,9 @@ Every row gets a result: a row that cannot be analysed keeps its place, with
 Remaining counts (waits, ukeire) count the tiles the player cannot see: 4 minus the copies in
 the hand and in ``visible`` (discards, melds and dora indicators), never below 0. On a 14-3k
 tile hand the discards are ranked by the shanten after the discard, then by ukeire; the
-efficiency-best discards are those ranked first.
+efficiency-best discards are those ranked first. Three-player rows (``players`` 3, or
+``"players": 3`` in ``rules``) have no 2m-8m: those kinds count as all seen, a hand holding
+one is the row error ``not_in_sanma``, and their wins are scored under their own rules.
 
 The counting is one GIL-free compiled pass (:func:`mjcore.dataset.hands.analyze_hands`) and the
 batch scoring kernel; a folder of Parquet parts is analysed part by part, on every core (one
