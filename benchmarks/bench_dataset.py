@@ -74,8 +74,8 @@ def bench_extract(work: Path, rounds: int) -> list[str]:
 
     from mjcore.dataset.common import part_files
 
-    lines = [("| extract of the archive (2,261 records, 1,727 four-player) | wall s (median) "
-              "| CPU s, all processes | CPU s per worker | rows |"),
+    lines = [("| extract of the archive (2,261 records: 1,727 four-, 534 three-player) | wall s "
+              "(median) | CPU s, all processes | CPU s per worker | rows |"),
              "| --- | --- | --- | --- | --- |"]
     for workers in (1, 2):
         walls, cpus = [], []

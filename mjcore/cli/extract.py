@@ -19,10 +19,10 @@ def echo_problems(problems: list[Any], shown: int = 10) -> None:
     counts = Counter(p.reason for p in problems)
     click.echo("skipped: " + ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())),
                err=True)
-    listed = [p for p in problems if p.reason != "three_player"][:shown]
+    listed = problems[:shown]
     for p in listed:
         click.echo(f"  {p}", err=True)
-    rest = sum(1 for p in problems if p.reason != "three_player") - len(listed)
+    rest = len(problems) - len(listed)
     if rest > 0:
         click.echo(f"  ... {rest} more (see the _problems-*.json files)", err=True)
 
@@ -45,7 +45,8 @@ def extract(records: tuple[str, ...], out_dir: str, per_part: int, workers: int,
     """Extract game records into a table with one row per decision (Parquet parts in --out).
 
     RECORDS are files, folders (searched recursively) or .tar/.tar.gz/.tar.xz archives of
-    Tenhou mjlog XML or mjai JSON lines (also the records of `mjcore play`). Records that
+    Tenhou mjlog XML (four- or three-player) or mjai JSON lines (also the records of
+    `mjcore play`). Records that
     cannot be used are listed with file, game and reason; the rest still run.
     """
     need_extra("dataset", "mjcore extract", "pyarrow")

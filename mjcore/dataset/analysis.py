@@ -10,7 +10,9 @@ Every row gets a result: a row that cannot be analysed keeps its place, with
 Remaining counts (waits, ukeire) count the tiles the player cannot see: 4 minus the copies in
 the hand and in ``visible`` (discards, melds and dora indicators), never below 0. On a 14-3k
 tile hand the discards are ranked by the shanten after the discard, then by ukeire; the
-efficiency-best discards are those ranked first.
+efficiency-best discards are those ranked first. Three-player rows (``players`` 3, or
+``"players": 3`` in ``rules``) have no 2m-8m: those kinds count as all seen, a hand holding
+one is the row error ``not_in_sanma``, and their wins are scored under their own rules.
 
 The counting is one GIL-free compiled pass (:func:`mjcore.dataset.hands.analyze_hands`) and the
 batch scoring kernel; a folder of Parquet parts is analysed part by part, on every core (one
@@ -54,11 +56,11 @@ if TYPE_CHECKING:
 
 # the input columns the analysis reads (the others it never looks at); `closed` only when the
 # input has no `counts` (or no `red` for the wins)
-INPUT_COLUMNS = ("format", "counts", "red", "hand", "n_melds", "visible", "action", "tile",
-                 "discard", "melds", "seat", "dealer", "round_wind",
+INPUT_COLUMNS = ("format", "players", "counts", "red", "hand", "n_melds", "visible", "action",
+                 "tile", "discard", "melds", "kita", "seat", "dealer", "round_wind",
                  "dora_markers", "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # the input columns only the win rows need: read from an extract's side table of its wins
-WIN_ONLY_COLUMNS = ("red", "melds", "seat", "dealer", "round_wind", "dora_markers",
+WIN_ONLY_COLUMNS = ("red", "melds", "kita", "seat", "dealer", "round_wind", "dora_markers",
                     "ura_markers", "win_flags", "from_seat", "rules", "pao_seat")
 # string columns read as dictionaries (a few distinct values, many rows)
 DICTIONARY_COLUMNS = ("format", "action", "rules")
@@ -73,6 +75,7 @@ HAND_BYTES = 34                # a binary(34) hand column: one byte per kind
 NO_FORM = 99
 WIN_ACTIONS = ("tsumo", "ron")
 DISCARD_ACTIONS = ("discard", "riichi", "original_call")
+SANMA_ABSENT = slice(1, 8)     # kinds 2m-8m: not in a three-player (sanma) wall
 def analysis_fields() -> list[Any]:
     """The columns :func:`analyze` adds (appended after the input's columns)."""
     import pyarrow as pa
@@ -316,6 +319,14 @@ def _hands(table: Any) -> _Hands:
     if "visible" in table.column_names:
         seen = _counts_column(_column(table, "visible"), n, "visible")
         visible = seen if seen.dtype == np.uint8 else np.clip(seen, 0, 4).astype(np.uint8)
+    sanma = np.flatnonzero(three_player_rows(table))
+    if sanma.size:          # 2m-8m are absent: never advancing tiles, never held
+        visible = visible.copy()
+        visible[sanma, SANMA_ABSENT] = 4
+        for r in sanma[counts[sanma, SANMA_ABSENT].any(axis=1)].tolist():
+            kinds = np.flatnonzero(counts[r, SANMA_ABSENT]) + SANMA_ABSENT.start
+            error.setdefault(r, f"not_in_sanma: a three-player hand holds {kinds[0] + 1}m, "
+                                "which sanma has no copies of (2m-8m)")
     made = np.full(n, -1, np.int16)
     if "action" in table.column_names and "tile" in table.column_names:
         tile = _narrow_ints(_column(table, "tile"), n, -1)
@@ -349,6 +360,31 @@ class _ClassicalForms:
     """Chinese classical winning forms for the batch kernels (what they read of the rules)."""
 
     seven_pairs: bool
+
+
+def three_player_rows(table: Any) -> np.ndarray:
+    """(N,) bool: the rows of a three-player game, by the ``players`` column, else by the
+    ``players`` option of ``rules`` (JSON of the differences from the ``tenhou`` preset)."""
+    n = table.num_rows
+    col = _column(table, "players")
+    if col is not None:
+        three: np.ndarray = _small_ints(col, n, 4) == 3
+        return three
+    out = np.zeros(n, bool)
+    rules = _column(table, "rules")
+    if rules is not None:
+        for text, rows in _groups(rules):
+            out[rows] = _players_of(text) == 3
+    return out
+
+
+def _players_of(rules_text: str | None) -> int:
+    """The ``players`` option of a row's rules text (4 when absent or unreadable)."""
+    try:
+        value = json.loads(rules_text).get("players", 4) if rules_text else 4
+    except (ValueError, AttributeError):
+        return 4
+    return value if value in (3, 4) else 4
 
 
 def _classical_seven_pairs(rules_text: str | None) -> bool:
@@ -997,9 +1033,10 @@ class WinInputs:
     arrays: dict[str, np.ndarray]
     groups: list[tuple[str | None, np.ndarray]]     # (rules text, row indices)
     bad: np.ndarray                                  # rows the kernel cannot take
+    seats: dict[str, np.ndarray] = field(default_factory=dict)  # seat, dealer, from, pao
     # the extract's columns it reads (`closed` only without `red`)
-    COLUMNS = ("tile", "seat", "win_flags", "red", "closed", "melds", "pao_seat", "dealer",
-               "round_wind", "from_seat", "dora_markers", "ura_markers", "rules")
+    COLUMNS = ("tile", "seat", "win_flags", "red", "closed", "melds", "kita", "pao_seat",
+               "dealer", "round_wind", "from_seat", "dora_markers", "ura_markers", "rules")
 
     @classmethod
     def of(cls, wins: Any, counts: np.ndarray) -> WinInputs:
@@ -1029,18 +1066,20 @@ class WinInputs:
         red = red + (~tsumo & np.isin(tile, RED_IDS))
         melds = _meld_codes(_column(wins, "melds"), bad, MELD_NONE)
         pao = col("pao_seat", -1) if "pao_seat" in wins.column_names else np.full(m, -1)
+        seats = {"seat": seat, "dealer": col("dealer"),
+                 "from": np.where(tsumo, seat, col("from_seat")), "pao": pao}
         arrays = {
             "counts": counts, "win_tile": np.where(bad, 0, tile >> 2).astype(np.uint8),
             "melds": melds, "red": np.clip(red, 0, 3).astype(np.uint8),
             "flags": flags.astype(np.uint16),
-            "seat_wind": ((seat - col("dealer")) % 4).astype(np.uint8),
+            **seat_arrays(seats, 4),
             "round_wind": (col("round_wind") % 4).astype(np.uint8),
-            "from_rel": np.where(tsumo, 0, (col("from_seat") - seat) % 4).astype(np.uint8),
-            "pao_rel": np.where(pao < 0, -1, (pao - seat) % 4).astype(np.int8),
             "dora": _indicator_kinds(wins.column("dora_markers"), m),
             "ura": _indicator_kinds(wins.column("ura_markers"), m),
         }
-        return cls(arrays, _groups(_column(wins, "rules")), bad)
+        if "kita" in wins.column_names:
+            arrays["kita"] = np.clip(col("kita"), 0, 255).astype(np.uint8)
+        return cls(arrays, _groups(_column(wins, "rules")), bad, seats)
 
     def score(self, n_threads: int | None) -> tuple[list[str], np.ndarray]:
         """Each row's score status (``win``, ``no_yaku``, ``invalid`` or ``bad_rules: ...``)
@@ -1057,8 +1096,12 @@ class WinInputs:
             except (MjcoreError, ValueError, TypeError) as exc:
                 status[sel] = f"bad_rules: {exc}"
                 continue
-            res = score(rules=rules, n_threads=n_threads or cores(),
-                        **{k: v[sel] for k, v in self.arrays.items()})
+            arrays = {k: v[sel] for k, v in self.arrays.items()}
+            players = 4 if rules is None else rules.players
+            if players != 4 and self.seats:     # seats relative mod 3 (sanma.md)
+                arrays.update(seat_arrays({k: v[sel] for k, v in self.seats.items()},
+                                          players))
+            res = score(rules=rules, n_threads=n_threads or cores(), **arrays)
             st = np.asarray(res.status)
             bad = self.bad[sel]
             status[sel] = np.where(bad | (st < 0), "invalid",
@@ -1066,6 +1109,15 @@ class WinInputs:
             won = (st == 0) & ~bad
             out[sel[won]] = np.stack([res.han, res.fu, res.points, res.yakuman], 1)[won]
         return status.tolist(), out
+
+
+def seat_arrays(seats: dict[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """The scoring kernel's seat wind, discarder and liable seat, relative to the winner at a
+    table of ``players`` (``seats``: absolute seat, dealer, from seat and pao seat, -1 none)."""
+    seat, pao = seats["seat"], seats["pao"]
+    return {"seat_wind": ((seat - seats["dealer"]) % players).astype(np.uint8),
+            "from_rel": ((seats["from"] - seat) % players).astype(np.uint8),
+            "pao_rel": np.where(pao < 0, -1, (pao - seat) % players).astype(np.int8)}
 
 
 # ---- the API on tables, DataFrames and folders --------------------------------------------------

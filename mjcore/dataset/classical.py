@@ -128,6 +128,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
         out.pools["melds"].rows.append(
             out.pools["melds"].intern(meld_token(m, seat) for m in hand.melds[seat]))
         cols["n_melds"].append(len(hand.melds[seat]))
+        cols["kita"].append(0)
         out.visible += _visible_bytes(hand.public)
         out.pools["dora_markers"].rows.append(0)
         out.pools["consumed"].rows.append(0)
@@ -159,7 +160,7 @@ def extract_history(h: Any, out: Any, *, source: str, game: int) -> int:
     seats = cols["seat"][start:]
     out.fill_hand(start, {
         "source": source, "format": "mjs", "game": game, "rules": _rules_text(h.rules),
-        "hand": (h.hand_number or 1) - 1, "round_wind": h.game.prevailing_wind,
+        "players": len(ids), "hand": (h.hand_number or 1) - 1, "round_wind": h.game.prevailing_wind,
         "kyoku": 1, "honba": 0, "riichi_sticks": 0, "dealer": 0,
         "hand_result": "win" if winner >= 0 else "draw:washout",
         "hand_delta": [net[s] for s in seats], "hand_won": [s == winner for s in seats]},

@@ -1,14 +1,15 @@
 """The expected value given up by each discard decision of an extract (``mjcore analyze
 EXTRACT --out DIR --ev``): the side table ``_ev/part-NNNNN.parquet-side`` of an analysed part.
 
-Per discard row (``discard`` and ``riichi`` of a four-player riichi record) the batch search
-(``mjcore.batch.expected_values``, the consistent model, one call per turn value and rules
-over all the part's rows) gives the best discard by expected score at the row's turn, its
-expected score and win probability, the same for the discard made, and what the made one
-gave up. The turn is the record's: the seat's draws left, ``tiles_left // 4`` (the live wall
-shared by four), capped to ``t_max``; turn ``t_max - draws + 1``. What the model sees:
-the closed hand, its melds, the dora indicators and the record's ``visible`` tiles less the
-seat's own melds and the indicators (the kernel counts those itself); red fives seen
+Per discard row (``discard`` and ``riichi`` of a riichi record, four- or three-player) the
+batch search (``mjcore.batch.expected_values``, the consistent model, one call per turn value
+and rules over all the part's rows) gives the best discard by expected score at the row's
+turn, its expected score and win probability, the same for the discard made, and what the
+made one gave up. The turn is the record's: the seat's draws left, ``tiles_left // players``
+(the live wall shared by the seats), capped to ``t_max``; turn ``t_max - draws + 1``. What
+the model sees: the closed hand, its melds, the norths it set aside (``kita``, sanma), the
+dora indicators and the record's ``visible`` tiles less the seat's own melds, norths and the
+indicators (the kernel counts those itself); red fives seen
 elsewhere are not in the extract, so only red indicators count as seen. Rows the search does
 not evaluate get null values and a reason in ``ev_status`` (SCHEMA.md).
 """
@@ -28,7 +29,10 @@ EV_COLUMNS = ("ev_status", "ev_turn", "ev_best_discard", "ev_best", "ev_best_win
               "ev_made_win", "ev_loss", "ev_win_loss", "ev_made_best")
 # the extract's columns the step reads
 INPUT_COLUMNS = ("format", "action", "tile", "closed", "melds", "visible", "dora_markers",
-                 "seat", "dealer", "round_wind", "tiles_left", "riichi", "rules")
+                 "seat", "dealer", "round_wind", "tiles_left", "riichi", "rules", "players",
+                 "kita")
+OPTIONAL_COLUMNS = ("format", "players", "kita")   # an extract before extract/4 has no players
+NORTH = 30
 EV_ACTIONS = ("discard", "riichi")
 RED_IDS = (16, 52, 88)
 TIE = 1e-9          # relative: a made discard this close to the best is EV-best
@@ -76,10 +80,19 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     from ..riichi.batch_expected import expected_values
     from ..riichi.batch_scoring import MELD_NONE
     from ..riichi.rules import RuleSet
-    from .analysis import _column, _counts_column, _groups, _is_in, _meld_codes, _small_ints
+    from .analysis import (
+        _column,
+        _counts_column,
+        _groups,
+        _is_in,
+        _meld_codes,
+        _small_ints,
+        three_player_rows,
+    )
 
     types = ev_types()
-    missing = [c for c in INPUT_COLUMNS if c not in table.column_names and c != "format"]
+    missing = [c for c in INPUT_COLUMNS if c not in table.column_names
+               and c not in OPTIONAL_COLUMNS]
     if missing:
         raise MjcoreError(f"--ev needs an extract's columns; missing: {', '.join(missing)}")
     rows = np.flatnonzero(_is_in(_column(table, "action"), EV_ACTIONS))
@@ -106,6 +119,9 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     visible = _counts_column(_column(sub, "visible"), m, "visible").astype(np.int16)
     meld_counts = counts_of_melds(sub.column("melds"), m)
     visible -= meld_counts
+    kita = ints("kita")
+    players = np.where(three_player_rows(sub), 3, 4)
+    visible[:, NORTH] -= np.where(players == 3, kita, 0).astype(np.int16)
     dora_ids, dora_off = _list(sub.column("dora_markers"))
     d_owner = np.repeat(np.arange(m), np.diff(dora_off))
     np.subtract.at(visible, (d_owner, dora_ids.astype(np.int64) >> 2), 1)
@@ -123,13 +139,13 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     tile = ints("tile", -1)
     discard = np.where(np.isin(tile, RED_IDS), 34 + (tile >> 2) // 9, tile >> 2)
     discard = np.where(tile < 0, 255, discard).astype(np.uint8)
-    seat_wind = ((ints("seat") - ints("dealer")) % 4).astype(np.uint8)
+    seat_wind = ((ints("seat") - ints("dealer")) % players).astype(np.uint8)
     round_wind = (ints("round_wind") % 4).astype(np.uint8)
     riichi = np.asarray(_column(sub, "riichi").fill_null(False).to_numpy(zero_copy_only=False),
                         bool)
     action_riichi = _is_in(_column(sub, "action"), ("riichi",))
     status[riichi & ~action_riichi & (status == "ok")] = "in_riichi"
-    draws = np.minimum(ints("tiles_left") // 4, options.t_max)
+    draws = np.minimum(ints("tiles_left") // players, options.t_max)
     status[(draws < 1) & (status == "ok")] = "no_draws_left"
     turn = np.clip(options.t_max - draws + 1, 1, options.t_max).astype(np.int8)
 
@@ -137,7 +153,8 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     values = np.full((m, 4), np.nan)            # best ev, best win, made ev, made win
     arrays = {"counts": counts, "red": red, "melds": melds, "visible": visible,
               "visible_red": visible_red, "dora": dora, "seat_wind": seat_wind,
-              "round_wind": round_wind, "discard": discard}
+              "round_wind": round_wind, "kita": np.clip(kita, 0, 4).astype(np.uint8),
+              "discard": discard}
     for rules_text, sel in _groups(_column(sub, "rules")):
         sel = sel[status[sel] == "ok"]
         if not sel.size:
@@ -146,9 +163,6 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
             rules = RuleSet.from_dict(json.loads(rules_text)) if rules_text else "tenhou"
         except (MjcoreError, ValueError, TypeError) as exc:
             status[sel] = f"bad_rules: {exc}"
-            continue
-        if not isinstance(rules, str) and rules.players != 4:
-            status[sel] = "three_player"
             continue
         for t in np.unique(turn[sel]).tolist():
             at = sel[turn[sel] == t]

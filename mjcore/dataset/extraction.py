@@ -3,9 +3,10 @@
 A *decision* is an action a player took in the record: a discard (``discard``, or ``riichi``
 for the discard that declares riichi), a call (``chi``, ``pon``, ``daiminkan``), a kan from
 the hand (``kakan``, ``ankan``), a win (``tsumo``, ``ron``) or the nine-terminals abort
-(``kyuushu``). Declining a call is not recorded by the logs and is not a row. Rows come in
-record order; ``decision`` numbers them within a game. The columns are listed in
-:data:`EXTRACT_SCHEMA` and in ``mjcore/dataset/SCHEMA.md``.
+(``kyuushu``), and with three players a north set aside (``kita``). Declining a call is
+not recorded by the logs and is not a row. Rows come in record order; ``decision`` numbers
+them within a game. The columns are listed in :data:`EXTRACT_SCHEMA` and in
+``mjcore/dataset/SCHEMA.md``.
 
 Records are read from files, folders and ``.tar``/``.tar.gz``/``.tar.xz`` archives: Tenhou
 mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and the records of
@@ -51,10 +52,11 @@ from .common import (
 )
 
 ACTIONS = ("discard", "riichi", "chi", "pon", "daiminkan", "kakan", "ankan", "tsumo", "ron",
-           "kyuushu", "original_call")
+           "kyuushu", "original_call", "kita")
 WIN_FLAG_BITS = {"tsumo": 1, "riichi": 2, "double_riichi": 4, "ippatsu": 8, "rinshan": 16,
                  "chankan": 32, "haitei": 64, "houtei": 128, "tenhou": 256, "chiihou": 512}
 LIVE_WALL = 70                 # 136 tiles - 52 dealt - 14 dead wall
+LIVE_WALL_OF = {4: LIVE_WALL, 3: 55}   # by players: sanma is 108 - 39 dealt - 14 dead wall
 RED_IDS = (16, 52, 88)
 HAND_BYTES = 34             # `counts` and `visible`: one byte per kind (fixed-width, fast to read)
 # an extract part is lz4 with dictionary pages on every column but the 34-byte hands (nearly
@@ -90,13 +92,14 @@ def schema() -> Any:
     i16list = pa.list_(pa.int16())
     return pa.schema([
         ("source", pa.string()), ("format", pa.string()), ("game", pa.int32()),
-        ("rules", pa.string()), ("hand", pa.int16()), ("round_wind", pa.int8()),
+        ("rules", pa.string()), ("players", pa.int8()), ("hand", pa.int16()),
+        ("round_wind", pa.int8()),
         ("kyoku", pa.int8()), ("honba", pa.int16()), ("riichi_sticks", pa.int16()),
         ("dealer", pa.int8()), ("decision", pa.int32()), ("event", pa.int32()),
         ("seat", pa.int8()), ("player", pa.string()), ("turn", pa.int16()),
         ("tiles_left", pa.int16()),
         ("closed", i16list), ("counts", pa.binary(HAND_BYTES)), ("red", pa.int8()),
-        ("melds", pa.list_(pa.string())), ("n_melds", pa.int8()),
+        ("melds", pa.list_(pa.string())), ("n_melds", pa.int8()), ("kita", pa.int8()),
         ("visible", pa.binary(HAND_BYTES)), ("dora_markers", i16list),
         ("riichi", pa.bool_()), ("riichi_seats", pa.int8()), ("scores", pa.list_(pa.int32(), 4)),
         ("action", pa.string()), ("tile", pa.int16()), ("tsumogiri", pa.bool_()),
@@ -180,13 +183,11 @@ def _sources_with_bytes(paths: Iterable[str]
 @dataclass
 class ParsedRecord:
     """One record read from a file: ``format`` (mjlog, mjai or mjs), its events, ``rules``
-    (JSON of the options that differ from the default rules), whether it is three-player
-    (``sanma``) and, for mjs, its hand history.
+    (JSON of the options that differ from the default rules) and, for mjs, its hand history.
     """
     format: str
     events: list[Event]
     rules: str                 # JSON of the options that differ from the default rules
-    sanma: bool = False
     history: Any = None        # a Bradfield hand history (format "mjs")
 
 
@@ -194,22 +195,12 @@ def parse_record(name: str, data: bytes) -> ParsedRecord:
     """The events of one record; raises MjcoreError naming the record on bad input."""
     from ..engine.events import from_mjai_lines
     from ..engine.replay import _rules_from_events
-    from ..engine.tenhou import (
-        _decode,
-        declares_sanma,
-        read_mjlog,
-        rules_for_go_type,
-        with_record_rounding,
-    )
+    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type, with_record_rounding
 
     text = _decode(data, name)
     head = text.lstrip()[:1]
     if head == "<":
-        if declares_sanma(text):        # not extracted: not read further either
-            return ParsedRecord("mjlog", [], "", sanma=True)
-        game = read_mjlog(text, name)
-        if game.sanma:
-            return ParsedRecord("mjlog", [], "", sanma=True)
+        game = read_mjlog(text, name)     # a sanma record: three seats, tenhou_sanma
         rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
         return ParsedRecord("mjlog", game.events, _rules_text(rules))
     if head == "{":
@@ -369,10 +360,10 @@ def _column_store(arrow_type: Any, name: str) -> Any:
 class _Columns:
     """Column buffers of one partition."""
 
-    PER_ROW = ("decision", "event", "seat", "player", "turn", "tiles_left", "n_melds", "riichi",
-               "riichi_seats", "action", "tile", "tsumogiri", "from_seat", "win_flags")
-    PER_HAND = ("source", "format", "game", "rules", "hand", "round_wind", "kyoku", "honba",
-                "riichi_sticks", "dealer", "hand_result", "hand_delta", "hand_won")
+    PER_ROW = ("decision", "event", "seat", "player", "turn", "tiles_left", "n_melds", "kita",
+               "riichi", "riichi_seats", "action", "tile", "tsumogiri", "from_seat", "win_flags")
+    PER_HAND = ("source", "format", "game", "rules", "players", "hand", "round_wind", "kyoku",
+                "honba", "riichi_sticks", "dealer", "hand_result", "hand_delta", "hand_won")
     PER_WIN = ("pao_seat", "win_han", "win_fu", "win_points")
     POOLED = ("melds", "dora_markers", "consumed", "ura_markers")
 
@@ -501,8 +492,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     Raises MjcoreError naming the event when the record contradicts itself (the partial rows
     of the game are then the caller's to drop)."""
     cols = out.cols
-    c_decision, c_event, c_seat, c_player, c_turn, c_left, c_nmelds, c_riichi, c_rseats, c_action, \
-        c_tile, c_tsumogiri, c_from, c_flags = (cols[n] for n in _Columns.PER_ROW)
+    c_decision, c_event, c_seat, c_player, c_turn, c_left, c_nmelds, c_kita, c_riichi, c_rseats, \
+        c_action, c_tile, c_tsumogiri, c_from, c_flags = (cols[n] for n in _Columns.PER_ROW)
     player_codes, action_codes = c_player.codes, c_action.codes
     action_code = {a: c_action.code(a) for a in ACTIONS}
     l_closed = out.closed
@@ -522,7 +513,10 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     double_riichi = [False] * 4
     discarded = [False] * 4     # seat has discarded in this hand
     turns = [0] * 4
+    kita = [0] * 4              # norths each seat has set aside in this hand
     draws = 0
+    players = 4                 # seats dealt in: 3 in a sanma record
+    live_wall = LIVE_WALL
     called_in_hand = False
     last_rinshan = False
     hand_no = -1
@@ -541,15 +535,19 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
             consumed: list[int] | None = None, from_seat: int = -1,
             closed: list[int] | None = None, flags: int = 0) -> None:
         nonlocal decision
+        if seat >= players:
+            raise InvalidHandError(f"event {i}: seat {seat} at a table of {players}",
+                                   reason="bad_event")
         c_decision.append(decision)
         c_event.append(i)
         c_seat.append(seat)
         player_codes.append(names[seat])
         c_turn.append(turns[seat])
-        c_left.append(LIVE_WALL - draws)
+        c_left.append(live_wall - draws)
         l_closed.add(hands[seat] if closed is None else closed)     # kept sorted
         r_melds.append(tokens[seat])
         c_nmelds.append(len(melds[seat]))
+        c_kita.append(kita[seat])
         out.visible += seen
         r_dora.append(dora_id)
         c_riichi.append(riichi[seat])
@@ -577,7 +575,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     def close_hand(result: str, deltas: list[int] | None) -> None:
         seats = c_seat[hand_rows_start:]
         out.fill_hand(hand_rows_start, {
-            "source": source, "format": fmt, "game": game, "rules": rules, "hand": hand_no,
+            "source": source, "format": fmt, "game": game, "rules": rules, "players": players,
+            "hand": hand_no,
             "round_wind": header["round_wind"], "kyoku": header["kyoku"],
             "honba": header["honba"], "riichi_sticks": header["sticks"],
             "dealer": header["dealer"], "hand_result": result,
@@ -626,10 +625,13 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
                           "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
                 scores = [int(x) for x in ev["scores"]]
-                if len(scores) != 4 or len(ev["tehais"]) != 4:
-                    raise InvalidHandError("start_kyoku: four hands and scores expected",
-                                           reason="bad_event")
-                hands = [sorted(h) for h in ev["tehais"]]
+                players = len(ev["tehais"])
+                if players not in LIVE_WALL_OF or len(scores) != players:
+                    raise InvalidHandError("start_kyoku: three or four hands and as many scores "
+                                           "expected", reason="bad_event")
+                live_wall = LIVE_WALL_OF[players]
+                scores += [0] * (4 - players)       # a sanma record's empty fourth seat
+                hands = [sorted(h) for h in ev["tehais"]] + [[]] * (4 - players)
                 melds = [[], [], [], []]
                 tokens = [0, 0, 0, 0]
                 seen = bytearray(34)
@@ -643,6 +645,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 pending_riichi = -1
                 discarded = [False] * 4
                 turns = [0] * 4
+                kita = [0] * 4
                 draws = 0
                 called_in_hand = False
                 last_rinshan = False
@@ -672,7 +675,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 for c in cons:
                     hands[a].remove(c)
                     see(c)
-                melds[a].append([t, ev["pai"], cons, (target - a) % 4])
+                melds[a].append([t, ev["pai"], cons, (target - a) % players])
                 tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
                 called_in_hand = True
                 ippatsu = [False] * 4
@@ -710,6 +713,17 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                 ippatsu = [False] * 4
                 last_actor_event = ev
                 continue
+            if t == "kita":         # a north set aside (sanma): a decision, as a call breaks
+                a = ev["actor"]     # ippatsu and the first go-around; a replacement draw next
+                tile = ev["pai"]
+                row(i, a, "kita", tile)
+                hands[a].remove(tile)
+                see(tile)
+                kita[a] += 1
+                called_in_hand = True
+                ippatsu = [False] * 4
+                last_actor_event = ev
+                continue
             if t == "dora":
                 dora = dora + [ev["dora_marker"]]
                 dora_id = p_dora.intern(dora)
@@ -731,7 +745,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                     flags |= WIN_FLAG_BITS["tsumo"]
                     if last_rinshan:
                         flags |= WIN_FLAG_BITS["rinshan"]
-                    elif draws == LIVE_WALL:
+                    elif draws == live_wall:
                         flags |= WIN_FLAG_BITS["haitei"]
                     if not called_in_hand and not discarded[a]:
                         flags |= WIN_FLAG_BITS["tenhou" if a == header["dealer"] else "chiihou"]
@@ -740,10 +754,10 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
                     prev = last_actor_event
                     if prev is not None and prev["type"] in ("kakan", "ankan"):
                         flags |= WIN_FLAG_BITS["chankan"]
-                    elif draws == LIVE_WALL:
+                    elif draws == live_wall and (prev is None or prev["type"] != "kita"):
                         flags |= WIN_FLAG_BITS["houtei"]
                     win_row(i, a, "ron", ev, target, flags, hands[a])
-                for s in range(4):
+                for s in range(players):
                     result_deltas[s] += int(ev["deltas"][s])
                 winners.add(a)
                 result_kind = "win"
@@ -751,7 +765,7 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
             if t == "ryukyoku":
                 if ev.get("reason") == "kyushukyuhai":
                     row(i, _kyuushu_seat(events, i), "kyuushu", -1)
-                for s in range(4):
+                for s in range(players):
                     result_deltas[s] += int(ev["deltas"][s])
                 result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
                 continue
@@ -818,10 +832,6 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
             continue
         except (KeyError, ValueError, IndexError, TypeError) as exc:   # a reader's slip
             problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
-            continue
-        if rec.sanma:
-            problems.append(Problem(name, game, -1, "three_player",
-                                    "three-player records are not analysed"))
             continue
         if rec.history is None and not any(ev["type"] == "start_kyoku" for ev in rec.events):
             problems.append(Problem(name, game, -1, "no_hands", "the record has no hands"))
@@ -997,7 +1007,7 @@ def extract(records: str | Iterable[str], out: str | None = None, *,
 def _check_manifest(plan: PartitionPlan, paths: list[Any], per: int, resume: bool) -> None:
     """Parts are only reused for the same inputs and part size; ``resume=False`` clears them."""
     manifest = {"inputs": [os.path.abspath(p) for p in paths], "records_per_part": per,
-                "schema": "mjcore.dataset.extract/3"}
+                "schema": "mjcore.dataset.extract/4"}
     plan.start("_extract.json", manifest, resume, what="an extract",
                other="an extract of other inputs or another part size (or use --no-resume)")
 

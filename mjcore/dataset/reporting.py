@@ -10,6 +10,9 @@ not be used, by reason, from the problem lists of the analysed folder and of its
 With ``--ev`` columns (``ev_*``, mjcore.dataset.expected): per player and overall the share of
 evaluated discards that were EV-best and the expected score and win probability given up per
 discard and per hand, and the discard decisions not evaluated, by reason (``ev_skipped``).
+Four- and three-player rows (the ``players`` column) are kept apart: ``by_seats`` gives each
+table size's figures, three-player names are labelled ``(3p)``, and the overall shanten by
+turn is of the four-player rows (three-player turns are longer: ``by_seats["3"]``).
 """
 from __future__ import annotations
 
@@ -22,12 +25,14 @@ from typing import Any
 from ..errors import MjcoreError
 from .common import read_problems
 
-REPORT_COLUMNS = ("game", "hand", "seat", "player", "turn", "action", "shanten", "made_discard",
-                  "made_best", "acceptance_lost", "analysis_error", "score_status",
+REPORT_COLUMNS = ("game", "hand", "seat", "player", "players", "turn", "action", "shanten",
+                  "made_discard", "made_best", "acceptance_lost", "analysis_error", "score_status",
                   "score_points", "win_points", "ev_status", "ev_made_best", "ev_loss",
                   "ev_win_loss")
 MAX_TURN = 24
 MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten by turn
+THREE_PLAYER_LABEL = " (3p)"    # after a player's name in three-player games
+SEATS_WORDS = {"4": "four players", "3": "three players"}
 
 
 @dataclass
@@ -40,12 +45,13 @@ class Report:
     shanten_by_turn: list[dict[str, Any]]
     skipped: dict[str, int]
     problems_shown: list[str] = field(default_factory=list)
+    by_seats: dict[str, dict[str, Any]] = field(default_factory=dict)   # "4", "3": figures
 
     def as_dict(self) -> dict[str, Any]:
         """The report as a JSON-ready dict."""
         return {"overall": self.overall, "players": self.players,
                 "shanten_by_turn": self.shanten_by_turn, "skipped": self.skipped,
-                "problems_shown": self.problems_shown}
+                "problems_shown": self.problems_shown, "by_seats": self.by_seats}
 
     def text(self, players: int = 20) -> str:
         """The report as plain text; ``players``: most rows of the player table."""
@@ -60,6 +66,9 @@ class Report:
         if o.get("wins"):
             lines.append(f"wins scored {o['wins']:,}: score agrees with the record "
                          f"{o['wins_agree']:,} ({_pct(o['wins_agree'] / o['wins'])})")
+        if "3" in self.by_seats:
+            for key, b in sorted(self.by_seats.items(), reverse=True):
+                lines.append(_seats_line(SEATS_WORDS.get(key, f"{key} players"), b))
         if self.players:
             lines.append("")
             lines.append(f"{'player':<24} {'discards':>9} {'best':>7} {'lost/discard':>13} "
@@ -102,6 +111,19 @@ class Report:
             lines.append("skipped: nothing")
         lines.extend(f"  {shown}" for shown in self.problems_shown)
         return "\n".join(lines)
+
+
+def _seats_line(label: str, b: dict[str, Any]) -> str:
+    """One table size's figures in a line of the text report."""
+    line = (f"{label}: rows {b['rows']:,}, games {b['games']:,}, discards {b['discards']:,}, "
+            f"efficiency-best {_pct(b['best_rate'])}, acceptance lost "
+            f"{_num(b['lost_per_discard'])} per discard, {_num(b['lost_per_hand'])} per hand")
+    if b.get("wins"):
+        line += f", wins agree {b['wins_agree']:,} of {b['wins']:,}"
+    if "ev_discards" in b:
+        line += (f", EV-best {_pct(b['ev_best_rate'])} of {b['ev_discards']:,}, "
+                 f"{_num(b['ev_lost_per_hand'])} points per hand")
+    return line
 
 
 def _pct(x: float | None) -> str:
@@ -219,7 +241,9 @@ class _Totals:
     """The report's numbers, summed part by part (memory: the players and turns seen).
     A hand is one (game, hand, seat); extract parts never split a game."""
 
-    def __init__(self) -> None:
+    def __init__(self, split: bool = True) -> None:
+        self.split = split          # keep sub-totals per table size (by_seats)
+        self.seats: dict[int, _Totals] = {}
         self.rows = self.not_analysed = self.wins = self.wins_agree = 0
         self.games: set[Any] = set()
         self.all = _Sums()
@@ -234,6 +258,20 @@ class _Totals:
     def add(self, df: Any) -> None:
         if "made_discard" not in df.columns:
             raise MjcoreError("the table is not analysed (no made_discard column): run analyze")
+        four = None
+        if self.split and "players" in df.columns:
+            players = df["players"].fillna(4).astype(int)
+            three = players == 3
+            if three.any() and "player" in df.columns:
+                df = df.assign(player=df["player"].astype(str).where(
+                    ~three, df["player"].astype(str) + THREE_PLAYER_LABEL))
+            for k in sorted(players.unique().tolist()):
+                self.seats.setdefault(int(k), _Totals(split=False)).add(df[players == k])
+            four = ~three
+        self._add(df, four)
+
+    def _add(self, df: Any, turn_rows: Any) -> None:
+        """The sums of ``df``; shanten by turn of ``turn_rows`` only (None: every row)."""
         self.rows += len(df)
         if "game" in df.columns:
             self.games.update(df["game"].unique().tolist())
@@ -272,6 +310,8 @@ class _Totals:
                          float(hand_lost.get(name, 0.0)) if per_hand is not None else 0.0)
         if "turn" in d.columns and "shanten" in d.columns:
             t = d[d["turn"] <= MAX_TURN]
+            if turn_rows is not None:
+                t = t[turn_rows.reindex(t.index)]
             shanten = t["shanten"].astype(float)
             agg = pd_frame({"s": shanten, "sq": shanten * shanten}).groupby(
                 t["turn"]).agg(sum=("s", "sum"), size=("s", "size"), sq=("sq", "sum"))
@@ -334,6 +374,25 @@ def build_report(data: Any, *, problems: list[Any] | None = None,
     totals = _Totals()
     for chunk in _chunks(data):
         totals.add(chunk)
+    overall, by_turn = _figures(totals)
+    by_seats = {}
+    for k, sub in sorted(totals.seats.items(), reverse=True):
+        figures, turns = _figures(sub)
+        by_seats[str(k)] = {**figures, "shanten_by_turn": turns}
+    players = [{"player": name, **sums.measures(),
+                **(totals.ev_players.get(name, _EvSums()).measures() if totals.has_ev
+                   else {})}
+               for name, sums in totals.players.items() if sums.discards >= min_discards]
+    players.sort(key=lambda p: (-p["discards"], p["player"]))
+    if problems is None:
+        problems = _folder_problems(source_dir) if source_dir else []
+    skipped = Counter(p.reason for p in problems)
+    shown = [str(p) for p in problems][:10]
+    return Report(overall, players, by_turn, dict(skipped), shown, by_seats)
+
+
+def _figures(totals: _Totals) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The overall figures of ``totals`` and its mean shanten by turn."""
     overall = totals.all.measures()
     overall["rows"] = totals.rows
     overall["games"] = len(totals.games)
@@ -344,19 +403,10 @@ def build_report(data: Any, *, problems: list[Any] | None = None,
     if totals.has_ev:
         overall.update(totals.ev_all.measures())
         overall["ev_skipped"] = dict(sorted(totals.ev_skipped.items()))
-    players = [{"player": name, **sums.measures(),
-                **(totals.ev_players.get(name, _EvSums()).measures() if totals.has_ev
-                   else {})}
-               for name, sums in totals.players.items() if sums.discards >= min_discards]
-    players.sort(key=lambda p: (-p["discards"], p["player"]))
     by_turn = [{"turn": t, "mean_shanten": acc[0] / acc[1], "discards": int(acc[1]),
                 "sd_shanten": _sd(acc)}
                for t, acc in sorted(totals.turns.items()) if acc[1] >= MIN_TURN_DISCARDS]
-    if problems is None:
-        problems = _folder_problems(source_dir) if source_dir else []
-    skipped = Counter(p.reason for p in problems)
-    shown = [str(p) for p in problems if p.reason != "three_player"][:10]
-    return Report(overall, players, by_turn, dict(skipped), shown)
+    return overall, by_turn
 
 
 def _sd(acc: list[float]) -> float:
@@ -413,6 +463,10 @@ def report_figures(report: Report, *, players: int = 20) -> dict[str, Any]:
                 figures["ev_lost_by_player.png"] = _ev_lost_figure(report, top)
         if report.shanten_by_turn:
             figures["shanten_by_turn.png"] = _shanten_figure(report.shanten_by_turn)
+        three = report.by_seats.get("3", {}).get("shanten_by_turn")
+        if three:
+            figures["shanten_by_turn_three_player.png"] = _shanten_figure(
+                three, "three-player games")
     return figures
 
 
@@ -559,7 +613,7 @@ def _ev_lost_figure(report: Report, top: list[dict[str, Any]]) -> Any:
     return fig
 
 
-def _shanten_figure(by_turn: list[dict[str, Any]]) -> Any:
+def _shanten_figure(by_turn: list[dict[str, Any]], games: str = "") -> Any:
     """Mean shanten by turn with its 95 % interval, above the rows each mean is of; turns
     with few rows are hollow."""
     import matplotlib.pyplot as plt
@@ -582,7 +636,8 @@ def _shanten_figure(by_turn: list[dict[str, Any]]) -> Any:
                         mfc="white" if hollow else "#4c72b0", capsize=2, label=label,
                         linestyle="none")
     ax.set_ylabel("mean shanten before the discard")
-    ax.set_title(f"Shanten by turn (turns with at least {MIN_TURN_DISCARDS} discards)")
+    ax.set_title(f"Shanten by turn{', ' + games if games else ''} (turns with at least "
+                 f"{MIN_TURN_DISCARDS} discards)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     bars = counts.bar(turns, rows, color=["#c8c8c8" if n < few else "#8c8c8c" for n in rows])

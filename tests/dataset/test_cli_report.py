@@ -23,7 +23,7 @@ def test_extract_analyze_report(records_dir, tmp_path):
     r = runner.invoke(main, ["extract", str(records_dir), str(bad), "--out", str(ex),
                              "--per-part", "10", "--no-progress", "-j", "1"])
     assert r.exit_code == 0, r.output
-    assert "records ->" in r.output and "three_player" in r.output
+    assert "records ->" in r.output and "three_player" not in r.output   # sanma is extracted
     assert "broken.xml" in r.output and "bad_mjlog" in r.output
     r = runner.invoke(main, ["analyze", str(ex), "--out", str(an), "--no-progress"])
     assert r.exit_code == 0, r.output
@@ -31,7 +31,8 @@ def test_extract_analyze_report(records_dir, tmp_path):
     r = runner.invoke(main, ["report", str(an), "--json", "--plots", str(plots)])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout.splitlines()[0])
-    assert rep["skipped"]["three_player"] >= 1 and rep["skipped"]["bad_mjlog"] == 1
+    assert "three_player" not in rep["skipped"] and rep["skipped"]["bad_mjlog"] == 1
+    assert set(rep["by_seats"]) == {"3", "4"}
     for name in ("efficiency_by_player.png", "acceptance_lost_by_player.png",
                  "shanten_by_turn.png"):
         assert (plots / name).read_bytes()[:8] == PNG
@@ -41,6 +42,8 @@ def test_extract_analyze_report(records_dir, tmp_path):
 
     # the report's numbers, computed again from the table
     df = read_table(str(an)).to_pandas()
+    three = df["players"] == 3
+    df.loc[three, "player"] = df.loc[three, "player"] + " (3p)"
     d = df[df["made_discard"].notna()]
     o = rep["overall"]
     assert o["rows"] == len(df) and o["discards"] == len(d)
@@ -53,7 +56,17 @@ def test_extract_analyze_report(records_dir, tmp_path):
     assert top["discards"] == len(mine) == max(d["player"].value_counts())
     assert o["wins"] == o["wins_agree"] > 0
     turns = {t["turn"]: t["mean_shanten"] for t in rep["shanten_by_turn"]}
-    assert abs(turns[5] - d[d["turn"] == 5]["shanten"].mean()) < 1e-12
+    four = d[d["players"] == 4]       # three-player turns are apart (by_seats)
+    assert abs(turns[5] - four[four["turn"] == 5]["shanten"].mean()) < 1e-12
+    for seats, rows in (("4", four), ("3", d[d["players"] == 3])):
+        b = rep["by_seats"][seats]
+        assert b["discards"] == len(rows) > 0
+        assert abs(b["best_rate"] - rows["made_best"].astype(bool).mean()) < 1e-12
+        for t in b["shanten_by_turn"]:
+            at = rows[rows["turn"] == t["turn"]]["shanten"]
+            assert t["discards"] == len(at) and abs(t["mean_shanten"] - at.mean()) < 1e-12
+    assert sum(b["rows"] for b in rep["by_seats"].values()) == o["rows"]
+    assert rep["by_seats"]["4"]["shanten_by_turn"] == rep["shanten_by_turn"]
 
 
 def test_report_from_python_objects(analysed_table):
