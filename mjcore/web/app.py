@@ -21,7 +21,8 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -306,8 +307,19 @@ def create_app(config: WebConfig | None = None) -> Starlette:
         return Response(index, media_type="text/html; charset=utf-8",
                         headers={"Cache-Control": "no-cache"})
 
+    async def cjk_font(request: Request) -> Response:
+        """Noto Sans CJK JP (OFL, the ``noto-cjk-sans-jp-regular`` package of the web extra)
+        for the players' names; the page asks for it only for CJK text (unicode-range)."""
+        try:
+            import noto_cjk_sans_jp_regular as noto
+        except ImportError:
+            raise HTTPException(404) from None
+        return FileResponse(str(noto.FONT_PATH), media_type="font/otf",
+                            headers={"Cache-Control": "max-age=86400"})
+
     routes = [
         Route("/", page),
+        Route("/fonts/cjk.otf", cjk_font),
         Route("/api/v1/health", api.health),
         Route("/api/v1/openapi.json", api.openapi),
         Route("/api/v1/analyze", api._unary("AnalyzeHand"), methods=["POST"]),

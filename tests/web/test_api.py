@@ -341,3 +341,14 @@ def test_review_of_a_three_player_record(web, sanma_text):
     assert d["efficiency"]["best_ukeire"] == uk.options[0].remaining
     status, data = web.post("review", {"record": sanma_text, "seat": 3})
     assert status == 400 and (reason(data), field(data)) == ("BAD_SEATS", "seat")
+
+
+def test_the_page_ships_a_cjk_font_for_the_players_names(web):
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{web.port}/fonts/cjk.otf", timeout=30) as r:
+        assert r.status == 200
+        assert r.headers["Content-Type"] == "font/otf"
+        assert r.read(4) == b"OTTO"            # an OpenType font with CFF outlines
+    with urllib.request.urlopen(f"http://127.0.0.1:{web.port}/static/app.css", timeout=30) as r:
+        assert 'url("/fonts/cjk.otf")' in r.read().decode()
