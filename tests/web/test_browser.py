@@ -124,6 +124,17 @@ def test_bad_input_is_shown_beside_its_field(browser, web):
     box.clear()
     box.send_keys("123m456p789s1122z")
     wait(browser, lambda d: "Waits" in d.find_element(By.ID, "waits").text)
+    # a bad dora indicator is shown beside the indicators, a bad visible tile beside those
+    dora, visible = browser.find_element(By.ID, "dora"), browser.find_element(By.ID, "visible")
+    dora.send_keys("9x")
+    err = wait(browser, lambda d: d.find_element(By.ID, "err-dora_indicators").text or None)
+    assert "'x'" in err
+    assert browser.find_element(By.ID, "err-visible").text == ""
+    dora.clear()
+    visible.send_keys("9x")
+    err = wait(browser, lambda d: d.find_element(By.ID, "err-visible").text or None)
+    assert "'x'" in err
+    assert browser.find_element(By.ID, "err-dora_indicators").text == ""
 
 
 def test_keyboard_picks_a_tile(browser, web):

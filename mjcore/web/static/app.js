@@ -165,6 +165,14 @@ async function analyse() {
   let a;
   try { a = await api("analyze", req); } catch (err) {
     if (mine !== generation) return;
+    // the indicators travel among the visible tiles: an error there is the indicators' when
+    // the same hand and visible tiles without them are fine
+    if (err.field === "visible" && $("dora").value.trim()) {
+      const alone = { ...req, visible: $("visible").value.trim() };
+      const fine = await api("analyze", alone).then(() => true, () => false);
+      if (mine !== generation) return;
+      if (fine) err.field = "dora_indicators";
+    }
     showError(err, "", "err-hand");
     render(null, null);
     done(handText);
