@@ -4,6 +4,8 @@ import os
 
 from libc.string cimport memset
 
+from mjcore._core.avx_upper cimport mj_zero_upper
+
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_NOT_IN_SANMA, FORM_STANDARD, FORM_SEVEN_PAIRS,
                                  FORM_ANY_PAIRS, FORM_ORPHANS, FORMS_RIICHI, FORMS_CLASSICAL,
@@ -370,6 +372,12 @@ cdef inline int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds
 
 
 cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil:
+    cdef int s = advance_any(h, n_melds, forms, mask)
+    mj_zero_upper()
+    return s
+
+
+cdef inline int advance_any(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil:
     cdef u32 ranks[4]
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
@@ -454,9 +462,13 @@ ctypedef fused FormsCopy:
 
 cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
                       bint best_only) noexcept nogil:
+    cdef int best
     if forms == FORMS_RIICHI:
-        return ukeire_of(<RiichiForms*>NULL, h, n_melds, forms, after, masks, best_only)
-    return ukeire_of(<OtherForms*>NULL, h, n_melds, forms, after, masks, best_only)
+        best = ukeire_of(<RiichiForms*>NULL, h, n_melds, forms, after, masks, best_only)
+    else:
+        best = ukeire_of(<OtherForms*>NULL, h, n_melds, forms, after, masks, best_only)
+    mj_zero_upper()
+    return best
 
 
 cdef int ukeire_of(FormsCopy* copy, const PackedHand* h, int n_melds, int forms, i8* after,
@@ -766,7 +778,7 @@ def know_rules(object rules, int forms, u64 absent, int check):
     _known_rules = rules
 
 
-cdef inline bint _known(object rules, int n_melds, int* forms, u64* absent) noexcept:
+cdef bint rules_known(object rules, int n_melds, int* forms, u64* absent) noexcept:
     if rules is None:
         forms[0], absent[0] = FORMS_RIICHI, 0
         return True
@@ -781,7 +793,7 @@ def forms_index_for(bytes counts, int n_melds, object rules):
     """``forms_index`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
     cdef int forms
     cdef u64 absent
-    if not _known(rules, n_melds, &forms, &absent):
+    if not rules_known(rules, n_melds, &forms, &absent):
         return ASK_CALLER
     return _forms_index(counts, n_melds, forms, absent)
 
@@ -790,7 +802,7 @@ def agari_for(bytes counts, int n_melds, object rules):
     """``agari`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
     cdef int forms
     cdef u64 absent
-    if not _known(rules, n_melds, &forms, &absent):
+    if not rules_known(rules, n_melds, &forms, &absent):
         return ASK_CALLER
     return _agari(counts, n_melds, forms, absent)
 
