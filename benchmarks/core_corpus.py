@@ -340,6 +340,7 @@ def _hands(corpus: Corpus, n: int) -> list[Any]:
     return [mjcore.Hand.from_counts(row) for row in corpus.lists(n)]
 
 
+@cache
 def per_call_pairs(n: int = PER_CALL_HANDS) -> list[tuple[str, str, Workload, Workload]]:
     """(operation, corpus, mjcore, riichienv): one call per hand each, the same first ``n``
     hands of the corpus (mjcore gets them as Hand values, riichienv as 136-id lists)."""

@@ -230,8 +230,17 @@ static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
 #if !defined(__SSSE3__)
 static inline int mp_equal(mp_vec a, mp_vec b) { return memcmp(a.b, b.b, 16) == 0; }
 
+/* The pair lane M of combine(a, b) alone: M sets split between a and b, the pair on either
+ * side (a third of combine's work). */
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
-    return mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
+    int best = 0;
+    for (int m = 0; m <= M; m++) {
+        int x = a.b[MP_PAIR_LANE + m] + b.b[M - m] - MP_WORTH;
+        int y = a.b[m] + b.b[MP_PAIR_LANE + M - m] - MP_WORTH;
+        if (x > best) best = x;
+        if (y > best) best = y;
+    }
+    return best;
 }
 #endif
 
