@@ -31,9 +31,11 @@ cdef extern from *:
     }
     """
     u64 mj_load8(const u8* p) noexcept nogil
-    int __builtin_popcount(unsigned int) noexcept nogil
-    int __builtin_popcountll(unsigned long long) noexcept nogil
     int __builtin_ctz(unsigned int) noexcept nogil
+
+cdef extern from "bits.h":
+    int popcount32 "mj_popcount32"(u32 x) noexcept nogil
+    int popcount64 "mj_popcount64"(u64 x) noexcept nogil
 
 cdef u64 BYTES_GT4 = 0x7B7B7B7B7B7B7B7Bull
 cdef u64 HIGH_BITS = 0x8080808080808080ull
@@ -135,16 +137,16 @@ cdef inline void closed_forms(const PackedHand* h, int forms, int* seven,
     cdef int kinds, pairs
     seven[0] = orphans[0] = 99
     if forms & FORM_SEVEN_PAIRS:
-        kinds = (__builtin_popcount(k0) + __builtin_popcount(k1) + __builtin_popcount(k2)
-                 + __builtin_popcount(k3))
-        pairs = (__builtin_popcount(p0) + __builtin_popcount(p1) + __builtin_popcount(p2)
-                 + __builtin_popcount(p3))
+        kinds = (popcount32(k0) + popcount32(k1) + popcount32(k2)
+                 + popcount32(k3))
+        pairs = (popcount32(p0) + popcount32(p1) + popcount32(p2)
+                 + popcount32(p3))
         seven[0] = 6 - pairs + (7 - kinds if kinds < 7 else 0)
     elif forms & FORM_ANY_PAIRS:
         seven[0] = 6 - any_pairs(h)
     if forms & FORM_ORPHANS:
-        orphans[0] = (13 - __builtin_popcount((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
-                      - __builtin_popcount(k3)
+        orphans[0] = (13 - popcount32((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
+                      - popcount32(k3)
                       - (1 if ((p0 | p1 | p2) & YAO_SUIT) | p3 else 0))
 
 
@@ -152,8 +154,8 @@ cdef inline int any_pairs(const PackedHand* h) noexcept nogil:
     # pairs when four alike count as two: a count's bit 1 is one pair, its bit 2 two
     cdef int g, pairs = 0
     for g in range(4):
-        pairs += (__builtin_popcount((h.words[g] >> 1) & MASK3_SUIT)
-                  + 2 * __builtin_popcount((h.words[g] >> 2) & MASK3_SUIT))
+        pairs += (popcount32((h.words[g] >> 1) & MASK3_SUIT)
+                  + 2 * popcount32((h.words[g] >> 2) & MASK3_SUIT))
     return pairs
 
 
@@ -287,8 +289,8 @@ cdef inline void closed_kinds(const PackedHand* h, int forms, ClosedKinds* ck) n
         ck.paired |= dense_bits(pairs_bits(w), g)
         if forms & FORM_ANY_PAIRS:
             ck.odd |= dense_bits(w & MASK3_SUIT, g)
-            ck.pairs += (__builtin_popcount((w >> 1) & MASK3_SUIT)
-                         + 2 * __builtin_popcount((w >> 2) & MASK3_SUIT))
+            ck.pairs += (popcount32((w >> 1) & MASK3_SUIT)
+                         + 2 * popcount32((w >> 2) & MASK3_SUIT))
 
 
 cdef inline void closed_kinds_after_discard(const ClosedKinds* ck, int forms, int kind, int cnt,
@@ -307,12 +309,12 @@ cdef inline void closed_forms_dense(const ClosedKinds* ck, int forms, int* seven
     cdef int kinds
     seven[0] = orphans[0] = 99
     if forms & FORM_SEVEN_PAIRS:
-        kinds = __builtin_popcountll(ck.held)
-        seven[0] = 6 - __builtin_popcountll(ck.paired) + (7 - kinds if kinds < 7 else 0)
+        kinds = popcount64(ck.held)
+        seven[0] = 6 - popcount64(ck.paired) + (7 - kinds if kinds < 7 else 0)
     elif forms & FORM_ANY_PAIRS:
         seven[0] = 6 - ck.pairs
     if forms & FORM_ORPHANS:
-        orphans[0] = (13 - __builtin_popcountll(ck.held & YAO34)
+        orphans[0] = (13 - popcount64(ck.held & YAO34)
                       - (1 if ck.paired & YAO34 else 0))
 
 
@@ -330,7 +332,7 @@ cdef inline int closed_forms_mask(const ClosedKinds* ck, int forms, int s, int c
     if c == best:
         if forms & FORM_SEVEN_PAIRS:    # singles become pairs; below 7 kinds, any new kind
             smask[0] |= ((ck.held & ~ck.paired)
-                         | ((ALL34 & ~ck.held) if __builtin_popcountll(ck.held) < 7 else 0))
+                         | ((ALL34 & ~ck.held) if popcount64(ck.held) < 7 else 0))
         else:                           # any pairs: an odd count becomes even
             smask[0] |= ck.odd
     if k == best:        # missing orphans; without an orphan pair, any orphan held

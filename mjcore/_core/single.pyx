@@ -39,8 +39,10 @@ cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject*, Py_ssize_t)
     object PyLong_FromLong(long)
     void PyObject_GC_UnTrack(PyObject*)
-    int __builtin_popcountll(unsigned long long) noexcept nogil
     int __builtin_ctzll(unsigned long long) noexcept nogil
+
+cdef extern from "bits.h":
+    int popcount64 "mj_popcount64"(u64 x) noexcept nogil
 
 cdef u64 ALL34 = (1ull << 34) - 1
 
@@ -229,7 +231,7 @@ cdef tuple wait_tuple(u64 mask, const u8* counts, tuple all_counts):
     """The shared Wait of each kind in ``mask``, ascending, with the copies unseen: 4 less the
     hand's (``counts``, its closed tiles, or ``all_counts``, its melds' too). Untracked by the
     garbage collector: it holds only Waits, which hold ints."""
-    cdef int n = __builtin_popcountll(mask), i = 0, k, unseen
+    cdef int n = popcount64(mask), i = 0, k, unseen
     cdef PyObject* item
     if n == 0:
         return ()
