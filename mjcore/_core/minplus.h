@@ -16,6 +16,19 @@
 #define MP_WORTH 64
 #define MP_PAIR_LANE 11
 
+/* The pair lane M of combine(a, b) from the vectors' bytes: M sets split between a and b, the
+ * pair on either side (a third of combine's work; for the paths without a byte shuffle). */
+static inline int mp_final_worth_bytes(const uint8_t *a, const uint8_t *b, int M) {
+    int best = 0;
+    for (int m = 0; m <= M; m++) {
+        int x = a[MP_PAIR_LANE + m] + b[M - m] - MP_WORTH;
+        int y = a[m] + b[MP_PAIR_LANE + M - m] - MP_WORTH;
+        if (x > best) best = x;
+        if (y > best) best = y;
+    }
+    return best;
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #if defined(__SSSE3__)
@@ -109,9 +122,18 @@ static inline int mp_max_lane(mp_vec x) {
 }
 
 /* Worth of M sets and one pair over a and b: the pair-lane M of combine(a, b), cheaper. */
+#if defined(__SSSE3__)
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
     return mp_max_lane(mp_add_rev(a, mp_reverse(b, M)));
 }
+#else
+static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
+    uint8_t ab[16], bb[16];
+    _mm_storeu_si128((__m128i *)ab, a);
+    _mm_storeu_si128((__m128i *)bb, b);
+    return mp_final_worth_bytes(ab, bb, M);
+}
+#endif
 
 /* Lanes of x equal to worth: a bit mask. */
 static inline unsigned mp_lanes_equal(mp_vec x, int worth) {
@@ -264,17 +286,8 @@ static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
 #if !defined(__SSE2__)
 static inline int mp_equal(mp_vec a, mp_vec b) { return memcmp(a.b, b.b, 16) == 0; }
 
-/* The pair lane M of combine(a, b) alone: M sets split between a and b, the pair on either
- * side (a third of combine's work). */
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
-    int best = 0;
-    for (int m = 0; m <= M; m++) {
-        int x = a.b[MP_PAIR_LANE + m] + b.b[M - m] - MP_WORTH;
-        int y = a.b[m] + b.b[MP_PAIR_LANE + M - m] - MP_WORTH;
-        if (x > best) best = x;
-        if (y > best) best = y;
-    }
-    return best;
+    return mp_final_worth_bytes(a.b, b.b, M);
 }
 #endif
 
