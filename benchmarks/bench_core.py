@@ -40,6 +40,20 @@ def test_workload(benchmark, op, impl, factory):
     _record(benchmark, work.hands)
 
 
+@pytest.mark.parametrize("op", list(cc.PER_CALL_IMPLS))
+@pytest.mark.parametrize("side", ["mjcore", "riichienv"])
+def test_per_call(benchmark, op, side):
+    """One call per hand, mjcore's per-call API or riichienv's (cc.per_call_pairs)."""
+    pairs = {name: (corpus, ours, theirs) for name, corpus, ours, theirs in cc.per_call_pairs()}
+    corpus, ours, theirs = pairs[op]
+    work = ours if side == "mjcore" else theirs
+    benchmark.group = f"per call: {op}"
+    benchmark.extra_info["corpus"] = corpus
+    benchmark.extra_info["impl"] = cc.PER_CALL_IMPLS[op][side != "mjcore"]
+    benchmark.pedantic(work.run, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    _record(benchmark, work.hands)
+
+
 def test_import_mjcore(benchmark):
     """A fresh interpreter importing mjcore (process wall time; numpy included)."""
     env = dict(os.environ)

@@ -329,6 +329,49 @@ WORKLOADS: list[tuple[str, str, Callable[[], Workload]]] = [
     ("text to shanten", "mjcore batch.shanten_text, 2 threads", lambda: text_shanten(2)),
 ]
 
+# -- one call per hand: mjcore's per-call API against riichienv's, on the same hands ----------
+
+PER_CALL_HANDS = 50_000
+
+
+def _hands(corpus: Corpus, n: int) -> list[Any]:
+    import mjcore
+
+    return [mjcore.Hand.from_counts(row) for row in corpus.lists(n)]
+
+
+@cache
+def per_call_pairs(n: int = PER_CALL_HANDS) -> list[tuple[str, str, Workload, Workload]]:
+    """(operation, corpus, mjcore, riichienv): one call per hand each, the same first ``n``
+    hands of the corpus (mjcore gets them as Hand values, riichienv as 136-id lists)."""
+    import mjcore
+
+    shanten, is_agari, waits = mjcore.shanten, mjcore.is_agari, mjcore.waits
+    f = _riichienv_shanten()
+    evaluator = _riichienv_evaluator()
+    r13, r14, t13 = random13(), random14(), tenpai13()[0]
+    h13, h14, ht = _hands(r13, n), _hands(r14, n), _hands(t13, n)
+    i13, i14, it = r13.ids(n), r14.ids(n), t13.ids(n)
+    return [
+        ("shanten", "random13",
+         Workload(len(h13), lambda: [shanten(h) for h in h13]),
+         Workload(len(i13), lambda: [f(h) for h in i13])),
+        ("agari", "random14",
+         Workload(len(h14), lambda: [is_agari(h) for h in h14]),
+         Workload(len(i14), lambda: [f(h) == -1 for h in i14])),
+        ("waits", "tenpai13",
+         Workload(len(ht), lambda: [waits(h) for h in ht]),
+         Workload(len(it), lambda: [evaluator(h, []).get_waits() for h in it])),
+    ]
+
+
+PER_CALL_IMPLS = {
+    "shanten": ("mjcore.shanten(Hand)", "riichienv.calculate_shanten(ids)"),
+    "agari": ("mjcore.is_agari(Hand)", "riichienv calculate_shanten(ids) == -1"),
+    "waits": ("mjcore.waits(Hand)", "riichienv HandEvaluator(ids, []).get_waits()"),
+}
+
+
 CORPUS_OF = {
     "shanten": "random13", "agari": "random14", "agari (tenpai + draw)": "tenpai13 + next draw",
     "waits": "tenpai13", "ukeire": "random14", "text to shanten": "random13 as mpsz lines",

@@ -2,10 +2,13 @@
 
     .venv/bin/python benchmarks/report_core.py [--repeats 5] [--only waits] [--no-agreement]
                                                [--chart benchmarks/figures/core.png]
+    .venv/bin/python benchmarks/report_core.py --per-call --repeats 7
 
 Prints Markdown for BENCHMARKS.md: throughput of every workload in core_corpus.WORKLOADS (the
 same seeded hands for mjcore and its peers), thread scaling, import time, table memory, the
 machine load (``uptime``) before and after, and how often the peers agree with mjcore.
+``--per-call`` prints only the one-call-per-hand table: mjcore.shanten, is_agari and waits on
+Hand values against riichienv on the same hands, alternated in one run.
 """
 from __future__ import annotations
 
@@ -51,6 +54,40 @@ def time_workload(work: cc.Workload, repeats: int) -> float:
         work.run()
         times.append(time.perf_counter() - t)
     return statistics.median(times)
+
+
+def per_call(repeats: int) -> list[tuple[str, str, float, float, int]]:
+    """(operation, corpus, mjcore seconds, riichienv seconds, hands): medians of ``repeats``
+    runs after a warm-up, mjcore and riichienv alternated run by run (the one to go first
+    alternating too), so both see the same load."""
+    out = []
+    for op, corpus, ours, theirs in cc.per_call_pairs():
+        ours.run()
+        theirs.run()
+        times: dict[int, list[float]] = {0: [], 1: []}
+        for r in range(repeats):
+            order = (0, 1) if r % 2 == 0 else (1, 0)
+            for which in order:
+                work = ours if which == 0 else theirs
+                t = time.perf_counter()
+                work.run()
+                times[which].append(time.perf_counter() - t)
+        mine, peer = statistics.median(times[0]), statistics.median(times[1])
+        out.append((op, corpus, mine, peer, ours.hands))
+        print(f"  measured per call {op}: {peer / mine:.2f}x", file=sys.stderr)
+    return out
+
+
+def print_per_call(rows: list[tuple[str, str, float, float, int]], repeats: int) -> None:
+    print(f"\n### One call per hand (target: mjcore ≥ 2× riichienv; median of {repeats} runs, "
+          "alternated)\n")
+    print("| operation | corpus | hands | mjcore | throughput | riichienv | throughput "
+          "| mjcore is faster by |")
+    print("| --- | --- | ---: | --- | ---: | --- | ---: | ---: |")
+    for op, corpus, ours, theirs, hands in rows:
+        mine, peer = cc.PER_CALL_IMPLS[op]
+        print(f"| {op} | {corpus} | {hands:,} | `{mine}` | {rate(hands / ours)} | `{peer}` "
+              f"| {rate(hands / theirs)} | {theirs / ours:.2f}× |")
 
 
 def rate(x: float) -> str:
@@ -120,7 +157,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--import-runs", type=int, default=7)
     ap.add_argument("--no-agreement", action="store_true", help="skip the peer agreement check")
     ap.add_argument("--chart", type=Path, help="also draw the throughputs as a PNG chart here")
+    ap.add_argument("--per-call", action="store_true",
+                    help="only the one-call-per-hand table (mjcore against riichienv)")
     args = ap.parse_args(argv)
+    if args.per_call:
+        load_before = uptime()
+        rows = per_call(args.repeats)
+        load_after = uptime()
+        print(f"Command: `.venv/bin/python benchmarks/report_core.py --per-call --repeats "
+              f"{args.repeats}`  ")
+        print(f"{platform.machine()}, {os.cpu_count()} CPUs (shared): load before "
+              f"`{load_before.split('load average:')[-1].strip()}`, after "
+              f"`{load_after.split('load average:')[-1].strip()}` (1/5/15 min).")
+        print_per_call(rows, args.repeats)
+        return
 
     load_before = uptime()
     t0 = time.perf_counter()
@@ -143,6 +193,7 @@ def main(argv: list[str] | None = None) -> None:
             del work
         big.append((op, rates[0], rates[1]))
         print(f"  measured scaling {op}: {rates[1] / rates[0]:.2f}x", file=sys.stderr)
+    calls = per_call(args.repeats) if not args.only else []
     stats = import_stats(args.import_runs) if not args.only else None
     agree = cc.agreement() if not (args.no_agreement or args.only) else []
     load_after = uptime()
@@ -186,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
             f"benchmarks/report_core.py --repeats {args.repeats}; median of {args.repeats} "
             f"runs; {os.cpu_count()} CPUs, shared; load before {before}, after {after}",
             rate)
+
+    if calls:
+        print_per_call(calls, args.repeats)
 
     scaling = []
     by_key = {(op, impl): hands / s for op, impl, hands, s in results}

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import status as _st
 from ._core import shanten as _k
+from ._core import single as _single
 from .errors import InvalidHandError, InvalidRuleError
 from .hand import Hand, MeldKind, as_hand, check_copies
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
@@ -260,17 +261,9 @@ def _fail(hand: Hand, status: int, want: int, what: str, in_play: int = ALL_KIND
     return _st.status_error(status, f"hand '{hand}'", detail=detail, text=str(hand))
 
 
-def _shanten_cache() -> list[Shanten]:
-    # Every (standard, chiitoitsu, kokushi) combination, built once: results are immutable.
-    out = []
-    for s in range(-1, 9):
-        for c in range(-1, 8):
-            for k in range(-1, 15):
-                out.append(Shanten(s, None if c == 7 else c, None if k == 14 else k))
-    return out
-
-
-_SHANTEN = _shanten_cache()
+# Every (standard, chiitoitsu, kokushi) combination by forms index, shared with the per-call
+# fast path (mjcore._core.single): results are immutable.
+_SHANTEN = _single.SHANTEN_RESULTS
 _forms_index = _k.forms_index
 _forms_index_for = _k.forms_index_for
 _agari = _k.agari
@@ -279,13 +272,12 @@ _advance = _k.advance
 _ukeire = _k.ukeire
 
 
-def shanten(hand: Hand | str, rules: object = None) -> Shanten:
-    """Minimum shanten over the winning forms of ``rules`` (-1 = complete).
+# shanten, is_agari and waits are mjcore._core.single's compiled functions (bound at the end of
+# this module): a Hand under known rules goes straight to the kernel, every other call to the
+# general functions here, which give the same results and errors.
 
-    The result is an ``int`` with ``.standard``, ``.chiitoitsu`` (also ``.seven_pairs``) and
-    ``.kokushi`` (also ``.thirteen_orphans``); a form is None when the rules do not have it or
-    the hand has called melds. Takes 13-3k or 14-3k closed tiles.
-    """
+def _shanten_general(hand: Hand | str, rules: object = None) -> Shanten:
+    """``shanten`` for any hand and rules (see ``mjcore._core.single.shanten``)."""
     h = hand if type(hand) is Hand else as_hand(hand)
     i = _forms_index_for(h._packed, h.n_melds, rules)
     if i < 0:
@@ -293,8 +285,8 @@ def shanten(hand: Hand | str, rules: object = None) -> Shanten:
     return _SHANTEN[i]
 
 
-def is_agari(hand: Hand | str, rules: object = None) -> bool:
-    """Whether a hand of 14-3k closed tiles is complete in one of the winning forms."""
+def _is_agari_general(hand: Hand | str, rules: object = None) -> bool:
+    """``is_agari`` for any hand and rules (see ``mjcore._core.single.is_agari``)."""
     h = hand if type(hand) is Hand else as_hand(hand)
     r = _agari_for(h._packed, h.n_melds, rules)
     if r < 0:
@@ -332,8 +324,8 @@ _KINDS_LO, _KINDS_MID, _KINDS_HI = _kind_table(0, 12), _kind_table(12, 12), _kin
 _UNSEEN_OF_SEEN = bytes(max(0, 4 - c) for c in range(256))
 _HELD_DIGIT = b"0" + b"1" * 255  # count -> ASCII bit, for int(..., 2)
 _PAD = bytes(256 - 34)
-# One shared Wait per (kind, remaining): they are immutable, so results can share them.
-_WAIT = tuple(tuple(Wait(k, r) for r in range(5)) for k in range(34))
+# One shared Wait per (kind, remaining), shared with the per-call fast path: immutable.
+_WAIT = _single.WAIT_TABLE
 
 
 def kinds_of(mask: int) -> bytes:
@@ -413,7 +405,6 @@ def _slot_setters(cls: type, *names: str) -> tuple[Any, ...]:
 
 _set_option = _slot_setters(UkeireOption, "discard", "shanten", "tiles")
 _set_ukeire = _slot_setters(Ukeire, "shanten", "options")
-_set_waits = _slot_setters(Waits, "shanten", "tiles")
 
 
 def _waits_tuple(tiles: bytes, unseen: bytes) -> tuple[Wait, ...]:
@@ -421,21 +412,13 @@ def _waits_tuple(tiles: bytes, unseen: bytes) -> tuple[Wait, ...]:
     return tuple([table[k][unseen[k]] for k in tiles])
 
 
-def _make_waits(shanten: int, tiles: tuple[Wait, ...]) -> Waits:
-    w = _new(Waits)
-    _set_waits[0](w, shanten)
-    _set_waits[1](w, tiles)
-    return w
+# Waits(shanten, tiles) without the frozen __init__, untracked by the garbage collector
+_make_waits = _single.make_waits
 
 
-def waits(hand: Hand | str, visible: str | Iterable[int | str] = (),
-          rules: object = None) -> Waits:
-    """The winning tiles of a 13-3k tile hand with how many copies remain unseen.
-
-    ``visible``: tiles seen elsewhere (discards, melds, dora indicators), as an mpsz string or
-    kinds. A wait on a kind the hand holds all four of does not count. Not tenpai -> no tiles.
-    ``rules``: the winning forms (see the module docstring).
-    """
+def _waits_general(hand: Hand | str, visible: str | Iterable[int | str] = (),
+                   rules: object = None) -> Waits:
+    """``waits`` for any hand, visible tiles and rules (see ``mjcore._core.single.waits``)."""
     if rules is None:
         h = hand if type(hand) is Hand else as_hand(hand)
         st, s, mask = _advance(h._packed, h.n_melds)
@@ -492,3 +475,11 @@ def ukeire(hand: Hand | str, visible: str | Iterable[int | str] = (),
     _set_ukeire[0](u, current)
     _set_ukeire[1](u, tuple(options))
     return u
+
+
+# -- one hand per call --------------------------------------------------------------------------
+
+_single.use_general(_shanten_general, _is_agari_general, _waits_general)
+shanten = _single.shanten
+is_agari = _single.is_agari
+waits = _single.waits

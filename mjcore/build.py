@@ -17,7 +17,7 @@ LEVELS = {"x86-64-v2": ("popcnt", "ssse3", "sse4_1", "sse4_2"),
           "x86-64-v3": ("popcnt", "ssse3", "sse4_1", "sse4_2", "avx", "avx2", "bmi1", "bmi2",
                         "fma")}
 KERNELS = ("shanten", "decompose", "scoring", "batch", "batch_scoring", "classical_scoring",
-           "discard_analysis", "engine_turn", "ev")
+           "discard_analysis", "engine_turn", "ev", "single")
 
 
 def _core_folder() -> Path:

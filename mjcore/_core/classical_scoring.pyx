@@ -7,6 +7,7 @@ cimport cython
 from cython.parallel cimport prange
 cimport numpy as cnp
 
+from mjcore._core.avx_upper cimport mj_zero_upper
 from mjcore._core.types cimport (u8, i8, u16, i16, i32, i64, u64, PackedHand, ST_OK,
                                  ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE,
                                  ST_NOT_AGARI, FORMS_CLASSICAL, FORMS_CLASSICAL_PAIRS)
@@ -681,6 +682,12 @@ cdef int _check_deal(const DealC* d) noexcept nogil:
 
 
 cdef int score_deal(const DealC* d, const ClassicalRulesC* r, DealScoreC* out) noexcept nogil:
+    cdef int st = _score_deal(d, r, out)
+    mj_zero_upper()
+    return st
+
+
+cdef inline int _score_deal(const DealC* d, const ClassicalRulesC* r, DealScoreC* out) noexcept nogil:
     cdef int s, a, b, w, rc, m, hi, lo
     cdef i32 amount
     cdef i32 sc[4]

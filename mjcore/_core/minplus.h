@@ -4,7 +4,8 @@
  * m = 0..4 sets; lanes 5-10 are zero. Each lane stores the "worth" 64 - distance, so the
  * best (smallest) distance is the largest byte and shifted-in zero lanes are never chosen.
  * combine(a, b)[p, m] = max over splits of worth_a + worth_b - 64.
- * With SSSE3 this is a handful of byte shuffles per split; otherwise a plain loop.
+ * With SSSE3 this is a handful of byte shuffles per split; with SSE2 alone (the x86-64
+ * baseline) the same with the broadcasts made from extracted words; otherwise a plain loop.
  */
 #ifndef MJCORE_MINPLUS_H
 #define MJCORE_MINPLUS_H
@@ -15,9 +16,31 @@
 #define MP_WORTH 64
 #define MP_PAIR_LANE 11
 
+/* The pair lane M of combine(a, b) from the vectors' bytes: M sets split between a and b, the
+ * pair on either side (a third of combine's work; for the paths without a byte shuffle). */
+static inline int mp_final_worth_bytes(const uint8_t *a, const uint8_t *b, int M) {
+    int best = 0;
+    for (int m = 0; m <= M; m++) {
+        int x = a[MP_PAIR_LANE + m] + b[M - m] - MP_WORTH;
+        int y = a[m] + b[MP_PAIR_LANE + M - m] - MP_WORTH;
+        if (x > best) best = x;
+        if (y > best) best = y;
+    }
+    return best;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
 #if defined(__SSSE3__)
 #include <tmmintrin.h>
 #include <smmintrin.h>
+/* Lane k of v in every lane (k a constant). */
+#define MP_BYTE(v, k) _mm_shuffle_epi8((v), _mm_set1_epi8(k))
+#else
+/* The x86-64 baseline has SSE2's saturating byte adds and max, but no byte shuffle. */
+#define MP_BYTE(v, k) \
+    _mm_set1_epi8((char)((_mm_extract_epi16((v), (k) >> 1) >> (8 * ((k) & 1))) & 0xFF))
+#endif
 
 typedef __m128i mp_vec;
 
@@ -28,8 +51,8 @@ static inline void mp_store(uint8_t *p, mp_vec v) { _mm_storeu_si128((__m128i *)
 /* The 64 is taken off once at the end: saturating subtraction commutes with max. */
 #define MP_STEP(k)                                                                       \
     do {                                                                                 \
-        __m128i b0 = _mm_shuffle_epi8(b, _mm_set1_epi8(k));                             \
-        __m128i b1 = _mm_shuffle_epi8(b, _mm_set1_epi8(MP_PAIR_LANE + (k)));            \
+        __m128i b0 = MP_BYTE(b, k);                                                      \
+        __m128i b1 = MP_BYTE(b, MP_PAIR_LANE + (k));                                     \
         __m128i t0 = _mm_adds_epu8(_mm_slli_si128(a, k), b0);                           \
         __m128i t1 = _mm_adds_epu8(_mm_slli_si128(a, MP_PAIR_LANE + (k)), b1);          \
         out = _mm_max_epu8(out, _mm_max_epu8(t0, t1));                                  \
@@ -61,6 +84,7 @@ static inline unsigned mp_optimal_lanes(mp_vec v, mp_vec rest_rev, int worth) {
 }
 
 /* rest_rev lane (p, m) = rest lane (1 - p, M - m), zero where M - m < 0. */
+#if defined(__SSSE3__)
 static inline mp_vec mp_reverse(mp_vec rest, int M) {
     static const int8_t idx[5][16] = {
         {11, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1},
@@ -71,6 +95,17 @@ static inline mp_vec mp_reverse(mp_vec rest, int M) {
     };
     return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx[M]));
 }
+#else
+static inline mp_vec mp_reverse(mp_vec rest, int M) {
+    uint8_t in[16], out[16] = {0};
+    _mm_storeu_si128((__m128i *)in, rest);
+    for (int m = 0; m <= M; m++) {
+        out[m] = in[MP_PAIR_LANE + M - m];
+        out[MP_PAIR_LANE + m] = in[M - m];
+    }
+    return _mm_loadu_si128((const __m128i *)out);
+}
+#endif
 
 /* Saturated lane sums x[j] = a[j] + rest_rev[j] - 64, with rest_rev from mp_reverse. */
 static inline mp_vec mp_add_rev(mp_vec a, mp_vec rest_rev) {
@@ -87,9 +122,18 @@ static inline int mp_max_lane(mp_vec x) {
 }
 
 /* Worth of M sets and one pair over a and b: the pair-lane M of combine(a, b), cheaper. */
+#if defined(__SSSE3__)
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
     return mp_max_lane(mp_add_rev(a, mp_reverse(b, M)));
 }
+#else
+static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
+    uint8_t ab[16], bb[16];
+    _mm_storeu_si128((__m128i *)ab, a);
+    _mm_storeu_si128((__m128i *)bb, b);
+    return mp_final_worth_bytes(ab, bb, M);
+}
+#endif
 
 /* Lanes of x equal to worth: a bit mask. */
 static inline unsigned mp_lanes_equal(mp_vec x, int worth) {
@@ -98,6 +142,7 @@ static inline unsigned mp_lanes_equal(mp_vec x, int worth) {
 
 /* Like mp_reverse, for any target lane (p, m): out lane (q, n) = rest lane (p - q, m - n),
  * zero where that is not a lane. */
+#if defined(__SSSE3__)
 static inline mp_vec mp_reverse_to(mp_vec rest, int lane) {
     static const int8_t idx_np[5][16] = {
         {0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
@@ -109,12 +154,23 @@ static inline mp_vec mp_reverse_to(mp_vec rest, int lane) {
     if (lane >= MP_PAIR_LANE) return mp_reverse(rest, lane - MP_PAIR_LANE);
     return _mm_shuffle_epi8(rest, _mm_loadu_si128((const __m128i *)idx_np[lane]));
 }
+#else
+static inline mp_vec mp_reverse_to(mp_vec rest, int lane) {
+    uint8_t in[16], out[16] = {0};
+    int p = lane >= MP_PAIR_LANE, m = lane - p * MP_PAIR_LANE;
+    _mm_storeu_si128((__m128i *)in, rest);
+    for (int q = 0; q <= p; q++)
+        for (int n = 0; n <= m; n++)
+            out[q * MP_PAIR_LANE + n] = in[(p - q) * MP_PAIR_LANE + m - n];
+    return _mm_loadu_si128((const __m128i *)out);
+}
+#endif
 
 static inline int mp_equal(mp_vec a, mp_vec b) {
     return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF;
 }
 
-#else /* portable fallback */
+#else /* portable fallback (no SSE2: not x86-64) */
 
 typedef struct { uint8_t b[16]; } mp_vec;
 
@@ -227,11 +283,11 @@ static inline unsigned mp_or_improve(const uint16_t *imp, unsigned lanes) {
 }
 #endif
 
-#if !defined(__SSSE3__)
+#if !defined(__SSE2__)
 static inline int mp_equal(mp_vec a, mp_vec b) { return memcmp(a.b, b.b, 16) == 0; }
 
 static inline int mp_final_worth(mp_vec a, mp_vec b, int M) {
-    return mp_lane(mp_combine(a, b), MP_PAIR_LANE + M);
+    return mp_final_worth_bytes(a.b, b.b, M);
 }
 #endif
 

@@ -1,6 +1,8 @@
 """Riichi scoring kernel (bodies for scoring.pxd) and its thin Python surface."""
 from libc.string cimport memset, memcpy
 
+from mjcore._core.avx_upper cimport mj_zero_upper
+
 from .types cimport (u8, i8, u16, u32, i32, u64, ST_OK, ST_BAD_COUNT, ST_BAD_TILE, ST_NOT_AGARI,
                      ST_NO_YAKU, ST_BAD_SITUATION, ST_BAD_SEATS, ST_NOT_IN_SANMA)
 from .decompose cimport (
@@ -915,6 +917,13 @@ cdef int score_hand(const HandC* hand, const Situation* sit, const RulesC* rules
 
 cdef int score_points_by_ura(const HandC* hand, const Situation* sit, const RulesC* rules,
                              int max_ura, i32* points) noexcept nogil:
+    cdef int st = _points_by_ura(hand, sit, rules, max_ura, points)
+    mj_zero_upper()
+    return st
+
+
+cdef inline int _points_by_ura(const HandC* hand, const Situation* sit, const RulesC* rules,
+                               int max_ura, i32* points) noexcept nogil:
     """points[u], u = 0..max_ura: out.points of score_hand with u more ura han (sit.ura_han
     + u); the readings are decomposed and evaluated once, each count only revalues them."""
     cdef Decomp decomps[MAX_DECOMP]

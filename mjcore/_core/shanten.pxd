@@ -82,3 +82,9 @@ cdef inline int advance_packed(const PackedHand* h, int n_melds, u64* mask) noex
 cdef inline int ukeire_packed(const PackedHand* h, int n_melds, i8* after, u64* masks,
                               bint best_only) noexcept nogil:
     return ukeire_forms(h, n_melds, FORMS_RIICHI, after, masks, best_only)
+
+
+# The rules mjcore.analysis last told the kernels (know_rules in shanten.pyx): True with their
+# forms and absent kinds when a hand with n_melds called melds needs no check beyond the
+# kernel's under ``rules`` (None: riichi, every kind); False: take the general path.
+cdef bint rules_known(object rules, int n_melds, int* forms, u64* absent) noexcept

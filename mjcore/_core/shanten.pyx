@@ -4,6 +4,8 @@ import os
 
 from libc.string cimport memset
 
+from mjcore._core.avx_upper cimport mj_zero_upper
+
 from mjcore._core.types cimport (u8, i8, u16, u32, u64, PackedHand, ST_OK, ST_BAD_COUNT,
                                  ST_BAD_TOTAL, ST_BAD_MELDS, ST_NOT_IN_SANMA, FORM_STANDARD, FORM_SEVEN_PAIRS,
                                  FORM_ANY_PAIRS, FORM_ORPHANS, FORMS_RIICHI, FORMS_CLASSICAL,
@@ -29,9 +31,11 @@ cdef extern from *:
     }
     """
     u64 mj_load8(const u8* p) noexcept nogil
-    int __builtin_popcount(unsigned int) noexcept nogil
-    int __builtin_popcountll(unsigned long long) noexcept nogil
     int __builtin_ctz(unsigned int) noexcept nogil
+
+cdef extern from "bits.h":
+    int popcount32 "mj_popcount32"(u32 x) noexcept nogil
+    int popcount64 "mj_popcount64"(u64 x) noexcept nogil
 
 cdef u64 BYTES_GT4 = 0x7B7B7B7B7B7B7B7Bull
 cdef u64 HIGH_BITS = 0x8080808080808080ull
@@ -133,16 +137,16 @@ cdef inline void closed_forms(const PackedHand* h, int forms, int* seven,
     cdef int kinds, pairs
     seven[0] = orphans[0] = 99
     if forms & FORM_SEVEN_PAIRS:
-        kinds = (__builtin_popcount(k0) + __builtin_popcount(k1) + __builtin_popcount(k2)
-                 + __builtin_popcount(k3))
-        pairs = (__builtin_popcount(p0) + __builtin_popcount(p1) + __builtin_popcount(p2)
-                 + __builtin_popcount(p3))
+        kinds = (popcount32(k0) + popcount32(k1) + popcount32(k2)
+                 + popcount32(k3))
+        pairs = (popcount32(p0) + popcount32(p1) + popcount32(p2)
+                 + popcount32(p3))
         seven[0] = 6 - pairs + (7 - kinds if kinds < 7 else 0)
     elif forms & FORM_ANY_PAIRS:
         seven[0] = 6 - any_pairs(h)
     if forms & FORM_ORPHANS:
-        orphans[0] = (13 - __builtin_popcount((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
-                      - __builtin_popcount(k3)
+        orphans[0] = (13 - popcount32((k0 | k1 << 1 | k2 << 2) & (YAO_SUIT * 7))
+                      - popcount32(k3)
                       - (1 if ((p0 | p1 | p2) & YAO_SUIT) | p3 else 0))
 
 
@@ -150,8 +154,8 @@ cdef inline int any_pairs(const PackedHand* h) noexcept nogil:
     # pairs when four alike count as two: a count's bit 1 is one pair, its bit 2 two
     cdef int g, pairs = 0
     for g in range(4):
-        pairs += (__builtin_popcount((h.words[g] >> 1) & MASK3_SUIT)
-                  + 2 * __builtin_popcount((h.words[g] >> 2) & MASK3_SUIT))
+        pairs += (popcount32((h.words[g] >> 1) & MASK3_SUIT)
+                  + 2 * popcount32((h.words[g] >> 2) & MASK3_SUIT))
     return pairs
 
 
@@ -285,8 +289,8 @@ cdef inline void closed_kinds(const PackedHand* h, int forms, ClosedKinds* ck) n
         ck.paired |= dense_bits(pairs_bits(w), g)
         if forms & FORM_ANY_PAIRS:
             ck.odd |= dense_bits(w & MASK3_SUIT, g)
-            ck.pairs += (__builtin_popcount((w >> 1) & MASK3_SUIT)
-                         + 2 * __builtin_popcount((w >> 2) & MASK3_SUIT))
+            ck.pairs += (popcount32((w >> 1) & MASK3_SUIT)
+                         + 2 * popcount32((w >> 2) & MASK3_SUIT))
 
 
 cdef inline void closed_kinds_after_discard(const ClosedKinds* ck, int forms, int kind, int cnt,
@@ -305,12 +309,12 @@ cdef inline void closed_forms_dense(const ClosedKinds* ck, int forms, int* seven
     cdef int kinds
     seven[0] = orphans[0] = 99
     if forms & FORM_SEVEN_PAIRS:
-        kinds = __builtin_popcountll(ck.held)
-        seven[0] = 6 - __builtin_popcountll(ck.paired) + (7 - kinds if kinds < 7 else 0)
+        kinds = popcount64(ck.held)
+        seven[0] = 6 - popcount64(ck.paired) + (7 - kinds if kinds < 7 else 0)
     elif forms & FORM_ANY_PAIRS:
         seven[0] = 6 - ck.pairs
     if forms & FORM_ORPHANS:
-        orphans[0] = (13 - __builtin_popcountll(ck.held & YAO34)
+        orphans[0] = (13 - popcount64(ck.held & YAO34)
                       - (1 if ck.paired & YAO34 else 0))
 
 
@@ -328,7 +332,7 @@ cdef inline int closed_forms_mask(const ClosedKinds* ck, int forms, int s, int c
     if c == best:
         if forms & FORM_SEVEN_PAIRS:    # singles become pairs; below 7 kinds, any new kind
             smask[0] |= ((ck.held & ~ck.paired)
-                         | ((ALL34 & ~ck.held) if __builtin_popcountll(ck.held) < 7 else 0))
+                         | ((ALL34 & ~ck.held) if popcount64(ck.held) < 7 else 0))
         else:                           # any pairs: an odd count becomes even
             smask[0] |= ck.odd
     if k == best:        # missing orphans; without an orphan pair, any orphan held
@@ -370,6 +374,12 @@ cdef inline int advance_ranks(const PackedHand* h, const u32* ranks, int n_melds
 
 
 cdef int advance_forms(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil:
+    cdef int s = advance_any(h, n_melds, forms, mask)
+    mj_zero_upper()
+    return s
+
+
+cdef inline int advance_any(const PackedHand* h, int n_melds, int forms, u64* mask) noexcept nogil:
     cdef u32 ranks[4]
     cdef int st = group_ranks(h, ranks)
     if st != ST_OK:
@@ -454,9 +464,13 @@ ctypedef fused FormsCopy:
 
 cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u64* masks,
                       bint best_only) noexcept nogil:
+    cdef int best
     if forms == FORMS_RIICHI:
-        return ukeire_of(<RiichiForms*>NULL, h, n_melds, forms, after, masks, best_only)
-    return ukeire_of(<OtherForms*>NULL, h, n_melds, forms, after, masks, best_only)
+        best = ukeire_of(<RiichiForms*>NULL, h, n_melds, forms, after, masks, best_only)
+    else:
+        best = ukeire_of(<OtherForms*>NULL, h, n_melds, forms, after, masks, best_only)
+    mj_zero_upper()
+    return best
 
 
 cdef int ukeire_of(FormsCopy* copy, const PackedHand* h, int n_melds, int forms, i8* after,
@@ -766,7 +780,7 @@ def know_rules(object rules, int forms, u64 absent, int check):
     _known_rules = rules
 
 
-cdef inline bint _known(object rules, int n_melds, int* forms, u64* absent) noexcept:
+cdef bint rules_known(object rules, int n_melds, int* forms, u64* absent) noexcept:
     if rules is None:
         forms[0], absent[0] = FORMS_RIICHI, 0
         return True
@@ -781,7 +795,7 @@ def forms_index_for(bytes counts, int n_melds, object rules):
     """``forms_index`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
     cdef int forms
     cdef u64 absent
-    if not _known(rules, n_melds, &forms, &absent):
+    if not rules_known(rules, n_melds, &forms, &absent):
         return ASK_CALLER
     return _forms_index(counts, n_melds, forms, absent)
 
@@ -790,7 +804,7 @@ def agari_for(bytes counts, int n_melds, object rules):
     """``agari`` under ``rules`` if known (see ``know_rules``), else ASK_CALLER."""
     cdef int forms
     cdef u64 absent
-    if not _known(rules, n_melds, &forms, &absent):
+    if not rules_known(rules, n_melds, &forms, &absent):
         return ASK_CALLER
     return _agari(counts, n_melds, forms, absent)
 

@@ -1,7 +1,7 @@
 """The kernels' answers on a seeded workload, printed as one JSON object: digests of the batch
-kernels' outputs (shanten, waits, agari, ukeire), of riichi scores and of Chinese classical deal
-scores, and the expected values of a few hands (floats, compared with a tolerance: the x86-64-v3
-build may contract a*b+c into one FMA).
+kernels' outputs (shanten, waits, agari, ukeire), of the one-hand-per-call API (shanten, waits,
+agari), of riichi scores and of Chinese classical deal scores, and the expected values of a few
+hands (floats, compared with a tolerance: the x86-64-v3 build may contract a*b+c into one FMA).
 
 Run as a script, ``python kernel_workload.py [BRADFIELD_ARCHIVE]``, by the tests that compare
 two builds or two levels of one build (tests/core/test_simd_paths.py): it imports whichever
@@ -116,6 +116,23 @@ def expected(hands):
     return out
 
 
+def per_call_digest(hands13, hands14):
+    """The one-hand-per-call API (mjcore._core.single) on the same hands: shanten with its
+    forms and waits of each 13-tile hand, agari and shanten of each 14-tile hand."""
+    h = hashlib.sha256()
+    for row in hands13:
+        hand = mjcore.Hand.from_counts(row.tolist())
+        s, w = mjcore.shanten(hand), mjcore.waits(hand)
+        h.update(repr((int(s), s.standard, s.chiitoitsu, s.kokushi, w.shanten,
+                       [(x.tile, x.remaining) for x in w])).encode())
+    for row in hands14:
+        hand = mjcore.Hand.from_counts(row.tolist())
+        s = mjcore.shanten(hand)
+        h.update(repr((mjcore.is_agari(hand), int(s), s.standard, s.chiitoitsu,
+                       s.kokushi)).encode())
+    return h.hexdigest()
+
+
 agari14 = h14[batch.is_agari(h14).values["agari"].astype(bool)][:150]
 one_shanten = h14[batch.shanten(h14).shanten == 1][:12]
 out = {
@@ -125,6 +142,7 @@ out = {
     "waits": digest(batch.waits(h13)),
     "agari": digest(batch.is_agari(h14)),
     "ukeire": digest(batch.ukeire(h14, full=True)),
+    "per_call": per_call_digest(h13, h14),
     "scores": score_digest(agari14),
     "n_scored": len(agari14),
     "classical": classical_digest(),
@@ -135,6 +153,7 @@ out = {
     "kernel_levels": {name: getattr(__import__(f"mjcore._core.{name}", fromlist=["x"]),
                                     "BUILT_FOR", None)
                       for name in ("shanten", "decompose", "scoring", "batch", "batch_scoring",
-                                   "classical_scoring", "discard_analysis", "engine_turn", "ev")},
+                                   "classical_scoring", "discard_analysis", "engine_turn", "ev",
+                                   "single")},
 }
 json.dump(out, sys.stdout)

@@ -17,7 +17,7 @@ from mjcore import build
 from mjcore.cli import main
 
 
-@pytest.mark.parametrize("name", ["shanten", "ev", "batch"])
+@pytest.mark.parametrize("name", ["shanten", "ev", "batch", "single"])
 def test_the_loaded_level_agrees_with_the_instructions_in_the_kernel(name: str):
     info = build.build_info()
     path = info["kernels"][name]
