@@ -123,10 +123,10 @@ def test_ev_is_the_expected_values_rpc(web):
     assert [d.necessary_count for d in answer.discards] == [
         d.necessary_count for d in want.discards]
     assert [d["tile"] for d in r["discards"]] == [d.tile for d in lib.discards]
-    for got, want in zip(r["discards"], lib.discards, strict=True):
-        assert got["ev"] == pytest.approx(list(want.ev), rel=1e-9, abs=1e-9)
-        assert got["win"] == pytest.approx(list(want.win), rel=1e-9, abs=1e-12)
-        assert got["tenpai"] == pytest.approx(list(want.tenpai), rel=1e-9, abs=1e-12)
+    for got, mine in zip(r["discards"], lib.discards, strict=True):
+        assert got["ev"] == pytest.approx(list(mine.ev), rel=1e-9, abs=1e-9)
+        assert got["win"] == pytest.approx(list(mine.win), rel=1e-9, abs=1e-12)
+        assert got["tenpai"] == pytest.approx(list(mine.tenpai), rel=1e-9, abs=1e-12)
 
 
 @pytest.fixture(scope="module")
