@@ -60,6 +60,7 @@ def expected_values(bridge: Any, body: dict[str, Any], cap_seconds: float) -> di
     import mjcore
     from mjcore.errors import InvalidHandError, InvalidRuleError
     from mjcore.hand import Hand
+    from mjcore.service.errors import PART_FIELDS
     from mjcore.tiles import parse_tiles
 
     unknown = sorted(set(body) - EV_FIELDS)
@@ -118,6 +119,8 @@ def expected_values(bridge: Any, body: dict[str, Any], cap_seconds: float) -> di
         raise bad_request(f"rules: {err}", "INVALID_RULE", field="rules", index=0) from None
     except InvalidHandError as err:
         field = _field_of(str(err))
+        if err.reason == "too_many_copies" and err.part in PART_FIELDS:
+            field = PART_FIELDS[err.part]
         raise bad_request(f"{field}: {err}", _reason(err), field=field, index=0) from None
     out = result.to_dict()
     out["status"] = _status_name(result.status)

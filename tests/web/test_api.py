@@ -266,3 +266,16 @@ def test_review_of_a_three_player_record(web, sanma_text):
     assert d["efficiency"]["best_ukeire"] == uk.options[0].remaining
     status, data = web.post("review", {"record": sanma_text, "seat": 3})
     assert status == 400 and (reason(data), field(data)) == ("BAD_SEATS", "seat")
+
+
+@pytest.mark.parametrize(("endpoint", "body", "field_"), [
+    ("analyze", {"hand": "123m456p789s1122z", "visible": "222z"}, "visible"),
+    ("score", {"hand": "123m456p789s11122z", "win_tile": "2z", "win_method": "WIN_METHOD_RON",
+               "ura_indicators": "1z1z"}, "ura_indicators"),
+    ("ev", {"hand": "123m456p789s1122z", "dora_indicators": "222z"}, "dora_indicators"),
+    ("ev", {"hand": "123m406p789s1122z", "visible": "0p"}, "visible"),
+])
+def test_too_many_copies_names_the_part_holding_the_extra_ones(web, endpoint, body, field_):
+    status, data = web.post(endpoint, body)
+    assert status == 400, data
+    assert (reason(data), field(data)) == ("TOO_MANY_COPIES", field_)
