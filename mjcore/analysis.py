@@ -30,7 +30,7 @@ from ._core import single as _single
 from .errors import InvalidHandError, InvalidRuleError
 from .hand import Hand, MeldKind, as_hand, check_copies
 from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
-from .tiles import parse_kinds, parse_tiles, tile_name
+from .tiles import TileList, parse_tile_list, tile_name
 
 if TYPE_CHECKING:
     from .riichi.rules import RuleSet
@@ -202,14 +202,19 @@ def _check_classical(h: Hand, bonus_allowed: bool) -> None:
                                reason="bonus_not_in_play", text=str(h))
 
 
-def check_visible_reds(hand: Hand, visible: str) -> None:
+def check_visible_reds(hand: Hand, visible: str | Iterable[int | str]) -> None:
     """InvalidHandError (too_many_copies) when the red fives written among the visible tiles
-    (``0``) and the hand's own are more than one of a suit."""
-    if "0" in visible:
-        tiles = parse_tiles(visible)
-        reds = [k // 9 for k, red in zip(tiles.kinds, tiles.reds, strict=True) if red]
-        if reds:
-            check_copies(hand, red=(("the visible tiles", reds),))
+    (``0``, in the text or in a name of the list) and the hand's own are more than one of a
+    suit."""
+    if isinstance(visible, str) and "0" not in visible:
+        return
+    _check_reds(hand, parse_tile_list(visible))
+
+
+def _check_reds(hand: Hand, tiles: TileList) -> None:
+    reds = [k // 9 for k, red in zip(tiles.kinds, tiles.reds, strict=True) if red]
+    if reds:
+        check_copies(hand, red=(("the visible tiles", reds),))
 
 
 def _visible_kinds(visible: str | Iterable[int | str], in_play: int,
@@ -219,9 +224,9 @@ def _visible_kinds(visible: str | Iterable[int | str], in_play: int,
     the hand's own is an InvalidHandError (too_many_copies)."""
     if not visible:
         return None
-    kinds = parse_kinds(visible)
-    if isinstance(visible, str):
-        check_visible_reds(hand, visible)
+    tiles = parse_tile_list(visible)   # once: ``visible`` may be an iterator
+    kinds = tiles.kinds
+    _check_reds(hand, tiles)
     if in_play != ALL_KINDS:
         for k in kinds:
             if not in_play >> k & 1:

@@ -24,16 +24,19 @@ class InvalidHandError(MjcoreError, ValueError):
 
     ``position`` is the character offset in the input text (or None); ``index`` is the row of
     a batch (or None); ``reason`` is a short machine-readable code such as ``unknown_character``.
+    ``part``: for too_many_copies, the input whose copies passed the limit (``hand``,
+    ``melds``, ``dora``, ``ura``, ``visible``, ``kita``), or None.
     """
 
     def __init__(self, message: str, *, reason: str = "invalid_hand",
                  position: int | None = None, index: int | None = None,
-                 text: str | None = None) -> None:
+                 text: str | None = None, part: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.position = position
         self.index = index
         self.text = text
+        self.part = part
 
 
 class InvalidRuleError(MjcoreError, ValueError):

@@ -397,15 +397,38 @@ def _check_hand(counts: tuple[int, ...], red: tuple[int, ...], melds: tuple[Meld
                 reason="too_many_red")
 
 
+# the words check_copies' callers name their places with -> the input (InvalidHandError.part)
+PARTS = {"the hand": "hand", "its melds": "melds", "dora indicators": "dora",
+         "ura indicators": "ura", "the visible tiles": "visible",
+         "the norths set aside": "kita"}
+
+
 def copies_detail(places: Sequence[tuple[str, Sequence[int]]]) -> str | None:
     """"1z: 5 copies (2 in the hand, 3 in the visible tiles); at most 4" for the first kind
     of which ``places`` (``(where, 34 counts)``) hold more than 4 together; None when none."""
+    found = _copies_over(places)
+    return None if found is None else found[0]
+
+
+def _copies_over(places: Sequence[tuple[str, Sequence[int]]]) -> tuple[str, str] | None:
+    """``copies_detail`` and the place whose copies pass 4 (counting in the order given)."""
     for k in range(N_KINDS):
         total = sum(int(c[k]) for _, c in places)
         if total > MAX_COPIES:
             parts = ", ".join(f"{int(c[k])} in {where}" for where, c in places if c[k])
-            return f"{TILE_NAMES[k]}: {total} copies ({parts}); at most {MAX_COPIES}"
+            return (f"{TILE_NAMES[k]}: {total} copies ({parts}); at most {MAX_COPIES}",
+                    _passing(places, k, MAX_COPIES))
     return None
+
+
+def _passing(places: Sequence[tuple[str, Sequence[int]]], index: int, limit: int) -> str:
+    """The place where the running count of ``index`` first passes ``limit``."""
+    seen = 0
+    for where, counts in places:
+        seen += int(counts[index])
+        if seen > limit:
+            return where
+    return places[-1][0]
 
 
 def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
@@ -413,9 +436,10 @@ def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
     """Raise InvalidHandError (reason ``too_many_copies``) naming the tile and where its
     copies are when ``hand`` (closed tiles and melds) and ``others`` (``(where, kinds)``, one
     kind per copy: indicators, visible tiles) hold more than 4 of a kind, or when the red
-    fives of the hand and of ``red`` (``(where, suits 0-2)``) are more than 1 of a suit."""
+    fives of the hand and of ``red`` (``(where, suits 0-2)``) are more than 1 of a suit.
+    The error's ``part`` is the input whose copies pass the limit (``PARTS``)."""
     places: list[tuple[str, list[int]]] = [("the hand", list(hand.counts))]
-    hand_red = list(hand.red)
+    hand_red = list(hand.red)      # the closed tiles' and the melds' red fives
     if hand.melds:
         in_melds = [0] * N_KINDS
         for m in hand.melds:
@@ -429,9 +453,10 @@ def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
         for k in kinds:
             counts[k] += 1
         places.append((where, counts))
-    too_many = copies_detail(places)
+    too_many = _copies_over(places)
     if too_many:
-        raise InvalidHandError(too_many, reason="too_many_copies")
+        message, where = too_many
+        raise InvalidHandError(message, reason="too_many_copies", part=PARTS.get(where))
     red_places = [("the hand", hand_red)]
     for where, suits in red:
         counts = [0, 0, 0]
@@ -443,7 +468,8 @@ def check_copies(hand: Hand, *others: tuple[str, Iterable[int]],
         if total > 1:
             parts = ", ".join(f"{c[s]} in {where}" for where, c in red_places if c[s])
             raise InvalidHandError(f"0{SUIT_LETTERS[s]}: {total} red fives ({parts}); at most 1",
-                                   reason="too_many_copies")
+                                   reason="too_many_copies",
+                                   part=PARTS.get(_passing(red_places, s, 1)))
 
 
 def _parse_hand(text: str, limits: tuple[int, int, int]) -> Hand:

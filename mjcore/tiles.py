@@ -336,20 +336,32 @@ def parse_kinds(tiles: str | int | Iterable[str | int]) -> list[int]:
     """Lenient tile-list input: an mpsz string, one kind id, or an iterable of names or ids."""
     if isinstance(tiles, str):
         return parse_tiles(tiles).kinds
+    return parse_tile_list(tiles).kinds
+
+
+def parse_tile_list(tiles: str | int | Iterable[str | int]) -> TileList:
+    """``parse_kinds`` keeping which tiles are red fives: a name entry may be one (``'0p'``);
+    a kind id never is."""
+    if isinstance(tiles, str):
+        return parse_tiles(tiles)
     if isinstance(tiles, int):
-        return [_check_kind(tiles)]
+        return TileList([_check_kind(tiles)], [False])
     try:
         items = list(tiles)
     except TypeError:
         raise InvalidHandError(f"tiles {tiles!r}: expected a string, a kind id or a list of them",
                                reason="bad_type") from None
-    out: list[int] = []
+    kinds: list[int] = []
+    reds: list[bool] = []
     for item in items:
         if isinstance(item, str):
-            out.extend(parse_tiles(item).kinds)
+            parsed = parse_tiles(item)
+            kinds.extend(parsed.kinds)
+            reds.extend(parsed.reds)
         else:
-            out.append(_check_kind(item))
-    return out
+            kinds.append(_check_kind(item))
+            reds.append(False)
+    return TileList(kinds, reds)
 
 
 # -- formatting ---------------------------------------------------------------------------------

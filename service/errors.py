@@ -64,8 +64,16 @@ _CODES = {
 reason_code = wire_reason
 
 
+# InvalidHandError.part (the input holding copies past the limit) -> its request field
+PART_FIELDS = {"dora": "dora_indicators", "ura": "ura_indicators", "visible": "visible",
+               "kita": "kita_count"}
+
+
 def invalid_hand(err: InvalidHandError, field: str, index: int = 0) -> RpcError:
-    """INVALID_ARGUMENT for a bad hand or tile in request field ``field``."""
+    """INVALID_ARGUMENT for a bad hand or tile in request field ``field`` (too many copies:
+    the field of the part whose copies passed the limit, when the error names one)."""
+    if err.reason == "too_many_copies" and err.part in PART_FIELDS:
+        field = PART_FIELDS[err.part]
     return RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"{field}: {err}", reason_code(err.reason),
                     field=field, index=index if err.index is None else err.index,
                     position=err.position)

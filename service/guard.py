@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import Executor
@@ -39,7 +40,16 @@ from .auth import OPEN_PREFIXES, authorization_values, denial
 from .errors import RpcError
 from .limits import Evicted, LogOnce, PeerCalls, ReceiveSlots, ReceiveTimeout, peer_host
 
+try:   # what grpc raises when its core refuses to send on a call that has ended
+    from grpc._cython.cygrpc import ExecuteBatchError
+except ImportError:  # pragma: no cover (another grpc build)
+    class ExecuteBatchError(Exception):  # type: ignore[no-redef]
+        """Stands in for grpc's (never raised)."""
+
+log = logging.getLogger("mjcore.service")
+
 END = object()   # the client closed its side: no further request message
+GRPC_LOGGER = "grpc._cython.cygrpc"
 
 
 class Aborted(Exception):
@@ -161,20 +171,20 @@ class CallGuard(grpc.GenericRpcHandler):
         try:
             raw = await self.slots.receive(context.read, timeout, host)
         except ReceiveTimeout:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                f"the request message did not arrive within {timeout:g} s")
+            await _end(context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                       f"the request message did not arrive within {timeout:g} s")
         except Evicted:
-            await context.abort(grpc.StatusCode.UNAVAILABLE,
-                                "too many calls are waiting for their request message; this "
-                                "one waited longest")
+            await _end(context, grpc.StatusCode.UNAVAILABLE,
+                       "too many calls are waiting for their request message; this one "
+                       "waited longest")
         if raw is grpc.aio.EOF:
             return END
         # before each abort the message is let go: the abort's traceback keeps this frame
         # alive until the next garbage collection, and a refused message may be megabytes
         if len(raw) > limit:   # answered as the front answers it
             raw = None
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"request message larger than {limit} bytes")
+            await _end(context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       f"request message larger than {limit} bytes")
         try:
             return parse(raw)
         except (DecodeError, ValueError, TypeError):
@@ -193,7 +203,7 @@ class CallGuard(grpc.GenericRpcHandler):
         try:
             return await asyncio.get_running_loop().run_in_executor(self.executor, work, *args)
         except Aborted as stop:
-            await context.abort(stop.code, stop.details, stop.trailing_metadata)
+            await _end(context, stop.code, stop.details, stop.trailing_metadata)
         except asyncio.CancelledError:
             worker.active = False    # a bulk kernel stops within one chunk
             raise
@@ -247,9 +257,12 @@ class CallGuard(grpc.GenericRpcHandler):
                         future = pool.submit(behavior, request, worker)
                         if future is None:      # full: refused at once, with a retry hint
                             await _abort(context, pool.busy())
-                        return await asyncio.wrap_future(future)
+                        response = await asyncio.wrap_future(future)
+                        if _over(context):   # nothing can reach the client
+                            await _end(context, grpc.StatusCode.DEADLINE_EXCEEDED, "")
+                        return response
                     except Aborted as stop:
-                        await context.abort(stop.code, stop.details, stop.trailing_metadata)
+                        await _end(context, stop.code, stop.details, stop.trailing_metadata)
                     finally:
                         worker.active = False
 
@@ -330,9 +343,9 @@ class _Admitted:
         calls = self.guard.peer_calls
         self.host = peer_host(self.context.peer())
         if not calls.enter(self.host):
-            await self.context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                     f"{calls.max_per_peer} calls from this client are in "
-                                     "progress already (max_calls_per_peer)")
+            await _end(self.context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                       f"{calls.max_per_peer} calls from this client are in progress "
+                       "already (max_calls_per_peer)")
         return self.host
 
     async def __aexit__(self, *exc: object) -> None:
@@ -341,4 +354,47 @@ class _Admitted:
 
 async def _abort(context: grpc.aio.ServicerContext, err: RpcError) -> None:
     status = err.to_status()
-    await context.abort(status.code, status.details, status.trailing_metadata)
+    await _end(context, status.code, status.details, status.trailing_metadata)
+
+
+def _over(context: grpc.aio.ServicerContext) -> bool:
+    """Whether the call has ended already: its deadline passed, or its client went away."""
+    if context.done() or context.cancelled():
+        return True
+    remaining = context.time_remaining()
+    return remaining is not None and remaining <= 0
+
+
+async def _end(context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str,
+               trailing_metadata: Any = ()) -> None:
+    """``context.abort`` with this status; a call that is already over (the client has its
+    DEADLINE_EXCEEDED or CANCELLED) can be told nothing: it ends quietly, one debug line."""
+    if not _over(context):
+        # ExecuteBatchError: the call ended while its status was being sent
+        with contextlib.suppress(ExecuteBatchError):
+            await context.abort(code, details, trailing_metadata)
+    log.debug("a call already over was to end with %s (%s): dropped", code.name, details)
+    raise asyncio.CancelledError
+
+
+class EndedCallFilter(logging.Filter):
+    """On grpc's logger: the traceback grpc logs when its core refused to send the answer of
+    a call that ended meanwhile (its deadline ran out while it was answered) becomes one
+    debug line. That call is over, not failed."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, ExecuteBatchError):
+            return True
+        record.msg = "%s (an answer to a call that was already over)"
+        record.args = (record.getMessage().splitlines()[0],)
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        record.exc_info = record.exc_text = None
+        return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+
+
+def quiet_ended_calls() -> None:
+    """Install ``EndedCallFilter`` on grpc's logger (once)."""
+    logger = logging.getLogger(GRPC_LOGGER)
+    if not any(isinstance(f, EndedCallFilter) for f in logger.filters):
+        logger.addFilter(EndedCallFilter())

@@ -26,7 +26,7 @@ from mjcore.wire.v1 import analysis_service_pb2
 
 from .auth import bearer
 from .config import ServerConfig
-from .guard import CallGuard
+from .guard import CallGuard, quiet_ended_calls
 from .limits import IdleTrim, PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
 from .reflect import add_reflection
@@ -62,6 +62,7 @@ class MainPort:
                                unary_limit=config.unary_limit,
                                stream_limit=config.max_message_size,
                                peer_calls=self.peer_calls)
+        quiet_ended_calls()
         self.stopped = threading.Event()
         self._stopping = False
         self.loop = asyncio.new_event_loop()

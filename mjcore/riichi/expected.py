@@ -35,7 +35,7 @@ from ..errors import InvalidHandError, InvalidRuleError
 from ..hand import Hand, as_hand, check_copies
 from ..melds import MeldKind
 from ..status import BY_CODE, OK, status_error
-from ..tiles import format_counts, parse_kinds, parse_tiles, tile_name
+from ..tiles import format_counts, parse_tile_list, tile_name
 from .rules import RuleSet
 from .scoring import _indicator_tiles, _rules
 
@@ -266,9 +266,8 @@ def _evaluate(hand: Hand | str, keep_wins: bool, *, dora: Iterable[int | str] | 
     vis_kinds: list[int] = []
     vis_reds: list[bool] = []
     if visible:
-        vis = parse_tiles(visible) if isinstance(visible, str) else None
-        vis_kinds = list(vis.kinds) if vis is not None else parse_kinds(visible)
-        vis_reds = list(vis.reds) if vis is not None else [False] * len(vis_kinds)
+        vis = parse_tile_list(visible)
+        vis_kinds, vis_reds = list(vis.kinds), list(vis.reds)
     north = [NORTH] * kita if rs.players == 3 else []
     vis_red = [k // 9 for k, r in zip(vis_kinds, vis_reds, strict=True) if r]
     check_copies(h, ("dora indicators", indicators), ("the visible tiles", vis_kinds),

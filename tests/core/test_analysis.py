@@ -648,3 +648,23 @@ def test_sanma_melded_hands_and_rules_switching_through_the_kernels():
     assert err.value.reason == "red_five_not_in_set"
     with pytest.raises(mjcore.InvalidRuleError):
         mjcore.shanten("19m19p19s1234567z", rules="no such rules")
+
+
+@pytest.mark.parametrize("function", ["ukeire", "waits", "expected_values"])
+@pytest.mark.parametrize("visible", [["0p"], ["1m", "0p"], [0, "0p"], ("0p",), ["3s", "0s0s"]])
+def test_a_red_five_in_a_list_of_visible_tiles_counts_as_in_the_text(function, visible):
+    """A second red five of a suit among list entries is refused as in the text form."""
+    hand = "123m406p789s1122z" if function != "expected_values" else "234m406p78s112233z"
+    with pytest.raises(InvalidHandError) as exc:
+        getattr(mjcore, function)(hand, visible=visible)
+    assert exc.value.reason == "too_many_copies"
+    assert exc.value.part == "visible" and "red fives" in str(exc.value)
+
+
+def test_expected_values_read_a_red_five_listed_as_the_text_form():
+    def values(visible):
+        d = mjcore.expected_values("234m456p78s112233z", visible=visible, max_nodes=2000)
+        return {**d.to_dict(), "seconds": None, "bytes_peak": None}
+
+    assert values(["0s", 0]) == values("0s1m")
+    assert values("0s1m") != values("5s1m")     # the red five seen matters

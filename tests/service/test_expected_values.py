@@ -71,7 +71,7 @@ def test_both_ports_answer_as_the_library(ev_server):
     ({"hand": "123m456p789s11z23x"}, "UNKNOWN_CHARACTER", "hand"),
     ({"hand": "1111m456p789s11z1m"}, "TOO_MANY_COPIES", "hand"),
     ({"hand": TENPAI, "dora_indicators": "1m2m3m4m5m6m"}, "TOO_MANY_TILES", "dora_indicators"),
-    ({"hand": TENPAI, "visible": "2m2m2m"}, "TOO_MANY_COPIES", "hand"),
+    ({"hand": TENPAI, "visible": "2m2m2m"}, "TOO_MANY_COPIES", "visible"),
     ({"hand": TENPAI, "seat_wind": 9}, "BAD_ENUM_VALUE", "seat_wind"),
     ({"hand": TENPAI, "kita_count": 1}, "BAD_KITA", "kita_count"),
     ({"hand": TENPAI, "rules": sp.RuleSelection(preset="classical")}, "INVALID_RULE", "rules"),

@@ -22,6 +22,8 @@ from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2 as sp
 from mjcore.wire.v1 import types_pb2
 
+from .service_helpers import refused_on_both_ports
+
 PROTO = Path(__file__).resolve().parents[2] / "proto" / "mjcore" / "v1" / "types.proto"
 COUNTS = types_pb2.HAND_ENCODING_COUNTS_U8
 TOO_MANY = status.reason_of(status.BAD_COUNT)
@@ -170,3 +172,22 @@ def test_proto_documents_the_reasons_the_kernels_send():
     # DISCARD_NOT_HELD: StreamExpectedValues' (the discard given is not in the hand)
     sent = {_wire(s.reason) for s in status.STATUSES if s.code < 0}
     assert documented == sent | {"BAD_PACKING"}
+
+
+@pytest.mark.parametrize(("method", "request_", "field"), [
+    ("AnalyzeHand", pb.AnalyzeHandRequest(hand="123m456p789s1122z", visible="222z"), "visible"),
+    ("Score", sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
+                              win_method=sp.WIN_METHOD_RON, ura_indicators="1z1z"),
+     "ura_indicators"),
+    ("ExpectedValues", pb.ExpectedValuesRequest(hand="123m456p789s1122z",
+                                                dora_indicators="222z"), "dora_indicators"),
+    ("ExpectedValues", pb.ExpectedValuesRequest(hand="123m406p789s1122z", visible="0p"),
+     "visible"),
+    ("ExpectedValues", pb.ExpectedValuesRequest(hand="123m456p789s1122z", visible="1z",
+                                                dora_indicators="1z1z1z"), "dora_indicators"),
+])
+def test_too_many_copies_names_the_part_holding_the_extra_ones(two_ports, method, request_,
+                                                               field):
+    """The field is where the copies pass the limit (the hand's own come first), not "hand"."""
+    details = refused_on_both_ports(two_ports, method, request_, "TOO_MANY_COPIES", field)
+    assert all(d.startswith(f"{field}: ") for d in details)

@@ -224,12 +224,14 @@ def test_score_errors(stub):
 def test_five_of_a_kind_counting_indicators_or_visible_tiles_is_invalid(stub):
     req = sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z", win_method=sp.WIN_METHOD_RON,
                           dora_indicators="1z1z")
-    info = _check_raises(stub.Score, req, "TOO_MANY_COPIES")
+    info = _check_raises(stub.Score, req, "TOO_MANY_COPIES", "dora_indicators")
     assert info is not None
     _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m456p789s1122z",
-                                                          visible="1z1z1z"), "TOO_MANY_COPIES")
+                                                          visible="1z1z1z"), "TOO_MANY_COPIES",
+                  "visible")
     _check_raises(stub.AnalyzeHand, pb.AnalyzeHandRequest(hand="123m406p789s1122z",
-                                                          visible="0p"), "TOO_MANY_COPIES")
+                                                          visible="0p"), "TOO_MANY_COPIES",
+                  "visible")
 
 
 @pytest.mark.parametrize("option", [

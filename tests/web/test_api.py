@@ -352,3 +352,15 @@ def test_the_page_ships_a_cjk_font_for_the_players_names(web):
         assert r.read(4) == b"OTTO"            # an OpenType font with CFF outlines
     with urllib.request.urlopen(f"http://127.0.0.1:{web.port}/static/app.css", timeout=30) as r:
         assert 'url("/fonts/cjk.otf")' in r.read().decode()
+
+@pytest.mark.parametrize(("endpoint", "body", "field_"), [
+    ("analyze", {"hand": "123m456p789s1122z", "visible": "222z"}, "visible"),
+    ("score", {"hand": "123m456p789s11122z", "win_tile": "2z", "win_method": "WIN_METHOD_RON",
+               "ura_indicators": "1z1z"}, "ura_indicators"),
+    ("ev", {"hand": "123m456p789s1122z", "dora_indicators": "222z"}, "dora_indicators"),
+    ("ev", {"hand": "123m406p789s1122z", "visible": "0p"}, "visible"),
+])
+def test_too_many_copies_names_the_part_holding_the_extra_ones(web, endpoint, body, field_):
+    status, data = web.post(endpoint, body)
+    assert status == 400, data
+    assert (reason(data), field(data)) == ("TOO_MANY_COPIES", field_)
