@@ -124,7 +124,6 @@ _OTHER_REASONS: Final[tuple[tuple[str, str], ...]] = (
     ("bad_shuffle", "a Tenhou shuffle seed that cannot be read"),
     ("bad_record", "a record that cannot be replayed or reviewed as it is"),
     ("mismatch", "the engine does not replay the record to itself"),
-    ("three_player", "a three-player record where only four-player ones are used"),
     ("no_hands", "a record with no hands"),
     ("incomplete", "a record that ends before its game does"),
     ("bad_table", "a Parquet part that cannot be read"),
@@ -162,6 +161,10 @@ _OTHER_REASONS: Final[tuple[tuple[str, str], ...]] = (
     ("deadline_exceeded", "the call did not finish within its deadline (DEADLINE_EXCEEDED)"),
     ("server_busy", "every worker busy: try again after the hint (RESOURCE_EXHAUSTED)"),
     ("overloaded", "too many calls or connections in flight: try again (UNAVAILABLE)"),
+    ("too_many_calls", "a client host's calls in progress at its share of the server "
+     "(HTTP 429, Retry-After)"),
+    ("missing_field", "a server's answer without a field this client needs (a server older "
+     "than the client)"),
     ("shutdown", "the server is shutting down (UNAVAILABLE)"),
     ("unreachable", "the client cannot reach the server (UNAVAILABLE)"),
     ("internal", "an error of the server's own (INTERNAL)"),

@@ -143,8 +143,8 @@ class _DealReader:
         self.live_at: dict[str, int] = {}            # discard serial -> live tiles left then
         self.claimed_by: dict[str, int] = {}         # discard serial -> the seat that claimed it
 
-    def _fail(self, e: Any, reason: str) -> HistoryError:
-        return HistoryError(self.h.source, e.line, reason)
+    def _error(self, e: Any, detail: str) -> HistoryError:
+        return HistoryError(self.h.source, e.line, detail)
 
     def draw(self, e: Any) -> None:
         s, t = e.seat, e.tile
@@ -206,7 +206,7 @@ class _DealReader:
             _take(seat, t, 3, self.h, e.line)
             seat.melds.append(Meld(MeldKind.KAN_OPEN, (t,) * 4, t))
         else:
-            raise self._fail(e, "a pair claimed without Mah-Jong")
+            raise self._error(e, "a pair claimed without Mah-Jong")
         self.claimed_by[str(self.last_discard[2])] = e.seat
         self.last_discard = None
 
@@ -245,7 +245,7 @@ class _DealReader:
                 melds[i] = Meld(MeldKind.KAN_ADDED, (t,) * 4, t)
                 break
         else:
-            raise self._fail(e, "added to a pung the player does not have")
+            raise self._error(e, "added to a pung the player does not have")
         self._offered(e)
         self.kong_chain[s] = self.kong_chain[s] + 1 if self.last_draw_loose[s] else 1
 
@@ -275,7 +275,7 @@ class _DealReader:
             self.kong_on_kong = self.last_draw_loose[s] and self.kong_chain[s] >= 2
             return
         if self.last_discard is None:
-            raise self._fail(e, "Mah-Jong on a discard, but no discard")
+            raise self._error(e, "Mah-Jong on a discard, but no discard")
         self.discarder, self.win_tile, self.serial = self.last_discard
         self.won_on_east_first = (self.discarder == 0 and self.discards_by_east == 1
                                   and self.serial == 1)
