@@ -166,8 +166,8 @@ def _parse_tiles(text: str, field: str, max_tiles: int) -> list[int]:
         counts[kind] += 1
         if counts[kind] > 4:
             raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                           f"{field}: more than four copies of a tile", "TOO_MANY_COPIES",
-                           field=field, index=0)
+                           f"{field}: {tile_name(kind)}: {kinds.count(kind)} copies; at most 4",
+                           "TOO_MANY_COPIES", field=field, index=0)
     return kinds
 
 

@@ -21,7 +21,7 @@ from mjcore.hand import Hand
 from mjcore.results import Ukeire, UkeireOption, Wait, Waits
 from mjcore.service.errors import invalid_hand
 from mjcore.service.servicer import HandAnalysisServicer
-from mjcore.tiles import parse_kinds
+from mjcore.tiles import parse_kinds, tile_name
 from mjcore.wire import convert as wire
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import types_pb2
@@ -279,8 +279,10 @@ def test_fast_paths_match_references(seed: int):
             assert answer == _abort_of(visible, "visible"), (text, visible_text)
             continue
         if visible and max(map(visible.count, visible)) > 4:   # refused, never clamped
+            first = next(k for i, k in enumerate(visible) if visible[:i + 1].count(k) > 4)
             assert answer == (grpc.StatusCode.INVALID_ARGUMENT,
-                              "visible: more than four copies of a tile"), visible_text
+                              f"visible: {tile_name(first)}: {visible.count(first)} copies; "
+                              "at most 4"), visible_text
             too_many_copies += 1
             continue
         tiles = got.n_closed + 3 * got.n_melds

@@ -191,3 +191,13 @@ def test_too_many_copies_names_the_part_holding_the_extra_ones(two_ports, method
     """The field is where the copies pass the limit (the hand's own come first), not "hand"."""
     details = refused_on_both_ports(two_ports, method, request_, "TOO_MANY_COPIES", field)
     assert all(d.startswith(f"{field}: ") for d in details)
+
+
+def test_too_many_copies_in_one_tile_list_names_the_tile(two_ports):
+    """Five of a kind inside the dora indicators alone (the request's own check, before the
+    hand is counted with them) names the tile and its copies, on both ports."""
+    request_ = sp.ScoreRequest(hand="123m456p789s11122z", win_tile="2z",
+                               win_method=sp.WIN_METHOD_RON, dora_indicators="3z3z3z3z3z")
+    details = refused_on_both_ports(two_ports, "Score", request_, "TOO_MANY_COPIES",
+                                    "dora_indicators")
+    assert set(details) == {"dora_indicators: 3z: 5 copies; at most 4"}
