@@ -2,6 +2,7 @@
 ``mjcore analyze DIR --out DIR2``."""
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from typing import Any
@@ -52,6 +53,14 @@ def extract(records: tuple[str, ...], out_dir: str, per_part: int, workers: int,
     need_extra("dataset", "mjcore extract", "pyarrow")
     from ..dataset.extraction import extract as run
     from ..errors import MjcoreError
+
+    out = os.path.realpath(out_dir)
+    for source in records:
+        inside = os.path.realpath(source)
+        if os.path.isdir(inside) and (out == inside or out.startswith(inside + os.sep)):
+            raise click.UsageError(f"--out {out_dir} is inside the input folder {source}: "
+                                   "the extract would read its own parts and manifests as "
+                                   "records; choose an --out outside it")
 
     try:
         summary = run(list(records), out_dir, records_per_partition=per_part,

@@ -192,3 +192,20 @@ def test_analyze_escapes_what_it_prints_and_bounds_the_errors(tmp_path):
     assert "\x1b" not in r.stderr and "\x07" not in r.stderr and "\\x1b" in errors[0]
     assert "500 hand(s) failed (400 more not shown)" in r.stderr
     assert "123m456p789s1122z" in r.stdout          # the good hand after them is analysed
+
+
+def test_extract_refuses_an_out_folder_inside_its_input(tmp_path):
+    """An --out inside the input folder would be walked as input: the extract's own manifest
+    and problem lists were read as records (and reported as bad ones)."""
+    import pytest
+
+    pytest.importorskip("pyarrow")
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "game.mjson").write_text('{"type": "start_game", "names": ["a", "b", "c", "d"]}\n')
+    for out in (records / "ex", records):
+        r = CliRunner().invoke(main, ["extract", str(records), "--out", str(out),
+                                      "--no-progress"])
+        assert r.exit_code == 2, r.output
+        assert f"--out {out} is inside the input folder {records}" in r.output
+        assert not (records / "ex").exists()
