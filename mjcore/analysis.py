@@ -68,7 +68,9 @@ _last = (None, RIICHI_FORMS, ALL_KINDS, 0, None, False)
 
 
 def resolve_rules(rules: object = None) -> tuple[int, object]:
-    """``(forms, classical rules value or None)`` for ``rules``: see ``winning_forms``."""
+    """``(forms, rules value or None)`` for ``rules``: see ``winning_forms``; the rules value
+    when its game has no red fives (its hands are checked for them: classical), else None. The
+    game of a rules value is the registry's (``mjcore.games``)."""
     if rules is None:
         return RIICHI_FORMS, None
     if isinstance(rules, str):
@@ -76,16 +78,14 @@ def resolve_rules(rules: object = None) -> tuple[int, object]:
         if known is None:
             known = _by_name[rules] = _resolve_name(rules)
         return known
-    from .riichi.rules import RuleSet
+    from .games import GAMES, game_of_rules
 
-    if isinstance(rules, RuleSet):
-        return RIICHI_FORMS, None
-    seven_pairs = getattr(rules, "seven_pairs", None)
-    if type(seven_pairs) is not bool:
-        raise InvalidRuleError(
-            f"rules {rules!r}: expected a preset name, a riichi RuleSet or classical rules "
-            "(a value with a seven_pairs option)")
-    return (CLASSICAL_SEVEN_PAIRS_FORMS if seven_pairs else CLASSICAL_FORMS), rules
+    game = game_of_rules(rules)
+    if game is None:
+        types = ", ".join(g.rules_type.__name__ for g in GAMES.values())
+        raise InvalidRuleError(f"rules {rules!r}: expected a preset name or the rules of a "
+                               f"game ({types})")
+    return game.winning_forms(rules), (None if game.red_fives else rules)
 
 
 def _riichi_rules(rules: object) -> RuleSet | None:
@@ -113,9 +113,10 @@ def winning_forms(rules: object = None) -> int:
     """The winning-form set the kernels use for ``rules``.
 
     None, ``"riichi"``, a riichi preset name or a riichi ``RuleSet``: riichi's forms (standard,
-    chiitoitsu, kokushi). ``"classical"``, ``"bradfield"`` or a classical rules value (anything
-    with a boolean ``seven_pairs`` option): four sets and a pair and Thirteen Unique Wonders,
-    plus any seven pairs when ``seven_pairs`` is on. Anything else: ``InvalidRuleError``.
+    chiitoitsu, kokushi). ``"classical"``, ``"bradfield"`` or a ``ClassicalRules``: four sets
+    and a pair and Thirteen Unique Wonders, plus any seven pairs when ``seven_pairs`` is on.
+    Each game's rules module answers for its values (the registry, ``mjcore.games``).
+    Anything else: ``InvalidRuleError``.
     """
     return resolve_rules(rules)[0]
 

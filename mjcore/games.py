@@ -18,18 +18,26 @@ from .errors import InvalidRuleError
 @dataclass(frozen=True)
 class Game:
     """A game: ``name``, where its rules type lives (``module:Class``), the name that means
-    the game with its default preset (``alias``, or None), and its seats."""
+    the game with its default preset (``alias``, or None), its seats, the function of its
+    rules module that gives a rules value's winning forms for the kernels (``module:function``)
+    and whether its tile set has red fives."""
 
     name: str
     rules_path: str
     alias: str | None
     seats: tuple[int, ...]
+    forms_path: str
+    red_fives: bool
 
     @property
     def rules_type(self) -> Any:
         """The game's rules class (imported on first use)."""
-        module, _, cls = self.rules_path.partition(":")
-        return getattr(importlib.import_module(module), cls)
+        return _load(self.rules_path)
+
+    def winning_forms(self, rules: Any) -> int:
+        """The kernels' winning-form set of ``rules`` (a value of this game's rules type)."""
+        forms: int = _load(self.forms_path)(rules)
+        return forms
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -43,9 +51,24 @@ class Game:
 
 
 GAMES: dict[str, Game] = {
-    "riichi": Game("riichi", "mjcore.riichi.rules:RuleSet", "riichi", (4, 3)),
-    "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,)),
+    "riichi": Game("riichi", "mjcore.riichi.rules:RuleSet", "riichi", (4, 3),
+                   "mjcore.riichi.rules:winning_forms", red_fives=True),
+    "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,),
+                      "mjcore.classical.rules:winning_forms", red_fives=False),
 }
+
+
+def _load(path: str) -> Any:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def game_of_rules(rules: object) -> Game | None:
+    """The game whose rules type ``rules`` is a value of, or None."""
+    for game in GAMES.values():
+        if isinstance(rules, game.rules_type):
+            return game
+    return None
 
 
 @cache
@@ -87,4 +110,4 @@ def all_presets() -> tuple[str, ...]:
     return tuple(p for g in GAMES.values() for p in g.presets)
 
 
-__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "is_game"]
+__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "game_of_rules", "is_game"]

@@ -374,3 +374,12 @@ _PRESETS: dict[str, ClassicalRules] = {
         thirteenth_win_passes_deal=True, moon_on_last_discard=False, name="bradfield"),
 }
 ClassicalRules._PRESETS = _PRESETS
+
+
+def winning_forms(rules: ClassicalRules) -> int:
+    """The kernels' winning-form set of these rules (chinese-classical.md §7: four sets and a
+    pair, Thirteen Unique Wonders, and any seven pairs with the ``seven_pairs`` option): the
+    game registry's (``mjcore.games``) answer for a ClassicalRules."""
+    from .._core.shanten import CLASSICAL, CLASSICAL_SEVEN_PAIRS
+
+    return int(CLASSICAL_SEVEN_PAIRS if rules.seven_pairs else CLASSICAL)

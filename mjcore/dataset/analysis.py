@@ -346,20 +346,12 @@ def _hands(table: Any) -> _Hands:
                 text = texts[row] if texts is not None else None
                 code = forms_of.get(text)
                 if code is None:
-                    code = forms_of[text] = winning_forms(
-                        _ClassicalForms(_classical_seven_pairs(text)))
+                    code = forms_of[text] = winning_forms(_classical_rules(text))
                 forms[row] = code
     return _Hands(np.ascontiguousarray(counts), melds.astype(np.uint8),
                   np.ascontiguousarray(visible), made, error, forms)
 
 
-
-
-@dataclass(frozen=True)
-class _ClassicalForms:
-    """Chinese classical winning forms for the batch kernels (what they read of the rules)."""
-
-    seven_pairs: bool
 
 
 def three_player_rows(table: Any) -> np.ndarray:
@@ -385,6 +377,15 @@ def _players_of(rules_text: str | None) -> int:
     except (ValueError, AttributeError):
         return 4
     return value if value in (3, 4) else 4
+
+
+def _classical_rules(rules_text: str | None) -> Any:
+    """A classical row's rules as far as its winning forms go: the ``bradfield`` preset with
+    the row's seven_pairs option."""
+    from ..classical.rules import ClassicalRules
+
+    return ClassicalRules.preset("bradfield").replace(
+        seven_pairs=_classical_seven_pairs(rules_text))
 
 
 def _classical_seven_pairs(rules_text: str | None) -> bool:

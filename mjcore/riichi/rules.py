@@ -249,4 +249,13 @@ RuleSet._PRESETS = _PRESETS
 
 DEFAULT_RULES = _PRESETS["tenhou"]
 
-__all__ = ["DEFAULT_RULES", "RuleSet"]
+
+def winning_forms(rules: RuleSet) -> int:
+    """The kernels' winning-form set of riichi (standard, chiitoitsu, kokushi): the game
+    registry's (``mjcore.games``) answer for a RuleSet."""
+    from .._core.shanten import RIICHI
+
+    return int(RIICHI)
+
+
+__all__ = ["DEFAULT_RULES", "RuleSet", "winning_forms"]

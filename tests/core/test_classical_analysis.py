@@ -3,8 +3,6 @@ agari, waits and ukeire with the classical winning forms, checked by hand and ag
 reference; batch rows equal single hands; bad input is a clear error."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,17 +17,17 @@ from mjcore.analysis import (
     RIICHI_FORMS,
     winning_forms,
 )
+from mjcore.classical.rules import ClassicalRules
 
 from .hands import random_counts, random_with_melds, tenpai_hands
 from .test_analysis import assert_options_advance
 
 
-@dataclass(frozen=True)
-class Rules:
-    """The protocol the analysis reads from a classical rules value: its seven_pairs option."""
-
-    seven_pairs: bool = False
-    bonus_tiles: bool = True
+def Rules(seven_pairs: bool = False, bonus_tiles: bool = True) -> ClassicalRules:
+    """Classical rules with the two options the analysis reads (the game registry finds
+    their winning forms from the rules type)."""
+    return ClassicalRules.preset("classical").replace(seven_pairs=seven_pairs,
+                                                      bonus_tiles=bonus_tiles)
 
 
 PLAIN = Rules()

@@ -37,3 +37,35 @@ def test_the_service_and_the_analysis_read_the_registry():
     assert winning_forms("tenhou_sanma") == winning_forms("riichi") != winning_forms("bradfield")
     with pytest.raises(InvalidRuleError, match="expected one of"):
         winning_forms("nonsense")
+
+
+def test_a_rules_value_finds_its_game_and_winning_forms_in_the_registry():
+    from mjcore._core import shanten as kernels
+    from mjcore.classical.rules import ClassicalRules
+    from mjcore.games import game_of_rules
+    from mjcore.riichi.rules import RuleSet
+
+    sanma, classical = RuleSet.preset("tenhou_sanma"), ClassicalRules.preset("classical")
+    pairs = classical.replace(seven_pairs=True)
+    games = [game_of_rules(r) for r in (sanma, classical, pairs)]
+    assert [g.name if g else None for g in games] == ["riichi", "classical", "classical"]
+    assert game_of_rules(object()) is None
+    assert [g.winning_forms(r) for g, r in zip(games, (sanma, classical, pairs), strict=True)
+            if g] == [kernels.RIICHI, kernels.CLASSICAL, kernels.CLASSICAL_SEVEN_PAIRS]
+
+
+def test_a_value_that_only_looks_like_classical_rules_is_refused():
+    """The analysis no longer takes any value with a seven_pairs attribute for classical
+    rules: the game of a rules value is the registry's."""
+    from dataclasses import dataclass
+
+    import mjcore
+    from mjcore.errors import InvalidRuleError
+
+    @dataclass(frozen=True)
+    class LooksClassical:
+        seven_pairs: bool = False
+
+    with pytest.raises(InvalidRuleError, match=r"expected a preset name or the rules of a "
+                                               r"game \(RuleSet, ClassicalRules\)"):
+        mjcore.shanten("123m456p789s1122z", rules=LooksClassical())
