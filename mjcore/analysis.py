@@ -33,7 +33,7 @@ from .results import Shanten, Ukeire, UkeireOption, Wait, Waits
 from .tiles import TileList, parse_tile_list, tile_name
 
 if TYPE_CHECKING:
-    from .riichi.rules import RuleSet
+    pass
 
 _SIZES = {0: "13 or 14", 13: "13", 14: "14"}
 
@@ -62,8 +62,6 @@ _resolved: dict[int, RulesEntry] = {}
 _last: RulesEntry
 
 ALL_KINDS: int = (1 << 34) - 1
-# Three-player riichi (sanma) has no 2m-8m (kinds 1..7).
-SANMA_KINDS: int = ALL_KINDS & ~(0x7F << 1)
 _last = (None, RIICHI_FORMS, ALL_KINDS, 0, None, False)
 
 
@@ -88,16 +86,18 @@ def resolve_rules(rules: object = None) -> tuple[int, object]:
     return game.winning_forms(rules), (None if game.red_fives else rules)
 
 
-def _riichi_rules(rules: object) -> RuleSet | None:
-    """The riichi RuleSet that ``rules`` (a RuleSet or a riichi preset name) names, or None."""
-    from .games import is_game
-    from .riichi.rules import RuleSet
+def _tile_kinds(rules: object) -> int:
+    """The kinds in play under ``rules`` (None, a preset name or a rules value), by its game's
+    registry entry."""
+    from .games import game_of, game_of_rules
 
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str) and rules != "riichi" and is_game(rules, "riichi"):
-        return RuleSet.preset(rules)
-    return None
+    if rules is None:
+        return ALL_KINDS
+    if isinstance(rules, str):
+        game = game_of(rules)
+        return game.kinds_in_play(game.preset(rules))
+    found = game_of_rules(rules)
+    return ALL_KINDS if found is None else found.kinds_in_play(rules)
 
 
 def _resolve_name(name: str) -> tuple[int, object]:
@@ -123,7 +123,7 @@ def winning_forms(rules: object = None) -> int:
 
 def kinds_in_play(rules: object = None) -> int:
     """The 34-bit set of the tile kinds that exist under ``rules`` (bit k = kind k): every
-    kind, or without 2m-8m for three-player riichi (``SANMA_KINDS``)."""
+    kind, or without 2m-8m for three-player riichi (``mjcore.riichi.rules.SANMA_KINDS``)."""
     return _rules_for_hands(rules)[2]
 
 
@@ -136,8 +136,7 @@ def _rules_for_hands(rules: object) -> RulesEntry:
         _tell_kernel(entry)
         return entry
     forms, classical = resolve_rules(rules)
-    riichi = None if classical is not None else _riichi_rules(rules)
-    in_play = SANMA_KINDS if riichi is not None and riichi.players == 3 else ALL_KINDS
+    in_play = _tile_kinds(rules)
     check: HandCheck | None = None
     if classical is not None:
         check = partial(_check_classical,

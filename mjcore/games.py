@@ -18,15 +18,16 @@ from .errors import InvalidRuleError
 @dataclass(frozen=True)
 class Game:
     """A game: ``name``, where its rules type lives (``module:Class``), the name that means
-    the game with its default preset (``alias``, or None), its seats, the function of its
-    rules module that gives a rules value's winning forms for the kernels (``module:function``)
-    and whether its tile set has red fives."""
+    the game with its default preset (``alias``, or None), its seats, the functions of its
+    rules module that give a rules value's winning forms and tile kinds for the kernels
+    (``module:function``) and whether its tile set has red fives."""
 
     name: str
     rules_path: str
     alias: str | None
     seats: tuple[int, ...]
     forms_path: str
+    kinds_path: str
     red_fives: bool
 
     @property
@@ -38,6 +39,11 @@ class Game:
         """The kernels' winning-form set of ``rules`` (a value of this game's rules type)."""
         forms: int = _load(self.forms_path)(rules)
         return forms
+
+    def kinds_in_play(self, rules: Any) -> int:
+        """The tile kinds of ``rules``'s set as 34 bits (bit k = kind k)."""
+        kinds: int = _load(self.kinds_path)(rules)
+        return kinds
 
     @property
     def presets(self) -> tuple[str, ...]:
@@ -52,9 +58,11 @@ class Game:
 
 GAMES: dict[str, Game] = {
     "riichi": Game("riichi", "mjcore.riichi.rules:RuleSet", "riichi", (4, 3),
-                   "mjcore.riichi.rules:winning_forms", red_fives=True),
+                   "mjcore.riichi.rules:winning_forms", "mjcore.riichi.rules:kinds_in_play",
+                   red_fives=True),
     "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,),
-                      "mjcore.classical.rules:winning_forms", red_fives=False),
+                      "mjcore.classical.rules:winning_forms",
+                      "mjcore.classical.rules:kinds_in_play", red_fives=False),
 }
 
 

@@ -21,7 +21,6 @@ from mjcore import batch as mj_batch
 from mjcore.analysis import (
     ALL_KINDS,
     RIICHI_FORMS,
-    SANMA_KINDS,
     check_visible_reds,
     kinds_in_play,
     ukeire_rows,
@@ -31,7 +30,7 @@ from mjcore.decomposition import decompose
 from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.hand import Hand
 from mjcore.riichi.batch_scoring import score as score_batch
-from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.rules import SANMA_KINDS, RuleSet
 from mjcore.riichi.scoring import score
 from mjcore.status import NOT_IN_SANMA
 from mjcore.status import reason_of as status_reason
@@ -245,7 +244,7 @@ _is_agari = mjcore.is_agari
 
 
 _NOT_IN_SANMA = status_reason(NOT_IN_SANMA)
-_NOT_IN_SANMA_KINDS = [k for k in range(34) if not SANMA_KINDS >> k & 1]
+_NOT_IN_SANMA_KINDS = [k for k in range(34) if not SANMA_KINDS >> k & 1]   # 2m-8m
 
 
 def _not_in_play_row(counts: np.ndarray, index: int) -> InvalidHandError:

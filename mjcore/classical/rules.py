@@ -383,3 +383,8 @@ def winning_forms(rules: ClassicalRules) -> int:
     from .._core.shanten import CLASSICAL, CLASSICAL_SEVEN_PAIRS
 
     return int(CLASSICAL_SEVEN_PAIRS if rules.seven_pairs else CLASSICAL)
+
+
+def kinds_in_play(rules: ClassicalRules) -> int:
+    """The tile kinds of the classical set (every one of the 34; the bonus tiles are apart)."""
+    return (1 << 34) - 1

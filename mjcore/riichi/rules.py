@@ -258,4 +258,16 @@ def winning_forms(rules: RuleSet) -> int:
     return int(RIICHI)
 
 
-__all__ = ["DEFAULT_RULES", "RuleSet", "winning_forms"]
+# the 34 tile kinds as bits (bit k = kind k); three-player riichi has no 2m-8m (kinds 1..7)
+ALL_KINDS = (1 << 34) - 1
+SANMA_KINDS = ALL_KINDS & ~(0x7F << 1)
+
+
+def kinds_in_play(rules: RuleSet) -> int:
+    """The tile kinds of the rules' set (the game registry's answer for a RuleSet): every
+    kind, or without 2m-8m for three players."""
+    return SANMA_KINDS if rules.players == 3 else ALL_KINDS
+
+
+__all__ = ["ALL_KINDS", "DEFAULT_RULES", "SANMA_KINDS", "RuleSet", "kinds_in_play",
+           "winning_forms"]

@@ -546,7 +546,8 @@ def test_sanma_single_hand_kernels_refuse_absent_kinds_first():
     meld count); without them the same counts are judged as before."""
     from mjcore import status as codes
     from mjcore._core import shanten as kernel
-    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS
+    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS
+    from mjcore.riichi.rules import SANMA_KINDS
 
     absent = ALL_KINDS & ~SANMA_KINDS
     entry_points = [(kernel.forms_index, 13), (kernel.agari, 14), (kernel.advance, 13),
@@ -596,7 +597,8 @@ def test_rules_entry_points_answer_only_for_the_rules_they_know():
     (by identity), leave other rules and the hands that rules' own check must see first to
     the caller (ASK_CALLER), and refuse a malformed rules description."""
     from mjcore._core import shanten as kernel
-    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, SANMA_KINDS, _rules_for_hands
+    from mjcore.analysis import ALL_KINDS, RIICHI_FORMS, _rules_for_hands
+    from mjcore.riichi.rules import SANMA_KINDS
 
     h13, h14 = mjcore.Hand.parse("19m19p19s1234567z"), mjcore.Hand.parse("19m19p19s11234567z")
     meld = mjcore.Hand.parse("19m19p19s1234z pon:777z")

@@ -17,10 +17,9 @@ from click.testing import CliRunner
 
 import mjcore
 from mjcore import batch
-from mjcore.analysis import SANMA_KINDS
 from mjcore.cli import main
 from mjcore.errors import BatchError, InvalidHandError
-from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.rules import SANMA_KINDS, RuleSet
 from mjcore.service.servicer import PRESETS
 from mjcore.tiles import parse_kinds
 from mjcore.wire.v1 import analysis_service_pb2 as pb
