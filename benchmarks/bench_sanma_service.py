@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from mjcore.analysis import SANMA_KINDS
+from mjcore.riichi.rules import SANMA_KINDS
 from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import format_counts
 from mjcore.wire.v1 import analysis_service_pb2 as pb
