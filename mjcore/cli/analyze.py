@@ -369,8 +369,6 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
                 printer.failure(src, e)
             else:
                 printer.success(src, record, ev)
-            if bar is not None:
-                bar.update(1)
     finally:
         if bar is not None:
             bar.close()
@@ -463,7 +461,8 @@ def _server_client(server: str | None, token_file: str | None, tls: bool,
 
 
 class _HandPrinter:
-    """Writes each hand's analysis (text blocks or JSON lines) and counts the failures."""
+    """Writes each hand's analysis (text blocks or JSON lines), counts the failures and
+    moves the progress bar on."""
 
     def __init__(self, as_json: bool, turn: int, ev_chart: str | None, bar: Any) -> None:
         self.out = sys.stdout
@@ -484,6 +483,7 @@ class _HandPrinter:
                 "source": src.where, "line": src.line, "input": src.text,
                 "error": {"reason": reason, "position": getattr(err, "position", None),
                           "message": str(err)}}, separators=_COMPACT) + "\n")
+        self._advance()
 
     def success(self, src: _Source, record: dict[str, Any], ev: Any) -> None:
         if self.as_json:
@@ -501,6 +501,11 @@ class _HandPrinter:
         if ev is not None and self.ev_chart:
             _draw_ev_chart(ev, self.ev_chart)
             self.ev_chart = None         # the first hand's
+        self._advance()
+
+    def _advance(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
 
     def exit_if_failed(self) -> None:
         if self.failed:
