@@ -96,6 +96,16 @@ class ServerConfig:
     ev_max_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
+        self._check_sizes()
+        self._check_security()
+        self._check_processes_and_front()
+        self._check_timeouts()
+        self._check_ev()
+        self._check_call_limits()
+        if self.processes > 1 and not sys.platform.startswith("linux"):
+            raise ValueError("processes > 1 needs Linux (SO_REUSEPORT spreads connections)")
+
+    def _check_sizes(self) -> None:
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port {self.port}: expected 0..65535")
         if self.workers < 1:
@@ -104,39 +114,53 @@ class ServerConfig:
             raise ValueError(f"max_message_size {self.max_message_size}: expected >= 1024")
         if self.max_batch < 1:
             raise ValueError(f"max_batch {self.max_batch}: expected at least 1")
+
+    def _check_security(self) -> None:
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("tls_cert and tls_key go together")
         if self.client_ca is not None and self.tls_cert is None:
             raise ValueError("client_ca (mutual TLS) needs tls_cert and tls_key")
         if self.token is not None and not self.token:
             raise ValueError("empty token")
+
+    def _check_processes_and_front(self) -> None:
+        """The kernel threads and processes, then the unary port and its message size."""
         if self.kernel_threads < 1:
             raise ValueError(f"kernel_threads {self.kernel_threads}: expected at least 1")
         if self.processes < 1:
             raise ValueError(f"processes {self.processes}: expected at least 1")
         if self.unary_port is not None:
-            if not 0 <= self.unary_port <= 65535:
-                raise ValueError(f"unary_port {self.unary_port}: expected 0..65535")
-            if self.processes > 1 and self.unary_port == 0:
-                raise ValueError("with processes > 1 the unary port must be a fixed port")
-            if self.unary_port != 0 and self.unary_port == self.port:
-                raise ValueError(f"unary_port {self.unary_port} is the main port")
-            if not sys.platform.startswith("linux"):
-                raise ValueError("the unary front needs Linux (epoll)")
+            self._check_unary_port(self.unary_port)
         if self.unary_max_message_size < 1024:
             raise ValueError(f"unary_max_message_size {self.unary_max_message_size}: expected "
                              ">= 1024")
+
+    def _check_unary_port(self, unary_port: int) -> None:
+        if not 0 <= unary_port <= 65535:
+            raise ValueError(f"unary_port {unary_port}: expected 0..65535")
+        if self.processes > 1 and unary_port == 0:
+            raise ValueError("with processes > 1 the unary port must be a fixed port")
+        if unary_port != 0 and unary_port == self.port:
+            raise ValueError(f"unary_port {unary_port} is the main port")
+        if not sys.platform.startswith("linux"):
+            raise ValueError("the unary front needs Linux (epoll)")
+
+    def _check_timeouts(self) -> None:
         for name in ("receive_timeout", "stream_timeout", "handshake_timeout", "idle_timeout",
                      "keepalive_interval", "keepalive_timeout", "max_connection_age",
                      "max_connection_age_grace", "header_timeout", "write_timeout"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} {getattr(self, name)}: expected seconds > 0")
+
+    def _check_ev(self) -> None:
         if self.ev_queue < 0:
             raise ValueError(f"ev_queue {self.ev_queue}: expected at least 0")
         if not 0 < self.ev_max_seconds <= 600:
             raise ValueError(f"ev_max_seconds {self.ev_max_seconds}: expected 0 < s <= 600")
         if not 1 <= self.ev_max_nodes <= 50_000_000:
             raise ValueError(f"ev_max_nodes {self.ev_max_nodes}: expected 1..50,000,000")
+
+    def _check_call_limits(self) -> None:
         for name in ("max_concurrent_calls", "max_streams_per_connection", "max_connections",
                      "calm_limit", "max_receiving_per_peer", "max_calls_per_peer",
                      "ev_workers"):
@@ -151,8 +175,6 @@ class ServerConfig:
         if self.process_buffer < self.connection_buffer:
             raise ValueError(f"process_buffer {self.process_buffer}: expected >= "
                              "connection_buffer")
-        if self.processes > 1 and not sys.platform.startswith("linux"):
-            raise ValueError("processes > 1 needs Linux (SO_REUSEPORT spreads connections)")
 
     @property
     def unary_limit(self) -> int:

@@ -287,83 +287,87 @@ def _option(source: str, lineno: int, rest: str) -> tuple[str, int | str]:
                   else _int(source, lineno, value, f"option {name} value"))
 
 
-def parse_history(text: str, source: str = "<history>") -> HandHistory:
-    """Parse one hand history (the text of one ``.mjs`` file)."""
-    players: list[tuple[int, str]] = []
-    game: GameInfo | None = None
-    options: dict[str, int | str] = {}
-    wall: tuple[int, ...] | None = None
-    raw_events: list[tuple[int, str | _EventFields]] = []   # the line, or its fields if known
-    score_lines: list[tuple[int, str]] = []
-    settlement_line: tuple[int, str] | None = None
-    east_id: int | None = None
-    known = _EVENT_CACHE
-    for lineno, line in _logical_lines(text):
-        fields = known.get(line)
-        if fields is not None:                # an event line read before
-            raw_events.append((lineno, fields))
-            continue
-        head, _, rest = line.partition(" ")
-        if head not in _HEADER_LINES:
-            if line and not line.isspace():
-                raw_events.append((lineno, line))
-            continue
+class _Headers:
+    """The header lines of one history (Player, Game, GameOption, Wall, NewHand, HandScore,
+    Settlement) as they are read; ``seat_of`` checks them once all are in."""
+
+    __slots__ = ("east_id", "game", "options", "players", "score_lines", "settlement_line",
+                 "source", "wall")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.players: list[tuple[int, str]] = []
+        self.game: GameInfo | None = None
+        self.options: dict[str, int | str] = {}
+        self.wall: tuple[int, ...] | None = None
+        self.score_lines: list[tuple[int, str]] = []
+        self.settlement_line: tuple[int, str] | None = None
+        self.east_id: int | None = None
+
+    def read(self, head: str, lineno: int, rest: str) -> None:
         if head == "Player":
             f = rest.split(" ", 1)
-            pid = _int(source, lineno, f[0], "player id")
-            players.append((pid, f[1] if len(f) > 1 else ""))
+            pid = _int(self.source, lineno, f[0], "player id")
+            self.players.append((pid, f[1] if len(f) > 1 else ""))
         elif head == "Game":
-            f = rest.split()
-            if len(f) < 12 or f[4] not in _WINDS or len(f[4]) != 1:
-                raise HistoryError(source, lineno, "malformed Game line")
-            ids = tuple(_int(source, lineno, x, "player id") for x in f[:4])
-            before = [_int(source, lineno, x, "score") for x in f[7:11]]
-            game = GameInfo(ids=ids, prevailing_wind=_WINDS.index(f[4]),  # type: ignore[arg-type]
-                            east_wins=_int(source, lineno, f[5], "field"),
-                            field7=_int(source, lineno, f[6], "field"),
-                            scores=dict(zip(ids, before, strict=True)),
-                            protocol=_int(source, lineno, f[11], "protocol"))
+            self.game = _game_info(self.source, lineno, rest)
         elif head == "GameOption":
             option = _OPTION_CACHE.get(rest)
             if option is None:
-                option = _option(source, lineno, rest)
+                option = _option(self.source, lineno, rest)
                 if len(_OPTION_CACHE) < _EVENT_CACHE_MAX:
                     _OPTION_CACHE[rest] = option
-            options[option[0]] = option[1]
+            self.options[option[0]] = option[1]
         elif head == "Wall":
             try:
-                wall = tuple(map(TILE_CODES.__getitem__, rest.split()))
+                self.wall = tuple(map(TILE_CODES.__getitem__, rest.split()))
             except KeyError as e:
-                raise HistoryError(source, lineno, f"unknown tile {e.args[0]!r}") from None
+                raise HistoryError(self.source, lineno, f"unknown tile {e.args[0]!r}") from None
         elif head == "NewHand":
             f = rest.split()
             if not f:
-                raise HistoryError(source, lineno, "malformed NewHand line")
-            east_id = _int(source, lineno, f[0], "player id")
-            raw_events.append((lineno, line))
+                raise HistoryError(self.source, lineno, "malformed NewHand line")
+            self.east_id = _int(self.source, lineno, f[0], "player id")
         elif head == "HandScore":
-            score_lines.append((lineno, rest))
+            self.score_lines.append((lineno, rest))
         elif head == "Settlement":
-            settlement_line = (lineno, rest)
-    if len(players) != 4:
-        raise HistoryError(source, None, f"expected 4 Player lines, found {len(players)}")
-    if game is None:
-        raise HistoryError(source, None, "no Game line")
-    if wall is None:
-        raise HistoryError(source, None, "no Wall line")
-    if east_id is not None and players[0][0] != east_id:
-        raise HistoryError(source, None, f"the first Player line ({players[0][0]}) is not "
-                                         f"NewHand's East ({east_id})")
-    seat_of = {pid: seat for seat, (pid, _) in enumerate(players)}
-    if len(seat_of) != 4:
-        raise HistoryError(source, None, "player ids are not distinct")
-    events = _events(source, raw_events, seat_of)
-    scores: dict[int, HandScore] = {}
-    for lineno, rest in score_lines:
-        hs = _hand_score(source, lineno, rest, seat_of)
-        scores[hs.seat] = hs
-    settlement = (_settlement(source, settlement_line[0], settlement_line[1])
-                  if settlement_line else None)
+            self.settlement_line = (lineno, rest)
+
+    def seat_of(self) -> dict[int, int]:
+        """Each player id's seat; raises unless there are four distinct players, a Game and a
+        Wall line, and NewHand's East is the first player."""
+        source, players = self.source, self.players
+        if len(players) != 4:
+            raise HistoryError(source, None, f"expected 4 Player lines, found {len(players)}")
+        if self.game is None:
+            raise HistoryError(source, None, "no Game line")
+        if self.wall is None:
+            raise HistoryError(source, None, "no Wall line")
+        if self.east_id is not None and players[0][0] != self.east_id:
+            raise HistoryError(source, None, f"the first Player line ({players[0][0]}) is not "
+                                             f"NewHand's East ({self.east_id})")
+        seat_of = {pid: seat for seat, (pid, _) in enumerate(players)}
+        if len(seat_of) != 4:
+            raise HistoryError(source, None, "player ids are not distinct")
+        return seat_of
+
+
+def _game_info(source: str, lineno: int, rest: str) -> GameInfo:
+    """A Game line (``rest``: the fields after ``Game``)."""
+    f = rest.split()
+    if len(f) < 12 or f[4] not in _WINDS or len(f[4]) != 1:
+        raise HistoryError(source, lineno, "malformed Game line")
+    ids = tuple(_int(source, lineno, x, "player id") for x in f[:4])
+    before = [_int(source, lineno, x, "score") for x in f[7:11]]
+    return GameInfo(ids=ids, prevailing_wind=_WINDS.index(f[4]),  # type: ignore[arg-type]
+                    east_wins=_int(source, lineno, f[5], "field"),
+                    field7=_int(source, lineno, f[6], "field"),
+                    scores=dict(zip(ids, before, strict=True)),
+                    protocol=_int(source, lineno, f[11], "protocol"))
+
+
+def _rules_of(source: str, options: dict[str, int | str]) -> ClassicalRules:
+    """The rules of a hand's GameOption lines (the same options make the same rules)."""
     rules_key = tuple(options.items())
     rules = _RULES_CACHE.get(rules_key)
     if rules is None:
@@ -373,12 +377,43 @@ def parse_history(text: str, source: str = "<history>") -> HandHistory:
             raise HistoryError(source, None, f"game options: {e}") from None
         if len(_RULES_CACHE) < 1000:
             _RULES_CACHE[rules_key] = rules
+    return rules
+
+
+def parse_history(text: str, source: str = "<history>") -> HandHistory:
+    """Parse one hand history (the text of one ``.mjs`` file)."""
+    headers = _Headers(source)
+    raw_events: list[tuple[int, str | _EventFields]] = []   # the line, or its fields if known
+    known = _EVENT_CACHE
+    for lineno, line in _logical_lines(text):
+        fields = known.get(line)
+        if fields is not None:                # an event line read before
+            raw_events.append((lineno, fields))
+            continue
+        head, _, rest = line.partition(" ")
+        if head in _HEADER_LINES:
+            headers.read(head, lineno, rest)
+            if head == "NewHand":             # also an event
+                raw_events.append((lineno, line))
+        elif line and not line.isspace():
+            raw_events.append((lineno, line))
+    seat_of = headers.seat_of()
+    assert headers.game is not None and headers.wall is not None
+    events = _events(source, raw_events, seat_of)
+    scores: dict[int, HandScore] = {}
+    for lineno, rest in headers.score_lines:
+        hs = _hand_score(source, lineno, rest, seat_of)
+        scores[hs.seat] = hs
+    settlement_line = headers.settlement_line
+    settlement = (_settlement(source, settlement_line[0], settlement_line[1])
+                  if settlement_line else None)
+    rules = _rules_of(source, headers.options)
     m = _NAME_RE.search(source.replace("\\", "/"))
     return HandHistory(
         source=source, game_number=int(m.group(1)) if m else None,
-        hand_number=int(m.group(2)) if m else None, players=tuple(players), game=game,
-        options=options, rules=rules, wall=wall, events=events, scores=scores,
-        settlement=settlement)
+        hand_number=int(m.group(2)) if m else None, players=tuple(headers.players),
+        game=headers.game, options=headers.options, rules=rules, wall=headers.wall,
+        events=events, scores=scores, settlement=settlement)
 
 
 # An event line's fields without its seat, by the line's text: the same lines come back in

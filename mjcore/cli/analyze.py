@@ -324,39 +324,19 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     Bad hands are reported with their line number and the rest still run; the exit
     status is 1 if any hand failed.
     """
-    from ..analysis import ALL_KINDS, kinds_in_play, resolve_rules
-    from ..errors import InvalidRuleError, MjcoreError
-    from ..tiles import parse_kinds
+    from ..errors import MjcoreError
 
-    rules: object = None
-    try:
-        if resolve_rules(rules_name)[1] is not None:
-            from ..classical.cli import _rules as classical_rules
-
-            rules = classical_rules(rules_name, rule_set)
-        elif kinds_in_play(rules_name) != ALL_KINDS:
-            rules = rules_name      # three-player riichi: its tile set, no chi
-    except InvalidRuleError as e:
-        raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
-    if rule_set and rules is None:
-        raise click.UsageError("--set changes a classical rule option; give --rules classical "
-                               "or bradfield")
-    if rules is not None and (out_dir is not None or dask is not None):
-        raise click.UsageError(f"--rules {rules_name} analyses one hand at a time, here or with "
-                               "--server; --out and --dask analyse four-player riichi hands")
+    rules = _command_rules(rules_name, rule_set)
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
-        from .extract import analyze_table_job
-
-        ev = None
-        if with_ev:
-            from ..dataset.expected import EvOptions
-
-            ev = EvOptions(t_max=t_max, max_shanten=max_shanten)
-        analyze_table_job(hands, out_dir, dask, workers, progress, ev)
+        if rules is not None:
+            raise click.UsageError(f"--rules {rules_name} analyses one hand at a time, here "
+                                   "or with --server; --out and --dask analyse four-player "
+                                   "riichi hands")
+        _table_job(hands, out_dir, dask, workers, progress,
+                   (t_max, max_shanten) if with_ev else None)
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
-    ev_of = None
     ev_options: dict[str, Any] = {}
     if with_ev:
         if rules is not None and rules_name != "tenhou_sanma":
@@ -371,6 +351,73 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
                       "max_shanten": max_shanten, "model": ev_model}
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
+    seen = _visible_kinds(visible)
+    sources, total = _sources(hands, files)
+    bar = _progress_bar(progress, total)
+    client, server_errors = _server_client(server, token_file, tls, ca_file, cert_file,
+                                           key_file)
+    ev_of = _ev_runner(**ev_options, client=client) if with_ev else None
+    printer = _HandPrinter(as_json, turn, ev_chart, bar)
+    try:
+        for src in sources:
+            try:
+                record = analyse_hand(src.text, seen, client, rules, rules_name)
+                ev = ev_of(src.text) if ev_of is not None else None
+            except server_errors as e:      # the server, not the hand: stop here
+                raise click.ClickException(str(e)) from None
+            except MjcoreError as e:
+                printer.failure(src, e)
+            else:
+                printer.success(src, record, ev)
+    finally:
+        if bar is not None:
+            bar.close()
+        if client is not None:
+            client.close()
+        printer.out.flush()
+    printer.exit_if_failed()
+
+
+def _command_rules(rules_name: str, rule_set: tuple[str, ...]) -> object:
+    """The rules value ``--rules`` and ``--set`` name: None for four-player riichi, the
+    preset name for three-player riichi, a classical rules value for classical."""
+    from ..analysis import ALL_KINDS, kinds_in_play, resolve_rules
+    from ..errors import InvalidRuleError
+
+    rules: object = None
+    try:
+        if resolve_rules(rules_name)[1] is not None:
+            from ..classical.cli import _rules as classical_rules
+
+            rules = classical_rules(rules_name, rule_set)
+        elif kinds_in_play(rules_name) != ALL_KINDS:
+            rules = rules_name      # three-player riichi: its tile set, no chi
+    except InvalidRuleError as e:
+        raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
+    if rule_set and rules is None:
+        raise click.UsageError("--set changes a classical rule option; give --rules classical "
+                               "or bradfield")
+    return rules
+
+
+def _table_job(sources: tuple[str, ...], out_dir: str | None, dask: str | None, workers: int,
+               progress: bool | None, ev_bounds: tuple[int, int] | None) -> None:
+    """``--out``/``--dask``: the table job; ``ev_bounds`` (t_max, max_shanten) with --ev."""
+    from .extract import analyze_table_job
+
+    ev = None
+    if ev_bounds is not None:
+        from ..dataset.expected import EvOptions
+
+        ev = EvOptions(t_max=ev_bounds[0], max_shanten=ev_bounds[1])
+    analyze_table_job(sources, out_dir, dask, workers, progress, ev)
+
+
+def _visible_kinds(visible: str) -> list[int]:
+    """The ``--visible`` tiles as kinds; a bad tile or a fifth copy is a bad parameter."""
+    from ..errors import MjcoreError
+    from ..tiles import parse_kinds
+
     try:
         seen = parse_kinds(visible) if visible else []
     except MjcoreError as e:
@@ -382,77 +429,90 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         raise click.BadParameter(
             f"{visible!r} has more than four copies of {', '.join(map(tile_name, over))}",
             param_hint="--visible")
+    return seen
 
-    sources, total = _sources(hands, files)
+
+def _progress_bar(progress: bool | None, total: int | None) -> Any:
+    """A tqdm bar on stderr when asked for, or by default for many lines on a terminal."""
     show = progress if progress is not None else (
         sys.stderr.isatty() and (total is None or total > PROGRESS_MIN_LINES))
-    bar = None
-    if show:
-        from tqdm import tqdm
+    if not show:
+        return None
+    from tqdm import tqdm
 
-        bar = tqdm(total=total, unit="hand", file=sys.stderr, dynamic_ncols=True,
-                   delay=0 if progress else 0.5)
-    client = None
-    server_errors: tuple[type[Exception], ...] = ()      # errors of the server, not a hand
+    return tqdm(total=total, unit="hand", file=sys.stderr, dynamic_ncols=True,
+                delay=0 if progress else 0.5)
+
+
+def _server_client(server: str | None, token_file: str | None, tls: bool,
+                   ca_file: str | None, cert_file: str | None, key_file: str | None
+                   ) -> tuple[Any, tuple[type[Exception], ...]]:
+    """The ``--server`` client (None without it) and the errors that are the server's, not
+    a hand's; the client options without --server are a usage error."""
     if server:
         client = connect_client(server, "mjcore analyze --server", token_file, tls, ca_file,
                                 cert_file, key_file)
         from ..client import ServiceError
 
-        server_errors = (ServiceError,)
-    elif token_file or tls or ca_file or cert_file or key_file:
+        return client, (ServiceError,)
+    if token_file or tls or ca_file or cert_file or key_file:
         raise click.UsageError("--token-file, --tls, --ca, --cert and --key go with --server")
-    if with_ev:       # on the server with --server: the same ExpectedValues either way
-        ev_of = _ev_runner(**ev_options, client=client)
-    out = sys.stdout
-    failed = 0
-    first_block = True
-    try:
-        for src in sources:
-            try:
-                record = analyse_hand(src.text, seen, client, rules, rules_name)
-                ev = ev_of(src.text) if ev_of is not None else None
-            except server_errors as e:      # the server, not the hand: stop here
-                raise click.ClickException(str(e)) from None
-            except MjcoreError as e:
-                failed += 1
-                reason = getattr(e, "reason", "invalid")
-                if failed <= MAX_SHOWN_ERRORS:
-                    _report_error(src, e, reason, bar)
-                if as_json:
-                    out.write(json.dumps({
-                        "source": src.where, "line": src.line, "input": src.text,
-                        "error": {"reason": reason, "position": getattr(e, "position", None),
-                                  "message": str(e)}}, separators=_COMPACT) + "\n")
-            else:
-                if as_json:
-                    record = {"source": src.where, "line": src.line, "input": src.text, **record}
-                    if ev is not None:
-                        record["ev"] = ev.to_dict()
-                    out.write(json.dumps(record, ensure_ascii=False, separators=_COMPACT) + "\n")
-                else:
-                    if not first_block:
-                        out.write("\n")
-                    out.write(render(record, src.where) + "\n")
-                    if ev is not None:
-                        out.write("expected value\n" + ev.table(turn) + "\n")
-                    first_block = False
-                if ev is not None and ev_chart:
-                    _draw_ev_chart(ev, ev_chart)
-                    ev_chart = None         # the first hand's
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
-        if client is not None:
-            client.close()
-        out.flush()
-    if failed:
-        rest = failed - MAX_SHOWN_ERRORS
-        click.echo(f"{failed} hand(s) failed" + (f" ({rest} more not shown)" if rest > 0 else ""),
-                   err=True)
-        sys.exit(1)
+    return None, ()
+
+
+class _HandPrinter:
+    """Writes each hand's analysis (text blocks or JSON lines), counts the failures and
+    moves the progress bar on."""
+
+    def __init__(self, as_json: bool, turn: int, ev_chart: str | None, bar: Any) -> None:
+        self.out = sys.stdout
+        self.as_json = as_json
+        self.turn = turn
+        self.ev_chart = ev_chart
+        self.bar = bar
+        self.failed = 0
+        self.first_block = True
+
+    def failure(self, src: _Source, err: Exception) -> None:
+        self.failed += 1
+        reason = getattr(err, "reason", "invalid")
+        if self.failed <= MAX_SHOWN_ERRORS:
+            _report_error(src, err, reason, self.bar)
+        if self.as_json:
+            self.out.write(json.dumps({
+                "source": src.where, "line": src.line, "input": src.text,
+                "error": {"reason": reason, "position": getattr(err, "position", None),
+                          "message": str(err)}}, separators=_COMPACT) + "\n")
+        self._advance()
+
+    def success(self, src: _Source, record: dict[str, Any], ev: Any) -> None:
+        if self.as_json:
+            record = {"source": src.where, "line": src.line, "input": src.text, **record}
+            if ev is not None:
+                record["ev"] = ev.to_dict()
+            self.out.write(json.dumps(record, ensure_ascii=False, separators=_COMPACT) + "\n")
+        else:
+            if not self.first_block:
+                self.out.write("\n")
+            self.out.write(render(record, src.where) + "\n")
+            if ev is not None:
+                self.out.write("expected value\n" + ev.table(self.turn) + "\n")
+            self.first_block = False
+        if ev is not None and self.ev_chart:
+            _draw_ev_chart(ev, self.ev_chart)
+            self.ev_chart = None         # the first hand's
+        self._advance()
+
+    def _advance(self) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def exit_if_failed(self) -> None:
+        if self.failed:
+            rest = self.failed - MAX_SHOWN_ERRORS
+            click.echo(f"{self.failed} hand(s) failed"
+                       + (f" ({rest} more not shown)" if rest > 0 else ""), err=True)
+            sys.exit(1)
 
 
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,

@@ -111,175 +111,219 @@ def _riichi_events(text: str, kind: str) -> tuple[list[dict[str, Any]], Any]:
     return events, _rules_from_events(events)
 
 
-def _riichi(text: str, kind: str, opts: ReviewOptions) -> dict[str, Any]:
-    from .._core.batch_scoring import encode_meld
+class _RiichiReplay:
+    """The replay of a riichi record's events: the four hands, the melds, the rivers, the
+    snapshots of each hand and the rated seat's decisions."""
 
+    def __init__(self, players: int, opts: ReviewOptions) -> None:
+        self.players = players
+        self.opts = opts
+        self.names: list[str] = []
+        self.hands: list[dict[str, Any]] = []
+        self.decisions: list[_Decision] = []
+        self.cur: dict[str, Any] | None = None
+        self.closed: list[list[int]] = []
+        self.melds: list[list[tuple[str, list[int]]]] = []
+        self.codes: list[list[int]] = []
+        self.rivers: list[list[dict[str, Any]]] = []
+        self.dora: list[int] = []
+        self.riichi: list[bool] = []
+        self.kita: list[int] = []
+        self.oya = 0
+        self.bakaze = 0
+        self.last_draw: list[int | None] = []
+        self.turn = 0
+        self.steps = 0
+        self.handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "tsumo": self.on_draw, "dahai": self.on_discard, "reach": self.on_reach,
+            "reach_accepted": self.on_reach_accepted, "chi": self.on_call,
+            "pon": self.on_call, "daiminkan": self.on_call, "ankan": self.on_closed_kan,
+            "kakan": self.on_added_kan, "kita": self.on_kita, "dora": self.on_dora,
+            "hora": self.on_win, "ryukyoku": self.on_draw_game,
+            "end_kyoku": self.on_end_hand}
+
+    def play(self, events: list[dict[str, Any]]) -> None:
+        for ev in events:
+            typ = ev["type"]
+            if typ == "start_game":
+                self.names = [str(n) for n in ev.get("names") or []]
+            elif typ == "start_kyoku":
+                self.on_start_hand(ev)
+            elif self.cur is not None and typ in self.handlers:
+                self.handlers[typ](ev)
+
+    @property
+    def hand(self) -> dict[str, Any]:
+        assert self.cur is not None
+        return self.cur
+
+    def visible_for(self, seat: int) -> list[int]:
+        out = [t["id"] for s in range(self.players) for t in self.rivers[s]
+               if not t.get("called")]
+        for s in range(self.players):
+            if s != seat:
+                for _tok, ids in self.melds[s]:
+                    out.extend(ids)
+        return out
+
+    def snapshot(self, actor: int | None, action: str) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise InvalidHandError(f"record: more than {MAX_STEPS} steps", reason="too_large")
+        seats = range(self.players)
+        self.hand["steps"].append({
+            "actor": actor, "action": action,
+            "hands": [_mpsz(self.closed[s]) for s in seats],
+            "melds": [[tok for tok, _ids in self.melds[s]] for s in seats],
+            "rivers": [[{"tile": _name(t["id"]), **{k: True for k in ("riichi", "called",
+                        "tsumogiri") if t.get(k)}} for t in self.rivers[s]] for s in seats],
+            "dora_indicators": [_name(t) for t in self.dora]})
+
+    def take(self, seat: int, ids: list[int]) -> None:
+        closed = self.closed[seat]
+        for t in ids:
+            if t in closed:
+                closed.remove(t)
+            else:   # a record that hides tiles (mjai "?"): drop one of the kind
+                same = [x for x in closed if x >> 2 == t >> 2]
+                if not same:
+                    raise InvalidHandError(f"record: seat {seat} does not hold {_name(t)}",
+                                           reason="bad_record")
+                closed.remove(same[0])
+
+    def on_start_hand(self, ev: dict[str, Any]) -> None:
+        players = self.players
+        self.bakaze = WINDS.index(ev.get("bakaze", "E"))
+        self.oya = int(ev.get("oya", 0))
+        label = f"{ev.get('bakaze', 'E')}{ev.get('kyoku', 1)}-{ev.get('honba', 0)}"
+        self.cur = {"label": label, "round_wind": WINDS[self.bakaze], "dealer": self.oya,
+                    "scores": list(ev.get("scores") or []), "steps": [], "result": None}
+        self.hands.append(self.cur)
+        self.closed = [list(t) for t in ev["tehais"]][:players]
+        self.melds = [[] for _ in range(players)]
+        self.codes = [[] for _ in range(players)]
+        self.rivers = [[] for _ in range(players)]
+        self.dora = [ev["dora_marker"]] if "dora_marker" in ev else []
+        self.riichi = [False] * players
+        self.kita = [0] * players
+        self.last_draw = [None] * players
+        self.turn = 0
+        self.snapshot(None, f"{label}: deal")
+
+    def on_draw(self, ev: dict[str, Any]) -> None:
+        a = ev["actor"]
+        self.closed[a].append(ev["pai"])
+        self.last_draw[a] = ev["pai"]
+        if a == self.opts.seat:
+            self.turn += 1
+        self.snapshot(a, f"seat {a} draws {_name(ev['pai'])}")
+
+    def on_discard(self, ev: dict[str, Any]) -> None:
+        a = ev["actor"]
+        pai = ev["pai"]
+        if a == self.opts.seat and not self.riichi[a]:
+            self.decisions.append(_decision(
+                len(self.hands) - 1, len(self.hand["steps"]) - 1, self.turn, self.closed[a],
+                self.melds[a], self.codes[a], pai, self.visible_for(a), self.dora,
+                (a - self.oya) % self.players, self.bakaze, self.kita[a]))
+        self.take(a, [pai])
+        river = {"id": pai}
+        if ev.get("tsumogiri"):
+            river["tsumogiri"] = True
+        if self.hand.get("reach_pending") == a:
+            river["riichi"] = True
+            self.hand.pop("reach_pending")
+        self.rivers[a].append(river)
+        self.snapshot(a, f"seat {a} discards {_name(pai)}")
+
+    def on_reach(self, ev: dict[str, Any]) -> None:
+        self.hand["reach_pending"] = ev["actor"]
+
+    def on_reach_accepted(self, ev: dict[str, Any]) -> None:
+        self.riichi[ev["actor"]] = True
+
+    def on_call(self, ev: dict[str, Any]) -> None:
+        from .._core.batch_scoring import encode_meld
+        from ..dataset.extraction import meld_token
+
+        typ = ev["type"]
+        a, target, pai = ev["actor"], ev["target"], ev["pai"]
+        consumed = list(ev["consumed"])
+        self.take(a, consumed)
+        if self.rivers[target]:
+            self.rivers[target][-1]["called"] = True
+        rel = (target - a) % 4
+        tiles = sorted(consumed + [pai])
+        self.melds[a].append((meld_token(typ, pai, consumed, rel), tiles))
+        kind_code = {"chi": 0, "pon": 1, "daiminkan": 2}[typ]
+        self.codes[a].append(encode_meld(kind_code, min(t >> 2 for t in tiles),
+                                         sum(t in RED_IDS for t in tiles), rel))
+        self.snapshot(a, f"seat {a} calls {typ} on {_name(pai)}")
+
+    def on_closed_kan(self, ev: dict[str, Any]) -> None:
+        from .._core.batch_scoring import encode_meld
+        from ..dataset.extraction import meld_token
+
+        a = ev["actor"]
+        consumed = list(ev["consumed"])
+        self.take(a, consumed)
+        self.melds[a].append((meld_token("ankan", None, consumed, 0), sorted(consumed)))
+        self.codes[a].append(encode_meld(3, consumed[0] >> 2,
+                                         sum(t in RED_IDS for t in consumed), 0))
+        self.snapshot(a, f"seat {a} closed kan {_name(consumed[0])}")
+
+    def on_added_kan(self, ev: dict[str, Any]) -> None:
+        from .._core.batch_scoring import encode_meld
+        from ..dataset.extraction import meld_token
+
+        a, pai = ev["actor"], ev["pai"]
+        self.take(a, [pai])
+        melds, codes = self.melds[a], self.codes[a]
+        for i, (_tok, ids) in enumerate(melds):
+            if len(ids) == 3 and ids[0] >> 2 == pai >> 2:
+                rel = _meld_rel(codes[i])
+                new = sorted(ids + [pai])
+                melds[i] = (meld_token("kakan", None, new, rel), new)
+                codes[i] = encode_meld(4, pai >> 2, sum(t in RED_IDS for t in new), rel)
+        self.snapshot(a, f"seat {a} added kan {_name(pai)}")
+
+    def on_kita(self, ev: dict[str, Any]) -> None:
+        a = ev["actor"]
+        self.take(a, [ev["pai"]])
+        self.kita[a] += 1
+        self.snapshot(a, f"seat {a} sets aside a north")
+
+    def on_dora(self, ev: dict[str, Any]) -> None:
+        self.dora.append(ev["dora_marker"])
+
+    def on_win(self, ev: dict[str, Any]) -> None:
+        a, target = ev["actor"], ev["target"]
+        how = "tsumo" if a == target else f"ron on seat {target}"
+        self.hand["result"] = {"type": "win", "winner": a, "from": target,
+                               "points": ev.get("points"), "deltas": ev.get("deltas")}
+        self.snapshot(a, f"seat {a} wins ({how}), {ev.get('points', '?')} points")
+
+    def on_draw_game(self, ev: dict[str, Any]) -> None:
+        self.hand["result"] = {"type": "draw", "reason": ev.get("reason", ""),
+                               "deltas": ev.get("deltas")}
+        self.snapshot(None, f"draw ({ev.get('reason', '')})")
+
+    def on_end_hand(self, ev: dict[str, Any]) -> None:
+        self.hand.pop("reach_pending", None)
+
+
+def _riichi(text: str, kind: str, opts: ReviewOptions) -> dict[str, Any]:
     events, rules = _riichi_events(text, kind)
     players = rules.players
     if not 0 <= opts.seat < players:
         raise InvalidHandError(f"seat {opts.seat}: the record has {players} players (0.."
                                f"{players - 1})", reason="bad_seats")
-    names: list[str] = []
-    hands: list[dict[str, Any]] = []
-    decisions: list[_Decision] = []
-    cur: dict[str, Any] | None = None
-    closed: list[list[int]] = []
-    melds: list[list[tuple[str, list[int]]]] = []
-    codes: list[list[int]] = []
-    rivers: list[list[dict[str, Any]]] = []
-    dora: list[int] = []
-    riichi: list[bool] = []
-    kita: list[int] = []
-    oya = 0
-    bakaze = 0
-    last_draw: list[int | None] = []
-    turn = 0
-    steps = 0
-
-    def visible_for(seat: int) -> list[int]:
-        out = [t["id"] for s in range(players) for t in rivers[s] if not t.get("called")]
-        for s in range(players):
-            if s != seat:
-                for _tok, ids in melds[s]:
-                    out.extend(ids)
-        return out
-
-    def snapshot(actor: int | None, action: str) -> None:
-        nonlocal steps
-        steps += 1
-        if steps > MAX_STEPS:
-            raise InvalidHandError(f"record: more than {MAX_STEPS} steps", reason="too_large")
-        assert cur is not None
-        cur["steps"].append({
-            "actor": actor, "action": action,
-            "hands": [_mpsz(closed[s]) for s in range(players)],
-            "melds": [[tok for tok, _ids in melds[s]] for s in range(players)],
-            "rivers": [[{"tile": _name(t["id"]), **{k: True for k in ("riichi", "called",
-                        "tsumogiri") if t.get(k)}} for t in rivers[s]] for s in range(players)],
-            "dora_indicators": [_name(t) for t in dora]})
-
-    def take(seat: int, ids: list[int]) -> None:
-        for t in ids:
-            if t in closed[seat]:
-                closed[seat].remove(t)
-            else:   # a record that hides tiles (mjai "?"): drop one of the kind
-                same = [x for x in closed[seat] if x >> 2 == t >> 2]
-                if not same:
-                    raise InvalidHandError(f"record: seat {seat} does not hold {_name(t)}",
-                                           reason="bad_record")
-                closed[seat].remove(same[0])
-
-    for ev in events:
-        typ = ev["type"]
-        if typ == "start_game":
-            names = [str(n) for n in ev.get("names") or []]
-        elif typ == "start_kyoku":
-            bakaze = WINDS.index(ev.get("bakaze", "E"))
-            oya = int(ev.get("oya", 0))
-            label = f"{ev.get('bakaze', 'E')}{ev.get('kyoku', 1)}-{ev.get('honba', 0)}"
-            cur = {"label": label, "round_wind": WINDS[bakaze], "dealer": oya,
-                   "scores": list(ev.get("scores") or []), "steps": [], "result": None}
-            hands.append(cur)
-            closed = [list(t) for t in ev["tehais"]][:players]
-            melds = [[] for _ in range(players)]
-            codes = [[] for _ in range(players)]
-            rivers = [[] for _ in range(players)]
-            dora = [ev["dora_marker"]] if "dora_marker" in ev else []
-            riichi = [False] * players
-            kita = [0] * players
-            last_draw = [None] * players
-            turn = 0
-            snapshot(None, f"{label}: deal")
-        elif cur is None:
-            continue
-        elif typ == "tsumo":
-            a = ev["actor"]
-            closed[a].append(ev["pai"])
-            last_draw[a] = ev["pai"]
-            if a == opts.seat:
-                turn += 1
-            snapshot(a, f"seat {a} draws {_name(ev['pai'])}")
-        elif typ == "dahai":
-            a = ev["actor"]
-            pai = ev["pai"]
-            if a == opts.seat and not riichi[a]:
-                decisions.append(_decision(len(hands) - 1, len(cur["steps"]) - 1, turn,
-                                           closed[a], melds[a], codes[a], pai,
-                                           visible_for(a), dora, (a - oya) % players, bakaze,
-                                           kita[a]))
-            take(a, [pai])
-            river = {"id": pai}
-            if ev.get("tsumogiri"):
-                river["tsumogiri"] = True
-            if cur.get("reach_pending") == a:
-                river["riichi"] = True
-                cur.pop("reach_pending")
-            rivers[a].append(river)
-            snapshot(a, f"seat {a} discards {_name(pai)}")
-        elif typ == "reach":
-            cur["reach_pending"] = ev["actor"]
-        elif typ == "reach_accepted":
-            riichi[ev["actor"]] = True
-        elif typ in ("chi", "pon", "daiminkan"):
-            a, target, pai = ev["actor"], ev["target"], ev["pai"]
-            consumed = list(ev["consumed"])
-            take(a, consumed)
-            if rivers[target]:
-                rivers[target][-1]["called"] = True
-            rel = (target - a) % 4
-            tiles = sorted(consumed + [pai])
-            from ..dataset.extraction import meld_token
-
-            melds[a].append((meld_token(typ, pai, consumed, rel), tiles))
-            kind_code = {"chi": 0, "pon": 1, "daiminkan": 2}[typ]
-            codes[a].append(encode_meld(kind_code, min(t >> 2 for t in tiles),
-                                        sum(t in RED_IDS for t in tiles), rel))
-            snapshot(a, f"seat {a} calls {typ} on {_name(pai)}")
-        elif typ == "ankan":
-            a = ev["actor"]
-            consumed = list(ev["consumed"])
-            take(a, consumed)
-            from ..dataset.extraction import meld_token
-
-            melds[a].append((meld_token("ankan", None, consumed, 0), sorted(consumed)))
-            codes[a].append(encode_meld(3, consumed[0] >> 2,
-                                        sum(t in RED_IDS for t in consumed), 0))
-            snapshot(a, f"seat {a} closed kan {_name(consumed[0])}")
-        elif typ == "kakan":
-            a, pai = ev["actor"], ev["pai"]
-            take(a, [pai])
-            for i, (_tok, ids) in enumerate(melds[a]):
-                if len(ids) == 3 and ids[0] >> 2 == pai >> 2:
-                    from ..dataset.extraction import meld_token
-
-                    rel = _meld_rel(codes[a][i])
-                    new = sorted(ids + [pai])
-                    melds[a][i] = (meld_token("kakan", None, new, rel), new)
-                    codes[a][i] = encode_meld(4, pai >> 2, sum(t in RED_IDS for t in new), rel)
-            snapshot(a, f"seat {a} added kan {_name(pai)}")
-        elif typ == "kita":
-            a = ev["actor"]
-            take(a, [ev["pai"]])
-            kita[a] += 1
-            snapshot(a, f"seat {a} sets aside a north")
-        elif typ == "dora":
-            dora.append(ev["dora_marker"])
-        elif typ == "hora":
-            a, target = ev["actor"], ev["target"]
-            how = "tsumo" if a == target else f"ron on seat {target}"
-            cur["result"] = {"type": "win", "winner": a, "from": target,
-                             "points": ev.get("points"), "deltas": ev.get("deltas")}
-            snapshot(a, f"seat {a} wins ({how}), {ev.get('points', '?')} points")
-        elif typ == "ryukyoku":
-            cur["result"] = {"type": "draw", "reason": ev.get("reason", ""),
-                             "deltas": ev.get("deltas")}
-            snapshot(None, f"draw ({ev.get('reason', '')})")
-        elif typ == "end_kyoku":
-            cur.pop("reach_pending", None)
-    if not hands:
+    replay = _RiichiReplay(players, opts)
+    replay.play(events)
+    if not replay.hands:
         raise InvalidHandError("record: no hands in it", reason="bad_record")
-    rated = _rate_riichi(decisions, rules, opts)
-    return _answer(kind, rules.name, players, names, hands, rated, opts)
+    rated = _rate_riichi(replay.decisions, rules, opts)
+    return _answer(kind, rules.name, players, replay.names, replay.hands, rated, opts)
 
 
 def _meld_rel(code: int) -> int:
@@ -437,6 +481,181 @@ def _answer(kind: str, rules: str, players: int, names: list[str], hands: list[d
 
 # -- Chinese classical (Bradfield hand histories) -------------------------------------------
 
+def _classical_name(k: int) -> str:
+    return f"{k - 33}f" if k >= 34 else tile_name(k)
+
+
+def _set_text(kinds: list[int]) -> str:
+    from ..tiles import format_tiles
+
+    return format_tiles(sorted(kinds))
+
+
+class _ClassicalReplay:
+    """The replay of a Bradfield hand's events: the four concealed hands, the exposed sets,
+    the bonus tiles, the rivers, the snapshots and the rated seat's decisions."""
+
+    def __init__(self, history: Any, opts: ReviewOptions) -> None:
+        self.history = history
+        self.opts = opts
+        self.concealed: list[list[int]] = [[], [], [], []]
+        self.sets: list[list[str]] = [[], [], [], []]
+        self.bonus: list[list[int]] = [[], [], [], []]
+        self.rivers: list[list[dict[str, Any]]] = [[], [], [], []]
+        self.cur: dict[str, Any] = {
+            "label": history.label, "round_wind": WINDS[history.game.prevailing_wind],
+            "dealer": 0, "scores": [], "steps": [], "result": None}
+        self.decisions: list[dict[str, Any]] = []
+        self.turn = 0
+        self.handlers: dict[str, Callable[[dict[str, Any], int], None]] = {
+            "draw": self.on_draw, "loose": self.on_draw, "bonus": self.on_bonus,
+            "discard": self.on_discard, "chow": self.on_claim, "pung": self.on_claim,
+            "kong": self.on_claim, "concealed_kong": self.on_concealed_kong,
+            "add_kong": self.on_add_kong, "mahjong": self.on_mahjong}
+
+    def play(self, events: list[dict[str, Any]]) -> None:
+        for ev in events:
+            typ = ev["type"]
+            if typ == "deal":
+                self.on_deal(ev)
+            elif typ in self.handlers:
+                seat = ev.get("seat")
+                assert seat is not None
+                self.handlers[typ](ev, seat)
+
+    def bonus_text(self, seat: int) -> str:
+        return "".join(_classical_name(b) for b in self.bonus[seat])
+
+    def text_of(self, seat: int) -> str:
+        from ..tiles import format_tiles
+
+        parts = [format_tiles(sorted(self.concealed[seat]))] + self.sets[seat]
+        if self.bonus[seat]:
+            parts.append(self.bonus_text(seat))
+        return " ".join(p for p in parts if p)
+
+    def snapshot(self, actor: int | None, action: str) -> None:
+        from ..tiles import format_tiles
+
+        self.cur["steps"].append({
+            "actor": actor, "action": action,
+            "hands": [format_tiles(sorted(self.concealed[s])) for s in range(4)],
+            "melds": [self.sets[s] + ([self.bonus_text(s)] if self.bonus[s] else [])
+                      for s in range(4)],
+            "rivers": [[{"tile": _classical_name(t["id"]),
+                         **({"called": True} if t.get("called") else {})}
+                        for t in self.rivers[s]] for s in range(4)],
+            "dora_indicators": []})
+
+    def take(self, seat: int, kinds: list[int]) -> None:
+        for k in kinds:
+            if k not in self.concealed[seat]:
+                raise InvalidHandError(f"record: seat {seat} does not hold "
+                                       f"{_classical_name(k)}", reason="bad_record")
+            self.concealed[seat].remove(k)
+
+    def seen_by(self, seat: int) -> list[int]:
+        from ..tiles import parse_kinds
+
+        out = [t["id"] for s in range(4) for t in self.rivers[s] if not t.get("called")]
+        for s in range(4):
+            if s != seat:
+                for tok in self.sets[s]:
+                    out.extend(parse_kinds(tok.split(":", 1)[1].split("<")[0]))
+        return [k for k in out if k < 34]
+
+    def on_deal(self, ev: dict[str, Any]) -> None:
+        for i, hand in enumerate(ev["hands"]):
+            self.concealed[i] = [k for k in hand if k < 34]
+            self.bonus[i] = [k for k in hand if k >= 34]
+        self.snapshot(None, f"{self.history.label}: deal")
+
+    def on_draw(self, ev: dict[str, Any], s: int) -> None:
+        if ev["tile"] < 34:     # a bonus tile drawn is set aside by the next event
+            self.concealed[s].append(ev["tile"])
+        if s == self.opts.seat:
+            self.turn += 1
+        self.snapshot(s, f"seat {s} draws {_classical_name(ev['tile'])}")
+
+    def on_bonus(self, ev: dict[str, Any], s: int) -> None:
+        if ev["tile"] in self.concealed[s]:
+            self.concealed[s].remove(ev["tile"])
+        if ev["tile"] not in self.bonus[s]:     # each bonus tile is unique (the deal's too)
+            self.bonus[s].append(ev["tile"])
+        self.snapshot(s, f"seat {s} sets aside {_classical_name(ev['tile'])}")
+
+    def rate_discard(self, s: int, tile: int) -> None:
+        hand = self.text_of(s).split(" ")
+        hand_text = " ".join(p for p in hand if not p.endswith("f") or ":" in p)
+        visible = _set_text(self.seen_by(s))
+        prevailing = WINDS[self.history.game.prevailing_wind]
+        row = {"hand_index": 0, "step": len(self.cur["steps"]) - 1, "turn": self.turn,
+               "hand": hand_text, "discard": _classical_name(tile), "visible": visible,
+               "dora_indicators": "", "seat_wind": WINDS[s], "round_wind": prevailing}
+        try:
+            row["efficiency"] = _efficiency(hand_text, visible, _classical_name(tile),
+                                            self.history.rules)
+        except InvalidHandError as err:
+            row["efficiency"] = {"error": str(err)}
+        self.decisions.append(row)
+
+    def on_discard(self, ev: dict[str, Any], s: int) -> None:
+        tile = ev["tile"]
+        if s == self.opts.seat:
+            self.rate_discard(s, tile)
+        self.take(s, [tile])
+        self.rivers[s].append({"id": tile})
+        self.snapshot(s, f"seat {s} discards {_classical_name(tile)}")
+
+    def on_claim(self, ev: dict[str, Any], s: int) -> None:
+        typ, tile = ev["type"], ev["tile"]
+        if typ == "chow":
+            low = tile - int(ev.get("form", 0))
+            kinds = [low, low + 1, low + 2]
+        else:
+            kinds = [tile] * (3 if typ == "pung" else 4)
+        rest = list(kinds)
+        rest.remove(tile)
+        self.take(s, rest)
+        if self.rivers[ev["from"]]:
+            self.rivers[ev["from"]][-1]["called"] = True
+        prefix = {"chow": "chi", "pung": "pon", "kong": "kan"}[typ]
+        self.sets[s].append(f"{prefix}:{_set_text(kinds)}")
+        self.snapshot(s, f"seat {s} claims {typ} on {_classical_name(tile)}")
+
+    def on_concealed_kong(self, ev: dict[str, Any], s: int) -> None:
+        self.take(s, [ev["tile"]] * 4)
+        self.sets[s].append(f"ankan:{_set_text([ev['tile']] * 4)}")
+        self.snapshot(s, f"seat {s} concealed kong {_classical_name(ev['tile'])}")
+
+    def on_add_kong(self, ev: dict[str, Any], s: int) -> None:
+        self.take(s, [ev["tile"]])
+        pung = f"pon:{_set_text([ev['tile']] * 3)}"
+        if pung in self.sets[s]:
+            self.sets[s][self.sets[s].index(pung)] = f"kakan:{_set_text([ev['tile']] * 4)}"
+        self.snapshot(s, f"seat {s} adds to the pung of {_classical_name(ev['tile'])}")
+
+    def on_mahjong(self, ev: dict[str, Any], s: int) -> None:
+        src = ev.get("from")
+        if src is not None and src != s:
+            self.concealed[s].append(ev["tile"])
+            if self.rivers[src]:
+                self.rivers[src][-1]["called"] = True
+        how = "self-drawn" if src is None or src == s else f"on seat {src}'s discard"
+        self.snapshot(s, f"seat {s} goes Mah-Jong ({how})")
+
+
+def _classical_result(h: Any, rep: Any) -> dict[str, Any]:
+    """The hand's result: a win or a draw, the scores, the net payments and the items."""
+    scores = {seat: sc.score for seat, sc in h.scores.items()}
+    return {"type": "win" if h.finished else "draw",
+            "scores": [scores.get(i, 0) for i in range(4)],
+            "deltas": list(rep.net) if rep.net is not None
+            else list(h.settlement.net) if h.settlement else None,
+            "items": {str(seat): [str(i) for i in sc.items]
+                      for seat, sc in sorted(h.scores.items())}}
+
+
 def _classical(text: str, opts: ReviewOptions) -> dict[str, Any]:
     from ..classical.engine.bradfield import replay_hand
     from ..classical.history import read_history_text
@@ -448,148 +667,12 @@ def _classical(text: str, opts: ReviewOptions) -> dict[str, Any]:
     rep = replay_hand(h)
     if rep.error:
         raise InvalidHandError(f"record: {rep.error}", reason="bad_record")
-    concealed: list[list[int]] = [[], [], [], []]
-    sets: list[list[str]] = [[], [], [], []]
-    bonus: list[list[int]] = [[], [], [], []]
-    rivers: list[list[dict[str, Any]]] = [[], [], [], []]
-    cur: dict[str, Any] = {"label": h.label, "round_wind": WINDS[h.game.prevailing_wind],
-                           "dealer": 0, "scores": [], "steps": [], "result": None}
-    decisions: list[dict[str, Any]] = []
-    turn = 0
-
-    def name(k: int) -> str:
-        return f"{k - 33}f" if k >= 34 else tile_name(k)
-
-    def text_of(seat: int) -> str:
-        from ..tiles import format_tiles
-
-        parts = [format_tiles(sorted(concealed[seat]))] + sets[seat]
-        if bonus[seat]:
-            parts.append("".join(name(b) for b in bonus[seat]))
-        return " ".join(p for p in parts if p)
-
-    def snapshot(actor: int | None, action: str) -> None:
-        from ..tiles import format_tiles
-
-        cur["steps"].append({
-            "actor": actor, "action": action,
-            "hands": [format_tiles(sorted(concealed[s])) for s in range(4)],
-            "melds": [sets[s] + (["".join(name(b) for b in bonus[s])] if bonus[s] else [])
-                      for s in range(4)],
-            "rivers": [[{"tile": name(t["id"]), **({"called": True} if t.get("called") else {})}
-                        for t in rivers[s]] for s in range(4)],
-            "dora_indicators": []})
-
-    def take(seat: int, kinds: list[int]) -> None:
-        for k in kinds:
-            if k not in concealed[seat]:
-                raise InvalidHandError(f"record: seat {seat} does not hold {name(k)}",
-                                       reason="bad_record")
-            concealed[seat].remove(k)
-
-    def seen_by(seat: int) -> list[int]:
-        out = [t["id"] for s in range(4) for t in rivers[s] if not t.get("called")]
-        for s in range(4):
-            if s != seat:
-                for tok in sets[s]:
-                    from ..tiles import parse_kinds
-
-                    out.extend(parse_kinds(tok.split(":", 1)[1].split("<")[0]))
-        return [k for k in out if k < 34]
-
-    def set_text(kinds: list[int]) -> str:
-        from ..tiles import format_tiles
-
-        return format_tiles(sorted(kinds))
-
-    for ev in rep.events:
-        typ = ev["type"]
-        s = ev.get("seat")
-        if typ == "deal":
-            for i, hand in enumerate(ev["hands"]):
-                concealed[i] = [k for k in hand if k < 34]
-                bonus[i] = [k for k in hand if k >= 34]
-            snapshot(None, f"{h.label}: deal")
-        elif typ in ("draw", "loose"):
-            assert s is not None
-            if ev["tile"] < 34:     # a bonus tile drawn is set aside by the next event
-                concealed[s].append(ev["tile"])
-            if s == opts.seat:
-                turn += 1
-            snapshot(s, f"seat {s} draws {name(ev['tile'])}")
-        elif typ == "bonus":
-            assert s is not None
-            if ev["tile"] in concealed[s]:
-                concealed[s].remove(ev["tile"])
-            if ev["tile"] not in bonus[s]:     # each bonus tile is unique (the deal's too)
-                bonus[s].append(ev["tile"])
-            snapshot(s, f"seat {s} sets aside {name(ev['tile'])}")
-        elif typ == "discard":
-            assert s is not None
-            tile = ev["tile"]
-            if s == opts.seat:
-                hand = text_of(s).split(" ")
-                hand_text = " ".join(p for p in hand if not p.endswith("f") or ":" in p)
-                visible = set_text(seen_by(s))
-                row = {"hand_index": 0, "step": len(cur["steps"]) - 1, "turn": turn,
-                       "hand": hand_text, "discard": name(tile), "visible": visible,
-                       "dora_indicators": "", "seat_wind": WINDS[s],
-                       "round_wind": WINDS[h.game.prevailing_wind]}
-                try:
-                    row["efficiency"] = _efficiency(hand_text, visible, name(tile), h.rules)
-                except InvalidHandError as err:
-                    row["efficiency"] = {"error": str(err)}
-                decisions.append(row)
-            take(s, [tile])
-            rivers[s].append({"id": tile})
-            snapshot(s, f"seat {s} discards {name(tile)}")
-        elif typ in ("chow", "pung", "kong"):
-            assert s is not None
-            tile = ev["tile"]
-            if typ == "chow":
-                low = tile - int(ev.get("form", 0))
-                kinds = [low, low + 1, low + 2]
-            else:
-                kinds = [tile] * (3 if typ == "pung" else 4)
-            rest = list(kinds)
-            rest.remove(tile)
-            take(s, rest)
-            if rivers[ev["from"]]:
-                rivers[ev["from"]][-1]["called"] = True
-            prefix = {"chow": "chi", "pung": "pon", "kong": "kan"}[typ]
-            sets[s].append(f"{prefix}:{set_text(kinds)}")
-            snapshot(s, f"seat {s} claims {typ} on {name(tile)}")
-        elif typ == "concealed_kong":
-            assert s is not None
-            take(s, [ev["tile"]] * 4)
-            sets[s].append(f"ankan:{set_text([ev['tile']] * 4)}")
-            snapshot(s, f"seat {s} concealed kong {name(ev['tile'])}")
-        elif typ == "add_kong":
-            assert s is not None
-            take(s, [ev["tile"]])
-            pung = f"pon:{set_text([ev['tile']] * 3)}"
-            if pung in sets[s]:
-                sets[s][sets[s].index(pung)] = f"kakan:{set_text([ev['tile']] * 4)}"
-            snapshot(s, f"seat {s} adds to the pung of {name(ev['tile'])}")
-        elif typ == "mahjong":
-            assert s is not None
-            src = ev.get("from")
-            if src is not None and src != s:
-                concealed[s].append(ev["tile"])
-                if rivers[src]:
-                    rivers[src][-1]["called"] = True
-            how = "self-drawn" if src is None or src == s else f"on seat {src}'s discard"
-            snapshot(s, f"seat {s} goes Mah-Jong ({how})")
-    scores = {seat: sc.score for seat, sc in h.scores.items()}
-    cur["result"] = {"type": "win" if h.finished else "draw",
-                     "scores": [scores.get(i, 0) for i in range(4)],
-                     "deltas": list(rep.net) if rep.net is not None
-                     else list(h.settlement.net) if h.settlement else None,
-                     "items": {str(seat): [str(i) for i in sc.items]
-                               for seat, sc in sorted(h.scores.items())}}
+    replay = _ClassicalReplay(h, opts)
+    replay.play(rep.events)
+    replay.cur["result"] = _classical_result(h, rep)
     names = [n for _pid, n in h.players]
     return _answer("mjs", h.rules.name if hasattr(h.rules, "name") else "classical", 4, names,
-                   [cur], decisions, opts)
+                   [replay.cur], replay.decisions, opts)
 
 
 Rater = Callable[[str, ReviewOptions], dict[str, Any]]

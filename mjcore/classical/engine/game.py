@@ -216,15 +216,122 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
         rules = ClassicalRules.preset(rules)
     if len(agents) != 4:
         raise MjcoreError(f"a classical game needs 4 players, got {len(agents)}")
-    scores = [rules.start_points] * 4
-    first_east = east = seating(rules, seed)
-    rounds_done = 0
-    streak = 0
-    out = GameResult(scores)
-    events: list[Event] = out.events
-    views = [ClassicalView(0) for _ in range(4)]
-    observers = [(p, a.observe) for p, a in enumerate(agents) if hasattr(a, "observe")]
-    seat_of = [0, 0, 0, 0]
+    game = _Game(agents, seed, rules, on_event, keep_events, on_hand)
+    game.play(max_hands)
+    return game.out
+
+
+class _Game:
+    """One game in play: the scores, the deal (East, the round, East's streak), the seat
+    views and where the events go."""
+
+    def __init__(self, agents: Sequence[Any], seed: int, rules: ClassicalRules,
+                 on_event: Callable[[Event], None] | None, keep_events: bool,
+                 on_hand: Callable[[ClassicalHand], None] | None) -> None:
+        self.agents = agents
+        self.seed = seed
+        self.rules = rules
+        self.keep_events = keep_events
+        self.on_hand = on_hand
+        self.scores = [rules.start_points] * 4
+        self.first_east = self.east = seating(rules, seed)
+        self.rounds_done = 0
+        self.streak = 0
+        self.out = GameResult(self.scores)
+        self.views = [ClassicalView(0) for _ in range(4)]
+        self.observers = [(p, a.observe) for p, a in enumerate(agents) if hasattr(a, "observe")]
+        self.seat_of = [0, 0, 0, 0]
+        self.emit = _event_sink(self.out.events, keep_events, on_event, self.observers,
+                                self.seat_of)
+
+    def play(self, max_hands: int) -> None:
+        rules = self.rules
+        self.emit({"type": "start_game", "seed": self.seed, "rules": rules.to_dict(),
+                   "preset": rules.name, "first_east": self.first_east})
+        index = 0
+        while index < max_hands:
+            self.play_hand(index)
+            index += 1
+            if rules.agreed_hands:
+                if index >= rules.agreed_hands:
+                    break
+            elif self.rounds_done >= rules.rounds:
+                break
+        self.emit({"type": "end_game", "scores": list(self.scores)})
+
+    def play_hand(self, index: int) -> None:
+        """Deal hand ``index``, play it, settle it and pass the deal on (or not)."""
+        rules, seed, scores, emit = self.rules, self.seed, self.scores, self.emit
+        prevailing = self.rounds_done % 4
+        wall = ClassicalWall.from_seed(seed, index, wall_profile=rules.wall_profile,
+                                       dead_wall=rules.dead_wall, bonus_tiles=rules.bonus_tiles)
+        players = self.seat_players()
+        choosers = [self.agents[p].choose for p in players]
+        seat_views = [self.views[p] for p in players]
+
+        def decide(seat: int, actions: list[Any], _c: list[Any] = choosers,
+                   _v: list[ClassicalView] = seat_views) -> Any:
+            return _c[seat](_v[seat], actions)
+
+        for p, observe in self.observers:
+            observe({"type": "seat", "seat": self.seat_of[p]})
+        emit({"type": "start_hand", "index": index, "prevailing": prevailing,
+              "players": players, "scores": [scores[p] for p in players],
+              "east_streak": self.streak, "dice": list(wall.dice), "wall": list(wall.tiles),
+              "tail": list(wall.tail)})
+        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing, emit=emit)
+        if self.on_hand is not None:
+            self.on_hand(hand)
+        hand_scores = [scores[p] for p in players]
+        for v in seat_views:
+            v.attach(hand, hand_scores)
+        try:
+            result = hand.play()
+        except EngineError as exc:
+            raise EngineError(f"game seed {seed} hand {index}{self.last_event_text()}: "
+                              f"{exc}") from None
+        cannon = (let_off_cannon(result, result.wins[0])
+                  if rules.cannon_liability and len(result.wins) == 1 else None)
+        net, score = score_result(result, rules, prevailing, east_streak=self.streak,
+                                  cannon=cannon)
+        for s in range(4):
+            scores[players[s]] += net[s]
+        emit({"type": "end_hand", "net": net, "scores": [scores[p] for p in players],
+              "score": score.to_dict() if score is not None else None})
+        self.out.hands.append(HandRecord(index, prevailing, self.east, result, net,
+                                         list(scores), score))
+        passes, self.streak = pass_deal(rules, any(w.seat == 0 for w in result.wins),
+                                        bool(result.wins), self.streak)
+        if passes:
+            self.east = (self.east + 1) % 4
+            if self.east == self.first_east:
+                self.rounds_done += 1
+
+    def seat_players(self) -> list[int]:
+        """The players by seat this hand (East first); each view and observer learns its
+        seat."""
+        players = [(self.east + s) % 4 for s in range(4)]
+        for s, p in enumerate(players):
+            self.seat_of[p] = s
+            self.views[p].seat = s
+        return players
+
+    def last_event_text(self) -> str:
+        """`` after event TYPE of seat N`` for an error's message, when events are kept."""
+        events = self.out.events
+        if not (self.keep_events and events):
+            return ""
+        last = events[-1]
+        return f" after event {last['type']}" + (
+            f" of seat {last['seat']}" if "seat" in last else "")
+
+
+def _event_sink(events: list[Event], keep_events: bool,
+                on_event: Callable[[Event], None] | None,
+                observers: list[tuple[int, Callable[[Event], None]]],
+                seat_of: list[int]) -> Callable[[Event], None]:
+    """Where the game's events go: the kept list, ``on_event`` and each observer (masked
+    for its seat, ``seat_of`` by player)."""
     if observers:
         def emit(ev: Event) -> None:
             if keep_events:
@@ -233,73 +340,13 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
                 on_event(ev)
             for p, observe in observers:
                 observe(mask_event(ev, seat_of[p]))
-    elif keep_events and on_event is None:
-        emit = events.append  # type: ignore[assignment]
-    else:
-        def emit(ev: Event) -> None:
-            if keep_events:
-                events.append(ev)
-            if on_event is not None:
-                on_event(ev)
+        return emit
+    if keep_events and on_event is None:
+        return events.append
 
-    emit({"type": "start_game", "seed": seed, "rules": rules.to_dict(),
-          "preset": rules.name, "first_east": first_east})
-    index = 0
-    while index < max_hands:
-        prevailing = rounds_done % 4
-        wall = ClassicalWall.from_seed(seed, index, wall_profile=rules.wall_profile,
-                                       dead_wall=rules.dead_wall, bonus_tiles=rules.bonus_tiles)
-        players = [(east + s) % 4 for s in range(4)]
-        for s, p in enumerate(players):
-            seat_of[p] = s
-            views[p].seat = s
-        choosers = [agents[p].choose for p in players]
-        seat_views = [views[p] for p in players]
-
-        def decide(seat: int, actions: list[Any], _c: list[Any] = choosers,
-                   _v: list[ClassicalView] = seat_views) -> Any:
-            return _c[seat](_v[seat], actions)
-
-        for p, observe in observers:
-            observe({"type": "seat", "seat": seat_of[p]})
-        emit({"type": "start_hand", "index": index, "prevailing": prevailing,
-              "players": players, "scores": [scores[p] for p in players],
-              "east_streak": streak, "dice": list(wall.dice), "wall": list(wall.tiles),
-              "tail": list(wall.tail)})
-        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing, emit=emit)
-        if on_hand is not None:
-            on_hand(hand)
-        hand_scores = [scores[p] for p in players]
-        for v in seat_views:
-            v.attach(hand, hand_scores)
-        try:
-            result = hand.play()
-        except EngineError as exc:
-            after = ""
-            if keep_events and events:
-                last = events[-1]
-                after = f" after event {last['type']}" + (
-                    f" of seat {last['seat']}" if "seat" in last else "")
-            raise EngineError(f"game seed {seed} hand {index}{after}: {exc}") from None
-        cannon = (let_off_cannon(result, result.wins[0])
-                  if rules.cannon_liability and len(result.wins) == 1 else None)
-        net, score = score_result(result, rules, prevailing, east_streak=streak, cannon=cannon)
-        for s in range(4):
-            scores[players[s]] += net[s]
-        emit({"type": "end_hand", "net": net, "scores": [scores[p] for p in players],
-              "score": score.to_dict() if score is not None else None})
-        out.hands.append(HandRecord(index, prevailing, east, result, net, list(scores), score))
-        index += 1
-        passes, streak = pass_deal(rules, any(w.seat == 0 for w in result.wins),
-                                   bool(result.wins), streak)
-        if passes:
-            east = (east + 1) % 4
-            if east == first_east:
-                rounds_done += 1
-        if rules.agreed_hands:
-            if index >= rules.agreed_hands:
-                break
-        elif rounds_done >= rules.rounds:
-            break
-    emit({"type": "end_game", "scores": list(scores)})
-    return out
+    def emit_unobserved(ev: Event) -> None:
+        if keep_events:
+            events.append(ev)
+        if on_event is not None:
+            on_event(ev)
+    return emit_unobserved
