@@ -493,13 +493,24 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
     of the game are then the caller's to drop)."""
     hand = _HandExtractor(events, out, source=source, fmt=fmt, game=game, rules=rules)
     start_rows = len(out)
-    for i, ev in enumerate(events):
+    numbered = enumerate(events)
+    _visit(hand, numbered, _HandExtractor.BEFORE_HANDS, until_first_hand=True)
+    _visit(hand, numbered, _HandExtractor.HANDLERS, until_first_hand=False)
+    if hand.hand_rows_start < len(out):     # a truncated record: the last hand has no result
+        hand.close_hand("unfinished", None)
+    return len(out) - start_rows
+
+
+def _visit(hand: _HandExtractor, numbered: Iterator[tuple[int, Event]],
+           handlers: dict[str, Callable[[_HandExtractor, int, Event], None]], *,
+           until_first_hand: bool) -> None:
+    """Give the events of ``numbered`` to their handlers; with ``until_first_hand``, stop
+    after the first ``start_kyoku``."""
+    for i, ev in numbered:
         t = ev["type"]
         try:
-            handler = hand.handlers.get(t)
-        except TypeError:           # an unhashable type names no event
-            continue
-        if handler is None:
+            handler = handlers[t]
+        except (KeyError, TypeError):   # an event the extract does not read (end_game, ...)
             continue
         try:
             handler(hand, i, ev)
@@ -508,9 +519,8 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
         except (KeyError, ValueError, IndexError, TypeError, OverflowError) as exc:
             # OverflowError: a counter of a row (turn, melds, ...) beyond its column's type
             raise InvalidHandError(f"event {i} ({t}): {exc!r}", reason="bad_event") from None
-    if hand.hand_rows_start < len(out):     # a truncated record: the last hand has no result
-        hand.close_hand("unfinished", None)
-    return len(out) - start_rows
+        if until_first_hand and hand.hand_no >= 0:
+            return
 
 
 class _HandExtractor:
@@ -519,10 +529,11 @@ class _HandExtractor:
     by :meth:`row`."""
 
     __slots__ = (
-        "events", "out", "source", "fmt", "game", "rules", "handlers",
+        "events", "out", "source", "fmt", "game", "rules",
         "c_decision", "c_event", "c_seat", "c_player", "c_turn", "c_left", "c_nmelds",
         "c_kita", "c_riichi", "c_rseats", "c_action", "c_tile", "c_tsumogiri", "c_from",
-        "c_flags", "player_codes", "action_codes", "action_code", "l_closed", "visible",
+        "c_flags", "player_codes", "action_codes", "action_code", "closed_ids", "closed_offsets",
+        "visible",
         "p_melds", "p_dora", "p_consumed", "p_ura", "r_melds", "r_dora", "r_consumed", "r_ura",
         "hands", "melds", "tokens", "dora_id", "seen", "dora_markers", "riichi", "riichi_bits",
         "ippatsu", "robbed_ippatsu", "pending_riichi", "double_riichi", "discarded", "turns",
@@ -534,14 +545,13 @@ class _HandExtractor:
                  game: int, rules: str) -> None:
         self.events, self.out = events, out
         self.source, self.fmt, self.game, self.rules = source, fmt, game, rules
-        self.handlers = self.BEFORE_HANDS
         cols = out.cols
         (self.c_decision, self.c_event, self.c_seat, self.c_player, self.c_turn, self.c_left,
          self.c_nmelds, self.c_kita, self.c_riichi, self.c_rseats, self.c_action, self.c_tile,
          self.c_tsumogiri, self.c_from, self.c_flags) = (cols[n] for n in _Columns.PER_ROW)
         self.player_codes, self.action_codes = self.c_player.codes, self.c_action.codes
         self.action_code = {a: self.c_action.code(a) for a in ACTIONS}
-        self.l_closed = out.closed
+        self.closed_ids, self.closed_offsets = out.closed.values, out.closed.offsets
         self.visible = out.visible
         self.p_melds, self.p_dora, self.p_consumed, self.p_ura = (out.pools[n]
                                                                  for n in _Columns.POOLED)
@@ -591,7 +601,9 @@ class _HandExtractor:
         self.player_codes.append(self.names[seat])
         self.c_turn.append(self.turns[seat])
         self.c_left.append(self.live_wall - self.draws)
-        self.l_closed.add(self.hands[seat] if closed is None else closed)     # kept sorted
+        closed_ids = self.closed_ids            # out.closed.add, inlined (hot)
+        closed_ids.extend(self.hands[seat] if closed is None else closed)     # kept sorted
+        self.closed_offsets.append(len(closed_ids))
         self.r_melds.append(self.tokens[seat])
         self.c_nmelds.append(len(self.melds[seat]))
         self.c_kita.append(self.norths[seat])
@@ -642,7 +654,7 @@ class _HandExtractor:
         insort(self.hands[a], ev["pai"])
         self.turns[a] += 1
         self.draws += 1
-        self.last_rinshan = bool(ev.get("rinshan"))
+        self.last_rinshan = ev.get("rinshan")      # read as true or false
 
     def dahai(self, i: int, ev: Event) -> None:
         a = ev["actor"]
@@ -669,7 +681,6 @@ class _HandExtractor:
         if self.hand_no >= 0 and self.hand_rows_start < len(self.out):
             self._close_result()
         self.hand_no += 1
-        self.handlers = self.HANDLERS
         self.header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
                        "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
         scores = [int(x) for x in ev["scores"]]
