@@ -576,7 +576,7 @@ class _HandExtractor:
         self.players = 4                # seats dealt in: 3 in a sanma record
         self.live_wall = LIVE_WALL
         self.called_in_hand = False
-        self.last_rinshan = False
+        self.last_rinshan: Any = False  # the last draw's "rinshan" field, read as true or false
         self.hand_no = -1
         self.header: dict[str, Any] = {}
         self.scores: list[int] = []
@@ -654,7 +654,7 @@ class _HandExtractor:
         insort(self.hands[a], ev["pai"])
         self.turns[a] += 1
         self.draws += 1
-        self.last_rinshan = ev.get("rinshan")      # read as true or false
+        self.last_rinshan = ev.get("rinshan")
 
     def dahai(self, i: int, ev: Event) -> None:
         a = ev["actor"]
