@@ -532,8 +532,8 @@ class _HandExtractor:
         "events", "out", "source", "fmt", "game", "rules",
         "c_decision", "c_event", "c_seat", "c_player", "c_turn", "c_left", "c_nmelds",
         "c_kita", "c_riichi", "c_rseats", "c_action", "c_tile", "c_tsumogiri", "c_from",
-        "c_flags", "player_codes", "action_codes", "action_code", "closed_ids", "closed_offsets",
-        "visible",
+        "c_flags", "player_codes", "action_codes", "action_code", "discard_code", "riichi_code",
+        "closed_ids", "closed_offsets", "visible",
         "p_melds", "p_dora", "p_consumed", "p_ura", "r_melds", "r_dora", "r_consumed", "r_ura",
         "hands", "melds", "tokens", "dora_id", "seen", "dora_markers", "riichi", "riichi_bits",
         "ippatsu", "robbed_ippatsu", "pending_riichi", "double_riichi", "discarded", "turns",
@@ -551,6 +551,8 @@ class _HandExtractor:
          self.c_tsumogiri, self.c_from, self.c_flags) = (cols[n] for n in _Columns.PER_ROW)
         self.player_codes, self.action_codes = self.c_player.codes, self.c_action.codes
         self.action_code = {a: self.c_action.code(a) for a in ACTIONS}
+        self.discard_code = self.action_code["discard"]
+        self.riichi_code = self.action_code["riichi"]
         self.closed_ids, self.closed_offsets = out.closed.values, out.closed.offsets
         self.visible = out.visible
         self.p_melds, self.p_dora, self.p_consumed, self.p_ura = (out.pools[n]
@@ -588,10 +590,11 @@ class _HandExtractor:
         self.result_kind = ""
         self.names = [self.c_player.code(f"seat {s}") for s in range(4)]  # player column codes
 
-    def row(self, i: int, seat: int, action: str, tile: int, tsumogiri: bool = False,
+    def row(self, i: int, seat: int, action: int, tile: int, tsumogiri: bool = False,
             consumed: list[int] | None = None, from_seat: int = -1,
             closed: list[int] | None = None, flags: int = 0) -> None:
-        """One decision row: ``seat`` did ``action`` at event ``i``."""
+        """One decision row: ``seat`` did ``action`` (its code in the action column, from
+        ``action_code``) at event ``i``."""
         if seat >= self.players:
             raise InvalidHandError(f"event {i}: seat {seat} at a table of {self.players}",
                                    reason="bad_event")
@@ -611,7 +614,7 @@ class _HandExtractor:
         self.r_dora.append(self.dora_id)
         self.c_riichi.append(self.riichi[seat])
         self.c_rseats.append(self.riichi_bits)
-        self.action_codes.append(self.action_code[action])
+        self.action_codes.append(action)
         self.c_tile.append(tile)
         self.c_tsumogiri.append(tsumogiri)
         self.r_consumed.append(self.p_consumed.intern(sorted(consumed)) if consumed else 0)
@@ -620,7 +623,7 @@ class _HandExtractor:
         self.r_ura.append(0)
         self.decision += 1
 
-    def win_row(self, i: int, seat: int, action: str, ev: Event, from_seat: int, flags: int,
+    def win_row(self, i: int, seat: int, action: int, ev: Event, from_seat: int, flags: int,
                 closed: list[int] | None) -> None:
         self.row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
         out = self.out
@@ -662,9 +665,9 @@ class _HandExtractor:
         if self.pending_riichi == a:
             if not self.discarded[a] and not self.called_in_hand:
                 self.double_riichi[a] = True
-            self.row(i, a, "riichi", tile, bool(ev.get("tsumogiri")))
+            self.row(i, a, self.riichi_code, tile, bool(ev.get("tsumogiri")))
         else:
-            self.row(i, a, "discard", tile, bool(ev.get("tsumogiri")))
+            self.row(i, a, self.discard_code, tile, bool(ev.get("tsumogiri")))
         self.hands[a].remove(tile)
         self.seen[tile >> 2] += 1
         self.ippatsu[a] = False
@@ -731,7 +734,7 @@ class _HandExtractor:
         cons = list(ev["consumed"])
         target = ev["target"]
         t = ev["type"]
-        self.row(i, a, t, ev["pai"], consumed=cons, from_seat=target)
+        self.row(i, a, self.action_code[t], ev["pai"], consumed=cons, from_seat=target)
         hand, seen = self.hands[a], self.seen
         for c in cons:
             hand.remove(c)
@@ -745,7 +748,7 @@ class _HandExtractor:
     def kakan(self, i: int, ev: Event) -> None:
         a = ev["actor"]
         tile = ev["pai"]
-        self.row(i, a, "kakan", tile, consumed=list(ev["consumed"]))
+        self.row(i, a, self.action_code["kakan"], tile, consumed=list(ev["consumed"]))
         self.hands[a].remove(tile)
         self.seen[tile >> 2] += 1
         kind = tile >> 2
@@ -763,7 +766,7 @@ class _HandExtractor:
     def ankan(self, i: int, ev: Event) -> None:
         a = ev["actor"]
         cons = list(ev["consumed"])
-        self.row(i, a, "ankan", cons[0], consumed=cons)
+        self.row(i, a, self.action_code["ankan"], cons[0], consumed=cons)
         hand, seen = self.hands[a], self.seen
         for c in cons:
             hand.remove(c)
@@ -779,7 +782,7 @@ class _HandExtractor:
         go-around; a replacement draw comes next."""
         a = ev["actor"]
         tile = ev["pai"]
-        self.row(i, a, "kita", tile)
+        self.row(i, a, self.action_code["kita"], tile)
         self.hands[a].remove(tile)
         self.seen[tile >> 2] += 1
         self.norths[a] += 1
@@ -826,10 +829,11 @@ class _HandExtractor:
         last = self.last_actor_event
         robbing = a != target and last is not None and last["type"] == "kakan"
         flags = self._riichi_flags(a, robbing)
+        code = self.action_code
         if a == target:
-            self.win_row(i, a, "tsumo", ev, a, flags | self._tsumo_flags(a), None)
+            self.win_row(i, a, code["tsumo"], ev, a, flags | self._tsumo_flags(a), None)
         else:
-            self.win_row(i, a, "ron", ev, target, flags | self._ron_flags(), self.hands[a])
+            self.win_row(i, a, code["ron"], ev, target, flags | self._ron_flags(), self.hands[a])
         deltas = self.result_deltas
         for s in range(self.players):
             deltas[s] += int(ev["deltas"][s])
@@ -838,7 +842,7 @@ class _HandExtractor:
 
     def ryukyoku(self, i: int, ev: Event) -> None:
         if ev.get("reason") == "kyushukyuhai":
-            self.row(i, _kyuushu_seat(self.events, i), "kyuushu", -1)
+            self.row(i, _kyuushu_seat(self.events, i), self.action_code["kyuushu"], -1)
         deltas = self.result_deltas
         for s in range(self.players):
             deltas[s] += int(ev["deltas"][s])
