@@ -27,10 +27,10 @@ import json
 import os
 from array import array
 from bisect import insort
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
@@ -491,296 +491,374 @@ def extract_events(events: list[Event], out: _Columns, *, source: str, fmt: str,
 
     Raises MjcoreError naming the event when the record contradicts itself (the partial rows
     of the game are then the caller's to drop)."""
-    cols = out.cols
-    c_decision, c_event, c_seat, c_player, c_turn, c_left, c_nmelds, c_kita, c_riichi, c_rseats, \
-        c_action, c_tile, c_tsumogiri, c_from, c_flags = (cols[n] for n in _Columns.PER_ROW)
-    player_codes, action_codes = c_player.codes, c_action.codes
-    action_code = {a: c_action.code(a) for a in ACTIONS}
-    l_closed = out.closed
-    p_melds, p_dora, p_consumed, p_ura = (out.pools[n] for n in _Columns.POOLED)
-    r_melds, r_dora, r_consumed, r_ura = (p.rows for p in (p_melds, p_dora, p_consumed, p_ura))
-    hands: list[list[int]] = [[], [], [], []]
-    melds: list[list[list[Any]]] = [[], [], [], []]   # [kind, called, tiles, from_rel]
-    tokens = [0, 0, 0, 0]       # pooled meld tokens of each seat
-    dora_id = 0
-    seen = bytearray(34)
-    dora: list[int] = []
-    riichi = [False] * 4
-    riichi_bits = 0
-    ippatsu = [False] * 4
-    robbed_ippatsu = ippatsu
-    pending_riichi = -1
-    double_riichi = [False] * 4
-    discarded = [False] * 4     # seat has discarded in this hand
-    turns = [0] * 4
-    kita = [0] * 4              # norths each seat has set aside in this hand
-    draws = 0
-    players = 4                 # seats dealt in: 3 in a sanma record
-    live_wall = LIVE_WALL
-    called_in_hand = False
-    last_rinshan = False
-    hand_no = -1
-    header: dict[str, Any] = {}
-    scores: list[int] = []
-    hand_rows_start = len(out)
+    hand = _HandExtractor(events, out, source=source, fmt=fmt, game=game, rules=rules)
     start_rows = len(out)
-    decision = 0
-    last_actor_event: Event | None = None
-    result_deltas = [0, 0, 0, 0]
-    winners: set[int] = set()
-    result_kind = ""
-    names = [c_player.code(f"seat {s}") for s in range(4)]     # codes in the player column
+    numbered = enumerate(events)
+    _visit(hand, numbered, _HandExtractor.BEFORE_HANDS, until_first_hand=True)
+    _visit(hand, numbered, _HandExtractor.HANDLERS, until_first_hand=False)
+    if hand.hand_rows_start < len(out):     # a truncated record: the last hand has no result
+        hand.close_hand("unfinished", None)
+    return len(out) - start_rows
 
-    def row(i: int, seat: int, action: str, tile: int, tsumogiri: bool = False,
-            consumed: list[int] | None = None, from_seat: int = -1,
-            closed: list[int] | None = None, flags: int = 0) -> None:
-        nonlocal decision
-        if seat >= players:
-            raise InvalidHandError(f"event {i}: seat {seat} at a table of {players}",
-                                   reason="bad_event")
-        c_decision.append(decision)
-        c_event.append(i)
-        c_seat.append(seat)
-        player_codes.append(names[seat])
-        c_turn.append(turns[seat])
-        c_left.append(live_wall - draws)
-        l_closed.add(hands[seat] if closed is None else closed)     # kept sorted
-        r_melds.append(tokens[seat])
-        c_nmelds.append(len(melds[seat]))
-        c_kita.append(kita[seat])
-        out.visible += seen
-        r_dora.append(dora_id)
-        c_riichi.append(riichi[seat])
-        c_rseats.append(riichi_bits)
-        action_codes.append(action_code[action])
-        c_tile.append(tile)
-        c_tsumogiri.append(tsumogiri)
-        r_consumed.append(p_consumed.intern(sorted(consumed)) if consumed else 0)
-        c_from.append(from_seat)
-        c_flags.append(flags)
-        r_ura.append(0)
-        decision += 1
 
-    def win_row(i: int, seat: int, action: str, ev: Event, from_seat: int, flags: int,
-                closed: list[int] | None) -> None:
-        row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
-        r = len(out) - 1
-        r_ura[r] = p_ura.intern(ev.get("uradora_markers") or ())
-        out.set_win(r, (int(ev.get("pao", -1)), _win_han(ev), ev.get("fu"),
-                        ev.get("hora_points", ev.get("points"))))
-
-    def see(tile: int) -> None:
-        seen[tile >> 2] += 1
-
-    def close_hand(result: str, deltas: list[int] | None) -> None:
-        seats = c_seat[hand_rows_start:]
-        out.fill_hand(hand_rows_start, {
-            "source": source, "format": fmt, "game": game, "rules": rules, "players": players,
-            "hand": hand_no,
-            "round_wind": header["round_wind"], "kyoku": header["kyoku"],
-            "honba": header["honba"], "riichi_sticks": header["sticks"],
-            "dealer": header["dealer"], "hand_result": result,
-            "hand_delta": [deltas[s] for s in seats] if deltas is not None else None,
-            "hand_won": [s in winners for s in seats]}, scores)
-
-    for i, ev in enumerate(events):
+def _visit(hand: _HandExtractor, numbered: Iterator[tuple[int, Event]],
+           handlers: dict[str, Callable[[_HandExtractor, int, Event], None]], *,
+           until_first_hand: bool) -> None:
+    """Give the events of ``numbered`` to their handlers; with ``until_first_hand``, stop
+    after the first ``start_kyoku``."""
+    for i, ev in numbered:
         t = ev["type"]
         try:
-            if t == "tsumo":
-                if hand_no < 0:
-                    continue
-                a = ev["actor"]
-                insort(hands[a], ev["pai"])
-                turns[a] += 1
-                draws += 1
-                last_rinshan = bool(ev.get("rinshan"))
-                continue
-            if t == "dahai":
-                if hand_no < 0:
-                    continue
-                a = ev["actor"]
-                tile = ev["pai"]
-                if pending_riichi == a:
-                    if not discarded[a] and not called_in_hand:
-                        double_riichi[a] = True
-                    row(i, a, "riichi", tile, bool(ev.get("tsumogiri")))
-                else:
-                    row(i, a, "discard", tile, bool(ev.get("tsumogiri")))
-                hands[a].remove(tile)
-                see(tile)
-                ippatsu[a] = False
-                discarded[a] = True
-                last_actor_event = ev
-                continue
-            if t == "start_game":
-                given = ev.get("names") or []
-                names = [c_player.code(str(given[s]) if s < len(given) and given[s]
-                                       else f"seat {s}") for s in range(4)]
-                continue
-            if t == "start_kyoku":
-                if hand_no >= 0 and hand_rows_start < len(out):
-                    close_hand(result_kind or "unfinished", result_deltas if result_kind
-                               else None)
-                hand_no += 1
-                header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
-                          "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
-                scores = [int(x) for x in ev["scores"]]
-                players = len(ev["tehais"])
-                if players not in LIVE_WALL_OF or len(scores) != players:
-                    raise InvalidHandError("start_kyoku: three or four hands and as many scores "
-                                           "expected", reason="bad_event")
-                live_wall = LIVE_WALL_OF[players]
-                scores += [0] * (4 - players)       # a sanma record's empty fourth seat
-                hands = [sorted(h) for h in ev["tehais"]] + [[]] * (4 - players)
-                melds = [[], [], [], []]
-                tokens = [0, 0, 0, 0]
-                seen = bytearray(34)
-                dora = [ev["dora_marker"]]
-                dora_id = p_dora.intern(dora)
-                see(ev["dora_marker"])
-                riichi = [False] * 4
-                riichi_bits = 0
-                ippatsu = [False] * 4
-                double_riichi = [False] * 4
-                pending_riichi = -1
-                discarded = [False] * 4
-                turns = [0] * 4
-                kita = [0] * 4
-                draws = 0
-                called_in_hand = False
-                last_rinshan = False
-                hand_rows_start = len(out)
-                result_deltas = [0, 0, 0, 0]
-                winners = set()
-                result_kind = ""
-                last_actor_event = None
-                continue
-            if hand_no < 0:
-                continue
-            if t == "reach":
-                pending_riichi = ev["actor"]
-                continue
-            if t == "reach_accepted":
-                a = ev["actor"]
-                riichi[a] = True
-                riichi_bits |= 1 << a
-                ippatsu[a] = True
-                pending_riichi = -1
-                continue
-            if t in ("chi", "pon", "daiminkan"):
-                a = ev["actor"]
-                cons = list(ev["consumed"])
-                target = ev["target"]
-                row(i, a, t, ev["pai"], consumed=cons, from_seat=target)
-                for c in cons:
-                    hands[a].remove(c)
-                    see(c)
-                melds[a].append([t, ev["pai"], cons, (target - a) % players])
-                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
-                called_in_hand = True
-                ippatsu = [False] * 4
-                last_actor_event = ev
-                continue
-            if t == "kakan":
-                a = ev["actor"]
-                tile = ev["pai"]
-                row(i, a, "kakan", tile, consumed=list(ev["consumed"]))
-                hands[a].remove(tile)
-                see(tile)
-                kind = tile >> 2
-                pon = next((m for m in melds[a] if m[0] == "pon" and m[1] >> 2 == kind), None)
-                if pon is None:
-                    raise InvalidHandError(f"event {i}: added kan without a pon",
-                                           reason="bad_event")
-                pon[0] = "kakan"
-                pon[2] = pon[2] + [tile]
-                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
-                called_in_hand = True
-                robbed_ippatsu = ippatsu    # a kan robbed by chankan never happened
-                ippatsu = [False] * 4
-                last_actor_event = ev
-                continue
-            if t == "ankan":
-                a = ev["actor"]
-                cons = list(ev["consumed"])
-                row(i, a, "ankan", cons[0], consumed=cons)
-                for c in cons:
-                    hands[a].remove(c)
-                    see(c)
-                melds[a].append(["ankan", None, cons, 0])
-                tokens[a] = p_melds.intern(meld_token(*m) for m in melds[a])
-                called_in_hand = True
-                ippatsu = [False] * 4
-                last_actor_event = ev
-                continue
-            if t == "kita":         # a north set aside (sanma): a decision, as a call breaks
-                a = ev["actor"]     # ippatsu and the first go-around; a replacement draw next
-                tile = ev["pai"]
-                row(i, a, "kita", tile)
-                hands[a].remove(tile)
-                see(tile)
-                kita[a] += 1
-                called_in_hand = True
-                ippatsu = [False] * 4
-                last_actor_event = ev
-                continue
-            if t == "dora":
-                dora = dora + [ev["dora_marker"]]
-                dora_id = p_dora.intern(dora)
-                see(ev["dora_marker"])
-                continue
-            if t == "hora":
-                a = ev["actor"]
-                target = ev["target"]
-                flags = 0
-                robbing = a != target and last_actor_event is not None and \
-                    last_actor_event["type"] == "kakan"
-                if riichi[a]:
-                    flags |= WIN_FLAG_BITS["riichi"]
-                    if (robbed_ippatsu if robbing else ippatsu)[a]:
-                        flags |= WIN_FLAG_BITS["ippatsu"]
-                    if double_riichi[a]:
-                        flags |= WIN_FLAG_BITS["double_riichi"]
-                if a == target:
-                    flags |= WIN_FLAG_BITS["tsumo"]
-                    if last_rinshan:
-                        flags |= WIN_FLAG_BITS["rinshan"]
-                    elif draws == live_wall:
-                        flags |= WIN_FLAG_BITS["haitei"]
-                    if not called_in_hand and not discarded[a]:
-                        flags |= WIN_FLAG_BITS["tenhou" if a == header["dealer"] else "chiihou"]
-                    win_row(i, a, "tsumo", ev, a, flags, None)
-                else:
-                    prev = last_actor_event
-                    if prev is not None and prev["type"] in ("kakan", "ankan"):
-                        flags |= WIN_FLAG_BITS["chankan"]
-                    elif draws == live_wall and (prev is None or prev["type"] != "kita"):
-                        flags |= WIN_FLAG_BITS["houtei"]
-                    win_row(i, a, "ron", ev, target, flags, hands[a])
-                for s in range(players):
-                    result_deltas[s] += int(ev["deltas"][s])
-                winners.add(a)
-                result_kind = "win"
-                continue
-            if t == "ryukyoku":
-                if ev.get("reason") == "kyushukyuhai":
-                    row(i, _kyuushu_seat(events, i), "kyuushu", -1)
-                for s in range(players):
-                    result_deltas[s] += int(ev["deltas"][s])
-                result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
-                continue
-            if t == "end_kyoku":
-                close_hand(result_kind or "unfinished", result_deltas if result_kind else None)
-                hand_rows_start = len(out)
-                continue
+            handler = handlers[t]
+        except (KeyError, TypeError):   # an event the extract does not read (end_game, ...)
+            continue
+        try:
+            handler(hand, i, ev)
         except MjcoreError:
             raise
         except (KeyError, ValueError, IndexError, TypeError, OverflowError) as exc:
             # OverflowError: a counter of a row (turn, melds, ...) beyond its column's type
             raise InvalidHandError(f"event {i} ({t}): {exc!r}", reason="bad_event") from None
-    if hand_rows_start < len(out):      # a truncated record: the last hand has no result
-        close_hand("unfinished", None)
-    return len(out) - start_rows
+        if until_first_hand and hand.hand_no >= 0:
+            return
+
+
+class _HandExtractor:
+    """What a record's events say so far about the hand in play: one handler per event type
+    (``HANDLERS``; before the first ``start_kyoku`` only ``BEFORE_HANDS``), the rows written
+    by :meth:`row`."""
+
+    __slots__ = (
+        "events", "out", "source", "fmt", "game", "rules",
+        "c_decision", "c_event", "c_seat", "c_player", "c_turn", "c_left", "c_nmelds",
+        "c_kita", "c_riichi", "c_rseats", "c_action", "c_tile", "c_tsumogiri", "c_from",
+        "c_flags", "player_codes", "action_codes", "action_code", "discard_code", "riichi_code",
+        "closed_ids", "closed_offsets", "visible",
+        "p_melds", "p_dora", "p_consumed", "p_ura", "r_melds", "r_dora", "r_consumed", "r_ura",
+        "hands", "melds", "tokens", "dora_id", "seen", "dora_markers", "riichi", "riichi_bits",
+        "ippatsu", "robbed_ippatsu", "pending_riichi", "double_riichi", "discarded", "turns",
+        "norths", "draws", "players", "live_wall", "called_in_hand", "last_rinshan", "hand_no",
+        "header", "scores", "hand_rows_start", "decision", "last_actor_event",
+        "result_deltas", "winners", "result_kind", "names")
+
+    def __init__(self, events: list[Event], out: _Columns, *, source: str, fmt: str,
+                 game: int, rules: str) -> None:
+        self.events, self.out = events, out
+        self.source, self.fmt, self.game, self.rules = source, fmt, game, rules
+        cols = out.cols
+        (self.c_decision, self.c_event, self.c_seat, self.c_player, self.c_turn, self.c_left,
+         self.c_nmelds, self.c_kita, self.c_riichi, self.c_rseats, self.c_action, self.c_tile,
+         self.c_tsumogiri, self.c_from, self.c_flags) = (cols[n] for n in _Columns.PER_ROW)
+        self.player_codes, self.action_codes = self.c_player.codes, self.c_action.codes
+        self.action_code = {a: self.c_action.code(a) for a in ACTIONS}
+        self.discard_code = self.action_code["discard"]
+        self.riichi_code = self.action_code["riichi"]
+        self.closed_ids, self.closed_offsets = out.closed.values, out.closed.offsets
+        self.visible = out.visible
+        self.p_melds, self.p_dora, self.p_consumed, self.p_ura = (out.pools[n]
+                                                                 for n in _Columns.POOLED)
+        self.r_melds, self.r_dora, self.r_consumed, self.r_ura = (
+            p.rows for p in (self.p_melds, self.p_dora, self.p_consumed, self.p_ura))
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.melds: list[list[list[Any]]] = [[], [], [], []]   # [kind, called, tiles, from_rel]
+        self.tokens = [0, 0, 0, 0]      # pooled meld tokens of each seat
+        self.dora_id = 0
+        self.seen = bytearray(34)
+        self.dora_markers: list[int] = []
+        self.riichi = [False] * 4
+        self.riichi_bits = 0
+        self.ippatsu = [False] * 4
+        self.robbed_ippatsu = self.ippatsu
+        self.pending_riichi = -1
+        self.double_riichi = [False] * 4
+        self.discarded = [False] * 4    # seat has discarded in this hand
+        self.turns = [0] * 4
+        self.norths = [0] * 4           # norths each seat has set aside in this hand
+        self.draws = 0
+        self.players = 4                # seats dealt in: 3 in a sanma record
+        self.live_wall = LIVE_WALL
+        self.called_in_hand = False
+        self.last_rinshan: Any = False  # the last draw's "rinshan" field, read as true or false
+        self.hand_no = -1
+        self.header: dict[str, Any] = {}
+        self.scores: list[int] = []
+        self.hand_rows_start = len(out)
+        self.decision = 0
+        self.last_actor_event: Event | None = None
+        self.result_deltas = [0, 0, 0, 0]
+        self.winners: set[int] = set()
+        self.result_kind = ""
+        self.names = [self.c_player.code(f"seat {s}") for s in range(4)]  # player column codes
+
+    def row(self, i: int, seat: int, action: int, tile: int, tsumogiri: bool = False,
+            consumed: list[int] | None = None, from_seat: int = -1,
+            closed: list[int] | None = None, flags: int = 0) -> None:
+        """One decision row: ``seat`` did ``action`` (its code in the action column, from
+        ``action_code``) at event ``i``."""
+        if seat >= self.players:
+            raise InvalidHandError(f"event {i}: seat {seat} at a table of {self.players}",
+                                   reason="bad_event")
+        self.c_decision.append(self.decision)
+        self.c_event.append(i)
+        self.c_seat.append(seat)
+        self.player_codes.append(self.names[seat])
+        self.c_turn.append(self.turns[seat])
+        self.c_left.append(self.live_wall - self.draws)
+        closed_ids = self.closed_ids            # out.closed.add, inlined (hot)
+        closed_ids.extend(self.hands[seat] if closed is None else closed)     # kept sorted
+        self.closed_offsets.append(len(closed_ids))
+        self.r_melds.append(self.tokens[seat])
+        self.c_nmelds.append(len(self.melds[seat]))
+        self.c_kita.append(self.norths[seat])
+        self.visible += self.seen
+        self.r_dora.append(self.dora_id)
+        self.c_riichi.append(self.riichi[seat])
+        self.c_rseats.append(self.riichi_bits)
+        self.action_codes.append(action)
+        self.c_tile.append(tile)
+        self.c_tsumogiri.append(tsumogiri)
+        self.r_consumed.append(self.p_consumed.intern(sorted(consumed)) if consumed else 0)
+        self.c_from.append(from_seat)
+        self.c_flags.append(flags)
+        self.r_ura.append(0)
+        self.decision += 1
+
+    def win_row(self, i: int, seat: int, action: int, ev: Event, from_seat: int, flags: int,
+                closed: list[int] | None) -> None:
+        self.row(i, seat, action, ev["pai"], from_seat=from_seat, flags=flags, closed=closed)
+        out = self.out
+        r = len(out) - 1
+        self.r_ura[r] = self.p_ura.intern(ev.get("uradora_markers") or ())
+        out.set_win(r, (int(ev.get("pao", -1)), _win_han(ev), ev.get("fu"),
+                        ev.get("hora_points", ev.get("points"))))
+
+    def close_hand(self, result: str, deltas: list[int] | None) -> None:
+        """The per-hand columns of the hand's rows."""
+        start, header, winners = self.hand_rows_start, self.header, self.winners
+        seats = self.c_seat[start:]
+        self.out.fill_hand(start, {
+            "source": self.source, "format": self.fmt, "game": self.game, "rules": self.rules,
+            "players": self.players, "hand": self.hand_no,
+            "round_wind": header["round_wind"], "kyoku": header["kyoku"],
+            "honba": header["honba"], "riichi_sticks": header["sticks"],
+            "dealer": header["dealer"], "hand_result": result,
+            "hand_delta": [deltas[s] for s in seats] if deltas is not None else None,
+            "hand_won": [s in winners for s in seats]}, self.scores)
+
+    def _close_result(self) -> None:
+        kind = self.result_kind
+        self.close_hand(kind or "unfinished", self.result_deltas if kind else None)
+
+    def _meld_tokens(self, a: int) -> None:
+        self.tokens[a] = self.p_melds.intern(meld_token(*m) for m in self.melds[a])
+
+    def tsumo(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        insort(self.hands[a], ev["pai"])
+        self.turns[a] += 1
+        self.draws += 1
+        self.last_rinshan = ev.get("rinshan")
+
+    def dahai(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        tile = ev["pai"]
+        if self.pending_riichi == a:
+            if not self.discarded[a] and not self.called_in_hand:
+                self.double_riichi[a] = True
+            self.row(i, a, self.riichi_code, tile, bool(ev.get("tsumogiri")))
+        else:
+            self.row(i, a, self.discard_code, tile, bool(ev.get("tsumogiri")))
+        self.hands[a].remove(tile)
+        self.seen[tile >> 2] += 1
+        self.ippatsu[a] = False
+        self.discarded[a] = True
+        self.last_actor_event = ev
+
+    def start_game(self, i: int, ev: Event) -> None:
+        given = ev.get("names") or []
+        code = self.c_player.code
+        self.names = [code(str(given[s]) if s < len(given) and given[s] else f"seat {s}")
+                      for s in range(4)]
+
+    def start_kyoku(self, i: int, ev: Event) -> None:
+        if self.hand_no >= 0 and self.hand_rows_start < len(self.out):
+            self._close_result()
+        self.hand_no += 1
+        self.header = {"round_wind": "ESWN".index(ev["bakaze"]), "kyoku": ev["kyoku"],
+                       "honba": ev["honba"], "sticks": ev["kyotaku"], "dealer": ev["oya"]}
+        scores = [int(x) for x in ev["scores"]]
+        players = len(ev["tehais"])
+        if players not in LIVE_WALL_OF or len(scores) != players:
+            raise InvalidHandError("start_kyoku: three or four hands and as many scores "
+                                   "expected", reason="bad_event")
+        self.players = players
+        self.live_wall = LIVE_WALL_OF[players]
+        self.scores = scores + [0] * (4 - players)     # a sanma record's empty fourth seat
+        self.hands = [sorted(h) for h in ev["tehais"]] + [[]] * (4 - players)
+        self.melds = [[], [], [], []]
+        self.tokens = [0, 0, 0, 0]
+        self.seen = bytearray(34)
+        self.dora_markers = [ev["dora_marker"]]
+        self.dora_id = self.p_dora.intern(self.dora_markers)
+        self.seen[ev["dora_marker"] >> 2] += 1
+        self.riichi = [False] * 4
+        self.riichi_bits = 0
+        self.ippatsu = [False] * 4
+        self.double_riichi = [False] * 4
+        self.pending_riichi = -1
+        self.discarded = [False] * 4
+        self.turns = [0] * 4
+        self.norths = [0] * 4
+        self.draws = 0
+        self.called_in_hand = False
+        self.last_rinshan = False
+        self.hand_rows_start = len(self.out)
+        self.result_deltas = [0, 0, 0, 0]
+        self.winners = set()
+        self.result_kind = ""
+        self.last_actor_event = None
+
+    def reach(self, i: int, ev: Event) -> None:
+        self.pending_riichi = ev["actor"]
+
+    def reach_accepted(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        self.riichi[a] = True
+        self.riichi_bits |= 1 << a
+        self.ippatsu[a] = True
+        self.pending_riichi = -1
+
+    def call(self, i: int, ev: Event) -> None:
+        """chi, pon or daiminkan: a discard called."""
+        a = ev["actor"]
+        cons = list(ev["consumed"])
+        target = ev["target"]
+        t = ev["type"]
+        self.row(i, a, self.action_code[t], ev["pai"], consumed=cons, from_seat=target)
+        hand, seen = self.hands[a], self.seen
+        for c in cons:
+            hand.remove(c)
+            seen[c >> 2] += 1
+        self.melds[a].append([t, ev["pai"], cons, (target - a) % self.players])
+        self._meld_tokens(a)
+        self.called_in_hand = True
+        self.ippatsu = [False] * 4
+        self.last_actor_event = ev
+
+    def kakan(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        tile = ev["pai"]
+        self.row(i, a, self.action_code["kakan"], tile, consumed=list(ev["consumed"]))
+        self.hands[a].remove(tile)
+        self.seen[tile >> 2] += 1
+        kind = tile >> 2
+        pon = next((m for m in self.melds[a] if m[0] == "pon" and m[1] >> 2 == kind), None)
+        if pon is None:
+            raise InvalidHandError(f"event {i}: added kan without a pon", reason="bad_event")
+        pon[0] = "kakan"
+        pon[2] = pon[2] + [tile]
+        self._meld_tokens(a)
+        self.called_in_hand = True
+        self.robbed_ippatsu = self.ippatsu     # a kan robbed by chankan never happened
+        self.ippatsu = [False] * 4
+        self.last_actor_event = ev
+
+    def ankan(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        cons = list(ev["consumed"])
+        self.row(i, a, self.action_code["ankan"], cons[0], consumed=cons)
+        hand, seen = self.hands[a], self.seen
+        for c in cons:
+            hand.remove(c)
+            seen[c >> 2] += 1
+        self.melds[a].append(["ankan", None, cons, 0])
+        self._meld_tokens(a)
+        self.called_in_hand = True
+        self.ippatsu = [False] * 4
+        self.last_actor_event = ev
+
+    def kita(self, i: int, ev: Event) -> None:
+        """A north set aside (sanma): a decision, as a call breaks ippatsu and the first
+        go-around; a replacement draw comes next."""
+        a = ev["actor"]
+        tile = ev["pai"]
+        self.row(i, a, self.action_code["kita"], tile)
+        self.hands[a].remove(tile)
+        self.seen[tile >> 2] += 1
+        self.norths[a] += 1
+        self.called_in_hand = True
+        self.ippatsu = [False] * 4
+        self.last_actor_event = ev
+
+    def dora(self, i: int, ev: Event) -> None:
+        self.dora_markers = self.dora_markers + [ev["dora_marker"]]
+        self.dora_id = self.p_dora.intern(self.dora_markers)
+        self.seen[ev["dora_marker"] >> 2] += 1
+
+    def _riichi_flags(self, a: int, robbing: bool) -> int:
+        if not self.riichi[a]:
+            return 0
+        flags = WIN_FLAG_BITS["riichi"]
+        if (self.robbed_ippatsu if robbing else self.ippatsu)[a]:
+            flags |= WIN_FLAG_BITS["ippatsu"]
+        if self.double_riichi[a]:
+            flags |= WIN_FLAG_BITS["double_riichi"]
+        return flags
+
+    def _tsumo_flags(self, a: int) -> int:
+        flags = WIN_FLAG_BITS["tsumo"]
+        if self.last_rinshan:
+            flags |= WIN_FLAG_BITS["rinshan"]
+        elif self.draws == self.live_wall:
+            flags |= WIN_FLAG_BITS["haitei"]
+        if not self.called_in_hand and not self.discarded[a]:
+            flags |= WIN_FLAG_BITS["tenhou" if a == self.header["dealer"] else "chiihou"]
+        return flags
+
+    def _ron_flags(self) -> int:
+        prev = self.last_actor_event
+        if prev is not None and prev["type"] in ("kakan", "ankan"):
+            return WIN_FLAG_BITS["chankan"]
+        if self.draws == self.live_wall and (prev is None or prev["type"] != "kita"):
+            return WIN_FLAG_BITS["houtei"]
+        return 0
+
+    def hora(self, i: int, ev: Event) -> None:
+        a = ev["actor"]
+        target = ev["target"]
+        last = self.last_actor_event
+        robbing = a != target and last is not None and last["type"] == "kakan"
+        flags = self._riichi_flags(a, robbing)
+        code = self.action_code
+        if a == target:
+            self.win_row(i, a, code["tsumo"], ev, a, flags | self._tsumo_flags(a), None)
+        else:
+            self.win_row(i, a, code["ron"], ev, target, flags | self._ron_flags(), self.hands[a])
+        deltas = self.result_deltas
+        for s in range(self.players):
+            deltas[s] += int(ev["deltas"][s])
+        self.winners.add(a)
+        self.result_kind = "win"
+
+    def ryukyoku(self, i: int, ev: Event) -> None:
+        if ev.get("reason") == "kyushukyuhai":
+            self.row(i, _kyuushu_seat(self.events, i), self.action_code["kyuushu"], -1)
+        deltas = self.result_deltas
+        for s in range(self.players):
+            deltas[s] += int(ev["deltas"][s])
+        self.result_kind = "draw:" + str(ev.get("reason", "exhaustive"))
+
+    def end_kyoku(self, i: int, ev: Event) -> None:
+        self._close_result()
+        self.hand_rows_start = len(self.out)
+
+    HANDLERS: ClassVar[dict[str, Callable[[_HandExtractor, int, Event], None]]] = {
+        "tsumo": tsumo, "dahai": dahai, "start_game": start_game, "start_kyoku": start_kyoku,
+        "reach": reach, "reach_accepted": reach_accepted, "chi": call, "pon": call,
+        "daiminkan": call, "kakan": kakan, "ankan": ankan, "kita": kita, "dora": dora,
+        "hora": hora, "ryukyoku": ryukyoku, "end_kyoku": end_kyoku}
+    BEFORE_HANDS: ClassVar[dict[str, Callable[[_HandExtractor, int, Event], None]]] = {
+        "start_game": start_game, "start_kyoku": start_kyoku}
 
 
 def _win_han(ev: Event) -> int | None:

@@ -313,6 +313,56 @@ def test_numbers_beyond_their_columns_are_a_bad_record_not_a_lost_partition(reco
     assert table.filter(pa.compute.equal(table["game"], 4)).num_rows == 1
 
 
+def _hand_events() -> list:
+    from mjcore.engine.events import from_mjai_lines
+
+    return from_mjai_lines(_mjai_hand(1).decode().splitlines(), "hand.mjson")
+
+
+def _extract_rows(events: list) -> pa.Table:
+    from mjcore.dataset.extraction import _Columns, extract_events
+
+    cols = _Columns()
+    extract_events(events, cols, source="hand.mjson", fmt="mjai", game=0, rules="")
+    return cols.table()
+
+
+def test_extract_events_skips_what_it_does_not_read():
+    """Events of types the extract does not read (end_game, an unknown or unhashable type)
+    and play before the first start_kyoku give no rows and change none."""
+    events = _hand_events()
+    plain = _extract_rows(events)
+    assert plain.column("action").to_pylist() == ["discard"]
+    start = next(i for i, ev in enumerate(events) if ev["type"] == "start_kyoku")
+    early = [{"type": "tsumo", "actor": 0, "pai": 5}, {"type": "dahai", "actor": 0, "pai": 5},
+             {"type": "hora", "actor": 0, "target": 0}, {"type": "no_such_event"},
+             {"type": ["unhashable"]}]
+    noisy = events[:start] + early + events[start:start + 1] + [{"type": "no_such_event"}] + \
+        events[start + 1:]
+    table = _extract_rows(noisy)
+    assert table.drop(["event"]).equals(plain.drop(["event"]))
+    assert table.column("event").to_pylist() == [plain.column("event")[0].as_py() + 6]
+
+
+def test_extract_events_names_the_broken_event_and_its_type():
+    """A handler's slip (a discard without its tile, a call of a tile not held) is an
+    InvalidHandError naming the event's number and type, reason bad_event."""
+    from mjcore.errors import InvalidHandError
+
+    events = _hand_events()
+    discard = next(i for i, ev in enumerate(events) if ev["type"] == "dahai")
+    no_tile = [dict(ev) for ev in events]
+    del no_tile[discard]["pai"]
+    with pytest.raises(InvalidHandError) as caught:
+        _extract_rows(no_tile)
+    assert str(caught.value).startswith(f"event {discard} (dahai): KeyError('pai')")
+    assert caught.value.reason == "bad_event"
+    not_held = [dict(ev) for ev in events]
+    not_held[discard] = {"type": "pon", "actor": 1, "target": 0, "pai": 0, "consumed": [130, 131]}
+    with pytest.raises(InvalidHandError) as caught:
+        _extract_rows(not_held)
+    assert str(caught.value).startswith(f"event {discard} (pon): ValueError(")
+
 def test_a_part_ends_once_its_records_pass_the_byte_bound(records_dir, extract_table,
                                                           monkeypatch, tmp_path):
     """Parts hold at most records_per_partition records and, past MAX_PART_BYTES, fewer (the
