@@ -203,7 +203,7 @@ def parse_record(name: str, data: bytes) -> ParsedRecord:
         game = read_mjlog(text, name)     # a sanma record: three seats, tenhou_sanma
         rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
         return ParsedRecord("mjlog", game.events, _rules_text(rules))
-    if head == "{":
+    if head in ("{", "["):         # mjai JSON lines (a line that is no event object is named)
         events = from_mjai_lines(text.splitlines(), name)
         return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)))
     from .classical import is_history, parse_history_bytes

@@ -257,3 +257,18 @@ def test_deeply_nested_json_in_a_record_is_bad_json(mjai_games: Path) -> None:
     assert [(Path(p.file).name, p.reason) for p in problems_of(table)] == [
         ("deep.mjson", "bad_json")]
     assert len(set(table["source"].to_pylist())) == 2
+
+
+def test_a_record_of_nested_json_arrays_is_bad_json_in_extract_as_in_replay(mjai_games: Path
+                                                                             ) -> None:
+    """A record that opens with an array is read as mjai lines by extract too (it was
+    unknown_format there and bad_json in replay)."""
+    (mjai_games / "deep.mjson").write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    r = CliRunner().invoke(main, ["replay", str(mjai_games), "--no-progress"])
+    assert "deep.mjson line 1: not JSON (nested too deeply)" in r.output
+    pytest.importorskip("pyarrow")
+    from mjcore.dataset.extraction import extract, problems_of
+
+    table = extract(str(mjai_games), workers=1)
+    assert [(Path(p.file).name, p.reason) for p in problems_of(table)] == [
+        ("deep.mjson", "bad_json")]
