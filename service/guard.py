@@ -386,8 +386,9 @@ class EndedCallFilter(logging.Filter):
         exc = record.exc_info[1] if record.exc_info else None
         if not isinstance(exc, ExecuteBatchError):
             return True
+        first_line = record.getMessage().splitlines()[0]     # formatted with its own args
         record.msg = "%s (an answer to a call that was already over)"
-        record.args = (record.getMessage().splitlines()[0],)
+        record.args = (first_line,)
         record.levelno, record.levelname = logging.DEBUG, "DEBUG"
         record.exc_info = record.exc_text = None
         return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)

@@ -123,3 +123,24 @@ def test_calls_past_their_deadline_log_nothing_and_a_bystander_is_answered(caplo
     assert grpc.StatusCode.DEADLINE_EXCEEDED in codes
     assert answered and all(answered)
     assert not _errors(caplog.records)
+
+
+def test_the_ended_call_filter_keeps_the_first_line_of_grpcs_own_message():
+    """The line kept is grpc's message formatted with its own arguments (whatever their
+    number), not the new format applied to them."""
+    import logging
+
+    from mjcore.service.guard import EndedCallFilter, ExecuteBatchError
+
+    for msg, args, first in (("Unexpected [%s] %s\nmore", ("A", "B"), "Unexpected [A] B"),
+                             ("no arguments\nmore", (), "no arguments")):
+        try:
+            raise ExecuteBatchError("core refused")
+        except ExecuteBatchError:
+            import sys
+
+            record = logging.LogRecord("grpc._cython.cygrpc", logging.ERROR, __file__, 1, msg,
+                                       args, sys.exc_info())
+        EndedCallFilter().filter(record)
+        assert record.levelno == logging.DEBUG and record.exc_info is None
+        assert record.getMessage() == f"{first} (an answer to a call that was already over)"
