@@ -17,6 +17,7 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
+from .ev_layers cimport ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8, ev_prefer
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
                   EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
@@ -456,11 +457,6 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     return value / all_ways
 
 
-cdef struct Draw:
-    i32 d                   # discard node (its index among the discard nodes)
-    double weight
-
-
 cdef inline double _max(double a, double b) noexcept nogil:
     return a if a > b else b
 
@@ -478,23 +474,22 @@ cdef inline void _emit(const EvResult* out, double* values, const double* draw_c
                 values[(k * EV_COLUMNS + c) * T + t - 1] = v[c if stride > 4 or c < 3 else c - 3]
 
 
-cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
-                         const Draw* plain, const i64* win_at, const Draw* win,
+cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64* nk_upto,
+                         const i64* plain_at,
+                         const ev_draw* plain, const i64* win_at, const ev_draw* win,
                          const double* win_score, const i64* kids_at, const i32* kids,
                          const u8* tenpai_node, const double* weight_sum,
                          const i32* index) noexcept nogil:
     """§3: each column maximised on its own, draws over S - t; the values four doubles a node
     (tenpai, win, score, unused); the best-of columns are the first two."""
     cdef const EvRequest* q = g.q
+    cdef i64 nd = nd_upto[q.t_max], nk = nk_upto[q.t_max]
     cdef double* draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
     cdef double* draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
     cdef double* disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
     cdef double* tmp
     cdef double* v
-    cdef double* p
-    cdef const double* base
-    cdef double den, sc, w, m0, m1, m2
-    cdef i64 a, e
+    cdef i64 a
     cdef int t, T = q.t_max, st = ST_OK
     if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
         st = ST_EV_MEMORY
@@ -502,55 +497,19 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
         for t in range(T, 0, -1):
             # discard nodes at t + 1: the best of their draw nodes, column by column
             if t < T:
-                for a in range(nk):
-                    base = draw_nxt + 4 * kids[kids_at[a]]
-                    m0 = base[0]
-                    m1 = base[1]
-                    m2 = base[2]
-                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
-                        base = draw_nxt + 4 * kids[e]
-                        m0 = _max(m0, base[0])
-                        m1 = _max(m1, base[1])
-                        m2 = _max(m2, base[2])
-                    v = disc_nxt + 4 * a
-                    v[0] = m0
-                    v[1] = m1
-                    v[2] = m2
+                ev_best_of_kids4(draw_nxt, kids, kids_at, nk_upto[t], disc_nxt)
             # draw nodes at t: stay (weight S - t - W) or draw into a discard node
-            den = out.total_unseen - t
-            for a in range(nd):
-                v = draw_cur + 4 * a
-                base = draw_nxt + 4 * a
-                if t == T:
+            if t == T:
+                for a in range(nd_upto[T - 1]):
+                    v = draw_cur + 4 * a
                     v[0] = 1.0 if tenpai_node[a] else 0.0
                     v[1] = 0.0
                     v[2] = 0.0
-                else:
-                    m0 = 0.0
-                    m1 = 0.0
-                    m2 = 0.0
-                    for e in range(plain_at[a], plain_at[a + 1]):
-                        w = plain[e].weight
-                        p = disc_nxt + 4 * plain[e].d
-                        m0 += w * p[0]
-                        m1 += w * p[1]
-                        m2 += w * p[2]
-                    for e in range(win_at[a], win_at[a + 1]):
-                        w = win[e].weight
-                        p = disc_nxt + 4 * win[e].d
-                        sc = win_score[e]
-                        if sc > 0.0:
-                            m0 += w
-                            m1 += w
-                            m2 += w * _max(sc, p[2])
-                        else:
-                            m0 += w * p[0]
-                            m1 += w * p[1]
-                            m2 += w * p[2]
-                    w = 1.0 - weight_sum[a] / den
-                    v[0] = 1.0 if tenpai_node[a] else base[0] * w + m0 / den
-                    v[1] = base[1] * w + m1 / den
-                    v[2] = base[2] * w + m2 / den
+                    v[3] = 0.0
+            else:
+                ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1], plain_at, plain,
+                              win_at, win, win_score, tenpai_node, weight_sum,
+                              out.total_unseen - t)
             _emit(out, out.values, draw_cur, index, T, t, 4)
             tmp = draw_cur
             draw_cur = draw_nxt
@@ -564,31 +523,9 @@ cdef int _run_compatible(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
     return st
 
 
-cdef inline int _order(double a, double b, double tolerance) noexcept nogil:
-    """1 when a is above b by more than the tolerance (relative, at least absolute), -1 when
-    below, 0 for a tie: rounding never decides between two lines of play."""
-    cdef double scale = (a if a > b else b) if a > 0 and b > 0 else 1.0
-    if a - b > tolerance * (scale if scale > 1.0 else 1.0):
-        return 1
-    if b - a > tolerance * (scale if scale > 1.0 else 1.0):
-        return -1
-    return 0
-
-
-cdef inline bint _prefer(double ev_a, double win_a, double tenpai_a, const double* b) noexcept nogil:
-    """(ev_a, win_a, tenpai_a) before b's (tenpai, win, ev): more score, then win, then tenpai
-    (ties within 1e-9 of the score and 1e-12 of a probability)."""
-    cdef int o = _order(ev_a, b[2], 1e-9)
-    if o:
-        return o > 0
-    o = _order(win_a, b[1], 1e-12)
-    if o:
-        return o > 0
-    return _order(tenpai_a, b[0], 1e-12) > 0
-
-
-cdef int _run_consistent(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* plain_at,
-                         const Draw* plain, const i64* win_at, const Draw* win,
+cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64* nk_upto,
+                         const i64* plain_at,
+                         const ev_draw* plain, const i64* win_at, const ev_draw* win,
                          const double* win_score, const i64* kids_at, const i32* kids,
                          const u8* tenpai_node, const double* weight_sum,
                          const i32* index) noexcept nogil:
@@ -598,73 +535,45 @@ cdef int _run_consistent(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
     stand beside the highest tenpai and win probabilities any policy reaches. Eight doubles a
     node: tenpai, win, score (the policy's), tenpai, win (the best of any)."""
     cdef const EvRequest* q = g.q
+    cdef i64 nd = nd_upto[q.t_max], nk = nk_upto[q.t_max]
     cdef double* draw_cur = <double*>malloc((nd + 1) * 8 * sizeof(double))
     cdef double* draw_nxt = <double*>malloc((nd + 1) * 8 * sizeof(double))
-    cdef double* disc_nxt = <double*>malloc((nk + 1) * 8 * sizeof(double))
+    cdef double* disc_nxt = <double*>calloc((nk + 1) * 8, sizeof(double))   # lanes 5-7 stay 0
     cdef double* tmp
     cdef double* v
-    cdef double* p
     cdef const double* base
     cdef const double* pick
-    cdef double den, sc, w, m[5]
+    cdef double den
     cdef i64 a, e
-    cdef int t, T = q.t_max, st = ST_OK, c
+    cdef int t, T = q.t_max, st = ST_OK
     den = out.total_unseen + (1 if out.cand[0].tile != 255 else 0)
     if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
         st = ST_EV_MEMORY
     else:
         for t in range(T, 0, -1):
             if t < T:
-                for a in range(nk):
+                for a in range(nk_upto[t]):
                     pick = draw_nxt + 8 * kids[kids_at[a]]
                     v = disc_nxt + 8 * a
                     v[3] = pick[3]
                     v[4] = pick[4]
                     for e in range(kids_at[a] + 1, kids_at[a + 1]):
                         base = draw_nxt + 8 * kids[e]
-                        if _prefer(base[2], base[1], base[0], pick):
+                        if ev_prefer(base[2], base[1], base[0], pick):
                             pick = base
                         v[3] = _max(v[3], base[3])
                         v[4] = _max(v[4], base[4])
                     v[0] = pick[0]
                     v[1] = pick[1]
                     v[2] = pick[2]
-            for a in range(nd):
-                v = draw_cur + 8 * a
-                base = draw_nxt + 8 * a
-                if t == T:
+            if t == T:
+                for a in range(nd_upto[T - 1]):
+                    v = draw_cur + 8 * a
                     v[0] = v[3] = 1.0 if tenpai_node[a] else 0.0
-                    v[1] = v[2] = v[4] = 0.0
-                    continue
-                for c in range(5):
-                    m[c] = 0.0
-                for e in range(plain_at[a], plain_at[a + 1]):
-                    w = plain[e].weight
-                    p = disc_nxt + 8 * plain[e].d
-                    for c in range(5):
-                        m[c] += w * p[c]
-                for e in range(win_at[a], win_at[a + 1]):
-                    w = win[e].weight
-                    p = disc_nxt + 8 * win[e].d
-                    sc = win_score[e]
-                    if sc > 0.0 and _prefer(sc, 1.0, 1.0, p):
-                        m[0] += w
-                        m[1] += w
-                        m[2] += w * sc
-                    else:
-                        for c in range(3):
-                            m[c] += w * p[c]
-                    if sc > 0.0:
-                        m[3] += w
-                        m[4] += w
-                    else:
-                        m[3] += w * p[3]
-                        m[4] += w * p[4]
-                w = 1.0 - weight_sum[a] / den
-                for c in range(5):
-                    v[c] = base[c] * w + m[c] / den
-                if tenpai_node[a]:
-                    v[0] = v[3] = 1.0
+                    v[1] = v[2] = v[4] = v[5] = v[6] = v[7] = 0.0
+            else:
+                ev_draw_turn8(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1], plain_at, plain,
+                              win_at, win, win_score, tenpai_node, weight_sum, den)
             _emit(out, out.values, draw_cur, index, T, t, 8)
             tmp = draw_cur
             draw_cur = draw_nxt
@@ -678,6 +587,93 @@ cdef int _run_consistent(Graph* g, EvResult* out, i64 nd, i64 nk, const i64* pla
     return st
 
 
+cdef int _number_by_depth(const Graph* g, const i64* start, const Edge* edges, i64 m,
+                          i32* index, i32* draw_order, i64* nd_upto, i64* nk_upto,
+                          int T) noexcept nogil:
+    """Number the draw nodes and the discard nodes apart, each in order of depth (the draws
+    from a candidate before a node can be reached; a discard node's draw nodes share its
+    depth): a node of depth j has a value only from turn j + 1 on, so the pass at turn t
+    runs over a prefix. nd_upto[j] and nk_upto[j] (j <= T) count the draw and the discard
+    nodes of depth j or less; draw_order[a] is the draw node numbered a."""
+    cdef i64 n = g.n_nodes, e, p, lo_d, hi_d, lo_k, nd = 0, nk = 0, x, d, y
+    cdef i64* into_at = <i64*>calloc(n + 2, sizeof(i64))
+    cdef i32* into = <i32*>malloc((m + 1) * sizeof(i32))
+    cdef i32* depth = <i32*>malloc((n + 1) * sizeof(i32))
+    cdef i32* disc_order = <i32*>malloc((n + 1) * sizeof(i32))
+    cdef int j = 0, jj, st = ST_OK
+    if into_at == NULL or into == NULL or depth == NULL or disc_order == NULL:
+        st = ST_EV_MEMORY
+    else:
+        # each discard node's draw nodes (the edges into it)
+        for e in range(m):
+            into_at[edges[e].d + 2] += 1
+        for x in range(n):
+            into_at[x + 2] += into_at[x + 1]
+        for e in range(m):
+            into[into_at[edges[e].d + 1]] = edges[e].x
+            into_at[edges[e].d + 1] += 1
+        for x in range(n):
+            depth[x] = -1
+        depth[0] = 0
+        if g.is_draw[0]:
+            draw_order[nd] = 0
+            nd += 1
+        else:
+            disc_order[nk] = 0
+            nk += 1
+            for e in range(into_at[0], into_at[1]):
+                y = into[e]
+                if depth[y] < 0:
+                    depth[y] = 0
+                    draw_order[nd] = <i32>y
+                    nd += 1
+        lo_d = 0
+        while lo_d < nd:
+            hi_d = nd
+            if j <= T:
+                nd_upto[j] = hi_d
+                nk_upto[j] = nk
+            lo_k = nk
+            for p in range(lo_d, hi_d):
+                x = draw_order[p]
+                for e in range(start[x], start[x + 1]):
+                    d = edges[e].d
+                    if depth[d] < 0:
+                        depth[d] = j + 1
+                        disc_order[nk] = <i32>d
+                        nk += 1
+            for p in range(lo_k, nk):
+                d = disc_order[p]
+                for e in range(into_at[d], into_at[d + 1]):
+                    y = into[e]
+                    if depth[y] < 0:
+                        depth[y] = j + 1
+                        draw_order[nd] = <i32>y
+                        nd += 1
+            lo_d = hi_d
+            j += 1
+        for jj in range(j, T + 1):
+            nd_upto[jj] = nd
+            nk_upto[jj] = nk
+        for x in range(n):                  # none expected: every node is reached
+            if depth[x] < 0:
+                if g.is_draw[x]:
+                    draw_order[nd] = <i32>x
+                    nd += 1
+                else:
+                    disc_order[nk] = <i32>x
+                    nk += 1
+        for p in range(nd):
+            index[draw_order[p]] = <i32>p
+        for p in range(nk):
+            index[disc_order[p]] = <i32>p
+    free(into_at)
+    free(into)
+    free(depth)
+    free(disc_order)
+    return st
+
+
 cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     """§3: the three values of every node, turn by turn backwards; the candidates' rows.
     Draw and discard nodes are numbered apart; each draw node's edges are grouped (each
@@ -686,13 +682,17 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef const EvRequest* q = g.q
     cdef i64 n = g.n_nodes, m = g.n_edges, i, e, a, b, lo, hi
     cdef i64 nd = 0, nk = 0, n_plain = 0, n_win = 0
+    cdef i64 nd_upto[EV_MAX_TURNS + 1]
+    cdef i64 nk_upto[EV_MAX_TURNS + 1]
     cdef i32* index = <i32*>malloc((n if n else 1) * sizeof(i32))
     cdef i64* start = <i64*>calloc(n + 1, sizeof(i64))
+    cdef i32* mark = <i32*>calloc(n + 1, sizeof(i32))
+    cdef i32* draw_of = <i32*>malloc((n + 1) * sizeof(i32))
     cdef Edge* sorted_edges = <Edge*>malloc((m if m else 1) * sizeof(Edge))
     cdef i64* plain_at = NULL
     cdef i64* win_at = NULL
-    cdef Draw* plain = NULL
-    cdef Draw* win = NULL
+    cdef ev_draw* plain = NULL
+    cdef ev_draw* win = NULL
     cdef double* win_score = NULL
     cdef i64* kids_at = NULL
     cdef i32* kids = NULL
@@ -702,16 +702,9 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
-    if index == NULL or start == NULL or sorted_edges == NULL:
+    if index == NULL or start == NULL or sorted_edges == NULL or mark == NULL or draw_of == NULL:
         st = ST_EV_MEMORY
     else:
-        for i in range(n):
-            if g.is_draw[i]:
-                index[i] = <i32>nd
-                nd += 1
-            else:
-                index[i] = <i32>nk
-                nk += 1
         # edges grouped by draw node, each (x, d) once
         for e in range(m):
             start[g.edges[e].x + 1] += 1
@@ -730,23 +723,29 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             start[i] = e
             for a in range(lo, hi):
                 ed = sorted_edges[a]
-                b = start[i]
-                while b < e and sorted_edges[b].d != ed.d:
-                    b += 1
-                if b == e:
-                    sorted_edges[e] = ed
-                    e += 1
-                    if g.shanten[ed.d] == -1:
-                        n_win += 1
-                    else:
-                        n_plain += 1
+                if mark[ed.d] == i + 1:         # (x, d) kept already
+                    continue
+                mark[ed.d] = <i32>(i + 1)
+                sorted_edges[e] = ed
+                e += 1
+                if g.shanten[ed.d] == -1:
+                    n_win += 1
+                else:
+                    n_plain += 1
         start[n] = e
         m = e
         out.edges = m
+        st = _number_by_depth(g, start, sorted_edges, m, index, draw_of, nd_upto, nk_upto, T)
+        for i in range(n):
+            if g.is_draw[i]:
+                nd += 1
+            else:
+                nk += 1
+    if st == ST_OK:
         plain_at = <i64*>malloc((nd + 1) * sizeof(i64))
         win_at = <i64*>malloc((nd + 1) * sizeof(i64))
-        plain = <Draw*>malloc((n_plain + 1) * sizeof(Draw))
-        win = <Draw*>malloc((n_win + 1) * sizeof(Draw))
+        plain = <ev_draw*>malloc((n_plain + 1) * sizeof(ev_draw))
+        win = <ev_draw*>malloc((n_win + 1) * sizeof(ev_draw))
         win_score = <double*>malloc((n_win + 1) * sizeof(double))
         kids_at = <i64*>calloc(nk + 1, sizeof(i64))
         kids = <i32*>malloc((m + 1) * sizeof(i32))
@@ -762,10 +761,8 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         # the draws of each draw node, and each winning draw scored once
         n_plain = 0
         n_win = 0
-        for i in range(n):
-            if not g.is_draw[i]:
-                continue
-            a = index[i]
+        for a in range(nd):
+            i = draw_of[a]
             plain_at[a] = n_plain
             win_at[a] = n_win
             tenpai_node[a] = g.shanten[i] == 0
@@ -818,18 +815,20 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             st = ST_EV_MEMORY
     if st == ST_OK:
         if q.model == EV_CONSISTENT:
-            st = _run_consistent(g, out, nd, nk, plain_at, plain, win_at, win, win_score, kids_at,
-                                 kids, tenpai_node, weight_sum, index)
+            st = _run_consistent(g, out, nd_upto, nk_upto, plain_at, plain, win_at, win, win_score,
+                                 kids_at, kids, tenpai_node, weight_sum, index)
         else:
-            st = _run_compatible(g, out, nd, nk, plain_at, plain, win_at, win, win_score, kids_at,
-                                 kids, tenpai_node, weight_sum, index)
+            st = _run_compatible(g, out, nd_upto, nk_upto, plain_at, plain, win_at, win, win_score,
+                                 kids_at, kids, tenpai_node, weight_sum, index)
     out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2 + sizeof(u64))
                       + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
-                      + m * (sizeof(Edge) + sizeof(Draw) + sizeof(i32))
+                      + m * (sizeof(Edge) + sizeof(ev_draw) + sizeof(i32))
                       + n * (sizeof(i32) + sizeof(i64))
                       + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT else 4) * sizeof(double))
     free(index)
     free(start)
+    free(mark)
+    free(draw_of)
     free(sorted_edges)
     free(plain_at)
     free(win_at)
