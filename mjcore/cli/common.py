@@ -1,4 +1,6 @@
-"""The ``mjcore`` command. Each subcommand lives in its own module of this package."""
+"""What the commands of ``mjcore`` share: the --jobs range, the --server client and its options,
+``--set`` rule changes, error lines, and the agents, records and worker pool of ``mjcore play``.
+It imports no command module."""
 from __future__ import annotations
 
 import json
@@ -17,16 +19,6 @@ if TYPE_CHECKING:
 
 Task = TypeVar("Task")
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mjcore")
-def main() -> None:
-    """mjcore: fast mahjong hand analysis, scoring, a gRPC service and game engines."""
-    from .. import KERNELS_UNAVAILABLE
-
-    if KERNELS_UNAVAILABLE is not None:
-        raise click.ClickException(str(KERNELS_UNAVAILABLE))
 
 
 MAX_JOBS = 256
@@ -175,6 +167,22 @@ def with_settings(rules: Rules, settings: Sequence[str]) -> Rules:
     return rules.replace(**opts)
 
 
+def preset_rules(preset: str, settings: Sequence[str] = ()) -> Any:
+    """The rules value of ``preset`` (found in the game registry) with the ``--set`` items
+    ``settings`` changed; an unknown preset or a bad item is an InvalidRuleError."""
+    from ..games import game_of
+
+    return with_settings(game_of(preset).preset(preset), settings)
+
+
+def presets_of(game: str) -> str:
+    """The presets of the game ``game``, for a message: ``"a, b or c"``."""
+    from ..games import find_game
+
+    *rest, last = find_game(game).presets
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:
     """Report the error ``e`` about the input ``text`` (with --json a JSON line on stdout, else a
     line on stderr) and exit with status 1."""
@@ -290,21 +298,3 @@ def _until_failed(summaries: Iterator[dict[str, Any]], bar: Any) -> Iterator[dic
             sys.exit(1)
         bar.update(1)
         yield summary
-
-
-def _register() -> None:
-    from . import (
-        analyze,  # noqa: F401  (each module adds its commands to `main`)
-        export,  # noqa: F401
-        extract,  # noqa: F401
-        info,  # noqa: F401
-        play,  # noqa: F401
-        replay,  # noqa: F401
-        report,  # noqa: F401
-        score,  # noqa: F401
-        serve,  # noqa: F401
-        web,  # noqa: F401
-    )
-
-
-_register()

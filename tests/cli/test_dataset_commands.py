@@ -4,6 +4,11 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import pytest
+
+pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
 import pandas as pd
 from click.testing import CliRunner
 
