@@ -73,6 +73,6 @@ def extract_table(records_dir: Path):
 
 @pytest.fixture(scope="session")
 def analysed_table(extract_table):
-    from mjcore.dataset.analysis import analyze_table
+    from mjcore.dataset.analysis_columns import analyze_table
 
     return analyze_table(extract_table, n_threads=2)
