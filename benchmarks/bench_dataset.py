@@ -257,8 +257,10 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
                 analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                               n_threads=1)
                 c.append(time.process_time())
-                _rows, wins = win_inputs(table, h, np.ones(table.num_rows, bool), side)
+                found = win_inputs(table, h, np.ones(table.num_rows, bool), side)
                 c.append(time.process_time())
+                assert found is not None
+                wins = found[1]
                 wins.score(1)
                 c.append(time.process_time())
                 tables = split_tables(analysis_of(table, 1, None, "bench", side))
