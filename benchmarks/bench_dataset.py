@@ -128,13 +128,15 @@ def _in_memory(ex: Path) -> list[tuple[Any, Any]]:
     and the win rows' scoring arrays (built once, outside the timing)."""
     import numpy as np
 
-    from mjcore.dataset.analysis import _hands, read_input_part, win_inputs
     from mjcore.dataset.common import part_files
+    from mjcore.dataset.hand_arrays import read_hands
+    from mjcore.dataset.inputs import read_input_part
+    from mjcore.dataset.win_scores import win_inputs
 
     parts = []
     for f in part_files(str(ex)):
         table, wins = read_input_part(f)
-        h = _hands(table)
+        h = read_hands(table)
         found = win_inputs(table, h, np.ones(table.num_rows, bool), wins)
         assert found is not None
         parts.append((h, found[1]))
@@ -157,8 +159,10 @@ def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[st
     import pyarrow.parquet as pq
 
     from mjcore.dataset import analysis
-    from mjcore.dataset.analysis import _analyse, _columns, analyze_dir, read_input_part
+    from mjcore.dataset.analysis import analyze_dir
+    from mjcore.dataset.analysis_columns import analysis_of, columns_of
     from mjcore.dataset.common import part_files
+    from mjcore.dataset.inputs import read_input_part
 
     ex = _extract_once(work)
     parts = _in_memory(ex)
@@ -173,7 +177,7 @@ def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[st
         kernel = n / (time.process_time() - c0)
         c0 = time.process_time()
         for table, side in tables:      # analyze's work on tables in memory: no read, no write
-            _columns(_analyse(table, 1, None, "bench", side))
+            columns_of(analysis_of(table, 1, None, "bench", side))
         columns = n / (time.process_time() - c0)
         out = work / "an"
         shutil.rmtree(out, ignore_errors=True)
@@ -223,12 +227,15 @@ def bench_analyze(work: Path, rounds: int, chart: Path | None = None) -> list[st
 def _stages(ex: Path, rounds: int) -> dict[str, float]:
     """CPU seconds of each stage of analyze_part over every part of ``ex`` (each stage's best
     of ``rounds`` passes)."""
-    import importlib
-
     import numpy as np
 
+    from mjcore.dataset.analysed_parts import split_tables, write_split_tables
+    from mjcore.dataset.analysis_columns import analysis_of
     from mjcore.dataset.common import part_files
+    from mjcore.dataset.hand_arrays import read_hands
     from mjcore.dataset.hands import analyze_hands
+    from mjcore.dataset.inputs import read_input_part
+    from mjcore.dataset.win_scores import win_inputs
 
     names = ("read Parquet (the part, its wins side table)",
              "decode the hands (counts, visible, discard)",
@@ -236,7 +243,6 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
              "scoring kernel",
              "the rest: waits, errors, the columns and kind_detail (by difference)",
              "write Parquet (the analysis columns and the wins table of each part)")
-    an = importlib.import_module("mjcore.dataset.analysis")   # the module, not the function
     best = dict.fromkeys(names, float("inf"))
     sink = Path(tempfile.mkdtemp(prefix="mjcore-bench-stage-"))
     try:
@@ -244,20 +250,22 @@ def _stages(ex: Path, rounds: int) -> dict[str, float]:
             spent = dict.fromkeys(names, 0.0)
             for f in part_files(str(ex)):
                 c = [time.process_time()]
-                table, side = an.read_input_part(f)
+                table, side = read_input_part(f)
                 c.append(time.process_time())
-                h = an._hands(table)
+                h = read_hands(table)
                 c.append(time.process_time())
                 analyze_hands(h.counts, h.n_melds, h.visible, h.made, forms=h.forms,
                               n_threads=1)
                 c.append(time.process_time())
-                _rows, wins = an.win_inputs(table, h, np.ones(table.num_rows, bool), side)
+                found = win_inputs(table, h, np.ones(table.num_rows, bool), side)
                 c.append(time.process_time())
+                assert found is not None
+                wins = found[1]
                 wins.score(1)
                 c.append(time.process_time())
-                tables = an._split_tables(an._analyse(table, 1, None, "bench", side))
+                tables = split_tables(analysis_of(table, 1, None, "bench", side))
                 c.append(time.process_time())
-                an.write_split_tables(tables, f, table.num_rows, str(sink / "part.parquet"))
+                write_split_tables(tables, f, table.num_rows, str(sink / "part.parquet"))
                 c.append(time.process_time())
                 whole = c[6] - c[5]          # decode, kernels and columns
                 parts = [c[i + 1] - c[i] for i in range(5)]
@@ -300,7 +308,7 @@ WRITE_OPTIONS = ("as the job (PLAIN)", "lz4", "zstd level 1", "DELTA_BINARY_PACK
 def _write_option(name: str, schema: Any) -> dict[str, Any]:
     import pyarrow as pa
 
-    from mjcore.dataset.analysis import write_options
+    from mjcore.dataset.analysed_parts import write_options
 
     ints = [f.name for f in schema if pa.types.is_integer(f.type)]
     changes: dict[str, dict[str, Any]] = {
@@ -322,14 +330,16 @@ def bench_write_options(work: Path, rounds: int) -> list[str]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from mjcore.dataset import analysis as an
+    from mjcore.dataset.analysed_parts import split_tables, write_options
+    from mjcore.dataset.analysis_columns import analysis_of
     from mjcore.dataset.common import part_files
+    from mjcore.dataset.inputs import read_input_part
 
     ex = _extract_once(work)
     bases = []
     for f in part_files(str(ex)):
-        table, side = an.read_input_part(f)
-        bases.append(an._split_tables(an._analyse(table, 1, None, "bench", side))[""])
+        table, side = read_input_part(f)
+        bases.append(split_tables(analysis_of(table, 1, None, "bench", side))[""])
     sink = work / "write-options"
     sink.mkdir(exist_ok=True)
 
@@ -353,7 +363,7 @@ def bench_write_options(work: Path, rounds: int) -> list[str]:
                for name in WRITE_OPTIONS],
              "", "| one column alone | with its nulls: CPU s | without them | MB |",
              "| --- | --- | --- | --- |"]
-    options = an.write_options(bases[0].schema)
+    options = write_options(bases[0].schema)
     for field in bases[0].schema:
         alone = {**options, "compression": options["compression"][field.name]}
         cells = []
@@ -376,7 +386,7 @@ def _peer_writers(bases: list[Any], sink: Path, rounds: int) -> list[str]:
     installed (polars, DuckDB, fastparquet), uncompressed and without statistics, alternated."""
     import pyarrow.parquet as pq
 
-    from mjcore.dataset.analysis import write_options
+    from mjcore.dataset.analysed_parts import write_options
 
     writers: dict[str, Any] = {
         "pyarrow, as the job": lambda t, path: pq.write_table(t, path, **write_options(t.schema))}

@@ -56,7 +56,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     opts = ap.parse_args()
 
-    from mjcore.dataset.analysis import analyze_dir, read_table
+    from mjcore.dataset.analysed_parts import read_table
+    from mjcore.dataset.analysis import analyze_dir
     from mjcore.dataset.expected import EvOptions, ev_table
     from mjcore.dataset.extraction import extract
 

@@ -9,7 +9,8 @@ from typing import IO, Any
 
 import click
 
-from . import client_options, connect_client, main
+from ..games import game_of, is_game
+from .common import client_options, connect_client, preset_rules, presets_of
 
 PROGRESS_MIN_LINES = 1000
 MAX_LINE_CHARS = 4096  # a hand with melds and bonus tiles is under 100
@@ -241,7 +242,7 @@ def render(record: dict[str, Any], label: str) -> str:
 
 # -- command ------------------------------------------------------------------------------------
 
-@main.command()
+@click.command()
 @click.argument("hands", nargs=-1, metavar="HAND...")
 @click.option("--file", "-f", "files", multiple=True, metavar="PATH",
               type=click.Path(dir_okay=False, allow_dash=True, exists=True),
@@ -339,7 +340,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
     ev_options: dict[str, Any] = {}
     if with_ev:
-        if rules is not None and rules_name != "tenhou_sanma":
+        if not is_game(rules_name, "riichi"):
             raise click.UsageError(f"--ev is riichi's; --rules {rules_name} has no model")
         if turn > t_max:
             raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
@@ -380,23 +381,21 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 def _command_rules(rules_name: str, rule_set: tuple[str, ...]) -> object:
     """The rules value ``--rules`` and ``--set`` name: None for four-player riichi, the
-    preset name for three-player riichi, a classical rules value for classical."""
-    from ..analysis import ALL_KINDS, kinds_in_play, resolve_rules
+    preset name for three-player riichi, the rules value for another game."""
+    from ..analysis import ALL_KINDS, kinds_in_play
     from ..errors import InvalidRuleError
 
     rules: object = None
     try:
-        if resolve_rules(rules_name)[1] is not None:
-            from ..classical.cli import _rules as classical_rules
-
-            rules = classical_rules(rules_name, rule_set)
+        if game_of(rules_name).name != "riichi":     # InvalidRuleError naming every preset
+            rules = preset_rules(rules_name, rule_set)
         elif kinds_in_play(rules_name) != ALL_KINDS:
             rules = rules_name      # three-player riichi: its tile set, no chi
     except InvalidRuleError as e:
         raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
     if rule_set and rules is None:
-        raise click.UsageError("--set changes a classical rule option; give --rules classical "
-                               "or bradfield")
+        raise click.UsageError("--set changes a classical rule option; give --rules "
+                               + presets_of("classical"))
     return rules
 
 
@@ -523,7 +522,7 @@ def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_w
     (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
     from ..riichi.expected import expected_values
 
-    rules = "tenhou" if rules_name == "riichi" else rules_name
+    rules = game_of(rules_name).preset(rules_name).name    # the preset the alias stands for
     compute: Any = expected_values if client is None else client.expected_values
 
     def run(text: str) -> Any:

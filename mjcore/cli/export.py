@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import click
 
-from . import main, need_extra
+from .common import need_extra
 
 
-@main.command()
+@click.command()
 @click.argument("table", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--out", "out", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="New or empty folder for the exported parts.")

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from . import main, need_extra
+from .common import need_extra
 
 
 def echo_problems(problems: list[Any], shown: int = 10) -> None:
@@ -28,7 +28,7 @@ def echo_problems(problems: list[Any], shown: int = 10) -> None:
         click.echo(f"  ... {rest} more (see the _problems-*.json files)", err=True)
 
 
-@main.command()
+@click.command()
 @click.argument("records", nargs=-1, required=True, type=click.Path(exists=True),
                 metavar="RECORDS...")
 @click.option("--out", "-o", "out_dir", required=True, type=click.Path(file_okay=False),

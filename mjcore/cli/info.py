@@ -6,10 +6,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 import click
 
-from . import main
 
-
-@main.command("info")
+@click.command("info")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 def info_cmd(as_json: bool) -> None:
     """The instruction set the compiled kernels run with, against what this CPU can run."""

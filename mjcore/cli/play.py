@@ -3,7 +3,8 @@
 ``mjcore play --games 10000 --agents random,efficiency,random,tsumogiri --check-invariants``
 is the long conformance run: every invariant after every event of every game, the same seed
 giving the same record, and every record (written as mjai lines and read back) replaying to the
-same states. ``--rules tenhou_sanma`` plays three-player riichi (three agents).
+same states. A three-player riichi preset plays three agents; the classical game's presets
+play in ``play_classical``.
 """
 from __future__ import annotations
 
@@ -14,10 +15,19 @@ from typing import Any
 import click
 
 from ..games import is_game
-from . import JOBS, closing_agents, main, record_name, records_folder, run_games, table_agents
+from .common import (
+    JOBS,
+    closing_agents,
+    preset_rules,
+    presets_of,
+    record_name,
+    records_folder,
+    run_games,
+    table_agents,
+)
 
 
-@main.command("play")
+@click.command("play")
 @click.option("--games", "-n", default=10, show_default=True, type=click.IntRange(min=1),
               help="Number of games.")
 @click.option("--seed", "-s", default=0, show_default=True,
@@ -55,20 +65,19 @@ def play_cmd(games: int, seed: int, agents: str | None, preset: str, rule_set: t
              progress: bool) -> None:
     """Play seeded games and print placements, win and deal-in rates, points and draws."""
     if is_game(preset, "classical"):
-        from ..classical.cli import _rules as classical_rules
-        from ..classical.engine.cli import play_classical
         from ..errors import InvalidRuleError
+        from .play_classical import play_classical
 
         try:
-            rules = classical_rules(preset, rule_set)
+            rules = preset_rules(preset, rule_set)
         except InvalidRuleError as e:
             raise click.BadParameter(str(e), param_hint="--set") from None
         play_classical(games, seed, agents or default_agents(4), preset, out_dir,
                        check_invariants, jobs, progress, rules=rules, overwrite=overwrite)
         return
     if rule_set:
-        raise click.UsageError("--set changes a classical rule option; give --rules classical "
-                               "or bradfield")
+        raise click.UsageError("--set changes a classical rule option; give --rules "
+                               + presets_of("classical"))
     from ..errors import MjcoreError
     from ..riichi.rules import RuleSet
 

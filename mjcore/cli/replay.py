@@ -1,4 +1,5 @@
-"""``mjcore replay``: replay real or self-play records through the riichi engine and check them."""
+"""``mjcore replay``: replay real or self-play records through the riichi engine and check them
+(records of the classical game replay in ``replay_classical``)."""
 from __future__ import annotations
 
 import json
@@ -10,14 +11,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import JOBS, main
+from .common import JOBS
 
 if TYPE_CHECKING:
     from ..engine.replay import RecordOutcome
     from ..errors import MjcoreError
 
 
-@main.command("replay")
+@click.command("replay")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--rules", "preset", default=None,
               help="Rule preset (default: from each record: the Tenhou lobby flags, or the "
@@ -36,7 +37,7 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     directories or .tar.xz archives; exit 1 on any disagreement (three-player records replay
     under three-player rules). Bradfield hand histories (.mjs files, folders, .tar.xz) and
     classical JSON-lines records, told by their content, replay through the classical engine."""
-    from ..classical.engine.cli import classify, replay_classical
+    from .replay_classical import classify, replay_classical
 
     kind = classify(paths)
     if kind is not None:

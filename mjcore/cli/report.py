@@ -5,10 +5,10 @@ import json
 
 import click
 
-from . import main, need_extra
+from .common import need_extra
 
 
-@main.command()
+@click.command()
 @click.argument("table", type=click.Path(exists=True, file_okay=False), metavar="DIR")
 @click.option("--plots", type=click.Path(file_okay=False), metavar="DIR",
               help="Also write the charts as PNG files into DIR.")

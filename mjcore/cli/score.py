@@ -1,4 +1,5 @@
-"""``mjcore score HAND --win 5p ...``: score one winning riichi hand."""
+"""``mjcore score HAND --win 5p ...``: score one winning riichi hand (the classical half is in
+``score_classical``)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..games import is_game
-from . import client_options, connect_client, fail, main, with_settings
+from .common import client_options, connect_client, fail, with_settings
 
 if TYPE_CHECKING:
     from ..errors import MjcoreError
@@ -145,13 +146,24 @@ def _explained(e: MjcoreError, text: str, win: str, tsumo: bool, seat: str, kita
     if code is None or not isinstance(e, InvalidHandError):
         return e
     why = scoring.explain(code, text, win, terms=_cli_terms(), tsumo=tsumo, kita=kita,
-                          seat_wind=scoring._seat_wind_of(seat, None, None,
-                                                          len(_seat_names(rules))),
+                          seat_wind=_seat_wind(seat, len(_seat_names(rules))),
                           **{k: flags[k] for k in _FLAGS})
     return InvalidHandError(f"hand {text}: {why}", reason=e.reason, text=text) if why else e
 
 
-@main.command("score")
+def _seat_wind(seat: str, players: int) -> int:
+    """The seat wind (0 dealer) ``--seat`` names, as the scorer reads it; 0 when it names none
+    (for a message only)."""
+    from ..errors import InvalidHandError
+    from ..riichi.scoring import prepare
+
+    try:
+        return int(prepare("11z", "1z", seat_wind=seat, players=players)["seat_wind"])
+    except InvalidHandError:
+        return 0
+
+
+@click.command("score")
 @click.argument("hand", nargs=-1)
 @click.option("--win", "win", help="Winning tile, e.g. 5p (part of HAND).")
 @click.option("--tsumo/--ron", default=False, help="Self-draw or ron (default ron).")
@@ -235,10 +247,11 @@ def score_command(hand: tuple[str, ...], win: str | None, tsumo: bool, dora: tup
     from ..riichi.scoring import score
 
     if is_game(rules, "classical") or histories:
-        from ..classical.cli import run_classical
-        run_classical(hand, win, tsumo, seat, round_, rules, as_json,
-                      {"E": other_east, "S": other_south, "W": other_west, "N": other_north},
-                      discarder, won, claim, cannon, visible, rule_set, histories, allow_file)
+        from .score_classical import score_classical
+        score_classical(hand, win, tsumo, seat, round_, rules, as_json,
+                        {"E": other_east, "S": other_south, "W": other_west, "N": other_north},
+                        discarder, won, claim, cannon, visible, rule_set, histories,
+                        allow_file)
         return
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")

@@ -9,8 +9,6 @@ from typing import Any
 
 import click
 
-from . import main
-
 # gRPC core experiments turned off by ``--io-engine legacy``: with them off, the thread waiting
 # on a completion queue also polls the sockets, which saves thread hops on every call.
 EVENT_ENGINE_EXPERIMENTS = ("event_engine_client", "event_engine_listener",
@@ -98,7 +96,7 @@ def limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-@main.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, envvar="MJCORE_HOST",
               help="Bind address; 0.0.0.0 or :: to expose the service. [env MJCORE_HOST]")
 @click.option("--port", default=50051, show_default=True, type=click.IntRange(0, 65535),

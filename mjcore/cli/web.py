@@ -5,12 +5,12 @@ import sys
 
 import click
 
-from . import bearer_token, main, need_extra
+from .common import bearer_token, need_extra
 
 SECONDS = click.FloatRange(0, min_open=True)
 
 
-@main.command("web")
+@click.command("web")
 @click.option("--host", default="127.0.0.1", show_default=True, envvar="MJCORE_WEB_HOST",
               help="Address to listen on (loopback unless you say otherwise).")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535),

@@ -9,10 +9,13 @@ the ``dataset`` extra (pyarrow, pandas, matplotlib); Dask needs the ``dask`` ext
 """
 from __future__ import annotations
 
-from .analysis import analyze, analyze_dir, per_kind, read_dask, read_table
+from .analysed_parts import read_table
+from .analysis import analyze, analyze_dir
 from .common import Problem
+from .dask_driver import read_dask
 from .exporting import export
 from .extraction import extract
+from .hand_arrays import per_kind
 from .hands import analyze_hands
 from .reporting import Report, build_report, plot_report, report
 

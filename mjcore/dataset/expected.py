@@ -80,30 +80,30 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     from ..riichi.batch_expected import expected_values
     from ..riichi.batch_scoring import MELD_NONE
     from ..riichi.rules import RuleSet
-    from .analysis import (
-        _column,
-        _counts_column,
-        _groups,
-        _is_in,
-        _meld_codes,
-        _small_ints,
+    from .hand_arrays import (
+        counts_column,
+        is_in,
+        rows_by_value,
+        small_ints,
+        table_column,
         three_player_rows,
     )
+    from .win_scores import meld_codes
 
     types = ev_types()
     missing = [c for c in INPUT_COLUMNS if c not in table.column_names
                and c not in OPTIONAL_COLUMNS]
     if missing:
         raise MjcoreError(f"--ev needs an extract's columns; missing: {', '.join(missing)}")
-    rows = np.flatnonzero(_is_in(_column(table, "action"), EV_ACTIONS))
+    rows = np.flatnonzero(is_in(table_column(table, "action"), EV_ACTIONS))
     sub = table.take(pa.array(rows))
     m = rows.size
     status = np.full(m, "ok", object)
     if "format" in sub.column_names:
-        status[_is_in(_column(sub, "format"), ("mjs",))] = "classical"
+        status[is_in(table_column(sub, "format"), ("mjs",))] = "classical"
 
     def ints(name: str, default: int = 0) -> np.ndarray:
-        return _small_ints(_column(sub, name), m, default)
+        return small_ints(table_column(sub, name), m, default)
 
     closed, offsets = _list(sub.column("closed"))
     owner = np.repeat(np.arange(m), np.diff(offsets))
@@ -113,10 +113,10 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     for s, rid in enumerate(RED_IDS):
         red[owner[closed == rid], s] = 1
     bad = np.zeros(m, bool)
-    melds = _meld_codes(_column(sub, "melds"), bad, MELD_NONE)
+    melds = meld_codes(table_column(sub, "melds"), bad, MELD_NONE)
     status[bad & (status == "ok")] = "bad_melds"
     # visible: the record's, less the seat's own melds and the indicators
-    visible = _counts_column(_column(sub, "visible"), m, "visible").astype(np.int16)
+    visible = counts_column(table_column(sub, "visible"), m, "visible").astype(np.int16)
     meld_counts = counts_of_melds(sub.column("melds"), m)
     visible -= meld_counts
     kita = ints("kita")
@@ -141,9 +141,9 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
     discard = np.where(tile < 0, 255, discard).astype(np.uint8)
     seat_wind = ((ints("seat") - ints("dealer")) % players).astype(np.uint8)
     round_wind = (ints("round_wind") % 4).astype(np.uint8)
-    riichi = np.asarray(_column(sub, "riichi").fill_null(False).to_numpy(zero_copy_only=False),
+    riichi = np.asarray(table_column(sub, "riichi").fill_null(False).to_numpy(zero_copy_only=False),
                         bool)
-    action_riichi = _is_in(_column(sub, "action"), ("riichi",))
+    action_riichi = is_in(table_column(sub, "action"), ("riichi",))
     status[riichi & ~action_riichi & (status == "ok")] = "in_riichi"
     draws = np.minimum(ints("tiles_left") // players, options.t_max)
     status[(draws < 1) & (status == "ok")] = "no_draws_left"
@@ -155,7 +155,7 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
               "visible_red": visible_red, "dora": dora, "seat_wind": seat_wind,
               "round_wind": round_wind, "kita": np.clip(kita, 0, 4).astype(np.uint8),
               "discard": discard}
-    for rules_text, sel in _groups(_column(sub, "rules")):
+    for rules_text, sel in rows_by_value(table_column(sub, "rules")):
         sel = sel[status[sel] == "ok"]
         if not sel.size:
             continue

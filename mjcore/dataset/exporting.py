@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import MjcoreError
-from .analysis import HAND_BYTES, iter_parts, per_kind
+from .analysed_parts import iter_parts
 from .common import part_files, write_table_atomic
+from .hand_arrays import HAND_BYTES, per_kind
 from .hands import NOT_HELD
 
 # the 34-byte columns and the list type each becomes

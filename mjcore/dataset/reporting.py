@@ -168,7 +168,7 @@ def _chunks(data: Any) -> Any:
     import pyarrow as pa
 
     if isinstance(data, (str, os.PathLike)):
-        from .analysis import iter_parts, table_columns
+        from .analysed_parts import iter_parts, table_columns
 
         have = set(table_columns(os.fspath(data)))
         for part in iter_parts(os.fspath(data), [c for c in REPORT_COLUMNS if c in have]):

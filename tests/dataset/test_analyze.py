@@ -11,23 +11,20 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjcore
-from mjcore.dataset.analysis import (
-    ANALYSIS_COLUMNS,
+from mjcore.dataset.analysed_parts import (
     DETAIL_BYTES,
     DETAIL_COLUMN,
-    SCALAR_COLUMNS,
     SIDE_TABLES,
     WAITS_LEFT_AT,
     WINS_SIDE,
-    analyze,
-    analyze_dir,
-    analyze_table,
-    read_input_part,
     read_table,
 )
+from mjcore.dataset.analysis import analyze, analyze_dir
+from mjcore.dataset.analysis_columns import ANALYSIS_COLUMNS, SCALAR_COLUMNS, analyze_table
 from mjcore.dataset.common import WINS_TABLE
 from mjcore.dataset.extraction import _mpsz, win_rows
 from mjcore.dataset.hands import NOT_HELD
+from mjcore.dataset.inputs import read_input_part
 from mjcore.errors import MjcoreError
 from mjcore.tiles import parse_kinds
 

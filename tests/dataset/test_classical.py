@@ -8,7 +8,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from mjcore.dataset.analysis import analyze_table
+from mjcore.dataset.analysis_columns import analyze_table
 from mjcore.dataset.common import WINS_TABLE, side_file
 from mjcore.dataset.extraction import extract, problems_of, win_rows
 from mjcore.tiles import parse_kinds
@@ -118,7 +118,8 @@ def test_a_classical_extract_folder_analyses_as_in_memory(two_games, tmp_path):
     memory."""
     import pyarrow.parquet as pq
 
-    from mjcore.dataset.analysis import analyze_dir, read_table
+    from mjcore.dataset.analysed_parts import read_table
+    from mjcore.dataset.analysis import analyze_dir
 
     ex, an = tmp_path / "ex", tmp_path / "an"
     extract(str(two_games / "game-1"), str(ex), workers=1)

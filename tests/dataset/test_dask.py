@@ -5,7 +5,9 @@ from __future__ import annotations
 import pyarrow.parquet as pq
 import pytest
 
-from mjcore.dataset.analysis import analyze, analyze_dir, read_dask, read_table
+from mjcore.dataset.analysed_parts import read_table
+from mjcore.dataset.analysis import analyze, analyze_dir
+from mjcore.dataset.dask_driver import read_dask
 
 
 def test_dask_local_cluster_matches_in_process(tmp_path, extract_table):

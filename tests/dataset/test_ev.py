@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 import mjcore
 from mjcore.cli import main
-from mjcore.dataset.analysis import analyze_dir, read_table
+from mjcore.dataset.analysed_parts import read_table
+from mjcore.dataset.analysis import analyze_dir
 from mjcore.dataset.common import side_file
 from mjcore.dataset.expected import EV_COLUMNS, EV_SIDE, RED_IDS, EvOptions, counts_of_melds
 from mjcore.dataset.reporting import build_report, report_figures

@@ -12,7 +12,9 @@ from click.testing import CliRunner
 
 import mjcore.dataset
 from mjcore.cli import main
-from mjcore.dataset.analysis import analyze_dir, analyze_table, per_kind
+from mjcore.dataset.analysis import analyze_dir
+from mjcore.dataset.analysis_columns import analyze_table
+from mjcore.dataset.hand_arrays import per_kind
 from mjcore.dataset.hands import NOT_HELD
 
 ROWS = 1500

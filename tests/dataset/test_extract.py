@@ -210,7 +210,7 @@ def test_our_own_records(tmp_path):
     from click.testing import CliRunner
 
     from mjcore.cli import main
-    from mjcore.dataset.analysis import analyze_table
+    from mjcore.dataset.analysis_columns import analyze_table
     from mjcore.engine.events import from_mjai_lines
     from mjcore.engine.replay import _rules_from_events
 

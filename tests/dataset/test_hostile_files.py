@@ -176,7 +176,8 @@ def _lying_footer(table, path: Path, rows: int) -> None:
 def test_a_footer_claiming_rows_the_file_cannot_hold_is_reported(tmp_path: Path) -> None:
     import pyarrow as pa
 
-    from mjcore.dataset.analysis import analyze_dir, read_table
+    from mjcore.dataset.analysed_parts import read_table
+    from mjcore.dataset.analysis import analyze_dir
 
     src = tmp_path / "in"
     src.mkdir()

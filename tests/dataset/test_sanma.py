@@ -14,7 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import mjcore
-from mjcore.dataset.analysis import analyze_dir, analyze_table, read_table
+from mjcore.dataset.analysed_parts import read_table
+from mjcore.dataset.analysis import analyze_dir
+from mjcore.dataset.analysis_columns import analyze_table
 from mjcore.dataset.common import Problem, side_file
 from mjcore.dataset.expected import EV_SIDE, RED_IDS, EvOptions, counts_of_melds
 from mjcore.dataset.extraction import extract

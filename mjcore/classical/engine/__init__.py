@@ -11,8 +11,8 @@
 - :mod:`.records` JSON-lines records that replay to the same game; :mod:`.invariants` the
   conformance checks of ``mjcore play --check-invariants``;
 - :mod:`.bradfield` replay of Bradfield's ``mj-server`` hand histories through the referee
-  and the scorer; :mod:`.cli` the commands behind ``mjcore play --rules classical`` and
-  ``mjcore replay``.
+  and the scorer (the commands, ``mjcore play --rules classical`` and ``mjcore replay``, are
+  in :mod:`mjcore.cli`).
 
     >>> from mjcore.classical.engine.agents import EfficiencyAgent
     >>> from mjcore.classical.engine.game import play_game

@@ -10,24 +10,32 @@ from typing import Any
 
 import click
 
-from ..cli import fail, with_settings
+from ..classical.rules import ClassicalRules
 from ..errors import MjcoreError
 from ..games import is_game
-from .rules import ClassicalRules
+from .common import fail, preset_rules, with_settings
 
 _SEATS = "ESWN"
 
 
 def _rules(name: str, settings: Sequence[str]) -> ClassicalRules:
-    rules = ClassicalRules.preset(name if is_game(name, "classical") else "bradfield")
-    return with_settings(rules, settings)
+    """The classical rules of ``--rules`` and ``--set``; with another game's preset (``--history``
+    under the default ``--rules``: the histories carry their own rules) the classical defaults,
+    which ``--set`` is checked against."""
+    if is_game(name, "classical"):
+        rules: ClassicalRules = preset_rules(name, settings)
+        return rules
+    return with_settings(ClassicalRules(), settings)
 
 
-def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, round_: str,
-                  rules_name: str, as_json: bool, others: Mapping[str, str | None],
-                  discarder: str | None, won: Sequence[str], claim: str, cannon: str | None,
-                  visible: str, settings: Sequence[str], histories: Sequence[str],
-                  allow_file: str | None) -> None:
+def score_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str,
+                    round_: str, rules_name: str, as_json: bool,
+                    others: Mapping[str, str | None], discarder: str | None,
+                    won: Sequence[str], claim: str, cannon: str | None, visible: str,
+                    settings: Sequence[str], histories: Sequence[str],
+                    allow_file: str | None) -> None:
+    """``mjcore score`` under classical rules: the deal's four hands scored item by item, or
+    with ``histories`` every hand of Bradfield's histories against its records."""
     text = " ".join(hand)
     try:
         rules = _rules(rules_name, settings)
@@ -47,7 +55,7 @@ def run_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str, 
         click.echo(json.dumps({"input": text, "win": win, "self_drawn": tsumo,
                                "winner": deal.winner, **result.to_dict()}, ensure_ascii=False))
         return
-    from .scoring import format_deal_score
+    from ..classical.scoring import format_deal_score
 
     names = [f"{n}{' (hand not shown)' if s in deal.hidden else ''}"
              for s, n in enumerate(("East", "South", "West", "North"))]
@@ -69,9 +77,9 @@ def score_text(text: str, win: str, tsumo: bool, seat: str, round_: str,
                others: Mapping[str, str | None], discarder: str | None, won: Sequence[str],
                claim: str, cannon: str | None, visible: str, rules: ClassicalRules) -> Any:
     """Build the deal from command-line text and score it; returns (DealScore, Deal)."""
+    from ..classical.scoring import Deal, PlayerHand, score_deal
     from ..errors import InvalidHandError
     from ..tiles import parse_kinds, parse_tile
-    from .scoring import Deal, PlayerHand, score_deal
 
     winner = _seat(seat, "--seat")
     hands: list[PlayerHand] = []
@@ -119,8 +127,9 @@ def _known(allow_file: str | None) -> dict[str, Any]:
 def check_histories(paths: Sequence[str], allow_file: str | None, as_json: bool) -> int:
     """Score every finished hand under ``paths``; print each disagreement and a summary.
     Returns the exit status: 0 when every hand agreed (or only allowed ones differ)."""
-    from .bradfield import check_history
-    from .history import HistoryError, fewer_collections, iter_histories
+    from ..classical.bradfield import check_history
+    from ..classical.history import fewer_collections, iter_histories
+    from ..errors import HistoryError
 
     known = _known(allow_file)
     hands = agreed = allowed = errors = 0

@@ -8,6 +8,11 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (starlette) is not installed")
+pytest.importorskip("uvicorn", reason="the web extra (uvicorn) is not installed")
+
 
 def _start(*args, cwd=None):
     return subprocess.Popen([sys.executable, "-m", "mjcore.cli", "web", *args],

@@ -120,7 +120,7 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
 
 
 def test_jobs_has_a_limit(tmp_path):
-    from mjcore.cli import MAX_JOBS
+    from mjcore.cli.common import MAX_JOBS
 
     for command in (["replay", str(tmp_path)], ["play", "--games", "1"]):
         r = run(*command, "--jobs", str(MAX_JOBS + 1))

@@ -4,11 +4,16 @@ from __future__ import annotations
 import json
 import unicodedata
 
+import pytest
+
+pytest.importorskip("pandas")
+pytest.importorskip("pyarrow")
+
 import pandas as pd
 from click.testing import CliRunner
 
 from mjcore.cli import main
-from mjcore.dataset.analysis import read_table
+from mjcore.dataset.analysed_parts import read_table
 from mjcore.dataset.reporting import build_report
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -94,8 +99,7 @@ def test_unreachable_scheduler_is_a_message(tmp_path, monkeypatch, extract_table
 
     import pyarrow.parquet as pq
 
-    # (the module, not the function mjcore.dataset.analyze)
-    monkeypatch.setattr(importlib.import_module("mjcore.dataset.analysis"),
+    monkeypatch.setattr(importlib.import_module("mjcore.dataset.dask_driver"),
                         "DASK_CONNECT_TIMEOUT", 1)
     src = tmp_path / "in"
     src.mkdir()
