@@ -29,6 +29,11 @@
 - **dask**: the analyse step on local Dask clusters of 1 and of 2 single-threaded worker
   processes (started before timing), each round timing both back to back; the median of the
   per-round ratios of wall times.
+- **ev** (issue 26; not in the default run, ``--only ev``): `mjcore analyze --ev` with two
+  worker processes on ``--ev-games`` records drawn from the archive (seeded), against the
+  engine alone on the same rows (the EV step in process on one thread, the batch search split
+  by shanten and timed); the share of the job's cores spent in the search, and the whole
+  archive's wall time projected from its rows by shanten (counted without searching).
 - **memory**: peak resident memory (the process and its children, sampled every 50 ms) of
   `mjcore extract` + `mjcore analyze` on the archive and on 10 copies of it.
 """
@@ -555,10 +560,128 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
     return lines
 
 
+def _sample_archive(work: Path, games: int, seed: int = 0) -> Path:
+    """``games`` members of the archive drawn at random (seeded), written to a folder."""
+    import random
+    import tarfile
+
+    out = work / f"ev-sample-{games}"
+    out.mkdir(exist_ok=True)
+    with tarfile.open(ARCHIVE) as tar:
+        members = [m for m in tar.getmembers() if m.isfile()]
+        chosen = sorted(random.Random(seed).sample(members, min(games, len(members))),
+                        key=lambda m: m.name)
+        for k, member in enumerate(chosen):
+            f = tar.extractfile(member)
+            if f is not None:
+                (out / f"{k:04d}-{Path(member.name).name}").write_bytes(f.read())
+    return out
+
+
+def _engine_pass(ex: Path, probe_only: bool) -> tuple[dict[int, list[float]], float]:
+    """The EV step of every part of the extract ``ex`` in this process on one thread, with
+    the batch search split by the hands' shanten and each piece timed (CPU): per shanten
+    [rows, engine CPU s], and the CPU of the whole step (the arrays around the search
+    included). ``probe_only``: only the rows per shanten (no search)."""
+    from types import SimpleNamespace
+
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    import mjcore.riichi.batch_expected as be
+    from mjcore.dataset.expected import INPUT_COLUMNS, EvOptions, ev_table
+
+    real: Any = be.expected_values
+    stats: dict[int, list[float]] = {}
+
+    def timed(**kw: Any) -> Any:
+        n = len(kw["counts"])
+        probe = real(**{**kw, "max_shanten": -1})
+        merged = {name: np.array(getattr(probe, name)) for name in
+                  ("status", "best_tile", "best_ev", "best_win", "discard_ev", "discard_win")}
+        for s in np.unique(probe.shanten).tolist():
+            idx = np.flatnonzero(probe.shanten == s)
+            row = stats.setdefault(int(s), [0, 0.0])
+            row[0] += idx.size
+            if probe_only:
+                continue
+            sub = {k: (v[idx] if isinstance(v, np.ndarray) and v.shape[:1] == (n,) else v)
+                   for k, v in kw.items()}
+            c = time.process_time()
+            res = real(**sub)
+            row[1] += time.process_time() - c
+            for name, arr in merged.items():
+                arr[idx] = getattr(res, name)
+        return SimpleNamespace(**merged)
+
+    setattr(be, "expected_values", timed)
+    c = time.process_time()
+    try:
+        for part in sorted(ex.glob("part-*.parquet")):
+            names = [n for n in INPUT_COLUMNS if n in pq.read_schema(part).names]
+            ev_table(pq.read_table(part, columns=names), 1, EvOptions())
+    finally:
+        setattr(be, "expected_values", real)
+    return stats, time.process_time() - c
+
+
+def bench_ev(work: Path, games: int) -> list[str]:
+    """``mjcore analyze EXTRACT --ev`` on a seeded sample of the archive's records (two worker
+    processes) against the engine alone on the same rows (one thread, in process), and the
+    whole archive's wall time projected from the two."""
+    import resource
+
+    exe = [sys.executable, "-m", "mjcore.cli"]
+    sample = _sample_archive(work, games)
+    ex, an = work / "ev-ex", work / "ev-an"
+    _step(f"extract of {games} sampled records")
+    subprocess.run(exe + ["extract", str(sample), "--out", str(ex), "--no-progress"],
+                   check=True, capture_output=True)
+    _step("analyze --ev (2 workers)")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(exe + ["analyze", str(ex), "--out", str(an), "--ev", "--workers", "2",
+                          "--no-progress"], check=True, capture_output=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    job_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    _step("the engine alone on the same rows (1 thread)")
+    stats, step_cpu = _engine_pass(ex, probe_only=False)
+    engine = sum(v[1] for v in stats.values())
+    rows = sum(int(v[0]) for v in stats.values())
+    _step("rows by shanten of the whole archive (no search)")
+    whole, _ = _engine_pass(_extract_once(work), probe_only=True)
+    lines = [f"Sample: {games} records of `{ARCHIVE.name}` (seed 0); {rows:,} discard decisions "
+             f"reach the search. `mjcore analyze --ev --workers 2`: {wall:.1f} s wall, "
+             f"{job_cpu:.1f} CPU s; the EV step in process on one thread {step_cpu:.1f} CPU s, "
+             f"of which the search {engine:.1f} s.", "",
+             "| shanten | sample rows | search CPU s | rows/s per core | archive rows | "
+             "archive search CPU s (projected) |", "| --- | --- | --- | --- | --- | --- |"]
+    projected = 0.0
+    for s in sorted(set(stats) | set(whole)):
+        n, cpu = stats.get(s, [0, 0.0])
+        total = int(whole.get(s, [0, 0.0])[0])
+        per = cpu / n if n else float("nan")
+        est = per * total if n else float("nan")
+        if n:
+            projected += est
+        lines.append(f"| {s} | {int(n):,} | {cpu:.2f} | "
+                     f"{(n / cpu if cpu > 0 else float('inf')):,.1f} | {total:,} | {est:,.0f} |")
+    share = engine / (wall * 2) if wall > 0 else float("nan")
+    lines += ["", f"The job's cores spent in the search: {share:.2f} (the engine's CPU over "
+              f"2 x wall; target: at least 0.80). The whole archive at this share on 2 cores, "
+              f"projected: {projected / 2 / share / 3600:.1f} h wall (search "
+              f"{projected / 3600:.1f} CPU h; shanten classes missing from the sample are "
+              f"left out)."]
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=("extract", "analyze", "write-options", "dask", "memory",
-                                       "classical"))
+                                       "classical", "ev"))
+    ap.add_argument("--ev-games", type=int, default=10,
+                    help="with --only ev: records sampled from the archive (seeded)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10)
     ap.add_argument("--chart", type=Path, help="with --only analyze: its stages as a PNG here")
@@ -570,9 +693,10 @@ def main() -> None:
                  "write-options": lambda: bench_write_options(work, args.rounds),
                  "dask": lambda: bench_dask(work, args.rounds),
                  "memory": lambda: bench_memory(work, args.copies),
-                 "classical": lambda: bench_classical(work)}
+                 "classical": lambda: bench_classical(work),
+                 "ev": lambda: bench_ev(work, args.ev_games)}
         for name, run in parts.items():
-            if args.only and name != args.only:
+            if (args.only and name != args.only) or (not args.only and name == "ev"):
                 continue
             print("\n".join(run()))
             print()
