@@ -28,6 +28,8 @@ cdef struct EvRequest:
     u8 round_wind
     u8 kita                 # norths set aside (three players)
     u8 t_max                # 1..EV_MAX_TURNS
+    u8 first_turn           # the first turn whose values are wanted (0 or 1: all); a node
+                            # at depth j then has values from turn first_turn + j on only
     u8 extra                # how far the search may leave the greedy line
     u8 use_red              # red fives are their own kinds and count as dora
     u8 use_ura              # expected ura dora after riichi

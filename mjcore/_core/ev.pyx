@@ -538,24 +538,24 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     cdef double* tmp
     cdef double* v
     cdef i64 a
-    cdef int t, T = q.t_max, st = ST_OK
+    cdef int t, T = q.t_max, st = ST_OK, o = (q.first_turn if q.first_turn else 1) - 1
     if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
         st = ST_EV_MEMORY
     else:
-        for t in range(T, 0, -1):
+        for t in range(T, o, -1):
             # discard nodes at t + 1: the best of their draw nodes, column by column
             if t < T:
-                ev_best_of_kids4(draw_nxt, kids, kids_at, nk_upto[t], disc_nxt)
+                ev_best_of_kids4(draw_nxt, kids, kids_at, nk_upto[t - o], disc_nxt)
             # draw nodes at t: stay (weight S - t - W) or draw into a discard node
             if t == T:
-                for a in range(nd_upto[T - 1]):
+                for a in range(nd_upto[T - 1 - o]):
                     v = draw_cur + 4 * a
                     v[0] = 1.0 if tenpai_node[a] else 0.0
                     v[1] = 0.0
                     v[2] = 0.0
                     v[3] = 0.0
             else:
-                ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1], plain_at, plain,
+                ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum,
                               out.total_unseen - t)
             _emit(out, out.values, draw_cur, index, T, t, 4)
@@ -593,14 +593,14 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     cdef const double* pick
     cdef double den
     cdef i64 a, e
-    cdef int t, T = q.t_max, st = ST_OK
+    cdef int t, T = q.t_max, st = ST_OK, o = (q.first_turn if q.first_turn else 1) - 1
     den = out.total_unseen + (1 if out.cand[0].tile != 255 else 0)
     if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
         st = ST_EV_MEMORY
     else:
-        for t in range(T, 0, -1):
+        for t in range(T, o, -1):
             if t < T:
-                for a in range(nk_upto[t]):
+                for a in range(nk_upto[t - o]):
                     pick = draw_nxt + 8 * kids[kids_at[a]]
                     v = disc_nxt + 8 * a
                     v[3] = pick[3]
@@ -615,12 +615,12 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
                     v[1] = pick[1]
                     v[2] = pick[2]
             if t == T:
-                for a in range(nd_upto[T - 1]):
+                for a in range(nd_upto[T - 1 - o]):
                     v = draw_cur + 8 * a
                     v[0] = v[3] = 1.0 if tenpai_node[a] else 0.0
                     v[1] = v[2] = v[4] = v[5] = v[6] = v[7] = 0.0
             else:
-                ev_draw_turn8(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1], plain_at, plain,
+                ev_draw_turn8(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum, den)
             _emit(out, out.values, draw_cur, index, T, t, 8)
             tmp = draw_cur
@@ -861,6 +861,10 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         out.values = <double*>calloc(out.n_cand * EV_COLUMNS * T + 1, sizeof(double))
         if out.values == NULL:
             st = ST_EV_MEMORY
+        else:
+            for e in range(out.n_cand * EV_COLUMNS):     # the turns before first_turn: none
+                for t in range(1, q.first_turn):
+                    out.values[e * T + t - 1] = NAN
     if st == ST_OK:
         if q.model == EV_CONSISTENT:
             st = _run_consistent(g, out, nd_upto, nk_upto, plain_at, plain, win_at, win, win_score,
@@ -949,7 +953,7 @@ cdef int ev_check(const EvRequest* q) noexcept nogil:
     if q.n_melds > 4:
         return ST_BAD_MELDS
     if (q.t_max < 1 or q.t_max > EV_MAX_TURNS or q.extra > 4 or q.max_nodes < 1
-            or q.model > EV_CONSISTENT):
+            or q.model > EV_CONSISTENT or q.first_turn > q.t_max):
         return ST_EV_OPTION
     if q.n_dora > MAX_INDICATORS or q.seat_wind > 3 or q.round_wind > 3:
         return ST_EV_OPTION
@@ -1363,6 +1367,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     _options(&b.proto, model, t_max, extra, use_red, use_ura, shanten_down, tegawari, max_shanten,
              max_nodes, max_seconds, &rules)
     b.turn = turn
+    b.proto.first_turn = <u8>turn if 1 <= turn <= t_max else 0
     b.n_dora_cols = dora.shape[1]
     if n == 0:
         return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,

@@ -40,7 +40,7 @@ def _tile(code: int) -> str | None:
 
 
 @pytest.mark.parametrize("name", ["14-fixed", "open-14", "13-fixed", "14-low-shanten"])
-@pytest.mark.parametrize("turn", [1, 7])
+@pytest.mark.parametrize("turn", [1, 7, 16, 18])
 def test_every_row_equals_the_single_hand_answer(name: str, turn: int) -> None:
     requests = _sample(name, 12)
     arrays = as_arrays(requests)
