@@ -214,7 +214,7 @@ def stream_score(servicer: Any, request_iterator: Iterator[Any], context: Any
         check_deadline(context)
         arrays = deal_arrays(request, batch_limit(servicer, DEAL_OUT_BYTES), batch_no)
         rules = stream_rules(request, batch_no, default="classical")
-        assert rules is not None
+        assert isinstance(rules, ClassicalRules)     # a classical default: classical rules
         n = len(arrays["counts"])
         out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
         # the library's words for a bad deal (the tile and where its copies are)
