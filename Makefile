@@ -57,8 +57,8 @@ test-debug: debug-build build
 	@echo "== the kernels' tests on the debug build ($(DEBUG_TREE))"
 	cd $(DEBUG_TREE) && MJCORE_ORACLE_SCALE=0.05 MJCORE_EV_MAX_SHANTEN=1 MJCORE_FAST_TREE=$(CURDIR) \
 		$(PYABS) -m pytest -q -x -p no:cacheprovider tests/core tests/scoring \
-		tests/engine/test_fast_paths.py tests/service/test_hpack.py \
-		tests/service/test_http2_connection.py tests/riichi/test_expected.py \
+		tests/engine/test_fast_paths.py tests/service/front/test_hpack.py \
+		tests/service/front/test_http2_connection.py tests/riichi/test_expected.py \
 		tests/riichi/test_expected_batch.py
 
 # The wheel `pip wheel .` builds (from the build products of `make build`, which it shares),
@@ -128,7 +128,7 @@ proto-baseline: $(BUF_STAMP)
 # ruff with pyproject's rule set; mypy (strict for mjcore, see pyproject.toml); stubtest: every
 # hand-written .pyi against its compiled module (the generated protobuf stubs are not checked)
 LINT_PATHS := mjcore service tests benchmarks scripts setup.py
-STUBS = $(wildcard mjcore/*.pyi mjcore/_core/*.pyi service/*.pyi)
+STUBS = $(wildcard mjcore/*.pyi mjcore/_core/*.pyi service/front/*.pyi)
 
 lint: build .venv/.mjcore-lint
 	@echo "== lint: ruff, mypy, stubtest"
@@ -143,4 +143,4 @@ stubtest: build .venv/.mjcore-lint
 clean:
 	rm -rf build mjcore/_core/*.c mjcore/_core/*.so mjcore/_core/*.bin mjcore/_core/_build_info.json \
 		mjcore/_core/x86_64_v3 \
-		service/*.c service/*.so .mypy_cache .ruff_cache
+		service/front/*.c service/front/*.so .mypy_cache .ruff_cache

@@ -21,6 +21,8 @@ that ``make build`` did not replace). Each kernel also reports the level its cod
 for (``BUILT_FOR``, from the compiler's own macros), which ``mjcore info`` shows.
 ``MJCORE_NO_EXTENSIONS=1`` installs the Python files only (the Makefile's editable install, whose
 extensions ``make build`` then compiles in place, incrementally).
+The test-only extensions (``TEST_ONLY``: the HTTP/2 front's HPACK wrapper) are compiled only in
+place (``make build``, the debug tree) and never installed: a wheel leaves them out.
 """
 import json
 import os
@@ -33,6 +35,7 @@ import numpy as np
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.install_lib import install_lib
 
 ROOT = Path(__file__).parent
 DEBUG = os.environ.get("MJCORE_DEBUG", "") not in ("", "0")
@@ -125,9 +128,12 @@ if OPENMP:
     link_args.append("-fopenmp")
 
 extensions = []
-# the core's modules, then the service's compiled parts (its HTTP/2 front), installed as
-# mjcore.service.*
-SOURCES = [("mjcore._core", ROOT / "mjcore" / "_core"), ("mjcore.service", ROOT / "service")]
+# the core's modules, then the service's compiled HTTP/2 front (service/front, installed as
+# mjcore.service.front); only mjcore._core gets the dispatch levels' copies (``_variants``)
+SOURCES = [("mjcore._core", ROOT / "mjcore" / "_core"),
+           ("mjcore.service.front", ROOT / "service" / "front")]
+# built for the tests only, in place; never in a wheel (``BuildExt.run``, ``InstallLib``)
+TEST_ONLY = {"mjcore.service.front._hpack"}
 for package, folder in SOURCES:
     for pyx in sorted(folder.glob("*.pyx")):
         name = pyx.stem
@@ -183,9 +189,13 @@ class BuildExt(build_ext):
     """Build the extensions, then generate the shanten tables beside them (when the table
     generator changed) and record the build's flags."""
 
+    extensions: list[Extension]
+
     def run(self) -> None:
         from setuptools.modified import newer_group
 
+        if not self.inplace:
+            self.extensions = [e for e in self.extensions if e.name not in TEST_ONLY]
         if not self.extensions:
             return
         for folder, wanted in self._records().items():
@@ -271,6 +281,21 @@ class BuildExt(build_ext):
                 mod.write_tables(str(target))
 
 
+class InstallLib(install_lib):
+    """Install the build without the test-only extensions, which an in-place build leaves in
+    build_lib (a wheel built later from the same build folder copies it whole)."""
+
+    def install(self) -> list[str]:
+        outputs = super().install() or []
+        dropped = set()
+        for module in TEST_ONLY:
+            package, _, name = module.rpartition(".")
+            for path in Path(self.install_dir, *package.split(".")).glob(f"{name}.*"):
+                path.unlink()
+                dropped.add(str(path))
+        return [out for out in outputs if out not in dropped]
+
+
 if os.environ.get("MJCORE_NO_EXTENSIONS", "") not in ("", "0"):
     extensions = []
 
@@ -283,6 +308,6 @@ setup(
               + [f"mjcore.service.{p}" for p in find_packages("service")]),
     package_dir={"mjcore.service": "service"},
     ext_modules=CYTHONIZED + _variants(CYTHONIZED),
-    cmdclass={"build_ext": BuildExt},
+    cmdclass={"build_ext": BuildExt, "install_lib": InstallLib},
     zip_safe=False,
 )

@@ -708,7 +708,7 @@ def front_floor_rows(seconds: float, repeats: int) -> list[tuple[str, str, str]]
     import shutil
     import tempfile
 
-    from mjcore.service.unary_front import Method, UnaryFront
+    from mjcore.service.front.server import Method, UnaryFront
     from mjcore.wire.v1 import analysis_service_pb2 as pb
 
     if shutil.which("h2load") is None:

@@ -1,8 +1,16 @@
-"""Batches of hands (``mjcore.v1.PackedHands``, packed as ``mjcore.wire.packing`` describes)
-decoded to numpy arrays. Batch-level problems raise ``RpcError``; problems of single hands are
-returned by index so the good hands are still answered.
+"""The bulk calls' batches of hands, and the bulk analysis RPCs both games answer.
+
+A batch (``mjcore.v1.PackedHands``, packed as ``mjcore.wire.packing`` describes) is decoded to
+numpy arrays: batch-level problems raise ``RpcError``; problems of single hands are returned by
+index so the good hands are still answered. StreamShanten, StreamWaits and StreamAgari run a
+batch through the library's batch kernel under the rules of either game, chunk by chunk, so a
+cancelled or expired call stops within one chunk of kernel work.
 """
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import grpc
 import numpy as np
@@ -11,6 +19,7 @@ from mjcore import batch as mj_batch
 from mjcore import status
 from mjcore.batch import BatchResult
 from mjcore.errors import InvalidHandError
+from mjcore.wire import layout
 from mjcore.wire.layout import N_KINDS
 from mjcore.wire.packing import (
     BYTES_PER_HAND,
@@ -20,9 +29,21 @@ from mjcore.wire.packing import (
     USED_BITS,
     unpack_4bit,
 )
+from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import types_pb2
 
 from .errors import RpcError, invalid_argument
+from .requests import (
+    NOT_IN_SANMA_REASON,
+    batch_limit,
+    check_deadline,
+    chunks,
+    hand_errors,
+    not_in_play_row,
+    stream_rules,
+)
+
+BAD_I8 = layout.BAD_SHANTEN
 
 # a text line's size against its melds is checked by the operation, not by the decoding
 _SIZE_REASONS = (status.reason_of(status.BAD_TOTAL), status.reason_of(status.BAD_MELDS))
@@ -130,3 +151,126 @@ def decode(hands: types_pb2.PackedHands, max_batch: int, batch_no: int) -> Batch
         counts = counts.copy()
         counts[list(errors)] = 0
     return Batch(counts, n_melds, errors, text_result)
+
+
+# -- the bulk analysis RPCs -----------------------------------------------------------------------
+
+def batches(servicer: Any, request_iterator: Iterator[Any], context: Any,
+            out_bytes: Callable[[Any], int]) -> Iterator[tuple[int, Any, Batch]]:
+    """Decode each request batch; ``out_bytes(request)`` is the answer's size per hand,
+    so a batch whose answer could not be sent is refused up front."""
+    for batch_no, request in enumerate(request_iterator):
+        check_deadline(context)
+        yield batch_no, request, decode(request.hands, batch_limit(servicer, out_bytes(request)),
+                                        batch_no)
+
+
+def run(kernel: Callable[..., BatchResult], batch: Batch, context: Any,
+        fields: dict[str, np.ndarray], n_threads: int) -> dict[int, InvalidHandError] | None:
+    """Run ``kernel`` over the batch chunk by chunk, copying each result array named in
+    ``fields`` into it; the bad rows by index, or None when the call went away."""
+    found: dict[int, InvalidHandError] = {}
+    n = len(batch)
+    for start, stop in chunks(n, context):
+        result = kernel(batch.counts[start:stop], batch.n_melds[start:stop],
+                        n_threads=n_threads)
+        for name, out in fields.items():
+            out[start:stop] = getattr(result, name)
+        if result.status.any():
+            found.update(result.errors_by_row(start))
+    if not context.is_active():
+        return None
+    for i, err in found.items():
+        if err.reason == NOT_IN_SANMA_REASON:
+            found[i] = not_in_play_row(batch.counts[i], i)
+    found.update(batch.errors)  # framing and parse errors explain a row best
+    return found
+
+
+def stream_shanten(servicer: Any, request_iterator: Iterator[Any], context: Any
+                   ) -> Iterator[pb.StreamShantenResponse]:
+    for batch_no, request, batch in batches(servicer, request_iterator, context, _shanten_out):
+        n = len(batch)
+        rules = stream_rules(request, batch_no)
+        if batch.text_result is not None and not request.per_form and rules is None:
+            errors = batch.text_result.errors_by_row()
+            out = batch.text_result.shanten
+            forms = None
+        else:
+            out = np.empty(n, dtype=np.int8)
+            fields: dict[str, np.ndarray] = {"shanten": out}
+            forms = None
+            kernel = functools.partial(mj_batch.shanten, rules=rules)
+            if request.per_form:
+                forms = np.empty((n, 3), dtype=np.int8)
+                fields["forms"] = forms
+                kernel = functools.partial(mj_batch.shanten, forms=True, rules=rules)
+            found = run(kernel, batch, context, fields, servicer.kernel_threads)
+            if found is None:
+                return
+            errors = found
+        if errors:
+            bad = sorted(errors)
+            out[bad] = BAD_I8
+            if forms is not None:
+                forms[bad] = BAD_I8
+        response = pb.StreamShantenResponse(batch=batch_no, hand_count=n, shanten=out.tobytes(),
+                                            errors=hand_errors(errors))
+        if forms is not None:
+            response.standard = forms[:, 0].tobytes()
+            response.chiitoitsu = forms[:, 1].tobytes()
+            response.kokushi = forms[:, 2].tobytes()
+        yield response
+
+
+def stream_waits(servicer: Any, request_iterator: Iterator[Any], context: Any
+                 ) -> Iterator[pb.StreamWaitsResponse]:
+    for batch_no, request, batch in batches(servicer, request_iterator, context, _waits_out):
+        n = len(batch)
+        masks = np.empty(n, dtype="<u8")
+        advance = np.empty(n, dtype="<u8")
+        shanten = np.empty(n, dtype=np.int8)
+        kernel = functools.partial(mj_batch.waits, rules=stream_rules(request, batch_no))
+        errors = run(kernel, batch, context,
+                     {"mask": masks, "advance_mask": advance, "shanten": shanten},
+                     servicer.kernel_threads)
+        if errors is None:
+            return
+        if errors:
+            bad = sorted(errors)
+            masks[bad] = 0
+            advance[bad] = 0
+            shanten[bad] = BAD_I8
+        yield pb.StreamWaitsResponse(batch=batch_no, hand_count=n, masks=masks.tobytes(),
+                                     shanten=shanten.tobytes(),
+                                     advance_masks=advance.tobytes(),
+                                     errors=hand_errors(errors))
+
+
+def stream_agari(servicer: Any, request_iterator: Iterator[Any], context: Any
+                 ) -> Iterator[pb.StreamAgariResponse]:
+    for batch_no, request, batch in batches(servicer, request_iterator, context, _agari_out):
+        n = len(batch)
+        agari = np.empty(n, dtype=np.bool_)
+        kernel = functools.partial(mj_batch.is_agari, rules=stream_rules(request, batch_no))
+        errors = run(kernel, batch, context, {"agari": agari}, servicer.kernel_threads)
+        if errors is None:
+            return
+        if errors:
+            agari[sorted(errors)] = False
+        yield pb.StreamAgariResponse(batch=batch_no, hand_count=n,
+                                     agari=agari.view(np.uint8).tobytes(),
+                                     errors=hand_errors(errors))
+
+
+def _shanten_out(request: Any) -> int:
+    forms = layout.SHANTEN_FORM_ARRAYS if request.per_form else {}
+    return layout.row_bytes(layout.SHANTEN_RESPONSE_ARRAYS, forms)
+
+
+def _waits_out(request: Any) -> int:
+    return layout.row_bytes(layout.WAITS_RESPONSE_ARRAYS)
+
+
+def _agari_out(request: Any) -> int:
+    return layout.row_bytes(layout.AGARI_RESPONSE_ARRAYS)

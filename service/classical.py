@@ -1,15 +1,17 @@
-"""Chinese classical rules over gRPC: the `rules` of the analysis RPCs, and ScoreClassicalDeal.
+"""The Chinese classical RPCs' bodies: AnalyzeHand under classical rules, ScoreClassicalDeal and
+StreamScoreClassical.
 
 A `RuleSelection` naming a classical preset ("classical", "bradfield"), with classical option
-overrides by name, selects the classical winning forms; empty, or a riichi preset, keeps the
-riichi forms (so riichi answers are unchanged). ScoreClassicalDeal scores one finished deal
-with ``mjcore.classical.scoring.score_deal``. Every text field is length-checked before it is
-parsed; errors are INVALID_ARGUMENT with an ErrorInfo naming the field and the seat (index).
+overrides by name, selects the classical winning forms (``requests.classical_rules_of``); empty,
+or a riichi preset, keeps the riichi forms (so riichi answers are unchanged). ScoreClassicalDeal
+scores one finished deal with ``mjcore.classical.scoring.score_deal``. Every text field is
+length-checked before it is parsed; errors are INVALID_ARGUMENT with an ErrorInfo naming the
+field and the seat (index).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 import grpc
 import numpy as np
@@ -20,8 +22,6 @@ from mjcore.classical.batch import score_deals
 from mjcore.classical.rules import ClassicalRules
 from mjcore.classical.scoring import Deal, PlayerHand, score_deal
 from mjcore.errors import InvalidHandError, InvalidRuleError
-from mjcore.games import GAMES
-from mjcore.riichi.rules import RuleSet
 from mjcore.status import NOT_AGARI, reason_of, status_error
 from mjcore.tiles import parse_kinds, parse_tile
 from mjcore.wire import layout
@@ -29,39 +29,22 @@ from mjcore.wire.convert import CLAIMS, CONDITIONS, deal_response
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from . import convert
 from .errors import RpcError, invalid_hand, invalid_rule, reason_code
-from .limits import FIELD_CHARS, MAX_RULE_OPTIONS, MAX_VISIBLE_TILES, quote
+from .limits import FIELD_CHARS, MAX_VISIBLE_TILES, quote
+from .requests import (
+    EncodedMessage,
+    analyze_hand_bytes,
+    batch_limit,
+    check_deadline,
+    chunks,
+    classical_rules_of,
+    hand_errors,
+    parse_hand,
+    parse_tiles,
+    stream_rules,
+)
 
-CLASSICAL_PRESETS = GAMES["classical"].presets
-RIICHI_PRESETS = GAMES["riichi"].presets
 MAX_CONDITIONS = len(CONDITIONS)
-INT32 = 1 << 31
-_MISSING = object()
-
-
-class SelectionCache:
-    """Values derived from serialized rules selections, at most ``size`` of them: when full it
-    starts over, so a client sending endless distinct selections cannot grow it. Safe across
-    threads (one lookup per call; a concurrent clear only costs a recomputation)."""
-
-    def __init__(self, size: int = 256) -> None:
-        self._size = size
-        self._values: dict[bytes, Any] = {}
-
-    def get(self, key: bytes, make: Callable[[], Any]) -> Any:
-        """The value for ``key``, made by ``make()`` on a miss (its exceptions pass through)."""
-        known = self._values.get(key, _MISSING)
-        if known is not _MISSING:
-            return known
-        value = make()
-        if len(self._values) >= self._size:
-            self._values.clear()
-        self._values[key] = value
-        return value
-
-
-_rules_cache = SelectionCache()
 
 
 def _bad(message: str, reason: str, field: str, index: int | None = None,
@@ -70,72 +53,11 @@ def _bad(message: str, reason: str, field: str, index: int | None = None,
                     **metadata)
 
 
-def _classical_options(sel: sp.RuleSelection) -> dict[str, Any]:
-    if len(sel.options) > MAX_RULE_OPTIONS:
-        raise InvalidRuleError(f"{len(sel.options)} rule options, at most {MAX_RULE_OPTIONS} "
-                               "allowed")
-    opts: dict[str, Any] = {}
-    for opt in sel.options:
-        value = convert.option_from_proto(opt)   # checks the name's and values' lengths
-        if opt.name in opts:
-            raise InvalidRuleError(f"rule option {opt.name!r} given twice")
-        if isinstance(value, int) and not isinstance(value, bool) and not (
-                -INT32 <= value < INT32):
-            # the compiled scorer takes its options as C ints
-            raise InvalidRuleError(f"rule option {opt.name!r}: {value} is out of range")
-        opts[opt.name] = value
-    return opts
-
-
-def _resolve(sel: sp.RuleSelection, default: str | None) -> ClassicalRules | None:
-    """Classical rules of ``sel``, or None for riichi; ``default``: the preset of an empty
-    selection (None = riichi)."""
-    convert._check_rule_text(sel.preset, "rule preset", "rules.preset")
-    preset = sel.preset or default or ""
-    if preset in CLASSICAL_PRESETS:
-        return ClassicalRules.preset(preset).replace(**_classical_options(sel))
-    if default is not None or preset not in ("", *RIICHI_PRESETS):
-        allowed = CLASSICAL_PRESETS if default is not None else (*RIICHI_PRESETS,
-                                                                  *CLASSICAL_PRESETS)
-        raise InvalidRuleError(f"unknown rule preset {quote(preset)!r}; expected one of "
-                               f"{', '.join(allowed)}")
-    if sel.options:  # riichi options do not change the winning forms, but must be valid
-        RuleSet.preset(preset or "tenhou").replace(**_classical_options(sel))
-    return None
-
-
-def rules_of(sel: sp.RuleSelection, default: str | None = None) -> ClassicalRules | None:
-    """``_resolve`` with a small cache of the serialized selection (a stream repeats it)."""
-    key = (default or "").encode() + b"\0" + sel.SerializeToString(deterministic=True)
-    return cast("ClassicalRules | None", _rules_cache.get(key, lambda: _resolve(sel, default)))
-
-
-def stream_rules(request: Any, batch_no: int, default: str | None = None
-                 ) -> ClassicalRules | None:
-    """The rules of one bulk request batch; a bad selection fails the call, naming the batch."""
-    if default is None and not request.HasField("rules"):
-        return None
-    try:
-        return rules_of(request.rules, default)
-    except InvalidRuleError as err:
-        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT, f"batch {batch_no}: rules: {err}",
-                       "INVALID_RULE", field="rules", batch=batch_no) from None
-
-
-def analyze_hand(request: pb.AnalyzeHandRequest) -> convert.EncodedMessage | None:
-    """AnalyzeHand's answer (serialized) under the classical rules of ``request.rules``; None
-    when those rules are riichi (the caller answers as before)."""
-    try:
-        rules = rules_of(request.rules)
-    except InvalidRuleError as err:
-        raise invalid_rule(err) from None
-    if rules is None:
-        return None
-    from .servicer import _parse_hand, _parse_tiles  # servicer imports this module
-
-    hand = _parse_hand(request.hand)
+def analyze_hand(request: pb.AnalyzeHandRequest, rules: ClassicalRules) -> EncodedMessage:
+    """AnalyzeHand's answer (serialized) under the classical ``rules`` of ``request.rules``."""
+    hand = parse_hand(request.hand)
     text = request.visible
-    visible = _parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
+    visible = parse_tiles(text, "visible", MAX_VISIBLE_TILES) if text else None
     try:
         shanten = mjcore.shanten(hand, rules)       # also refuses red fives, bonus tiles
         ukeire = ukeire_rows(hand, visible, winning_forms(rules))
@@ -143,7 +65,7 @@ def analyze_hand(request: pb.AnalyzeHandRequest) -> convert.EncodedMessage | Non
         agari = tiles == 14 and mjcore.is_agari(hand, rules)
     except InvalidHandError as err:
         raise invalid_hand(err, "hand") from None
-    return convert.analyze_hand_bytes(hand, shanten, agari, ukeire, tiles == 13)
+    return analyze_hand_bytes(hand, shanten, agari, ukeire, tiles == 13)
 
 
 # -- ScoreClassicalDeal ---------------------------------------------------------------------------
@@ -237,7 +159,7 @@ def deal_of(request: sp.ScoreClassicalDealRequest) -> Deal:
 def score_classical_deal(request: sp.ScoreClassicalDealRequest) -> sp.ScoreClassicalDealResponse:
     deal = deal_of(request)
     try:
-        rules = rules_of(request.rules, default="classical")
+        rules = classical_rules_of(request.rules, default="classical")
     except InvalidRuleError as err:
         raise invalid_rule(err) from None
     assert rules is not None
@@ -285,22 +207,19 @@ def deal_arrays(request: pb.StreamScoreClassicalRequest, max_batch: int, batch_n
     return out
 
 
-def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
+def stream_score(servicer: Any, request_iterator: Iterator[Any], context: Any
+                 ) -> Iterator[pb.StreamScoreClassicalResponse]:
     """StreamScoreClassical: each batch scored chunk by chunk with ``score_deals``."""
-    from .servicer import _check_deadline, _chunks, _hand_errors
-
     for batch_no, request in enumerate(request_iterator):
-        _check_deadline(context)
-        limit = min(servicer.max_batch,
-                    max(1, (servicer.max_message_size - 4096) // (DEAL_OUT_BYTES + 8)))
-        arrays = deal_arrays(request, limit, batch_no)
+        check_deadline(context)
+        arrays = deal_arrays(request, batch_limit(servicer, DEAL_OUT_BYTES), batch_no)
         rules = stream_rules(request, batch_no, default="classical")
-        assert rules is not None
+        assert isinstance(rules, ClassicalRules)     # a classical default: classical rules
         n = len(arrays["counts"])
         out = layout.empty(layout.DEAL_RESPONSE_ARRAYS, n)
         # the library's words for a bad deal (the tile and where its copies are)
         errors: dict[int, InvalidHandError] = {}
-        for start, stop in _chunks(n, context):
+        for start, stop in chunks(n, context):
             part = score_deals(*(arrays[k][start:stop] for k in DEAL_ARRAYS), rules=rules,
                                n_threads=servicer.kernel_threads)
             for name, arr in out.items():
@@ -313,9 +232,8 @@ def stream_score(servicer: Any, request_iterator: Any, context: Any) -> Any:
             if i not in errors:
                 errors[i] = status_error(int(status[i]), f"deal {i}", index=i)
         yield pb.StreamScoreClassicalResponse(
-            batch=batch_no, deal_count=n, errors=_hand_errors(errors),
+            batch=batch_no, deal_count=n, errors=hand_errors(errors),
             **{name: arr.tobytes() for name, arr in out.items()})
 
 
-__all__ = ["analyze_hand", "deal_arrays", "deal_of", "rules_of",
-           "score_classical_deal", "stream_rules", "stream_score"]
+__all__ = ["analyze_hand", "deal_arrays", "deal_of", "score_classical_deal", "stream_score"]

@@ -27,7 +27,7 @@ class ServerConfig:
     ``processes`` > 1 (Linux only) runs that many server processes sharing the port through
     SO_REUSEPORT; with 1 the port is bound without it, so a port in use is an error.
     ``unary_port`` (None: off) also serves the unary RPCs and health Check on that port through
-    the compiled HTTP/2 front (``unary_front.py``), with the same TLS and token.
+    the compiled HTTP/2 front (``front/server.py``), with the same TLS and token.
 
     Limits against misbehaving clients (service/README.md, "Limits"; seconds and bytes):
     ``unary_max_message_size`` is the largest unary request (bulk streams keep

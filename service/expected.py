@@ -21,23 +21,33 @@ from mjcore.errors import InvalidHandError, InvalidRuleError
 from mjcore.riichi.batch_expected import expected_values as batch_expected
 from mjcore.riichi.expected import MAX_TURNS, expected_values
 from mjcore.riichi.rules import RuleSet
-from mjcore.status import NOT_IN_SANMA, reason_of
 from mjcore.wire import convert as wire
 from mjcore.wire import layout
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import types_pb2
 
-from . import bulk, classical, convert
+from . import bulk
 from .errors import RpcError, invalid_hand, invalid_rule
 from .limits import MAX_VISIBLE_TILES
+from .requests import (
+    CLASSICAL_PRESETS,
+    NOT_IN_SANMA_REASON,
+    SelectionCache,
+    batch_limit,
+    check_enum,
+    hand_errors,
+    not_in_play_row,
+    parse_hand,
+    parse_tiles,
+    rules_from_proto,
+)
 
 MAX_DORA = 5
 _WINDS = (types_pb2.WIND_UNSPECIFIED, *wire.WIND_NAMES)
 _MODELS = (pb.EXPECTED_VALUE_MODEL_UNSPECIFIED, *wire.EV_MODELS)
 # the library's reason -> the request field it is about (the rest: the hand)
 _FIELDS = {"bad_seats": "seat_wind", "bad_kita": "kita_count"}
-_rules_cache = classical.SelectionCache()
-_NOT_IN_SANMA = reason_of(NOT_IN_SANMA)
+_rules_cache = SelectionCache()
 
 
 class EvPool:
@@ -109,7 +119,7 @@ def _bad_option(name: str, value: object, lo: int, hi: int) -> RpcError:
 def options_of(opts: pb.ExpectedValueOptions, max_nodes: int) -> dict[str, Any]:
     """The library's keyword options of ``opts``; ``max_nodes``: the server's cap (and the
     default)."""
-    convert._enum(opts.model, _MODELS, "options.model", pb.ExpectedValueModel)
+    check_enum(opts.model, _MODELS, "options.model", pb.ExpectedValueModel)
     out: dict[str, Any] = {"model": wire.EV_MODELS.get(opts.model, "consistent")}
     for name, key, lo, hi in (("max_turn", "t_max", 1, MAX_TURNS), ("extra", "extra", 0, 4),
                               ("max_shanten", "max_shanten", -1, 6),
@@ -129,10 +139,10 @@ def options_of(opts: pb.ExpectedValueOptions, max_nodes: int) -> dict[str, Any]:
 def rules_of(sel: Any) -> RuleSet:
     """The riichi rules of a selection (empty: tenhou); classical presets have no model."""
     try:
-        if sel.preset in classical.CLASSICAL_PRESETS:
+        if sel.preset in CLASSICAL_PRESETS:
             raise InvalidRuleError(f"preset {sel.preset!r}: the expected value is riichi's")
         rules: RuleSet = _rules_cache.get(sel.SerializeToString(deterministic=True),
-                                          lambda: convert.rules_from_proto(sel))
+                                          lambda: rules_from_proto(sel))
         return rules
     except InvalidRuleError as err:
         raise invalid_rule(err) from None
@@ -152,13 +162,11 @@ def _budget(context: Any, cap: float) -> tuple[float, bool]:
 def unary(request: pb.ExpectedValuesRequest, context: Any, max_seconds: float,
           max_nodes: int) -> pb.ExpectedValuesResponse:
     """ExpectedValues' answer (runs in the pool)."""
-    from .servicer import _parse_hand, _parse_tiles
-
-    hand = _parse_hand(request.hand)
-    _parse_tiles(request.dora_indicators, "dora_indicators", MAX_DORA)
-    _parse_tiles(request.visible, "visible", MAX_VISIBLE_TILES)
+    hand = parse_hand(request.hand)
+    parse_tiles(request.dora_indicators, "dora_indicators", MAX_DORA)
+    parse_tiles(request.visible, "visible", MAX_VISIBLE_TILES)
     for field in ("round_wind", "seat_wind"):
-        convert._enum(getattr(request, field), _WINDS, field, types_pb2.Wind)
+        check_enum(getattr(request, field), _WINDS, field, types_pb2.Wind)
     rules = rules_of(request.rules)
     kita = request.kita_count
     if kita and not rules.nukidora:
@@ -231,17 +239,13 @@ ROWS_PER_CALL = 256     # rows per kernel call: the deadline is checked between 
 
 def stream(servicer: Any, request_iterator: Iterator[Any], context: Any) -> Iterator[Any]:
     """StreamExpectedValues: each batch through ``mjcore.batch.expected_values``."""
-    from .servicer import _hand_errors, _not_in_play_row
-
     out_row = layout.row_bytes(layout.EV_RESPONSE_ARRAYS)
     for batch_no, request in enumerate(request_iterator):
         remaining = context.time_remaining()
         if remaining is not None and remaining <= 0:
             raise RpcError(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded",
                            "DEADLINE_EXCEEDED")
-        limit = min(servicer.max_batch,
-                    max(1, (servicer.max_message_size - 4096) // (out_row + 8)))
-        batch = bulk.decode(request.hands, limit, batch_no)
+        batch = bulk.decode(request.hands, batch_limit(servicer, out_row), batch_no)
         n = len(batch)
         arrays = _row_arrays(request, n, batch_no)
         rules = rules_of(request.rules)
@@ -273,14 +277,14 @@ def stream(servicer: Any, request_iterator: Iterator[Any], context: Any) -> Iter
         if not context.is_active():
             return
         for i, err in found.items():
-            if err.reason == _NOT_IN_SANMA:
-                found[i] = _not_in_play_row(batch.counts[i], i)
+            if err.reason == NOT_IN_SANMA_REASON:
+                found[i] = not_in_play_row(batch.counts[i], i)
         found.update(batch.errors)
         bad = sorted(found)
         if bad:
             out["status"][bad] = np.minimum(out["status"][bad], -1)
         response = pb.StreamExpectedValuesResponse(batch=batch_no, hand_count=n,
-                                                   errors=_hand_errors(found))
+                                                   errors=hand_errors(found))
         for name, (dtype, _shape) in layout.EV_RESPONSE_ARRAYS.items():
             setattr(response, name, out[name].astype(dtype, copy=False).tobytes())
         yield response

@@ -26,13 +26,13 @@ from mjcore.wire.v1 import analysis_service_pb2
 
 from .auth import bearer
 from .config import ServerConfig
+from .front.server import UnaryFront, bind_error, tls_context, unary_methods
 from .guard import CallGuard, quiet_ended_calls
 from .limits import IdleTrim, PeerCalls, ReceiveSlots
 from .processes import ServerProcesses
 from .reflect import add_reflection
 from .servicer import OFFLOADED, HandAnalysisServicer, add_to_server
 from .signals import SignalWaker, on_stop_signals, restore_signals
-from .unary_front import UnaryFront, bind_error, tls_context, unary_methods
 
 log = logging.getLogger("mjcore.service")
 

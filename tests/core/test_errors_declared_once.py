@@ -17,7 +17,7 @@ SUFFIXES = ("Error", "Exception", "Mismatch", "Skipped", "Timeout")
 # the service's own: RpcError is its gRPC answer (it needs grpc and the service's limits);
 # the rest end a call or a wait inside the service and never reach a caller
 SERVICE_OWN = {("service/errors.py", "RpcError"), ("service/guard.py", "Aborted"),
-               ("service/unary_front.py", "Aborted"), ("service/limits.py", "ReceiveTimeout"),
+               ("service/front/server.py", "Aborted"), ("service/limits.py", "ReceiveTimeout"),
                ("service/limits.py", "Evicted")}
 
 OLD_PATHS = [

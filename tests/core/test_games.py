@@ -30,10 +30,10 @@ def test_an_unknown_name_names_every_preset():
 
 def test_the_service_and_the_analysis_read_the_registry():
     from mjcore.analysis import winning_forms
-    from mjcore.service import classical
+    from mjcore.service import requests
 
-    assert GAMES["classical"].presets == classical.CLASSICAL_PRESETS
-    assert GAMES["riichi"].presets == classical.RIICHI_PRESETS
+    assert GAMES["classical"].presets == requests.CLASSICAL_PRESETS
+    assert GAMES["riichi"].presets == requests.RIICHI_PRESETS
     assert winning_forms("tenhou_sanma") == winning_forms("riichi") != winning_forms("bradfield")
     with pytest.raises(InvalidRuleError, match="expected one of"):
         winning_forms("nonsense")

@@ -28,8 +28,7 @@ from mjcore.service.errors import error_info
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2 as sp
 
-from .service_helpers import TOKEN
-from .test_http2_connection import (
+from .front.test_http2_connection import (
     CONTINUATION,
     DATA,
     END_HEADERS,
@@ -49,6 +48,7 @@ from .test_http2_connection import (
     request_headers,
     settings_frame,
 )
+from .service_helpers import TOKEN
 
 SERVICE = "/mjcore.v1.HandAnalysisService/"
 ANALYZE = SERVICE + "AnalyzeHand"

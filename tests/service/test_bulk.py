@@ -569,7 +569,7 @@ def test_batch_whose_answer_would_not_fit_is_resource_exhausted():
 
 
 def test_errors_beyond_the_first_kernel_chunk_keep_batch_indices():
-    from mjcore.service.servicer import CHUNK
+    from mjcore.service.requests import CHUNK
 
     server, port = start(ServerConfig(port=0))
     try:

@@ -20,7 +20,7 @@ from mjcore import batch
 from mjcore.cli import main
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.rules import SANMA_KINDS, RuleSet
-from mjcore.service.servicer import PRESETS
+from mjcore.service.riichi import PRESETS
 from mjcore.tiles import parse_kinds
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2 as sp

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjcore.service.classical import SelectionCache
+from mjcore.service.requests import SelectionCache
 
 
 def test_endless_distinct_selections_never_grow_it_past_its_size():

@@ -270,7 +270,7 @@ def test_list_rule_presets_match_ruleset(stub):
     r = stub.ListRulePresets(pb.ListRulePresetsRequest())
     assert r.default_preset == "tenhou" and r.presets[0].name == "tenhou"
     assert {p.name for p in r.presets} == {"tenhou", "ema", "wrc", "tenhou_sanma"}
-    from mjcore.service.convert import option_from_proto
+    from mjcore.service.requests import option_from_proto
     for p in r.presets:
         assert p.description
         got = {o.name: option_from_proto(o) for o in p.options}
@@ -303,12 +303,12 @@ def test_service_error_for_unreachable_server():
 
 
 def test_unexpected_failure_is_internal_and_the_server_stays_up(stub, monkeypatch):
-    from mjcore.service import servicer
+    from mjcore.service import riichi
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(servicer, "decompose", broken)
+    monkeypatch.setattr(riichi.decomposition, "decompose", broken)
     with pytest.raises(grpc.RpcError) as exc:
         stub.Decompose(pb.DecomposeRequest(hand="123m456p789s11122z", win_tile="2z"))
     assert exc.value.code() == grpc.StatusCode.INTERNAL

@@ -19,7 +19,7 @@ import mjcore
 from mjcore.errors import BatchError, InvalidHandError
 from mjcore.riichi.batch_scoring import score as score_batch
 from mjcore.riichi.scoring import F_TSUMO
-from mjcore.service.convert import EncodedMessage
+from mjcore.service.requests import EncodedMessage
 from mjcore.service.servicer import HandAnalysisServicer
 from mjcore.tiles import parse_kinds, parse_tile
 from mjcore.wire.v1 import analysis_service_pb2 as pb

@@ -4,46 +4,16 @@ The HTTP/2 front calls hpack.h directly; this wrapper turns each header block in
 (name, value) byte pairs and each decoding error into HpackError (a ValueError).
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint32_t
 
 from time import perf_counter_ns
 
-
-cdef extern from "hpack.h":
-    # not nogil: the tests' emit builds Python objects (decode holds the GIL throughout)
-    ctypedef void (*hpack_emit_fn)(void *ctx, const uint8_t *name, size_t name_len,
-                                   const uint8_t *value, size_t value_len) noexcept
-
-
-cdef extern from "hpack.h" nogil:
-    ctypedef struct hpack_entry:
-        uint64_t pos
-        uint32_t name_len
-        uint32_t value_len
-    ctypedef struct hpack_decoder:
-        uint8_t *buf
-        uint64_t buf_origin
-        uint32_t ents_len
-        uint32_t size
-        uint32_t max_size
-        uint32_t max_size_limit
-        size_t error_offset
-
-    int HPACK_OK
-    int HPACK_E_TRUNCATED
-    int HPACK_E_INTEGER
-    int HPACK_E_INDEX
-    int HPACK_E_HUFFMAN
-    int HPACK_E_TABLE_SIZE
-    int HPACK_E_NOMEM
-    int HPACK_E_UNUSABLE
-
-    int hpack_decoder_init(hpack_decoder *d, uint32_t max_table_size)
-    void hpack_decoder_free(hpack_decoder *d)
-    int hpack_decode_block(hpack_decoder *d, const uint8_t *block, size_t len,
-                           hpack_emit_fn emit, void *ctx)
-    const char *hpack_strerror(int code)
-    hpack_entry *hpack__entry(const hpack_decoder *d, uint32_t age)
+# service/ is the source folder of mjcore.service: Cython finds the .pxd by that path
+from service.front.hpack cimport (HPACK_E_HUFFMAN, HPACK_E_INDEX, HPACK_E_INTEGER,
+                                  HPACK_E_NOMEM, HPACK_E_TABLE_SIZE, HPACK_E_TRUNCATED,
+                                  HPACK_E_UNUSABLE, HPACK_OK, hpack__entry, hpack_decode_block,
+                                  hpack_decoder, hpack_decoder_free, hpack_decoder_init,
+                                  hpack_entry, hpack_strerror)
 
 
 ERROR_CODES = {

@@ -1,7 +1,7 @@
-"""The HPACK decoder (service/hpack.h through service/_hpack.pyx) against RFC 7541 and against the
-`hpack` package as an independent oracle.
+"""The HPACK decoder (service/front/hpack.h through service/front/_hpack.pyx) against RFC 7541
+and against the `hpack` package as an independent oracle.
 
-`python tests/service/test_hpack.py --tables` prints the Huffman tables embedded in hpack.h.
+`python tests/service/front/test_hpack.py --tables` prints the Huffman tables embedded in hpack.h.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from hpack.struct import NeverIndexedHeaderTuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-HEADER = Path(__file__).resolve().parents[2] / "service" / "hpack.h"
+HEADER = Path(__file__).resolve().parents[3] / "service" / "front" / "hpack.h"
 
 
 def _load_hpack_module() -> ModuleType:
@@ -33,11 +33,11 @@ def _load_hpack_module() -> ModuleType:
     service package's __init__ (grpc and every other front), which this module does not need."""
     spec = importlib.util.find_spec("mjcore.service")
     assert spec is not None and spec.submodule_search_locations
-    folder = Path(spec.submodule_search_locations[0])
+    folder = Path(spec.submodule_search_locations[0]) / "front"
     built = sorted(folder.glob("_hpack.*.so")) + sorted(folder.glob("_hpack.*.pyd"))
     if not built:
         raise ImportError(f"no built _hpack in {folder}: run MJCORE_ONLY=_hpack make build")
-    name = "mjcore.service._hpack"
+    name = "mjcore.service.front._hpack"
     if name in sys.modules:
         return sys.modules[name]
     loader = importlib.machinery.ExtensionFileLoader(name, str(built[0]))

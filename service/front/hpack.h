@@ -61,7 +61,7 @@ typedef struct hpack_decoder {
 } hpack_decoder;
 
 /* Huffman code (RFC 7541 Appendix B), canonical; generated from hpack.huffman_constants by
-   tests/service/test_hpack.py (python tests/service/test_hpack.py --tables). */
+   tests/service/front/test_hpack.py (python tests/service/front/test_hpack.py --tables). */
 /* BEGIN HUFFMAN TABLES */
 static const uint16_t hpack__huff_primary[256] = {
     0x0530, 0x0530, 0x0530, 0x0530, 0x0530, 0x0530, 0x0530, 0x0530, 0x0531, 0x0531, 0x0531, 0x0531,

@@ -43,10 +43,10 @@ from grpc_health.v1 import health_pb2
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import scoring_pb2
 
+from ..auth import OPEN_PREFIXES, bearer, denial
+from ..config import ServerConfig
+from ..errors import RpcError
 from ._http2 import ServerConnection
-from .auth import OPEN_PREFIXES, bearer, denial
-from .config import ServerConfig
-from .errors import RpcError
 
 log = logging.getLogger("mjcore.service")
 
@@ -258,82 +258,100 @@ class UnaryFront:
     # -- the loop -------------------------------------------------------------------------------
 
     def _run(self) -> None:
+        """The front's thread: the loop until it stops, then every socket closed."""
+        try:
+            self._loop()
+        except Exception:
+            log.exception("unary front loop failed")
+        finally:
+            self._close_all()
+
+    def _loop(self) -> None:
+        """Poll, sweep the time limits, handle each ready socket, answer the connections with
+        requests waiting; once stopping, until every connection is done or the grace ends."""
         epoll = self._epoll
         assert self._listener is not None
         listen_fd = self._listener.fileno()
         connections = self.connections
         stopping = False
         next_sweep = time.monotonic() + self.tick
-        try:
-            while True:
-                if self._stop_at is not None:
-                    if not stopping:
-                        stopping = True
-                        self._begin_stop()
-                    if not connections or time.monotonic() >= self._stop_at:
-                        break
-                timeout = 0 if self.runnable else 0.05 if stopping else self.tick
-                try:
-                    events = epoll.poll(timeout)
-                except InterruptedError:
-                    continue
-                now = time.monotonic()
-                if now >= next_sweep:
-                    next_sweep = now + self.tick
-                    self._sweep(now)
-                for fd, event in events:
-                    if fd == listen_fd:
-                        self._accept()
-                        continue
-                    if fd == self._wake_r:
-                        with contextlib.suppress(BlockingIOError):
-                            os.read(self._wake_r, 4096)
-                        self._answer_pooled()
-                        continue
+        while True:
+            if self._stop_at is not None:
+                if not stopping:
+                    stopping = True
+                    self._begin_stop()
+                if not connections or time.monotonic() >= self._stop_at:
+                    return
+            timeout = 0 if self.runnable else 0.05 if stopping else self.tick
+            try:
+                events = epoll.poll(timeout)
+            except InterruptedError:
+                continue
+            now = time.monotonic()
+            if now >= next_sweep:
+                next_sweep = now + self.tick
+                self._sweep(now)
+            for fd, event in events:
+                if fd == listen_fd:
+                    self._accept()
+                elif fd == self._wake_r:
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(self._wake_r, 4096)
+                    self._answer_pooled()
+                else:
                     conn = connections.get(fd)
-                    if conn is None:
-                        continue
-                    try:
-                        if conn.h2 is None:  # TLS handshake not done yet
-                            self._handshake(conn)
-                        elif event & select.EPOLLIN and not conn.paused and not conn.queue:
-                            self._readable(conn)
-                        elif event & select.EPOLLOUT:
-                            self._send(conn)
-                        elif event & (select.EPOLLHUP | select.EPOLLERR):
-                            self._close(conn)
-                    except Exception:   # one connection's failure is not the front's
-                        log.exception("unary front: dropping the connection from %s",
-                                      conn.peer)
-                        self._close(conn)
-                for conn in list(self.runnable):
-                    if conn.fd not in connections:
-                        self.runnable.discard(conn)
-                        continue
-                    try:
-                        self._serve(conn)
-                        self._send(conn)
-                        if (not conn.queue and self.tls is not None and conn.fd in connections
-                                and cast(ssl.SSLSocket, conn.sock).pending()):
-                            self._readable(conn)   # decrypted bytes epoll cannot see
-                    except Exception:   # one connection's failure is not the front's
-                        log.exception("unary front: dropping the connection from %s",
-                                      conn.peer)
-                        self._close(conn)
-                if stopping:
-                    for conn in list(connections.values()):
-                        if conn.h2 is not None and not conn.out and not conn.h2.active_streams:
-                            self._close(conn)
-        except Exception:
-            log.exception("unary front loop failed")
-        finally:
-            for conn in list(connections.values()):
+                    if conn is not None:
+                        self._on_event(conn, event)
+            self._serve_runnable()
+            if stopping:
+                self._close_finished()
+
+    def _on_event(self, conn: Connection, event: int) -> None:
+        """One connection's socket is ready: handshake, read, write or close."""
+        try:
+            if conn.h2 is None:  # TLS handshake not done yet
+                self._handshake(conn)
+            elif event & select.EPOLLIN and not conn.paused and not conn.queue:
+                self._readable(conn)
+            elif event & select.EPOLLOUT:
+                self._send(conn)
+            elif event & (select.EPOLLHUP | select.EPOLLERR):
                 self._close(conn)
-            self._close_listener()
-            epoll.close()
-            os.close(self._wake_r)
-            wake, self._wake_w = self._wake_w, -1   # no pooled call writes to it now
-            os.close(wake)
+        except Exception:   # one connection's failure is not the front's
+            log.exception("unary front: dropping the connection from %s", conn.peer)
+            self._close(conn)
+
+    def _serve_runnable(self) -> None:
+        """Answer the connections with received requests waiting (``_serve``: a share each)."""
+        connections = self.connections
+        for conn in list(self.runnable):
+            if conn.fd not in connections:
+                self.runnable.discard(conn)
+                continue
+            try:
+                self._serve(conn)
+                self._send(conn)
+                if (not conn.queue and self.tls is not None and conn.fd in connections
+                        and cast(ssl.SSLSocket, conn.sock).pending()):
+                    self._readable(conn)   # decrypted bytes epoll cannot see
+            except Exception:   # one connection's failure is not the front's
+                log.exception("unary front: dropping the connection from %s", conn.peer)
+                self._close(conn)
+
+    def _close_finished(self) -> None:
+        """While stopping: close the connections with nothing left to answer or send."""
+        for conn in list(self.connections.values()):
+            if conn.h2 is not None and not conn.out and not conn.h2.active_streams:
+                self._close(conn)
+
+    def _close_all(self) -> None:
+        for conn in list(self.connections.values()):
+            self._close(conn)
+        self._close_listener()
+        self._epoll.close()
+        os.close(self._wake_r)
+        wake, self._wake_w = self._wake_w, -1   # no pooled call writes to it now
+        os.close(wake)
 
     def _begin_stop(self) -> None:
         self._close_listener()

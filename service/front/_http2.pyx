@@ -1,6 +1,6 @@
 """The server side of an HTTP/2 connection that carries gRPC unary calls (RFC 9113, gRPC
 over HTTP/2). Sans-IO: bytes in through ``receive``, finished requests out, bytes to send
-out through ``take_output``; the unary front (``unary_front.py``) owns the sockets.
+out through ``take_output``; the unary front (``server.py`` beside it) owns the sockets.
 
 Frames (RFC 9113) are parsed in place from the received bytes; header blocks go through the
 HPACK decoder in hpack.h; responses are written straight into one output buffer. What a
@@ -16,6 +16,10 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes
 from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, memmove
+
+# service/ is the source folder of mjcore.service: Cython finds the .pxd by that path
+from service.front.hpack cimport (hpack_decode_block, hpack_decoder, hpack_decoder_free,
+                                  hpack_decoder_init, hpack_strerror)
 
 # frame types
 cdef enum:
@@ -77,18 +81,6 @@ cdef enum:
     INVALID_ARGUMENT = 3
     UNAUTHENTICATED = 16
     DEADLINE_EXCEEDED = 4
-
-cdef extern from "hpack.h":
-    ctypedef struct hpack_decoder:
-        pass
-    ctypedef void (*hpack_emit_fn)(void *ctx, const uint8_t *name, size_t name_len,
-                                   const uint8_t *value, size_t value_len) noexcept nogil
-    int hpack_decoder_init(hpack_decoder *d, uint32_t max_table_size) nogil
-    void hpack_decoder_free(hpack_decoder *d) nogil
-    int hpack_decode_block(hpack_decoder *d, const uint8_t *block, size_t length,
-                           hpack_emit_fn emit, void *ctx) nogil
-    const char *hpack_strerror(int code) nogil
-
 
 # What a request's header block says, gathered by the HPACK decoder's callback.
 cdef struct RequestHeaders:

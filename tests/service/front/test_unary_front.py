@@ -1,4 +1,4 @@
-"""The unary front (``ServerConfig(unary_port=...)``, service/unary_front.py) through real clients.
+"""The unary front (``ServerConfig(unary_port=...)``, service/front/server.py) through real clients.
 
 Every answer of the front is checked against the same call on the main grpcio port, byte for
 byte; the deadline and shutdown paths use a raw HTTP/2 client (the ``h2`` package) on a socket.
@@ -34,7 +34,8 @@ from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2 as sp
 from mjcore.wire.v1 import types_pb2
 
-from .service_helpers import TOKEN, random_counts
+from ..service_helpers import TOKEN, random_counts
+from ..test_unary import ANALYSE, DECOMPOSE, SCORES
 from .test_http2_connection import GOAWAY as GOAWAY_FRAME
 from .test_http2_connection import (
     PREFACE,
@@ -46,7 +47,6 @@ from .test_http2_connection import (
     request_headers,
     settings_frame,
 )
-from .test_unary import ANALYSE, DECOMPOSE, SCORES
 
 SERVICE = "/mjcore.v1.HandAnalysisService/"
 CHECK = "/grpc.health.v1.Health/Check"
@@ -729,7 +729,7 @@ asyncio.run(main(int(sys.argv[1]), sys.argv[2], sys.argv[3:]))
 
 def test_grpclib_client_on_the_front(tmp_path, token_server):
     pytest.importorskip("grpclib")
-    from .test_grpclib import _generate
+    from ..test_grpclib import _generate
 
     _generate(tmp_path)
     (tmp_path / "client.py").write_text(GRPCLIB_CLIENT)

@@ -1,4 +1,4 @@
-"""The unary front's HTTP/2 server connection (service/_http2.pyx), sans-IO.
+"""The unary front's HTTP/2 server connection (service/front/_http2.pyx), sans-IO.
 
 The independent client is the ``h2`` package (its own framing, HPACK and flow-control checks);
 raw frames are built by hand where h2 would refuse to send them. No sockets, no threads.
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjcore.service._http2 import ServerConnection
+from mjcore.service.front._http2 import ServerConnection
 
 PATH = "/mjcore.v1.HandAnalysisService/AnalyzeHand"
 OTHER = "/grpc.health.v1.Health/Check"
@@ -647,7 +647,7 @@ def test_not_exactly_one_message_is_invalid_argument(body):
 
 
 def test_a_request_without_a_message_is_handed_out_as_none():
-    # the caller answers it (unary_front: the main port's NO_REQUEST_MESSAGE)
+    # the caller answers it (front/server.py: the main port's NO_REQUEST_MESSAGE)
     raw = RawClient()
     (request,) = raw.call(1, body=b"")
     assert request[0] == 1 and request[2] is None

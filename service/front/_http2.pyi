@@ -7,6 +7,9 @@ from typing_extensions import disjoint_base
 _Request: TypeAlias = tuple[int, bytes, bytes | None, bytes | None, int]
 
 @disjoint_base
+class Stream: ...  # one request stream's state: its fields are C-level only
+
+@disjoint_base
 class ServerConnection:
     closed: bool
     going_away: bool
