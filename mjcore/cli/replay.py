@@ -13,8 +13,8 @@ import click
 from . import JOBS, main
 
 if TYPE_CHECKING:
-    from ..engine.replay import RecordOutcome
     from ..errors import MjcoreError
+    from ..riichi.replay import RecordOutcome
 
 
 @main.command("replay")
@@ -45,8 +45,9 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
         return
     from tqdm import tqdm
 
-    from ..engine.replay import RECORD_SUFFIXES, iter_record_sources, replay_source
+    from ..engine.sources import RECORD_SUFFIXES, iter_record_sources
     from ..errors import MjcoreError
+    from ..riichi.replay import replay_source
     from ..riichi.rules import RuleSet
 
     try:
@@ -140,7 +141,7 @@ def _allowed(name: str, allowed: dict[str, str]) -> bool:
 
 
 def _work(item: tuple[str, bytes | MjcoreError, str | None]) -> RecordOutcome:
-    from ..engine.replay import replay_source
+    from ..riichi.replay import replay_source
     from ..riichi.rules import RuleSet
 
     name, data, preset = item

@@ -10,10 +10,9 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("pandas")
 
-DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", Path(__file__).resolve().parents[3] / "shared"
-                           / "data" / "tenhou"))
-if not DATA.exists():
-    DATA = Path("/work/shared/data/tenhou")
+# the shared data sits beside the checkout (../shared), or where MJCORE_TENHOU_DATA says
+REPO = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", REPO / ".." / "shared" / "data" / "tenhou"))
 ARCHIVE = DATA / "mjlog.tar.xz"
 
 # members of the archive the tests use: complete games from several sources, sanma records,

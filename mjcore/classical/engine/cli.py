@@ -141,7 +141,7 @@ def classify(paths: Sequence[str]) -> str | None:
     """``bradfield`` or ``classical`` when the records under ``paths`` are Bradfield hand
     histories or classical JSON-lines records, None when they are riichi records (each
     record told by its own content); a mix of kinds is refused, naming one of each."""
-    from ...engine.replay import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ...engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
     from ...files import walk_inputs
     from .bradfield import is_bradfield_text
 
@@ -257,7 +257,7 @@ def _bradfield_games(paths: Sequence[str], jobs: int
 
 
 def _replay_records(paths: Sequence[str]) -> Iterator[tuple[str, bool, int, str | None]]:
-    from ...engine.replay import MAX_RECORD_BYTES
+    from ...engine.sources import MAX_RECORD_BYTES
     from ...errors import RECORD_SLIPS, MjcoreError, slip_text
     from ...files import walk_inputs
     from .records import record_events, replay_record
