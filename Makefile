@@ -57,7 +57,7 @@ test-debug: debug-build build
 	@echo "== the kernels' tests on the debug build ($(DEBUG_TREE))"
 	cd $(DEBUG_TREE) && MJCORE_ORACLE_SCALE=0.05 MJCORE_EV_MAX_SHANTEN=1 MJCORE_FAST_TREE=$(CURDIR) \
 		$(PYABS) -m pytest -q -x -p no:cacheprovider tests/core tests/scoring \
-		tests/engine/test_fast_paths.py tests/service/front/test_hpack.py \
+		tests/riichi/test_fast_paths.py tests/service/front/test_hpack.py \
 		tests/service/front/test_http2_connection.py tests/riichi/test_expected.py \
 		tests/riichi/test_expected_batch.py
 

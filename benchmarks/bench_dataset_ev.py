@@ -33,7 +33,7 @@ if not ARCHIVE.exists():
 
 
 def _records(n: int, into: Path) -> None:
-    from mjcore.engine.tenhou import declares_sanma
+    from mjcore.riichi.mjlog import declares_sanma
 
     taken = 0
     with tarfile.open(ARCHIVE) as tar:

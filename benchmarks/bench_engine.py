@@ -37,15 +37,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent
-from mjcore.engine.game import play_game
-from mjcore.engine.replay import replay_events
-from mjcore.engine.tenhou import (
-    read_mjlog,
-    rules_for_go_type,
-    rules_for_mjlog,
-    with_record_rounding,
-)
+from mjcore.riichi.agents import EfficiencyAgent, RandomAgent
+from mjcore.riichi.game import play_game
+from mjcore.riichi.mjlog import read_mjlog, rules_for_go_type, rules_for_mjlog, with_record_rounding
+from mjcore.riichi.replay import replay_events
 
 DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", "/work/shared/data/tenhou"))
 ROUNDS = int(os.environ.get("MJCORE_BENCH_ROUNDS", "3"))

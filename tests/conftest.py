@@ -17,8 +17,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 TENHOU_DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", TENHOU))
-if not TENHOU_DATA.exists():
-    TENHOU_DATA = Path("/work/shared/data/tenhou")
 TENHOU_ARCHIVE = TENHOU_DATA / "mjlog.tar.xz"
 
 # members of the archive the tests use: complete games from several sources, sanma records,

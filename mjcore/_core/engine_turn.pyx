@@ -1,7 +1,7 @@
-# Hot paths of the riichi engine (mjcore.engine), run on every turn or hand: the discard
+# Hot paths of the riichi engine (mjcore.riichi), run on every turn or hand: the discard
 # choices of a hand, a draw and the bookkeeping of a discard, which seats might claim a discard,
 # the check that an agent's choice was offered, the random agent's choice, and the seeded wall
-# shuffle. tests/engine/test_fast_paths.py checks each against plain Python or numpy.
+# shuffle. tests/riichi/test_fast_paths.py checks each against plain Python or numpy.
 from cpython.bytearray cimport PyByteArray_AS_STRING
 
 from mjcore._core.shanten cimport advance_packed, pack_counts
@@ -198,7 +198,7 @@ cdef class UniformChoice:
 # computed without numpy objects (one call per hand instead of a dozen). The algorithms are
 # those of numpy: SeedSequence's hash mixing of four 32-bit words, PCG64 (128-bit LCG, XSL-RR
 # output, 32-bit draws taken from halves of 64-bit ones), the Fisher-Yates shuffle with masked
-# rejection, and Lemire's bounded draw. tests/engine/test_fast_paths.py checks it against numpy.
+# rejection, and Lemire's bounded draw. tests/riichi/test_fast_paths.py checks it against numpy.
 
 cdef struct Pcg64:
     u64 state_hi, state_lo, inc_hi, inc_lo

@@ -113,7 +113,7 @@ def default_agents(players: int) -> str:
 
 def _check_agent(name: str) -> None:
     """Refuse an unknown agent name or an mjai command that cannot be found."""
-    from ..engine.agents import make_agent
+    from ..riichi.agents import make_agent
 
     if name.startswith("mjai:"):
         _check_command(name)
@@ -124,7 +124,7 @@ def _check_agent(name: str) -> None:
 def _check_command(agent: str) -> None:
     """Refuse an mjai agent whose command cannot be found before any game starts."""
     from ..engine.agents import agent_command
-    from ..engine.mjai import MjaiError
+    from ..riichi.mjai import MjaiError
 
     try:
         agent_command(agent, "mjai:")
@@ -133,14 +133,14 @@ def _check_command(agent: str) -> None:
 
 
 def _one_game(task: tuple[int, list[str], str, str | None, str, bool, bool]) -> dict[str, Any]:
-    from ..engine.agents import make_agent
-    from ..engine.events import write_mjai
-    from ..engine.game import play_game
-    from ..engine.invariants import check_game
-    from ..engine.tenhou import dumps_tenhou6
     from ..errors import MjcoreError
     from ..files import new_file
+    from ..riichi.agents import make_agent
+    from ..riichi.events import write_mjai
+    from ..riichi.game import play_game
+    from ..riichi.invariants import check_game
     from ..riichi.rules import RuleSet
+    from ..riichi.tenhou6 import dumps_tenhou6
 
     game_seed, names, preset, out_dir, fmt, check, overwrite = task
     rules = RuleSet.preset(preset)

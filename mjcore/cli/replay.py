@@ -14,8 +14,8 @@ import click
 from .common import JOBS
 
 if TYPE_CHECKING:
-    from ..engine.replay import RecordOutcome
     from ..errors import MjcoreError
+    from ..riichi.replay import RecordOutcome
 
 
 @click.command("replay")
@@ -46,8 +46,9 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
         return
     from tqdm import tqdm
 
-    from ..engine.replay import RECORD_SUFFIXES, iter_record_sources, replay_source
+    from ..engine.sources import RECORD_SUFFIXES, iter_record_sources
     from ..errors import MjcoreError
+    from ..riichi.replay import replay_source
     from ..riichi.rules import RuleSet
 
     try:
@@ -141,7 +142,7 @@ def _allowed(name: str, allowed: dict[str, str]) -> bool:
 
 
 def _work(item: tuple[str, bytes | MjcoreError, str | None]) -> RecordOutcome:
-    from ..engine.replay import replay_source
+    from ..riichi.replay import replay_source
     from ..riichi.rules import RuleSet
 
     name, data, preset = item

@@ -29,7 +29,7 @@ def classify(paths: Sequence[str]) -> str | None:
     histories or classical JSON-lines records, None when they are riichi records (each
     record told by its own content); a mix of kinds is refused, naming one of each."""
     from ..classical.engine.bradfield import is_bradfield_text
-    from ..engine.replay import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ..engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
     from ..files import walk_inputs
 
     kinds: dict[str, str] = {}            # kind -> the first record of that kind
@@ -145,7 +145,7 @@ def _bradfield_games(paths: Sequence[str], jobs: int
 
 def _replay_records(paths: Sequence[str]) -> Iterator[tuple[str, bool, int, str | None]]:
     from ..classical.engine.records import record_events, replay_record
-    from ..engine.replay import MAX_RECORD_BYTES
+    from ..engine.sources import MAX_RECORD_BYTES
     from ..errors import RECORD_SLIPS, MjcoreError, slip_text
     from ..files import walk_inputs
 

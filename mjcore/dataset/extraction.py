@@ -11,7 +11,7 @@ them within a game. The columns are listed in :data:`EXTRACT_SCHEMA` and in
 Records are read from files, folders and ``.tar``/``.tar.gz``/``.tar.xz`` archives: Tenhou
 mjlog XML (gzip-compressed or not) and mjai JSON lines (Tenhou conversions and the records of
 ``mjcore play``), which become the riichi engine's event list first (see
-:mod:`mjcore.engine.events`), and Bradfield ``.mjs`` hand histories (Chinese classical), which
+:mod:`mjcore.riichi.events`), and Bradfield ``.mjs`` hand histories (Chinese classical), which
 are replayed through the classical referee (:mod:`.classical`). The format is told by content.
 
 Records are grouped into partitions of ``records_per_partition`` in input order, a partition
@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
 
-from ..engine.events import Event
 from ..errors import InvalidHandError, MjcoreError
 from ..files import is_tar_name, real_folder, walk_inputs
+from ..riichi.events import Event
 from ..tiles import format_tiles
 from .common import (
     OLD_WINS_TABLE,
@@ -193,9 +193,9 @@ class ParsedRecord:
 
 def parse_record(name: str, data: bytes) -> ParsedRecord:
     """The events of one record; raises MjcoreError naming the record on bad input."""
-    from ..engine.events import from_mjai_lines
-    from ..engine.replay import _rules_from_events
-    from ..engine.tenhou import _decode, read_mjlog, rules_for_go_type, with_record_rounding
+    from ..riichi.events import from_mjai_lines
+    from ..riichi.mjlog import _decode, read_mjlog, rules_for_go_type, with_record_rounding
+    from ..riichi.replay import _rules_from_events
 
     text = _decode(data, name)
     head = text.lstrip()[:1]

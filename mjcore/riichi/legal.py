@@ -8,7 +8,10 @@ from operator import itemgetter
 
 from .._core.engine_turn import discard_choices
 from .._core.shanten import ukeire as _ukeire
-from ..engine.actions import (
+from ..engine.handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
+from ..engine.turns import Start
+from ..melds import MeldKind
+from .actions import (
     ANKAN,
     CHI,
     DAIMINKAN,
@@ -23,10 +26,7 @@ from ..engine.actions import (
     TSUMO,
     Action,
 )
-from ..engine.events import RED_IDS
-from ..engine.handcalc import YAOCHUU_KINDS, advance, decompositions, ukeire
-from ..engine.turns import Start
-from ..melds import MeldKind
+from .events import RED_IDS
 from .settlement import Settlement
 from .state import NORTH
 

@@ -3,7 +3,7 @@
 :class:`RiichiRound` holds the wall and every hidden tile. It asks a *decider* for each choice
 (``decide(seat, actions) -> Action``, with ``actions`` sorted and never empty; a decider may
 also carry ``choosers``, one ``actions -> Action`` per seat doing the same, which the turn loop
-calls directly), emits events (see :mod:`mjcore.engine.events`) to ``events`` and returns a
+calls directly), emits events (see :mod:`mjcore.riichi.events`) to ``events`` and returns a
 :class:`RoundResult`. The turn cycle, the claims and their priority, and robbing a kan are the
 shared machinery of :mod:`mjcore.engine.turns`; riichi supplies its rooms: the state
 (:mod:`.state`), the legal actions (:mod:`.legal`), scoring and the endings
@@ -14,7 +14,17 @@ per-turn kernels (discard choices, the bookkeeping of a discard, who may claim i
 from __future__ import annotations
 
 from .._core.engine_turn import may_claim, offered, take_discard, take_draw
-from ..engine.actions import (
+from ..engine.handcalc import advance
+from ..engine.turns import (
+    Claimed,
+    ClaimRanks,
+    Decider,
+    EngineError,
+    Start,
+    Step,
+)
+from ..melds import MeldKind
+from .actions import (
     ANKAN,
     CHI,
     DAIMINKAN,
@@ -27,17 +37,7 @@ from ..engine.actions import (
     Action,
     ActionType,
 )
-from ..engine.events import MJAI_NAMES, WIND_NAMES, Event
-from ..engine.handcalc import advance
-from ..engine.turns import (
-    Claimed,
-    ClaimRanks,
-    Decider,
-    EngineError,
-    Start,
-    Step,
-)
-from ..melds import MeldKind
+from .events import MJAI_NAMES, WIND_NAMES, Event
 from .legal import LegalActions
 from .state import CalledSet, RoundResult
 

@@ -5,10 +5,10 @@ scorer's ``players=3``) and the noten payments come from a pool of 2,000."""
 from __future__ import annotations
 
 from .._core.scoring import ScoreResult
-from ..engine.actions import PASS, TENPAI, Action
-from ..engine.events import RED_IDS, Event
 from ..engine.handcalc import YAOCHUU_KINDS
 from ..engine.turns import EngineError
+from .actions import PASS, TENPAI, Action
+from .events import RED_IDS, Event
 from .scoring import (
     F_CHANKAN,
     F_CHIIHOU,

@@ -14,13 +14,13 @@ from typing import NamedTuple
 
 from .._core.engine_turn import kind_counts
 from .._core.shanten import advance as _advance
-from ..engine.actions import Action
-from ..engine.events import Event
 from ..engine.handcalc import YAOCHUU_KINDS, advance
 from ..engine.turns import EngineError, TurnReferee
-from ..engine.wall import Wall
 from ..melds import MeldKind
+from .actions import Action
+from .events import Event
 from .rules import RuleSet
+from .wall import Wall
 
 NORTH = 30           # the kind of North: set aside as nukidora with three players
 

@@ -99,9 +99,10 @@ class _Decision:
 
 
 def _riichi_events(text: str, kind: str) -> tuple[list[dict[str, Any]], Any]:
-    from ..engine.events import from_mjai_lines
-    from ..engine.replay import _rules_from_events
-    from ..engine.tenhou import read_mjlog, read_tenhou6, rules_for_mjlog
+    from ..riichi.events import from_mjai_lines
+    from ..riichi.mjlog import read_mjlog, rules_for_mjlog
+    from ..riichi.replay import _rules_from_events
+    from ..riichi.tenhou6 import read_tenhou6
 
     if kind == "mjlog":
         game = read_mjlog(text, "record")

@@ -59,7 +59,7 @@ def test_play_unknown_rules():
 def test_mjai_agent_that_cannot_start_is_an_mjcore_error():
     import pytest
 
-    from mjcore.engine.mjai import MjaiAgent, MjaiError
+    from mjcore.riichi.mjai import MjaiAgent, MjaiError
 
     with pytest.raises(MjaiError, match="cannot be started"):
         MjaiAgent("/no/such/bot --flag")
@@ -96,11 +96,11 @@ def test_replay_refuses_an_over_large_record_and_a_truncated_archive(tmp_path, m
     import io
     import tarfile
 
-    from mjcore.engine import replay
+    from mjcore.engine import sources
 
     record = tmp_path / "game.json"
     record.write_text("x" * 100)
-    monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 99)
+    monkeypatch.setattr(sources, "MAX_RECORD_BYTES", 99)
     # a record that cannot be read is that record's error; the run goes on and summarises
     r = run("replay", "--no-progress", str(record))
     assert r.exit_code == 1 and "Traceback" not in r.output

@@ -142,13 +142,13 @@ def test_replay_checks_the_settlement_and_refuses_malformed_events(tmp_path: Pat
 
 def test_a_record_file_oversized_or_not_utf8_is_refused(tmp_path: Path, monkeypatch) -> None:
     from mjcore.classical.engine.records import read_record
-    from mjcore.engine import replay
+    from mjcore.engine import sources
     from mjcore.errors import InvalidHandError
 
     f = tmp_path / "game-00000001.jsonl"
     f.write_text('{"type":"start_game"}' + " " * 100 + "\n")
     assert [e["type"] for e in read_record(f)] == ["start_game"]
-    monkeypatch.setattr(replay, "MAX_RECORD_BYTES", 100)
+    monkeypatch.setattr(sources, "MAX_RECORD_BYTES", 100)
     with pytest.raises(InvalidHandError, match="jsonl: 122 bytes, more than the 100 bytes"):
         read_record(f)
     f.write_bytes(b'{"type":"start_game","x":"\xff"}\n')

@@ -397,7 +397,7 @@ def test_lists_of_lengths_that_differ_are_bad_shape(call) -> None:
 
 def test_an_unknown_tile_of_a_record_is_bad_tile() -> None:
     from mjcore.classical.engine.records import read_lines
-    from mjcore.engine.events import from_mjai_lines
+    from mjcore.riichi.events import from_mjai_lines
 
     with pytest.raises(InvalidHandError) as info:
         from_mjai_lines(['{"type":"start_game"}', '{"type":"start_kyoku","bakaze":"E",'

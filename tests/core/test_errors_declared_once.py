@@ -23,10 +23,10 @@ SERVICE_OWN = {("service/errors.py", "RpcError"), ("service/guard.py", "Aborted"
 OLD_PATHS = [
     ("mjcore.client", "ServiceError"), ("mjcore.web.errors", "ApiError"),
     ("mjcore.web.errors", "DOMAIN"), ("mjcore.wire.status", "DOMAIN"),
-    ("mjcore.web.review", "ReviewTimeout"), ("mjcore.engine.mjai", "MjaiError"),
-    ("mjcore.engine.replay", "ReplayMismatch"), ("mjcore.engine.turns", "EngineError"),
-    ("mjcore.engine", "EngineError"), ("mjcore.engine.invariants", "InvariantError"),
-    ("mjcore.engine", "InvariantError"), ("mjcore.classical.history", "HistoryError"),
+    ("mjcore.web.review", "ReviewTimeout"), ("mjcore.riichi.mjai", "MjaiError"),
+    ("mjcore.riichi.replay", "ReplayMismatch"), ("mjcore.engine.turns", "EngineError"),
+    ("mjcore.engine", "EngineError"), ("mjcore.riichi.invariants", "InvariantError"),
+    ("mjcore.classical.history", "HistoryError"),
     ("mjcore.classical.engine.bradfield", "RecordError"),
     ("mjcore.classical.engine.records", "RecordMismatch"),
     ("mjcore.classical.engine.agents", "AgentError"),
@@ -65,7 +65,7 @@ def test_one_class_for_each_kind_of_error() -> None:
     assert errors.ReplayMismatch is errors.RecordMismatch
     assert errors.MjaiError is errors.AgentError
     from mjcore.classical.engine.invariants import InvariantError as Classical
-    from mjcore.engine.invariants import InvariantError as Riichi
+    from mjcore.riichi.invariants import InvariantError as Riichi
 
     assert Classical is Riichi is errors.InvariantError
 

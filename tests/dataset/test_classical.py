@@ -13,10 +13,9 @@ from mjcore.dataset.common import WINS_TABLE, side_file
 from mjcore.dataset.extraction import extract, problems_of, win_rows
 from mjcore.tiles import parse_kinds
 
-DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", Path(__file__).resolve().parents[3]
-                           / "shared" / "data" / "classical"))
-if not DATA.exists():
-    DATA = Path("/work/shared/data/classical")
+# the shared data sits beside the checkout (../shared), or where MJCORE_CLASSICAL_DATA says
+REPO = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA", REPO / ".." / "shared" / "data" / "classical"))
 
 
 @pytest.fixture(scope="module")

@@ -22,11 +22,11 @@ from mjcore.dataset.extraction import (
     schema,
     win_rows,
 )
-from mjcore.engine.actions import PASS, TENPAI, ActionType
-from mjcore.engine.events import write_mjai
-from mjcore.engine.game import Game
-from mjcore.engine.replay import _RecordDriver, _walls_from_record
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type, with_record_rounding
+from mjcore.riichi.actions import PASS, TENPAI, ActionType
+from mjcore.riichi.events import write_mjai
+from mjcore.riichi.game import Game
+from mjcore.riichi.mjlog import read_mjlog, rules_for_go_type, with_record_rounding
+from mjcore.riichi.replay import _RecordDriver, _walls_from_record
 
 _ACTION_OF = {ActionType.DISCARD: "discard", ActionType.RIICHI: "riichi",
               ActionType.TSUMO: "tsumo", ActionType.RON: "ron", ActionType.CHI: "chi",
@@ -211,8 +211,8 @@ def test_our_own_records(tmp_path):
 
     from mjcore.cli import main
     from mjcore.dataset.analysis_columns import analyze_table
-    from mjcore.engine.events import from_mjai_lines
-    from mjcore.engine.replay import _rules_from_events
+    from mjcore.riichi.events import from_mjai_lines
+    from mjcore.riichi.replay import _rules_from_events
 
     out = tmp_path / "games"
     r = CliRunner().invoke(main, ["play", "--games", "2", "--seed", "11", "--agents",
@@ -314,7 +314,7 @@ def test_numbers_beyond_their_columns_are_a_bad_record_not_a_lost_partition(reco
 
 
 def _hand_events() -> list:
-    from mjcore.engine.events import from_mjai_lines
+    from mjcore.riichi.events import from_mjai_lines
 
     return from_mjai_lines(_mjai_hand(1).decode().splitlines(), "hand.mjson")
 

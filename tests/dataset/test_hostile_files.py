@@ -129,9 +129,9 @@ def test_mutated_records_are_problems_never_crashes(records: dict[str, bytes],
     """Mutations of real mjlog and mjai records: replay and extract report them (status or
     problem) and never raise; the good record beside them is extracted."""
     from mjcore.dataset.extraction import extract_partition
-    from mjcore.engine.events import write_mjai
-    from mjcore.engine.replay import replay_source
-    from mjcore.engine.tenhou import read_mjlog
+    from mjcore.riichi.events import write_mjai
+    from mjcore.riichi.mjlog import read_mjlog
+    from mjcore.riichi.replay import replay_source
 
     names = sorted(n for n in records if records[n].lstrip().startswith(b"<mjloggm"))[:6]
     name = data.draw(st.sampled_from(names), label="record")

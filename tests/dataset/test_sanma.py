@@ -21,7 +21,7 @@ from mjcore.dataset.common import Problem, side_file
 from mjcore.dataset.expected import EV_SIDE, RED_IDS, EvOptions, counts_of_melds
 from mjcore.dataset.extraction import extract
 from mjcore.dataset.reporting import build_report, report_figures
-from mjcore.engine.tenhou import _decode, read_mjlog
+from mjcore.riichi.mjlog import _decode, read_mjlog
 from mjcore.tiles import tile_name
 
 from .conftest import ARCHIVE

@@ -11,9 +11,9 @@ import pytest
 
 from mjcore.classical.engine.agents import AgentError, EfficiencyAgent, ProcessAgent
 from mjcore.classical.engine.game import play_game as play_classical
-from mjcore.engine.agents import TsumogiriAgent
-from mjcore.engine.game import play_game
-from mjcore.engine.mjai import MjaiAgent, MjaiError
+from mjcore.riichi.agents import TsumogiriAgent
+from mjcore.riichi.game import play_game
+from mjcore.riichi.mjai import MjaiAgent, MjaiError
 
 DEEP = "print('[' * 200000, flush=True)"
 
@@ -60,7 +60,7 @@ HELPER = ("import subprocess, sys\n"
 def test_a_helper_an_mjai_bot_starts_ends_with_the_bot(tmp_path: Path) -> None:
     pidfile = str(tmp_path / "helper.pid")
     script = HELPER.format(pidfile=pidfile) + \
-        "from mjcore.engine.mjai import tsumogiri_bot\ntsumogiri_bot()\n"
+        "from mjcore.riichi.mjai import tsumogiri_bot\ntsumogiri_bot()\n"
     bot = MjaiAgent([sys.executable, "-c", script])
     try:
         play_game([bot, TsumogiriAgent(), TsumogiriAgent(), TsumogiriAgent()], seed=1)

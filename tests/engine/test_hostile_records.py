@@ -122,7 +122,7 @@ def _bomb(path: Path, member: str, data: bytes) -> None:
 
 
 def test_a_small_archive_of_zeros_is_read_in_bounded_work(games: Path, tmp_path: Path) -> None:
-    from tests.classical_engine.conftest import need_archive
+    from tests.classical.engine.conftest import need_archive
 
     with tarfile.open(need_archive()) as tar:
         member = next(m for m in tar if m.name.endswith(".mjs"))
@@ -150,7 +150,7 @@ def test_a_small_archive_of_zeros_is_read_in_bounded_work(games: Path, tmp_path:
 
 def test_a_folder_mixing_riichi_records_and_a_bradfield_game_is_refused(mjai_games: Path
                                                                         ) -> None:
-    from tests.classical_engine.conftest import need_archive
+    from tests.classical.engine.conftest import need_archive
 
     game = mjai_games / "game-1"
     game.mkdir()
@@ -169,7 +169,7 @@ def test_a_folder_mixing_riichi_records_and_a_bradfield_game_is_refused(mjai_gam
 @pytest.fixture(scope="module")
 def mjlog() -> tuple[str, str]:
     """The first complete four-player mjlog of the shipped archive (name, text)."""
-    from tests.engine.conftest import DATA
+    from tests.riichi.conftest import DATA
 
     if not (DATA / "mjlog.tar.xz").exists():
         pytest.skip("no Tenhou data")
@@ -185,7 +185,7 @@ def mjlog() -> tuple[str, str]:
 @pytest.mark.parametrize("how", ["deal", "seed_dora", "seed_dora_big", "seed_dora_huge",
                                  "dora_tag", "win_tile", "ura", "who", "meld"])
 def test_every_tile_id_of_an_mjlog_is_range_checked(mjlog: tuple[str, str], how: str) -> None:
-    from mjcore.engine.replay import replay_source
+    from mjcore.riichi.replay import replay_source
 
     name, text = mjlog
 
@@ -233,8 +233,8 @@ def test_every_tile_id_of_an_mjlog_is_range_checked(mjlog: tuple[str, str], how:
 @pytest.mark.parametrize("body", ["<A" * 100_000, "<UN " + "n" * 200_000 + ">",
                                   "<UN " + 'a="' * 70_000 + ">", "<" * 200_000])
 def test_the_mjlog_reader_is_linear_in_the_records_size(body: str) -> None:
-    from mjcore.engine.tenhou import read_mjlog
     from mjcore.errors import MjcoreError
+    from mjcore.riichi.mjlog import read_mjlog
 
     # quadratic backtracking took minutes on 200 KB; linear is milliseconds
     with within(30), contextlib.suppress(MjcoreError):

@@ -315,8 +315,9 @@ def test_large_answers_are_gzipped(web, mjlog_text):
 
 def test_review_reads_every_riichi_format_alike(web, mjlog_text):
     """The same game as mjlog, tenhou.net/6 and mjai: the same hands and decisions."""
-    from mjcore.engine.events import write_mjai
-    from mjcore.engine.tenhou import dumps_tenhou6, read_mjlog
+    from mjcore.riichi.events import write_mjai
+    from mjcore.riichi.mjlog import read_mjlog
+    from mjcore.riichi.tenhou6 import dumps_tenhou6
 
     events = read_mjlog(mjlog_text, "x").events
     answers = {}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import chain, repeat
 from typing import Any
 
-from ...engine.wall import hand_seed
+from ...engine.seeds import hand_seed
 from ...errors import MjcoreError
 from ...melds import MeldKind
 from ..rules import ClassicalRules

@@ -81,8 +81,8 @@ def write_lines(events: Iterable[dict[str, Any]]) -> Iterator[str]:
 
 def read_record(path: Path) -> list[dict[str, Any]]:
     """The events of a record file (see :func:`read_lines`); InvalidHandError if it is over
-    the replay's ``MAX_RECORD_BYTES``, not a regular file, unreadable or not UTF-8."""
-    from ...engine.replay import iter_record_sources
+    ``mjcore.engine.sources.MAX_RECORD_BYTES``, not a regular file, unreadable or not UTF-8."""
+    from ...engine.sources import iter_record_sources
 
     for name, data in iter_record_sources([str(path)]):
         if not isinstance(data, bytes):

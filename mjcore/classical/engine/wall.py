@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.wall import hand_seed
+from ...engine.seeds import hand_seed
 from ...errors import InvalidHandError
 
 N_CODES = 42

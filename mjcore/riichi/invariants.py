@@ -9,18 +9,18 @@ the same states (:func:`check_game`).
 from __future__ import annotations
 
 from ..errors import InvariantError as InvariantError  # declared there, re-exported
-from ..riichi.round import RiichiRound
-from ..riichi.rules import RuleSet
 from .agents import Agent
 from .events import Event
 from .game import GameResult
+from .round import RiichiRound
+from .rules import RuleSet
 from .wall import N_TILES, SANMA_TILES
 
 _ALL = {4: list(range(N_TILES)), 3: list(SANMA_TILES)}
 
 
 class InvariantChecker:
-    """Attach with ``on_round``/``on_event`` (see :func:`mjcore.engine.game.play_game`)."""
+    """Attach with ``on_round``/``on_event`` (see :func:`mjcore.riichi.game.play_game`)."""
 
     def __init__(self, rules: RuleSet) -> None:
         self.total = rules.players * rules.start_points

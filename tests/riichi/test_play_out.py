@@ -52,7 +52,7 @@ def test_a_rerun_does_not_overwrite_an_earlier_runs_records(tmp_path: Path) -> N
 def test_an_interrupted_record_leaves_nothing_under_its_name(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
-    import mjcore.engine.events as events
+    import mjcore.riichi.events as events
     from mjcore.cli.play import _one_game
 
     real = events.write_mjai

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from mjcore.engine.events import Event
-from mjcore.engine.tenhou import read_mjlog
-from mjcore.engine.wall import SANMA_TILES, Wall, deal_slots, tenhou_walls
 from mjcore.errors import InvalidHandError
+from mjcore.riichi.events import Event
+from mjcore.riichi.mjlog import read_mjlog
+from mjcore.riichi.wall import SANMA_TILES, Wall, deal_slots, tenhou_walls
 
 
 def _hands_of(events):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from .events import Event
 
 if TYPE_CHECKING:
-    from ..riichi.round import CalledSet, RiichiRound
+    from .round import CalledSet, RiichiRound
 
 
 class PlayerView:

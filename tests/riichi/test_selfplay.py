@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
-from mjcore.engine.game import final_points, play_game, ranking
-from mjcore.engine.invariants import InvariantChecker, check_game
+from mjcore.riichi.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
+from mjcore.riichi.game import final_points, play_game, ranking
+from mjcore.riichi.invariants import InvariantChecker, check_game
 from mjcore.riichi.rules import RuleSet
 
 MIXES = [["random", "random", "random", "random"],
@@ -85,7 +85,7 @@ def test_final_rounding_is_a_rule_option():
 def test_checker_detects_a_broken_state():
     rules = RuleSet.preset("tenhou")
     checker = InvariantChecker(rules)
-    from mjcore.engine.invariants import InvariantError
+    from mjcore.riichi.invariants import InvariantError
 
     def corrupt(rnd):
         checker.on_round(rnd)
@@ -98,8 +98,8 @@ def test_checker_detects_a_broken_state():
 
 
 def test_custom_rules_travel_with_the_record():
-    from mjcore.engine.events import from_mjai_lines, write_mjai
-    from mjcore.engine.replay import replay_source
+    from mjcore.riichi.events import from_mjai_lines, write_mjai
+    from mjcore.riichi.replay import replay_source
 
     rules = RuleSet.preset("tenhou").replace(game_length="tonpuusen", kuikae="allowed")
     res = play_game([RandomAgent(i) for i in range(4)], seed=9, rules=rules)
@@ -109,8 +109,8 @@ def test_custom_rules_travel_with_the_record():
 
 
 def test_start_game_names_its_rules_under_an_extension_key():
-    from mjcore.engine.events import from_mjai_lines, write_mjai
-    from mjcore.engine.replay import _rules_from_events, replay_source
+    from mjcore.riichi.events import from_mjai_lines, write_mjai
+    from mjcore.riichi.replay import _rules_from_events, replay_source
 
     rules = RuleSet.preset("ema")
     res = play_game([RandomAgent(i) for i in range(4)], seed=5, rules=rules)
@@ -131,7 +131,7 @@ def test_start_game_names_its_rules_under_an_extension_key():
 
 
 def test_seat_draw():
-    from mjcore.engine.game import seat_draw
+    from mjcore.riichi.game import seat_draw
 
     orders = {tuple(seat_draw(s)) for s in range(200)}
     assert len(orders) == 24                      # every permutation occurs

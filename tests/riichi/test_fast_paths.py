@@ -16,10 +16,11 @@ from mjcore._core.engine_turn import (
     take_draw,
 )
 from mjcore._core.shanten import advance
-from mjcore.engine.actions import DISCARD, DISCARD_ACTIONS, RIICHI_ACTIONS, TILE_CLASS, Action
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent
-from mjcore.engine.game import play_game
-from mjcore.engine.wall import Wall, hand_seed
+from mjcore.engine.seeds import hand_seed
+from mjcore.riichi.actions import DISCARD, DISCARD_ACTIONS, RIICHI_ACTIONS, TILE_CLASS, Action
+from mjcore.riichi.agents import EfficiencyAgent, RandomAgent
+from mjcore.riichi.game import play_game
+from mjcore.riichi.wall import Wall
 
 
 def test_seeded_wall_is_the_ring_layout_of_its_shuffle():
@@ -172,9 +173,9 @@ def test_offered_and_uniform_choice():
     assert not offered(Action(DISCARD, 9), acts)
     a, b = RandomAgent(11), RandomAgent(11)
     # the random agent reads neither the view nor the options: None and ints stand for them
-    pick = b.chooser(None)  # type: ignore[arg-type]
+    pick = b.chooser(None)
     for n in range(1, 40):
         options = list(range(n))
-        assert a.choose(None, options) == pick(options)  # type: ignore[arg-type]
+        assert a.choose(None, options) == pick(options)
     with pytest.raises(ValueError):
         pick([])

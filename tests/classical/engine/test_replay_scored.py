@@ -11,8 +11,7 @@ import pytest
 
 from mjcore.classical.engine.bradfield import replay_paths
 
-KNOWN = json.loads((Path(__file__).resolve().parents[1] / "classical"
-                    / "known_mismatches.json").read_text())
+KNOWN = json.loads((Path(__file__).resolve().parents[1] / "known_mismatches.json").read_text())
 
 
 def _differing(games) -> set[str]:

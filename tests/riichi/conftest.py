@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", Path(__file__).resolve().parents[3] / "shared"
-                           / "data" / "tenhou"))
-if not DATA.exists():
-    DATA = Path("/work/shared/data/tenhou")
+# the shared data sits beside the checkout (../shared), or where MJCORE_TENHOU_DATA says
+REPO = Path(__file__).resolve().parents[2]
+DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", REPO / ".." / "shared" / "data" / "tenhou"))
 
 
 def _need_data() -> None:

@@ -4,6 +4,12 @@
 rules, ``players=3``: hands East 1-3 and South 1-3, West 1-3 in the extension);
 :class:`Game` is the machinery it shares with replay (a wall source and a decider are all that
 differ).
+
+    >>> from mjcore.riichi.agents import EfficiencyAgent, RandomAgent
+    >>> res = play_game([EfficiencyAgent(), RandomAgent(1), RandomAgent(2), RandomAgent(3)],
+    ...                 seed=7)
+    >>> sum(res.scores)
+    100000
 """
 from __future__ import annotations
 
@@ -15,11 +21,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..riichi.round import EngineError, RiichiRound, RoundResult
-from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import Action
 from .agents import Agent
 from .events import Event
+from .round import EngineError, RiichiRound, RoundResult
+from .rules import DEFAULT_RULES, RuleSet
 from .view import PlayerView, mask_event
 from .wall import Wall
 

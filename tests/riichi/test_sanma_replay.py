@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mjcore.engine.replay import replay_events, replay_source
-from mjcore.engine.tenhou import read_mjlog, rules_for_mjlog
+from mjcore.riichi.mjlog import read_mjlog, rules_for_mjlog
+from mjcore.riichi.replay import replay_events, replay_source
 
 EXCEPTIONS = Path(__file__).with_name("sanma_exceptions.json")
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from mjcore.engine.wall import LIVE_SIZE, Wall, deal_slots
 from mjcore.errors import InvalidHandError
+from mjcore.riichi.wall import LIVE_SIZE, Wall, deal_slots
 
 RING = list(range(136))   # stack r holds 2r on top of 2r+1
 

@@ -4,8 +4,8 @@ import itertools
 
 import pytest
 
-from mjcore.engine.tenhou import decode_meld, read_mjlog, rules_for_go_type
 from mjcore.errors import InvalidHandError
+from mjcore.riichi.mjlog import decode_meld, read_mjlog, rules_for_go_type
 
 
 # An independent encoder of Tenhou's meld bit layout, to check the decoder on every meld.
@@ -157,7 +157,7 @@ def test_rules_for_go_type():
 def test_gzipped_record_is_bounded_and_corrupt_gzip_is_named():
     import gzip
 
-    from mjcore.engine.tenhou import _decode
+    from mjcore.riichi.mjlog import _decode
 
     assert _decode(gzip.compress(b"<mjloggm/>"), "r") == "<mjloggm/>"
     with pytest.raises(InvalidHandError, match="decompresses to more than"):
@@ -170,7 +170,7 @@ def test_a_declared_three_player_lobby_is_three_player_by_the_full_reader(mjlog_
     """``declares_sanma`` (the GO tag alone, so the extract need not read a sanma record) never
     calls a record three-player that the full reader calls four-player; the records it does
     not catch are read whole, as before."""
-    from mjcore.engine.tenhou import _decode, declares_sanma
+    from mjcore.riichi.mjlog import _decode, declares_sanma
 
     declared = caught = sanma = 0
     for name, data in mjlog_members.items():

@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from mjcore.engine.actions import CHI, KITA, PASS, PON, RON, TSUMO, Action
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
-from mjcore.engine.events import from_mjai_lines, write_mjai
-from mjcore.engine.game import play_game
-from mjcore.engine.invariants import check_game
-from mjcore.engine.replay import replay_events
 from mjcore.engine.turns import EngineError, Start
-from mjcore.engine.wall import SANMA_TILES, Wall
+from mjcore.riichi.actions import CHI, KITA, PASS, PON, RON, TSUMO, Action
+from mjcore.riichi.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent
+from mjcore.riichi.events import from_mjai_lines, write_mjai
+from mjcore.riichi.game import play_game
+from mjcore.riichi.invariants import check_game
+from mjcore.riichi.replay import replay_events
 from mjcore.riichi.round import RiichiRound
 from mjcore.riichi.rules import RuleSet
+from mjcore.riichi.wall import SANMA_TILES, Wall
 
 SANMA = RuleSet.preset("tenhou_sanma")
 NORTH = 30
@@ -233,7 +233,7 @@ def test_mjai_kita_round_trip():
 
 
 def test_efficiency_agent_sets_aside_only_unneeded_norths():
-    from mjcore.engine.view import PlayerView
+    from mjcore.riichi.view import PlayerView
 
     agent = EfficiencyAgent()
     for hand, draw, wants_kita in (("123p456p789p11s9s4z", "7z", True),      # a lone north
@@ -273,7 +273,7 @@ for line in sys.stdin:
 def test_an_mjai_bot_sets_norths_aside(tmp_path):
     import sys
 
-    from mjcore.engine.mjai import MjaiAgent
+    from mjcore.riichi.mjai import MjaiAgent
 
     bot = tmp_path / "kita_bot.py"
     bot.write_text(BOT)
@@ -287,9 +287,9 @@ def test_an_mjai_bot_sets_norths_aside(tmp_path):
 
 
 def test_tenhou6_records_of_sanma_games():
-    from mjcore.engine.replay import replay_source
-    from mjcore.engine.tenhou import _t6_call, dumps_tenhou6, read_tenhou6, to_tenhou6
     from mjcore.errors import InvalidHandError
+    from mjcore.riichi.replay import replay_source
+    from mjcore.riichi.tenhou6 import _t6_call, dumps_tenhou6, read_tenhou6, to_tenhou6
 
     for seed in range(8):
         res = play_game([EfficiencyAgent(), RandomAgent(seed), RandomAgent(seed + 1)],

@@ -15,7 +15,7 @@ through the placeholder ``{seat}`` in any argument: ``mjai:python bot.py {seat}`
 ``python bot.py 2`` for seat 2 (seat 0 is the first dealer, as in ``start_game``'s ``id``).
 Such a bot is started once its seat is drawn, the others when the agent is made.
 
-``python -m mjcore.engine.mjai [SEAT]`` runs a small reference bot (tsumogiri) over
+``python -m mjcore.riichi.mjai [SEAT]`` runs a small reference bot (tsumogiri) over
 stdin/stdout.
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ import subprocess
 import sys
 from typing import Any, TextIO
 
+from ..engine.agents import AnswerLines, send_line, start_process, stop_process
 from ..errors import MjaiError as MjaiError  # declared there, re-exported
 from .actions import (
     ANKAN,
@@ -44,7 +45,6 @@ from .actions import (
     TSUMO,
     Action,
 )
-from .agents import AnswerLines, send_line, start_process, stop_process
 from .events import MJAI_NAMES, Event, to_mjai
 from .view import PlayerView
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mjcore.engine.replay import replay_events
-from mjcore.engine.tenhou import read_mjlog, rules_for_mjlog
+from mjcore.riichi.mjlog import read_mjlog, rules_for_mjlog
+from mjcore.riichi.replay import replay_events
 
 
 def _check_against_summary(game: dict, events: list[dict]) -> str:
@@ -70,8 +70,8 @@ def test_all_complete_games_replay(tenhou_games, mjlog_members):
 
 
 def test_three_player_records_replay_under_sanma_rules(mjlog_members):
-    """(All of them: tests/engine/test_sanma_replay.py.)"""
-    from mjcore.engine.replay import replay_source
+    """(All of them: tests/riichi/test_sanma_replay.py.)"""
+    from mjcore.riichi.replay import replay_source
 
     sanma = [n for n, d in mjlog_members.items() if b'<GO type="185"' in d[:4000]][:3]
     assert sanma

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-ARCHIVE = Path(__file__).resolve().parents[3] / "shared" / "data" / "classical" / \
-    "bradfield-games.tar.xz"
-if not ARCHIVE.exists():
-    ARCHIVE = Path("/work/shared/data/classical/bradfield-games.tar.xz")
+# the shared data sits beside the checkout (../shared)
+REPO = Path(__file__).resolve().parents[3]
+ARCHIVE = REPO / ".." / "shared" / "data" / "classical" / "bradfield-games.tar.xz"
 
 
 def need_archive() -> Path:

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from mjcore.cli import main
-from mjcore.engine.agents import make_agent
-from mjcore.engine.events import write_mjai
-from mjcore.engine.game import play_game
-from mjcore.engine.tenhou import dumps_tenhou6, read_tenhou6
 from mjcore.errors import InvalidHandError
+from mjcore.riichi.agents import make_agent
+from mjcore.riichi.events import write_mjai
+from mjcore.riichi.game import play_game
+from mjcore.riichi.tenhou6 import dumps_tenhou6, read_tenhou6
 
 
 @pytest.mark.parametrize("preset", ["tenhou", "ema"])

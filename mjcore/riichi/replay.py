@@ -9,13 +9,11 @@ legal actions the engine offered.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RECORD_SLIPS, InvalidHandError, MjcoreError, slip_text
 from ..errors import ReplayMismatch as ReplayMismatch  # declared there, re-exported
-from ..riichi.rules import DEFAULT_RULES, RuleSet
 from .actions import (
     ANKAN,
     CHI,
@@ -36,6 +34,7 @@ from .actions import (
 )
 from .events import MJAI_NAMES, Event, rules_name, tile_class
 from .game import Game
+from .rules import DEFAULT_RULES, RuleSet
 from .wall import Wall
 
 
@@ -317,25 +316,6 @@ def replay_events(events: list[Event], rules: RuleSet = DEFAULT_RULES,
                         final_points=result.final_points, engine_events=result.events)
 
 
-# ---- record sources (files, directories, tar archives) ---------------------------------------
-
-RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json")
-MAX_RECORD_BYTES = 64 << 20  # one game's record is well under 1 MB
-
-
-def iter_record_sources(paths: list[str]) -> Iterator[tuple[str, bytes | MjcoreError]]:
-    """Yield (name, raw bytes) for every record under ``paths``: mjlog/mjai files, directories
-    (searched recursively) and tar archives (``.tar``, ``.tar.gz``, ``.tar.xz``, read in place;
-    a member is named ``ARCHIVE:MEMBER``). A record that cannot be read (over
-    MAX_RECORD_BYTES, not a regular file, a name that is not UTF-8, a broken archive) comes as
-    an :class:`mjcore.files.InputSkipped` naming it in place of its bytes."""
-    from ..files import walk_inputs
-
-    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(RECORD_SUFFIXES),
-                                         max_bytes=MAX_RECORD_BYTES):
-        yield name, data
-
-
 @dataclass
 class RecordOutcome:
     """The outcome of one record file: ``status`` is agree, disagree, skipped or error, with a
@@ -356,7 +336,8 @@ def replay_source(name: str, data: bytes | MjcoreError,
         return RecordOutcome(name, "skipped" if getattr(data, "reason", "") == "not_a_file"
                              else "error", str(data))
     from .events import from_mjai_lines
-    from .tenhou import _decode, read_mjlog, read_tenhou6, rules_for_mjlog
+    from .mjlog import _decode, read_mjlog, rules_for_mjlog
+    from .tenhou6 import read_tenhou6
 
     try:
         text = _decode(data, name)

@@ -1,8 +1,8 @@
 """Replay takes the rules from each Tenhou record: its lobby flags and its era."""
 from __future__ import annotations
 
-from mjcore.engine.replay import replay_events, replay_source
-from mjcore.engine.tenhou import read_mjlog, rules_for_go_type, rules_for_mjlog
+from mjcore.riichi.mjlog import read_mjlog, rules_for_go_type, rules_for_mjlog
+from mjcore.riichi.replay import replay_events, replay_source
 
 EARLY = "dnovikoff-tenhou/log/test_data/"
 # a 2022 East-only game whose dealer repeats in South 1 while a non-dealer has 30 800

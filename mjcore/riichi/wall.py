@@ -8,7 +8,7 @@ and the five dora / ura-dora indicators in reveal order. Every hand's wall deriv
 
 Three-player walls (``players=3``, sanma) hold the 108 tiles without 2m-8m and are laid out as
 Tenhou lays them (:meth:`Wall.from_yama`, checked against every sanma record of the archive by
-tests/engine/test_sanma_wall.py): the deal is ``L[0..38]``, the live wall ``L[0..93]`` (55
+tests/riichi/test_sanma_wall.py): the deal is ``L[0..38]``, the live wall ``L[0..93]`` (55
 draws), eight replacement tiles (four kans and four north declarations) and five indicator
 pairs. Each replacement draw moves the last live tile to the dead wall, so the dead wall stays
 at 14 tiles and the fourth and fifth indicator pairs are the last four live tiles, drawn only
@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 
 from .._core.engine_turn import shuffled_wall
+from ..engine.seeds import hand_digest
 from ..errors import InvalidHandError
 
 N_TILES = 136
@@ -51,16 +52,6 @@ def deal_slots(seat_from_dealer: int, players: int = 4) -> list[int]:
 _DEAL_SLOTS = {p: [deal_slots(s, p) for s in range(p)] for p in (3, 4)}
 # live wall -> a seat's 13, by players and seat from the dealer
 _DEAL_TILES = {p: [itemgetter(*slots) for slots in _DEAL_SLOTS[p]] for p in (3, 4)}
-
-
-def _hand_digest(seed: int, round_index: int, honba: int) -> bytes:
-    return hashlib.blake2b(f"mjcore-wall:{seed}:{round_index}:{honba}".encode(),
-                           digest_size=16).digest()
-
-
-def hand_seed(seed: int, round_index: int, honba: int) -> int:
-    """The seed of one hand's shuffle: a hash of (game seed, round index, honba)."""
-    return int.from_bytes(_hand_digest(seed, round_index, honba), "little")
 
 
 class Wall:
@@ -164,7 +155,7 @@ class Wall:
         players the shuffle's 108 sanma tiles, in their shuffled order, are Tenhou's array."""
         # numpy's rng = Generator(PCG64(hand_seed(...))), rng.permutation(136) and, for the
         # dice, rng.integers(1, 7, size=2), computed in one compiled call (see shuffled_wall)
-        perm, d1, d2 = shuffled_wall(_hand_digest(seed, round_index, honba))
+        perm, d1, d2 = shuffled_wall(hand_digest(seed, round_index, honba))
         if players == 3:
             return cls.from_yama([t for t in perm if t in _SANMA_SET], (d1, d2))
         # the same layout as from_ring, by index tables (a permutation needs no checks)

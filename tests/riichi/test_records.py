@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 
 from mjcore.cli import main
-from mjcore.engine.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent, make_agent
-from mjcore.engine.events import MJAI_NAMES, from_mjai_lines, write_mjai
-from mjcore.engine.game import play_game
-from mjcore.engine.mjai import MjaiAgent, MjaiError
-from mjcore.engine.replay import replay_events, replay_source
-from mjcore.engine.tenhou import to_tenhou6
 from mjcore.errors import InvalidHandError, MjcoreError
+from mjcore.riichi.agents import EfficiencyAgent, RandomAgent, TsumogiriAgent, make_agent
+from mjcore.riichi.events import MJAI_NAMES, from_mjai_lines, write_mjai
+from mjcore.riichi.game import play_game
+from mjcore.riichi.mjai import MjaiAgent, MjaiError
+from mjcore.riichi.replay import replay_events, replay_source
+from mjcore.riichi.tenhou6 import to_tenhou6
 
 
 def _game(seed=3):
@@ -79,7 +79,7 @@ def test_tenhou6_export():
 
 
 def test_mjai_subprocess_agent():
-    bot = MjaiAgent([sys.executable, "-m", "mjcore.engine.mjai"])
+    bot = MjaiAgent([sys.executable, "-m", "mjcore.riichi.mjai"])
     try:
         res = play_game([bot, EfficiencyAgent(), RandomAgent(2), TsumogiriAgent()], seed=4)
     finally:
@@ -94,7 +94,7 @@ def test_mjai_subprocess_agent():
 def test_mjai_bot_gets_its_seat_on_the_command_line():
     # the reference bot plays the seat given as its argument and exits when start_game
     # names another; a literal "{seat}" would not parse
-    bots = [MjaiAgent([sys.executable, "-m", "mjcore.engine.mjai", "{seat}"]) for _ in range(2)]
+    bots = [MjaiAgent([sys.executable, "-m", "mjcore.riichi.mjai", "{seat}"]) for _ in range(2)]
     try:
         assert all(bot.proc is None for bot in bots)          # started once seated
         res = play_game([bots[0], EfficiencyAgent(), bots[1], TsumogiriAgent()], seed=4)
@@ -218,7 +218,7 @@ def test_replay_source_handles_garbage():
 
 
 def test_tenhou6_call_strings():
-    from mjcore.engine.tenhou import _meld_str
+    from mjcore.riichi.tenhou6 import _meld_str
 
     # pon of 7z (code 47) from the left, across and right; open kan from across; chi of 3m
     # with 1m 2m; closed kan of 5m holding the red five (code 51); added kan onto a pon
