@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-SHOTS = Path(os.environ.get("MJCORE_WEB_SHOTS", "/tmp/mjcore-web-shots"))
+SHOTS = Path(os.environ.get("MJCORE_WEB_SHOTS", Path(tempfile.gettempdir()) / "mjcore-web-shots"))
 
 
 @pytest.fixture(scope="module")
