@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
 
+from ..engine.sources import MAX_RECORD_BYTES
+from ..engine.sources import RECORD_SUFFIXES as SOURCE_SUFFIXES
 from ..errors import InvalidHandError, MjcoreError
 from ..files import is_tar_name, real_folder, walk_inputs
 from ..riichi.events import Event
@@ -138,12 +140,9 @@ def _fit(column: str, value: Any) -> Any:
 
 # ---- reading records ---------------------------------------------------------------------------
 
-RECORD_SUFFIXES = (".xml", ".mjlog", ".txt", ".jsonl", ".mjson", ".json", ".gz", ".mjs")
-
-
-MAX_RECORD_BYTES = 64 << 20
-"""The largest record file or archive member read (a Tenhou game is tens of kilobytes);
-a larger one is reported as unreadable, not read into memory."""
+# the record walker's suffixes and size limit (mjcore.engine.sources: a larger record is
+# reported as unreadable, not read into memory), plus gzipped records and Bradfield's histories
+RECORD_SUFFIXES = (*SOURCE_SUFFIXES, ".gz", ".mjs")
 
 MAX_PART_BYTES = 64 << 20
 """A partition ends once its records hold this many bytes (they are held in the main process
