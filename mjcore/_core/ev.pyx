@@ -17,7 +17,8 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
-from .ev_layers cimport ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8, ev_prefer
+from .ev_layers cimport (ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
+                         ev_policy_of_kids8)
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
                   EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
@@ -505,10 +506,6 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     return value / all_ways
 
 
-cdef inline double _max(double a, double b) noexcept nogil:
-    return a if a > b else b
-
-
 cdef inline void _emit(const EvResult* out, double* values, const double* draw_cur,
                        const i32* index, int T, int t, int stride) noexcept nogil:
     """The candidates' five values at turn t; a node of four doubles (the compatible model)
@@ -589,10 +586,8 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     cdef double* disc_nxt = <double*>calloc((nk + 1) * 8, sizeof(double))   # lanes 5-7 stay 0
     cdef double* tmp
     cdef double* v
-    cdef const double* base
-    cdef const double* pick
     cdef double den
-    cdef i64 a, e
+    cdef i64 a
     cdef int t, T = q.t_max, st = ST_OK, o = (q.first_turn if q.first_turn else 1) - 1
     den = out.total_unseen + (1 if out.cand[0].tile != 255 else 0)
     if draw_cur == NULL or draw_nxt == NULL or disc_nxt == NULL:
@@ -600,20 +595,7 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     else:
         for t in range(T, o, -1):
             if t < T:
-                for a in range(nk_upto[t - o]):
-                    pick = draw_nxt + 8 * kids[kids_at[a]]
-                    v = disc_nxt + 8 * a
-                    v[3] = pick[3]
-                    v[4] = pick[4]
-                    for e in range(kids_at[a] + 1, kids_at[a + 1]):
-                        base = draw_nxt + 8 * kids[e]
-                        if ev_prefer(base[2], base[1], base[0], pick):
-                            pick = base
-                        v[3] = _max(v[3], base[3])
-                        v[4] = _max(v[4], base[4])
-                    v[0] = pick[0]
-                    v[1] = pick[1]
-                    v[2] = pick[2]
+                ev_policy_of_kids8(draw_nxt, kids, kids_at, nk_upto[t - o], disc_nxt)
             if t == T:
                 for a in range(nd_upto[T - 1 - o]):
                     v = draw_cur + 8 * a

@@ -161,4 +161,29 @@ static inline void ev_draw_turn8(const double *draw_nxt, const double *disc_nxt,
     }
 }
 
+/* The consistent model's discard nodes 0..nk-1 at turn t + 1: the policy's values (lanes
+ * 0-2) are those of the draw node it prefers (ev_prefer; the first of equals), the best of any
+ * policy (lanes 3-4) lane by lane the largest. */
+static inline void ev_policy_of_kids8(const double *draw, const int32_t *kids,
+                                      const long long *kids_at, long long nk, double *disc) {
+    for (long long a = 0; a < nk; a++) {
+        long long e = kids_at[a], end = kids_at[a + 1];
+        const double *pick = draw + 8 * (int64_t)kids[e];
+        double tenpai = pick[3], win = pick[4];
+        for (e++; e < end; e++) {
+            const double *b = draw + 8 * (int64_t)kids[e];
+            if (ev_prefer(b[2], b[1], b[0], pick))
+                pick = b;
+            tenpai = tenpai > b[3] ? tenpai : b[3];
+            win = win > b[4] ? win : b[4];
+        }
+        double *v = disc + 8 * a;
+        v[0] = pick[0];
+        v[1] = pick[1];
+        v[2] = pick[2];
+        v[3] = tenpai;
+        v[4] = win;
+    }
+}
+
 #endif

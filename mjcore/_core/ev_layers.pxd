@@ -17,3 +17,5 @@ cdef extern from "ev_layers.h" nogil:
                        const double* weight_sum, double den) noexcept
     # (score, win, tenpai) before b's (tenpai, win, score) in the consistent model's order
     bint ev_prefer(double score, double win, double tenpai, const double* b) noexcept
+    void ev_policy_of_kids8(const double* draw, const i32* kids, const i64* kids_at, i64 nk,
+                            double* disc) noexcept
