@@ -1,9 +1,10 @@
-"""Thin adapters from the engine's count lists to the compiled kernels.
+"""Thin adapters from the referees' hands to the compiled kernels, for both games.
 
-The engine keeps each hand as a list of 34 counts; these helpers pass it to the kernels of
-``mjcore._core.shanten`` and ``mjcore._core.decompose`` (the same ones behind
+A referee keeps each hand as 34 counts (a list, or bytes); these helpers pass it to the kernels
+of ``mjcore._core.shanten`` and ``mjcore._core.decompose`` (the same ones behind
 :mod:`mjcore.analysis` and :func:`mjcore.decompose`) without building Hand objects, because the
-hot loop calls them on every discard.
+hot loop calls them on every discard. ``forms`` is the game's winning-form set (the kernels'
+argument: ``mjcore.games.Game.winning_forms(rules)``); riichi's by default.
 """
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ from ..tiles import YAOCHUU
 YAOCHUU_KINDS = YAOCHUU
 _STANDARD = FORMS.index("standard")
 _TRIPLET = SET_KINDS.index("pon")
+RIICHI_FORMS: int = _k.RIICHI
+_advance, _forms, _ukeire, _agari = _k.advance, _k.forms, _k.ukeire, _k.agari
+Counts = Sequence[int] | bytes     # bytes as they are; a list is converted
 
 
 def _bad(status: int, what: str, counts: Sequence[int], kernel: str = "shanten") -> MjcoreError:
@@ -27,26 +31,44 @@ def _bad(status: int, what: str, counts: Sequence[int], kernel: str = "shanten")
                        f"{list(counts)}")
 
 
-def advance(counts: Sequence[int], n_melds: int) -> tuple[int, int]:
+def advance(counts: Counts, n_melds: int, forms: int = RIICHI_FORMS) -> tuple[int, int]:
     """(shanten, mask) of a 13-3k tile hand; for a tenpai hand the mask holds its winning kinds."""
-    st, sh, mask = _k.advance(bytes(counts), n_melds)
+    st, sh, mask = _advance(counts if type(counts) is bytes else bytes(counts), n_melds, forms)
     if st:
         raise _bad(st, "13-3k", counts)
     return sh, mask
 
 
-def ukeire(counts: Sequence[int], n_melds: int) -> tuple[int, list[int], list[int]]:
+def shanten(counts: Counts, n_melds: int, forms: int = RIICHI_FORMS) -> int:
+    """The least shanten over the winning forms (13-3k or 14-3k tiles)."""
+    st, a, b, c = _forms(counts if type(counts) is bytes else bytes(counts), n_melds, forms)
+    if st:
+        raise _bad(st, "13-3k or 14-3k", counts)
+    return min(a, b, c)
+
+
+def waits_mask(counts: Counts, n_melds: int, forms: int = RIICHI_FORMS) -> int:
+    """The kinds that complete a 13-3k tile hand (0 when it is not tenpai)."""
+    st, sh, mask = _advance(counts if type(counts) is bytes else bytes(counts), n_melds, forms)
+    if st:
+        raise _bad(st, "13-3k", counts)
+    return mask if sh == 0 else 0
+
+
+def ukeire(counts: Counts, n_melds: int,
+           forms: int = RIICHI_FORMS) -> tuple[int, list[int], list[int]]:
     """For a 14-3k hand: (best shanten after a discard, shanten after discarding each kind
     (127 if not held), advancing-kind mask after each discard)."""
-    st, best, after, masks = _k.ukeire(bytes(counts), n_melds)
+    st, best, after, masks = _ukeire(counts if type(counts) is bytes else bytes(counts),
+                                     n_melds, forms)
     if st or after is None or masks is None:
         raise _bad(st, "14-3k", counts)
     return best, after, masks
 
 
-def is_agari(counts: Sequence[int], n_melds: int) -> bool:
-    """Whether a 14-3k tile hand is complete (any form)."""
-    return _k.agari(bytes(counts), n_melds) == 1
+def is_agari(counts: Counts, n_melds: int, forms: int = RIICHI_FORMS) -> bool:
+    """Whether a 14-3k tile hand is complete (any of the forms)."""
+    return _agari(counts if type(counts) is bytes else bytes(counts), n_melds, forms) == 1
 
 
 def mask_kinds(mask: int) -> list[int]:

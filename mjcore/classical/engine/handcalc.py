@@ -1,9 +1,10 @@
-"""Classical hand checks for the referee and the agents, on the shared kernels (shanten and
-decomposition).
+"""Classical hand checks for the referee and the agents: the shared kernel adapter
+(:mod:`mjcore.engine.handcalc`) with the classical forms, and how a claimed tile completes a
+hand (``mahjong_uses``).
 
-Hands are 34 kind counts (bytes or bytearray) plus the number of declared sets. The winning
-forms are four sets and a pair and Thirteen Unique Wonders, plus seven pairs when the rules'
-``seven_pairs`` option is on (chinese-classical.md §7): the kernels' ``forms`` argument, from
+Hands are 34 kind counts (bytes) plus the number of declared sets. The winning forms are four
+sets and a pair and Thirteen Unique Wonders, plus seven pairs when the rules' ``seven_pairs``
+option is on (chinese-classical.md §7): the kernels' ``forms`` argument, from
 :func:`mjcore.analysis.winning_forms`.
 """
 from __future__ import annotations
@@ -14,6 +15,8 @@ from ..._core import decompose as _decompose
 from ..._core import shanten as _kernel
 from ...analysis import winning_forms
 from ...decomposition import FORMS, SET_KINDS
+from ...engine.handcalc import is_agari as complete
+from ...engine.handcalc import shanten, ukeire, waits_mask
 from ...errors import MjcoreError
 from ...melds import MeldKind
 
@@ -27,40 +30,10 @@ def forms_of(rules: Any) -> int:
 
 
 _forms = _kernel.forms
-_advance = _kernel.advance
-_ukeire = _kernel.ukeire
 _decompose_raw = _decompose.decompose_raw
 _STANDARD = FORMS.index("standard")
 _TRIPLET = SET_KINDS.index("pon")
 _KAN = int(MeldKind.KAN_CLOSED)
-
-
-def _min_forms(counts: bytes, n_sets: int, forms: int) -> int:
-    _, a, b, c = _forms(counts, n_sets, forms)
-    return min(a, b, c)
-
-
-def shanten(counts: bytes, n_sets: int, forms: int) -> int:
-    """Minimum shanten over the classical forms (13-3k or 14-3k tiles)."""
-    return _min_forms(counts, n_sets, forms)
-
-
-def waits_mask(counts: bytes, n_sets: int, forms: int) -> int:
-    """The kinds that complete a 13-3k tile hand (0 when it is not fishing)."""
-    _, sh, mask = _advance(counts, n_sets, forms)
-    return mask if sh == 0 else 0
-
-
-def ukeire(counts: bytes, n_sets: int, forms: int) -> tuple[int, list[int], list[int]]:
-    """For a 14-3k hand: best shanten after a discard, shanten after discarding each kind
-    (127 if not held), advancing mask after each discard."""
-    _, best, after, masks = _ukeire(counts, n_sets, forms)
-    return best, after, masks  # type: ignore[return-value]
-
-
-def complete(counts: bytes, n_sets: int, forms: int) -> bool:
-    """True when the 14-3k tile hand is a winning hand."""
-    return _min_forms(counts, n_sets, forms) == -1
 
 
 # How a claimed tile is used in a Mah-Jong (the form field of a Mah-Jong claim).
@@ -98,3 +71,8 @@ def mahjong_uses(counts: bytes | bytearray, n_sets: int, tile: int, forms: int) 
         if orphans == -1 or pairs == -1:       # pairs: 99 unless seven pairs count
             found.add(USE_SPECIAL)
     return sorted(found)
+
+
+__all__ = ["CHOW_LOWER", "CHOW_MIDDLE", "CHOW_UPPER", "USE_NAMES", "USE_PAIR", "USE_PUNG",
+           "USE_SPECIAL", "complete", "forms_of", "mahjong_uses", "shanten", "ukeire",
+           "waits_mask"]
