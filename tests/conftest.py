@@ -1,7 +1,7 @@
 """Suite-wide checks and fixtures. In CI the real Tenhou data must be present: tests that use
 it skip on a developer machine without ../shared, but a CI run without it must fail, not pass
 quietly. The fixtures: small subsets of the shipped Tenhou archive, extracted and analysed
-(the dataset and command tests use them)."""
+(the dataset and command tests use them), and Bradfield's archive unpacked."""
 import os
 import tarfile
 from pathlib import Path
@@ -17,6 +17,35 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 TENHOU_DATA = Path(os.environ.get("MJCORE_TENHOU_DATA", TENHOU))
+CLASSICAL_DATA = Path(os.environ.get("MJCORE_CLASSICAL_DATA",
+                                     Path(__file__).resolve().parents[2] / "shared" / "data"
+                                     / "classical"))
+BRADFIELD_ARCHIVE = CLASSICAL_DATA / "bradfield-games.tar.xz"
+
+
+def need_bradfield_archive() -> Path:
+    """The Bradfield archive's path; the test skips without it (fails in CI)."""
+    if not BRADFIELD_ARCHIVE.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI run without the Bradfield archive at {BRADFIELD_ARCHIVE}")
+        pytest.skip("no Bradfield archive")
+    return BRADFIELD_ARCHIVE
+
+
+@pytest.fixture(scope="session")
+def bradfield_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole Bradfield archive unpacked into a temporary folder (one pass over the .tar.xz)."""
+    archive = need_bradfield_archive()
+    out = tmp_path_factory.mktemp("bradfield")
+    with tarfile.open(archive, "r|*") as tar:
+        for m in tar:
+            if m.isfile() and ".." not in m.name and not m.name.startswith("/"):
+                f = tar.extractfile(m)
+                if f is not None:
+                    dest = out / m.name
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(f.read())
+    return out
 TENHOU_ARCHIVE = TENHOU_DATA / "mjlog.tar.xz"
 
 # members of the archive the tests use: complete games from several sources, sanma records,

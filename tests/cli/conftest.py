@@ -1,40 +1,10 @@
-"""Fixtures of the command tests: the Bradfield archive and its games unpacked once, and a
-gRPC server in this process (the Tenhou records and their tables are in tests/conftest.py)."""
+"""Fixtures of the command tests: a gRPC server in this process (the Tenhou records and their
+tables, and Bradfield's archive unpacked, are in tests/conftest.py)."""
 from __future__ import annotations
 
-import os
-import tarfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-ARCHIVE = Path(__file__).resolve().parents[3] / "shared" / "data" / "classical" / \
-    "bradfield-games.tar.xz"
-
-
-def need_archive() -> Path:
-    if not ARCHIVE.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"CI run without the Bradfield archive at {ARCHIVE}")
-        pytest.skip("no Bradfield archive")
-    return ARCHIVE
-
-
-@pytest.fixture(scope="session")
-def bradfield_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole archive unpacked into a temporary folder (one pass over the .tar.xz)."""
-    archive = need_archive()
-    out = tmp_path_factory.mktemp("bradfield")
-    with tarfile.open(archive, "r|*") as tar:
-        for m in tar:
-            if m.isfile() and ".." not in m.name and not m.name.startswith("/"):
-                f = tar.extractfile(m)
-                if f is not None:
-                    dest = out / m.name
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(f.read())
-    return out
 
 
 @pytest.fixture(scope="module")

@@ -52,7 +52,7 @@ def test_history_agreement_disagreement_and_allow(tmp_path):
 
     import pytest
 
-    from .conftest import ARCHIVE
+    from tests.conftest import BRADFIELD_ARCHIVE as ARCHIVE
 
     if not ARCHIVE.exists():
         pytest.skip("no Bradfield archive")

@@ -18,8 +18,7 @@ from mjcore.classical.engine.bradfield import replay_game
 from mjcore.classical.history import HistoryError, parse_history
 from mjcore.cli import main
 from mjcore.errors import MjcoreError
-
-from .conftest import need_archive
+from tests.conftest import need_bradfield_archive as need_archive
 
 
 @pytest.fixture(scope="module")
