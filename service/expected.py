@@ -34,6 +34,7 @@ from .requests import (
     NOT_IN_SANMA_REASON,
     SelectionCache,
     batch_limit,
+    batch_rows,
     check_enum,
     hand_errors,
     not_in_play_row,
@@ -210,12 +211,7 @@ def _row_arrays(request: pb.StreamExpectedValuesRequest, n: int, batch_no: int
         if not data:
             arrays[name] = None
             continue
-        size = layout.row_bytes({name: spec}) * n
-        if len(data) != size:
-            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                           f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} "
-                           f"for {n} hands", "BAD_FIELD_LENGTH", batch=batch_no, field=name)
-        arrays[name] = layout.read_rows(data, spec, n).copy()
+        arrays[name] = batch_rows(data, name, spec, n, batch_no).copy()
     return arrays
 
 

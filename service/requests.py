@@ -410,6 +410,21 @@ def batch_limit(servicer: Any, row_bytes: int) -> int:
                max(1, (servicer.max_message_size - 4096) // (row_bytes + 8)))
 
 
+def batch_rows(data: bytes, name: str, spec: Any, n: int, batch_no: int) -> np.ndarray:
+    """A bulk batch's packed array ``name`` (``mjcore.wire.layout``'s ``spec``) read as ``n``
+    rows; INVALID_ARGUMENT (BAD_FIELD_LENGTH, naming the batch and the field) when its bytes
+    are not ``n`` rows."""
+    from mjcore.wire import layout
+
+    size = layout.row_bytes({name: spec}) * n
+    if len(data) != size:
+        raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
+                       f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} "
+                       f"for {n} hands", "BAD_FIELD_LENGTH", batch=batch_no, field=name)
+    rows: np.ndarray = layout.read_rows(data, spec, n)
+    return rows
+
+
 def not_in_play_row(counts: np.ndarray, index: int) -> InvalidHandError:
     """A batch row's NOT_IN_SANMA error naming the tiles it holds that sanma lacks."""
     held = " ".join(tile_name(k) for k in _NOT_IN_SANMA_KINDS if counts[k])

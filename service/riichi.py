@@ -31,6 +31,7 @@ from .requests import (
     EncodedMessage,
     SelectionCache,
     analyze_hand_bytes,
+    batch_rows,
     check_deadline,
     check_enum,
     chunks,
@@ -220,12 +221,7 @@ def _score_arrays(request: pb.StreamScoreRequest, n: int, batch_no: int
                                batch=batch_no, field=name)
             arrays[name] = None
             continue
-        size = layout.row_bytes({name: spec}) * n
-        if len(data) != size:
-            raise RpcError(grpc.StatusCode.INVALID_ARGUMENT,
-                           f"batch {batch_no}: {name} has {len(data)} bytes, expected {size} "
-                           f"for {n} hands", "BAD_FIELD_LENGTH", batch=batch_no, field=name)
-        arrays[name] = layout.read_rows(data, spec, n)
+        arrays[name] = batch_rows(data, name, spec, n, batch_no)
     return arrays
 
 

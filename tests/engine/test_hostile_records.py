@@ -122,7 +122,7 @@ def _bomb(path: Path, member: str, data: bytes) -> None:
 
 
 def test_a_small_archive_of_zeros_is_read_in_bounded_work(games: Path, tmp_path: Path) -> None:
-    from tests.classical.engine.conftest import need_archive
+    from tests.conftest import need_bradfield_archive as need_archive
 
     with tarfile.open(need_archive()) as tar:
         member = next(m for m in tar if m.name.endswith(".mjs"))
@@ -150,7 +150,7 @@ def test_a_small_archive_of_zeros_is_read_in_bounded_work(games: Path, tmp_path:
 
 def test_a_folder_mixing_riichi_records_and_a_bradfield_game_is_refused(mjai_games: Path
                                                                         ) -> None:
-    from tests.classical.engine.conftest import need_archive
+    from tests.conftest import need_bradfield_archive as need_archive
 
     game = mjai_games / "game-1"
     game.mkdir()
