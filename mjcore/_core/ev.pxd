@@ -37,6 +37,8 @@ cdef struct EvRequest:
     u8 tegawari             # 手変わり: draws that keep it
     u8 model                # EV_COMPATIBLE or EV_CONSISTENT
     u8 keep_wins            # 1: EvResult.wins lists every winning draw with its score
+    u8 policy_only          # consistent model: only the policy's columns (the best-of ones NaN),
+                            # four doubles a node instead of eight (the batch's case)
     i8 max_shanten          # hands above this are not searched (status ST_EV_SHANTEN)
     i64 max_nodes           # node budget (status ST_EV_NODES past it)
     double max_seconds      # time budget, 0 = none (status ST_EV_DEADLINE past it)

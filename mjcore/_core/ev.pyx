@@ -18,7 +18,7 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
 from .ev_layers cimport (ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
-                         ev_policy_of_kids8)
+                         ev_policy_of_kids8, ev_policy_of_kids4, ev_draw_turn_policy4)
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
                   EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
@@ -507,16 +507,19 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
 
 
 cdef inline void _emit(const EvResult* out, double* values, const double* draw_cur,
-                       const i32* index, int T, int t, int stride) noexcept nogil:
-    """The candidates' five values at turn t; a node of four doubles (the compatible model)
-    holds the first three, its best-of columns being the first two."""
+                       const i32* index, int T, int t, int stride, int best_of) noexcept nogil:
+    """The candidates' five values at turn t from nodes of ``stride`` doubles: the first three
+    are the node's; the best-of columns from lanes 3-4 (best_of 3: the consistent model), from
+    lanes 0-1 (best_of 0: the compatible model, whose columns are each their own best) or none
+    (best_of -1: NaN)."""
     cdef int k, c
     cdef const double* v
     for k in range(out.n_cand):
         if out.cand[k].evaluated:
             v = draw_cur + stride * index[out.cand[k].node]
             for c in range(EV_COLUMNS):
-                values[(k * EV_COLUMNS + c) * T + t - 1] = v[c if stride > 4 or c < 3 else c - 3]
+                values[(k * EV_COLUMNS + c) * T + t - 1] = (
+                    v[c] if c < 3 else NAN if best_of < 0 else v[c - 3 + best_of])
 
 
 cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64* nk_upto,
@@ -555,7 +558,7 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
                 ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum,
                               out.total_unseen - t)
-            _emit(out, out.values, draw_cur, index, T, t, 4)
+            _emit(out, out.values, draw_cur, index, T, t, 4, 0)
             tmp = draw_cur
             draw_cur = draw_nxt
             draw_nxt = tmp
@@ -578,12 +581,14 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     discard of a 14-tile hand), so every value is a probability; one policy (the most score,
     then win, then tenpai) decides every discard and every win-or-play-on, and its three values
     stand beside the highest tenpai and win probabilities any policy reaches. Eight doubles a
-    node: tenpai, win, score (the policy's), tenpai, win (the best of any)."""
+    node: tenpai, win, score (the policy's), tenpai, win (the best of any); four with
+    q.policy_only (the policy's three and a zero lane; the best-of columns NaN)."""
     cdef const EvRequest* q = g.q
     cdef i64 nd = nd_upto[q.t_max], nk = nk_upto[q.t_max]
-    cdef double* draw_cur = <double*>malloc((nd + 1) * 8 * sizeof(double))
-    cdef double* draw_nxt = <double*>malloc((nd + 1) * 8 * sizeof(double))
-    cdef double* disc_nxt = <double*>calloc((nk + 1) * 8, sizeof(double))   # lanes 5-7 stay 0
+    cdef int width = 4 if q.policy_only else 8
+    cdef double* draw_cur = <double*>malloc((nd + 1) * width * sizeof(double))
+    cdef double* draw_nxt = <double*>malloc((nd + 1) * width * sizeof(double))
+    cdef double* disc_nxt = <double*>calloc((nk + 1) * width, sizeof(double))  # spare lanes stay 0
     cdef double* tmp
     cdef double* v
     cdef double den
@@ -594,17 +599,24 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
         st = ST_EV_MEMORY
     else:
         for t in range(T, o, -1):
-            if t < T:
+            if t < T and width == 8:
                 ev_policy_of_kids8(draw_nxt, kids, kids_at, nk_upto[t - o], disc_nxt)
+            elif t < T:
+                ev_policy_of_kids4(draw_nxt, kids, kids_at, nk_upto[t - o], disc_nxt)
             if t == T:
                 for a in range(nd_upto[T - 1 - o]):
-                    v = draw_cur + 8 * a
-                    v[0] = v[3] = 1.0 if tenpai_node[a] else 0.0
-                    v[1] = v[2] = v[4] = v[5] = v[6] = v[7] = 0.0
-            else:
+                    v = draw_cur + width * a
+                    memset(v, 0, width * sizeof(double))
+                    v[0] = 1.0 if tenpai_node[a] else 0.0
+                    if width == 8:
+                        v[3] = v[0]
+            elif width == 8:
                 ev_draw_turn8(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum, den)
-            _emit(out, out.values, draw_cur, index, T, t, 8)
+            else:
+                ev_draw_turn_policy4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at,
+                                     plain, win_at, win, win_score, tenpai_node, weight_sum, den)
+            _emit(out, out.values, draw_cur, index, T, t, width, 3 if width == 8 else -1)
             tmp = draw_cur
             draw_cur = draw_nxt
             draw_nxt = tmp
@@ -858,7 +870,8 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                       + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
                       + m * (sizeof(Edge) + sizeof(ev_draw) + sizeof(i32))
                       + n * (sizeof(i32) + sizeof(i64))
-                      + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT else 4) * sizeof(double))
+                      + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT and not q.policy_only else 4)
+                      * sizeof(double))
     free(index)
     free(start)
     free(mark)
@@ -1350,6 +1363,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
              max_nodes, max_seconds, &rules)
     b.turn = turn
     b.proto.first_turn = <u8>turn if 1 <= turn <= t_max else 0
+    b.proto.policy_only = model == EV_CONSISTENT     # the batch reads the policy's columns only
     b.n_dora_cols = dora.shape[1]
     if n == 0:
         return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,

@@ -19,3 +19,9 @@ cdef extern from "ev_layers.h" nogil:
     bint ev_prefer(double score, double win, double tenpai, const double* b) noexcept
     void ev_policy_of_kids8(const double* draw, const i32* kids, const i64* kids_at, i64 nk,
                             double* disc) noexcept
+    void ev_policy_of_kids4(const double* draw, const i32* kids, const i64* kids_at, i64 nk,
+                            double* disc) noexcept
+    void ev_draw_turn_policy4(const double* draw_nxt, const double* disc_nxt, double* draw_cur,
+                              i64 nd, const i64* plain_at, const ev_draw* plain,
+                              const i64* win_at, const ev_draw* win, const double* win_score,
+                              const u8* tenpai, const double* weight_sum, double den) noexcept
