@@ -18,7 +18,7 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
 from .ev_layers cimport (ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
-                         ev_policy_of_kids8, ev_policy_of_kids4, ev_draw_turn_policy4)
+                         ev_policy_of_kids8, ev_policy_of_kids4)
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
                   EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
@@ -557,7 +557,7 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
             else:
                 ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum,
-                              out.total_unseen - t)
+                              out.total_unseen - t, 0)
             _emit(out, out.values, draw_cur, index, T, t, 4, 0)
             tmp = draw_cur
             draw_cur = draw_nxt
@@ -614,8 +614,8 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
                 ev_draw_turn8(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
                               win_at, win, win_score, tenpai_node, weight_sum, den)
             else:
-                ev_draw_turn_policy4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at,
-                                     plain, win_at, win, win_score, tenpai_node, weight_sum, den)
+                ev_draw_turn4(draw_nxt, disc_nxt, draw_cur, nd_upto[t - 1 - o], plain_at, plain,
+                              win_at, win, win_score, tenpai_node, weight_sum, den, 1)
             _emit(out, out.values, draw_cur, index, T, t, width, 3 if width == 8 else -1)
             tmp = draw_cur
             draw_cur = draw_nxt

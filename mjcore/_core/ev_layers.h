@@ -70,33 +70,6 @@ static inline void ev_best_of_kids4(const double *draw, const int32_t *kids, con
     }
 }
 
-/* Draw nodes 0..nd-1 at turn t from the layers at t + 1: stay with the copies not drawn
- * into a discard node (1 - weight_sum / den), or draw into one; a winning draw (score > 0)
- * is worth 1, 1 and the larger of its score and playing on. A tenpai node's tenpai
- * probability is 1. den = S - t. */
-static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt, double *draw_cur,
-                                 long long nd, const long long *plain_at, const ev_draw *plain,
-                                 const long long *win_at, const ev_draw *win, const double *win_score,
-                                 const uint8_t *tenpai, const double *weight_sum, double den) {
-    ev4 vden = ev4_set1(den);
-    for (long long a = 0; a < nd; a++) {
-        ev4 acc = ev4_set1(0.0);
-        for (long long e = plain_at[a]; e < plain_at[a + 1]; e++)
-            acc = ev4_fma(ev4_set1(plain[e].weight), ev4_load(disc_nxt + 4 * (int64_t)plain[e].d), acc);
-        for (long long e = win_at[a]; e < win_at[a + 1]; e++) {
-            const double *p = disc_nxt + 4 * (int64_t)win[e].d;
-            double sc = win_score[e];
-            ev4 value = sc > 0.0 ? ev4_set(1.0, 1.0, sc > p[2] ? sc : p[2], 0.0) : ev4_load(p);
-            acc = ev4_fma(ev4_set1(win[e].weight), value, acc);
-        }
-        ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] / den),
-                        ev4_div(acc, vden));
-        ev4_store(draw_cur + 4 * a, v);
-        if (tenpai[a])
-            draw_cur[4 * a] = 1.0;
-    }
-}
-
 /* 1 when a is above b by more than the tolerance (relative, at least absolute), -1 when
  * below, 0 for a tie: rounding never decides between two lines of play. */
 static inline int ev_order(double a, double b, double tolerance) {
@@ -119,6 +92,42 @@ static inline int ev_prefer(double score, double win, double tenpai, const doubl
     if (o)
         return o > 0;
     return ev_order(tenpai, b[0], 1e-12) > 0;
+}
+
+/* Draw nodes 0..nd-1 at turn t from the layers at t + 1, four doubles a node: stay with the
+ * copies not drawn into a discard node (1 - weight_sum / den), or draw into one. A winning draw
+ * (score > 0) is worth 1, 1 and, in the compatible model (policy 0), the larger of its score
+ * and playing on; in the consistent model's policy columns (policy 1) it is taken only when
+ * winning beats playing on (ev_prefer). A tenpai node's tenpai probability is 1. den = S - t
+ * (compatible) or the wall the state leaves (consistent). */
+static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt, double *draw_cur,
+                                 long long nd, const long long *plain_at, const ev_draw *plain,
+                                 const long long *win_at, const ev_draw *win, const double *win_score,
+                                 const uint8_t *tenpai, const double *weight_sum, double den,
+                                 int policy) {
+    ev4 vden = ev4_set1(den);
+    for (long long a = 0; a < nd; a++) {
+        ev4 acc = ev4_set1(0.0);
+        for (long long e = plain_at[a]; e < plain_at[a + 1]; e++)
+            acc = ev4_fma(ev4_set1(plain[e].weight), ev4_load(disc_nxt + 4 * (int64_t)plain[e].d), acc);
+        for (long long e = win_at[a]; e < win_at[a + 1]; e++) {
+            const double *p = disc_nxt + 4 * (int64_t)win[e].d;
+            double sc = win_score[e];
+            ev4 value;
+            if (!(sc > 0.0))
+                value = ev4_load(p);
+            else if (policy)
+                value = ev_prefer(sc, 1.0, 1.0, p) ? ev4_set(1.0, 1.0, sc, 0.0) : ev4_load(p);
+            else
+                value = ev4_set(1.0, 1.0, sc > p[2] ? sc : p[2], 0.0);
+            acc = ev4_fma(ev4_set1(win[e].weight), value, acc);
+        }
+        ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] / den),
+                        ev4_div(acc, vden));
+        ev4_store(draw_cur + 4 * a, v);
+        if (tenpai[a])
+            draw_cur[4 * a] = 1.0;
+    }
 }
 
 /* The consistent model's draw nodes 0..nd-1 at turn t, eight doubles a node: the policy
@@ -188,7 +197,8 @@ static inline void ev_policy_of_kids8(const double *draw, const int32_t *kids,
 
 /* The consistent model without its best-of-any-policy lanes (the batch reads only the
  * policy's): four doubles a node (tenpai, win, score, a zero lane), half the memory traffic;
- * lanes 0-2 computed exactly as by ev_policy_of_kids8 and ev_draw_turn8. */
+ * lanes 0-2 computed exactly as by ev_policy_of_kids8 and ev_draw_turn8 (the draw pass:
+ * ev_draw_turn4 with policy 1). */
 static inline void ev_policy_of_kids4(const double *draw, const int32_t *kids,
                                       const long long *kids_at, long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
@@ -200,32 +210,6 @@ static inline void ev_policy_of_kids4(const double *draw, const int32_t *kids,
                 pick = b;
         }
         ev4_store(disc + 4 * a, ev4_load(pick));
-    }
-}
-
-static inline void ev_draw_turn_policy4(const double *draw_nxt, const double *disc_nxt,
-                                        double *draw_cur, long long nd, const long long *plain_at,
-                                        const ev_draw *plain, const long long *win_at,
-                                        const ev_draw *win, const double *win_score,
-                                        const uint8_t *tenpai, const double *weight_sum,
-                                        double den) {
-    ev4 vden = ev4_set1(den);
-    for (long long a = 0; a < nd; a++) {
-        ev4 acc = ev4_set1(0.0);
-        for (long long e = plain_at[a]; e < plain_at[a + 1]; e++)
-            acc = ev4_fma(ev4_set1(plain[e].weight), ev4_load(disc_nxt + 4 * (int64_t)plain[e].d), acc);
-        for (long long e = win_at[a]; e < win_at[a + 1]; e++) {
-            const double *p = disc_nxt + 4 * (int64_t)win[e].d;
-            double sc = win_score[e];
-            ev4 value = sc > 0.0 && ev_prefer(sc, 1.0, 1.0, p) ? ev4_set(1.0, 1.0, sc, 0.0)
-                                                               : ev4_load(p);
-            acc = ev4_fma(ev4_set1(win[e].weight), value, acc);
-        }
-        ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] / den),
-                        ev4_div(acc, vden));
-        ev4_store(draw_cur + 4 * a, v);
-        if (tenpai[a])
-            draw_cur[4 * a] = 1.0;
     }
 }
 

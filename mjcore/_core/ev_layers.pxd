@@ -10,7 +10,7 @@ cdef extern from "ev_layers.h" nogil:
     void ev_draw_turn4(const double* draw_nxt, const double* disc_nxt, double* draw_cur, i64 nd,
                        const i64* plain_at, const ev_draw* plain, const i64* win_at,
                        const ev_draw* win, const double* win_score, const u8* tenpai,
-                       const double* weight_sum, double den) noexcept
+                       const double* weight_sum, double den, int policy) noexcept
     void ev_draw_turn8(const double* draw_nxt, const double* disc_nxt, double* draw_cur, i64 nd,
                        const i64* plain_at, const ev_draw* plain, const i64* win_at,
                        const ev_draw* win, const double* win_score, const u8* tenpai,
@@ -21,7 +21,3 @@ cdef extern from "ev_layers.h" nogil:
                             double* disc) noexcept
     void ev_policy_of_kids4(const double* draw, const i32* kids, const i64* kids_at, i64 nk,
                             double* disc) noexcept
-    void ev_draw_turn_policy4(const double* draw_nxt, const double* disc_nxt, double* draw_cur,
-                              i64 nd, const i64* plain_at, const ev_draw* plain,
-                              const i64* win_at, const ev_draw* win, const double* win_score,
-                              const u8* tenpai, const double* weight_sum, double den) noexcept
