@@ -1,14 +1,29 @@
-"""The games mjcore plays, found by name: each game's rules type, its presets and its winning
-forms, in one place. Every face (the CLI, the service, the web API, the analysis) asks here
-which game a preset name belongs to; a third game is its folder and one entry below.
+"""The games mjcore plays, found by name: each game's rules type, its presets, its winning
+forms, its tile set, its seats and its entry points, in one place. Every face (the CLI, the
+service, the web API, the analysis, the bulk extraction) asks here which game a preset name,
+a rules value or a record belongs to, and calls that game's entry point; a third game is its
+folder, its face modules and one entry below.
 
 The presets themselves are the rules types' own (``RuleSet.presets()``,
-``ClassicalRules.presets()``); the rules modules are imported on first use.
+``ClassicalRules.presets()``); every module named here is imported on first use.
+
+Entry points (``Game.entry(name)``), by the face that calls them:
+
+- ``play``: ``mjcore play`` of the game (the command's options as keywords);
+- ``score``: ``mjcore score`` of the game (the command's options as keywords);
+- ``score_history``: ``mjcore score --history`` (hand histories scored against their records);
+- ``record_kind``: ``(name, head) -> (kind, words) or None``, what kind of the game's records
+  the first 4 KiB ``head`` of file ``name`` is, and its words for a message (None: not one);
+- ``replay``: ``mjcore replay`` of the game's records (the kind, then the command's options);
+- ``service``: the service's module of the game (``analyze_hand(request, rules)``);
+- ``expected_value``: the expected-value engine (``mjcore analyze --ev``);
+- ``read_record``: the bulk extraction's reader, ``(name, text) -> ParsedRecord or None``.
 """
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -20,7 +35,8 @@ class Game:
     """A game: ``name``, where its rules type lives (``module:Class``), the name that means
     the game with its default preset (``alias``, or None), its seats, the functions of its
     rules module that give a rules value's winning forms and tile kinds for the kernels
-    (``module:function``) and whether its tile set has red fives."""
+    (``module:function``), whether its tile set has red fives, and its entry points (face
+    -> ``module:function`` or ``module``; the faces are listed in the module text)."""
 
     name: str
     rules_path: str
@@ -29,6 +45,19 @@ class Game:
     forms_path: str
     kinds_path: str
     red_fives: bool
+    entry_points: Mapping[str, str] = field(default_factory=dict)
+
+    def offers(self, face: str) -> bool:
+        """True when the game has an entry point for ``face``."""
+        return face in self.entry_points
+
+    def entry(self, face: str) -> Any:
+        """The game's entry point for ``face`` (imported on first use); InvalidRuleError when
+        the game has none."""
+        path = self.entry_points.get(face)
+        if path is None:
+            raise InvalidRuleError(f"the {self.name} game has no {face.replace('_', ' ')}")
+        return _load(path)
 
     @property
     def rules_type(self) -> Any:
@@ -59,10 +88,25 @@ class Game:
 GAMES: dict[str, Game] = {
     "riichi": Game("riichi", "mjcore.riichi.rules:RuleSet", "riichi", (4, 3),
                    "mjcore.riichi.rules:winning_forms", "mjcore.riichi.rules:kinds_in_play",
-                   red_fives=True),
+                   red_fives=True, entry_points={
+                       "play": "mjcore.cli.play_riichi:play_riichi",
+                       "score": "mjcore.cli.score_riichi:score_riichi",
+                       "record_kind": "mjcore.riichi.records:record_kind",
+                       "replay": "mjcore.cli.replay_riichi:replay_riichi",
+                       "service": "mjcore.service.riichi",
+                       "expected_value": "mjcore.riichi.expected:expected_values",
+                       "read_record": "mjcore.dataset.riichi:read_record"}),
     "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,),
                       "mjcore.classical.rules:winning_forms",
-                      "mjcore.classical.rules:kinds_in_play", red_fives=False),
+                      "mjcore.classical.rules:kinds_in_play", red_fives=False,
+                      entry_points={
+                          "play": "mjcore.cli.play_classical:play_classical",
+                          "score": "mjcore.cli.score_classical:score_classical",
+                          "score_history": "mjcore.cli.score_classical:score_histories",
+                          "record_kind": "mjcore.classical.engine.records:record_kind",
+                          "replay": "mjcore.cli.replay_classical:replay_classical",
+                          "service": "mjcore.service.classical",
+                          "read_record": "mjcore.dataset.classical:read_record"}),
 }
 
 
@@ -118,4 +162,21 @@ def all_presets() -> tuple[str, ...]:
     return tuple(p for g in GAMES.values() for p in g.presets)
 
 
-__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "game_of_rules", "is_game"]
+def games_offering(face: str) -> tuple[Game, ...]:
+    """The games with an entry point for ``face``, in the registry's order."""
+    return tuple(g for g in GAMES.values() if g.offers(face))
+
+
+def presets_offering(face: str) -> tuple[str, ...]:
+    """The preset names of the games with an entry point for ``face``."""
+    return tuple(p for g in games_offering(face) for p in g.presets)
+
+
+def or_list(names: tuple[str, ...] | list[str]) -> str:
+    """``"a, b or c"``: names for a message or a help text."""
+    *rest, last = names
+    return f"{', '.join(rest)} or {last}" if rest else last
+
+
+__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "game_of_rules",
+           "games_offering", "is_game", "or_list", "presets_offering"]

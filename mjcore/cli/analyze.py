@@ -9,8 +9,8 @@ from typing import IO, Any
 
 import click
 
-from ..games import game_of, is_game
-from .common import client_options, connect_client, preset_rules, presets_of
+from ..games import game_of, or_list, presets_offering
+from .common import RulesOption, client_options, connect_client, rules_of_command
 
 PROGRESS_MIN_LINES = 1000
 MAX_LINE_CHARS = 4096  # a hand with melds and bonus tiles is under 100
@@ -254,12 +254,13 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: for more than 1000 lines on a terminal).")
 @click.option("--rules", "rules_name", default="riichi", show_default=True, metavar="NAME",
-              help="Winning forms: riichi (also tenhou, ema, wrc; tenhou_sanma: three "
-                   "players, no 2m-8m, no chi), or classical / bradfield "
-                   "(Chinese classical: four sets and a pair, Thirteen Unique Wonders; bonus "
-                   "tiles 1f-8f beside the hand).")
+              cls=RulesOption,
+              help="Winning forms and tile set of a game: riichi or a preset, {presets} "
+                   "(a three-player preset: no 2m-8m, no chi; Chinese classical: four sets "
+                   "and a pair, Thirteen Unique Wonders, bonus tiles 1f-8f beside the hand).")
 @click.option("--set", "rule_set", multiple=True, metavar="OPTION=VALUE",
-              help="Classical: change a rule option, e.g. --set seven_pairs=true (repeatable).")
+              help="Change a rule option of --rules, e.g. classical --set seven_pairs=true "
+                   "(repeatable).")
 @click.option("--server", metavar="HOST:PORT", envvar="MJCORE_SERVER",
               help="Run the analysis on a `mjcore serve` server. [env MJCORE_SERVER; the "
                    "token, if any, from MJCORE_TOKEN]")
@@ -340,8 +341,10 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
     ev_options: dict[str, Any] = {}
     if with_ev:
-        if not is_game(rules_name, "riichi"):
-            raise click.UsageError(f"--ev is riichi's; --rules {rules_name} has no model")
+        if not game_of(rules_name).offers("expected_value"):
+            raise click.UsageError(f"--ev: --rules {rules_name} has no expected-value model "
+                                   f"(the presets with one: "
+                                   f"{or_list(presets_offering('expected_value'))})")
         if turn > t_max:
             raise click.BadParameter(f"turn {turn} is past --t-max {t_max}",
                                      param_hint="--turn")
@@ -380,23 +383,17 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
 
 
 def _command_rules(rules_name: str, rule_set: tuple[str, ...]) -> object:
-    """The rules value ``--rules`` and ``--set`` name: None for four-player riichi, the
-    preset name for three-player riichi, the rules value for another game."""
-    from ..analysis import ALL_KINDS, kinds_in_play
-    from ..errors import InvalidRuleError
+    """The rules ``--rules`` and ``--set`` name, in the form the analysis takes fastest: None
+    when they are the default's (four-player riichi), the rules value when ``--set`` changed
+    them, else the preset name."""
+    from ..analysis import ALL_KINDS, kinds_in_play, resolve_rules
 
-    rules: object = None
-    try:
-        if game_of(rules_name).name != "riichi":     # InvalidRuleError naming every preset
-            rules = preset_rules(rules_name, rule_set)
-        elif kinds_in_play(rules_name) != ALL_KINDS:
-            rules = rules_name      # three-player riichi: its tile set, no chi
-    except InvalidRuleError as e:
-        raise click.BadParameter(str(e), param_hint="--set" if rule_set else "--rules") from None
-    if rule_set and rules is None:
-        raise click.UsageError("--set changes a classical rule option; give --rules "
-                               + presets_of("classical"))
-    return rules
+    _game, rules = rules_of_command(rules_name, rule_set)
+    if rule_set:
+        return rules
+    if resolve_rules(rules_name) == resolve_rules(None) and kinds_in_play(rules_name) == ALL_KINDS:
+        return None
+    return rules_name
 
 
 def _table_job(sources: tuple[str, ...], out_dir: str | None, dask: str | None, workers: int,
@@ -520,10 +517,9 @@ def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_w
                client: Any = None) -> Any:
     """The expected value of one hand's text with the command's options; with ``client``
     (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
-    from ..riichi.expected import expected_values
-
-    rules = game_of(rules_name).preset(rules_name).name    # the preset the alias stands for
-    compute: Any = expected_values if client is None else client.expected_values
+    game = game_of(rules_name)
+    rules = game.preset(rules_name).name    # the preset the alias stands for
+    compute: Any = game.entry("expected_value") if client is None else client.expected_values
 
     def run(text: str) -> Any:
         return compute(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,

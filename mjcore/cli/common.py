@@ -175,12 +175,64 @@ def preset_rules(preset: str, settings: Sequence[str] = ()) -> Any:
     return with_settings(game_of(preset).preset(preset), settings)
 
 
-def presets_of(game: str) -> str:
-    """The presets of the game ``game``, for a message: ``"a, b or c"``."""
-    from ..games import find_game
+def rules_of_command(preset: str, settings: Sequence[str]) -> tuple[Any, Any]:
+    """``(game, rules value)`` of a command's ``--rules`` and ``--set``, from the game
+    registry; an unknown preset or a bad item is a click error naming the option."""
+    from ..errors import InvalidRuleError
+    from ..games import game_of
 
-    *rest, last = find_game(game).presets
-    return f"{', '.join(rest)} or {last}" if rest else last
+    try:
+        return game_of(preset), preset_rules(preset, settings)
+    except InvalidRuleError as e:
+        raise click.BadParameter(str(e) + _other_games_option(preset, settings),
+                                 param_hint="--set" if settings else "--rules") from None
+
+
+def _other_games_option(preset: str, settings: Sequence[str]) -> str:
+    """``"; X is an option of the G rules (--rules a or b)"`` for the first ``--set`` option
+    that only another game's rules have (empty when there is none)."""
+    from ..errors import InvalidRuleError
+    from ..games import GAMES, game_of, or_list
+
+    try:
+        own = game_of(preset)
+    except InvalidRuleError:
+        return ""
+    for item in settings:
+        key = item.partition("=")[0].strip()
+        if key in own.rules_type.option_names():
+            continue
+        for game in GAMES.values():
+            if game is not own and key in game.rules_type.option_names():
+                return f"; {key} is an option of the {game.name} rules (--rules " \
+                       f"{or_list(game.presets)})"
+    return ""
+
+
+class RulesOption(click.Option):
+    """An option whose help names the registry's presets: ``{presets}`` in the help text
+    (every game's, or those of the games offering ``face``) is filled in when the help is
+    shown, so no command lists presets by hand."""
+
+    def __init__(self, *args: Any, face: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.face = face
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from ..games import all_presets, or_list, presets_offering
+
+        names = all_presets() if self.face is None else presets_offering(self.face)
+        template = self.help or ""
+        self.help = template.format(presets=or_list(names))
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = template
+
+
+def default_agents(players: int) -> str:
+    """The default ``--agents``: one efficiency agent, random agents in the other seats."""
+    return ",".join(["efficiency"] + ["random"] * (players - 1))
 
 
 def fail(as_json: bool, text: str, e: MjcoreError) -> NoReturn:

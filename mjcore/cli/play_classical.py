@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from .common import closing_agents, record_name, records_folder, run_games, table_agents
+from .common import (
+    closing_agents,
+    default_agents,
+    record_name,
+    records_folder,
+    run_games,
+    table_agents,
+)
 
 # one game of `play_classical`: (seed, agent names, rules, records folder, check invariants,
 # replace existing records)
@@ -56,21 +63,20 @@ def _one_game(task: _GameTask) -> dict[str, Any]:
             "hands": len(res.hands), "washouts": washouts, "checked": checked}
 
 
-def play_classical(games: int, seed: int, agents: str, preset: str, out_dir: str | None,
-                   check_invariants: bool, jobs: int, progress: bool,
-                   rules: Any = None, overwrite: bool = False) -> None:
-    """``mjcore play --rules classical|bradfield``: seeded classical games, a table per
-    agent (players keep their agent; seating follows the rules' ``seating`` option).
-    ``rules``: the ClassicalRules to play (default: the preset's)."""
+def play_classical(*, games: int, seed: int, agents: str | None, preset: str, rules: Any,
+                   out_dir: str | None, overwrite: bool, fmt: str, check_invariants: bool,
+                   jobs: int, progress: bool) -> None:
+    """``mjcore play`` under a classical preset: seeded classical games, a table per agent
+    (players keep their agent; seating follows the rules' ``seating`` option). ``rules``: the
+    ClassicalRules to play (the preset's with the ``--set`` changes); ``fmt`` is riichi's (the
+    records are JSON lines)."""
     from ..classical.engine.agents import make_agent
     from ..classical.rules import ClassicalRules
 
-    if rules is None:
-        rules = ClassicalRules.preset(preset)
     changed = {k: v for k, v in rules.to_dict().items()
                if ClassicalRules.preset(preset).to_dict().get(k) != v}
 
-    names = table_agents(agents, 4, preset,
+    names = table_agents(agents or default_agents(4), 4, preset,
                          lambda n: _check_command(n) if n.startswith("json:") else make_agent(n))
     if out_dir:
         records_folder(out_dir, [record_name(seed + i) + ".jsonl" for i in range(games)],

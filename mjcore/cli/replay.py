@@ -1,21 +1,15 @@
-"""``mjcore replay``: replay real or self-play records through the riichi engine and check them
-(records of the classical game replay in ``replay_classical``)."""
+"""``mjcore replay``: replay real or self-play records through their game's engine and check
+them. Each record is told by its content (the game registry's ``record_kind``); the game's
+replay is its own: riichi's in ``replay_riichi``, the classical game's in ``replay_classical``."""
 from __future__ import annotations
 
 import json
-import os
-import sys
-import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from .common import JOBS
-
-if TYPE_CHECKING:
-    from ..errors import MjcoreError
-    from ..riichi.replay import RecordOutcome
 
 
 @click.command("replay")
@@ -37,87 +31,40 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
     directories or .tar.xz archives; exit 1 on any disagreement (three-player records replay
     under three-player rules). Bradfield hand histories (.mjs files, folders, .tar.xz) and
     classical JSON-lines records, told by their content, replay through the classical engine."""
-    from .replay_classical import classify, replay_classical
+    game, kind = _records_game(paths)
+    game.entry("replay")(paths=paths, kind=kind, preset=preset,
+                         allowed=_read_allow(allow_file) if allow_file else {}, jobs=jobs,
+                         as_json=as_json, show=show, progress=progress)
 
-    kind = classify(paths)
-    if kind is not None:
-        replay_classical(paths, kind, as_json, show, progress, jobs,
-                         _read_allow(allow_file) if allow_file else {})
-        return
-    from tqdm import tqdm
 
-    from ..engine.sources import RECORD_SUFFIXES, iter_record_sources
-    from ..errors import MjcoreError
-    from ..riichi.replay import replay_source
-    from ..riichi.rules import RuleSet
+def _records_game(paths: Sequence[str]) -> tuple[Any, str | None]:
+    """The game and the kind of the records under ``paths``, each told by its own content
+    (the registry's ``record_kind``); the registry's first game when none is told (its replay
+    reports what it cannot read). A mix of kinds is refused, naming one of each."""
+    from ..engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ..files import walk_inputs
+    from ..games import GAMES, games_offering
 
-    try:
-        rules = RuleSet.preset(preset) if preset else None
-    except MjcoreError as exc:
-        raise click.ClickException(f"--rules {preset!r}: {exc}") from None
-    allowed = _read_allow(allow_file) if allow_file else {}
-    start = time.perf_counter()
-    found = dict.fromkeys(paths, 0)
-
-    def sources() -> Iterator[tuple[str, bytes | MjcoreError]]:
-        for path in paths:
-            for name, data in iter_record_sources([path]):
-                found[path] += 1
-                yield name, data
-
-    bar = tqdm(desc="records", unit="record", file=sys.stderr, disable=not progress,
-               mininterval=0.5)
-    outcomes = []
-    try:
-        if jobs > 1:
-            import multiprocessing
-
-            from ..processes import end_with_parent
-
-            with multiprocessing.get_context("fork").Pool(jobs, end_with_parent,
-                                                      (os.getpid(),)) as pool:
-                for o in pool.imap(_work, ((n, d, preset) for n, d in sources()), 8):
-                    outcomes.append(o)
-                    bar.update(1)
-        else:
-            for n, d in sources():
-                outcomes.append(replay_source(n, d, rules))
-                bar.update(1)
-    except MjcoreError as exc:
-        raise click.ClickException(str(exc)) from None
-    finally:
-        bar.close()
-    empty = [p for p, n in found.items() if n == 0]
-    if empty:
-        raise click.ClickException(
-            f"no records in {', '.join(map(repr, empty))} (looked for "
-            f"{', '.join(RECORD_SUFFIXES)} files, directories and tar archives)")
-    elapsed = time.perf_counter() - start
-    counts = {"agree": 0, "disagree": 0, "skipped": 0, "error": 0, "allowed": 0}
-    hands = 0
-    shown = 0
-    for o in outcomes:
-        status = o.status
-        if status in ("disagree", "error") and _allowed(o.name, allowed):
-            status = "allowed"
-        counts[status] += 1
-        hands += o.hands
-        if as_json:
-            click.echo(json.dumps({"record": o.name, "status": status, "hands": o.hands,
-                                   "incomplete": o.incomplete, "detail": o.detail}))
-        elif status in ("disagree", "error", "skipped") and shown < show:
-            shown += 1
-            detail = o.detail[len(o.name) + 2:] if o.detail.startswith(o.name + ": ") \
-                else o.detail
-            click.echo(f"{status.upper()}: {o.name}: {detail}", err=True)
-    summary = (f"{len(outcomes)} records: {counts['agree']} agree "
-               f"({sum(1 for o in outcomes if o.status == 'agree' and o.incomplete)} of them "
-               f"incomplete), {counts['disagree']} disagree, {counts['allowed']} known "
-               f"disagreements, {counts['skipped']} skipped, {counts['error']} "
-               f"unreadable; {hands} hands in {elapsed:.1f} s")
-    click.echo(summary, err=as_json)
-    if counts["disagree"] or counts["error"]:
-        sys.exit(1)
+    sniffers = [(g, g.entry("record_kind")) for g in games_offering("record_kind")]
+    kinds: dict[tuple[str, str, str], str] = {}   # (game, kind, words) -> its first record
+    suffixes = (*RECORD_SUFFIXES, ".mjs")
+    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(suffixes),
+                                         max_bytes=MAX_RECORD_BYTES):
+        if not isinstance(data, bytes):
+            continue                      # reported by the replay that reads it
+        head = data[:4096].decode("utf-8", "replace")
+        for game, record_kind in sniffers:
+            told = record_kind(name, head)
+            if told is not None:
+                kinds.setdefault((game.name, *told), name)
+                break
+    if len(kinds) > 1:
+        mix = " and ".join(f"{words} ({n})" for (_g, _k, words), n in kinds.items())
+        raise click.ClickException(f"the paths hold {mix}: replay each kind in a separate run")
+    if not kinds:
+        return next(iter(GAMES.values())), None
+    game_name, kind, _words = next(iter(kinds))
+    return GAMES[game_name], kind
 
 
 def _read_allow(path: str) -> dict[str, str]:
@@ -137,13 +84,3 @@ def _read_allow(path: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in allowed.items()}
 
 
-def _allowed(name: str, allowed: dict[str, str]) -> bool:
-    return any(name == k or name.endswith(("/" + k, ":" + k)) for k in allowed)
-
-
-def _work(item: tuple[str, bytes | MjcoreError, str | None]) -> RecordOutcome:
-    from ..riichi.replay import replay_source
-    from ..riichi.rules import RuleSet
-
-    name, data, preset = item
-    return replay_source(name, data, RuleSet.preset(preset) if preset else None)

@@ -1,6 +1,5 @@
-"""The classical half of ``mjcore replay``: which game's records the paths hold (told by each
-record's content), and the replay of Bradfield hand histories or classical records through the
-classical engine."""
+"""The classical half of ``mjcore replay``: Bradfield hand histories or classical records
+replayed through the classical engine (``preset`` is riichi's: the records carry their rules)."""
 from __future__ import annotations
 
 import json
@@ -11,59 +10,13 @@ from collections.abc import Iterator, Sequence
 
 import click
 
-_KIND_WORDS = {"bradfield": "Bradfield hand histories", "classical": "classical records",
-               "riichi": "riichi records"}
 
-
-def _riichi_like(head: str) -> bool:
-    """True when a file's first kilobytes look like a riichi record: mjlog XML, mjai JSON
-    lines or tenhou.net/6 JSON."""
-    text = head.lstrip()
-    first = text.split("\n", 1)[0]
-    return text.startswith("<") or (text.startswith("{") and (
-        '"type"' in first or '"log"' in text))
-
-
-def classify(paths: Sequence[str]) -> str | None:
-    """``bradfield`` or ``classical`` when the records under ``paths`` are Bradfield hand
-    histories or classical JSON-lines records, None when they are riichi records (each
-    record told by its own content); a mix of kinds is refused, naming one of each."""
-    from ..classical.engine.bradfield import is_bradfield_text
-    from ..engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
-    from ..files import walk_inputs
-
-    kinds: dict[str, str] = {}            # kind -> the first record of that kind
-    suffixes = (*RECORD_SUFFIXES, ".mjs")
-    for name, data, _done in walk_inputs(paths, lambda n: n.endswith(suffixes),
-                                         max_bytes=MAX_RECORD_BYTES):
-        if not isinstance(data, bytes):
-            continue                      # reported by the replay that reads it
-        head = data[:4096].decode("utf-8", "replace")
-        if is_bradfield_text(head):
-            kind = "bradfield"
-        elif name.endswith("final.txt") and head.startswith("Game over."):
-            continue                      # a Bradfield game's final scores
-        elif head.startswith('{"type":"start_game"') and '"dead_wall"' in head:
-            kind = "classical"
-        elif _riichi_like(head):
-            kind = "riichi"
-        else:
-            continue                      # not a record of either kind (e.g. a notes file)
-        kinds.setdefault(kind, name)
-    if len(kinds) > 1:
-        mix = " and ".join(f"{_KIND_WORDS[k]} ({n})" for k, n in kinds.items())
-        raise click.ClickException(f"the paths hold {mix}: replay each kind in a separate run")
-    found = next(iter(kinds), None)
-    return found if found in ("bradfield", "classical") else None
-
-
-def replay_classical(paths: Sequence[str], kind: str, as_json: bool, show: int,
-                     progress: bool, jobs: int = 1,
-                     allowed: dict[str, str] | None = None) -> None:
+def replay_classical(*, paths: Sequence[str], kind: str | None, preset: str | None,
+                     allowed: dict[str, str], jobs: int, as_json: bool, show: int,
+                     progress: bool) -> None:
     """``mjcore replay`` on Bradfield histories (through our referee, with scoring) or on
     classical records; exit 1 on any difference not in ``allowed`` ({hand file: reason}, as
     ``--allow`` reads it; a game whose every difference is allowed counts as known)."""
-    allowed = allowed or {}
     from tqdm import tqdm
 
     from ..errors import MjcoreError

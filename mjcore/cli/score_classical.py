@@ -12,7 +12,7 @@ import click
 
 from ..classical.rules import ClassicalRules
 from ..errors import MjcoreError
-from ..games import is_game
+from ..games import game_of
 from .common import fail, preset_rules, with_settings
 
 _SEATS = "ESWN"
@@ -22,33 +22,30 @@ def _rules(name: str, settings: Sequence[str]) -> ClassicalRules:
     """The classical rules of ``--rules`` and ``--set``; with another game's preset (``--history``
     under the default ``--rules``: the histories carry their own rules) the classical defaults,
     which ``--set`` is checked against."""
-    if is_game(name, "classical"):
+    if isinstance(game_of(name).preset(name), ClassicalRules):
         rules: ClassicalRules = preset_rules(name, settings)
         return rules
     return with_settings(ClassicalRules(), settings)
 
 
-def score_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str,
-                    round_: str, rules_name: str, as_json: bool,
-                    others: Mapping[str, str | None], discarder: str | None,
-                    won: Sequence[str], claim: str, cannon: str | None, visible: str,
-                    settings: Sequence[str], histories: Sequence[str],
-                    allow_file: str | None) -> None:
-    """``mjcore score`` under classical rules: the deal's four hands scored item by item, or
-    with ``histories`` every hand of Bradfield's histories against its records."""
+def score_classical(*, hand: Sequence[str], win: str | None, tsumo: bool, seat: str,
+                    round_: str, rules: str, as_json: bool, other_east: str | None,
+                    other_south: str | None, other_west: str | None, other_north: str | None,
+                    discarder: str | None, won: Sequence[str], claim: str, cannon: str | None,
+                    visible: str, rule_set: Sequence[str], **_options: Any) -> None:
+    """``mjcore score`` under a classical preset: the deal's four hands scored item by item
+    (``_options``: the other games' options, unused here)."""
     text = " ".join(hand)
     try:
-        rules = _rules(rules_name, settings)
+        rules_value = _rules(rules, rule_set)
     except MjcoreError as e:
         fail(as_json, text, e)
-    if histories:
-        # `--history A B C`: the paths after the first arrive as HAND arguments
-        sys.exit(check_histories([*histories, *hand], allow_file, as_json))
+    others = {"E": other_east, "S": other_south, "W": other_west, "N": other_north}
     if not hand or not win:
         raise click.UsageError("HAND and --win are required")
     try:
         result, deal = score_text(text, win, tsumo, seat, round_, others, discarder, won, claim,
-                                  cannon, visible, rules)
+                                  cannon, visible, rules_value)
     except MjcoreError as e:
         fail(as_json, text, e)
     if as_json:
@@ -60,8 +57,21 @@ def score_classical(hand: Sequence[str], win: str | None, tsumo: bool, seat: str
     names = [f"{n}{' (hand not shown)' if s in deal.hidden else ''}"
              for s, n in enumerate(("East", "South", "West", "North"))]
     click.echo(f"hand   {text}   win {win} ({'self-drawn' if tsumo else 'discard'})   "
-               f"rules {rules.name}")
+               f"rules {rules_value.name}")
     click.echo(format_deal_score(result, names))
+
+
+def score_histories(*, hand: Sequence[str], rules: str, rule_set: Sequence[str],
+                    histories: Sequence[str], allow_file: str | None, as_json: bool,
+                    **_options: Any) -> None:
+    """``mjcore score --history``: every hand of Bradfield's histories scored against its
+    records (the histories carry their own rules; ``--set`` is checked against them)."""
+    try:
+        _rules(rules, rule_set)
+    except MjcoreError as e:
+        fail(as_json, " ".join(hand), e)
+    # `--history A B C`: the paths after the first arrive as HAND arguments
+    sys.exit(check_histories([*histories, *hand], allow_file, as_json))
 
 
 def _seat(value: str, option: str) -> int:

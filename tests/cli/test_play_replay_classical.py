@@ -61,10 +61,18 @@ def test_play_refuses_a_bad_classical_rule_option(setting: str, message: str) ->
     assert "games/s" not in r.output
 
 
-def test_play_set_is_for_the_classical_rules() -> None:
+def test_play_set_changes_the_riichi_rules_too(tmp_path: Path) -> None:
+    """--set is every game's: a classical option under a riichi preset is named, a riichi
+    option is played and kept in the records."""
     r = CliRunner().invoke(main, ["play", "--games", "1", "--set", "agreed_hands=1",
                                   "--no-progress"])
-    assert r.exit_code == 2 and "--set changes a classical rule option" in r.stderr
+    assert r.exit_code == 2 and "Invalid value for --set" in r.stderr
+    assert "agreed_hands" in r.stderr and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["play", "--games", "1", "--set", "red_fives=0", "--out",
+                                  str(tmp_path), "--no-progress"])
+    assert r.exit_code == 0, r.output
+    first = json.loads(next(tmp_path.glob("*.mjson")).read_text().splitlines()[0])
+    assert first["rule_options"]["red_fives"] == 0
 
 
 def test_replay_tells_a_broken_record(tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ def test_an_interrupted_record_leaves_nothing_under_its_name(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     import mjcore.riichi.events as events
-    from mjcore.cli.play import _one_game
+    from mjcore.cli.play_riichi import _one_game
+    from mjcore.riichi.rules import RuleSet
 
     real = events.write_mjai
 
@@ -65,8 +66,8 @@ def test_an_interrupted_record_leaves_nothing_under_its_name(tmp_path: Path,
 
     monkeypatch.setattr(events, "write_mjai", cut)
     with pytest.raises(KeyboardInterrupt):
-        _one_game((0, ["efficiency", "random"] * 2, "tenhou", str(tmp_path), "mjai", False,
-                   False))
+        _one_game((0, ["efficiency", "random"] * 2, RuleSet.preset("tenhou"), str(tmp_path),
+                   "mjai", False, False))
     assert os.listdir(tmp_path) == []         # no cut record, no temporary left
 
 

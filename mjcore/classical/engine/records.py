@@ -36,6 +36,19 @@ from ...tiles import BONUS_NAMES, TILE_NAMES
 CODE_NAMES: tuple[str, ...] = tuple(TILE_NAMES) + tuple(BONUS_NAMES)
 NAME_CODES: dict[str, int] = {n: i for i, n in enumerate(CODE_NAMES)}
 _TILE_KEYS = ("tile",)
+
+
+def record_kind(name: str, head: str) -> tuple[str, str] | None:
+    """``("bradfield", ...)`` (a Bradfield hand history) or ``("classical", ...)`` (our
+    JSON-lines record), the kind and its words, when ``head``, the first 4 KiB of file
+    ``name``, is one, else None (a Bradfield game's ``final.txt`` is no record)."""
+    from .bradfield import is_bradfield_text
+
+    if is_bradfield_text(head):
+        return "bradfield", "Bradfield hand histories"
+    if head.startswith('{"type":"start_game"') and '"dead_wall"' in head:
+        return "classical", "classical records"
+    return None
 _TILE_LIST_KEYS = ("wall",)
 
 
