@@ -104,8 +104,6 @@ def _resolve_name(name: str) -> tuple[int, object]:
     from .games import game_of
 
     game = game_of(name)            # InvalidRuleError naming every preset
-    if game.name == "riichi":
-        return RIICHI_FORMS, None
     return resolve_rules(game.preset(name))
 
 
@@ -135,15 +133,19 @@ def _rules_for_hands(rules: object) -> RulesEntry:
         _last = entry
         _tell_kernel(entry)
         return entry
-    forms, classical = resolve_rules(rules)
+    forms, without_reds = resolve_rules(rules)      # the rules value when its set has no reds
     in_play = _tile_kinds(rules)
     check: HandCheck | None = None
-    if classical is not None:
-        check = partial(_check_classical,
-                        bonus_allowed=getattr(classical, "bonus_tiles", True) is not False)
+    if without_reds is not None:
+        from .games import game_of_rules
+
+        game = game_of_rules(without_reds)
+        check = partial(_check_no_reds, game=game.name if game else "",
+                        bonus_allowed=getattr(without_reds, "bonus_tiles", True) is not False)
     elif in_play != ALL_KINDS:
         check = partial(_check_in_play, in_play=in_play)
-    entry = _last = (rules, forms, in_play, ALL_KINDS & ~in_play, check, classical is not None)
+    entry = _last = (rules, forms, in_play, ALL_KINDS & ~in_play, check,
+                     without_reds is not None)
     if len(_resolved) < 64:
         _resolved[id(rules)] = entry
     _tell_kernel(entry)
@@ -189,10 +191,11 @@ def _check_in_play(h: Hand, in_play: int) -> None:
         raise error
 
 
-def _check_classical(h: Hand, bonus_allowed: bool) -> None:
-    """Under classical rules: no red fives, and no bonus tiles when the rules play without."""
+def _check_no_reds(h: Hand, game: str, bonus_allowed: bool) -> None:
+    """Under the rules of a game without red fives (classical): none in the hand, and no bonus
+    tiles when the rules play without."""
     if h.red != _NO_RED or (h.melds and any(m.red for m in h.melds)):
-        raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the classical "
+        raise InvalidHandError(f"hand '{h}': red fives (0) are not tiles of the {game} "
                                "set; write 5", reason="red_five_not_in_set", text=str(h))
     if h.bonus and not bonus_allowed:
         from .tiles import format_bonus

@@ -17,7 +17,9 @@ Entry points (``Game.entry(name)``), by the face that calls them:
 - ``replay``: ``mjcore replay`` of the game's records (the kind, then the command's options);
 - ``service``: the service's module of the game (``analyze_hand(request, rules)``);
 - ``expected_value``: the expected-value engine (``mjcore analyze --ev``);
-- ``read_record``: the bulk extraction's reader, ``(name, text) -> ParsedRecord or None``.
+- ``read_record``: the bulk extraction's reader, ``(name, text) -> ParsedRecord or None``;
+- ``row_rules``: ``(rules text) -> rules value``, the rules of an extract row whose rules text
+  names the game (``"game"``), as far as its winning forms go.
 """
 from __future__ import annotations
 
@@ -106,13 +108,16 @@ GAMES: dict[str, Game] = {
                           "record_kind": "mjcore.classical.engine.records:record_kind",
                           "replay": "mjcore.cli.replay_classical:replay_classical",
                           "service": "mjcore.service.classical",
-                          "read_record": "mjcore.dataset.classical:read_record"}),
+                          "read_record": "mjcore.dataset.classical:read_record",
+                          "row_rules": "mjcore.dataset.classical:row_rules"}),
 }
 
 
 def _load(path: str) -> Any:
+    """The object ``module:name`` names, or the module ``module``."""
     module, _, name = path.partition(":")
-    return getattr(importlib.import_module(module), name)
+    found = importlib.import_module(module)
+    return getattr(found, name) if name else found
 
 
 def game_of_rules(rules: object) -> Game | None:
@@ -162,6 +167,12 @@ def all_presets() -> tuple[str, ...]:
     return tuple(p for g in GAMES.values() for p in g.presets)
 
 
+def default_game() -> Game:
+    """The game a face plays when it is given no rules: the registry's first (riichi, whose
+    four-player rules are every call's default)."""
+    return next(iter(GAMES.values()))
+
+
 def games_offering(face: str) -> tuple[Game, ...]:
     """The games with an entry point for ``face``, in the registry's order."""
     return tuple(g for g in GAMES.values() if g.offers(face))
@@ -178,5 +189,5 @@ def or_list(names: tuple[str, ...] | list[str]) -> str:
     return f"{', '.join(rest)} or {last}" if rest else last
 
 
-__all__ = ["GAMES", "Game", "all_presets", "find_game", "game_of", "game_of_rules",
+__all__ = ["GAMES", "Game", "all_presets", "default_game", "find_game", "game_of", "game_of_rules",
            "games_offering", "is_game", "or_list", "presets_offering"]

@@ -3,7 +3,8 @@
 No analysis happens here, and no request is read: ``riichi.py`` and ``classical.py`` hold each
 game's RPCs, ``bulk.py`` the bulk analysis both games answer, ``expected.py`` the expected-value
 search, ``requests.py`` the parsing they share. Here: the rules selection of AnalyzeHand picks the
-game, and every call ends with its own status or INTERNAL (logged).
+game (the registry's, ``mjcore.games``: its ``service`` module answers), and every call ends with
+its own status or INTERNAL (logged).
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from typing import Any
 import grpc
 from google.protobuf import message_factory
 
-from mjcore.classical.rules import ClassicalRules
 from mjcore.errors import InvalidRuleError
+from mjcore.games import default_game, game_of_rules
 from mjcore.wire.v1 import analysis_service_pb2 as pb
 from mjcore.wire.v1 import analysis_service_pb2_grpc as pb_grpc
 from mjcore.wire.v1 import scoring_pb2
@@ -102,12 +103,10 @@ class HandAnalysisServicer(pb_grpc.HandAnalysisServiceServicer):
     @_unary
     def AnalyzeHand(self, request: pb.AnalyzeHandRequest, context) -> EncodedMessage:
         """The answer already serialized: both ports send its bytes as they are."""
-        if not request.HasField("rules"):
-            return riichi.analyze_hand(request)
-        rules = analysis_rules(request.rules)   # checked before the hand
-        if isinstance(rules, ClassicalRules):
-            return classical.analyze_hand(request, rules)
-        return riichi.analyze_hand(request, rules)
+        rules = analysis_rules(request.rules) if request.HasField("rules") else None
+        game = (game_of_rules(rules) if rules is not None else None) or default_game()
+        answer: EncodedMessage = game.entry("service").analyze_hand(request, rules)
+        return answer
 
     @_unary
     def Decompose(self, request: pb.DecomposeRequest, context) -> pb.DecomposeResponse:

@@ -39,11 +39,11 @@ def replay_cmd(paths: tuple[str, ...], preset: str | None, allow_file: str | Non
 
 def _records_game(paths: Sequence[str]) -> tuple[Any, str | None]:
     """The game and the kind of the records under ``paths``, each told by its own content
-    (the registry's ``record_kind``); the registry's first game when none is told (its replay
+    (the registry's ``record_kind``); the default game when none is told (its replay
     reports what it cannot read). A mix of kinds is refused, naming one of each."""
     from ..engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
     from ..files import walk_inputs
-    from ..games import GAMES, games_offering
+    from ..games import GAMES, default_game, games_offering
 
     sniffers = [(g, g.entry("record_kind")) for g in games_offering("record_kind")]
     kinds: dict[tuple[str, str, str], str] = {}   # (game, kind, words) -> its first record
@@ -62,7 +62,7 @@ def _records_game(paths: Sequence[str]) -> tuple[Any, str | None]:
         mix = " and ".join(f"{words} ({n})" for (_g, _k, words), n in kinds.items())
         raise click.ClickException(f"the paths hold {mix}: replay each kind in a separate run")
     if not kinds:
-        return next(iter(GAMES.values())), None
+        return default_game(), None
     game_name, kind, _words = next(iter(kinds))
     return GAMES[game_name], kind
 

@@ -47,6 +47,21 @@ def _visible_bytes(public: list[int]) -> bytes:
     return bytes(min(4, max(0, x)) for x in public)
 
 
+def read_record(name: str, text: str) -> Any:
+    """The extract's record of ``text`` (file ``name``) when it is a Bradfield hand history,
+    else None (the game registry's ``read_record``); a Bradfield game's final scores are named
+    as no record."""
+    from ..errors import InvalidHandError
+    from .extraction import ParsedRecord
+
+    if is_history(text):
+        return ParsedRecord("mjs", [], "", history=parse_history_bytes(name, text))
+    if text.startswith("Game over.") and name.endswith("final.txt"):
+        raise InvalidHandError(f"{name}: the final scores of a Bradfield game, not a record",
+                               reason="not_a_record")
+    return None
+
+
 def is_history(text: str) -> bool:
     """True when ``text`` looks like a Bradfield hand history (``.mjs``), by its content."""
     from ..classical.engine.bradfield import is_bradfield_text
@@ -60,12 +75,29 @@ def meld_token(meld: Any, seat: int) -> str:
     return str(meld.meld(seat))
 
 
+# a classical row's rules text: JSON of the options that differ from this preset
+_ROW_BASE = "bradfield"
+
+
 def _rules_text(rules: Any) -> str:
     from ..classical.rules import ClassicalRules
 
-    base = ClassicalRules.preset("bradfield")
+    base = ClassicalRules.preset(_ROW_BASE)
     diff = {k: v for k, v in vars(rules).items() if getattr(base, k, None) != v and k != "name"}
     return json.dumps({"game": "classical", **diff}, sort_keys=True, default=str)
+
+
+def row_rules(rules_text: str) -> Any:
+    """A classical row's rules as far as its winning forms go (the game registry's
+    ``row_rules``): the base preset with the row's ``seven_pairs`` option."""
+    from ..classical.rules import ClassicalRules
+
+    base = ClassicalRules.preset(_ROW_BASE)
+    try:
+        value = json.loads(rules_text).get("seven_pairs", base.seven_pairs)
+    except (ValueError, AttributeError):
+        return base
+    return base.replace(seven_pairs=value is True or value == "True")
 
 
 def parse_history_bytes(name: str, text: str) -> Any:

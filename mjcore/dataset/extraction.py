@@ -191,38 +191,19 @@ class ParsedRecord:
 
 
 def parse_record(name: str, data: bytes) -> ParsedRecord:
-    """The events of one record; raises MjcoreError naming the record on bad input."""
-    from ..riichi.events import from_mjai_lines
-    from ..riichi.mjlog import _decode, read_mjlog, rules_for_go_type, with_record_rounding
-    from ..riichi.replay import _rules_from_events
+    """The events of one record, read by the first game whose ``read_record`` knows its
+    format (the registry, ``mjcore.games``); raises MjcoreError naming the record on bad
+    input."""
+    from ..engine.sources import record_text
+    from ..games import games_offering
 
-    text = _decode(data, name)
-    head = text.lstrip()[:1]
-    if head == "<":
-        game = read_mjlog(text, name)     # a sanma record: three seats, tenhou_sanma
-        rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
-        return ParsedRecord("mjlog", game.events, _rules_text(rules))
-    if head in ("{", "["):         # mjai JSON lines (a line that is no event object is named)
-        events = from_mjai_lines(text.splitlines(), name)
-        return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)))
-    from .classical import is_history, parse_history_bytes
-
-    if is_history(text):
-        return ParsedRecord("mjs", [], "", history=parse_history_bytes(name, text))
-    if text.startswith("Game over.") and name.endswith("final.txt"):
-        raise InvalidHandError(f"{name}: the final scores of a Bradfield game, not a record",
-                               reason="not_a_record")
+    text = record_text(data, name, "bad_mjlog")
+    for game in games_offering("read_record"):
+        found: ParsedRecord | None = game.entry("read_record")(name, text)
+        if found is not None:
+            return found
     raise InvalidHandError(f"{name}: unknown record format (neither mjlog XML nor mjai JSON "
                            "lines)", reason="unknown_format")
-
-
-def _rules_text(rules: Any) -> str:
-    """The options of ``rules`` that differ from the default rules, as JSON."""
-    from ..riichi.rules import DEFAULT_RULES
-
-    base = DEFAULT_RULES.to_dict()
-    diff = {k: v for k, v in rules.to_dict().items() if base.get(k) != v}
-    return json.dumps(diff, sort_keys=True, default=list)
 
 
 # ---- events -> rows ----------------------------------------------------------------------------

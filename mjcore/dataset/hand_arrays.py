@@ -237,18 +237,12 @@ def read_hands(table: Any) -> HandArrays:
     elif "discard" in table.column_names:
         made = _parse_discards(text_values(table_column(table, "discard")), error)
     forms = np.full(n, RIICHI, np.uint8)
-    if "format" in table.column_names:
-        classical = np.flatnonzero(is_in(table_column(table, "format"), ("mjs",)))
-        if classical.size:
-            texts = table_column(table, "rules")
-            texts = text_values(texts) if texts is not None else None
-            forms_of: dict[Any, int] = {}
-            for row in classical.tolist():
-                text = texts[row] if texts is not None else None
-                code = forms_of.get(text)
-                if code is None:
-                    code = forms_of[text] = winning_forms(_classical_rules(text))
-                forms[row] = code
+    rules = table_column(table, "rules")
+    if rules is not None:
+        for text, rows in rows_by_value(rules):
+            found = _rules_of_row(text)
+            if found is not None:
+                forms[rows] = winning_forms(found)
     return HandArrays(np.ascontiguousarray(counts), melds.astype(np.uint8),
                       np.ascontiguousarray(visible), made, error, forms)
 
@@ -278,26 +272,20 @@ def _players_of(rules_text: str | None) -> int:
     return value if value in (3, 4) else 4
 
 
-def _classical_rules(rules_text: str | None) -> Any:
-    """A classical row's rules as far as its winning forms go: the ``bradfield`` preset with
-    the row's seven_pairs option."""
-    from ..classical.rules import ClassicalRules
+def _rules_of_row(rules_text: str | None) -> Any:
+    """The rules value of a row whose rules text names its game (``"game"``, with that game's
+    ``row_rules`` in the registry), as far as its winning forms go; None for the default
+    game's rows (riichi, whose rules text names no game)."""
+    from ..games import GAMES
 
-    return ClassicalRules.preset("bradfield").replace(
-        seven_pairs=_classical_seven_pairs(rules_text))
-
-
-def _classical_seven_pairs(rules_text: str | None) -> bool:
-    """The seven_pairs option of a classical row's rules (JSON of the differences from the
-    ``bradfield`` preset)."""
-    from ..classical.rules import ClassicalRules
-
-    default = bool(ClassicalRules.preset("bradfield").seven_pairs)
     try:
-        value = json.loads(rules_text).get("seven_pairs", default) if rules_text else default
+        game = json.loads(rules_text).get("game") if rules_text else None
     except (ValueError, AttributeError):
-        return default
-    return value is True or value == "True"
+        return None
+    found = GAMES.get(game) if isinstance(game, str) else None
+    if found is None or not found.offers("row_rules"):
+        return None
+    return found.entry("row_rules")(rules_text)
 
 
 def _counts_of(cells: np.ndarray, n: int) -> np.ndarray:

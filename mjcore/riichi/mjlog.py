@@ -484,21 +484,7 @@ def read_mjlog_file(path: str) -> MjlogGame:
 
 
 def _decode(data: bytes, where: str) -> str:
-    if data[:2] == b"\x1f\x8b":
-        import zlib
+    """The text of an mjlog's bytes (gzip or not): ``record_text`` with mjlog's reason."""
+    from ..engine.sources import record_text
 
-        from ..engine.sources import MAX_RECORD_BYTES
-
-        inflate = zlib.decompressobj(wbits=31)
-        try:
-            data = inflate.decompress(data, MAX_RECORD_BYTES + 1)
-        except zlib.error as exc:
-            raise InvalidHandError(f"{where}: corrupt gzip data ({exc})", reason="bad_mjlog") \
-                from None
-        if len(data) > MAX_RECORD_BYTES:
-            raise InvalidHandError(f"{where}: decompresses to more than {MAX_RECORD_BYTES} bytes",
-                                   reason="bad_mjlog")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidHandError(f"{where}: not UTF-8 text", reason="bad_mjlog") from None
+    return record_text(data, where, "bad_mjlog")
