@@ -1,6 +1,7 @@
 """The ``mjcore`` command: the group and its subcommands, one module per command (a command
-that differs by game has a module per game beside it, e.g. ``score_classical``); the helpers
-they share are in ``common``."""
+that differs by game finds the game in the registry, ``mjcore.games``, and calls its module
+beside it, e.g. ``score_riichi``, ``score_classical``); the helpers they share are in
+``common``."""
 from __future__ import annotations
 
 import click
