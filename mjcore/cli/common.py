@@ -8,7 +8,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -288,18 +287,6 @@ def records_folder(out_dir: str, names: Sequence[str], overwrite: bool) -> None:
         raise click.ClickException(
             f"--out {out_dir!r} already holds {taken[0]}{more} (an earlier run's records); "
             "nothing was played. Give another folder or --seed, or --overwrite to replace them")
-
-
-@contextmanager
-def closing_agents(agents: list[Any]) -> Iterator[list[Any]]:
-    """The agents of one game; on the way out each that has a ``close`` (a process) is closed."""
-    try:
-        yield agents
-    finally:
-        for agent in agents:
-            close = getattr(agent, "close", None)
-            if close:
-                close()
 
 
 def run_games(play_one: Callable[[Task], dict[str, Any]], tasks: Sequence[Task], jobs: int,

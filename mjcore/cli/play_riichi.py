@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
+from ..engine.agents import closing_agents
 from .common import (
-    closing_agents,
     default_agents,
     record_name,
     records_folder,

@@ -12,7 +12,7 @@ import contextlib
 import os
 import random
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .._core.engine_turn import UniformChoice
@@ -36,6 +36,18 @@ class RandomAgent:
     def chooser(self, view: object) -> Callable[[list[A]], A]:
         """``choose`` bound to a view (the same draws from the same generator), compiled."""
         return UniformChoice(self.random)
+
+
+@contextlib.contextmanager
+def closing_agents(agents: list[Any]) -> Iterator[list[Any]]:
+    """The agents of one game; on the way out each that has a ``close`` (a process) is closed."""
+    try:
+        yield agents
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if close:
+                close()
 
 
 def agent_command(spec: str, prefix: str) -> list[str]:

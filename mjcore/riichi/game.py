@@ -18,15 +18,15 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
+from ..engine.table import Table, event_sink, run_game
 from .actions import Action
 from .agents import Agent
 from .events import Event
 from .round import EngineError, RiichiRound, RoundResult
 from .rules import DEFAULT_RULES, RuleSet
-from .view import PlayerView, mask_event
+from .view import PlayerView
 from .wall import Wall
 
 WallSource = Callable[[int, int], Wall]       # (round index, honba) -> wall
@@ -107,11 +107,12 @@ class Game:
         self.events: list[Event] = []
         self.scores = [rules.start_points] * rules.players
         self.round: RiichiRound | None = None
-
-    def _emit(self, ev: Event) -> None:
-        self.events.append(ev)
-        if self.on_event is not None:
-            self.on_event(ev)
+        self.results: list[RoundResult] = []
+        self.position = 0          # round wind * 4 + kyoku - 1
+        self.honba = self.sticks = 0
+        # the last position of the game's length, and of its extension
+        self.last_position = (4 if rules.game_length == "hanchan" else 0) + rules.players - 1
+        self.extension_end = self.last_position + (4 if rules.west_extension else 0)
 
     def run(self) -> GameResult:
         """Play hands until the game ends (riichi.md §15.4); emits ``start_game`` ...
@@ -122,89 +123,59 @@ class Game:
                         "rule_options": rules.to_dict()}
         if self.seed is not None:
             start["seed"] = self.seed
-        self._emit(start)
-        last = (4 if rules.game_length == "hanchan" else 0) + rules.players - 1
-        limit = last + (4 if rules.west_extension else 0)
-        position = 0          # round wind * 4 + kyoku - 1
-        honba = sticks = 0
-        results: list[RoundResult] = []
-        while True:
-            if len(results) >= self.max_hands:
-                raise EngineError(f"the game did not end within {self.max_hands} hands")
-            dealer = position % 4
-            wall = self.walls(position, honba)
-            rnd = RiichiRound(rules, wall, round_wind=position // 4, kyoku=position % 4 + 1,
-                              dealer=dealer, honba=honba, sticks=sticks, scores=self.scores,
-                              events=self.events, on_event=self.on_event)
-            self.round = rnd
-            if self.on_round is not None:
-                self.on_round(rnd)
-            res = rnd.play(self.decide)
-            results.append(res)
-            sticks = res.sticks_left
-            honba = res.honba_next
-            scores = self.scores
-            if rules.tobi and min(scores) < 0:
-                break
-            top = max(scores)
-            if res.renchan:
-                if position > last and rules.west_sudden_death and top >= rules.target_points:
-                    # the extension ends after the first hand that leaves anyone at the
-                    # target, even when the dealer repeats (riichi.md §15.4 (4))
-                    break
-                # agari-yame / tenpai-yame in the last hand: the dealer won (or, with
-                # tenpai_yame, was tenpai at the draw) and is now first with the target
-                if (position >= last and rules.agari_yame
+        end = run_game(event_sink(self.events, self.on_event), start, self.play_hand,
+                       self.end_event, self.max_hands)
+        return GameResult(list(self.scores), ranking(self.scores), end["final_points"],
+                          self.events, len(self.results), self.results, self.seed)
+
+    def play_hand(self, index: int) -> bool:
+        """Play the hand at the current position; whether the game goes on (riichi.md
+        §15.4)."""
+        rules = self.rules
+        position = self.position
+        dealer = position % 4
+        wall = self.walls(position, self.honba)
+        rnd = RiichiRound(rules, wall, round_wind=position // 4, kyoku=position % 4 + 1,
+                          dealer=dealer, honba=self.honba, sticks=self.sticks,
+                          scores=self.scores, events=self.events, on_event=self.on_event)
+        self.round = rnd
+        if self.on_round is not None:
+            self.on_round(rnd)
+        res = rnd.play(self.decide)
+        self.results.append(res)
+        self.sticks = res.sticks_left
+        self.honba = res.honba_next
+        scores = self.scores
+        if rules.tobi and min(scores) < 0:
+            return False
+        top = max(scores)
+        last = self.last_position
+        if res.renchan:
+            if position > last and rules.west_sudden_death and top >= rules.target_points:
+                # the extension ends after the first hand that leaves anyone at the
+                # target, even when the dealer repeats (riichi.md §15.4 (4))
+                return False
+            # agari-yame / tenpai-yame in the last hand: the dealer won (or, with
+            # tenpai_yame, was tenpai at the draw) and is now first with the target
+            return not (position >= last and rules.agari_yame
                         and (res.kind == "hora" or (res.kind == "exhaustive"
                                                     and rules.tenpai_yame))
-                        and ranking(scores)[dealer] == 1 and top >= rules.target_points):
-                    break
-                continue
-            position += 1
-            if position % 4 == rules.players:      # three players: no fourth hand of a wind
-                position += 4 - rules.players
-            if position > last and (top >= rules.target_points or position > limit):
-                break
-        # leftover sticks to the first place
-        if sticks and rules.leftover_sticks == "first_place":
+                        and ranking(scores)[dealer] == 1 and top >= rules.target_points)
+        position += 1
+        if position % 4 == rules.players:      # three players: no fourth hand of a wind
+            position += 4 - rules.players
+        self.position = position
+        return not (position > last
+                    and (top >= rules.target_points or position > self.extension_end))
+
+    def end_event(self) -> Event:
+        """The ``end_game`` event: leftover sticks to the first place (with
+        ``leftover_sticks = first_place``), the final scores and points."""
+        if self.sticks and self.rules.leftover_sticks == "first_place":
             first = ranking(self.scores).index(1)
-            self.scores[first] += 1000 * sticks
-        ranks = ranking(self.scores)
-        pts = final_points(self.scores, rules)
-        self._emit({"type": "end_game", "scores": list(self.scores), "final_points": pts})
-        return GameResult(list(self.scores), ranks, pts, self.events, len(results), results,
-                          self.seed)
-
-
-class AgentDecider:
-    """Routes each choice to the seat's agent with that seat's view."""
-
-    def __init__(self, agents: Sequence[Agent]) -> None:
-        self.agents = list(agents)
-        for seat, agent in enumerate(self.agents):
-            if hasattr(agent, "seated"):     # an agent that wants its seat before the game
-                agent.seated(seat)
-        self.views = [PlayerView(s) for s in range(len(self.agents))]
-        self.observers = [getattr(a, "observe", None) for a in self.agents]
-        self._choose = [a.choose for a in self.agents]
-        # per seat: actions -> action (the referee's turn loop calls these directly); an
-        # agent may offer its own as ``chooser(view)``
-        self.choosers = [a.chooser(v) if hasattr(a, "chooser") else partial(a.choose, v)
-                         for a, v in zip(self.agents, self.views, strict=False)]
-
-    def attach(self, rnd: RiichiRound, events: list[Event]) -> None:
-        """Point every seat's view at a new hand."""
-        for v in self.views:
-            v._attach(rnd, events)
-
-    def on_event(self, ev: Event) -> None:
-        """Pass an event, masked for each seat, to the agents that observe."""
-        for s, obs in enumerate(self.observers):
-            if obs is not None:
-                obs(mask_event(ev, s))
-
-    def __call__(self, seat: int, actions: list[Action]) -> Action:
-        return self._choose[seat](self.views[seat], actions)
+            self.scores[first] += 1000 * self.sticks
+        return {"type": "end_game", "scores": list(self.scores),
+                "final_points": final_points(self.scores, self.rules)}
 
 
 def seat_draw(seed: int) -> list[int]:
@@ -242,22 +213,12 @@ def play_game(agents: Sequence[Agent], seed: int = 0, rules: RuleSet | str | Non
                                              for a in agents]
     agents = [agents[i] for i in order]
     names = [given_names[i] for i in order]
-    decider = AgentDecider(agents)
-    any_observer = any(o is not None for o in decider.observers)
-
-    def events_hook(ev: Event) -> None:
-        if any_observer:
-            decider.on_event(ev)
-        if on_event is not None:
-            on_event(ev)
-
-    game = Game(ruleset, lambda pos, honba: Wall.from_seed(seed, pos, honba, n), decider,
-                names=names,
-                seed=seed,
-                on_event=events_hook if (any_observer or on_event is not None) else None)
+    table = Table(agents, PlayerView)
+    game = Game(ruleset, lambda pos, honba: Wall.from_seed(seed, pos, honba, n), table,
+                names=names, seed=seed, on_event=table.listener(on_event))
 
     def round_hook(rnd: RiichiRound) -> None:
-        decider.attach(rnd, game.events)
+        table.attach(rnd, game.events)
         if on_round is not None:
             on_round(rnd)
 

@@ -3,11 +3,12 @@
 - all 136 tiles (the 108 of three-player riichi) are accounted for (hands, melds, norths set
   aside, rivers, wall and dead wall), each once, and the count lists agree with the hands;
 - points plus riichi sticks on the table are conserved.
-Records are checked separately: the same seed gives the same record, and a record replays to
-the same states (:func:`check_game`).
+Records are checked by the harness both games share (:mod:`mjcore.engine.invariants`): the
+same seed gives the same record, and a record replays to the same states (:func:`check_game`).
 """
 from __future__ import annotations
 
+from ..engine import invariants as harness
 from ..errors import InvariantError as InvariantError  # declared there, re-exported
 from .agents import Agent
 from .events import Event
@@ -72,32 +73,22 @@ def check_game(seed: int, agent_names: list[str], rules: RuleSet,
                names: list[str] | None = None) -> tuple[int, GameResult]:
     """Play one game with every per-event check, then check determinism (the same seed gives
     the same record) and that the record, written as mjai lines and read back, replays to the
-    same states. Returns (events checked, the game); raises InvariantError."""
+    same states (:func:`mjcore.engine.invariants.check_game`). Returns (events checked, the
+    game); raises InvariantError."""
     from .agents import make_agent
     from .events import from_mjai_lines, write_mjai
     from .game import play_game
     from .replay import replay_events
 
-    checker = InvariantChecker(rules)
-    agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
-    res = play_game(agents, seed=seed, rules=rules, on_event=checker.on_event,
-                    on_round=checker.on_round, names=names)
-    _close(agents)
-    agents = [make_agent(n, seed * 4 + i) for i, n in enumerate(agent_names)]
-    again = play_game(agents, seed=seed, rules=rules, names=names)
-    _close(agents)
-    if again.events != res.events:
-        raise InvariantError(f"seed {seed}: the same seed gave a different record")
-    # the record, written as mjai lines and read back, replays to the same states
-    lines = list(write_mjai(res.events))
-    report = replay_events(from_mjai_lines(lines, f"seed {seed}"), rules, where=f"seed {seed}")
-    if not report.ok:
-        raise InvariantError(f"seed {seed}: the record does not replay: {report.message}")
-    return checker.checked, res
+    def play(agents: list[Agent], checker: InvariantChecker | None) -> GameResult:
+        if checker is None:
+            return play_game(agents, seed=seed, rules=rules, names=names)
+        return play_game(agents, seed=seed, rules=rules, on_event=checker.on_event,
+                         on_round=checker.on_round, names=names)
 
+    def replay(events: list[Event], where: str) -> str | None:
+        report = replay_events(events, rules, where=where)
+        return None if report.ok else report.message
 
-def _close(agents: list[Agent]) -> None:
-    for a in agents:
-        close = getattr(a, "close", None)
-        if close is not None:
-            close()
+    return harness.check_game(seed, agent_names, make_agent, play, InvariantChecker(rules),
+                              write=write_mjai, read=from_mjai_lines, replay=replay)

@@ -85,7 +85,8 @@ class MjaiAgent:
         self.answers = AnswerLines(self.proc.stdout, self.timeout)
 
     def seated(self, seat: int) -> None:
-        """Told the seat before the game (``AgentDecider``): start a bot that waits for it."""
+        """Told the seat before the game (by the :class:`~mjcore.engine.table.Table`): start a
+        bot that waits for it."""
         self.seat = seat
         if self.proc is None:
             self._start([arg.replace(SEAT, str(seat)) for arg in self.command])

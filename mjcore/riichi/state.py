@@ -15,6 +15,7 @@ from typing import NamedTuple
 from .._core.engine_turn import kind_counts
 from .._core.shanten import advance as _advance
 from ..engine.handcalc import YAOCHUU_KINDS, advance
+from ..engine.table import event_sink
 from ..engine.turns import EngineError, TurnReferee
 from ..melds import MeldKind
 from .actions import Action
@@ -66,17 +67,7 @@ class RoundState(TurnReferee[Action, RoundResult]):
         self.on_event = on_event
         # every event goes to ``emit``: recorded, and passed to ``on_event`` when one is given
         # (an instance attribute the hot paths read; no method of that name shadows it)
-        self.emit: Callable[[Event], None]
-        if on_event is None:
-            self.emit = events.append
-        else:
-            append = events.append
-
-            def emit(ev: Event) -> None:
-                append(ev)
-                on_event(ev)
-
-            self.emit = emit
+        self.emit: Callable[[Event], None] = event_sink(events, on_event)
         # the seat count is the rules' (three-player riichi: seats 0-2, a 108-tile wall)
         self.n_seats = n = rules.players
         if wall.players != n:

@@ -259,7 +259,8 @@ def test_public_names_have_docstrings():
 
     missing = []
     modules = [mjcore] + [importlib.import_module(f"mjcore.{m}") for m in (
-        "engine.agents", "engine.handcalc", "engine.seeds", "engine.sources", "engine.turns",
+        "engine.agents", "engine.handcalc", "engine.invariants", "engine.seeds", "engine.sources",
+        "engine.table", "engine.turns", "engine.view",
         "riichi.actions", "riichi.agents", "riichi.events", "riichi.game", "riichi.invariants",
         "riichi.mjai", "riichi.mjlog", "riichi.replay", "riichi.tenhou6", "riichi.view",
         "riichi.wall")]

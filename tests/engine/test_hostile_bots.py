@@ -11,6 +11,7 @@ import pytest
 
 from mjcore.classical.engine.agents import AgentError, EfficiencyAgent, ProcessAgent
 from mjcore.classical.engine.game import play_game as play_classical
+from mjcore.classical.rules import ClassicalRules
 from mjcore.riichi.agents import TsumogiriAgent
 from mjcore.riichi.game import play_game
 from mjcore.riichi.mjai import MjaiAgent, MjaiError
@@ -80,7 +81,8 @@ def test_a_helper_a_json_agent_starts_ends_with_the_agent(tmp_path: Path) -> Non
                       "        print('{\"index\": 0}', flush=True)\n")
     agent = ProcessAgent(f"{sys.executable} {script}", name="helper")
     try:
-        play_classical([agent] + [EfficiencyAgent() for _ in range(3)], seed=1, max_hands=1)
+        play_classical([agent] + [EfficiencyAgent() for _ in range(3)], seed=1,
+                       rules=ClassicalRules.preset("classical").replace(agreed_hands=1))
     finally:
         agent.close()
     helper = int(Path(pidfile).read_text())

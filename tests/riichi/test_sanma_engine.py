@@ -240,7 +240,7 @@ def test_efficiency_agent_sets_aside_only_unneeded_norths():
                                    ("123p456p789p11s4z4z", "9s", False)):   # the north pair
         rnd = make_round({0: hand}, draws=draw)
         view = PlayerView(0)
-        view._attach(rnd, rnd.events)
+        view.attach(rnd, rnd.events)
         acts = rnd.turn_actions(0, rnd.draw(0, Start.DRAW), Start.DRAW)
         assert KITA in [a.type for a in acts]
         assert (agent.choose(view, acts).type == KITA) is wants_kita, hand

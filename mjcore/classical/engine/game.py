@@ -16,15 +16,16 @@ from itertools import chain, repeat
 from typing import Any
 
 from ...engine.seeds import hand_seed
+from ...engine.table import Table, event_sink, run_game
+from ...engine.view import Event
 from ...errors import MjcoreError
 from ...melds import MeldKind
 from ..rules import ClassicalRules
 from .handcalc import USE_NAMES, USE_PUNG
 from .referee import ClassicalHand, EngineError, HandResult, WinInfo
-from .view import ClassicalView, mask_event
+from .view import ClassicalView
 from .wall import BONUS_BASE, ClassicalWall
 
-Event = dict[str, Any]
 _CLAIM_OF_USE = {"lower": "chow", "middle": "chow", "upper": "chow", "pung": "pung",
                  "pair": "pair", "special": "any"}
 _CHI = MeldKind.CHI
@@ -211,7 +212,8 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
     """Play one game between four agents (``choose(view, actions)``; agents with
     ``observe(event)`` get every event as their seat sees it). Events go to ``on_event`` and,
     with ``keep_events``, to the result; ``on_hand`` sees each hand's referee before it
-    plays (the invariant checker's hook)."""
+    plays (the invariant checker's hook). A game not over after ``max_hands`` hands is an
+    EngineError."""
     if isinstance(rules, str):
         rules = ClassicalRules.preset(rules)
     if len(agents) != 4:
@@ -222,13 +224,12 @@ def play_game(agents: Sequence[Any], *, seed: int = 0,
 
 
 class _Game:
-    """One game in play: the scores, the deal (East, the round, East's streak), the seat
-    views and where the events go."""
+    """One game in play: the scores, the deal (East, the round, East's streak), the table of
+    agents and where the events go."""
 
     def __init__(self, agents: Sequence[Any], seed: int, rules: ClassicalRules,
                  on_event: Callable[[Event], None] | None, keep_events: bool,
                  on_hand: Callable[[ClassicalHand], None] | None) -> None:
-        self.agents = agents
         self.seed = seed
         self.rules = rules
         self.keep_events = keep_events
@@ -238,53 +239,42 @@ class _Game:
         self.rounds_done = 0
         self.streak = 0
         self.out = GameResult(self.scores)
-        self.views = [ClassicalView(0) for _ in range(4)]
-        self.observers = [(p, a.observe) for p, a in enumerate(agents) if hasattr(a, "observe")]
-        self.seat_of = [0, 0, 0, 0]
-        self.emit = _event_sink(self.out.events, keep_events, on_event, self.observers,
-                                self.seat_of)
+        self.table = Table(agents, ClassicalView)
+        self.emit = event_sink(self.out.events if keep_events else None,
+                               self.table.listener(on_event))
 
     def play(self, max_hands: int) -> None:
+        """Play the game to its end (the rules' rounds or agreed hands)."""
         rules = self.rules
-        self.emit({"type": "start_game", "seed": self.seed, "rules": rules.to_dict(),
-                   "preset": rules.name, "first_east": self.first_east})
-        index = 0
-        while index < max_hands:
-            self.play_hand(index)
-            index += 1
-            if rules.agreed_hands:
-                if index >= rules.agreed_hands:
-                    break
-            elif self.rounds_done >= rules.rounds:
-                break
-        self.emit({"type": "end_game", "scores": list(self.scores)})
+        run_game(self.emit, {"type": "start_game", "seed": self.seed, "rules": rules.to_dict(),
+                             "preset": rules.name, "first_east": self.first_east},
+                 self.play_hand, self.end_event, max_hands)
 
-    def play_hand(self, index: int) -> None:
-        """Deal hand ``index``, play it, settle it and pass the deal on (or not)."""
-        rules, seed, scores, emit = self.rules, self.seed, self.scores, self.emit
+    def end_event(self) -> Event:
+        """The ``end_game`` event: the final scores by player."""
+        return {"type": "end_game", "scores": list(self.scores)}
+
+    def play_hand(self, index: int) -> bool:
+        """Deal hand ``index``, play it, settle it and pass the deal on (or not); whether the
+        game goes on."""
+        rules, seed, scores, emit, table = self.rules, self.seed, self.scores, self.emit, self.table
         prevailing = self.rounds_done % 4
         wall = ClassicalWall.from_seed(seed, index, wall_profile=rules.wall_profile,
                                        dead_wall=rules.dead_wall, bonus_tiles=rules.bonus_tiles)
         players = self.seat_players()
-        choosers = [self.agents[p].choose for p in players]
-        seat_views = [self.views[p] for p in players]
-
-        def decide(seat: int, actions: list[Any], _c: list[Any] = choosers,
-                   _v: list[ClassicalView] = seat_views) -> Any:
-            return _c[seat](_v[seat], actions)
-
-        for p, observe in self.observers:
-            observe({"type": "seat", "seat": self.seat_of[p]})
+        for p, observe in table.observers:
+            observe({"type": "seat", "seat": table.seat_of[p]})
         emit({"type": "start_hand", "index": index, "prevailing": prevailing,
               "players": players, "scores": [scores[p] for p in players],
               "east_streak": self.streak, "dice": list(wall.dice), "wall": list(wall.tiles),
               "tail": list(wall.tail)})
-        hand = ClassicalHand(rules, wall, decide, prevailing=prevailing, emit=emit)
+        hand = ClassicalHand(rules, wall, table, prevailing=prevailing, emit=emit)
         if self.on_hand is not None:
             self.on_hand(hand)
         hand_scores = [scores[p] for p in players]
-        for v in seat_views:
-            v.attach(hand, hand_scores)
+        table.attach(hand, self.out.events)
+        for v in table.views:
+            v.scores = list(hand_scores)
         try:
             result = hand.play()
         except EngineError as exc:
@@ -306,14 +296,14 @@ class _Game:
             self.east = (self.east + 1) % 4
             if self.east == self.first_east:
                 self.rounds_done += 1
+        if rules.agreed_hands:
+            return index + 1 < rules.agreed_hands
+        return self.rounds_done < rules.rounds
 
     def seat_players(self) -> list[int]:
-        """The players by seat this hand (East first); each view and observer learns its
-        seat."""
+        """The players by seat this hand (East first), seated at the table."""
         players = [(self.east + s) % 4 for s in range(4)]
-        for s, p in enumerate(players):
-            self.seat_of[p] = s
-            self.views[p].seat = s
+        self.table.seat(players)
         return players
 
     def last_event_text(self) -> str:
@@ -324,29 +314,3 @@ class _Game:
         last = events[-1]
         return f" after event {last['type']}" + (
             f" of seat {last['seat']}" if "seat" in last else "")
-
-
-def _event_sink(events: list[Event], keep_events: bool,
-                on_event: Callable[[Event], None] | None,
-                observers: list[tuple[int, Callable[[Event], None]]],
-                seat_of: list[int]) -> Callable[[Event], None]:
-    """Where the game's events go: the kept list, ``on_event`` and each observer (masked
-    for its seat, ``seat_of`` by player)."""
-    if observers:
-        def emit(ev: Event) -> None:
-            if keep_events:
-                events.append(ev)
-            if on_event is not None:
-                on_event(ev)
-            for p, observe in observers:
-                observe(mask_event(ev, seat_of[p]))
-        return emit
-    if keep_events and on_event is None:
-        return events.append
-
-    def emit_unobserved(ev: Event) -> None:
-        if keep_events:
-            events.append(ev)
-        if on_event is not None:
-            on_event(ev)
-    return emit_unobserved

@@ -1,10 +1,11 @@
 """Conformance checks for classical self-play (``mjcore play --rules classical
 --check-invariants``): after every discard, claim, kong and Mah-Jong the 144 tiles (136
 without bonus tiles) are all accounted for (wall, hands, sets, bonus tiles, discards); every
-finished
-hand is legal (13 tiles a seat counting each set as three, the winner 14 and complete); every
-settlement sums to zero and the scores keep their total; the same seed plays the same game;
-the record, written as JSON lines and read back, replays to the same events."""
+finished hand is legal (13 tiles a seat counting each set as three, the winner 14 and
+complete); every settlement sums to zero and the scores keep their total
+(:class:`InvariantChecker`). The harness both games share (:mod:`mjcore.engine.invariants`)
+adds that the same seed plays the same game and that the record, written as JSON lines and
+read back, replays to the same events."""
 from __future__ import annotations
 
 from collections import Counter
@@ -13,7 +14,10 @@ from itertools import compress
 from operator import add
 from typing import Any
 
+from ...engine import invariants as harness
+from ...engine.view import Event
 from ...errors import InvariantError as InvariantError  # declared there, re-exported
+from ...errors import RecordMismatch
 from ..rules import ClassicalRules
 from .agents import make_agent
 from .game import GameResult, play_game
@@ -51,81 +55,108 @@ def table_counts(hand: ClassicalHand) -> list[int]:
     return c
 
 
-def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[int, GameResult]:
-    """Play one game with every check on; (events checked, the result)."""
-    state: dict[str, Any] = {"hand": None, "checked": 0, "index": -1}
+class InvariantChecker:
+    """The per-event checks of one game (see the module text); attach with ``on_hand`` and
+    ``on_event`` (see :func:`~.game.play_game`); ``checked`` counts the events checked."""
 
-    def where(ev: dict[str, Any]) -> str:
-        return f"game seed {seed} hand {state['index']} event {ev['type']}"
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.hand: ClassicalHand | None = None
+        self.checked = 0
+        self.index = -1                 # the hand's index
+        self.total = 0                  # the scores' total before it
+        self.winners: set[int] = set()
+        self.shared: list[int] | None = None    # the full counts with a shared winning discard
 
-    def on_hand(hand: ClassicalHand) -> None:
-        state["hand"] = hand
+    def on_hand(self, hand: ClassicalHand) -> None:
+        """Follow a new hand."""
+        self.hand = hand
 
-    def hand_n(state: dict[str, Any]) -> int:
-        return state["hand"].wall.n if state["hand"] is not None else 144
-
-    def on_event(ev: dict[str, Any]) -> None:
+    def on_event(self, ev: Event) -> None:
+        """Check the tiles after ``ev``, and the settlement and the hands at its end; raises
+        InvariantError."""
         t = ev["type"]
         if t == "start_hand":
-            state["index"] = ev["index"]
-            state["total"] = sum(ev["scores"])
-            state["winners"] = set()
-            state["shared"] = None
+            self.index = ev["index"]
+            self.total = sum(ev["scores"])
+            self.winners = set()
+            self.shared = None
             return
-        full = _FULL_COUNTS[hand_n(state)]
         if t == "mahjong":
-            if state["winners"] and ev["from"] != ev["seat"]:
-                # multiple_mahjong = all: one discard completes every winner's hand
-                state["shared"] = full = list(state["shared"] or full)
-                full[ev["tile"]] += 1
-            state["winners"].add(ev["seat"])
-        elif state.get("shared"):
-            full = state["shared"]
-        hand = state["hand"]
+            self.won(ev)
+        hand = self.hand
         if hand is None or t in ("start_game", "end_game"):
             return
-        state["checked"] += 1
+        self.checked += 1
         # (a draw is counted into the hand after its event; the next choice checks it)
-        if t in _CHECKED and table_counts(hand) != full:
+        if t in _CHECKED:
+            self.check_tiles(hand, ev)
+        if t == "end_hand":
+            self.check_end(hand, ev)
+
+    def full_counts(self) -> list[int]:
+        """Every tile code's copies in this hand's tile set (with a shared winning discard:
+        one more of it per winner after the first)."""
+        return self.shared or _FULL_COUNTS[self.hand.wall.n if self.hand is not None else 144]
+
+    def won(self, ev: Event) -> None:
+        """A seat's Mah-Jong; with multiple_mahjong = all one discard completes every
+        winner's hand."""
+        if self.winners and ev["from"] != ev["seat"]:
+            self.shared = list(self.full_counts())
+            self.shared[ev["tile"]] += 1
+        self.winners.add(ev["seat"])
+
+    def where(self, ev: Event) -> str:
+        """The game, hand and event, for a message."""
+        return f"game seed {self.seed} hand {self.index} event {ev['type']}"
+
+    def check_tiles(self, hand: ClassicalHand, ev: Event) -> None:
+        """Every tile of the hand's set is somewhere, once."""
+        full = self.full_counts()
+        if table_counts(hand) != full:
             tiles = table_tiles(hand)
             expected = Counter({k: n for k, n in enumerate(full) if n})
             diff = (tiles - expected) + (expected - tiles)
-            raise InvariantError(f"{where(ev)}: the 144 tiles are not all accounted for "
+            raise InvariantError(f"{self.where(ev)}: the 144 tiles are not all accounted for "
                                  f"({dict(diff)})")
-        if t == "end_hand":
-            if sum(ev["net"]) != 0:
-                raise InvariantError(f"{where(ev)}: the settlement {ev['net']} does not sum "
-                                     "to zero")
-            if sum(ev["scores"]) != state["total"]:
-                raise InvariantError(f"{where(ev)}: the scores' total changed")
-            winners = state["winners"]
-            for s in range(4):
-                n = sum(hand.counts[s]) + 3 * len(hand.melds[s])
-                want = 14 if s in winners else 13
-                if n != want:
-                    raise InvariantError(f"{where(ev)}: seat {s} ends with {n} tiles (sets as "
-                                         f"three), not {want}")
-                if s in winners and not complete(bytes(hand.counts[s]), len(hand.melds[s]),
-                                                 hand.forms):
-                    raise InvariantError(f"{where(ev)}: the winner's hand is not complete")
 
-    def game(checked: bool) -> GameResult:
-        agents = [make_agent(n, seed * 4 + p) for p, n in enumerate(names)]
+    def check_end(self, hand: ClassicalHand, ev: Event) -> None:
+        """The settlement sums to zero, the scores keep their total, every seat holds 13
+        tiles (sets as three) and each winner 14 in a complete hand."""
+        if sum(ev["net"]) != 0:
+            raise InvariantError(f"{self.where(ev)}: the settlement {ev['net']} does not sum "
+                                 "to zero")
+        if sum(ev["scores"]) != self.total:
+            raise InvariantError(f"{self.where(ev)}: the scores' total changed")
+        winners = self.winners
+        for s in range(4):
+            n = sum(hand.counts[s]) + 3 * len(hand.melds[s])
+            want = 14 if s in winners else 13
+            if n != want:
+                raise InvariantError(f"{self.where(ev)}: seat {s} ends with {n} tiles (sets as "
+                                     f"three), not {want}")
+            if s in winners and not complete(bytes(hand.counts[s]), len(hand.melds[s]),
+                                             hand.forms):
+                raise InvariantError(f"{self.where(ev)}: the winner's hand is not complete")
+
+
+def check_game(seed: int, names: Sequence[str], rules: ClassicalRules) -> tuple[int, GameResult]:
+    """Play one game with every check on, again unchecked (the same game), and replay its
+    record (:func:`mjcore.engine.invariants.check_game`); (events checked, the result)."""
+
+    def play(agents: list[Any], checker: InvariantChecker | None) -> GameResult:
+        if checker is None:
+            return play_game(agents, seed=seed, rules=rules)
+        return play_game(agents, seed=seed, rules=rules, on_event=checker.on_event,
+                         on_hand=checker.on_hand)
+
+    def replay(events: list[Event], where: str) -> str | None:
         try:
-            if not checked:
-                return play_game(agents, seed=seed, rules=rules)
-            return play_game(agents, seed=seed, rules=rules, on_event=on_event,
-                             on_hand=on_hand)
-        finally:
-            for a in agents:
-                close = getattr(a, "close", None)
-                if close:
-                    close()
+            replay_record(events, where)
+        except RecordMismatch as exc:
+            return str(exc)
+        return None
 
-    result = game(True)
-    again = game(False)
-    if again.events != result.events:
-        raise InvariantError(f"game seed {seed}: the same seed played a different game")
-    events = read_lines(write_lines(result.events), f"game seed {seed}")
-    replay_record(events, f"game seed {seed}")
-    return state["checked"], result
+    return harness.check_game(seed, names, make_agent, play, InvariantChecker(seed),
+                              write=write_lines, read=read_lines, replay=replay)

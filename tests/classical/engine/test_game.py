@@ -332,7 +332,8 @@ def _first_hand(monkeypatch, wall, discard: int):
     real = ClassicalWall.from_seed
     monkeypatch.setattr(ClassicalWall, "from_seed",
                         lambda seed, index, **kw: wall if index == 0 else real(seed, index, **kw))
-    out = play_game([_Blessed(discard)] * 4, seed=1, rules="classical", max_hands=1)
+    one_hand = ClassicalRules.preset("classical").replace(agreed_hands=1)
+    out = play_game([_Blessed(discard)] * 4, seed=1, rules=one_hand)
     assert replay_record(read_lines(write_lines(out.events))) > 0    # raises on a difference
     return out.hands[0]
 
