@@ -19,7 +19,9 @@ Entry points (``Game.entry(name)``), by the face that calls them:
 - ``expected_value``: the expected-value engine (``mjcore analyze --ev``);
 - ``read_record``: the bulk extraction's reader, ``(name, text) -> ParsedRecord or None``;
 - ``row_rules``: ``(rules text) -> rules value``, the rules of an extract row whose rules text
-  names the game (``"game"``), as far as its winning forms go.
+  names the game (``"game"``), as far as its winning forms go;
+- ``review``: ``(text, options) -> review or None``, the web review of one of the game's
+  records (None: not one).
 """
 from __future__ import annotations
 
@@ -97,7 +99,8 @@ GAMES: dict[str, Game] = {
                        "replay": "mjcore.cli.replay_riichi:replay_riichi",
                        "service": "mjcore.service.riichi",
                        "expected_value": "mjcore.riichi.expected:expected_values",
-                       "read_record": "mjcore.dataset.riichi:read_record"}),
+                       "read_record": "mjcore.dataset.riichi:read_record",
+                       "review": "mjcore.web.review_riichi:review_riichi"}),
     "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,),
                       "mjcore.classical.rules:winning_forms",
                       "mjcore.classical.rules:kinds_in_play", red_fives=False,
@@ -109,7 +112,8 @@ GAMES: dict[str, Game] = {
                           "replay": "mjcore.cli.replay_classical:replay_classical",
                           "service": "mjcore.service.classical",
                           "read_record": "mjcore.dataset.classical:read_record",
-                          "row_rules": "mjcore.dataset.classical:row_rules"}),
+                          "row_rules": "mjcore.dataset.classical:row_rules",
+                          "review": "mjcore.web.review_classical:review_classical"}),
 }
 
 
