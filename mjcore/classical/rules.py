@@ -94,9 +94,9 @@ Option values:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import InvalidRuleError
 from ..options import RuleOptions, names_option
@@ -249,82 +249,15 @@ class ClassicalRules(RuleOptions):
         InvalidRuleError naming them. ``Timeout``, ``TimeoutGrace`` and ``End`` are server
         housekeeping, not rules, and are ignored."""
         base = _PRESETS["bradfield"]
-        opts: dict[str, Any] = {}
-        unknown = sorted(set(options) - set(_BRADFIELD_NAMES))
+        unknown = sorted(set(options) - _BRADFIELD_NAMES)
         if unknown:
             raise InvalidRuleError(f"unknown Bradfield game option(s): {', '.join(unknown)}")
-
-        def flag(name: str) -> bool | None:
-            if name not in options:
-                return None
-            v = options[name]
-            if v not in (0, 1):
-                raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected 0 or 1")
-            return bool(v)
-
-        def score(name: str) -> tuple[int, int, int]:
-            v = options[name]
-            if not isinstance(v, int) or v < 0:
-                raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected a score")
-            return v // 1000000, v // 10000 % 100, v % 10000   # centi-limits, doubles, points
-
-        def points_only(name: str) -> int:
-            c, d, p = score(name)
-            if c or d:
-                raise InvalidRuleError(
-                    f"Bradfield game option {name}={options[name]!r}: only points are supported")
-            return p
-
-        def doubles_only(name: str) -> int:
-            c, d, p = score(name)
-            if c or p:
-                raise InvalidRuleError(
-                    f"Bradfield game option {name}={options[name]!r}: only doubles are supported")
-            return d
-
-        for name, key in (("NoLimit", "no_limit"), ("SevenPairs", "seven_pairs"),
-                          ("Flowers", "bonus_tiles"), ("KongHas3Types", "kong_has_3_types"),
-                          ("EastDoubles", "east_doubles"), ("LosersSettle", "losers_settle"),
-                          ("DiscDoubles", "discarder_pays_double"),
-                          ("ShowOnWashout", "show_on_washout"), ("LosersPurity", "losers_purity")):
-            value = flag(name)
-            if value is not None:
-                opts[key] = value
-        if "ScoreLimit" in options:
-            opts["limit"] = options["ScoreLimit"]
-        if "MahJongScore" in options:
-            opts["mahjong_points"] = points_only("MahJongScore")
-        if "SevenPairsVal" in options:
-            opts["seven_pairs_points"] = points_only("SevenPairsVal")
-        if "FlowersLoose" in options:
-            opts["bonus_replacement"] = "loose" if flag("FlowersLoose") else "live_wall"
-        dead_wall, dead16 = flag("DeadWall"), flag("DeadWall16")
-        if dead_wall is False:
-            opts["dead_wall"] = "none"
-        elif dead16 is not None:
-            opts["dead_wall"] = "16_unreplenished" if dead16 else "14_replenished"
-        def doubles_pair(first: str, second: str, defaults: tuple[int, int], key: str,
-                         values: dict[tuple[int, int], str]) -> None:
-            """Two options read together into the choice ``key``: their doubles (the default
-            for one not given) must be one of the pairs ``values`` maps."""
-            if first not in options and second not in options:
-                return
-            pair = tuple(doubles_only(n) if n in options else d
-                         for n, d in zip((first, second), defaults, strict=True))
-            if pair not in values:
-                known = " and ".join(f"{a}/{b} ({key}={v!r})" for (a, b), v in values.items())
-                raise InvalidRuleError(f"Bradfield game options {first}/{second} = "
-                                       f"{pair[0]}/{pair[1]} doubles: only {known} are supported")
-            opts[key] = values[pair]
-
-        doubles_pair("FlowersOwnEach", "FlowersOwnBoth", (0, 1), "own_bonus_double",
-                     {(0, 1): "both", (1, 0): "each"})
-        if "FlowersBouquet" in options:
-            opts["bouquet_doubles"] = doubles_only("FlowersBouquet")
-        doubles_pair("ConcealedFully", "ConcealedAlmost", (1, 0), "concealed_hand",
-                     {(1, 0): "fully_1", (3, 1): "fully_3_semi_1"})
-        if "NumRounds" in options:
-            opts["rounds"] = options["NumRounds"]
+        opts: dict[str, Any] = {}
+        for option in _BRADFIELD_OPTIONS:
+            if any(n in options for n in option.names):
+                value = option.read(options, *option.names)
+                if value is not None:
+                    opts[option.key] = value
         rules = base.replace(**opts)
         if rules == base:
             return base
@@ -355,13 +288,110 @@ class ClassicalRules(RuleOptions):
                 int(self.buried_treasure_discard_pair), int(self.moon_on_last_discard))
 
 
-_BRADFIELD_NAMES = (
-    "Timeout", "TimeoutGrace", "ScoreLimit", "NoLimit", "MahJongScore", "SevenPairs",
-    "SevenPairsVal", "Flowers", "FlowersLoose", "FlowersOwnEach", "FlowersOwnBoth",
-    "FlowersBouquet", "DeadWall", "DeadWall16", "ConcealedFully", "ConcealedAlmost",
-    "LosersPurity", "KongHas3Types", "EastDoubles", "LosersSettle", "DiscDoubles",
-    "ShowOnWashout", "NumRounds", "End",
+# ---- Bradfield's GameOption lines: a reader per option -----------------------------------
+
+_Options = Mapping[str, int | str]
+
+
+class _BradfieldOption(NamedTuple):
+    """GameOption ``names`` read together, when any is given: ``read(options, *names)`` is
+    the value of the field ``key`` (None keeps the preset's)."""
+
+    names: tuple[str, ...]
+    key: str
+    read: Callable[..., object]
+
+
+def _flag(options: _Options, name: str) -> bool:
+    v = options[name]
+    if v not in (0, 1):
+        raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected 0 or 1")
+    return bool(v)
+
+
+def _score(options: _Options, name: str) -> tuple[int, int, int]:
+    v = options[name]
+    if not isinstance(v, int) or v < 0:
+        raise InvalidRuleError(f"Bradfield game option {name}={v!r}: expected a score")
+    return v // 1000000, v // 10000 % 100, v % 10000   # centi-limits, doubles, points
+
+
+def _points_only(options: _Options, name: str) -> int:
+    c, d, p = _score(options, name)
+    if c or d:
+        raise InvalidRuleError(
+            f"Bradfield game option {name}={options[name]!r}: only points are supported")
+    return p
+
+
+def _doubles_only(options: _Options, name: str) -> int:
+    c, d, p = _score(options, name)
+    if c or p:
+        raise InvalidRuleError(
+            f"Bradfield game option {name}={options[name]!r}: only doubles are supported")
+    return d
+
+
+def _as_given(options: _Options, name: str) -> int | str:
+    """The field's value as given (ClassicalRules checks it)."""
+    return options[name]
+
+
+def _bonus_replacement(options: _Options, name: str) -> str:
+    """FlowersLoose: bonus tiles replaced by loose tiles, else from the live wall."""
+    return "loose" if _flag(options, name) else "live_wall"
+
+
+def _dead_wall(options: _Options, dead_wall: str, dead_wall16: str) -> str | None:
+    """DeadWall 0: none; else DeadWall16 1: 16 tiles unreplenished, 0: 14 replenished."""
+    present, sixteen = (_flag(options, n) if n in options else None
+                        for n in (dead_wall, dead_wall16))
+    if present is False:
+        return "none"
+    if sixteen is not None:
+        return "16_unreplenished" if sixteen else "14_replenished"
+    return None
+
+
+def _doubles_pair(names: tuple[str, str], defaults: tuple[int, int], key: str,
+                  values: dict[tuple[int, int], str]) -> _BradfieldOption:
+    """Two options read together into the choice ``key``: their doubles (the default for
+    one not given) must be one of the pairs ``values`` maps."""
+
+    def read(options: _Options, first: str, second: str) -> str:
+        pair = tuple(_doubles_only(options, n) if n in options else d
+                     for n, d in zip((first, second), defaults, strict=True))
+        if pair not in values:
+            known = " and ".join(f"{a}/{b} ({key}={v!r})" for (a, b), v in values.items())
+            raise InvalidRuleError(f"Bradfield game options {first}/{second} = "
+                                   f"{pair[0]}/{pair[1]} doubles: only {known} are supported")
+        return values[pair]
+
+    return _BradfieldOption(names, key, read)
+
+
+# in the order they are checked (the first bad option is the one named)
+_BRADFIELD_OPTIONS = (
+    *(_BradfieldOption((name,), key, _flag) for name, key in (
+        ("NoLimit", "no_limit"), ("SevenPairs", "seven_pairs"), ("Flowers", "bonus_tiles"),
+        ("KongHas3Types", "kong_has_3_types"), ("EastDoubles", "east_doubles"),
+        ("LosersSettle", "losers_settle"), ("DiscDoubles", "discarder_pays_double"),
+        ("ShowOnWashout", "show_on_washout"), ("LosersPurity", "losers_purity"))),
+    _BradfieldOption(("ScoreLimit",), "limit", _as_given),
+    _BradfieldOption(("MahJongScore",), "mahjong_points", _points_only),
+    _BradfieldOption(("SevenPairsVal",), "seven_pairs_points", _points_only),
+    _BradfieldOption(("FlowersLoose",), "bonus_replacement", _bonus_replacement),
+    _BradfieldOption(("DeadWall", "DeadWall16"), "dead_wall", _dead_wall),
+    _doubles_pair(("FlowersOwnEach", "FlowersOwnBoth"), (0, 1), "own_bonus_double",
+                  {(0, 1): "both", (1, 0): "each"}),
+    _BradfieldOption(("FlowersBouquet",), "bouquet_doubles", _doubles_only),
+    _doubles_pair(("ConcealedFully", "ConcealedAlmost"), (1, 0), "concealed_hand",
+                  {(1, 0): "fully_1", (3, 1): "fully_3_semi_1"}),
+    _BradfieldOption(("NumRounds",), "rounds", _as_given),
 )
+# every GameOption name: the rules' and the server's housekeeping (ignored)
+_BRADFIELD_NAMES = frozenset(("Timeout", "TimeoutGrace", "End")).union(
+    *(option.names for option in _BRADFIELD_OPTIONS))
 
 _PRESETS: dict[str, ClassicalRules] = {
     "classical": ClassicalRules(name="classical"),

@@ -3,7 +3,9 @@
 - :mod:`.wall` the 144-tile wall (136 without bonus tiles): break, dead wall, loose tiles,
   seeded shuffle;
 - :mod:`.referee` one hand: deal, bonus tiles, turns, claims, kongs, robbing, Original Call,
-  fishing, minimum doubles, wash-out; it offers sorted legal actions to a decider;
+  fishing, minimum doubles, wash-out; it offers sorted legal actions to a decider. Its
+  sections, on the hand's state (:mod:`.hand_state`): :mod:`.bonus_tiles`, :mod:`.mahjong`,
+  :mod:`.claims`, :mod:`.kongs`; its actions, sets and results: :mod:`.actions`;
 - :mod:`.view` what one seat sees; :mod:`.agents` random, efficiency, and a program in
   another process over JSON lines;
 - :mod:`.game` a full game: seating, scoring and settlement (:mod:`mjcore.classical.scoring`),

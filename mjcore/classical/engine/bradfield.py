@@ -12,10 +12,10 @@ are checked against the next hand's ``Game`` line and ``final.txt``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ...errors import RECORD_SLIPS, MjcoreError, slip_text
 from ...errors import RecordError as RecordError  # declared there, re-exported
@@ -44,7 +44,6 @@ from .referee import (
 from .wall import ClassicalWall
 
 _CHOW_FORMS = {"Lower": CHOW_LOWER, "Middle": CHOW_MIDDLE, "Upper": CHOW_UPPER}
-_TURN_EVENTS = {"PlayerDiscards", "PlayerDeclaresClosedKong", "PlayerAddsToPung"}
 
 
 @dataclass
@@ -85,7 +84,7 @@ class RecordedDecider:
         self.dangerous: list[tuple[int, int, int]] = []
         self.claimed: list[set[int]] = [set(), set(), set(), set()]   # serials each seat took
         self.pair: int | None = None          # the pair the winner declared
-        self._read(h)
+        _HistoryReader(self, h.events).read()
         self.turn_pos = [0, 0, 0, 0]
         self.serial = 0
         self.used: set[tuple[int, int]] = set()
@@ -102,111 +101,6 @@ class RecordedDecider:
                 a, line = self.turns[seat][self.turn_pos[seat]]
                 return f"line {line}: seat {seat} plays {a} after the hand has ended"
         return None
-
-    def _read(self, h: HandHistory) -> None:
-        events = h.events
-        n_dealt = 0
-        serial = 0
-        claimed_mj: set[int] = set()
-        exp = self.expected
-        i = 0
-        n = len(events)
-        serial_text = "0"
-        while i < n:
-            e = events[i]
-            k = e.kind
-            s = e.seat
-            line = e.line
-            if k == "PlayerDoesntClaim":      # the most frequent message: a pass
-                if e.args and e.args[0] != serial_text:
-                    raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
-                                      f"discard {serial} is open")
-            elif k == "PlayerDraws":
-                if n_dealt >= 53:
-                    exp.append((("draw", s, e.tile), line))
-                else:
-                    self.deal[s].append(e.tile)  # type: ignore[index,arg-type]
-                    n_dealt += 1
-            elif k == "PlayerDeclaresSpecial":
-                if e.tile is not None:
-                    exp.append((("bonus", s, e.tile), line))
-            elif k == "PlayerDrawsLoose":
-                exp.append((("loose", s, e.tile), line))
-            elif k in _TURN_EVENTS:
-                serial = _serial(e.args, line)
-                serial_text = e.args[0]
-                claimed_mj = set()
-                if k == "PlayerDiscards":
-                    call = len(e.args) > 1 and e.args[1] not in ("0", "")
-                    a = Action(ORIGINAL_CALL if call else DISCARD, e.tile)  # type: ignore[arg-type]
-                    exp.append((("discard", s, e.tile), line))
-                elif k == "PlayerDeclaresClosedKong":
-                    a = Action(CONCEALED_KONG, e.tile)  # type: ignore[arg-type]
-                    exp.append((("concealed_kong", s, e.tile), line))
-                else:
-                    a = Action(ADD_KONG, e.tile)  # type: ignore[arg-type]
-                    exp.append((("add_kong", s, e.tile), line))
-                self.turns[s].append((a, line))  # type: ignore[index]
-            elif k.startswith("PlayerClaims") or k == "PlayerDoesntClaim":
-                what = k[12:] if k != "PlayerDoesntClaim" else ""
-                if e.args and _serial(e.args[:1], line) != serial:
-                    raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
-                                      f"discard {serial} is open")
-                if what:
-                    self.claims[(serial, s)] = (_claim_action(what, e.args, -1, line),  # type: ignore[index]
-                                                line)
-                if what == "MahJong":
-                    claimed_mj.add(s)  # type: ignore[arg-type]
-            elif k in ("PlayerChows", "PlayerPungs", "PlayerKongs"):
-                self.claimed[s].add(serial)  # type: ignore[index]
-                name = k[6:-1].lower()
-                if name == "chow":
-                    form = _chow_form(e.args, line)
-                    exp.append((("chow", s, e.tile, form), line))
-                else:
-                    exp.append(((name, s, e.tile), line))
-            elif k in ("PlayerMahJongs", "PlayerRobsKong"):
-                robbed = k == "PlayerRobsKong"
-                if s in claimed_mj or robbed:
-                    use, tile = self._use(events, i + 1, line)
-                    if tile is None:
-                        tile = e.tile
-                    claim = self.claims.get((serial, s))  # type: ignore[arg-type]
-                    act = Action(MAHJONG_CLAIM, tile if tile is not None else -1, use)
-                    self.claims[(serial, s)] = (act, claim[1] if claim else line)  # type: ignore[index]
-                    exp.append((("mahjong", s, tile, USE_NAMES[use], robbed), line))
-                    i += 1
-                else:
-                    self.turns[s].append((Action(MAHJONG, -1), line))  # type: ignore[index]
-                    exp.append((("mahjong", s, "self"), line))
-                # the rest of the file is the scoring (and the winner's declared pair)
-                for e2 in events[i + 1:]:
-                    if e2.seat == s and e2.kind in ("PlayerFormsClosedPair", "PlayerPairs"):
-                        self.pair = e2.tile
-                    if e2.kind == "DangerousDiscard":
-                        self.dangerous.append((e2.seat, _serial(e2.args, e2.line),  # type: ignore[arg-type]
-                                               int(e2.args[1]) if len(e2.args) > 1 else 0))
-                return
-            elif k == "DangerousDiscard":
-                self.dangerous.append((s, _serial(e.args, line),  # type: ignore[arg-type]
-                                       int(e.args[1]) if len(e.args) > 1 else 0))
-            i += 1
-        exp.append((("washout",), events[-1].line if events else 0))
-
-    @staticmethod
-    def _use(events: Any, j: int, line: int) -> tuple[int, int | None]:
-        """How the winner uses the claimed tile: the message after the Mah-Jong."""
-        if j < len(events):
-            e = events[j]
-            if e.kind == "PlayerChows":
-                return _chow_form(e.args, e.line), e.tile
-            if e.kind == "PlayerPungs":
-                return USE_PUNG, e.tile
-            if e.kind == "PlayerPairs":
-                return USE_PAIR, e.tile
-            if e.kind in ("PlayerSpecialSet", "PlayerFormsClosedSpecialSet"):
-                return 5, e.tile
-        raise RecordError(f"line {line}: a Mah-Jong on a discard without the set it makes")
 
     # the decider
     def __call__(self, seat: int, actions: list[Action]) -> Action:
@@ -247,6 +141,153 @@ class RecordedDecider:
             self.serial += 1
             if wall is not None:
                 self.live_at[self.serial] = wall.live_remaining
+
+
+class _HistoryReader:
+    """A hand history's events read into a :class:`RecordedDecider` (its decisions and the
+    expected events), one handler per event kind (``HANDLERS``), up to the Mah-Jong."""
+
+    def __init__(self, script: RecordedDecider, events: Sequence[Any]) -> None:
+        self.script = script
+        self.expected = script.expected
+        self.events = events
+        self.at = 0                      # the index of the event being read
+        self.n_dealt = 0
+        self.serial = 0                  # the open discard (Bradfield numbers kongs too)
+        self.serial_text = "0"           # ... as written
+        self.claimed_mj: set[int] = set()    # seats claiming it for Mah-Jong
+        self.ended = False               # the Mah-Jong was read: the rest is the scoring
+
+    def read(self) -> None:
+        """Read every event up to the Mah-Jong (a wash-out without one)."""
+        events = self.events
+        handlers = self.HANDLERS
+        for i, e in enumerate(events):
+            handler = handlers.get(e.kind)
+            if handler is None:
+                if not e.kind.startswith("PlayerClaims"):
+                    continue
+                handler = _HistoryReader.claim          # an unknown claim: refused there
+            self.at = i
+            handler(self, e)
+            if self.ended:
+                return
+        self.expected.append((("washout",), events[-1].line if events else 0))
+
+    def no_claim(self, e: Any) -> None:
+        # the most frequent message: a pass
+        if e.args and e.args[0] != self.serial_text:
+            raise RecordError(f"line {e.line}: a claim on discard {e.args[0]} while "
+                              f"discard {self.serial} is open")
+
+    def draw(self, e: Any) -> None:
+        if self.n_dealt >= 53:
+            self.expected.append((("draw", e.seat, e.tile), e.line))
+        else:
+            self.script.deal[e.seat].append(e.tile)
+            self.n_dealt += 1
+
+    def bonus(self, e: Any) -> None:
+        if e.tile is not None:
+            self.expected.append((("bonus", e.seat, e.tile), e.line))
+
+    def loose(self, e: Any) -> None:
+        self.expected.append((("loose", e.seat, e.tile), e.line))
+
+    def turn(self, e: Any) -> None:
+        """A discard, a concealed kong or a tile added to a pung: a decision, numbered."""
+        k, s, line = e.kind, e.seat, e.line
+        self.serial = _serial(e.args, line)
+        self.serial_text = e.args[0]
+        self.claimed_mj = set()
+        if k == "PlayerDiscards":
+            call = len(e.args) > 1 and e.args[1] not in ("0", "")
+            a = Action(ORIGINAL_CALL if call else DISCARD, e.tile)
+            self.expected.append((("discard", s, e.tile), line))
+        elif k == "PlayerDeclaresClosedKong":
+            a = Action(CONCEALED_KONG, e.tile)
+            self.expected.append((("concealed_kong", s, e.tile), line))
+        else:
+            a = Action(ADD_KONG, e.tile)
+            self.expected.append((("add_kong", s, e.tile), line))
+        self.script.turns[s].append((a, line))
+
+    def claim(self, e: Any) -> None:
+        """A claim on the open discard (a decision; the tile is the discard's)."""
+        what = e.kind[12:]
+        line = e.line
+        if e.args and _serial(e.args[:1], line) != self.serial:
+            raise RecordError(f"line {line}: a claim on discard {e.args[0]} while "
+                              f"discard {self.serial} is open")
+        if what:
+            self.script.claims[(self.serial, e.seat)] = (_claim_action(what, e.args, -1, line),
+                                                         line)
+        if what == "MahJong":
+            self.claimed_mj.add(e.seat)
+
+    def claimed_set(self, e: Any) -> None:
+        """The chow, pung or kong a claim made."""
+        s = e.seat
+        self.script.claimed[s].add(self.serial)
+        name = e.kind[6:-1].lower()
+        if name == "chow":
+            form = _chow_form(e.args, e.line)
+            self.expected.append((("chow", s, e.tile, form), e.line))
+        else:
+            self.expected.append(((name, s, e.tile), e.line))
+
+    def mahjong(self, e: Any) -> None:
+        """A Mah-Jong, on a discard, a robbed kong or one's own draw; the rest of the file is
+        the scoring (the winner's declared pair, the dangerous discards)."""
+        s, line = e.seat, e.line
+        script = self.script
+        robbed = e.kind == "PlayerRobsKong"
+        rest = self.at + 1
+        if s in self.claimed_mj or robbed:
+            use, tile = self._use(rest, line)
+            if tile is None:
+                tile = e.tile
+            claim = script.claims.get((self.serial, s))
+            act = Action(MAHJONG_CLAIM, tile if tile is not None else -1, use)
+            script.claims[(self.serial, s)] = (act, claim[1] if claim else line)
+            self.expected.append((("mahjong", s, tile, USE_NAMES[use], robbed), line))
+            rest += 1                    # the set the tile made
+        else:
+            script.turns[s].append((Action(MAHJONG, -1), line))
+            self.expected.append((("mahjong", s, "self"), line))
+        for e2 in self.events[rest:]:
+            if e2.seat == s and e2.kind in ("PlayerFormsClosedPair", "PlayerPairs"):
+                script.pair = e2.tile
+            if e2.kind == "DangerousDiscard":
+                self.danger(e2)
+        self.ended = True
+
+    def danger(self, e: Any) -> None:
+        self.script.dangerous.append((e.seat, _serial(e.args, e.line),
+                                      int(e.args[1]) if len(e.args) > 1 else 0))
+
+    def _use(self, j: int, line: int) -> tuple[int, int | None]:
+        """How the winner uses the claimed tile: the message after the Mah-Jong."""
+        if j < len(self.events):
+            e = self.events[j]
+            if e.kind == "PlayerChows":
+                return _chow_form(e.args, e.line), e.tile
+            if e.kind == "PlayerPungs":
+                return USE_PUNG, e.tile
+            if e.kind == "PlayerPairs":
+                return USE_PAIR, e.tile
+            if e.kind in ("PlayerSpecialSet", "PlayerFormsClosedSpecialSet"):
+                return 5, e.tile
+        raise RecordError(f"line {line}: a Mah-Jong on a discard without the set it makes")
+
+    HANDLERS: ClassVar[dict[str, Callable[[_HistoryReader, Any], None]]] = {
+        "PlayerDoesntClaim": no_claim, "PlayerDraws": draw, "PlayerDeclaresSpecial": bonus,
+        "PlayerDrawsLoose": loose, "PlayerDiscards": turn, "PlayerDeclaresClosedKong": turn,
+        "PlayerAddsToPung": turn, "PlayerClaimsChow": claim, "PlayerClaimsPung": claim,
+        "PlayerClaimsKong": claim, "PlayerClaimsMahJong": claim, "PlayerChows": claimed_set,
+        "PlayerPungs": claimed_set, "PlayerKongs": claimed_set, "PlayerMahJongs": mahjong,
+        "PlayerRobsKong": mahjong, "DangerousDiscard": danger,
+    }
 
 
 def _serial(args: tuple[str, ...], line: int) -> int:
