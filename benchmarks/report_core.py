@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -150,6 +151,18 @@ def import_stats(runs: int) -> dict[str, float]:
     return {k: statistics.median(v) for k, v in rows.items()}
 
 
+class Measured(NamedTuple):
+    """What one run of the report measured (``load_before``/``load_after``: ``uptime``)."""
+
+    results: list[tuple[str, str, int, float]]    # (operation, implementation, hands, s)
+    big: list[tuple[str, float, float]]           # (operation, 1-thread and 2-thread rates)
+    calls: list[tuple[str, str, float, float, int]]
+    stats: dict[str, float] | None
+    agree: list[tuple[str, str, int, int]]
+    load_before: str
+    load_after: str
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5, help="timed runs per workload (median)")
@@ -161,19 +174,50 @@ def main(argv: list[str] | None = None) -> None:
                     help="only the one-call-per-hand table (mjcore against riichienv)")
     args = ap.parse_args(argv)
     if args.per_call:
-        load_before = uptime()
-        rows = per_call(args.repeats)
-        load_after = uptime()
-        print(f"Command: `.venv/bin/python benchmarks/report_core.py --per-call --repeats "
-              f"{args.repeats}`  ")
-        print(f"{platform.machine()}, {os.cpu_count()} CPUs (shared): load before "
-              f"`{load_before.split('load average:')[-1].strip()}`, after "
-              f"`{load_after.split('load average:')[-1].strip()}` (1/5/15 min).")
-        print_per_call(rows, args.repeats)
+        report_per_call(args.repeats)
         return
-
-    load_before = uptime()
     t0 = time.perf_counter()
+    m = measure(args)
+    before = m.load_before.split("load average:")[-1].strip()
+    after = m.load_after.split("load average:")[-1].strip()
+    print_kernels(m.results, args.repeats, time.perf_counter() - t0, before, after)
+    if args.chart:
+        from charts import throughput_chart
+
+        throughput_chart(
+            args.chart, "Core kernels: mjcore and its PyPI peers on the same seeded hands",
+            [(op, impl, hands / seconds) for op, impl, hands, seconds in m.results],
+            f"benchmarks/report_core.py --repeats {args.repeats}; median of {args.repeats} "
+            f"runs; {os.cpu_count()} CPUs, shared; load before {before}, after {after}",
+            rate)
+    if m.calls:
+        print_per_call(m.calls, args.repeats)
+    print_thread_scaling(m.results)
+    if m.big:
+        print_big_scaling(m.big)
+    if m.stats:
+        print_import_stats(m.stats, args.import_runs)
+    if m.agree:
+        print_agreement(m.agree)
+
+
+def report_per_call(repeats: int) -> None:
+    """``--per-call``: the one-call-per-hand table alone, with the machine load."""
+    load_before = uptime()
+    rows = per_call(repeats)
+    load_after = uptime()
+    print(f"Command: `.venv/bin/python benchmarks/report_core.py --per-call --repeats "
+          f"{repeats}`  ")
+    print(f"{platform.machine()}, {os.cpu_count()} CPUs (shared): load before "
+          f"`{load_before.split('load average:')[-1].strip()}`, after "
+          f"`{load_after.split('load average:')[-1].strip()}` (1/5/15 min).")
+    print_per_call(rows, repeats)
+
+
+def measure(args: argparse.Namespace) -> Measured:
+    """Every workload (``--only``: those of the operations named), the thread scaling on big
+    batches, and without ``--only`` the per-call table, import statistics and agreement."""
+    load_before = uptime()
     results: list[tuple[str, str, int, float]] = []
     for op, impl, factory in cc.WORKLOADS:
         if args.only and args.only not in op:
@@ -196,20 +240,22 @@ def main(argv: list[str] | None = None) -> None:
     calls = per_call(args.repeats) if not args.only else []
     stats = import_stats(args.import_runs) if not args.only else None
     agree = cc.agreement() if not (args.no_agreement or args.only) else []
-    load_after = uptime()
+    return Measured(results, big, calls, stats, agree, load_before, uptime())
 
+
+def print_kernels(results: list[tuple[str, str, int, float]], repeats: int, seconds_in_all: float,
+                  before: str, after: str) -> None:
+    """The header (command, versions, corpus, load) and the throughput table."""
     import numpy as np
 
     import mjcore
 
     print("## Core kernels\n")
-    print(f"Command: `.venv/bin/python benchmarks/report_core.py --repeats {args.repeats}`  ")
+    print(f"Command: `.venv/bin/python benchmarks/report_core.py --repeats {repeats}`  ")
     print(f"mjcore {mjcore.__version__}, numpy {np.__version__}, Python {platform.python_version()}"
           f", {platform.machine()}, {os.cpu_count()} CPUs; {cc.N_HANDS:,} hands per corpus "
           f"(seed {cc.SEED}), each drawn from a shuffled 136-tile wall.  ")
-    before = load_before.split("load average:")[-1].strip()
-    after = load_after.split("load average:")[-1].strip()
-    print(f"Median of {args.repeats} runs after a warm-up; {time.perf_counter() - t0:.0f} s in "
+    print(f"Median of {repeats} runs after a warm-up; {seconds_in_all:.0f} s in "
           f"all. The machine is shared: load before `{before}`, after `{after}` (1/5/15 min).\n")
     print("| operation | corpus | implementation | hands/round | median | throughput "
           "| mjcore batch (1 thread) is faster by | target |")
@@ -228,19 +274,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"| {op} | {cc.CORPUS_OF[op]} | {impl} | {hands:,} | {seconds * 1e3:,.1f} ms "
               f"| {rate(tput)} | {ratio} | {target} |")
 
-    if args.chart:
-        from charts import throughput_chart
 
-        throughput_chart(
-            args.chart, "Core kernels: mjcore and its PyPI peers on the same seeded hands",
-            [(op, impl, hands / seconds) for op, impl, hands, seconds in results],
-            f"benchmarks/report_core.py --repeats {args.repeats}; median of {args.repeats} "
-            f"runs; {os.cpu_count()} CPUs, shared; load before {before}, after {after}",
-            rate)
-
-    if calls:
-        print_per_call(calls, args.repeats)
-
+def print_thread_scaling(results: list[tuple[str, str, int, float]]) -> None:
+    """Two threads against one, for the workloads measured both ways."""
     scaling = []
     by_key = {(op, impl): hands / s for op, impl, hands, s in results}
     for op, impl, _, _ in results:
@@ -255,37 +291,40 @@ def main(argv: list[str] | None = None) -> None:
         for op, one, two in scaling:
             print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
 
-    if big:
-        n_big = cc.N_HANDS * cc.SCALING_REPEAT
-        print(f"\n### Thread scaling on {n_big:,}-hand batches (the corpora repeated "
-              f"{cc.SCALING_REPEAT}×)\n")
-        print("| operation | 1 thread | 2 threads | ratio |")
-        print("| --- | ---: | ---: | ---: |")
-        for op, one, two in big:
-            print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
 
-    if stats:
-        tables = ROOT / "mjcore" / "_core" / "shanten_tables.bin"
-        size = tables.stat().st_size if tables.exists() else 0
-        print(f"\n### Import and memory (median of {args.import_runs} fresh interpreters)\n")
-        print("| measure | value | target |")
-        print("| --- | ---: | --- |")
-        print(f"| `import mjcore` (in-process) | {stats['import_s'] * 1e3:.0f} ms | < 500 ms |")
-        print(f"| for scale: `import numpy` alone | {stats['numpy_s'] * 1e3:.0f} ms | |")
-        print(f"| `python -c 'import mjcore'` minus `python -c pass` | "
-              f"{(stats['process_s'] - stats['bare_process_s']) * 1e3:.0f} ms | |")
-        print(f"| shanten_tables.bin on disk | {size / 2**20:.1f} MiB | < 64 MB |")
-        print(f"| RSS growth by `import mjcore` | {stats['rss_import'] / 2**20:.1f} MiB | |")
-        print(f"| for scale: `import numpy` alone | {stats['numpy_rss'] / 2**20:.1f} MiB | |")
-        print(f"| RSS growth after `from mjcore import batch` and a first call (numpy included) "
-              f"| {stats['rss_first_call'] / 2**20:.1f} MiB | < 64 MB (tables) |")
+def print_big_scaling(big: list[tuple[str, float, float]]) -> None:
+    n_big = cc.N_HANDS * cc.SCALING_REPEAT
+    print(f"\n### Thread scaling on {n_big:,}-hand batches (the corpora repeated "
+          f"{cc.SCALING_REPEAT}×)\n")
+    print("| operation | 1 thread | 2 threads | ratio |")
+    print("| --- | ---: | ---: | ---: |")
+    for op, one, two in big:
+        print(f"| {op} | {rate(one)} | {rate(two)} | {two / one:.2f}× |")
 
-    if agree:
-        print("\n### Agreement of the peers with mjcore on the measured hands\n")
-        print("| operation | peer | agree | hands |")
-        print("| --- | --- | ---: | ---: |")
-        for op, peer, same, n in agree:
-            print(f"| {op} | {peer} | {same:,} | {n:,} |")
+
+def print_import_stats(stats: dict[str, float], import_runs: int) -> None:
+    tables = ROOT / "mjcore" / "_core" / "shanten_tables.bin"
+    size = tables.stat().st_size if tables.exists() else 0
+    print(f"\n### Import and memory (median of {import_runs} fresh interpreters)\n")
+    print("| measure | value | target |")
+    print("| --- | ---: | --- |")
+    print(f"| `import mjcore` (in-process) | {stats['import_s'] * 1e3:.0f} ms | < 500 ms |")
+    print(f"| for scale: `import numpy` alone | {stats['numpy_s'] * 1e3:.0f} ms | |")
+    print(f"| `python -c 'import mjcore'` minus `python -c pass` | "
+          f"{(stats['process_s'] - stats['bare_process_s']) * 1e3:.0f} ms | |")
+    print(f"| shanten_tables.bin on disk | {size / 2**20:.1f} MiB | < 64 MB |")
+    print(f"| RSS growth by `import mjcore` | {stats['rss_import'] / 2**20:.1f} MiB | |")
+    print(f"| for scale: `import numpy` alone | {stats['numpy_rss'] / 2**20:.1f} MiB | |")
+    print(f"| RSS growth after `from mjcore import batch` and a first call (numpy included) "
+          f"| {stats['rss_first_call'] / 2**20:.1f} MiB | < 64 MB (tables) |")
+
+
+def print_agreement(agree: list[tuple[str, str, int, int]]) -> None:
+    print("\n### Agreement of the peers with mjcore on the measured hands\n")
+    print("| operation | peer | agree | hands |")
+    print("| --- | --- | ---: | ---: |")
+    for op, peer, same, n in agree:
+        print(f"| {op} | {peer} | {same:,} | {n:,} |")
 
 
 if __name__ == "__main__":

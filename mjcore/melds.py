@@ -285,76 +285,93 @@ def _meld_error(text: str | None, reason: str, position: int | None, what: str) 
 def _validate_meld(m: Meld, text: str | None, pos: int | None) -> None:
     """Check and normalise a Meld in place (it is frozen, so via object.__setattr__)."""
     kind = MeldKind.named(m.kind)
-    tiles = m.tiles
-    if not isinstance(tiles, tuple):
-        try:
-            tiles = tuple(tiles)
-        except TypeError:
-            raise _meld_error(text, "bad_melds", pos,
-                              f"tiles {m.tiles!r} are not a sequence") from None
-    for k in tiles:
-        if type(k) is not int or not 0 <= k < N_KINDS:
-            raise _meld_error(text, "bad_melds", pos, f"{k!r} is not a tile kind id")
-    tiles = tuple(sorted(tiles))
-    n = len(tiles)
-    name = kind.token
-
-    def written() -> str:
-        return format_tiles(tiles)
-
-    if n != kind.size:
-        raise _meld_error(text, "bad_melds", pos,
-                          f"{name} needs {kind.size} tiles, got {n} ({written()})")
-    if kind == MeldKind.CHI:
-        first = tiles[0]
-        if first >= 27:
-            raise _meld_error(text, "bad_melds", pos, f"chi of honors ({written()}) is not a set")
-        if first // 9 != tiles[2] // 9 or tiles[1] != first + 1 or tiles[2] != first + 2:
-            raise _meld_error(text, "bad_melds", pos,
-                              f"chi {written()} is not three consecutive tiles of one suit")
-    elif tiles[0] != tiles[-1]:
-        raise _meld_error(text, "bad_melds", pos, f"{name} {written()} is not {n} of the same tile")
-    called = m.called
-    from_rel = m.from_rel
-    if kind == MeldKind.KAN_CLOSED:
-        if called is not None:
-            raise _meld_error(text, "bad_melds", pos, "a closed kan has no called tile")
-        if from_rel not in (None, 0):
-            raise _meld_error(text, "bad_relative_seat", pos,
-                              f"a closed kan comes from no one (from_rel 0), not {from_rel!r}")
-        from_rel = 0
-    else:
-        if called is None:
-            called = tiles[1] if kind == MeldKind.CHI else tiles[0]
-        elif called not in tiles:
-            raise _meld_error(text, "bad_melds", pos,
-                              f"called tile {called!r} is not part of {name} {written()}")
-        if from_rel is None:
-            from_rel = 3
-        if type(from_rel) is not int or not 1 <= from_rel <= 3:
-            raise _meld_error(
-                text, "bad_relative_seat", pos,
-                f"an open meld comes from seat 1, 2 or 3 (relative), not {from_rel!r}")
-        if kind == MeldKind.CHI and from_rel != 3:
-            raise _meld_error(text, "bad_relative_seat", pos,
-                              f"chi is always called from the left (3), not {from_rel}")
-    red = m.red
-    fives = sum(1 for k in tiles if k in FIVES)
-    if type(red) is not int or not 0 <= red <= fives:
-        raise _meld_error(text, "too_many_red", pos,
-                          f"{red!r} red fives in {name} {written()} (it has {fives} fives)")
-    called_red = bool(m.called_red)
-    if called in FIVES and red > fives - 1:
-        called_red = True  # every five of the meld is red, the called one too
-    if called_red and (red == 0 or called not in FIVES):
-        raise _meld_error(text, "bad_red", pos,
-                          "the called tile is marked red but is not a red five")
+    tiles = _meld_kinds(m.tiles, kind, text, pos)
+    called, from_rel = _called_and_seat(kind, tiles, m.called, m.from_rel, text, pos)
+    called_red = _called_red(kind, tiles, called, m.red, m.called_red, text, pos)
     setattr_ = object.__setattr__
     setattr_(m, "kind", kind)
     setattr_(m, "tiles", tiles)
     setattr_(m, "called", called)
     setattr_(m, "from_rel", from_rel)
     setattr_(m, "called_red", called_red)
+
+
+def _meld_kinds(tiles: tuple[int, ...], kind: MeldKind, text: str | None,
+                pos: int | None) -> tuple[int, ...]:
+    """A meld's tile kinds, sorted, once they make a set of ``kind``."""
+    if not isinstance(tiles, tuple):
+        try:
+            tiles = tuple(tiles)
+        except TypeError:
+            raise _meld_error(text, "bad_melds", pos,
+                              f"tiles {tiles!r} are not a sequence") from None
+    for k in tiles:
+        if type(k) is not int or not 0 <= k < N_KINDS:
+            raise _meld_error(text, "bad_melds", pos, f"{k!r} is not a tile kind id")
+    tiles = tuple(sorted(tiles))
+    n = len(tiles)
+    name = kind.token
+    if n != kind.size:
+        raise _meld_error(text, "bad_melds", pos,
+                          f"{name} needs {kind.size} tiles, got {n} ({format_tiles(tiles)})")
+    if kind == MeldKind.CHI:
+        first = tiles[0]
+        if first >= 27:
+            raise _meld_error(text, "bad_melds", pos,
+                              f"chi of honors ({format_tiles(tiles)}) is not a set")
+        if first // 9 != tiles[2] // 9 or tiles[1] != first + 1 or tiles[2] != first + 2:
+            raise _meld_error(text, "bad_melds", pos, f"chi {format_tiles(tiles)} is not "
+                              "three consecutive tiles of one suit")
+    elif tiles[0] != tiles[-1]:
+        raise _meld_error(text, "bad_melds", pos,
+                          f"{name} {format_tiles(tiles)} is not {n} of the same tile")
+    return tiles
+
+
+def _called_and_seat(kind: MeldKind, tiles: tuple[int, ...], called: int | None,
+                     from_rel: int | None, text: str | None,
+                     pos: int | None) -> tuple[int | None, int]:
+    """A meld's called tile and the seat it came from, each defaulted when not given: a
+    closed kan's none and 0, else the middle of a chi or the pon's (kan's) tile, from the
+    left (3)."""
+    if kind == MeldKind.KAN_CLOSED:
+        if called is not None:
+            raise _meld_error(text, "bad_melds", pos, "a closed kan has no called tile")
+        if from_rel not in (None, 0):
+            raise _meld_error(text, "bad_relative_seat", pos,
+                              f"a closed kan comes from no one (from_rel 0), not {from_rel!r}")
+        return None, 0
+    if called is None:
+        called = tiles[1] if kind == MeldKind.CHI else tiles[0]
+    elif called not in tiles:
+        raise _meld_error(text, "bad_melds", pos, f"called tile {called!r} is not part of "
+                          f"{kind.token} {format_tiles(tiles)}")
+    if from_rel is None:
+        from_rel = 3
+    if type(from_rel) is not int or not 1 <= from_rel <= 3:
+        raise _meld_error(text, "bad_relative_seat", pos,
+                          f"an open meld comes from seat 1, 2 or 3 (relative), not {from_rel!r}")
+    if kind == MeldKind.CHI and from_rel != 3:
+        raise _meld_error(text, "bad_relative_seat", pos,
+                          f"chi is always called from the left (3), not {from_rel}")
+    return called, from_rel
+
+
+def _called_red(kind: MeldKind, tiles: tuple[int, ...], called: int | None, red: int,
+                called_red: bool, text: str | None, pos: int | None) -> bool:
+    """Whether the called tile is a red five, once the meld's count of red fives fits its
+    fives (every five red: the called one too)."""
+    fives = sum(1 for k in tiles if k in FIVES)
+    if type(red) is not int or not 0 <= red <= fives:
+        raise _meld_error(text, "too_many_red", pos, f"{red!r} red fives in {kind.token} "
+                          f"{format_tiles(tiles)} (it has {fives} fives)")
+    called_red = bool(called_red)
+    if called in FIVES and red > fives - 1:
+        called_red = True  # every five of the meld is red, the called one too
+    if called_red and (red == 0 or called not in FIVES):
+        raise _meld_error(text, "bad_red", pos,
+                          "the called tile is marked red but is not a red five")
+    return called_red
 
 
 def _meld_from_args(kind: MeldKind, tiles: str | Iterable[int], called: int | str | None,

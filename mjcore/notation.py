@@ -76,44 +76,22 @@ def parse_tokens(text: str, limits: tuple[int, int, int], *, fast: bool = True) 
                 counts = list(plain[0])
                 red = list(plain[1])
                 continue
-        if ":" in token:
-            if len(melds) == MAX_MELDS:
-                raise _fail(text, "bad_melds", start, "a fifth meld (at most 4)")
-            meld = _MELD_OF_TOKEN.get(token) if fast else None
-            if meld is None:
-                meld = parse_meld_token(token, text, start)
-                if fast and len(_MELD_OF_TOKEN) < _MELD_CACHE_SIZE:
-                    _MELD_OF_TOKEN[token] = meld
-                    _MELD_TEXT[id(meld)] = (meld, str(meld))
-            melds.append(meld)
-            for k in meld.tiles:
-                counts[k] += 1
-                if counts[k] > MAX_COPIES:
-                    raise _fail(text, "too_many_copies", start,
-                                f"a fifth {TILE_NAMES[k]} (in the meld)")
-            if meld.red:
-                s = meld.tiles[0] // 9
-                red[s] += meld.red
-                if red[s] > limits[s]:
-                    raise _fail(text, "too_many_red", start, _red_what(s, limits[s]))
+        if ":" not in token:
+            _count_tiles(token, text, start, limits, counts, red, bonus)
             continue
-        for code, is_red, pos in _scan(token, text, start):
-            if code >= _BONUS_BASE:
-                b = code - _BONUS_BASE
-                if b in bonus:
-                    raise _fail(text, "duplicate_bonus", pos,
-                                f"a second {b + 1}f (each bonus tile exists once)")
-                bonus.append(b)
-                continue
-            c = counts[code] + 1
-            if c > MAX_COPIES:
-                raise _fail(text, "too_many_copies", pos, f"a fifth {TILE_NAMES[code]}")
-            counts[code] = c
-            if is_red:
-                s = code // 9
-                red[s] += 1
-                if red[s] > limits[s]:
-                    raise _fail(text, "too_many_red", pos, _red_what(s, limits[s]))
+        if len(melds) == MAX_MELDS:
+            raise _fail(text, "bad_melds", start, "a fifth meld (at most 4)")
+        meld = _MELD_OF_TOKEN.get(token) if fast else None
+        if meld is None:
+            meld = _new_meld(token, text, start, fast)
+        melds.append(meld)
+        for k in meld.tiles:
+            counts[k] += 1
+            if counts[k] > MAX_COPIES:
+                raise _fail(text, "too_many_copies", start,
+                            f"a fifth {TILE_NAMES[k]} (in the meld)")
+        if meld.red:
+            _count_meld_red(meld, text, start, limits, red)
     if not melds and not bonus and not any(counts):
         raise _fail(text, "missing_tile", None, "no tiles")
     # Meld tiles were counted above for the copy check; take them back out of the closed part.
@@ -124,6 +102,49 @@ def parse_tokens(text: str, limits: tuple[int, int, int], *, fast: bool = True) 
             red[m.tiles[0] // 9] -= m.red
     bonus.sort()
     return tuple(counts), tuple(red), tuple(melds), tuple(bonus)
+
+
+def _new_meld(token: str, text: str, start: int, fast: bool) -> Meld:
+    """The meld of a token at ``start`` of ``text`` not in the cache; kept there (``fast``)
+    while the cache has room."""
+    meld = parse_meld_token(token, text, start)
+    if fast and len(_MELD_OF_TOKEN) < _MELD_CACHE_SIZE:
+        _MELD_OF_TOKEN[token] = meld
+        _MELD_TEXT[id(meld)] = (meld, str(meld))
+    return meld
+
+
+def _count_meld_red(meld: Meld, text: str, start: int, limits: tuple[int, int, int],
+                    red: list[int]) -> None:
+    """Count a meld's red fives in ``red`` (for the red check; the parser takes them back out
+    of the closed part at the end)."""
+    s = meld.tiles[0] // 9
+    red[s] += meld.red
+    if red[s] > limits[s]:
+        raise _fail(text, "too_many_red", start, _red_what(s, limits[s]))
+
+
+def _count_tiles(token: str, text: str, start: int, limits: tuple[int, int, int],
+                 counts: list[int], red: list[int], bonus: list[int]) -> None:
+    """Count the tiles of a token that is no meld: closed tiles in ``counts`` and ``red``,
+    bonus tiles in ``bonus``."""
+    for code, is_red, pos in _scan(token, text, start):
+        if code >= _BONUS_BASE:
+            b = code - _BONUS_BASE
+            if b in bonus:
+                raise _fail(text, "duplicate_bonus", pos,
+                            f"a second {b + 1}f (each bonus tile exists once)")
+            bonus.append(b)
+            continue
+        c = counts[code] + 1
+        if c > MAX_COPIES:
+            raise _fail(text, "too_many_copies", pos, f"a fifth {TILE_NAMES[code]}")
+        counts[code] = c
+        if is_red:
+            s = code // 9
+            red[s] += 1
+            if red[s] > limits[s]:
+                raise _fail(text, "too_many_red", pos, _red_what(s, limits[s]))
 
 
 def _red_what(suit: int, limit: int) -> str:

@@ -50,6 +50,9 @@ log = logging.getLogger("mjcore.service")
 
 END = object()   # the client closed its side: no further request message
 GRPC_LOGGER = "grpc._cython.cygrpc"
+# reads what a guarded call gets (a request, or the request iterator), given the call and
+# its peer host
+_Receiver = Callable[[grpc.aio.ServicerContext, str], Awaitable[Any]]
 
 
 class Aborted(Exception):
@@ -211,6 +214,7 @@ class CallGuard(grpc.GenericRpcHandler):
     # -- the guarded handler --------------------------------------------------------------------
 
     def _guard(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        """``handler`` (the method at path ``method``) served behind the guard."""
         parse = handler.request_deserializer or (lambda raw: raw)
         streaming = handler.request_streaming
         limit = self.stream_limit if streaming else self.unary_limit
@@ -237,7 +241,7 @@ class CallGuard(grpc.GenericRpcHandler):
 
         if inspect.iscoroutinefunction(behavior) or inspect.isasyncgenfunction(behavior):
             # health and reflection: asyncio servicers, run on the loop
-            argument: Callable[[grpc.aio.ServicerContext, str], Awaitable[Any]] = one
+            argument: _Receiver = one
             if streaming:
                 async def all_messages(context: grpc.aio.ServicerContext, host: str) -> Any:
                     return messages(context, host)
@@ -245,31 +249,43 @@ class CallGuard(grpc.GenericRpcHandler):
             return _async_handler(self, behavior, argument, handler.response_streaming,
                                   serialize)
 
-        pool = self.pools.get(method)
         if not streaming and not handler.response_streaming:
-            async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-                async with self.admitted(context) as host:
-                    worker = WorkerContext(context)
-                    try:
-                        request = await one(context, host)
-                        if pool is None:
-                            return behavior(request, worker)   # on the loop: module docstring
-                        future = pool.submit(behavior, request, worker)
-                        if future is None:      # full: refused at once, with a retry hint
-                            await _abort(context, pool.busy())
-                        response = await asyncio.wrap_future(future)
-                        if _over(context):   # nothing can reach the client
-                            await _end(context, grpc.StatusCode.DEADLINE_EXCEEDED, "")
-                        return response
-                    except Aborted as stop:
-                        await _end(context, stop.code, stop.details, stop.trailing_metadata)
-                    finally:
-                        worker.active = False
-
-            return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
+            return self._unary_handler(behavior, self.pools.get(method), one, serialize)
         if not handler.response_streaming:
             raise TypeError(f"{method}: a synchronous stream-unary method is not served")
+        return self._stream_handler(behavior, method, streaming, receive, one, serialize)
 
+    def _unary_handler(self, behavior: Callable[..., Any], pool: Any,
+                       one: _Receiver,
+                       serialize: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
+        """A synchronous unary method behind the guard: on the loop, or in its ``pool``."""
+        async def unary(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
+            async with self.admitted(context) as host:
+                worker = WorkerContext(context)
+                try:
+                    request = await one(context, host)
+                    if pool is None:
+                        return behavior(request, worker)   # on the loop: module docstring
+                    future = pool.submit(behavior, request, worker)
+                    if future is None:      # full: refused at once, with a retry hint
+                        await _abort(context, pool.busy())
+                    response = await asyncio.wrap_future(future)
+                    if _over(context):   # nothing can reach the client
+                        await _end(context, grpc.StatusCode.DEADLINE_EXCEEDED, "")
+                    return response
+                except Aborted as stop:
+                    await _end(context, stop.code, stop.details, stop.trailing_metadata)
+                finally:
+                    worker.active = False
+
+        return grpc.stream_unary_rpc_method_handler(unary, response_serializer=serialize)
+
+    def _stream_handler(self, behavior: Callable[..., Any], method: str, streaming: bool,
+                        receive: _Receiver,
+                        one: _Receiver,
+                        serialize: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
+        """A synchronous method with a streamed response (a bulk stream's generator, or a
+        unary request's) behind the guard: each step in the worker pool."""
         async def stream(request_iterator: Any, context: grpc.aio.ServicerContext
                          ) -> AsyncIterator[Any]:
             async with self.admitted(context) as host:
@@ -301,7 +317,7 @@ class CallGuard(grpc.GenericRpcHandler):
 
 
 def _async_handler(guard: CallGuard, behavior: Callable[..., Any],
-                   make_argument: Callable[[grpc.aio.ServicerContext, str], Awaitable[Any]],
+                   make_argument: _Receiver,
                    response_streaming: bool,
                    serialize: Callable[[Any], bytes] | None) -> grpc.RpcMethodHandler:
     """An asyncio servicer method behind the guard: its argument (one request or the request

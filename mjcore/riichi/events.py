@@ -16,8 +16,8 @@ instead of ``mjcore_rules``; a string there is still read (:func:`rules_name`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, ClassVar
 
 from ..errors import InvalidHandError
 
@@ -93,18 +93,9 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
     Tiles a player draws and later discards or calls keep the same id; each new tile seen gets a
     fresh id of its name. Raises InvalidHandError on malformed input.
     """
-    events: list[Event] = []
-    pool = TilePool()
-    ura: list[int] | None = None
-    hands: list[list[int]] = [[], [], [], []]
-    meld_tiles: list[list[int]] = [[], [], [], []]
-
-    def own(seat: int, name: str, pos: str) -> int:
-        for t in hands[seat]:
-            if MJAI_NAMES[t] == name:
-                return t
-        raise InvalidHandError(f"{pos}: seat {seat} does not hold {name}", reason="tile_not_held")
-
+    reader = _MjaiReader()
+    handlers = _MjaiReader.HANDLERS
+    events = reader.events
     for n, line in enumerate(lines, 1):
         line = line.strip()
         if not line:
@@ -121,74 +112,108 @@ def from_mjai_lines(lines: Iterable[str], where: str = "record") -> list[Event]:
             raise InvalidHandError(f"{pos}: an event must be an object with a 'type'",
                                    reason="bad_event")
         t = ev["type"]
-        try:
-            if t == "start_kyoku":
-                ura = None
-                pool = TilePool()
-                hands = [[pool.take(x, pos) for x in h] for h in ev["tehais"]]
-                meld_tiles = [[], [], [], []]
-                ev["tehais"] = [list(h) for h in hands]
-                ev["dora_marker"] = pool.take(ev["dora_marker"], pos)
-            elif t == "tsumo":
-                tile = pool.take(ev["pai"], pos)
-                hands[ev["actor"]].append(tile)
-                ev["pai"] = tile
-            elif t == "dahai":
-                a = ev["actor"]
-                tile = own(a, ev["pai"], pos)
-                if ev.get("tsumogiri") and hands[a] and MJAI_NAMES[hands[a][-1]] == ev["pai"]:
-                    tile = hands[a][-1]
-                hands[a].remove(tile)
-                ev["pai"] = tile
-            elif t in ("chi", "pon", "daiminkan"):
-                a = ev["actor"]
-                called = events_last_discard(events, ev["target"], ev["pai"], pos)
-                cons = []
-                for x in ev["consumed"]:
-                    c = own(a, x, pos)
-                    hands[a].remove(c)
-                    cons.append(c)
-                ev["pai"] = called
-                ev["consumed"] = cons
-                meld_tiles[a].extend(cons + [called])
-            elif t == "kakan":
-                a = ev["actor"]
-                tile = own(a, ev["pai"], pos)
-                hands[a].remove(tile)
-                cons = []
-                for x in ev["consumed"]:
-                    m = next(m for m in meld_tiles[a] if MJAI_NAMES[m] == x and m not in cons)
-                    cons.append(m)
-                ev["pai"] = tile
-                ev["consumed"] = cons
-                meld_tiles[a].append(tile)
-            elif t == "kita":
-                a = ev["actor"]
-                tile = own(a, ev["pai"], pos)
-                hands[a].remove(tile)
-                ev["pai"] = tile
-            elif t == "ankan":
-                a = ev["actor"]
-                cons = []
-                for x in ev["consumed"]:
-                    c = own(a, x, pos)
-                    hands[a].remove(c)
-                    cons.append(c)
-                ev["consumed"] = cons
-            elif t == "dora":
-                ev["dora_marker"] = pool.take(ev["dora_marker"], pos)
-            elif t == "hora":
-                ev["pai"] = _hora_tile(events, ev, hands, pos)
-                if "uradora_markers" in ev:
-                    if ura is None:       # a double ron shows the same indicators twice
-                        ura = [pool.take(x, pos) for x in ev["uradora_markers"]]
-                    ev["uradora_markers"] = list(ura)
-                ev.pop("hora_tehais", None)
-        except (KeyError, TypeError, IndexError, StopIteration, AttributeError) as exc:
-            raise InvalidHandError(f"{pos}: malformed {t} event ({exc!r})",
-                                   reason="bad_event") from None
+        handler = handlers.get(t)
+        if handler is not None:
+            try:
+                handler(reader, ev, pos)
+            except (KeyError, TypeError, IndexError, StopIteration, AttributeError) as exc:
+                raise InvalidHandError(f"{pos}: malformed {t} event ({exc!r})",
+                                       reason="bad_event") from None
         events.append(ev)
     return events
+
+
+class _MjaiReader:
+    """What an mjai record's events say so far, one handler per event type (``HANDLERS``, each
+    turning the event's tile names into 136-ids): the tiles handed out in the hand in play
+    (``pool``), each seat's concealed tiles and called tiles, and the events read."""
+
+    __slots__ = ("events", "pool", "ura", "hands", "meld_tiles")
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.pool = TilePool()
+        self.ura: list[int] | None = None
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.meld_tiles: list[list[int]] = [[], [], [], []]
+
+    def own(self, seat: int, name: str, pos: str) -> int:
+        """A 136-id of the named tile among ``seat``'s concealed tiles (the first one held)."""
+        for t in self.hands[seat]:
+            if MJAI_NAMES[t] == name:
+                return t
+        raise InvalidHandError(f"{pos}: seat {seat} does not hold {name}", reason="tile_not_held")
+
+    def give_up(self, seat: int, name: str, pos: str) -> int:
+        """The 136-id of the named tile, taken out of ``seat``'s concealed tiles."""
+        tile = self.own(seat, name, pos)
+        self.hands[seat].remove(tile)
+        return tile
+
+    def start_kyoku(self, ev: Event, pos: str) -> None:
+        self.ura = None
+        self.pool = pool = TilePool()
+        self.hands = [[pool.take(x, pos) for x in h] for h in ev["tehais"]]
+        self.meld_tiles = [[], [], [], []]
+        ev["tehais"] = [list(h) for h in self.hands]
+        ev["dora_marker"] = pool.take(ev["dora_marker"], pos)
+
+    def tsumo(self, ev: Event, pos: str) -> None:
+        tile = self.pool.take(ev["pai"], pos)
+        self.hands[ev["actor"]].append(tile)
+        ev["pai"] = tile
+
+    def dahai(self, ev: Event, pos: str) -> None:
+        a = ev["actor"]
+        tile = self.own(a, ev["pai"], pos)
+        hand = self.hands[a]
+        if ev.get("tsumogiri") and hand and MJAI_NAMES[hand[-1]] == ev["pai"]:
+            tile = hand[-1]
+        hand.remove(tile)
+        ev["pai"] = tile
+
+    def call(self, ev: Event, pos: str) -> None:
+        """chi, pon or an open kan of the target's last discard."""
+        a = ev["actor"]
+        called = events_last_discard(self.events, ev["target"], ev["pai"], pos)
+        cons = [self.give_up(a, x, pos) for x in ev["consumed"]]
+        ev["pai"] = called
+        ev["consumed"] = cons
+        self.meld_tiles[a].extend(cons + [called])
+
+    def kakan(self, ev: Event, pos: str) -> None:
+        a = ev["actor"]
+        tile = self.give_up(a, ev["pai"], pos)
+        cons: list[int] = []
+        for x in ev["consumed"]:
+            cons.append(next(m for m in self.meld_tiles[a] if MJAI_NAMES[m] == x
+                             and m not in cons))
+        ev["pai"] = tile
+        ev["consumed"] = cons
+        self.meld_tiles[a].append(tile)
+
+    def kita(self, ev: Event, pos: str) -> None:
+        ev["pai"] = self.give_up(ev["actor"], ev["pai"], pos)
+
+    def ankan(self, ev: Event, pos: str) -> None:
+        a = ev["actor"]
+        ev["consumed"] = [self.give_up(a, x, pos) for x in ev["consumed"]]
+
+    def dora(self, ev: Event, pos: str) -> None:
+        ev["dora_marker"] = self.pool.take(ev["dora_marker"], pos)
+
+    def hora(self, ev: Event, pos: str) -> None:
+        ev["pai"] = _hora_tile(self.events, ev, self.hands, pos)
+        if "uradora_markers" in ev:
+            if self.ura is None:       # a double ron shows the same indicators twice
+                self.ura = [self.pool.take(x, pos) for x in ev["uradora_markers"]]
+            ev["uradora_markers"] = list(self.ura)
+        ev.pop("hora_tehais", None)
+
+    HANDLERS: ClassVar[dict[str, Callable[[_MjaiReader, Event, str], None]]] = {
+        "start_kyoku": start_kyoku, "tsumo": tsumo, "dahai": dahai, "chi": call, "pon": call,
+        "daiminkan": call, "kakan": kakan, "kita": kita, "ankan": ankan, "dora": dora,
+        "hora": hora}
 
 
 def events_last_discard(events: list[Event], target: int, name: str, pos: str) -> int:

@@ -9,6 +9,7 @@ legal actions the engine offered.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,44 +95,102 @@ def _same(exp: Event, got: Event) -> str:
     t = exp["type"]
     if got["type"] != t:
         return f"event type {got['type']} instead of {t}"
-    if t == "start_kyoku":
-        for k in ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores"):
-            if exp[k] != got[k]:
-                return f"{k} {got[k]} instead of {exp[k]}"
-        return ""
-    if "actor" in exp and exp["actor"] != got.get("actor"):
+    if t != "start_kyoku" and "actor" in exp and exp["actor"] != got.get("actor"):
         return f"actor {got.get('actor')} instead of {exp['actor']}"
-    if t in ("tsumo", "dahai", "chi", "pon", "daiminkan", "kakan", "kita") and \
-            tile_class(exp["pai"]) != tile_class(got["pai"]):
-        return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
-    if t == "dahai" and bool(exp.get("tsumogiri")) != bool(got.get("tsumogiri")):
-        return "tsumogiri flag differs"
-    if t in ("chi", "pon", "daiminkan", "kakan", "ankan") and \
-            _classes(exp["consumed"]) != _classes(got["consumed"]):
-        return "consumed tiles differ"
-    if t in ("chi", "pon", "daiminkan") and exp["target"] != got["target"]:
-        return f"target {got['target']} instead of {exp['target']}"
-    if t == "dora" and tile_class(exp["dora_marker"]) != tile_class(got["dora_marker"]):
-        return "dora indicator differs"
-    if t == "hora":
-        if exp["target"] != got["target"]:
-            return f"won from {got['target']} instead of {exp['target']}"
-        if list(exp["deltas"]) != list(got["deltas"]):
-            return f"score changes {got['deltas']} instead of {exp['deltas']}"
-    if t == "ryukyoku":
-        if exp["reason"] != got["reason"]:
-            return f"draw {got['reason']} instead of {exp['reason']}"
-        if list(exp["deltas"]) != list(got["deltas"]):
-            return f"score changes {got['deltas']} instead of {exp['deltas']}"
-        if exp["reason"] == "exhaustive" and list(exp["tenpais"]) != list(got["tenpais"]):
-            return f"tenpai {got['tenpais']} instead of {exp['tenpais']}"
-    if t == "end_game":
-        if exp.get("scores") is not None and list(exp["scores"]) != list(got["scores"]):
-            return f"final scores {got['scores']} instead of {exp['scores']}"
-        if exp.get("final_points") is not None and \
-                [float(x) for x in exp["final_points"]] != [float(x) for x in got["final_points"]]:
-            return f"final points {got['final_points']} instead of {exp['final_points']}"
+    for check in _SAME_CHECKS.get(t, ()):
+        diff = check(exp, got)
+        if diff:
+            return diff
     return ""
+
+
+def _same_hand_start(exp: Event, got: Event) -> str:
+    for k in ("bakaze", "kyoku", "honba", "kyotaku", "oya", "scores"):
+        if exp[k] != got[k]:
+            return f"{k} {got[k]} instead of {exp[k]}"
+    return ""
+
+
+def _same_tile(exp: Event, got: Event) -> str:
+    if tile_class(exp["pai"]) != tile_class(got["pai"]):
+        return f"tile {MJAI_NAMES[got['pai']]} instead of {MJAI_NAMES[exp['pai']]}"
+    return ""
+
+
+def _same_tsumogiri(exp: Event, got: Event) -> str:
+    if bool(exp.get("tsumogiri")) != bool(got.get("tsumogiri")):
+        return "tsumogiri flag differs"
+    return ""
+
+
+def _same_consumed(exp: Event, got: Event) -> str:
+    if _classes(exp["consumed"]) != _classes(got["consumed"]):
+        return "consumed tiles differ"
+    return ""
+
+
+def _same_target(exp: Event, got: Event) -> str:
+    if exp["target"] != got["target"]:
+        return f"target {got['target']} instead of {exp['target']}"
+    return ""
+
+
+def _same_dora(exp: Event, got: Event) -> str:
+    if tile_class(exp["dora_marker"]) != tile_class(got["dora_marker"]):
+        return "dora indicator differs"
+    return ""
+
+
+def _same_winner_target(exp: Event, got: Event) -> str:
+    if exp["target"] != got["target"]:
+        return f"won from {got['target']} instead of {exp['target']}"
+    return ""
+
+
+def _same_deltas(exp: Event, got: Event) -> str:
+    if list(exp["deltas"]) != list(got["deltas"]):
+        return f"score changes {got['deltas']} instead of {exp['deltas']}"
+    return ""
+
+
+def _same_draw_reason(exp: Event, got: Event) -> str:
+    if exp["reason"] != got["reason"]:
+        return f"draw {got['reason']} instead of {exp['reason']}"
+    return ""
+
+
+def _same_tenpais(exp: Event, got: Event) -> str:
+    """The seats in tenpai, which only an exhaustive draw compares."""
+    if exp["reason"] == "exhaustive" and list(exp["tenpais"]) != list(got["tenpais"]):
+        return f"tenpai {got['tenpais']} instead of {exp['tenpais']}"
+    return ""
+
+
+def _same_game_end(exp: Event, got: Event) -> str:
+    if exp.get("scores") is not None and list(exp["scores"]) != list(got["scores"]):
+        return f"final scores {got['scores']} instead of {exp['scores']}"
+    if exp.get("final_points") is not None and \
+            [float(x) for x in exp["final_points"]] != [float(x) for x in got["final_points"]]:
+        return f"final points {got['final_points']} instead of {exp['final_points']}"
+    return ""
+
+
+# what _same compares of each event type (after the type and the actor), in order
+_SAME_CHECKS: dict[str, tuple[Callable[[Event, Event], str], ...]] = {
+    "start_kyoku": (_same_hand_start,),
+    "tsumo": (_same_tile,), "kita": (_same_tile,),
+    "dahai": (_same_tile, _same_tsumogiri),
+    "chi": (_same_tile, _same_consumed, _same_target),
+    "pon": (_same_tile, _same_consumed, _same_target),
+    "daiminkan": (_same_tile, _same_consumed, _same_target),
+    "kakan": (_same_tile, _same_consumed), "ankan": (_same_consumed,),
+    "dora": (_same_dora,), "hora": (_same_winner_target, _same_deltas),
+    "ryukyoku": (_same_draw_reason, _same_deltas, _same_tenpais),
+    "end_game": (_same_game_end,)}
+
+
+# the record's calls of a discard as the engine's action types
+_CALLS = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN}
 
 
 class _RecordEnd(Exception):
@@ -207,31 +266,42 @@ class _RecordDriver:
                         f"offer (legal: {', '.join(str(a) for a in actions)})")
 
     def _wanted(self, seat: int, actions: list[Action]) -> Action:
-        rec = self.rec
+        """The action the record takes: a tenpai declaration, a claim of a discard or the
+        seat's own turn."""
         if actions[0].type == TENPAI:             # show or hide a tenpai hand at the draw
             i = self._next_decision()
-            if i < len(rec) and rec[i]["type"] == "ryukyoku" and rec[i]["tenpais"][seat]:
+            if i < len(self.rec) and self.rec[i]["type"] == "ryukyoku" and \
+                    self.rec[i]["tenpais"][seat]:
                 return actions[0]
             return PASS
-        claim = actions[-1].type == PASS.type   # PASS sorts last
-        if claim:
-            i = self._next_decision()
-            j = i
-            while j < len(rec) and rec[j]["type"] == "hora":
-                if rec[j]["actor"] == seat:
-                    ron = next((a for a in actions if a.type == RON), None)
-                    return ron or Action(RON, rec[j]["pai"])
-                j += 1
-            if i < len(rec):
-                ev = rec[i]
-                t = ev["type"]
-                if t == "ryukyoku" and ev["reason"] == "sanchaho" and ev["tenpais"][seat]:
-                    ron = next((a for a in actions if a.type == RON), None)
-                    return ron or Action(RON)
-                if t in ("chi", "pon", "daiminkan") and ev["actor"] == seat:
-                    typ = {"chi": CHI, "pon": PON, "daiminkan": DAIMINKAN}[t]
-                    return Action(typ, ev["pai"], tuple(sorted(ev["consumed"])))
+        if actions[-1].type == PASS.type:         # a claim (PASS sorts last)
+            return self._wanted_claim(seat, actions)
+        return self._wanted_turn(seat)
+
+    def _wanted_claim(self, seat: int, actions: list[Action]) -> Action:
+        """A ron of the discard (or of the kan, the north), a call of it, or PASS."""
+        rec = self.rec
+        i = self._next_decision()
+        j = i
+        while j < len(rec) and rec[j]["type"] == "hora":
+            if rec[j]["actor"] == seat:
+                ron = next((a for a in actions if a.type == RON), None)
+                return ron or Action(RON, rec[j]["pai"])
+            j += 1
+        if i >= len(rec):
             return PASS
+        ev = rec[i]
+        t = ev["type"]
+        if t == "ryukyoku" and ev["reason"] == "sanchaho" and ev["tenpais"][seat]:
+            ron = next((a for a in actions if a.type == RON), None)
+            return ron or Action(RON)
+        if t in ("chi", "pon", "daiminkan") and ev["actor"] == seat:
+            return Action(_CALLS[t], ev["pai"], tuple(sorted(ev["consumed"])))
+        return PASS
+
+    def _wanted_turn(self, seat: int) -> Action:
+        """What the seat does on its turn: the record's next event."""
+        rec = self.rec
         if self.pos >= len(rec):
             self.ran_out()
             raise self.fail("the record ended while the engine expected a choice")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from ..errors import InvalidHandError
 from .events import WIND_NAMES, Event, rules_name
@@ -57,93 +58,145 @@ def to_tenhou6(events: list[Event], names: list[str] | None = None,
     """Export a record as tenhou.net/6 JSON (one entry of ``log`` per hand). A three-player
     record keeps tenhou.net/6's four columns with the fourth empty (no tiles, 0 points) and
     writes a north set aside as ``"f44"`` among the discards."""
-    logs: list[list[Any]] = []
-    players = 4
-    cur: list[Any] | None = None
-    haipai: list[list[int]] = []
-    takes: list[list[Any]] = []
-    discards: list[list[Any]] = []
-    riichi_pending = [False] * 4
-    pon_rel: dict[tuple[int, int], int] = {}
-    start_names = names or ["", "", "", ""]
-    rule: dict[str, Any] = {"disp": rule_name, "aka": 1}
-    final: list[Any] = []
+    writer = _T6Writer(names, rule_name)
+    handlers = _T6Writer.HANDLERS
     for ev in events:
         t = ev["type"]
-        if t == "start_game":
-            start_names = list(ev.get("names") or start_names)
-            if isinstance(ev.get("rule_options"), dict):     # read back by read_tenhou6
-                rule["aka"] = int(ev["rule_options"].get("red_fives", 3) > 0)
-                rule["preset"] = rules_name(ev) or "custom"
-                rule["mjcore"] = ev["rule_options"]
-        elif t == "start_kyoku":
-            wind = WIND_NAMES.index(ev["bakaze"])
-            round_no = wind * 4 + ev["kyoku"] - 1
-            oya = ev["oya"]
-            players = len(ev["tehais"])
-            # tenhou.net/6 lists hands in seat order relative to the first dealer (seat 0)
-            haipai = [sorted(ev["tehais"][s]) if s < players else [] for s in range(4)]
-            takes = [[], [], [], []]
-            discards = [[], [], [], []]
-            riichi_pending = [False] * 4
-            pon_rel = {}
-            cur = [[round_no, ev["honba"], ev["kyotaku"]], _four(ev["scores"], 0),
-                   [_t6(ev["dora_marker"])], []]
-            cur.append(oya)
-        elif t == "end_game":
-            scores = ev.get("scores") or []
-            pts = ev.get("final_points") or [0.0] * len(scores)
-            final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
-            final += [0, 0.0] * (4 - len(scores))
-        elif cur is None:
+        try:
+            handler = handlers[t]
+        except (KeyError, TypeError):     # an event tenhou.net/6 does not write
             continue
-        elif t == "tsumo":
-            takes[ev["actor"]].append(_t6(ev["pai"]))
-        elif t == "dahai":
-            a = ev["actor"]
-            code: Any = 60 if ev.get("tsumogiri") else _t6(ev["pai"])
-            if riichi_pending[a]:
-                code = "r" + str(code)
-                riichi_pending[a] = False
-            discards[a].append(code)
-        elif t == "reach":
-            riichi_pending[ev["actor"]] = True
-        elif t == "kita":
-            discards[ev["actor"]].append(T6_KITA)
-        elif t in ("chi", "pon", "daiminkan"):
-            a = ev["actor"]
-            if t == "pon":
-                pon_rel[(a, ev["pai"] >> 2)] = _side(ev["target"], a, players)
-            takes[a].append(_meld_str(ev, a, players=players))
-            if t == "daiminkan":
-                discards[a].append(0)
-        elif t in ("kakan", "ankan"):
-            a = ev["actor"]
-            kind = (ev["pai"] if t == "kakan" else ev["consumed"][0]) >> 2
-            discards[a].append(_meld_str(ev, a, pon_rel.get((a, kind), 3)))
-        elif t == "dora":
-            cur[2].append(_t6(ev["dora_marker"]))
-        elif t in ("hora", "ryukyoku"):
-            if len(cur) == 5:
-                oya = cur.pop()
-                for s in range(4):
-                    cur.extend([[_t6(x) for x in haipai[s]], takes[s], discards[s]])
-                cur.append(None)
-            if t == "hora":
-                ura = [_t6(x) for x in ev.get("uradora_markers", [])]
-                if ura:          # (a double ron's second winner may not be in riichi)
-                    cur[3] = ura
-                if cur[-1] is None:
-                    cur[-1] = ["和了"]
-                cur[-1].extend([_four(ev["deltas"], 0), [ev["actor"], ev["target"],
-                                ev.get("pao", ev["actor"]), _hora_text(ev)]])
-            else:
-                cur[-1] = [_draw_name(ev["reason"]), _four(ev["deltas"], 0)]
-        elif t == "end_kyoku":
-            if cur is not None and len(cur) > 5:
-                logs.append(cur)
-            cur = None
-    return {"title": ["", ""], "name": start_names, "rule": rule, "log": logs, "sc": final}
+        if writer.entry is not None or t in _WRITTEN_OUTSIDE_HANDS:
+            handler(writer, ev)
+    return {"title": ["", ""], "name": writer.names, "rule": writer.rule, "log": writer.logs,
+            "sc": writer.final}
+
+
+# events written outside a hand (the rest only between start_kyoku and end_kyoku)
+_WRITTEN_OUTSIDE_HANDS = frozenset({"start_game", "start_kyoku", "end_game"})
+
+
+class _T6Writer:
+    """A record's events as tenhou.net/6 ``log`` entries, one handler per event type
+    (``HANDLERS``): the entry of the hand in play (``entry``, None between hands) and each
+    seat's haipai, takes and discards, written into the entry at the hand's first result."""
+
+    __slots__ = ("logs", "players", "entry", "columns_written", "haipai", "takes", "discards",
+                 "riichi_pending", "pon_rel", "names", "rule", "final")
+
+    def __init__(self, names: list[str] | None, rule_name: str) -> None:
+        self.logs: list[list[Any]] = []
+        self.players = 4
+        self.entry: list[Any] | None = None
+        self.columns_written = False
+        self.haipai: list[list[int]] = []
+        self.takes: list[list[Any]] = []
+        self.discards: list[list[Any]] = []
+        self.riichi_pending = [False] * 4
+        self.pon_rel: dict[tuple[int, int], int] = {}
+        self.names = names or ["", "", "", ""]
+        self.rule: dict[str, Any] = {"disp": rule_name, "aka": 1}
+        self.final: list[Any] = []
+
+    def start_game(self, ev: Event) -> None:
+        self.names = list(ev.get("names") or self.names)
+        if isinstance(ev.get("rule_options"), dict):     # read back by read_tenhou6
+            self.rule["aka"] = int(ev["rule_options"].get("red_fives", 3) > 0)
+            self.rule["preset"] = rules_name(ev) or "custom"
+            self.rule["mjcore"] = ev["rule_options"]
+
+    def start_kyoku(self, ev: Event) -> None:
+        wind = WIND_NAMES.index(ev["bakaze"])
+        round_no = wind * 4 + ev["kyoku"] - 1
+        self.players = players = len(ev["tehais"])
+        # tenhou.net/6 lists hands in seat order relative to the first dealer (seat 0)
+        self.haipai = [sorted(ev["tehais"][s]) if s < players else [] for s in range(4)]
+        self.takes = [[], [], [], []]
+        self.discards = [[], [], [], []]
+        self.riichi_pending = [False] * 4
+        self.pon_rel = {}
+        self.entry = [[round_no, ev["honba"], ev["kyotaku"]], _four(ev["scores"], 0),
+                      [_t6(ev["dora_marker"])], []]
+        self.columns_written = False
+
+    def end_game(self, ev: Event) -> None:
+        scores = ev.get("scores") or []
+        pts = ev.get("final_points") or [0.0] * len(scores)
+        self.final = [x for s in range(len(scores)) for x in (scores[s], pts[s])]
+        self.final += [0, 0.0] * (4 - len(scores))
+
+    def tsumo(self, ev: Event) -> None:
+        self.takes[ev["actor"]].append(_t6(ev["pai"]))
+
+    def dahai(self, ev: Event) -> None:
+        a = ev["actor"]
+        code: Any = 60 if ev.get("tsumogiri") else _t6(ev["pai"])
+        if self.riichi_pending[a]:
+            code = "r" + str(code)
+            self.riichi_pending[a] = False
+        self.discards[a].append(code)
+
+    def reach(self, ev: Event) -> None:
+        self.riichi_pending[ev["actor"]] = True
+
+    def kita(self, ev: Event) -> None:
+        self.discards[ev["actor"]].append(T6_KITA)
+
+    def call(self, ev: Event) -> None:
+        """chi, pon or an open kan: among the takes (an open kan's discard is a 0)."""
+        a, t = ev["actor"], ev["type"]
+        if t == "pon":
+            self.pon_rel[(a, ev["pai"] >> 2)] = _side(ev["target"], a, self.players)
+        self.takes[a].append(_meld_str(ev, a, players=self.players))
+        if t == "daiminkan":
+            self.discards[a].append(0)
+
+    def kan_from_hand(self, ev: Event) -> None:
+        """An added or a closed kan: among the discards."""
+        a = ev["actor"]
+        kind = (ev["pai"] if ev["type"] == "kakan" else ev["consumed"][0]) >> 2
+        self.discards[a].append(_meld_str(ev, a, self.pon_rel.get((a, kind), 3)))
+
+    def dora(self, ev: Event) -> None:
+        assert self.entry is not None
+        self.entry[2].append(_t6(ev["dora_marker"]))
+
+    def _result_entry(self) -> list[Any]:
+        """The hand's entry, with the seats' columns written at its first result."""
+        entry = self.entry
+        assert entry is not None
+        if not self.columns_written:
+            self.columns_written = True
+            for s in range(4):
+                entry.extend([[_t6(x) for x in self.haipai[s]], self.takes[s],
+                              self.discards[s]])
+            entry.append(None)
+        return entry
+
+    def hora(self, ev: Event) -> None:
+        entry = self._result_entry()
+        ura = [_t6(x) for x in ev.get("uradora_markers", [])]
+        if ura:          # (a double ron's second winner may not be in riichi)
+            entry[3] = ura
+        if entry[-1] is None:
+            entry[-1] = ["和了"]
+        entry[-1].extend([_four(ev["deltas"], 0), [ev["actor"], ev["target"],
+                          ev.get("pao", ev["actor"]), _hora_text(ev)]])
+
+    def ryukyoku(self, ev: Event) -> None:
+        self._result_entry()[-1] = [_draw_name(ev["reason"]), _four(ev["deltas"], 0)]
+
+    def end_kyoku(self, ev: Event) -> None:
+        if self.columns_written:
+            assert self.entry is not None
+            self.logs.append(self.entry)
+        self.entry = None
+
+    HANDLERS: ClassVar[dict[str, Callable[[_T6Writer, Event], None]]] = {
+        "start_game": start_game, "start_kyoku": start_kyoku, "end_game": end_game,
+        "tsumo": tsumo, "dahai": dahai, "reach": reach, "kita": kita, "chi": call, "pon": call,
+        "daiminkan": call, "kakan": kan_from_hand, "ankan": kan_from_hand, "dora": dora,
+        "hora": hora, "ryukyoku": ryukyoku, "end_kyoku": end_kyoku}
 
 
 T6_KITA = "f44"          # tenhou.net/6: a north set aside, among the discards

@@ -112,74 +112,33 @@ def _try_random_win(rng: random.Random, red: bool) -> RandomWin | None:
     wall = _Wall(rng, red)
     kinds = rng.choices([t for _, t in _THEMES], _THEME_WEIGHTS)[0]
     form = rng.random()
-    closed: list[int] = []
     melds: list[tuple[int, list[int]]] = []
     if form < 0.04:
         pair_kinds = rng.sample(kinds if len(kinds) >= 7 else _ALL, 7)
-        for k in pair_kinds:
-            closed += [wall.take(k), wall.take(k)]
+        closed = [t for k in pair_kinds for t in (wall.take(k), wall.take(k))]
     elif form < 0.05:
         yao = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
         closed = [wall.take(k) for k in yao] + [wall.take(rng.choice(yao))]
     else:
-        n_melds = rng.choices([0, 1, 2, 3, 4], [45, 20, 15, 12, 8])[0]
-        seq_ok = rng.random() < 0.8
-        for i in range(4):
-            picked = _pick_set(rng, wall, kinds, seq_ok)
-            if picked is None:
-                return None
-            what, k = picked
-            if what == "seq":
-                ids = [wall.take(k), wall.take(k + 1), wall.take(k + 2)]
-                if i < n_melds:
-                    melds.append((CHI, ids))
-                else:
-                    closed += ids
-            else:
-                if i < n_melds:
-                    kind = rng.choices([PON, KAN_OPEN, KAN_CLOSED, KAN_ADDED], [70, 8, 14, 8])[0]
-                    if kind != PON and wall.left(k) >= 4:
-                        melds.append((kind, [wall.take(k) for _ in range(4)]))
-                    else:
-                        melds.append((PON, [wall.take(k) for _ in range(3)]))
-                else:
-                    closed += [wall.take(k) for _ in range(3)]
-        pair = [k for k in kinds if wall.left(k) >= 2]
-        if not pair:
+        sets = _random_sets_and_pair(rng, wall, kinds)
+        if sets is None:
             return None
-        k = rng.choice(pair)
-        closed += [wall.take(k), wall.take(k)]
+        closed, melds = sets
     win_id = rng.choice(closed)
     h = RandomWin(sorted(closed), win_id, melds)
-    menzen = h.menzen
-    has_kan = any(k >= KAN_OPEN for k, _ in melds)
     h.seat_wind = rng.randrange(4)
     h.round_wind = rng.choice([0, 0, 1, 1, 2, 3])
     h.tsumo = rng.random() < 0.45
-    if menzen and rng.random() < 0.5:
+    if h.menzen and rng.random() < 0.5:
         if rng.random() < 0.06:
             h.double_riichi = True
         else:
             h.riichi = True
         h.ippatsu = rng.random() < 0.2
     if h.tsumo:
-        if has_kan and rng.random() < 0.3:
-            h.rinshan = True
-        elif rng.random() < 0.05:
-            h.haitei = True
-        if not melds and not h.riichi and not h.double_riichi and rng.random() < 0.02:
-            if h.seat_wind == 0:
-                h.tenhou = True
-            else:
-                h.chiihou = True
+        _random_self_draw(rng, h)
     else:
-        r = rng.random()
-        if r < 0.05:
-            h.houtei = True
-        elif r < 0.08:
-            h.chankan = True
-        elif r < 0.09 and not melds and h.seat_wind != 0 and not h.riichi and not h.double_riichi:
-            h.renhou = True
+        _random_ron(rng, h)
     n_ind = 1 + sum(1 for k, _ in melds if k >= KAN_OPEN)
     dead_wall = rng.sample([t for free in wall.free for t in free], 2 * n_ind)  # unseen tiles
     h.dora_ids = dead_wall[:n_ind]
@@ -188,6 +147,70 @@ def _try_random_win(rng: random.Random, red: bool) -> RandomWin | None:
     h.honba = rng.choice([0, 0, 0, 1, 2, 5])
     h.riichi_sticks = rng.choice([0, 0, 1, 2])
     return h
+
+
+def _random_sets_and_pair(rng: random.Random, wall: _Wall, kinds: list[int]
+                          ) -> tuple[list[int], list[tuple[int, list[int]]]] | None:
+    """Four sets and a pair: (closed 136-ids, melds), the first 0-4 sets called; None when the
+    wall has no set or pair of ``kinds`` left."""
+    closed: list[int] = []
+    melds: list[tuple[int, list[int]]] = []
+    n_melds = rng.choices([0, 1, 2, 3, 4], [45, 20, 15, 12, 8])[0]
+    seq_ok = rng.random() < 0.8
+    for i in range(4):
+        picked = _pick_set(rng, wall, kinds, seq_ok)
+        if picked is None:
+            return None
+        what, k = picked
+        if what == "seq":
+            ids = [wall.take(k), wall.take(k + 1), wall.take(k + 2)]
+            if i < n_melds:
+                melds.append((CHI, ids))
+            else:
+                closed += ids
+        elif i < n_melds:
+            melds.append(_random_triplet_meld(rng, wall, k))
+        else:
+            closed += [wall.take(k) for _ in range(3)]
+    pair = [k for k in kinds if wall.left(k) >= 2]
+    if not pair:
+        return None
+    k = rng.choice(pair)
+    closed += [wall.take(k), wall.take(k)]
+    return closed, melds
+
+
+def _random_triplet_meld(rng: random.Random, wall: _Wall, k: int) -> tuple[int, list[int]]:
+    """A pon or (when four are left) a kan of ``k``."""
+    kind = rng.choices([PON, KAN_OPEN, KAN_CLOSED, KAN_ADDED], [70, 8, 14, 8])[0]
+    if kind != PON and wall.left(k) >= 4:
+        return kind, [wall.take(k) for _ in range(4)]
+    return PON, [wall.take(k) for _ in range(3)]
+
+
+def _random_self_draw(rng: random.Random, h: RandomWin) -> None:
+    """A self-draw's flags: rinshan (after a kan), haitei, tenhou or chiihou."""
+    has_kan = any(k >= KAN_OPEN for k, _ in h.melds)
+    if has_kan and rng.random() < 0.3:
+        h.rinshan = True
+    elif rng.random() < 0.05:
+        h.haitei = True
+    if not h.melds and not h.riichi and not h.double_riichi and rng.random() < 0.02:
+        if h.seat_wind == 0:
+            h.tenhou = True
+        else:
+            h.chiihou = True
+
+
+def _random_ron(rng: random.Random, h: RandomWin) -> None:
+    """A ron's flags: houtei, chankan or renhou."""
+    r = rng.random()
+    if r < 0.05:
+        h.houtei = True
+    elif r < 0.08:
+        h.chankan = True
+    elif r < 0.09 and not h.melds and h.seat_wind != 0 and not h.riichi and not h.double_riichi:
+        h.renhou = True
 
 
 def random_wins(n: int, seed: int, red: bool = True) -> list[RandomWin]:
