@@ -55,11 +55,18 @@ def read_record(name: str, text: str) -> Any:
     from .extraction import ParsedRecord
 
     if is_history(text):
-        return ParsedRecord("mjs", [], "", history=parse_history_bytes(name, text))
+        return ParsedRecord("mjs", [], "", _extract_record,
+                            history=parse_history_bytes(name, text))
     if text.startswith("Game over.") and name.endswith("final.txt"):
         raise InvalidHandError(f"{name}: the final scores of a Bradfield game, not a record",
                                reason="not_a_record")
     return None
+
+
+def _extract_record(rec: Any, out: Any, *, source: str, game: int) -> bool:
+    """Append the decision rows of a Bradfield hand history (``rec.history``) to ``out``."""
+    extract_history(rec.history, out, source=source, game=game)
+    return True
 
 
 def is_history(text: str) -> bool:

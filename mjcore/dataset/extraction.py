@@ -181,12 +181,15 @@ def _sources_with_bytes(paths: Iterable[str]
 
 @dataclass
 class ParsedRecord:
-    """One record read from a file: ``format`` (mjlog, mjai or mjs), its events, ``rules``
-    (JSON of the options that differ from the default rules) and, for mjs, its hand history.
+    """One record read from a file by its game's ``read_record``: ``format`` (mjlog, mjai or
+    mjs), its events, ``rules`` (JSON of the options that differ from the default rules), for
+    mjs its hand history, and ``extract``, the game's ``(record, columns, *, source, game) ->
+    complete`` that appends its decision rows (False: the record stops before its game ends).
     """
     format: str
     events: list[Event]
     rules: str                 # JSON of the options that differ from the default rules
+    extract: Callable[..., bool]
     history: Any = None        # a Bradfield hand history (format "mjs")
 
 
@@ -891,18 +894,9 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
         except (KeyError, ValueError, IndexError, TypeError) as exc:   # a reader's slip
             problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
             continue
-        if rec.history is None and not any(ev["type"] == "start_kyoku" for ev in rec.events):
-            problems.append(Problem(name, game, -1, "no_hands", "the record has no hands"))
-            continue
         mark = len(cols)
         try:
-            if rec.history is not None:
-                from .classical import extract_history
-
-                extract_history(rec.history, cols, source=name, game=game)
-                continue
-            extract_events(rec.events, cols, source=name, fmt=rec.format, game=game,
-                           rules=rec.rules)
+            complete = rec.extract(rec, cols, source=name, game=game)
         except MjcoreError as exc:
             cols.truncate(mark)
             problems.append(Problem(name, game, -1, getattr(exc, "reason", "") or "bad_record",
@@ -913,7 +907,7 @@ def extract_partition(index: int, first_game: int, items: list[tuple[str, bytes 
             cols.truncate(mark)
             problems.append(Problem(name, game, -1, "bad_record", f"malformed ({exc!r})"))
             continue
-        if not any(ev["type"] == "end_game" for ev in rec.events):
+        if not complete:
             problems.append(Problem(name, game, len(cols) - mark, "incomplete",
                                     f"the record stops before the game ends: its "
                                     f"{len(cols) - mark} rows are kept, the last hand has no "

@@ -19,11 +19,25 @@ def read_record(name: str, text: str) -> ParsedRecord | None:
     if head == "<":
         game = read_mjlog(text, name)     # a sanma record: three seats, tenhou_sanma
         rules = with_record_rounding(rules_for_go_type(game.go_type), game.events)
-        return ParsedRecord("mjlog", game.events, _rules_text(rules))
+        return ParsedRecord("mjlog", game.events, _rules_text(rules), extract_record)
     if head in ("{", "["):         # mjai JSON lines (a line that is no event object is named)
         events = from_mjai_lines(text.splitlines(), name)
-        return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)))
+        return ParsedRecord("mjai", events, _rules_text(_rules_from_events(events)),
+                            extract_record)
     return None
+
+
+def extract_record(rec: ParsedRecord, out: Any, *, source: str, game: int) -> bool:
+    """Append the decision rows of a riichi record to ``out``; False when it stops before its
+    game ends. A record without hands is an InvalidHandError (``no_hands``)."""
+    from ..errors import InvalidHandError
+    from .extraction import extract_events
+
+    events = rec.events
+    if not any(ev["type"] == "start_kyoku" for ev in events):
+        raise InvalidHandError("the record has no hands", reason="no_hands")
+    extract_events(events, out, source=source, fmt=rec.format, game=game, rules=rec.rules)
+    return any(ev["type"] == "end_game" for ev in events)
 
 
 def _rules_text(rules: Any) -> str:
