@@ -310,15 +310,36 @@ def unpack(words: ArrayLike) -> np.ndarray:
     return out
 
 
-def score(*args: Any, **kwargs: Any) -> BatchScores:
-    """Batch riichi scoring; see ``mjcore.riichi.batch_scoring.score`` for the arrays it takes."""
-    from .riichi.batch_scoring import score as _score
+def score(*args: Any, rules: Any = None, **kwargs: Any) -> BatchScores:
+    """Batch scoring of winning hands under the game of ``rules`` (its ``batch_score`` entry in
+    the registry, ``mjcore.games``; riichi's, the default, is
+    ``mjcore.riichi.batch_scoring.score``, which says what arrays it takes)."""
+    found: BatchScores = _game_entry(rules, "batch_score")(*args, rules=rules, **kwargs)
+    return found
 
-    return _score(*args, **kwargs)
+
+def expected_values(*args: Any, rules: Any = "tenhou", **kwargs: Any) -> BatchExpected:
+    """Batch expected values of discards under the game of ``rules`` (its
+    ``batch_expected_value`` entry; riichi's is ``mjcore.riichi.batch_expected``, which says
+    what arrays it takes)."""
+    found: BatchExpected = _game_entry(rules, "batch_expected_value")(*args, rules=rules,
+                                                                      **kwargs)
+    return found
 
 
-def expected_values(*args: Any, **kwargs: Any) -> BatchExpected:
-    """Batch expected values of discards; see ``mjcore.riichi.batch_expected`` for the arrays."""
-    from .riichi.batch_expected import expected_values as _expected
+def _game_entry(rules: object, face: str) -> Any:
+    """The entry point ``face`` of the game of ``rules`` (a preset name, a rules value, or None
+    for the default game); rules the registry does not know go to the default game, whose
+    call names them."""
+    from contextlib import suppress
 
-    return _expected(*args, **kwargs)
+    from .errors import InvalidRuleError
+    from .games import default_game, game_of, game_of_rules
+
+    game = None
+    if isinstance(rules, str):
+        with suppress(InvalidRuleError):
+            game = game_of(rules)
+    elif rules is not None:
+        game = game_of_rules(rules)
+    return (game or default_game()).entry(face)

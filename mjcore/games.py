@@ -21,7 +21,9 @@ Entry points (``Game.entry(name)``), by the face that calls them:
 - ``row_rules``: ``(rules text) -> rules value``, the rules of an extract row whose rules text
   names the game (``"game"``), as far as its winning forms go;
 - ``review``: ``(text, options) -> review or None``, the web review of one of the game's
-  records (None: not one).
+  records (None: not one);
+- ``batch_score``, ``batch_expected_value``: ``mjcore.batch.score`` and
+  ``mjcore.batch.expected_values`` under the game's rules.
 """
 from __future__ import annotations
 
@@ -100,7 +102,9 @@ GAMES: dict[str, Game] = {
                        "service": "mjcore.service.riichi",
                        "expected_value": "mjcore.riichi.expected:expected_values",
                        "read_record": "mjcore.dataset.riichi:read_record",
-                       "review": "mjcore.web.review_riichi:review_riichi"}),
+                       "review": "mjcore.web.review_riichi:review_riichi",
+                       "batch_score": "mjcore.riichi.batch_scoring:score",
+                       "batch_expected_value": "mjcore.riichi.batch_expected:expected_values"}),
     "classical": Game("classical", "mjcore.classical.rules:ClassicalRules", None, (4,),
                       "mjcore.classical.rules:winning_forms",
                       "mjcore.classical.rules:kinds_in_play", red_fives=False,

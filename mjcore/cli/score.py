@@ -73,7 +73,7 @@ _SEATS = "ESWN"
 @client_options
 def score_command(**options: Any) -> None:
     """Score a winning hand. Riichi: yaku, fu breakdown, limit, points and payments.
-    Chinese classical (--rules classical|bradfield): all four hands item by item and the
+    Chinese classical (a classical preset): all four hands item by item and the
     settlement; or, with --history, every hand of Bradfield's histories against its records.
 
     HAND is mpsz text including the winning tile, with called melds after it, e.g.

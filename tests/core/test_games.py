@@ -89,6 +89,20 @@ def test_every_entry_point_of_every_game_loads():
         GAMES["classical"].entry("expected_value")
 
 
+def test_the_batch_calls_find_the_game_of_their_rules():
+    import numpy as np
+
+    from mjcore import batch
+
+    hands = np.zeros((1, 34), np.uint8)
+    with pytest.raises(InvalidRuleError, match="the classical game has no batch score"):
+        batch.score(hands, rules=ClassicalRules.preset("bradfield"))
+    with pytest.raises(InvalidRuleError, match="has no batch expected value"):
+        batch.expected_values(hands, rules="classical")
+    with pytest.raises(InvalidRuleError, match="unknown rule preset 'nope'"):
+        batch.expected_values(hands, rules="nope")      # riichi's call names its presets
+
+
 # -- a third game is its folder and a registration: the faces find it in the registry ------------
 
 _CALLS: list[tuple[str, dict[str, Any]]] = []
