@@ -18,6 +18,7 @@ import grpc
 import numpy as np
 
 from mjcore.errors import InvalidHandError, InvalidRuleError
+from mjcore.games import GAMES, game_of
 from mjcore.riichi.batch_expected import expected_values as batch_expected
 from mjcore.riichi.expected import MAX_TURNS, expected_values
 from mjcore.riichi.rules import RuleSet
@@ -30,7 +31,6 @@ from . import bulk
 from .errors import RpcError, invalid_hand, invalid_rule
 from .limits import MAX_VISIBLE_TILES
 from .requests import (
-    CLASSICAL_PRESETS,
     NOT_IN_SANMA_REASON,
     SelectionCache,
     batch_limit,
@@ -137,11 +137,19 @@ def options_of(opts: pb.ExpectedValueOptions, max_nodes: int) -> dict[str, Any]:
     return out
 
 
+# the presets of the games the registry lists without an expected-value model
+_WITHOUT_MODEL = frozenset(p for g in GAMES.values() if not g.offers("expected_value")
+                           for p in g.presets)
+
+
 def rules_of(sel: Any) -> RuleSet:
-    """The riichi rules of a selection (empty: tenhou); classical presets have no model."""
+    """The riichi rules of a selection (empty: tenhou); a preset of a game without an
+    expected-value model (the registry's ``expected_value``) is refused naming the game."""
     try:
-        if sel.preset in CLASSICAL_PRESETS:
-            raise InvalidRuleError(f"preset {sel.preset!r}: the expected value is riichi's")
+        if sel.preset in _WITHOUT_MODEL:
+            game = game_of(sel.preset)
+            raise InvalidRuleError(f"preset {sel.preset!r}: the {game.name} game has no "
+                                   "expected-value model")
         rules: RuleSet = _rules_cache.get(sel.SerializeToString(deterministic=True),
                                           lambda: rules_from_proto(sel))
         return rules
