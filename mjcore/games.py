@@ -41,8 +41,9 @@ class Game:
     """A game: ``name``, where its rules type lives (``module:Class``), the name that means
     the game with its default preset (``alias``, or None), its seats, the functions of its
     rules module that give a rules value's winning forms and tile kinds for the kernels
-    (``module:function``), whether its tile set has red fives, and its entry points (face
-    -> ``module:function`` or ``module``; the faces are listed in the module text)."""
+    (``module:function``), whether its tile set has red fives, its entry points (face
+    -> ``module:function`` or ``module``; the faces are listed in the module text) and the
+    suffixes of its record files beyond ``mjcore.engine.sources.RECORD_SUFFIXES``."""
 
     name: str
     rules_path: str
@@ -52,6 +53,7 @@ class Game:
     kinds_path: str
     red_fives: bool
     entry_points: Mapping[str, str] = field(default_factory=dict)
+    record_suffixes: tuple[str, ...] = ()     # its record files beyond the shared suffixes
 
     def offers(self, face: str) -> bool:
         """True when the game has an entry point for ``face``."""
@@ -117,7 +119,8 @@ GAMES: dict[str, Game] = {
                           "service": "mjcore.service.classical",
                           "read_record": "mjcore.dataset.classical:read_record",
                           "row_rules": "mjcore.dataset.classical:row_rules",
-                          "review": "mjcore.web.review_classical:review_classical"}),
+                          "review": "mjcore.web.review_classical:review_classical"},
+                      record_suffixes=(".mjs",)),
 }
 
 
@@ -181,6 +184,13 @@ def default_game() -> Game:
     return next(iter(GAMES.values()))
 
 
+def record_suffixes() -> tuple[str, ...]:
+    """The suffixes of every game's record files (the shared ones first)."""
+    from .engine.sources import RECORD_SUFFIXES
+
+    return (*RECORD_SUFFIXES, *(x for g in GAMES.values() for x in g.record_suffixes))
+
+
 def games_offering(face: str) -> tuple[Game, ...]:
     """The games with an entry point for ``face``, in the registry's order."""
     return tuple(g for g in GAMES.values() if g.offers(face))
@@ -198,4 +208,4 @@ def or_list(names: tuple[str, ...] | list[str]) -> str:
 
 
 __all__ = ["GAMES", "Game", "all_presets", "default_game", "find_game", "game_of", "game_of_rules",
-           "games_offering", "is_game", "or_list", "presets_offering"]
+           "games_offering", "is_game", "or_list", "presets_offering", "record_suffixes"]

@@ -41,13 +41,13 @@ def _records_game(paths: Sequence[str]) -> tuple[Any, str | None]:
     """The game and the kind of the records under ``paths``, each told by its own content
     (the registry's ``record_kind``); the default game when none is told (its replay
     reports what it cannot read). A mix of kinds is refused, naming one of each."""
-    from ..engine.sources import MAX_RECORD_BYTES, RECORD_SUFFIXES
+    from ..engine.sources import MAX_RECORD_BYTES
     from ..files import walk_inputs
-    from ..games import GAMES, default_game, games_offering
+    from ..games import GAMES, default_game, games_offering, record_suffixes
 
     sniffers = [(g, g.entry("record_kind")) for g in games_offering("record_kind")]
     kinds: dict[tuple[str, str, str], str] = {}   # (game, kind, words) -> its first record
-    suffixes = (*RECORD_SUFFIXES, ".mjs")
+    suffixes = record_suffixes()
     for name, data, _done in walk_inputs(paths, lambda n: n.endswith(suffixes),
                                          max_bytes=MAX_RECORD_BYTES):
         if not isinstance(data, bytes):

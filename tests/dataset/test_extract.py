@@ -320,7 +320,8 @@ def _hand_events() -> list:
 
 
 def _extract_rows(events: list) -> pa.Table:
-    from mjcore.dataset.extraction import _Columns, extract_events
+    from mjcore.dataset.extraction import _Columns
+    from mjcore.dataset.riichi import extract_events
 
     cols = _Columns()
     extract_events(events, cols, source="hand.mjson", fmt="mjai", game=0, rules="")
