@@ -18,8 +18,8 @@ Entry points (``Game.entry(name)``), by the face that calls them:
 - ``service``: the service's module of the game (``analyze_hand(request, rules)``);
 - ``expected_value``: the expected-value engine (``mjcore analyze --ev``);
 - ``read_record``: the bulk extraction's reader, ``(name, text) -> ParsedRecord or None``;
-- ``row_rules``: ``(rules text) -> rules value``, the rules of an extract row whose rules text
-  names the game (``"game"``), as far as its winning forms go;
+- ``row_rules``: ``(rules options) -> rules value``, the rules of an extract row whose rules
+  text (read as a JSON object) names the game (``"game"``), as far as its winning forms go;
 - ``review``: ``(text, options) -> review or None``, the web review of one of the game's
   records (None: not one);
 - ``batch_score``, ``batch_expected_value``: ``mjcore.batch.score`` and
@@ -124,8 +124,10 @@ GAMES: dict[str, Game] = {
 }
 
 
+@cache
 def _load(path: str) -> Any:
-    """The object ``module:name`` names, or the module ``module``."""
+    """The object ``module:name`` names, or the module ``module`` (once: the registry's paths
+    are few and fixed, and faces look them up per record)."""
     module, _, name = path.partition(":")
     found = importlib.import_module(module)
     return getattr(found, name) if name else found

@@ -94,16 +94,14 @@ def _rules_text(rules: Any) -> str:
     return json.dumps({"game": "classical", **diff}, sort_keys=True, default=str)
 
 
-def row_rules(rules_text: str) -> Any:
+def row_rules(options: dict[str, Any]) -> Any:
     """A classical row's rules as far as its winning forms go (the game registry's
-    ``row_rules``): the base preset with the row's ``seven_pairs`` option."""
+    ``row_rules``; ``options``: its rules text read): the base preset with the row's
+    ``seven_pairs`` option."""
     from ..classical.rules import ClassicalRules
 
     base = ClassicalRules.preset(_ROW_BASE)
-    try:
-        value = json.loads(rules_text).get("seven_pairs", base.seven_pairs)
-    except (ValueError, AttributeError):
-        return base
+    value = options.get("seven_pairs", base.seven_pairs)
     return base.replace(seven_pairs=value is True or value == "True")
 
 

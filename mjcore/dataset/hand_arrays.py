@@ -263,12 +263,21 @@ def three_player_rows(table: Any) -> np.ndarray:
     return out
 
 
+def rules_options(rules_text: str | None) -> dict[str, Any]:
+    """The options of a row's rules text (a JSON object); {} when it is empty or unreadable
+    (not JSON, not an object, nested too deeply)."""
+    if not rules_text:
+        return {}
+    try:
+        found = json.loads(rules_text)
+    except (ValueError, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def _players_of(rules_text: str | None) -> int:
     """The ``players`` option of a row's rules text (4 when absent or unreadable)."""
-    try:
-        value = json.loads(rules_text).get("players", 4) if rules_text else 4
-    except (ValueError, AttributeError):
-        return 4
+    value = rules_options(rules_text).get("players", 4)
     return value if value in (3, 4) else 4
 
 
@@ -278,14 +287,12 @@ def _rules_of_row(rules_text: str | None) -> Any:
     game's rows (riichi, whose rules text names no game)."""
     from ..games import GAMES
 
-    try:
-        game = json.loads(rules_text).get("game") if rules_text else None
-    except (ValueError, AttributeError):
-        return None
+    options = rules_options(rules_text)
+    game = options.get("game")
     found = GAMES.get(game) if isinstance(game, str) else None
     if found is None or not found.offers("row_rules"):
         return None
-    return found.entry("row_rules")(rules_text)
+    return found.entry("row_rules")(options)
 
 
 def _counts_of(cells: np.ndarray, n: int) -> np.ndarray:

@@ -145,3 +145,20 @@ def test_classical_forms_per_row() -> None:
     res = analyze_hands(pairs, forms=np.array([RIICHI, CLASSICAL]))
     assert res.shanten_chiitoitsu.tolist() == [0, 99]
     assert res.shanten.tolist() == [0, int(mjcore.shanten(_text(pairs[1]), rules="classical"))]
+
+
+def test_hostile_rules_texts_fall_back_to_the_default_game():
+    """A table's rules column may hold anything: text that is not JSON, JSON nested past the
+    parser's depth, a list, a game named by a list or by an unknown name all read as the
+    default game's rows (riichi forms, four players); a classical row keeps its forms."""
+    import pyarrow as pa
+
+    from mjcore._core import shanten as kernels
+    from mjcore.dataset.hand_arrays import read_hands, three_player_rows
+
+    texts = ["[" * 50_000 + "]" * 50_000, "not json", "[1, 2]", '{"game": [1]}',
+             '{"game": "go"}', '{"players": {"a": 1}}', '{"game": "classical"}']
+    table = pa.table({"hand": ["123m456p789s1122z"] * len(texts), "rules": texts})
+    hands = read_hands(table)
+    assert hands.forms.tolist() == [kernels.RIICHI] * 6 + [kernels.CLASSICAL]
+    assert not three_player_rows(table).any()
