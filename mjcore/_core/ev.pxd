@@ -72,6 +72,15 @@ cdef struct EvResult:
     EvWin* wins             # with EvRequest.keep_wins: win_edges entries (ev_free), else NULL
     i64 bytes_peak          # memory the graph held at its largest
 
+# Buffers one thread reuses from request to request (the batch keeps one a thread, so a row
+# reuses the pages of the rows before it): zeroed before the first request, ev_work_free after
+# the last. It holds as much as the largest request it served needed (EvResult.bytes_peak).
+cdef enum:
+    EV_WORK_BUFFERS = 32
+cdef struct EvWork:
+    void* buf[EV_WORK_BUFFERS]
+    size_t cap[EV_WORK_BUFFERS]
+
 # q.wall and q.wall_red from what is seen: q's closed tiles, red fives, melds, dora indicators
 # and norths set aside, plus visible[34] and visible_red[3] (red fives seen elsewhere, red
 # indicators included; either may be NULL). ST_BAD_COUNT past 4 of a kind or 1 of a red five,
@@ -81,4 +90,7 @@ cdef int ev_fill_wall(EvRequest* q, const u8* visible, const u8* visible_red) no
 cdef int ev_check(const EvRequest* q) noexcept nogil
 # Build the graph and its values. out.values is malloc'd (NULL on error); free with ev_free.
 cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil
+# ev_compute with the graph in work's buffers (kept there for the next request).
+cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept nogil
 cdef void ev_free(EvResult* out) noexcept nogil
+cdef void ev_work_free(EvWork* work) noexcept nogil

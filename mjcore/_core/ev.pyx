@@ -6,7 +6,7 @@ nodes, its edges (draw node -> discard node, "draw tile i") kept once; each winn
 scored once by the riichi scorer; the values run backwards over the turns in two flat layers.
 """
 import numpy as np
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from libc.math cimport NAN
@@ -19,8 +19,8 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
 from .ev_layers cimport (ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
                          ev_policy_of_kids8, ev_policy_of_kids4)
-from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EV_MAX_TURNS, EV_N_TILES,
-                  EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT)
+from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EvWork, EV_MAX_TURNS, EV_N_TILES,
+                  EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT, EV_WORK_BUFFERS)
 from .decompose cimport HandC, MeldC, MK_CHI, MK_PON, MK_KAN_OPEN, MK_KAN_CLOSED, MK_KAN_ADDED
 from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_RIICHI,
                        fill_situation, score_hand, score_points_by_ura,
@@ -29,6 +29,34 @@ from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_R
 cdef enum:
     RIICHI_FLAG = 8         # Key.flags bit 3; bits 0-2 the red 5m 5p 5s held
     NO_NODE = -1
+
+cdef enum:                  # EvWork's buffers
+    W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_TABLE, W_TABLE_NEXT, W_EDGES, W_STACK,
+    W_INDEX, W_START, W_MARK, W_DRAW_OF, W_SORTED, W_PLAIN_AT, W_WIN_AT, W_PLAIN, W_WIN,
+    W_WIN_SCORE, W_KIDS_AT, W_KIDS, W_TENPAI, W_WEIGHT_SUM, W_INTO_AT, W_INTO, W_DEPTH,
+    W_DISC_ORDER, W_DRAW_CUR, W_DRAW_NXT, W_DISC_NXT, W_COUNT
+
+
+cdef void* _buffer(EvWork* w, int slot, size_t size) noexcept nogil:
+    """w's buffer slot with room for size bytes (what it held kept); NULL when out of memory."""
+    cdef void* p
+    if size == 0:
+        size = 1
+    if w.cap[slot] < size:
+        p = realloc(w.buf[slot], size)
+        if p == NULL:
+            return NULL
+        w.buf[slot] = p
+        w.cap[slot] = size
+    return w.buf[slot]
+
+
+cdef void* _zeroed(EvWork* w, int slot, size_t size) noexcept nogil:
+    """_buffer, its first size bytes zero."""
+    cdef void* p = _buffer(w, slot, size)
+    if p != NULL:
+        memset(p, 0, size)
+    return p
 
 cdef struct Key:
     PackedHand hand
@@ -41,6 +69,7 @@ cdef struct Edge:
 
 cdef struct Graph:
     const EvRequest* q
+    EvWork* w               # where the arrays live
     Key* keys
     i8* shanten             # 99 until known
     u64* necessary          # draw nodes: the kinds whose draw lowers the shanten
@@ -112,7 +141,9 @@ cdef inline bint _same(const Key* a, const Key* b) noexcept nogil:
 cdef int _grow_table(Graph* g) noexcept nogil:
     cdef u64 cap = (g.table_mask + 1) * 2, slot
     cdef i64 i
-    cdef i32* t = <i32*>calloc(cap, sizeof(i32))
+    cdef i32* t = <i32*>_zeroed(g.w, W_TABLE_NEXT, cap * sizeof(i32))
+    cdef void* p
+    cdef size_t c
     if t == NULL:
         return ST_EV_MEMORY
     for i in range(g.n_nodes):
@@ -120,7 +151,12 @@ cdef int _grow_table(Graph* g) noexcept nogil:
         while t[slot]:
             slot = (slot + 1) & (cap - 1)
         t[slot] = <i32>(i + 1)
-    free(g.table)
+    p = g.w.buf[W_TABLE]                    # the old table becomes the spare
+    c = g.w.cap[W_TABLE]
+    g.w.buf[W_TABLE] = g.w.buf[W_TABLE_NEXT]
+    g.w.cap[W_TABLE] = g.w.cap[W_TABLE_NEXT]
+    g.w.buf[W_TABLE_NEXT] = p
+    g.w.cap[W_TABLE_NEXT] = c
     g.table = t
     g.table_mask = cap - 1
     return ST_OK
@@ -148,6 +184,18 @@ cdef inline void _prefetch(const Graph* g, const Key* keys, u64* hashes, int n) 
             __builtin_prefetch(&g.keys[id - 1])
 
 
+cdef int _node_arrays(Graph* g, i64 cap) noexcept nogil:
+    """Room for cap nodes in the per-node arrays (what they hold kept)."""
+    g.keys = <Key*>_buffer(g.w, W_KEYS, cap * sizeof(Key))
+    g.shanten = <i8*>_buffer(g.w, W_SHANTEN, cap)
+    g.is_draw = <u8*>_buffer(g.w, W_IS_DRAW, cap)
+    g.necessary = <u64*>_buffer(g.w, W_NECESSARY, cap * sizeof(u64))
+    if g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.necessary == NULL:
+        return ST_EV_MEMORY
+    g.cap_nodes = cap
+    return ST_OK
+
+
 cdef i64 _node(Graph* g, const Key* k, bint draw) noexcept nogil:
     """The node of k, made (and put on the work stack) when new; negative Status on failure."""
     return _node_at(g, k, _hash(k), draw)
@@ -167,24 +215,8 @@ cdef i64 _node_at(Graph* g, const Key* k, u64 h, bint draw) noexcept nogil:
         slot = (slot + 1) & g.table_mask
     if g.n_nodes >= g.q.max_nodes:
         return ST_EV_NODES
-    if g.n_nodes == g.cap_nodes:
-        g.cap_nodes *= 2
-        p = realloc(g.keys, g.cap_nodes * sizeof(Key))
-        if p == NULL:
-            return ST_EV_MEMORY
-        g.keys = <Key*>p
-        p = realloc(g.shanten, g.cap_nodes)
-        if p == NULL:
-            return ST_EV_MEMORY
-        g.shanten = <i8*>p
-        p = realloc(g.is_draw, g.cap_nodes)
-        if p == NULL:
-            return ST_EV_MEMORY
-        g.is_draw = <u8*>p
-        p = realloc(g.necessary, g.cap_nodes * sizeof(u64))
-        if p == NULL:
-            return ST_EV_MEMORY
-        g.necessary = <u64*>p
+    if g.n_nodes == g.cap_nodes and _node_arrays(g, g.cap_nodes * 2) != ST_OK:
+        return ST_EV_MEMORY
     id = <i32>g.n_nodes
     g.keys[id] = k[0]
     g.shanten[id] = 99
@@ -193,7 +225,7 @@ cdef i64 _node_at(Graph* g, const Key* k, u64 h, bint draw) noexcept nogil:
     g.table[slot] = id + 1
     if g.n_stack == g.cap_stack:
         g.cap_stack *= 2
-        p = realloc(g.stack, g.cap_stack * sizeof(i32))
+        p = _buffer(g.w, W_STACK, g.cap_stack * sizeof(i32))
         if p == NULL:
             return ST_EV_MEMORY
         g.stack = <i32*>p
@@ -209,7 +241,7 @@ cdef inline int _edge(Graph* g, i64 x, i64 d, int weight) noexcept nogil:
     cdef void* p
     if g.n_edges == g.cap_edges:
         g.cap_edges *= 2
-        p = realloc(g.edges, g.cap_edges * sizeof(Edge))
+        p = _buffer(g.w, W_EDGES, g.cap_edges * sizeof(Edge))
         if p == NULL:
             return ST_EV_MEMORY
         g.edges = <Edge*>p
@@ -532,9 +564,9 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     (tenpai, win, score, unused); the best-of columns are the first two."""
     cdef const EvRequest* q = g.q
     cdef i64 nd = nd_upto[q.t_max], nk = nk_upto[q.t_max]
-    cdef double* draw_cur = <double*>malloc((nd + 1) * 4 * sizeof(double))
-    cdef double* draw_nxt = <double*>malloc((nd + 1) * 4 * sizeof(double))
-    cdef double* disc_nxt = <double*>malloc((nk + 1) * 4 * sizeof(double))
+    cdef double* draw_cur = <double*>_buffer(g.w, W_DRAW_CUR, (nd + 1) * 4 * sizeof(double))
+    cdef double* draw_nxt = <double*>_buffer(g.w, W_DRAW_NXT, (nd + 1) * 4 * sizeof(double))
+    cdef double* disc_nxt = <double*>_buffer(g.w, W_DISC_NXT, (nk + 1) * 4 * sizeof(double))
     cdef double* tmp
     cdef double* v
     cdef i64 a
@@ -565,9 +597,6 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
             if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE
                 break
-    free(draw_cur)
-    free(draw_nxt)
-    free(disc_nxt)
     return st
 
 
@@ -586,9 +615,10 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
     cdef const EvRequest* q = g.q
     cdef i64 nd = nd_upto[q.t_max], nk = nk_upto[q.t_max]
     cdef int width = 4 if q.policy_only else 8
-    cdef double* draw_cur = <double*>malloc((nd + 1) * width * sizeof(double))
-    cdef double* draw_nxt = <double*>malloc((nd + 1) * width * sizeof(double))
-    cdef double* disc_nxt = <double*>calloc((nk + 1) * width, sizeof(double))  # spare lanes stay 0
+    cdef double* draw_cur = <double*>_buffer(g.w, W_DRAW_CUR, (nd + 1) * width * sizeof(double))
+    cdef double* draw_nxt = <double*>_buffer(g.w, W_DRAW_NXT, (nd + 1) * width * sizeof(double))
+    cdef double* disc_nxt = <double*>_zeroed(g.w, W_DISC_NXT,      # spare lanes stay 0
+                                             (nk + 1) * width * sizeof(double))
     cdef double* tmp
     cdef double* v
     cdef double den
@@ -623,13 +653,10 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
             if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE
                 break
-    free(draw_cur)
-    free(draw_nxt)
-    free(disc_nxt)
     return st
 
 
-cdef int _number_by_depth(const Graph* g, const i64* start, const Edge* edges, i64 m,
+cdef int _number_by_depth(Graph* g, const i64* start, const Edge* edges, i64 m,
                           i32* index, i32* draw_order, i64* nd_upto, i64* nk_upto,
                           int T) noexcept nogil:
     """Number the draw nodes and the discard nodes apart, each in order of depth (the draws
@@ -638,10 +665,10 @@ cdef int _number_by_depth(const Graph* g, const i64* start, const Edge* edges, i
     runs over a prefix. nd_upto[j] and nk_upto[j] (j <= T) count the draw and the discard
     nodes of depth j or less; draw_order[a] is the draw node numbered a."""
     cdef i64 n = g.n_nodes, e, p, lo_d, hi_d, lo_k, nd = 0, nk = 0, x, d, y
-    cdef i64* into_at = <i64*>calloc(n + 2, sizeof(i64))
-    cdef i32* into = <i32*>malloc((m + 1) * sizeof(i32))
-    cdef i32* depth = <i32*>malloc((n + 1) * sizeof(i32))
-    cdef i32* disc_order = <i32*>malloc((n + 1) * sizeof(i32))
+    cdef i64* into_at = <i64*>_zeroed(g.w, W_INTO_AT, (n + 2) * sizeof(i64))
+    cdef i32* into = <i32*>_buffer(g.w, W_INTO, (m + 1) * sizeof(i32))
+    cdef i32* depth = <i32*>_buffer(g.w, W_DEPTH, (n + 1) * sizeof(i32))
+    cdef i32* disc_order = <i32*>_buffer(g.w, W_DISC_ORDER, (n + 1) * sizeof(i32))
     cdef int j = 0, jj, st = ST_OK
     if into_at == NULL or into == NULL or depth == NULL or disc_order == NULL:
         st = ST_EV_MEMORY
@@ -709,10 +736,6 @@ cdef int _number_by_depth(const Graph* g, const i64* start, const Edge* edges, i
             index[draw_order[p]] = <i32>p
         for p in range(nk):
             index[disc_order[p]] = <i32>p
-    free(into_at)
-    free(into)
-    free(depth)
-    free(disc_order)
     return st
 
 
@@ -726,11 +749,12 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef i64 nd = 0, nk = 0, n_plain = 0, n_win = 0
     cdef i64 nd_upto[EV_MAX_TURNS + 1]
     cdef i64 nk_upto[EV_MAX_TURNS + 1]
-    cdef i32* index = <i32*>malloc((n if n else 1) * sizeof(i32))
-    cdef i64* start = <i64*>calloc(n + 1, sizeof(i64))
-    cdef i32* mark = <i32*>calloc(n + 1, sizeof(i32))
-    cdef i32* draw_of = <i32*>malloc((n + 1) * sizeof(i32))
-    cdef Edge* sorted_edges = <Edge*>malloc((m if m else 1) * sizeof(Edge))
+    cdef EvWork* w = g.w
+    cdef i32* index = <i32*>_buffer(w, W_INDEX, (n if n else 1) * sizeof(i32))
+    cdef i64* start = <i64*>_zeroed(w, W_START, (n + 1) * sizeof(i64))
+    cdef i32* mark = <i32*>_zeroed(w, W_MARK, (n + 1) * sizeof(i32))
+    cdef i32* draw_of = <i32*>_buffer(w, W_DRAW_OF, (n + 1) * sizeof(i32))
+    cdef Edge* sorted_edges = <Edge*>_buffer(w, W_SORTED, (m if m else 1) * sizeof(Edge))
     cdef i64* plain_at = NULL
     cdef i64* win_at = NULL
     cdef ev_draw* plain = NULL
@@ -740,7 +764,6 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef i32* kids = NULL
     cdef u8* tenpai_node = NULL
     cdef double* weight_sum = NULL
-    cdef double w
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
     cdef Key dk
@@ -784,15 +807,15 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             else:
                 nk += 1
     if st == ST_OK:
-        plain_at = <i64*>malloc((nd + 1) * sizeof(i64))
-        win_at = <i64*>malloc((nd + 1) * sizeof(i64))
-        plain = <ev_draw*>malloc((n_plain + 1) * sizeof(ev_draw))
-        win = <ev_draw*>malloc((n_win + 1) * sizeof(ev_draw))
-        win_score = <double*>malloc((n_win + 1) * sizeof(double))
-        kids_at = <i64*>calloc(nk + 1, sizeof(i64))
-        kids = <i32*>malloc((m + 1) * sizeof(i32))
-        tenpai_node = <u8*>malloc(nd + 1)
-        weight_sum = <double*>calloc(nd + 1, sizeof(double))
+        plain_at = <i64*>_buffer(w, W_PLAIN_AT, (nd + 1) * sizeof(i64))
+        win_at = <i64*>_buffer(w, W_WIN_AT, (nd + 1) * sizeof(i64))
+        plain = <ev_draw*>_buffer(w, W_PLAIN, (n_plain + 1) * sizeof(ev_draw))
+        win = <ev_draw*>_buffer(w, W_WIN, (n_win + 1) * sizeof(ev_draw))
+        win_score = <double*>_buffer(w, W_WIN_SCORE, (n_win + 1) * sizeof(double))
+        kids_at = <i64*>_zeroed(w, W_KIDS_AT, (nk + 1) * sizeof(i64))
+        kids = <i32*>_buffer(w, W_KIDS, (m + 1) * sizeof(i32))
+        tenpai_node = <u8*>_buffer(w, W_TENPAI, nd + 1)
+        weight_sum = <double*>_zeroed(w, W_WEIGHT_SUM, (nd + 1) * sizeof(double))
         if q.keep_wins:
             out.wins = <EvWin*>malloc((n_win + 1) * sizeof(EvWin))
         if (plain_at == NULL or win_at == NULL or plain == NULL or win == NULL
@@ -872,20 +895,6 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                       + n * (sizeof(i32) + sizeof(i64))
                       + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT and not q.policy_only else 4)
                       * sizeof(double))
-    free(index)
-    free(start)
-    free(mark)
-    free(draw_of)
-    free(sorted_edges)
-    free(plain_at)
-    free(win_at)
-    free(plain)
-    free(win)
-    free(win_score)
-    free(kids_at)
-    free(kids)
-    free(tenpai_node)
-    free(weight_sum)
     return st
 
 
@@ -976,17 +985,24 @@ cdef int ev_check(const EvRequest* q) noexcept nogil:
     return ST_OK
 
 
-cdef void _free_graph(Graph* g) noexcept nogil:
-    free(g.keys)
-    free(g.shanten)
-    free(g.is_draw)
-    free(g.necessary)
-    free(g.table)
-    free(g.edges)
-    free(g.stack)
+cdef void ev_work_free(EvWork* work) noexcept nogil:
+    cdef int i
+    for i in range(EV_WORK_BUFFERS):
+        free(work.buf[i])
+        work.buf[i] = NULL
+        work.cap[i] = 0
 
 
 cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
+    cdef EvWork work
+    cdef int st
+    memset(&work, 0, sizeof(EvWork))
+    st = ev_compute_in(q, out, &work)
+    ev_work_free(&work)
+    return st
+
+
+cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept nogil:
     cdef Graph g
     cdef Key k, y
     cdef int st, i, variant, suit, red_held, n_total
@@ -1057,21 +1073,16 @@ cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
     if g.s0 > q.max_shanten:
         out.status = ST_EV_SHANTEN
         return ST_EV_SHANTEN
-    g.cap_nodes = 1024
-    g.cap_edges = 4096
-    g.cap_stack = 1024
-    g.keys = <Key*>malloc(g.cap_nodes * sizeof(Key))
-    g.shanten = <i8*>malloc(g.cap_nodes)
-    g.is_draw = <u8*>malloc(g.cap_nodes)
-    g.necessary = <u64*>malloc(g.cap_nodes * sizeof(u64))
-    g.table = <i32*>calloc(4096, sizeof(i32))
+    # the arrays start as large as work's buffers already are (a batch's rows reuse them)
+    g.w = work
+    g.cap_edges = max(4096, work.cap[W_EDGES] // sizeof(Edge))
+    g.cap_stack = max(1024, work.cap[W_STACK] // sizeof(i32))
+    g.table = <i32*>_zeroed(work, W_TABLE, 4096 * sizeof(i32))
     g.table_mask = 4095
-    g.edges = <Edge*>malloc(g.cap_edges * sizeof(Edge))
-    g.stack = <i32*>malloc(g.cap_stack * sizeof(i32))
-    if (g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.necessary == NULL
-            or g.table == NULL
-            or g.edges == NULL or g.stack == NULL):
-        _free_graph(&g)
+    g.edges = <Edge*>_buffer(work, W_EDGES, g.cap_edges * sizeof(Edge))
+    g.stack = <i32*>_buffer(work, W_STACK, g.cap_stack * sizeof(i32))
+    if (_node_arrays(&g, max(1024, work.cap[W_KEYS] // sizeof(Key))) != ST_OK
+            or g.table == NULL or g.edges == NULL or g.stack == NULL):
         out.status = ST_EV_MEMORY
         return ST_EV_MEMORY
     root = _node(&g, &k, n_total + 3 * q.n_melds == 13)
@@ -1105,7 +1116,6 @@ cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
         out.nodes = g.n_nodes
         st = _values(&g, out)
     out.nodes = g.n_nodes
-    _free_graph(&g)
     if st != ST_OK:
         ev_free(out)
     out.status = st
@@ -1248,7 +1258,7 @@ cdef struct _Batch:
     double* per_tile        # (N, EV_N_TILES, 3) or NULL
 
 
-cdef void _batch_row(const _Batch* b, Py_ssize_t i) noexcept nogil:
+cdef void _batch_row(const _Batch* b, Py_ssize_t i, EvWork* work) noexcept nogil:
     cdef EvRequest q = b.proto
     cdef EvResult r
     cdef int k, c, n = 0, st, best = -1, T = b.proto.t_max
@@ -1289,7 +1299,7 @@ cdef void _batch_row(const _Batch* b, Py_ssize_t i) noexcept nogil:
     if st != ST_OK:
         b.status[i] = st
         return
-    ev_compute(&q, &r)
+    ev_compute_in(&q, &r, work)
     b.shanten[i] = r.shanten
     b.nodes[i] = r.nodes
     b.status[i] = r.status
@@ -1387,13 +1397,24 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     b.discard_shanten = &made_sh[0]
     b.made = &made[0, 0]
     b.per_tile = &per[0, 0, 0] if per_tile else NULL
-    if n_threads <= 1:
-        with nogil:
-            for i in range(n):
-                _batch_row(&b, i)
-    else:
-        for i in prange(n, nogil=True, num_threads=n_threads, schedule="dynamic", chunksize=1):
-            _batch_row(&b, i)
+    # one EvWork a thread: a row reuses the buffers (and pages) of the thread's rows before it
+    cdef int n_work = n_threads if n_threads > 1 else 1
+    cdef EvWork* works = <EvWork*>calloc(n_work, sizeof(EvWork))
+    if works == NULL:
+        raise MemoryError("expected values: no memory for the batch's work buffers")
+    try:
+        if n_threads <= 1:
+            with nogil:
+                for i in range(n):
+                    _batch_row(&b, i, works)
+        else:
+            for i in prange(n, nogil=True, num_threads=n_threads, schedule="dynamic",
+                            chunksize=1):
+                _batch_row(&b, i, &works[threadid()])
+    finally:
+        for i in range(n_work):
+            ev_work_free(&works[i])
+        free(works)
     return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,
             "best_tile": best_tile_a, "best": best_a, "discard_shanten": made_sh_a,
             "discard": made_a, "per_tile": per_a}
