@@ -17,7 +17,7 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
 from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
-from .ev_layers cimport (ev_draw, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
+from .ev_layers cimport (ev_draw, ev_draw_of, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
                          ev_policy_of_kids8, ev_policy_of_kids4)
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EvWork, EV_MAX_TURNS, EV_N_TILES,
                   EV_COLUMNS, EV_COMPATIBLE, EV_CONSISTENT, EV_WORK_BUFFERS)
@@ -555,9 +555,9 @@ cdef inline void _emit(const EvResult* out, double* values, const double* draw_c
 
 
 cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64* nk_upto,
-                         const i64* plain_at,
-                         const ev_draw* plain, const i64* win_at, const ev_draw* win,
-                         const double* win_score, const i64* kids_at, const i32* kids,
+                         const u32* plain_at,
+                         const ev_draw* plain, const u32* win_at, const ev_draw* win,
+                         const double* win_score, const u32* kids_at, const i32* kids,
                          const u8* tenpai_node, const double* weight_sum,
                          const i32* index) noexcept nogil:
     """§3: each column maximised on its own, draws over S - t; the values four doubles a node
@@ -601,9 +601,9 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
 
 
 cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64* nk_upto,
-                         const i64* plain_at,
-                         const ev_draw* plain, const i64* win_at, const ev_draw* win,
-                         const double* win_score, const i64* kids_at, const i32* kids,
+                         const u32* plain_at,
+                         const ev_draw* plain, const u32* win_at, const ev_draw* win,
+                         const double* win_score, const u32* kids_at, const i32* kids,
                          const u8* tenpai_node, const double* weight_sum,
                          const i32* index) noexcept nogil:
     """The consistent model: a draw from the wall the state leaves (S, or S + 1 after the first
@@ -755,12 +755,12 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef i32* mark = <i32*>_zeroed(w, W_MARK, (n + 1) * sizeof(i32))
     cdef i32* draw_of = <i32*>_buffer(w, W_DRAW_OF, (n + 1) * sizeof(i32))
     cdef Edge* sorted_edges = <Edge*>_buffer(w, W_SORTED, (m if m else 1) * sizeof(Edge))
-    cdef i64* plain_at = NULL
-    cdef i64* win_at = NULL
+    cdef u32* plain_at = NULL
+    cdef u32* win_at = NULL
     cdef ev_draw* plain = NULL
     cdef ev_draw* win = NULL
     cdef double* win_score = NULL
-    cdef i64* kids_at = NULL
+    cdef u32* kids_at = NULL
     cdef i32* kids = NULL
     cdef u8* tenpai_node = NULL
     cdef double* weight_sum = NULL
@@ -807,12 +807,12 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             else:
                 nk += 1
     if st == ST_OK:
-        plain_at = <i64*>_buffer(w, W_PLAIN_AT, (nd + 1) * sizeof(i64))
-        win_at = <i64*>_buffer(w, W_WIN_AT, (nd + 1) * sizeof(i64))
+        plain_at = <u32*>_buffer(w, W_PLAIN_AT, (nd + 1) * sizeof(u32))
+        win_at = <u32*>_buffer(w, W_WIN_AT, (nd + 1) * sizeof(u32))
         plain = <ev_draw*>_buffer(w, W_PLAIN, (n_plain + 1) * sizeof(ev_draw))
         win = <ev_draw*>_buffer(w, W_WIN, (n_win + 1) * sizeof(ev_draw))
         win_score = <double*>_buffer(w, W_WIN_SCORE, (n_win + 1) * sizeof(double))
-        kids_at = <i64*>_zeroed(w, W_KIDS_AT, (nk + 1) * sizeof(i64))
+        kids_at = <u32*>_zeroed(w, W_KIDS_AT, (nk + 1) * sizeof(u32))
         kids = <i32*>_buffer(w, W_KIDS, (m + 1) * sizeof(i32))
         tenpai_node = <u8*>_buffer(w, W_TENPAI, nd + 1)
         weight_sum = <double*>_zeroed(w, W_WEIGHT_SUM, (nd + 1) * sizeof(double))
@@ -828,16 +828,15 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         n_win = 0
         for a in range(nd):
             i = draw_of[a]
-            plain_at[a] = n_plain
-            win_at[a] = n_win
+            plain_at[a] = <u32>n_plain
+            win_at[a] = <u32>n_win
             tenpai_node[a] = g.shanten[i] == 0
             for e in range(start[i], start[i + 1]):
                 ed = sorted_edges[e]
                 kids_at[index[ed.d] + 1] += 1
                 weight_sum[a] += ed.weight
                 if g.shanten[ed.d] != -1:
-                    plain[n_plain].d = index[ed.d]
-                    plain[n_plain].weight = ed.weight
+                    plain[n_plain] = ev_draw_of(index[ed.d], ed.weight)
                     n_plain += 1
                     continue
                 dk = g.keys[ed.d]
@@ -845,8 +844,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                     if _count(&dk, k) > _count(&g.keys[ed.x], k):
                         drawn = k
                         break
-                win[n_win].d = index[ed.d]
-                win[n_win].weight = ed.weight
+                win[n_win] = ev_draw_of(index[ed.d], ed.weight)
                 win_score[n_win] = _score_win(g, &dk, drawn)
                 if out.wins != NULL:
                     out.wins[n_win].hand = dk.hand
@@ -860,8 +858,8 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                     break
             if st != ST_OK:
                 break
-        plain_at[nd] = n_plain
-        win_at[nd] = n_win
+        plain_at[nd] = <u32>n_plain
+        win_at[nd] = <u32>n_win
     if st == ST_OK:
         # each discard node's draw nodes
         for a in range(nk):

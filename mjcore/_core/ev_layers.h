@@ -10,11 +10,13 @@
 
 #include <stdint.h>
 
-/* A draw into a discard node: its index among the discard nodes and the copies drawn. */
-typedef struct {
-    int32_t d;
-    double weight;
-} ev_draw;
+/* A draw into a discard node, four bytes (the passes stream them every turn): the discard
+ * node's index among the discard nodes << 3 | the copies drawn (1..4). Node lists and their
+ * offsets are 32-bit (EvRequest.max_nodes is far below 2^29). */
+typedef uint32_t ev_draw;
+static inline ev_draw ev_draw_of(int64_t d, int copies) { return ((uint32_t)d << 3) | (uint32_t)copies; }
+static inline int64_t ev_draw_node(ev_draw e) { return (int64_t)(e >> 3); }
+static inline double ev_draw_copies(ev_draw e) { return (double)(int)(e & 7); }
 
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -59,10 +61,10 @@ static inline ev4 ev4_fma(ev4 a, ev4 b, ev4 c) { for (int i = 0; i < 4; i++) c.x
 
 /* Discard nodes 0..nk-1 at turn t + 1: lane by lane the best of their draw nodes (kids
  * kids_at[a] .. kids_at[a + 1] - 1, at least one) in draw, written to disc. */
-static inline void ev_best_of_kids4(const double *draw, const int32_t *kids, const long long *kids_at,
+static inline void ev_best_of_kids4(const double *draw, const int32_t *kids, const uint32_t *kids_at,
                                     long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
-        long long e = kids_at[a], end = kids_at[a + 1];
+        uint32_t e = kids_at[a], end = kids_at[a + 1];
         ev4 m = ev4_load(draw + 4 * (int64_t)kids[e]);
         for (e++; e < end; e++)
             m = ev4_max(m, ev4_load(draw + 4 * (int64_t)kids[e]));
@@ -101,17 +103,17 @@ static inline int ev_prefer(double score, double win, double tenpai, const doubl
  * winning beats playing on (ev_prefer). A tenpai node's tenpai probability is 1. den = S - t
  * (compatible) or the wall the state leaves (consistent). */
 static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt, double *draw_cur,
-                                 long long nd, const long long *plain_at, const ev_draw *plain,
-                                 const long long *win_at, const ev_draw *win, const double *win_score,
+                                 long long nd, const uint32_t *plain_at, const ev_draw *plain,
+                                 const uint32_t *win_at, const ev_draw *win, const double *win_score,
                                  const uint8_t *tenpai, const double *weight_sum, double den,
                                  int policy) {
     ev4 vden = ev4_set1(den);
     for (long long a = 0; a < nd; a++) {
         ev4 acc = ev4_set1(0.0);
-        for (long long e = plain_at[a]; e < plain_at[a + 1]; e++)
-            acc = ev4_fma(ev4_set1(plain[e].weight), ev4_load(disc_nxt + 4 * (int64_t)plain[e].d), acc);
-        for (long long e = win_at[a]; e < win_at[a + 1]; e++) {
-            const double *p = disc_nxt + 4 * (int64_t)win[e].d;
+        for (uint32_t e = plain_at[a]; e < plain_at[a + 1]; e++)
+            acc = ev4_fma(ev4_set1(ev_draw_copies(plain[e])), ev4_load(disc_nxt + 4 * ev_draw_node(plain[e])), acc);
+        for (uint32_t e = win_at[a]; e < win_at[a + 1]; e++) {
+            const double *p = disc_nxt + 4 * ev_draw_node(win[e]);
             double sc = win_score[e];
             ev4 value;
             if (!(sc > 0.0))
@@ -120,7 +122,7 @@ static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt,
                 value = ev_prefer(sc, 1.0, 1.0, p) ? ev4_set(1.0, 1.0, sc, 0.0) : ev4_load(p);
             else
                 value = ev4_set(1.0, 1.0, sc > p[2] ? sc : p[2], 0.0);
-            acc = ev4_fma(ev4_set1(win[e].weight), value, acc);
+            acc = ev4_fma(ev4_set1(ev_draw_copies(win[e])), value, acc);
         }
         ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] / den),
                         ev4_div(acc, vden));
@@ -134,22 +136,22 @@ static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt,
  * (lanes 0-2) takes a winning draw only when winning beats playing on (ev_prefer); the best
  * of any policy (lanes 3-4) always wins. den is the wall the state leaves. */
 static inline void ev_draw_turn8(const double *draw_nxt, const double *disc_nxt, double *draw_cur,
-                                 long long nd, const long long *plain_at, const ev_draw *plain,
-                                 const long long *win_at, const ev_draw *win, const double *win_score,
+                                 long long nd, const uint32_t *plain_at, const ev_draw *plain,
+                                 const uint32_t *win_at, const ev_draw *win, const double *win_score,
                                  const uint8_t *tenpai, const double *weight_sum, double den) {
     ev4 vden = ev4_set1(den), zero = ev4_set1(0.0);
     for (long long a = 0; a < nd; a++) {
         ev4 lo = zero, hi = zero;
-        for (long long e = plain_at[a]; e < plain_at[a + 1]; e++) {
-            const double *p = disc_nxt + 8 * (int64_t)plain[e].d;
-            ev4 w = ev4_set1(plain[e].weight);
+        for (uint32_t e = plain_at[a]; e < plain_at[a + 1]; e++) {
+            const double *p = disc_nxt + 8 * ev_draw_node(plain[e]);
+            ev4 w = ev4_set1(ev_draw_copies(plain[e]));
             lo = ev4_fma(w, ev4_load(p), lo);
             hi = ev4_fma(w, ev4_load(p + 4), hi);
         }
-        for (long long e = win_at[a]; e < win_at[a + 1]; e++) {
-            const double *p = disc_nxt + 8 * (int64_t)win[e].d;
+        for (uint32_t e = win_at[a]; e < win_at[a + 1]; e++) {
+            const double *p = disc_nxt + 8 * ev_draw_node(win[e]);
             double sc = win_score[e];
-            ev4 w = ev4_set1(win[e].weight), vlo, vhi;
+            ev4 w = ev4_set1(ev_draw_copies(win[e])), vlo, vhi;
             if (sc > 0.0) {
                 vlo = ev_prefer(sc, 1.0, 1.0, p) ? ev4_set(1.0, 1.0, sc, 1.0)
                                                  : ev4_set(p[0], p[1], p[2], 1.0);
@@ -174,9 +176,9 @@ static inline void ev_draw_turn8(const double *draw_nxt, const double *disc_nxt,
  * 0-2) are those of the draw node it prefers (ev_prefer; the first of equals), the best of any
  * policy (lanes 3-4) lane by lane the largest. */
 static inline void ev_policy_of_kids8(const double *draw, const int32_t *kids,
-                                      const long long *kids_at, long long nk, double *disc) {
+                                      const uint32_t *kids_at, long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
-        long long e = kids_at[a], end = kids_at[a + 1];
+        uint32_t e = kids_at[a], end = kids_at[a + 1];
         const double *pick = draw + 8 * (int64_t)kids[e];
         double tenpai = pick[3], win = pick[4];
         for (e++; e < end; e++) {
@@ -200,9 +202,9 @@ static inline void ev_policy_of_kids8(const double *draw, const int32_t *kids,
  * lanes 0-2 computed exactly as by ev_policy_of_kids8 and ev_draw_turn8 (the draw pass:
  * ev_draw_turn4 with policy 1). */
 static inline void ev_policy_of_kids4(const double *draw, const int32_t *kids,
-                                      const long long *kids_at, long long nk, double *disc) {
+                                      const uint32_t *kids_at, long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
-        long long e = kids_at[a], end = kids_at[a + 1];
+        uint32_t e = kids_at[a], end = kids_at[a + 1];
         const double *pick = draw + 4 * (int64_t)kids[e];
         for (e++; e < end; e++) {
             const double *b = draw + 4 * (int64_t)kids[e];
