@@ -18,8 +18,9 @@ compiled kernel (``mjcore/_core/ev.pyx``). Two models run on that graph:
 Bounds: hands above ``max_shanten`` (3, as mahjong-cpp) are not searched; a search past
 ``max_nodes`` nodes or ``max_seconds`` seconds stops. Each ends with ``result.status`` naming
 it (``ev_shanten_too_high``, ``ev_node_budget``, ``ev_deadline``); the discards' shanten and
-necessary tiles are given either way. Memory is about 280 bytes a node at its peak
-(``result.bytes_peak``), so the default budget of 2,000,000 nodes holds about 560 MB.
+necessary tiles are given either way. Memory is about 260 bytes a node at its peak
+(``result.bytes_peak``; 220-250 in the compatible model), so the default budget of 2,000,000
+nodes holds about 520 MB.
 """
 from __future__ import annotations
 
