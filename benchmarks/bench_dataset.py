@@ -35,7 +35,10 @@
   by shanten and timed); the share of the job's cores spent in the search, and the whole
   archive's wall time projected from its rows by shanten (counted without searching).
 - **memory**: peak resident memory (the process and its children, sampled every 50 ms) of
-  `mjcore extract` + `mjcore analyze` on the archive and on 10 copies of it.
+  `mjcore extract` + `mjcore analyze` on the archive and on 10 copies of it; with
+  ``--ev-max-shanten S`` the analyse step runs with `--ev --max-shanten S` too (the job's
+  memory with its EV columns at a bound that keeps ten copies feasible: the search's own
+  memory is bounded a thread by its node budget, whatever the input's size).
 """
 from __future__ import annotations
 
@@ -535,7 +538,7 @@ def _run_tree(argv: list[str]) -> tuple[float, int, float]:
     return time.perf_counter() - t0, peak, sum(cpu_of.values())
 
 
-def bench_memory(work: Path, copies: int = 10) -> list[str]:
+def bench_memory(work: Path, copies: int = 10, ev_max_shanten: int | None = None) -> list[str]:
     import pyarrow.parquet as pq
 
     from mjcore.dataset.common import part_files
@@ -553,9 +556,11 @@ def bench_memory(work: Path, copies: int = 10) -> list[str]:
         rows = sum(pq.read_metadata(f).num_rows for f in part_files(str(ex)))
         lines.append(f"| archive x{k} | extract | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
                      f"{rows:,} |")
+        ev = [] if ev_max_shanten is None else ["--ev", "--max-shanten", str(ev_max_shanten)]
         wall, peak, _cpu = _run_tree(exe + ["analyze", str(ex), "--out", str(an),
-                                            "--no-progress"])
-        lines.append(f"| archive x{k} | analyze | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
+                                            "--no-progress", *ev])
+        step = "analyze" + (f" --ev --max-shanten {ev_max_shanten}" if ev else "")
+        lines.append(f"| archive x{k} | {step} | {wall:.1f} | {peak / 2**20:,.0f} MiB | "
                      f"{rows:,} |")
     return lines
 
@@ -685,6 +690,8 @@ def main() -> None:
                     help="with --only ev: records sampled from the archive (seeded)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--copies", type=int, default=10)
+    ap.add_argument("--ev-max-shanten", type=int,
+                    help="with --only memory: the analyse step with --ev at this --max-shanten")
     ap.add_argument("--chart", type=Path, help="with --only analyze: its stages as a PNG here")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="mjcore-bench-dataset-"))
@@ -693,7 +700,7 @@ def main() -> None:
                  "analyze": lambda: bench_analyze(work, args.rounds, args.chart),
                  "write-options": lambda: bench_write_options(work, args.rounds),
                  "dask": lambda: bench_dask(work, args.rounds),
-                 "memory": lambda: bench_memory(work, args.copies),
+                 "memory": lambda: bench_memory(work, args.copies, args.ev_max_shanten),
                  "classical": lambda: bench_classical(work),
                  "ev": lambda: bench_ev(work, args.ev_games)}
         for name, run in parts.items():
