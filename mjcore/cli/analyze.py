@@ -305,6 +305,12 @@ def render(record: dict[str, Any], label: str) -> str:
 @click.option("--max-shanten", default=3, type=click.IntRange(-1, 6), show_default=True,
               help="With --ev: hands above this shanten are not searched (with --out: their "
                    "rows get ev_status ev_shanten_too_high).")
+@click.option("--max-nodes", default=None, type=click.IntRange(1, 50_000_000),
+              help="With --ev: the search's node budget (default: 2,000,000 a hand, 200,000 a "
+                   "row with --out; past it: ev_node_budget).")
+@click.option("--max-seconds", default=None, type=click.FloatRange(0, 600, min_open=True),
+              help="With --ev: the search's deadline in seconds (default 1, a hand or a row "
+                   "with --out; with --server the call's deadline).")
 @click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
               help="With --ev and one hand: draw win probability and expected score by turn "
                    "for the best discards.")
@@ -317,6 +323,7 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             dora_text: str = "", round_wind: str = "E", seat_wind: str = "E", t_max: int = 18,
             extra: int = 1, ev_red: bool = True, ev_ura: bool = True,
             shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
+            max_nodes: int | None = None, max_seconds: float | None = None,
             ev_chart: str | None = None, ev_model: str = "consistent") -> None:
     """Analyse hands: tiles, shanten by form, waits and the ukeire table.
 
@@ -329,13 +336,32 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
     from ..errors import MjcoreError
 
     rules = _command_rules(rules_name, rule_set)
+    if not with_ev:
+        _needs_ev("t_max", "extra", "ev_red", "ev_ura", "shanten_down", "tegawari",
+                  "max_shanten", "max_nodes", "max_seconds", "ev_model", "turn",
+                  "round_wind", "seat_wind")
     if out_dir is not None or dask is not None:     # the table job (mjcore.dataset)
         if rules is not None:
             raise click.UsageError(f"--rules {rules_name} analyses one hand at a time, here "
                                    "or with --server; --out and --dask analyse four-player "
                                    "riichi hands")
-        _table_job(hands, out_dir, dask, workers, progress,
-                   (t_max, max_shanten) if with_ev else None)
+        per_hand = [name for name in ("visible", "turn", "dora_text", "round_wind",
+                                      "seat_wind", "ev_chart") if _given(name)]
+        if per_hand:
+            flags = ", ".join(_flag(name) for name in per_hand)
+            raise click.UsageError(f"{flags}: the table job (--out, --dask) takes "
+                                   f"{'it' if len(per_hand) == 1 else 'them'} from each record")
+        ev = None
+        if with_ev:
+            from ..dataset.expected import EvOptions
+
+            row = EvOptions()
+            ev = EvOptions(t_max=t_max, max_shanten=max_shanten, model=ev_model, extra=extra,
+                           red=ev_red, ura=ev_ura, shanten_down=shanten_down,
+                           tegawari=tegawari,
+                           max_nodes=row.max_nodes if max_nodes is None else max_nodes,
+                           max_seconds=row.max_seconds if max_seconds is None else max_seconds)
+        _table_job(hands, out_dir, dask, workers, progress, ev)
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
@@ -352,7 +378,8 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
                       "round_wind": round_wind, "seat_wind": seat_wind, "t_max": t_max,
                       "extra": extra, "red": ev_red, "ura": ev_ura,
                       "shanten_down": shanten_down, "tegawari": tegawari,
-                      "max_shanten": max_shanten, "model": ev_model}
+                      "max_shanten": max_shanten, "model": ev_model,
+                      "max_nodes": max_nodes, "max_seconds": max_seconds}
     elif ev_chart or dora_text:
         raise click.UsageError("--dora and --ev-chart go with --ev")
     seen = _visible_kinds(visible)
@@ -396,16 +423,33 @@ def _command_rules(rules_name: str, rule_set: tuple[str, ...]) -> object:
     return rules_name
 
 
+def _given(name: str) -> bool:
+    """The option ``name`` (its parameter's name) was given on the command line."""
+    source = click.get_current_context().get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def _flag(name: str) -> str:
+    """The command line's spelling of the parameter ``name``."""
+    for param in click.get_current_context().command.params:
+        if param.name == name and param.opts:
+            return param.opts[0]
+    return name
+
+
+def _needs_ev(*names: str) -> None:
+    """A usage error when one of these --ev options was given without --ev."""
+    given = [_flag(n) for n in names if _given(n)]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} "
+                               "with --ev")
+
+
 def _table_job(sources: tuple[str, ...], out_dir: str | None, dask: str | None, workers: int,
-               progress: bool | None, ev_bounds: tuple[int, int] | None) -> None:
-    """``--out``/``--dask``: the table job; ``ev_bounds`` (t_max, max_shanten) with --ev."""
+               progress: bool | None, ev: Any) -> None:
+    """``--out``/``--dask``: the table job; ``ev`` its EvOptions with --ev, else None."""
     from .extract import analyze_table_job
 
-    ev = None
-    if ev_bounds is not None:
-        from ..dataset.expected import EvOptions
-
-        ev = EvOptions(t_max=ev_bounds[0], max_shanten=ev_bounds[1])
     analyze_table_job(sources, out_dir, dask, workers, progress, ev)
 
 
@@ -514,18 +558,23 @@ class _HandPrinter:
 def _ev_runner(rules_name: str, visible: str, dora: str, round_wind: str, seat_wind: str,
                t_max: int, extra: int, red: bool, ura: bool, shanten_down: bool,
                tegawari: bool, max_shanten: int = 3, model: str = "consistent",
+               max_nodes: int | None = None, max_seconds: float | None = None,
                client: Any = None) -> Any:
     """The expected value of one hand's text with the command's options; with ``client``
-    (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``."""
+    (a ``mjcore.client.Client``) computed on its server, the same ``ExpectedValues``
+    (``max_seconds`` its call's deadline). None: the default."""
     game = game_of(rules_name)
     rules = game.preset(rules_name).name    # the preset the alias stands for
     compute: Any = game.entry("expected_value") if client is None else client.expected_values
+    bounds: dict[str, Any] = {} if max_nodes is None else {"max_nodes": max_nodes}
+    if max_seconds is not None:
+        bounds["max_seconds" if client is None else "timeout"] = max_seconds
 
     def run(text: str) -> Any:
         return compute(text, dora=dora, round_wind=round_wind, seat_wind=seat_wind,
                                visible=visible or None, rules=rules, t_max=t_max, extra=extra,
                                red=red, ura=ura, shanten_down=shanten_down, tegawari=tegawari,
-                               max_shanten=max_shanten, model=model)
+                               max_shanten=max_shanten, model=model, **bounds)
     return run
 
 

@@ -48,6 +48,11 @@ class EvOptions:
     max_nodes: int = 200_000
     max_seconds: float = 1.0
     model: str = "consistent"
+    extra: int = 1
+    red: bool = True
+    ura: bool = True
+    shanten_down: bool = True
+    tegawari: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain values (kept in the analysis manifest)."""
@@ -169,7 +174,9 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
             res = expected_values(
                 turn=t, rules=rules, model=options.model, t_max=options.t_max,
                 max_shanten=options.max_shanten, max_nodes=options.max_nodes,
-                max_seconds=options.max_seconds, n_threads=n_threads,
+                max_seconds=options.max_seconds, extra=options.extra, use_red=options.red,
+                ura=options.ura, shanten_down=options.shanten_down, tegawari=options.tegawari,
+                n_threads=n_threads,
                 **{k: v[at] for k, v in arrays.items()})
             st = np.asarray(res.status)
             ok = st == 0
@@ -179,15 +186,17 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
             values[good] = np.stack([res.best_ev, res.best_win, res.discard_ev,
                                      res.discard_win], 1)[ok]
     ok = status == "ok"
+    made = ok & ~np.isnan(values[:, 2])     # the made discard is one the model searched
     loss = values[:, 0] - values[:, 2]
     win_loss = values[:, 1] - values[:, 3]
     made_best = loss <= TIE * np.maximum(1.0, np.abs(values[:, 0]))
     cols = [pa.array(rows.astype(np.int32)), pa.array(status.tolist(), pa.string()),
             pa.array(turn, pa.int8(), mask=~ok), pa.array(best_tile, pa.int8(), mask=~ok),
             *(pa.array(values[:, j], pa.float64(), mask=~ok) for j in range(2)),
-            *(pa.array(values[:, j], pa.float64(), mask=~ok) for j in (2, 3)),
-            pa.array(loss, pa.float64(), mask=~ok), pa.array(win_loss, pa.float64(), mask=~ok),
-            pa.array(made_best, pa.bool_(), mask=~ok)]
+            *(pa.array(values[:, j], pa.float64(), mask=~made) for j in (2, 3)),
+            pa.array(loss, pa.float64(), mask=~made),
+            pa.array(win_loss, pa.float64(), mask=~made),
+            pa.array(made_best, pa.bool_(), mask=~made)]
     return pa.Table.from_arrays(cols, schema=pa.schema(
         [pa.field(k, t, nullable=k not in ("row", "ev_status")) for k, t in types]))
 

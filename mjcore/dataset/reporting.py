@@ -30,6 +30,7 @@ REPORT_COLUMNS = ("game", "hand", "seat", "player", "players", "turn", "action",
                   "score_points", "win_points", "ev_status", "ev_made_best", "ev_loss",
                   "ev_win_loss")
 MAX_TURN = 24
+MADE_NOT_SEARCHED = "made_discard_not_searched"  # ev_skipped: the best known, the made one not
 MIN_TURN_DISCARDS = 30      # turns with fewer discards are left out of shanten by turn
 THREE_PLAYER_LABEL = " (3p)"    # after a player's name in three-player games
 SEATS_WORDS = {"4": "four players", "3": "three players"}
@@ -328,7 +329,11 @@ class _Totals:
         self.has_ev = True
         decided = df[df["ev_status"].notna()]
         self.ev_skipped.update(decided.loc[decided["ev_status"] != "ok", "ev_status"].tolist())
-        d = decided[decided["ev_status"] == "ok"]
+        ok = decided["ev_status"] == "ok"
+        outside = int((ok & decided["ev_loss"].isna()).sum())
+        if outside:     # --extra 0, --no-shanten-down: a made discard the model leaves out
+            self.ev_skipped[MADE_NOT_SEARCHED] += outside
+        d = decided[ok & decided["ev_loss"].notna()]
         if not len(d):
             return
         best = d["ev_made_best"].astype(bool)

@@ -167,6 +167,55 @@ def test_cli_ev_table_job(ev_parts, tmp_path):
     assert json.loads((tmp_path / "an" / "_analyze.json").read_text())["ev"]["max_shanten"] == 0
 
 
+def test_cli_ev_table_job_takes_the_engine_options(ev_parts, ev_analysed, tmp_path):
+    """--model, --extra and the bounds reach the search: the parts equal analyze_dir's with
+    the same EvOptions, and differ from the consistent model's."""
+    r = CliRunner().invoke(main, ["analyze", str(ev_parts), "--out", str(tmp_path / "an"),
+                                  "--ev", "--max-shanten", "1", "--max-nodes", "100000",
+                                  "--max-seconds", "30", "--model", "compatible",
+                                  "--extra", "0", "--no-progress"])
+    assert r.exit_code == 0, r.output
+    options = EvOptions(max_shanten=1, max_nodes=100_000, max_seconds=30.0,
+                        model="compatible", extra=0)
+    manifest = json.loads((tmp_path / "an" / "_analyze.json").read_text())["ev"]
+    assert manifest == options.as_dict()
+    analyze_dir(str(ev_parts), str(tmp_path / "lib"), workers=2, ev=options)
+    cli, lib = read_table(str(tmp_path / "an")), read_table(str(tmp_path / "lib"))
+    assert cli.equals(lib)
+    consistent = read_table(str(ev_analysed[0])).to_pandas()
+    ok = consistent["ev_status"] == "ok"
+    assert ok.sum() > 100
+    t = cli.to_pandas()
+    assert (t.loc[ok, "ev_best"] != consistent.loc[ok, "ev_best"]).any()
+    # with --extra 0 a discard that raises the shanten is outside the model: the best is
+    # known, the made one's values are null (at the defaults every discard is searched)
+    outside = (t["ev_status"] == "ok") & t["ev_made"].isna()
+    assert outside.any()
+    assert (t.loc[outside, "made_shanten"] > t.loc[outside, "shanten"]).all()
+    assert t.loc[outside, ["ev_made_win", "ev_loss", "ev_win_loss", "ev_made_best"]] \
+        .isna().all().all()
+    assert not (ok & consistent["ev_made"].isna()).any()
+    o = build_report(str(tmp_path / "an")).overall
+    assert o["ev_skipped"]["made_discard_not_searched"] == int(outside.sum())
+    assert o["ev_discards"] == int(((t["ev_status"] == "ok") & ~outside).sum())
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--ev", "--turn", "3"], "--turn: the table job (--out, --dask) takes it from each record"),
+    (["--visible", "1z", "--seat", "S", "--ev"], "--visible, --seat: the table job"),
+    (["--model", "compatible"], "--model goes with --ev"),
+    (["--max-nodes", "10", "--extra", "0"], "--extra, --max-nodes go with --ev"),
+    (["--ev", "--max-nodes", "0"], "--max-nodes"),
+    (["--ev", "--max-seconds", "0"], "--max-seconds"),
+])
+def test_cli_table_job_refuses_options_it_does_not_take(ev_parts, tmp_path, args, words):
+    r = CliRunner().invoke(main, ["analyze", str(ev_parts), "--out", str(tmp_path / "an"),
+                                  "--no-progress", *args])
+    assert r.exit_code == 2, r.output
+    assert words in r.output
+    assert not (tmp_path / "an").exists()
+
+
 def test_dask_local_gives_identical_parts(ev_parts, ev_analysed, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     out, _ = ev_analysed

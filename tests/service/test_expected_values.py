@@ -223,6 +223,17 @@ def test_cli_ev_through_the_server_prints_what_the_local_one_prints(ev_server):
     assert local == remote
 
 
+def test_cli_ev_bounds_here_and_through_the_server(ev_server):
+    runner = CliRunner()
+    args = ["analyze", ONE_SHANTEN, "--ev", "--max-nodes", "10", "--max-seconds", "5",
+            "--json"]
+    for extra in ([], ["--server", f"127.0.0.1:{ev_server.port}"]):
+        r = runner.invoke(main, [*args, *extra])
+        assert r.exit_code == 0, r.output
+        ev = json.loads(r.output)["ev"]
+        assert ev["status"] == "ev_node_budget" and ev["nodes"] == 10, ev
+
+
 # -- the stream ---------------------------------------------------------------------------------
 
 def _rows():
