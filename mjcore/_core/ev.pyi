@@ -18,6 +18,6 @@ def evaluate_arrays(counts: np.ndarray, red: np.ndarray, melds: np.ndarray,
                     use_red: bool, use_ura: bool, shanten_down: bool, tegawari: bool,
                     max_shanten: int, max_nodes: int, max_seconds: float,
                     rules_params: tuple[Any, ...], n_threads: int,
-                    per_tile: bool) -> dict[str, np.ndarray]: ...
+                    per_tile: bool, cpu_clock: bool = ...) -> dict[str, np.ndarray]: ...
 
 BUILT_FOR: str

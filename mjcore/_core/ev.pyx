@@ -10,7 +10,7 @@ from cython.parallel cimport prange, threadid
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from libc.math cimport NAN
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 
 from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, ST_OK,
                      ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE, ST_EV_SHANTEN,
@@ -95,9 +95,10 @@ cdef struct Graph:
     int timed_out
 
 
-cdef inline double _now() noexcept nogil:
+cdef inline double _now(const EvRequest* q) noexcept nogil:
+    """Seconds on q's deadline clock: the thread's CPU time or the wall's."""
     cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID if q.cpu_clock else CLOCK_MONOTONIC, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
@@ -433,7 +434,7 @@ cdef int _build(Graph* g) noexcept nogil:
         if st != ST_OK:
             return st
         done += 1
-        if (done & 1023) == 0 and g.q.max_seconds > 0 and _now() - g.start > g.q.max_seconds:
+        if (done & 1023) == 0 and g.q.max_seconds > 0 and _now(g.q) - g.start > g.q.max_seconds:
             return ST_EV_DEADLINE
     return ST_OK
 
@@ -594,7 +595,7 @@ cdef int _run_compatible(Graph* g, EvResult* out, const i64* nd_upto, const i64*
             tmp = draw_cur
             draw_cur = draw_nxt
             draw_nxt = tmp
-            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+            if q.max_seconds > 0 and _now(q) - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE
                 break
     return st
@@ -650,7 +651,7 @@ cdef int _run_consistent(Graph* g, EvResult* out, const i64* nd_upto, const i64*
             tmp = draw_cur
             draw_cur = draw_nxt
             draw_nxt = tmp
-            if q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+            if q.max_seconds > 0 and _now(q) - g.start > q.max_seconds:
                 st = ST_EV_DEADLINE
                 break
     return st
@@ -853,7 +854,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                     out.wins[n_win].score = win_score[n_win]
                 n_win += 1
                 out.win_edges += 1
-                if (n_win & 255) == 0 and q.max_seconds > 0 and _now() - g.start > q.max_seconds:
+                if (n_win & 255) == 0 and q.max_seconds > 0 and _now(q) - g.start > q.max_seconds:
                     st = ST_EV_DEADLINE
                     break
             if st != ST_OK:
@@ -1016,7 +1017,7 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
         out.status = st
         return st
     g.q = q
-    g.start = _now()
+    g.start = _now(q)
     g.closed = 1
     for i in range(q.n_melds):
         if q.melds[i].kind != MK_KAN_CLOSED:
@@ -1345,9 +1346,10 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
                     int extra,
                     bint use_red, bint use_ura, bint shanten_down, bint tegawari,
                     int max_shanten, long long max_nodes, double max_seconds,
-                    tuple rules_params, int n_threads, bint per_tile):
+                    tuple rules_params, int n_threads, bint per_tile, bint cpu_clock=False):
     """The batch (mjcore.riichi.batch_expected checks the shapes): one GIL-free loop over the
-    rows, each an ev_compute. Returns a dict of arrays."""
+    rows, each an ev_compute; cpu_clock: max_seconds is each row's CPU time. Returns a dict
+    of arrays."""
     cdef Py_ssize_t n = counts.shape[0], i
     cdef _Batch b
     cdef RulesC rules
@@ -1372,6 +1374,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     b.turn = turn
     b.proto.first_turn = <u8>turn if 1 <= turn <= t_max else 0
     b.proto.policy_only = model == EV_CONSISTENT     # the batch reads the policy's columns only
+    b.proto.cpu_clock = cpu_clock
     b.n_dora_cols = dora.shape[1]
     if n == 0:
         return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,

@@ -309,8 +309,8 @@ def render(record: dict[str, Any], label: str) -> str:
               help="With --ev: the search's node budget (default: 2,000,000 a hand, 200,000 a "
                    "row with --out; past it: ev_node_budget).")
 @click.option("--max-seconds", default=None, type=click.FloatRange(0, 600, min_open=True),
-              help="With --ev: the search's deadline in seconds (default 1, a hand or a row "
-                   "with --out; with --server the call's deadline).")
+              help="With --ev: the search's deadline in seconds (default 1; with --out a "
+                   "row's CPU time; with --server the call's deadline).")
 @click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
               help="With --ev and one hand: draw win probability and expected score by turn "
                    "for the best discards.")

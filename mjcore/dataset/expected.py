@@ -41,7 +41,8 @@ TIE = 1e-9          # relative: a made discard this close to the best is EV-best
 @dataclass(frozen=True)
 class EvOptions:
     """The search's options for a bulk run (those of ``mjcore.batch.expected_values``);
-    ``max_seconds`` bounds each row."""
+    ``max_seconds`` bounds each row on ``clock`` (its CPU time by default: a part's values do
+    not depend on the machine's load)."""
 
     t_max: int = 18
     max_shanten: int = 3
@@ -53,6 +54,7 @@ class EvOptions:
     ura: bool = True
     shanten_down: bool = True
     tegawari: bool = True
+    clock: str = "cpu"
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain values (kept in the analysis manifest)."""
@@ -176,7 +178,7 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
                 max_shanten=options.max_shanten, max_nodes=options.max_nodes,
                 max_seconds=options.max_seconds, extra=options.extra, use_red=options.red,
                 ura=options.ura, shanten_down=options.shanten_down, tegawari=options.tegawari,
-                n_threads=n_threads,
+                clock=options.clock, n_threads=n_threads,
                 **{k: v[at] for k, v in arrays.items()})
             st = np.asarray(res.status)
             ok = st == 0

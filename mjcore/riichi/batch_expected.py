@@ -109,10 +109,12 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
                     shanten_down: bool = True, tegawari: bool = True, max_shanten: int = 3,
                     max_nodes: int = DEFAULT_MAX_NODES,
                     max_seconds: float = DEFAULT_ROW_SECONDS, per_tile: bool = False,
-                    n_threads: int | None = 1) -> BatchExpected:
+                    n_threads: int | None = 1, clock: str = "wall") -> BatchExpected:
     """Expected values of N hands in one GIL-free loop (the module doc lists the arrays).
     The options are :func:`mjcore.expected_values`'s; ``max_nodes`` and ``max_seconds``
-    bound each row. A bad row gets its status; the others keep their results."""
+    bound each row, ``max_seconds`` on the ``clock`` "wall" or "cpu" (the row's thread CPU
+    time: the same rows stop whatever else runs on the machine). A bad row gets its status;
+    the others keep their results."""
     c = np.asarray(counts)
     if c.ndim != 2 or c.shape[1] != 34:
         raise InvalidHandError(f"batch counts: shape {c.shape}, expected (N, 34)",
@@ -129,6 +131,9 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
             or not 0 < max_seconds <= 600:
         raise InvalidHandError(f"option max_seconds={max_seconds!r}: expected 0 < s <= 600 "
                                "(per row)", reason="ev_bad_option")
+    if clock not in ("wall", "cpu"):
+        raise InvalidHandError(f"option clock={clock!r}: expected 'wall' or 'cpu'",
+                               reason="ev_bad_option")
     dora_a = _indicators(dora, n, "dora")
     if dora_a.shape[1] > 5:
         raise InvalidHandError(f"batch dora: {dora_a.shape[1]} columns, at most 5",
@@ -150,7 +155,7 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
         _arr(kita, n, (), np.uint8, 0, "kita"), _arr(discard, n, (), np.uint8, 255, "discard"),
         turn, model_code, t_max, extra, use, bool(ura), bool(shanten_down), bool(tegawari),
         max_shanten, max_nodes, float(max_seconds), rs.scoring_params, _threads(n_threads),
-        bool(per_tile))
+        bool(per_tile), clock == "cpu")
     return BatchExpected(out, turn)
 
 

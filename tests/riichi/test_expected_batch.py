@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import os
 from typing import Any
 
 import numpy as np
@@ -106,6 +107,45 @@ def test_bounds_are_statuses_per_row() -> None:
     assert out.status[0] == 0 and out.status[1] == status.EV_SHANTEN
     tight = _batch(**as_arrays(_sample("14-fixed", 3)), max_nodes=50)
     assert set(tight.status) == {status.EV_NODES}
+
+
+_CLOCKS = """
+import os, sys, time
+import numpy as np
+os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})   # before the kernel's threads
+from mjcore import batch, status
+from mjcore.hand import as_hand
+counts = np.tile(np.array(as_hand(sys.argv[1]).counts, np.uint8), (8, 1))
+c = time.process_time()
+alone = batch.expected_values(counts, n_threads=1, max_seconds=60)
+row = (time.process_time() - c) / 8
+assert (alone.status == 0).all()
+for clock in ("cpu", "wall"):        # 8 threads on one core: a row's wall time is ~8x its CPU
+    out = batch.expected_values(counts, n_threads=8, max_seconds=3 * row, clock=clock)
+    print(clock, sum(int(s == status.EV_DEADLINE) for s in out.status))
+"""
+
+
+def test_a_cpu_clock_deadline_does_not_depend_on_the_load() -> None:
+    """Eight rows on eight threads pinned to one core, each bounded at three times its own CPU
+    time: by the CPU clock every row ends, by the wall clock some pass the deadline."""
+    import subprocess
+    import sys
+
+    if not hasattr(os, "sched_setaffinity"):
+        pytest.skip("needs os.sched_setaffinity")
+    hand = "23456m1278p22469s"                   # 2-shanten: milliseconds a row
+    r = subprocess.run([sys.executable, "-c", _CLOCKS, hand], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    stopped = dict(line.split() for line in r.stdout.split("\n") if line)
+    assert stopped["cpu"] == "0", r.stdout
+    assert int(stopped["wall"]) > 0, r.stdout
+
+
+def test_the_clock_is_wall_or_cpu() -> None:
+    with pytest.raises(InvalidHandError, match="clock='gpu'"):
+        batch.expected_values(np.zeros((1, 34), np.uint8), clock="gpu")
 
 
 @pytest.mark.parametrize("kwargs, words", [
