@@ -42,8 +42,8 @@ cdef struct EvRequest:
     i8 max_shanten          # hands above this are not searched (status ST_EV_SHANTEN)
     i64 max_nodes           # node budget (status ST_EV_NODES past it)
     double max_seconds      # time budget, 0 = none (status ST_EV_DEADLINE past it)
-    u8 cpu_clock            # 1: max_seconds counts the thread's CPU time (the same answer
-                            # under any load), 0: wall time
+    u8 cpu_clock            # 1: max_seconds counts the thread's CPU time (waiting for a
+                            # core does not count), 0: wall time
     RulesC rules
 
 cdef struct EvCandidate:

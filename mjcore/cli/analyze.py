@@ -309,6 +309,7 @@ def render(record: dict[str, Any], label: str) -> str:
               help="With --ev: the search's node budget (default: 2,000,000 a hand, 200,000 a "
                    "row with --out; past it: ev_node_budget).")
 @click.option("--max-seconds", default=None, type=click.FloatRange(0, 600, min_open=True),
+              callback=lambda _ctx, param, v: _a_number(param, v),
               help="With --ev: the search's deadline in seconds (default 1; with --out a "
                    "row's CPU time; with --server the call's deadline).")
 @click.option("--ev-chart", "ev_chart", metavar="FILE.png", type=click.Path(dir_okay=False),
@@ -351,17 +352,21 @@ def analyze(hands: tuple[str, ...], files: tuple[str, ...], as_json: bool, visib
             flags = ", ".join(_flag(name) for name in per_hand)
             raise click.UsageError(f"{flags}: the table job (--out, --dask) takes "
                                    f"{'it' if len(per_hand) == 1 else 'them'} from each record")
+        from .extract import analyze_table_job
+
         ev = None
         if with_ev:
             from ..dataset.expected import EvOptions
 
-            row = EvOptions()
-            ev = EvOptions(t_max=t_max, max_shanten=max_shanten, model=ev_model, extra=extra,
-                           red=ev_red, ura=ev_ura, shanten_down=shanten_down,
-                           tegawari=tegawari,
-                           max_nodes=row.max_nodes if max_nodes is None else max_nodes,
-                           max_seconds=row.max_seconds if max_seconds is None else max_seconds)
-        _table_job(hands, out_dir, dask, workers, progress, ev)
+            try:
+                ev = EvOptions(
+                    t_max=t_max, max_shanten=max_shanten, model=ev_model, extra=extra,
+                    red=ev_red, ura=ev_ura, shanten_down=shanten_down, tegawari=tegawari,
+                    max_nodes=EvOptions.max_nodes if max_nodes is None else max_nodes,
+                    max_seconds=EvOptions.max_seconds if max_seconds is None else max_seconds)
+            except MjcoreError as e:
+                raise click.UsageError(str(e)) from None
+        analyze_table_job(hands, out_dir, dask, workers, progress, ev)
         return
     if not hands and not files:
         raise click.UsageError("give at least one HAND, '-' for stdin, or --file PATH")
@@ -423,6 +428,13 @@ def _command_rules(rules_name: str, rule_set: tuple[str, ...]) -> object:
     return rules_name
 
 
+def _a_number(param: click.Parameter, value: float | None) -> float | None:
+    """``value`` unless it is NaN (which passes a FloatRange)."""
+    if value is not None and value != value:
+        raise click.BadParameter("nan is not a number of seconds", param=param)
+    return value
+
+
 def _given(name: str) -> bool:
     """The option ``name`` (its parameter's name) was given on the command line."""
     source = click.get_current_context().get_parameter_source(name)
@@ -443,14 +455,6 @@ def _needs_ev(*names: str) -> None:
     if given:
         raise click.UsageError(f"{', '.join(given)} go{'es' if len(given) == 1 else ''} "
                                "with --ev")
-
-
-def _table_job(sources: tuple[str, ...], out_dir: str | None, dask: str | None, workers: int,
-               progress: bool | None, ev: Any) -> None:
-    """``--out``/``--dask``: the table job; ``ev`` its EvOptions with --ev, else None."""
-    from .extract import analyze_table_job
-
-    analyze_table_job(sources, out_dir, dask, workers, progress, ev)
 
 
 def _visible_kinds(visible: str) -> list[int]:

@@ -40,9 +40,9 @@ TIE = 1e-9          # relative: a made discard this close to the best is EV-best
 
 @dataclass(frozen=True)
 class EvOptions:
-    """The search's options for a bulk run (those of ``mjcore.batch.expected_values``);
-    ``max_seconds`` bounds each row on ``clock`` (its CPU time by default: a part's values do
-    not depend on the machine's load)."""
+    """The search's options for a bulk run (those of ``mjcore.batch.expected_values``, which
+    checks them here: a bad one is an InvalidHandError naming it); ``max_seconds`` bounds
+    each row on ``clock`` (its CPU time by default: waiting for a core does not count)."""
 
     t_max: int = 18
     max_shanten: int = 3
@@ -55,6 +55,19 @@ class EvOptions:
     shanten_down: bool = True
     tegawari: bool = True
     clock: str = "cpu"
+
+    def __post_init__(self) -> None:
+        from ..riichi.batch_expected import expected_values
+
+        expected_values(np.zeros((0, 34), np.uint8), **self._search_options())
+
+    def _search_options(self) -> dict[str, Any]:
+        """The options as ``mjcore.batch.expected_values`` takes them."""
+        return {"model": self.model, "t_max": self.t_max, "max_shanten": self.max_shanten,
+                "max_nodes": self.max_nodes, "max_seconds": self.max_seconds,
+                "extra": self.extra, "use_red": self.red, "ura": self.ura,
+                "shanten_down": self.shanten_down, "tegawari": self.tegawari,
+                "clock": self.clock}
 
     def as_dict(self) -> dict[str, Any]:
         """The options as plain values (kept in the analysis manifest)."""
@@ -173,13 +186,9 @@ def ev_table(table: Any, n_threads: int | None, options: EvOptions) -> Any:
             continue
         for t in np.unique(turn[sel]).tolist():
             at = sel[turn[sel] == t]
-            res = expected_values(
-                turn=t, rules=rules, model=options.model, t_max=options.t_max,
-                max_shanten=options.max_shanten, max_nodes=options.max_nodes,
-                max_seconds=options.max_seconds, extra=options.extra, use_red=options.red,
-                ura=options.ura, shanten_down=options.shanten_down, tegawari=options.tegawari,
-                clock=options.clock, n_threads=n_threads,
-                **{k: v[at] for k, v in arrays.items()})
+            res = expected_values(turn=t, rules=rules, n_threads=n_threads,
+                                  **options._search_options(),
+                                  **{k: v[at] for k, v in arrays.items()})
             st = np.asarray(res.status)
             ok = st == 0
             status[at[~ok]] = [reason_of(int(c)) for c in st[~ok]]

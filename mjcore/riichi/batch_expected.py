@@ -113,7 +113,7 @@ def expected_values(counts: Any, *, red: Any = None, melds: Any = None, visible:
     """Expected values of N hands in one GIL-free loop (the module doc lists the arrays).
     The options are :func:`mjcore.expected_values`'s; ``max_nodes`` and ``max_seconds``
     bound each row, ``max_seconds`` on the ``clock`` "wall" or "cpu" (the row's thread CPU
-    time: the same rows stop whatever else runs on the machine). A bad row gets its status;
+    time: waiting for a core, under load or a pause, does not count). A bad row gets its status;
     the others keep their results."""
     c = np.asarray(counts)
     if c.ndim != 2 or c.shape[1] != 34:

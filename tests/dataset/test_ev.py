@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -207,6 +208,7 @@ def test_cli_ev_table_job_takes_the_engine_options(ev_parts, ev_analysed, tmp_pa
     (["--max-nodes", "10", "--extra", "0"], "--extra, --max-nodes go with --ev"),
     (["--ev", "--max-nodes", "0"], "--max-nodes"),
     (["--ev", "--max-seconds", "0"], "--max-seconds"),
+    (["--ev", "--max-seconds", "nan"], "nan is not a number of seconds"),
 ])
 def test_cli_table_job_refuses_options_it_does_not_take(ev_parts, tmp_path, args, words):
     r = CliRunner().invoke(main, ["analyze", str(ev_parts), "--out", str(tmp_path / "an"),
@@ -214,6 +216,16 @@ def test_cli_table_job_refuses_options_it_does_not_take(ev_parts, tmp_path, args
     assert r.exit_code == 2, r.output
     assert words in r.output
     assert not (tmp_path / "an").exists()
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"model": "greedy"}, "greedy"), ({"clock": "gpu"}, "clock='gpu'"),
+    ({"max_seconds": float("nan")}, "max_seconds=nan"), ({"t_max": 25}, "t_max=25"),
+    ({"extra": 5}, "extra=5"), ({"max_nodes": 0}, "max_nodes=0"),
+])
+def test_bad_ev_options_are_refused_when_made(kwargs, words):
+    with pytest.raises(mjcore.InvalidHandError, match=re.escape(words)):
+        EvOptions(**kwargs)
 
 
 def test_dask_local_gives_identical_parts(ev_parts, ev_analysed, tmp_path):
