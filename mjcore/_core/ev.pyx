@@ -16,7 +16,8 @@ from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, 
                      ST_BAD_COUNT, ST_BAD_TOTAL, ST_BAD_MELDS, ST_BAD_TILE, ST_EV_SHANTEN,
                      ST_EV_NODES, ST_EV_DEADLINE, ST_EV_MEMORY, ST_EV_OPTION,
                      ST_DISCARD_NOT_HELD, ST_NOT_IN_SANMA)
-from .shanten cimport pack_counts, shanten_forms, advance_forms, ukeire_forms
+from .shanten cimport (pack_counts, shanten_forms, advance_forms, ukeire_forms,
+                       draw_discards_forms)
 from .ev_layers cimport (ev_draw, ev_draw_of, ev_best_of_kids4, ev_draw_turn4, ev_draw_turn8,
                          ev_policy_of_kids8, ev_policy_of_kids4)
 from .ev cimport (EvRequest, EvResult, EvCandidate, EvWin, EvWork, EV_MAX_TURNS, EV_N_TILES,
@@ -29,6 +30,10 @@ from .scoring cimport (RulesC, Situation, ScoreOut, MAX_INDICATORS, F_TSUMO, F_R
 cdef enum:
     RIICHI_FLAG = 8         # Key.flags bit 3; bits 0-2 the red 5m 5p 5s held
     NO_NODE = -1
+
+# Graph.necessary of a discard node: the kinds whose discard keeps its shanten, with this bit
+# once known (given by the draw node that made it; else its expansion runs the ukeire kernel).
+cdef u64 KEEP_KNOWN = (<u64>1) << 63
 
 cdef enum:                  # EvWork's buffers
     W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_TABLE, W_TABLE_NEXT, W_EDGES, W_STACK,
@@ -221,6 +226,7 @@ cdef i64 _node_at(Graph* g, const Key* k, u64 h, bint draw) noexcept nogil:
     id = <i32>g.n_nodes
     g.keys[id] = k[0]
     g.shanten[id] = 99
+    g.necessary[id] = 0
     g.is_draw[id] = draw
     g.n_nodes += 1
     g.table[slot] = id + 1
@@ -303,10 +309,15 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
     cdef u64 kid_hash[MAX_CHILDREN]
     cdef int kid_weight[MAX_CHILDREN]
     cdef i8 kid_shanten[MAX_CHILDREN]
+    cdef i32 kid_id[MAX_CHILDREN]
+    cdef u8 new_kind[MAX_CHILDREN]
+    cdef i8 new_shanten[MAX_CHILDREN]
+    cdef u64 new_keep[MAX_CHILDREN]
     cdef u8 c[34]
     cdef u64 necessary
     cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0, child, n = 0, j
-    cdef i64 d
+    cdef int n_new
+    cdef i64 d, first_new
     cdef bint wide
     if g.shanten[x] == 99:
         necessary = 0
@@ -345,12 +356,49 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         kid_shanten[n] = <i8>child
         n += 1
     _prefetch(g, kid, kid_hash, n)
+    first_new = g.n_nodes
     for j in range(n):
         d = _node_at(g, &kid[j], kid_hash[j], False)
         if d < 0 or _edge(g, x, d, kid_weight[j]) != ST_OK:
             return <int>d if d < 0 else ST_EV_MEMORY
         g.shanten[d] = kid_shanten[j]
+        kid_id[j] = <i32>d
+    # the new discard nodes' shanten-keeping discards, from this node's groups in one pass
+    n_new = 0
+    for j in range(n):
+        if kid_id[j] >= first_new and kid_shanten[j] >= 0:
+            i = _drawn_kind(&k, &kid[j])
+            if n_new == 0 or new_kind[n_new - 1] != i:     # a red five and its kind: one
+                new_kind[n_new] = <u8>i
+                n_new += 1
+    if n_new:
+        s = draw_discards_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, new_kind, n_new,
+                                new_shanten, new_keep)
+        if s != ST_OK:
+            return s
+        n_new = 0
+        for j in range(n):
+            if kid_id[j] >= first_new and kid_shanten[j] >= 0:
+                if new_kind[n_new] != _drawn_kind(&k, &kid[j]):
+                    n_new += 1
+                if new_shanten[n_new] == kid_shanten[j]:
+                    g.necessary[kid_id[j]] = new_keep[n_new] | KEEP_KNOWN
     return ST_OK
+
+
+cdef inline int _drawn_kind(const Key* x, const Key* d) noexcept nogil:
+    """The kind d holds one more of than x (d = x and one tile)."""
+    cdef int grp, j
+    cdef u32 diff
+    for grp in range(4):
+        diff = d.hand.words[grp] - x.hand.words[grp]
+        if diff:
+            j = 0
+            while diff > 1:
+                diff >>= 3
+                j += 1
+            return 9 * grp + j
+    return -1
 
 
 cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
@@ -367,8 +415,9 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
     cdef u64 masks[34]
     cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0, i_best
     cdef int n = 0, j
-    cdef bint wide, unnecessary, declares
+    cdef bint wide, unnecessary, declares, known
     cdef i64 yid
+    cdef u64 keep
     s = g.shanten[dnode]
     if s == 99:
         s = shanten_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, NULL)
@@ -379,13 +428,20 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
     wide = g.q.shanten_down and not riichi and _dist(g, c, k.flags) + s < g.bound
     if not (s >= 0 or wide):
         return ST_OK
-    i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, True)
-    if i_best < -1:
-        return i_best
+    keep = g.necessary[dnode]
+    known = (keep & KEEP_KNOWN) != 0
+    if not known:
+        i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, True)
+        if i_best < -1:
+            return i_best
+        keep = 0
+        for i in range(34):
+            if c[i] and after[i] == s:
+                keep |= (<u64>1) << i
     for i in range(34):
         if not c[i]:
             continue
-        unnecessary = s >= 0 and after[i] == s
+        unnecessary = s >= 0 and (keep >> i) & 1
         if not (wide or unnecessary):
             continue
         declares = riichi or (g.closed and s == 0 and unnecessary)
@@ -418,7 +474,7 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
         if _edge(g, yid, dnode, kid_weight[j]) != ST_OK:
             return ST_EV_MEMORY
         i = kid_tile[j]
-        if after[i] == i_best and g.shanten[yid] == 99:
+        if not known and after[i] == i_best and g.shanten[yid] == 99:
             g.shanten[yid] = after[i]           # ukeire's masks are the best discards' only
             g.necessary[yid] = masks[i]
     return ST_OK

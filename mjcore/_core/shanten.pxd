@@ -69,6 +69,12 @@ cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u6
                       bint best_only) noexcept nogil
 
 
+# For a 13-3k tile hand and n kinds to draw (each draw a valid hand): shanten[k] of the hand
+# after drawing draws[k], and best[k] the kinds whose discard from it keeps that shanten (the
+# ukeire_forms of each drawn hand, its best discards only, for a fraction of the work).
+cdef int draw_discards_forms(const PackedHand* h, int n_melds, int forms, const u8* draws,
+                             int n, i8* shanten, u64* best) noexcept nogil
+
 # Riichi's forms (standard, chiitoitsu, kokushi) under the names riichi's callers use.
 cdef inline int shanten_all(const PackedHand* h, int n_melds, int* out3) noexcept nogil:
     return shanten_forms(h, n_melds, FORMS_RIICHI, out3)

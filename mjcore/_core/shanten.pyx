@@ -579,6 +579,112 @@ cdef int ukeire_of(FormsCopy* copy, const PackedHand* h, int n_melds, int forms,
     return best
 
 
+cdef int draw_discards_forms(const PackedHand* h, int n_melds, int forms, const u8* draws,
+                             int n, i8* shanten, u64* best) noexcept nogil:
+    cdef int st
+    if forms == FORMS_RIICHI:
+        st = draw_discards_of(h, n_melds, FORMS_RIICHI, draws, n, shanten, best)
+    else:
+        st = draw_discards_of(h, n_melds, forms, draws, n, shanten, best)
+    mj_zero_upper()
+    return st
+
+
+cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, const u8* draws,
+                                 int n, i8* shanten, u64* best) noexcept nogil:
+    # The 13-3k tile hand's groups are combined once: the three groups other than each group
+    # (for a discard from the drawn tile's group) and each two (with the drawn tile's new
+    # group, for a discard from a third group); a discard then costs one lookup and a lane max.
+    cdef u32 ranks[4]
+    cdef mp_vec v[4]
+    cdef mp_vec pair_of[16]
+    cdef mp_vec rest_rev[4]
+    cdef mp_vec minus[34]           # the group of kind j with one copy of j taken out
+    cdef mp_vec va, crev
+    cdef const GroupTable* t
+    cdef const GroupTable* tb
+    cdef int M = 4 - n_melds
+    cdef int st = group_ranks(h, ranks)
+    cdef int k, g, a, b, j, i, ii, kind, cnt, sb, total, low, c = 99, o = 99
+    cdef u32 w, wa, held, r
+    cdef u64 mask, bit
+    cdef ClosedKinds ck, ckd, ck2
+    cdef bint closed = n_melds == 0 and (forms & FORMS_CLOSED) != 0
+    if st != ST_OK:
+        return st
+    ck.held = ck.paired = ck.odd = 0
+    ck.pairs = 0
+    if closed:
+        closed_kinds(h, forms, &ck)
+    for g in range(4):
+        v[g] = vec_of(table_of(g), ranks[g])
+    for a in range(4):
+        for b in range(a + 1, 4):
+            pair_of[a * 4 + b] = mp_combine(v[a], v[b])
+    rest_rev[0] = mp_reverse(mp_combine(pair_of[1 * 4 + 2], v[3]), M)
+    rest_rev[1] = mp_reverse(mp_combine(pair_of[0 * 4 + 2], v[3]), M)
+    rest_rev[2] = mp_reverse(mp_combine(pair_of[0 * 4 + 1], v[3]), M)
+    rest_rev[3] = mp_reverse(mp_combine(pair_of[0 * 4 + 1], v[2]), M)
+    for g in range(4):
+        w = h.words[g]
+        held = mj_compress3(kinds_bits(w))
+        t = table_of(g)
+        while held:
+            i = __builtin_ctz(held)
+            held &= held - 1
+            r = rank_in(t, w - ((<u32>1) << (3 * i)))
+            minus[9 * g + i] = vec_of(t, r)
+    for k in range(n):
+        kind = draws[k]
+        a = 3 if kind >= 27 else kind // 9
+        ii = kind - 9 * a
+        wa = h.words[a] + ((<u32>1) << (3 * ii))
+        t = table_of(a)
+        r = rank_in(t, wa)
+        if r == INVALID:
+            return ST_BAD_COUNT
+        va = vec_of(t, r)
+        if closed:
+            cnt = (h.words[a] >> (3 * ii)) & 7
+            bit = (<u64>1) << kind
+            ckd.held = ck.held | bit
+            ckd.paired = ck.paired | (bit if cnt >= 1 else 0)
+            ckd.odd = ck.odd ^ bit
+            ckd.pairs = ck.pairs + (cnt & 1)
+        low = 127
+        mask = 0
+        for g in range(4):
+            w = wa if g == a else h.words[g]
+            held = mj_compress3(kinds_bits(w))
+            if held == 0:
+                continue
+            if g != a:
+                crev = mp_reverse(mp_combine(va, pair_of[PAIR_A[a][g] * 4 + PAIR_B[a][g]]), M)
+            tb = table_of(g)
+            while held:
+                i = __builtin_ctz(held)
+                held &= held - 1
+                j = 9 * g + i
+                if g == a:
+                    r = rank_in(tb, wa - ((<u32>1) << (3 * i)))
+                    sb = MP_WORTH - mp_max_lane(mp_add_rev(vec_of(tb, r), rest_rev[a])) - 1
+                else:
+                    sb = MP_WORTH - mp_max_lane(mp_add_rev(minus[j], crev)) - 1
+                total = sb
+                if closed:
+                    closed_kinds_after_discard(&ckd, forms, j, (w >> (3 * i)) & 7, &ck2)
+                    closed_forms_dense(&ck2, forms, &c, &o)
+                    total = min3(sb, c, o)
+                if total < low:
+                    low = total
+                    mask = 0
+                if total == low:
+                    mask |= (<u64>1) << j
+        shanten[k] = <i8>low
+        best[k] = mask
+    return ST_OK
+
+
 cdef int _fill(GroupTable* t, const unsigned char* base, Py_ssize_t size,
                Py_ssize_t* off) except -1:
     cdef const u32* header = <const u32*>(base + off[0])
@@ -726,6 +832,26 @@ def ukeire(bytes counts, int n_melds, int forms=FORMS_RIICHI, u64 absent=0):
     if best < -1:
         return best, 0, None, None
     return ST_OK, best, [after[i] for i in range(34)], [masks[i] for i in range(34)]
+
+
+def draw_discards(bytes counts, int n_melds, bytes draws, int forms=FORMS_RIICHI, u64 absent=0):
+    """(status, [(shanten, best discards mask)] per draw) for a 13-3k tile hand and the kinds
+    it draws (each must leave a valid hand)."""
+    cdef PackedHand h
+    cdef i8 sh[34]
+    cdef u64 best[34]
+    cdef int k, n = len(draws), st = _checked(counts, n_melds, forms, absent, &h, 13)
+    if st != ST_OK:
+        return st, None
+    if n > 34:
+        raise ValueError(f"at most 34 draws, got {n}")
+    for k in range(n):
+        if draws[k] >= 34 or counts[draws[k]] >= 4:
+            raise ValueError(f"draw {k}: kind {draws[k]} cannot be drawn into this hand")
+    st = draw_discards_forms(&h, n_melds, forms, draws, n, sh, best)
+    if st != ST_OK:
+        return st, None
+    return ST_OK, [(sh[k], best[k]) for k in range(n)]
 
 
 cdef int _forms_index(bytes counts, int n_melds, int forms, u64 absent) except -100:

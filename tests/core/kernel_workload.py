@@ -116,6 +116,17 @@ def expected(hands):
     return out
 
 
+def draw_discards_digest(hands13):
+    """The EV graph's shortcut kernel: each 13-tile hand's draws, their shanten and best
+    discards."""
+    from mjcore._core import shanten as kernel
+    h = hashlib.sha256()
+    for row in hands13:
+        draws = bytes(k for k in range(34) if row[k] < 4)
+        h.update(repr(kernel.draw_discards(bytes(row.tolist()), 0, draws)).encode())
+    return h.hexdigest()
+
+
 def per_call_digest(hands13, hands14):
     """The one-hand-per-call API (mjcore._core.single) on the same hands: shanten with its
     forms and waits of each 13-tile hand, agari and shanten of each 14-tile hand."""
@@ -142,6 +153,7 @@ out = {
     "waits": digest(batch.waits(h13)),
     "agari": digest(batch.is_agari(h14)),
     "ukeire": digest(batch.ukeire(h14, full=True)),
+    "draw_discards": draw_discards_digest(h13[:2000]),
     "per_call": per_call_digest(h13, h14),
     "scores": score_digest(agari14),
     "n_scored": len(agari14),

@@ -80,3 +80,43 @@ def test_cases_reach_seven_pairs_and_thirteen_orphans():
     orphans = batch.shanten(_orphan_rich(800, seed=33), forms=True).forms
     assert (pairs[:, 1] <= pairs[:, 0]).sum() > 100
     assert (orphans[:, 2] <= orphans[:, 0]).sum() > 100
+
+
+def _draw_cases():
+    """13-3k tile hands (a tile of each case's hands taken out) with their melds."""
+    for case in sorted(CASES):
+        counts, melds = CASES[case]()
+        for row, m in zip(counts[:400], melds[:400], strict=True):
+            c = row.copy()
+            c[np.flatnonzero(c)[-1]] -= 1
+            yield case, c, int(m)
+
+
+def test_draw_discards_matches_ukeire_of_each_drawn_hand():
+    # the EV graph's shortcut (shanten.draw_discards: a draw node's groups combined once for
+    # all its draws) against the ukeire kernel run on every drawn hand
+    from mjcore._core import shanten as kernel
+    seen = dict.fromkeys(CASES, 0)
+    for case, c, m in _draw_cases():
+        draws = bytes(k for k in range(34) if c[k] < 4)
+        st, got = kernel.draw_discards(bytes(c.tolist()), m, draws)
+        assert st == 0
+        for k, (sh, keep) in zip(draws, got, strict=True):
+            d = c.copy()
+            d[k] += 1
+            st, best, after, _ = kernel.ukeire(bytes(d.tolist()), m)
+            assert st == 0
+            assert (sh, keep) == (best, sum(1 << j for j in range(34) if after[j] == best)), \
+                (case, c.tolist(), m, k)
+            seen[case] += 1
+    assert min(seen.values()) > 5000
+
+
+def test_draw_discards_refuses_what_cannot_be_drawn():
+    from mjcore._core import shanten as kernel
+    c = bytes([4] + [1] * 9 + [0] * 24)
+    with pytest.raises(ValueError, match="kind 0"):
+        kernel.draw_discards(c, 0, bytes([0]))
+    with pytest.raises(ValueError, match="kind 40"):
+        kernel.draw_discards(c, 0, bytes([40]))
+    assert kernel.draw_discards(c[:33] + bytes([1]), 0, bytes([1]))[0] < 0    # 14 tiles
