@@ -96,6 +96,8 @@ cdef struct Graph:
     u8 c0[34]
     u8 r0
     i32 wall0[34]           # the start's unseen copies plus its held ones, per kind
+    u8 indicated[34]        # the kind each indicator kind makes dora
+    u8 meld_worth[34]       # dora an indicator kind would make in the melds and norths set aside
     double start
     int timed_out
 
@@ -508,6 +510,24 @@ cdef inline int _next_kind(int k, int players) noexcept nogil:
     return 31 if k == 33 else k + 1
 
 
+cdef void _ura_setup(Graph* g) noexcept nogil:
+    """What the ura expectation of every win shares: each indicator's dora kind, and the dora it
+    would make in the melds and the norths set aside."""
+    cdef const EvRequest* q = g.q
+    cdef int i, j, c, nk
+    for j in range(34):
+        nk = _next_kind(j, q.rules.players)
+        g.indicated[j] = <u8>nk
+        g.meld_worth[j] = q.kita if nk == 30 else 0
+        for i in range(q.n_melds):
+            c = 3 if q.melds[i].kind == MK_CHI or q.melds[i].kind == MK_PON else 4
+            if q.melds[i].kind == MK_CHI:
+                if q.melds[i].tile <= nk <= q.melds[i].tile + 2:
+                    g.meld_worth[j] += 1
+            elif nk == q.melds[i].tile:
+                g.meld_worth[j] += c
+
+
 cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nogil:
     """The tsumo value of the complete hand dk won on win_tile (§1): 0 without a yaku; after
     riichi with ura dora on, the expectation over the ura indicators."""
@@ -516,17 +536,15 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     cdef Situation sit
     cdef ScoreOut out
     cdef int i, j, w, u, c, n = q.n_dora, riichi = (dk.flags & RIICHI_FLAG) != 0, top
-    cdef int worth[34]
     cdef int group[5]             # unseen tiles by the ura each would make as an indicator
     cdef i32 points[4 * MAX_INDICATORS + 1]
     cdef double ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS + 1]
     cdef double choose, all_ways, value
-    memset(&hand, 0, sizeof(HandC))
-    for i in range(34):
-        hand.counts[i] = <u8>_count(dk, i)
+    _unpack(dk, hand.counts)
     hand.n_melds = q.n_melds
     for i in range(q.n_melds):
         hand.melds[i] = q.melds[i]
+    hand.red = 0
     if q.use_red:
         for i in range(3):
             hand.red += (dk.flags >> i) & 1
@@ -538,26 +556,13 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     sit.n_ura = 0
     if not (riichi and q.use_ura and n):
         return out.points if score_hand(&hand, &sit, &q.rules, &out) == ST_OK else 0.0
-    # the copies each indicator kind would make dora, in hand, melds and norths set aside
-    for i in range(34):
-        worth[i] = hand.counts[_next_kind(i, q.rules.players)]
-    for i in range(q.n_melds):
-        c = 3 if q.melds[i].kind == MK_CHI or q.melds[i].kind == MK_PON else 4
-        for j in range(34):
-            if q.melds[i].kind == MK_CHI:
-                if q.melds[i].tile <= _next_kind(j, q.rules.players) <= q.melds[i].tile + 2:
-                    worth[j] += 1
-            elif _next_kind(j, q.rules.players) == q.melds[i].tile:
-                worth[j] += c
-    if q.kita:
-        for j in range(34):
-            if _next_kind(j, q.rules.players) == 30:
-                worth[j] += q.kita
+    # the unseen tiles by the dora each would make as an indicator (hand, melds, norths)
     memset(group, 0, sizeof(group))
     for i in range(34):
-        c = q.wall[i] - (hand.counts[i] - g.c0[i])
+        c = g.wall0[i] - hand.counts[i]
         if c > 0:
-            group[worth[i] if worth[i] < 4 else 4] += c
+            w = hand.counts[g.indicated[i]] + g.meld_worth[i]
+            group[w if w < 4 else 4] += c
     # ways[j][u]: choices of j indicators among the unseen tiles that make u ura
     top = 4 * n
     for j in range(n + 1):
@@ -897,10 +902,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                     n_plain += 1
                     continue
                 dk = g.keys[ed.d]
-                for k in range(34):
-                    if _count(&dk, k) > _count(&g.keys[ed.x], k):
-                        drawn = k
-                        break
+                drawn = _drawn_kind(&g.keys[ed.x], &dk)
                 win[n_win] = ev_draw_of(index[ed.d], ed.weight)
                 win_score[n_win] = _score_win(g, &dk, drawn)
                 if out.wins != NULL:
@@ -1090,6 +1092,7 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
     out.total_unseen = 0
     for i in range(34):
         out.total_unseen += q.wall[i]
+    _ura_setup(&g)
     g.s0 = shanten_forms(&k.hand, q.n_melds, FORMS_RIICHI, NULL)
     out.shanten = <i8>g.s0
     g.bound = g.s0 + q.extra

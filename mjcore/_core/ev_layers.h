@@ -26,7 +26,7 @@ static inline void ev4_store(double *p, ev4 v) { _mm256_storeu_pd(p, v); }
 static inline ev4 ev4_set1(double x) { return _mm256_set1_pd(x); }
 static inline ev4 ev4_set(double a, double b, double c, double d) { return _mm256_set_pd(d, c, b, a); }
 static inline ev4 ev4_max(ev4 a, ev4 b) { return _mm256_max_pd(a, b); }
-static inline ev4 ev4_div(ev4 a, ev4 b) { return _mm256_div_pd(a, b); }
+static inline ev4 ev4_mul(ev4 a, ev4 b) { return _mm256_mul_pd(a, b); }
 #if defined(__FMA__)
 static inline ev4 ev4_fma(ev4 a, ev4 b, ev4 c) { return _mm256_fmadd_pd(a, b, c); }
 #else
@@ -40,7 +40,7 @@ static inline void ev4_store(double *p, ev4 v) { _mm_storeu_pd(p, v.lo); _mm_sto
 static inline ev4 ev4_set1(double x) { ev4 r = {_mm_set1_pd(x), _mm_set1_pd(x)}; return r; }
 static inline ev4 ev4_set(double a, double b, double c, double d) { ev4 r = {_mm_set_pd(b, a), _mm_set_pd(d, c)}; return r; }
 static inline ev4 ev4_max(ev4 a, ev4 b) { ev4 r = {_mm_max_pd(a.lo, b.lo), _mm_max_pd(a.hi, b.hi)}; return r; }
-static inline ev4 ev4_div(ev4 a, ev4 b) { ev4 r = {_mm_div_pd(a.lo, b.lo), _mm_div_pd(a.hi, b.hi)}; return r; }
+static inline ev4 ev4_mul(ev4 a, ev4 b) { ev4 r = {_mm_mul_pd(a.lo, b.lo), _mm_mul_pd(a.hi, b.hi)}; return r; }
 static inline ev4 ev4_fma(ev4 a, ev4 b, ev4 c) {
     ev4 r = {_mm_add_pd(_mm_mul_pd(a.lo, b.lo), c.lo), _mm_add_pd(_mm_mul_pd(a.hi, b.hi), c.hi)};
     return r;
@@ -55,7 +55,7 @@ static inline ev4 ev4_max(ev4 a, ev4 b) {
     for (int i = 0; i < 4; i++) a.x[i] = a.x[i] > b.x[i] ? a.x[i] : b.x[i];
     return a;
 }
-static inline ev4 ev4_div(ev4 a, ev4 b) { for (int i = 0; i < 4; i++) a.x[i] /= b.x[i]; return a; }
+static inline ev4 ev4_mul(ev4 a, ev4 b) { for (int i = 0; i < 4; i++) a.x[i] *= b.x[i]; return a; }
 static inline ev4 ev4_fma(ev4 a, ev4 b, ev4 c) { for (int i = 0; i < 4; i++) c.x[i] += a.x[i] * b.x[i]; return c; }
 #endif
 
@@ -107,7 +107,8 @@ static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt,
                                  const uint32_t *win_at, const ev_draw *win, const double *win_score,
                                  const uint8_t *tenpai, const double *weight_sum, double den,
                                  int policy) {
-    ev4 vden = ev4_set1(den);
+    double inv = 1.0 / den;
+    ev4 vinv = ev4_set1(inv);
     for (long long a = 0; a < nd; a++) {
         ev4 acc = ev4_set1(0.0);
         for (uint32_t e = plain_at[a]; e < plain_at[a + 1]; e++)
@@ -124,8 +125,8 @@ static inline void ev_draw_turn4(const double *draw_nxt, const double *disc_nxt,
                 value = ev4_set(1.0, 1.0, sc > p[2] ? sc : p[2], 0.0);
             acc = ev4_fma(ev4_set1(ev_draw_copies(win[e])), value, acc);
         }
-        ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] / den),
-                        ev4_div(acc, vden));
+        ev4 v = ev4_fma(ev4_load(draw_nxt + 4 * a), ev4_set1(1.0 - weight_sum[a] * inv),
+                        ev4_mul(acc, vinv));
         ev4_store(draw_cur + 4 * a, v);
         if (tenpai[a])
             draw_cur[4 * a] = 1.0;
@@ -139,7 +140,8 @@ static inline void ev_draw_turn8(const double *draw_nxt, const double *disc_nxt,
                                  long long nd, const uint32_t *plain_at, const ev_draw *plain,
                                  const uint32_t *win_at, const ev_draw *win, const double *win_score,
                                  const uint8_t *tenpai, const double *weight_sum, double den) {
-    ev4 vden = ev4_set1(den), zero = ev4_set1(0.0);
+    double inv = 1.0 / den;
+    ev4 vinv = ev4_set1(inv), zero = ev4_set1(0.0);
     for (long long a = 0; a < nd; a++) {
         ev4 lo = zero, hi = zero;
         for (uint32_t e = plain_at[a]; e < plain_at[a + 1]; e++) {
@@ -163,10 +165,10 @@ static inline void ev_draw_turn8(const double *draw_nxt, const double *disc_nxt,
             lo = ev4_fma(w, vlo, lo);
             hi = ev4_fma(w, vhi, hi);
         }
-        ev4 stay = ev4_set1(1.0 - weight_sum[a] / den);
+        ev4 stay = ev4_set1(1.0 - weight_sum[a] * inv);
         double *v = draw_cur + 8 * a;
-        ev4_store(v, ev4_fma(ev4_load(draw_nxt + 8 * a), stay, ev4_div(lo, vden)));
-        ev4_store(v + 4, ev4_fma(ev4_load(draw_nxt + 8 * a + 4), stay, ev4_div(hi, vden)));
+        ev4_store(v, ev4_fma(ev4_load(draw_nxt + 8 * a), stay, ev4_mul(lo, vinv)));
+        ev4_store(v + 4, ev4_fma(ev4_load(draw_nxt + 8 * a + 4), stay, ev4_mul(hi, vinv)));
         if (tenpai[a])
             v[0] = v[3] = 1.0;
     }

@@ -69,9 +69,9 @@ cdef int ukeire_forms(const PackedHand* h, int n_melds, int forms, i8* after, u6
                       bint best_only) noexcept nogil
 
 
-# For a 13-3k tile hand and n kinds to draw (each draw a valid hand): shanten[k] of the hand
-# after drawing draws[k], and best[k] the kinds whose discard from it keeps that shanten (the
-# ukeire_forms of each drawn hand, its best discards only, for a fraction of the work).
+# For a 13-3k tile hand and n kinds to draw (each draw a valid hand): of the hand after
+# drawing draws[k], the best shanten after a discard in shanten[k] and the kinds whose discard
+# reaches it in best[k] (what ukeire_forms gives of each drawn hand, for a fraction of the work).
 cdef int draw_discards_forms(const PackedHand* h, int n_melds, int forms, const u8* draws,
                              int n, i8* shanten, u64* best) noexcept nogil
 

@@ -594,7 +594,10 @@ cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, co
                                  int n, i8* shanten, u64* best) noexcept nogil:
     # The 13-3k tile hand's groups are combined once: the three groups other than each group
     # (for a discard from the drawn tile's group) and each two (with the drawn tile's new
-    # group, for a discard from a third group); a discard then costs one lookup and a lane max.
+    # group, for a discard from a third group). A drawn hand's shanten s comes first (its
+    # standard form from its drawn group and the other three; 0 for a complete hand); a
+    # discard then keeps s when a lane of its sums reaches s's worth (none can pass it), or a
+    # closed form reaches s.
     cdef u32 ranks[4]
     cdef mp_vec v[4]
     cdef mp_vec pair_of[16]
@@ -605,22 +608,23 @@ cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, co
     cdef const GroupTable* tb
     cdef int M = 4 - n_melds
     cdef int st = group_ranks(h, ranks)
-    cdef int k, g, a, b, j, i, ii, kind, cnt, sb, total, low, c = 99, o = 99
+    cdef int k, g, a, j, i, ii, kind, cnt, std, low, target, c = 99, o = 99
     cdef u32 w, wa, held, r
     cdef u64 mask, bit
     cdef ClosedKinds ck, ckd, ck2
-    cdef bint closed = n_melds == 0 and (forms & FORMS_CLOSED) != 0
+    cdef bint closed = n_melds == 0 and (forms & FORMS_CLOSED) != 0, by_std, by_closed
     if st != ST_OK:
         return st
     ck.held = ck.paired = ck.odd = 0
     ck.pairs = 0
+    ckd = ck
     if closed:
         closed_kinds(h, forms, &ck)
     for g in range(4):
         v[g] = vec_of(table_of(g), ranks[g])
     for a in range(4):
-        for b in range(a + 1, 4):
-            pair_of[a * 4 + b] = mp_combine(v[a], v[b])
+        for g in range(a + 1, 4):
+            pair_of[a * 4 + g] = mp_combine(v[a], v[g])
     rest_rev[0] = mp_reverse(mp_combine(pair_of[1 * 4 + 2], v[3]), M)
     rest_rev[1] = mp_reverse(mp_combine(pair_of[0 * 4 + 2], v[3]), M)
     rest_rev[2] = mp_reverse(mp_combine(pair_of[0 * 4 + 1], v[3]), M)
@@ -644,6 +648,8 @@ cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, co
         if r == INVALID:
             return ST_BAD_COUNT
         va = vec_of(t, r)
+        std = MP_WORTH - mp_max_lane(mp_add_rev(va, rest_rev[a])) - 1
+        low = std
         if closed:
             cnt = (h.words[a] >> (3 * ii)) & 7
             bit = (<u64>1) << kind
@@ -651,35 +657,40 @@ cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, co
             ckd.paired = ck.paired | (bit if cnt >= 1 else 0)
             ckd.odd = ck.odd ^ bit
             ckd.pairs = ck.pairs + (cnt & 1)
-        low = 127
+            closed_forms_dense(&ckd, forms, &c, &o)
+            low = min3(std, c, o)
+        if low < 0:
+            low = 0     # a complete hand: its discards that keep it tenpai
+        by_std = std <= low
+        by_closed = closed and (c <= low or o <= low)
+        target = MP_WORTH - low - 1
         mask = 0
         for g in range(4):
             w = wa if g == a else h.words[g]
             held = mj_compress3(kinds_bits(w))
             if held == 0:
                 continue
-            if g != a:
-                crev = mp_reverse(mp_combine(va, pair_of[PAIR_A[a][g] * 4 + PAIR_B[a][g]]), M)
             tb = table_of(g)
+            if by_std and g != a:
+                crev = mp_reverse(mp_combine(va, pair_of[PAIR_A[a][g] * 4 + PAIR_B[a][g]]), M)
             while held:
                 i = __builtin_ctz(held)
                 held &= held - 1
                 j = 9 * g + i
-                if g == a:
-                    r = rank_in(tb, wa - ((<u32>1) << (3 * i)))
-                    sb = MP_WORTH - mp_max_lane(mp_add_rev(vec_of(tb, r), rest_rev[a])) - 1
-                else:
-                    sb = MP_WORTH - mp_max_lane(mp_add_rev(minus[j], crev)) - 1
-                total = sb
-                if closed:
+                if by_std:
+                    if g == a:
+                        r = rank_in(tb, wa - ((<u32>1) << (3 * i)))
+                        if mp_lanes_equal(mp_add_rev(vec_of(tb, r), rest_rev[a]), target):
+                            mask |= (<u64>1) << j
+                            continue
+                    elif mp_lanes_equal(mp_add_rev(minus[j], crev), target):
+                        mask |= (<u64>1) << j
+                        continue
+                if by_closed:
                     closed_kinds_after_discard(&ckd, forms, j, (w >> (3 * i)) & 7, &ck2)
                     closed_forms_dense(&ck2, forms, &c, &o)
-                    total = min3(sb, c, o)
-                if total < low:
-                    low = total
-                    mask = 0
-                if total == low:
-                    mask |= (<u64>1) << j
+                    if c == low or o == low:
+                        mask |= (<u64>1) << j
         shanten[k] = <i8>low
         best[k] = mask
     return ST_OK
