@@ -1,7 +1,8 @@
 """Expected value of discards (bodies for ev.pxd): mjcore/riichi/ev.md §2 (the graph) and §3 (the values).
 
 A node is a hand (packed counts, the red fives held) with a riichi flag; draw nodes hold 3n+1
-tiles, discard nodes 3n+2. The graph is built from a work stack with one open-addressed table of
+tiles, discard nodes 3n+2. The graph is built breadth first (nodes expanded in the order they were
+made, so a level's nodes lie together) with one open-addressed table of
 nodes, its edges (draw node -> discard node, "draw tile i") kept once; each winning edge is
 scored once by the riichi scorer; the values run backwards over the turns in two flat layers.
 """
@@ -36,7 +37,7 @@ cdef enum:
 cdef u64 KEEP_KNOWN = (<u64>1) << 63
 
 cdef enum:                  # EvWork's buffers
-    W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_TABLE, W_TABLE_NEXT, W_EDGES, W_STACK,
+    W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_TABLE, W_TABLE_NEXT, W_EDGES,
     W_INDEX, W_START, W_MARK, W_DRAW_OF, W_SORTED, W_PLAIN_AT, W_WIN_AT, W_PLAIN, W_WIN,
     W_WIN_SCORE, W_KIDS_AT, W_KIDS, W_TENPAI, W_WEIGHT_SUM, W_INTO_AT, W_INTO, W_DEPTH,
     W_DISC_ORDER, W_DRAW_CUR, W_DRAW_NXT, W_DISC_NXT, W_COUNT
@@ -86,9 +87,6 @@ cdef struct Graph:
     Edge* edges
     i64 n_edges
     i64 cap_edges
-    i32* stack
-    i64 n_stack
-    i64 cap_stack
     int n_closed_melds      # melds that keep the hand closed (closed kans)
     int closed              # no open meld: riichi possible
     int s0                  # shanten of the request's hand
@@ -205,7 +203,7 @@ cdef int _node_arrays(Graph* g, i64 cap) noexcept nogil:
 
 
 cdef i64 _node(Graph* g, const Key* k, bint draw) noexcept nogil:
-    """The node of k, made (and put on the work stack) when new; negative Status on failure."""
+    """The node of k, made when new (the build expands it in its turn); negative Status on failure."""
     return _node_at(g, k, _hash(k), draw)
 
 
@@ -232,14 +230,6 @@ cdef i64 _node_at(Graph* g, const Key* k, u64 h, bint draw) noexcept nogil:
     g.is_draw[id] = draw
     g.n_nodes += 1
     g.table[slot] = id + 1
-    if g.n_stack == g.cap_stack:
-        g.cap_stack *= 2
-        p = _buffer(g.w, W_STACK, g.cap_stack * sizeof(i32))
-        if p == NULL:
-            return ST_EV_MEMORY
-        g.stack = <i32*>p
-    g.stack[g.n_stack] = id
-    g.n_stack += 1
     if <u64>g.n_nodes * 2 > g.table_mask:
         if _grow_table(g) != ST_OK:
             return ST_EV_MEMORY
@@ -485,12 +475,12 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
 cdef int _build(Graph* g) noexcept nogil:
     cdef i64 id
     cdef int st, done = 0
-    while g.n_stack:
-        g.n_stack -= 1
-        id = g.stack[g.n_stack]
+    id = 0
+    while id < g.n_nodes:
         st = _expand_draw(g, id) if g.is_draw[id] else _expand_discard(g, id)
         if st != ST_OK:
             return st
+        id += 1
         done += 1
         if (done & 1023) == 0 and g.q.max_seconds > 0 and _now(g.q) - g.start > g.q.max_seconds:
             return ST_EV_DEADLINE
@@ -1134,13 +1124,11 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
     # the arrays start as large as work's buffers already are (a batch's rows reuse them)
     g.w = work
     g.cap_edges = max(4096, work.cap[W_EDGES] // sizeof(Edge))
-    g.cap_stack = max(1024, work.cap[W_STACK] // sizeof(i32))
     g.table = <i32*>_zeroed(work, W_TABLE, 4096 * sizeof(i32))
     g.table_mask = 4095
     g.edges = <Edge*>_buffer(work, W_EDGES, g.cap_edges * sizeof(Edge))
-    g.stack = <i32*>_buffer(work, W_STACK, g.cap_stack * sizeof(i32))
     if (_node_arrays(&g, max(1024, work.cap[W_KEYS] // sizeof(Key))) != ST_OK
-            or g.table == NULL or g.edges == NULL or g.stack == NULL):
+            or g.table == NULL or g.edges == NULL):
         out.status = ST_EV_MEMORY
         return ST_EV_MEMORY
     root = _node(&g, &k, n_total + 3 * q.n_melds == 13)
