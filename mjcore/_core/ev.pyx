@@ -530,6 +530,7 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     cdef i32 points[4 * MAX_INDICATORS + 1]
     cdef double ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS + 1]
     cdef double choose, all_ways, value
+    cdef u64 packed
     _unpack(dk, hand.counts)
     hand.n_melds = q.n_melds
     for i in range(q.n_melds):
@@ -547,12 +548,14 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     if not (riichi and q.use_ura and n):
         return out.points if score_hand(&hand, &sit, &q.rules, &out) == ST_OK else 0.0
     # the unseen tiles by the dora each would make as an indicator (hand, melds, norths)
-    memset(group, 0, sizeof(group))
+    packed = 0                  # group[w] in bits 8w..8w+7 (at most 136 unseen): a register sum
     for i in range(34):
         c = g.wall0[i] - hand.counts[i]
         if c > 0:
             w = hand.counts[g.indicated[i]] + g.meld_worth[i]
-            group[w if w < 4 else 4] += c
+            packed += <u64>c << (8 * (w if w < 4 else 4))
+    for w in range(5):
+        group[w] = (packed >> (8 * w)) & 255
     # ways[j][u]: choices of j indicators among the unseen tiles that make u ura
     top = 4 * n
     for j in range(n + 1):
@@ -561,6 +564,9 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     ways[0][0] = 1.0
     for w in range(5):
         if not group[w]:
+            continue
+        if n == 1:              # one indicator: group[w] ways to make w ura
+            ways[1][w] = group[w]
             continue
         for j in range(n, 0, -1):           # in place: j and u only grow
             for u in range(top, -1, -1):
@@ -1054,6 +1060,7 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
     cdef Key k, y
     cdef int st, i, variant, suit, red_held, n_total
     cdef i8 after[34]
+    cdef u64 masks[34]
     cdef u64 mask
     cdef i64 root, found
     cdef u64 slot
@@ -1088,8 +1095,8 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
     g.bound = g.s0 + q.extra
     # the candidates and their necessary tiles (also for hands too far to search)
     if n_total + 3 * q.n_melds == 14:
+        ukeire_forms(&k.hand, q.n_melds, FORMS_RIICHI, after, masks, False)     # checked hand
         for i in range(34):
-            after[i] = 127
             if not q.counts[i]:
                 continue
             suit = _five_suit(i) if q.use_red else -1
@@ -1099,13 +1106,9 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
                     continue
                 if variant == 1 and not red_held:
                     continue
-                y = k
-                y.hand.words[_group(i)] -= <u32>1 << _shift(i)
-                mask = 0
-                after[i] = <i8>advance_forms(&y.hand, q.n_melds, FORMS_RIICHI, &mask)
                 out.cand[out.n_cand].tile = <u8>(i if variant == 0 else 34 + suit)
                 out.cand[out.n_cand].shanten = after[i]
-                out.cand[out.n_cand].necessary = mask
+                out.cand[out.n_cand].necessary = masks[i]
                 out.cand[out.n_cand].node = NO_NODE
                 out.n_cand += 1
     else:
