@@ -12,12 +12,16 @@ objects and no per-call cost, the work mahjong-cpp's timer covers), the median o
 ``--rounds``; the single-hand API's CPU time (one call, its result objects) beside it.
 Ratio = mahjong-cpp's time / ours, the median of the per-hand ratios. Then the batch over
 ``--threads-hands`` hands (the records of shanten <= 1 repeated) on 1 and 2 threads,
-interleaved, and the memory each call held at its peak.
+interleaved, and the memory each call held at its peak. The CPU time is the process's, so
+OpenBLAS's idle worker threads are kept out (OPENBLAS_NUM_THREADS=1 unless set: numpy's spinning
+threads were 2-4 % of the samples in `perf`, work the kernel never does).
 """
 from __future__ import annotations
 
 import argparse
 import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")      # before numpy: see the docstring
 import statistics
 import sys
 import time
