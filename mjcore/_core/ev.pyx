@@ -35,9 +35,10 @@ cdef enum:
 # Graph.necessary of a discard node: the kinds whose discard keeps its shanten, with this bit
 # once known (given by the draw node that made it; else its expansion runs the ukeire kernel).
 cdef u64 KEEP_KNOWN = (<u64>1) << 63
+cdef u64 ALL_KINDS = ((<u64>1) << 34) - 1
 
 cdef enum:                  # EvWork's buffers
-    W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_TABLE, W_TABLE_NEXT, W_EDGES,
+    W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_DIST, W_TABLE, W_TABLE_NEXT, W_EDGES,
     W_INDEX, W_START, W_MARK, W_DRAW_OF, W_SORTED, W_PLAIN_AT, W_WIN_AT, W_PLAIN, W_WIN,
     W_WIN_SCORE, W_KIDS_AT, W_KIDS, W_TENPAI, W_WEIGHT_SUM, W_INTO_AT, W_INTO, W_DEPTH,
     W_DISC_ORDER, W_DRAW_CUR, W_DRAW_NXT, W_DISC_NXT, W_COUNT
@@ -80,6 +81,8 @@ cdef struct Graph:
     i8* shanten             # 99 until known
     u64* necessary          # draw nodes: the kinds whose draw lowers the shanten
     u8* is_draw
+    u8* dist                # tiles held that the request's hand did not hold, over 37 kinds:
+                            # a red five is its own kind, a five's kind its ordinary copies
     i64 n_nodes
     i64 cap_nodes
     i32* table              # open addressing: node id + 1, 0 empty
@@ -93,6 +96,7 @@ cdef struct Graph:
     int bound               # s0 + extra: a node leaves the greedy line while dist + s < bound
     u8 c0[34]
     u8 r0
+    u8 ord0[34]             # the request's copies per kind, a red five apart (Graph.dist)
     i32 wall0[34]           # the start's unseen copies plus its held ones, per kind
     u8 indicated[34]        # the kind each indicator kind makes dora
     u8 meld_worth[34]       # dora an indicator kind would make in the melds and norths set aside
@@ -170,6 +174,7 @@ cdef int _grow_table(Graph* g) noexcept nogil:
 
 cdef extern from *:
     void __builtin_prefetch(const void* p) noexcept nogil
+    int __builtin_ctzll(unsigned long long x) noexcept nogil
 
 
 cdef enum:
@@ -196,7 +201,9 @@ cdef int _node_arrays(Graph* g, i64 cap) noexcept nogil:
     g.shanten = <i8*>_buffer(g.w, W_SHANTEN, cap)
     g.is_draw = <u8*>_buffer(g.w, W_IS_DRAW, cap)
     g.necessary = <u64*>_buffer(g.w, W_NECESSARY, cap * sizeof(u64))
-    if g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.necessary == NULL:
+    g.dist = <u8*>_buffer(g.w, W_DIST, cap)
+    if (g.keys == NULL or g.shanten == NULL or g.is_draw == NULL or g.necessary == NULL
+            or g.dist == NULL):
         return ST_EV_MEMORY
     g.cap_nodes = cap
     return ST_OK
@@ -251,25 +258,39 @@ cdef inline int _edge(Graph* g, i64 x, i64 d, int weight) noexcept nogil:
     return ST_OK
 
 
-cdef inline int _dist(const Graph* g, const u8* c, u32 flags) noexcept nogil:
-    """Tiles held now that the request's hand did not hold, over 37 kinds: a red five is its
-    own kind, and a five's kind counts its ordinary copies only."""
-    cdef int i, n = 0, d, suit, five, red, red0
-    for i in range(34):
-        d = c[i] - g.c0[i]
-        n += d if d > 0 else 0
-    if flags != g.r0:
-        for suit in range(3):
-            red = (flags >> suit) & 1
-            red0 = (g.r0 >> suit) & 1
-            if red == red0:
-                continue
-            five = 4 + 9 * suit
-            d = c[five] - g.c0[five]
-            n -= d if d > 0 else 0
-            d = c[five] - red - g.c0[five] + red0
-            n += (d if d > 0 else 0) + red
-    return n
+cdef extern from "bits.h":
+    u32 mj_compress3(u32 spaced) noexcept nogil
+
+
+cdef inline u64 _held(const Key* k) noexcept nogil:
+    """The kinds k holds, bit i for kind i."""
+    cdef u64 out = 0
+    cdef int grp
+    cdef u32 w
+    for grp in range(4):
+        w = k.hand.words[grp]
+        out |= (<u64>mj_compress3((w | (w >> 1) | (w >> 2)) & 0o111111111)) << (9 * grp)
+    return out
+
+
+cdef inline int _ord(const Graph* g, const Key* k, int i) noexcept nogil:
+    """Copies of kind i in k, a red five apart (the kind Graph.dist counts)."""
+    cdef int c = _count(k, i), suit = _five_suit(i)
+    if suit >= 0:
+        c -= (k.flags >> suit) & 1
+    return c
+
+
+cdef inline int _dist_step(const Graph* g, const Key* k, int i, int red, int sign) noexcept nogil:
+    """Graph.dist's change when k draws (sign 1) or discards (sign -1) a copy of kind i, the
+    red five when red: a copy the request's hand did not hold comes or goes."""
+    cdef int suit
+    if red:
+        suit = _five_suit(i)
+        return sign if (g.r0 >> suit) & 1 == 0 else 0
+    if sign > 0:
+        return 1 if _ord(g, k, i) >= g.ord0[i] else 0
+    return -1 if _ord(g, k, i) > g.ord0[i] else 0
 
 
 cdef inline void _unpack(const Key* k, u8* c) noexcept nogil:
@@ -279,11 +300,6 @@ cdef inline void _unpack(const Key* k, u8* c) noexcept nogil:
         w = k.hand.words[grp]
         for j in range(7 if grp == 3 else 9):
             c[9 * grp + j] = (w >> (3 * j)) & 7
-
-
-cdef inline int _wall(const Graph* g, const u8* c, int i) noexcept nogil:
-    """Unseen copies of kind i in a state holding c (discards go back to the wall)."""
-    return g.wall0[i] - c[i]
 
 
 cdef inline int _wall_red(const Graph* g, u32 flags, int suit) noexcept nogil:
@@ -302,14 +318,17 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
     cdef int kid_weight[MAX_CHILDREN]
     cdef i8 kid_shanten[MAX_CHILDREN]
     cdef i32 kid_id[MAX_CHILDREN]
+    cdef u8 kid_kind[MAX_CHILDREN]
+    cdef u8 kid_dist[MAX_CHILDREN]
     cdef u8 new_kind[MAX_CHILDREN]
     cdef i8 new_shanten[MAX_CHILDREN]
     cdef u64 new_keep[MAX_CHILDREN]
     cdef u8 c[34]
     cdef u64 necessary
     cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0, child, n = 0, j
-    cdef int n_new
+    cdef int n_new, dist
     cdef i64 d, first_new
+    cdef u64 todo
     cdef bint wide
     if g.shanten[x] == 99:
         necessary = 0
@@ -320,11 +339,14 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         g.necessary[x] = necessary
     s = g.shanten[x]
     necessary = g.necessary[x]
-    _unpack(&k, c)
-    wide = g.q.tegawari and not riichi and _dist(g, c, k.flags) + s < g.bound
-    for i in range(34):
-        w = _wall(g, c, i)
-        if w <= 0 or not (wide or (necessary >> i) & 1):
+    dist = g.dist[x]
+    wide = g.q.tegawari and not riichi and dist + s < g.bound
+    todo = ALL_KINDS if wide else necessary
+    while todo:
+        i = __builtin_ctzll(todo)
+        todo &= todo - 1
+        w = g.wall0[i] - _count(&k, i)
+        if w <= 0:
             continue
         child = s - 1 if (necessary >> i) & 1 else s
         grp = i // 9
@@ -339,6 +361,8 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
                 kid[n].flags = k.flags | (1u << suit)
                 kid_weight[n] = wr
                 kid_shanten[n] = <i8>child
+                kid_kind[n] = <u8>i
+                kid_dist[n] = <u8>(dist + _dist_step(g, &k, i, 1, 1))
                 n += 1
                 w -= wr
             if w <= 0:
@@ -346,6 +370,8 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         kid[n] = nk
         kid_weight[n] = w
         kid_shanten[n] = <i8>child
+        kid_kind[n] = <u8>i
+        kid_dist[n] = <u8>(dist + _dist_step(g, &k, i, 0, 1))
         n += 1
     _prefetch(g, kid, kid_hash, n)
     first_new = g.n_nodes
@@ -354,12 +380,14 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         if d < 0 or _edge(g, x, d, kid_weight[j]) != ST_OK:
             return <int>d if d < 0 else ST_EV_MEMORY
         g.shanten[d] = kid_shanten[j]
+        if d >= first_new:
+            g.dist[d] = kid_dist[j]
         kid_id[j] = <i32>d
     # the new discard nodes' shanten-keeping discards, from this node's groups in one pass
     n_new = 0
     for j in range(n):
         if kid_id[j] >= first_new and kid_shanten[j] >= 0:
-            i = _drawn_kind(&k, &kid[j])
+            i = kid_kind[j]
             if n_new == 0 or new_kind[n_new - 1] != i:     # a red five and its kind: one
                 new_kind[n_new] = <u8>i
                 n_new += 1
@@ -371,7 +399,7 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
         n_new = 0
         for j in range(n):
             if kid_id[j] >= first_new and kid_shanten[j] >= 0:
-                if new_kind[n_new] != _drawn_kind(&k, &kid[j]):
+                if new_kind[n_new] != kid_kind[j]:
                     n_new += 1
                 if new_shanten[n_new] == kid_shanten[j]:
                     g.necessary[kid_id[j]] = new_keep[n_new] | KEEP_KNOWN
@@ -402,24 +430,25 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
     cdef u64 kid_hash[MAX_CHILDREN]
     cdef int kid_weight[MAX_CHILDREN]
     cdef u8 kid_tile[MAX_CHILDREN]
-    cdef u8 c[34]
+    cdef u8 kid_dist[MAX_CHILDREN]
     cdef i8 after[34]
     cdef u64 masks[34]
     cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0, i_best
-    cdef int n = 0, j
+    cdef int n = 0, j, dist, cnt
     cdef bint wide, unnecessary, declares, known
-    cdef i64 yid
-    cdef u64 keep
+    cdef i64 yid, new
+    cdef u64 keep, held, todo
     s = g.shanten[dnode]
     if s == 99:
         s = shanten_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, NULL)
         if s < -1:
             return s
         g.shanten[dnode] = <i8>s
-    _unpack(&k, c)
-    wide = g.q.shanten_down and not riichi and _dist(g, c, k.flags) + s < g.bound
+    dist = g.dist[dnode]
+    wide = g.q.shanten_down and not riichi and dist + s < g.bound
     if not (s >= 0 or wide):
         return ST_OK
+    held = _held(&k)
     keep = g.necessary[dnode]
     known = (keep & KEEP_KNOWN) != 0
     if not known:
@@ -428,21 +457,23 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
             return i_best
         keep = 0
         for i in range(34):
-            if c[i] and after[i] == s:
+            if (held >> i) & 1 and after[i] == s:
                 keep |= (<u64>1) << i
-    for i in range(34):
-        if not c[i]:
-            continue
-        unnecessary = s >= 0 and (keep >> i) & 1
-        if not (wide or unnecessary):
-            continue
+    if s < 0:
+        keep = 0
+    todo = held if wide else held & keep
+    while todo:
+        i = __builtin_ctzll(todo)
+        todo &= todo - 1
+        cnt = _count(&k, i)
+        unnecessary = (keep >> i) & 1
         declares = riichi or (g.closed and s == 0 and unnecessary)
         suit = _five_suit(i) if g.q.use_red else -1
         red_held = (k.flags >> suit) & 1 if suit >= 0 else 0
         for variant in range(2):            # 0 the red five, 1 an ordinary tile of the kind
             if variant == 0 and not red_held:
                 continue
-            if variant == 1 and c[i] <= red_held:
+            if variant == 1 and cnt <= red_held:
                 continue
             y = k
             y.hand.words[_group(i)] -= <u32>1 << _shift(i)
@@ -451,18 +482,22 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
                 y.flags &= ~(1u << suit)
                 w = _wall_red(g, y.flags, suit)
             else:
-                w = _wall(g, c, i) + 1          # y holds one copy fewer
+                w = g.wall0[i] - cnt + 1        # y holds one copy fewer
                 if suit >= 0:
                     w -= _wall_red(g, y.flags, suit)
             kid[n] = y
             kid_weight[n] = w
             kid_tile[n] = <u8>i
+            kid_dist[n] = <u8>(dist + _dist_step(g, &k, i, variant == 0, -1))
             n += 1
     _prefetch(g, kid, kid_hash, n)
     for j in range(n):
+        new = g.n_nodes
         yid = _node_at(g, &kid[j], kid_hash[j], True)
         if yid < 0:
             return <int>yid
+        if yid >= new:
+            g.dist[yid] = kid_dist[j]
         if _edge(g, yid, dnode, kid_weight[j]) != ST_OK:
             return ST_EV_MEMORY
         i = kid_tile[j]
@@ -1083,6 +1118,9 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
     for i in range(3):
         if q.use_red and q.red[i]:
             g.r0 |= 1 << i
+    for i in range(34):
+        suit = _five_suit(i)
+        g.ord0[i] = q.counts[i] - (((g.r0 >> suit) & 1) if suit >= 0 else 0)
     memset(&k, 0, sizeof(Key))
     n_total = pack_counts(q.counts, &k.hand)
     k.flags = g.r0
@@ -1135,6 +1173,8 @@ cdef int ev_compute_in(const EvRequest* q, EvResult* out, EvWork* work) noexcept
         out.status = ST_EV_MEMORY
         return ST_EV_MEMORY
     root = _node(&g, &k, n_total + 3 * q.n_melds == 13)
+    if root >= 0:
+        g.dist[root] = 0
     st = _build(&g) if root >= 0 else <int>root
     if st == ST_OK:
         # each candidate's draw node, with the riichi flag its discard sets
