@@ -854,6 +854,9 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef ev_draw* win = NULL
     cdef double* win_score = NULL
     cdef u32* kids_at = NULL
+    cdef const i64* into_at
+    cdef const i32* into
+    cdef const i32* disc_order
     cdef i32* kids = NULL
     cdef u8* tenpai_node = NULL
     cdef double* weight_sum = NULL
@@ -905,7 +908,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         plain = <ev_draw*>_buffer(w, W_PLAIN, (n_plain + 1) * sizeof(ev_draw))
         win = <ev_draw*>_buffer(w, W_WIN, (n_win + 1) * sizeof(ev_draw))
         win_score = <double*>_buffer(w, W_WIN_SCORE, (n_win + 1) * sizeof(double))
-        kids_at = <u32*>_zeroed(w, W_KIDS_AT, (nk + 1) * sizeof(u32))
+        kids_at = <u32*>_buffer(w, W_KIDS_AT, (nk + 1) * sizeof(u32))
         kids = <i32*>_buffer(w, W_KIDS, (m + 1) * sizeof(i32))
         tenpai_node = <u8*>_buffer(w, W_TENPAI, nd + 1)
         weight_sum = <double*>_zeroed(w, W_WEIGHT_SUM, (nd + 1) * sizeof(double))
@@ -926,7 +929,6 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
             tenpai_node[a] = g.shanten[i] == 0
             for e in range(start[i], start[i + 1]):
                 ed = sorted_edges[e]
-                kids_at[index[ed.d] + 1] += 1
                 weight_sum[a] += ed.weight
                 if g.shanten[ed.d] != -1:
                     plain[n_plain] = ev_draw_of(index[ed.d], ed.weight)
@@ -951,18 +953,18 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         plain_at[nd] = <u32>n_plain
         win_at[nd] = <u32>n_win
     if st == ST_OK:
-        # each discard node's draw nodes
+        # each discard node's draw nodes, in the order of the numbering's lists of them
+        into_at = <i64*>w.buf[W_INTO_AT]
+        into = <i32*>w.buf[W_INTO]
+        disc_order = <i32*>w.buf[W_DISC_ORDER]
+        e = 0
         for a in range(nk):
-            kids_at[a + 1] += kids_at[a]
-        for i in range(n):
-            if g.is_draw[i]:
-                for e in range(start[i], start[i + 1]):
-                    b = index[sorted_edges[e].d]
-                    kids[kids_at[b]] = index[i]
-                    kids_at[b] += 1
-        for a in range(nk, 0, -1):
-            kids_at[a] = kids_at[a - 1]
-        kids_at[0] = 0
+            kids_at[a] = <u32>e
+            i = disc_order[a]
+            for b in range(into_at[i], into_at[i + 1]):
+                kids[e] = index[into[b]]
+                e += 1
+        kids_at[nk] = <u32>e
         out.values = <double*>calloc(out.n_cand * EV_COLUMNS * T + 1, sizeof(double))
         if out.values == NULL:
             st = ST_EV_MEMORY
