@@ -218,7 +218,6 @@ cdef i64 _node_at(Graph* g, const Key* k, u64 h, bint draw) noexcept nogil:
     """_node with k's hash h."""
     cdef u64 slot = h & g.table_mask
     cdef i32 id
-    cdef void* p
     while True:
         id = g.table[slot]
         if id == 0:
@@ -308,9 +307,10 @@ cdef inline int _wall_red(const Graph* g, u32 flags, int suit) noexcept nogil:
 
 
 cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
-    """Draw node: an edge for each draw it makes (§2). Its shanten and necessary tiles come
-    from the discard that made it (the root's are computed here); a drawn tile lowers the
-    shanten exactly when it is necessary, which gives each new discard node its shanten."""
+    """Draw node: an edge for each draw it makes (§2). Its shanten and necessary tiles are
+    computed here (the request's hand's candidates have them from its ukeire pass); a drawn
+    tile lowers the shanten exactly when it is necessary, which gives each new discard node
+    its shanten, and one draw_discards pass gives the new ones their shanten-keeping discards."""
     cdef Key k = g.keys[x]
     cdef Key nk
     cdef Key kid[MAX_CHILDREN]
@@ -323,7 +323,6 @@ cdef int _expand_draw(Graph* g, i64 x) noexcept nogil:
     cdef u8 new_kind[MAX_CHILDREN]
     cdef i8 new_shanten[MAX_CHILDREN]
     cdef u64 new_keep[MAX_CHILDREN]
-    cdef u8 c[34]
     cdef u64 necessary
     cdef int s, i, w, wr, suit, grp, sh, riichi = (k.flags & RIICHI_FLAG) != 0, child, n = 0, j
     cdef int n_new, dist
@@ -422,8 +421,9 @@ cdef inline int _drawn_kind(const Key* x, const Key* d) noexcept nogil:
 
 
 cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
-    """Discard node: for each discard the edge that draws the tile back (§2). One ukeire pass
-    gives the shanten after every discard and each resulting draw node's necessary tiles."""
+    """Discard node: for each discard the edge that draws the tile back (§2). The draw node
+    that made it gave its shanten-keeping discards; the request's hand has an ukeire pass,
+    which also gives its draw nodes' necessary tiles."""
     cdef Key k = g.keys[dnode]
     cdef Key y
     cdef Key kid[MAX_CHILDREN]
@@ -979,7 +979,7 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         else:
             st = _run_compatible(g, out, nd_upto, nk_upto, plain_at, plain, win_at, win, win_score,
                                  kids_at, kids, tenpai_node, weight_sum, index)
-    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 2 + sizeof(u64))
+    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 3 + sizeof(u64))
                       + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
                       + m * (sizeof(Edge) + sizeof(ev_draw) + sizeof(i32))
                       + n * (sizeof(i32) + sizeof(i64))
