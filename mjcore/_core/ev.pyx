@@ -535,6 +535,24 @@ cdef inline int _next_kind(int k, int players) noexcept nogil:
     return 31 if k == 33 else k + 1
 
 
+cdef inline int _red_twin(const Graph* g, const Edge* edges, i64 e, i64 end, const Key* dk,
+                          int drawn) noexcept nogil:
+    """Whether the next edge of the same draw node wins with the same hand but for the red
+    five of the drawn kind: 1 when the next one holds it, -1 when this one does, else 0."""
+    cdef int suit = _five_suit(drawn) if g.q.use_red else -1
+    cdef const Key* nk
+    cdef u32 bit
+    if suit < 0 or e + 1 >= end or g.shanten[edges[e + 1].d] != -1:
+        return 0
+    nk = &g.keys[edges[e + 1].d]
+    bit = 1u << suit
+    if (nk.hand.words[0] != dk.hand.words[0] or nk.hand.words[1] != dk.hand.words[1]
+            or nk.hand.words[2] != dk.hand.words[2] or nk.hand.words[3] != dk.hand.words[3]
+            or (nk.flags ^ dk.flags) != bit):
+        return 0
+    return 1 if nk.flags & bit else -1
+
+
 cdef void _ura_setup(Graph* g) noexcept nogil:
     """What the ura expectation of every win shares: each indicator's dora kind, and the dora it
     would make in the melds and the norths set aside."""
@@ -553,16 +571,18 @@ cdef void _ura_setup(Graph* g) noexcept nogil:
                 g.meld_worth[j] += c
 
 
-cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nogil:
+cdef double _score_win(const Graph* g, const Key* dk, int win_tile,
+                       double* with_red) noexcept nogil:
     """The tsumo value of the complete hand dk won on win_tile (§1): 0 without a yaku; after
-    riichi with ura dora on, the expectation over the ura indicators."""
+    riichi with ura dora on, the expectation over the ura indicators. With with_red, also the
+    value of the same win with one red five more (a dora more: the readings are scored once)."""
     cdef const EvRequest* q = g.q
     cdef HandC hand
     cdef Situation sit
     cdef ScoreOut out
     cdef int i, j, w, u, c, n = q.n_dora, riichi = (dk.flags & RIICHI_FLAG) != 0, top
     cdef int group[5]             # unseen tiles by the ura each would make as an indicator
-    cdef i32 points[4 * MAX_INDICATORS + 1]
+    cdef i32 points[4 * MAX_INDICATORS + 2]
     cdef double ways[MAX_INDICATORS + 1][4 * MAX_INDICATORS + 1]
     cdef double choose, all_ways, value
     cdef u64 packed
@@ -581,7 +601,13 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
         sit.dora_ind[i] = q.dora_ind[i]
     sit.n_ura = 0
     if not (riichi and q.use_ura and n):
-        return out.points if score_hand(&hand, &sit, &q.rules, &out) == ST_OK else 0.0
+        if with_red == NULL:
+            return out.points if score_hand(&hand, &sit, &q.rules, &out) == ST_OK else 0.0
+        if score_points_by_ura(&hand, &sit, &q.rules, 1, points) != ST_OK:
+            with_red[0] = 0.0
+            return 0.0
+        with_red[0] = points[1]
+        return points[0]
     # the unseen tiles by the dora each would make as an indicator (hand, melds, norths)
     packed = 0                  # group[w] in bits 8w..8w+7 (at most 136 unseen): a register sum
     for i in range(34):
@@ -623,11 +649,18 @@ cdef double _score_win(const Graph* g, const Key* dk, int win_tile) noexcept nog
     if all_ways <= 0.0:         # no tile left to indicate: no ura
         c = 0
         all_ways = ways[n][0] = 1.0
-    if score_points_by_ura(&hand, &sit, &q.rules, c, points) != ST_OK:
+    if score_points_by_ura(&hand, &sit, &q.rules, c + (with_red != NULL), points) != ST_OK:
+        if with_red != NULL:
+            with_red[0] = 0.0
         return 0.0
     value = 0.0
     for u in range(c + 1):
         value += points[u] * ways[n][u]
+    if with_red != NULL:
+        choose = 0.0
+        for u in range(c + 1):
+            choose += points[u + 1] * ways[n][u]
+        with_red[0] = choose / all_ways
     return value / all_ways
 
 
@@ -862,7 +895,10 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     cdef double* weight_sum = NULL
     cdef int t, k, T = q.t_max, drawn = 0, st = ST_OK
     cdef Edge ed
-    cdef Key dk
+    cdef Key dk, twin_key
+    cdef int twin, twin_left = 0
+    cdef i64 twin_at = -1
+    cdef double twin_score = 0.0
     if index == NULL or start == NULL or sorted_edges == NULL or mark == NULL or draw_of == NULL:
         st = ST_EV_MEMORY
     else:
@@ -937,7 +973,22 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
                 dk = g.keys[ed.d]
                 drawn = _drawn_kind(&g.keys[ed.x], &dk)
                 win[n_win] = ev_draw_of(index[ed.d], ed.weight)
-                win_score[n_win] = _score_win(g, &dk, drawn)
+                if twin_left and twin_at == e:
+                    win_score[n_win] = twin_score
+                    twin_left = 0
+                else:
+                    twin = _red_twin(g, sorted_edges, e, start[i + 1], &dk, drawn)
+                    if twin == 0:
+                        win_score[n_win] = _score_win(g, &dk, drawn, NULL)
+                    elif twin > 0:      # this win without its red five; the next one has it
+                        win_score[n_win] = _score_win(g, &dk, drawn, &twin_score)
+                        twin_left = 1
+                        twin_at = e + 1
+                    else:               # this win has the red five the next one lacks
+                        twin_key = g.keys[sorted_edges[e + 1].d]
+                        twin_score = _score_win(g, &twin_key, drawn, &win_score[n_win])
+                        twin_left = 1
+                        twin_at = e + 1
                 if out.wins != NULL:
                     out.wins[n_win].hand = dk.hand
                     out.wins[n_win].flags = dk.flags
