@@ -451,6 +451,31 @@ cdef inline u64 others_lanes(int g, int x, int M, const mp_vec* v, const mp_vec*
     return out
 
 
+# closed_kinds of a hand whose closed forms count (closed), else all zero.
+cdef inline void closed_kinds_if(const PackedHand* h, int forms, bint closed,
+                                 ClosedKinds* ck) noexcept nogil:
+    ck.held = ck.paired = ck.odd = 0
+    ck.pairs = 0
+    if closed:
+        closed_kinds(h, forms, ck)
+
+
+# A hand's group vectors, each two combined (pair_of[a * 4 + b], a < b) and each three (the
+# groups other than g, rest_excl[g]): what ukeire and draw_discards both start from.
+cdef inline void combine_groups(const u32* ranks, mp_vec* v, mp_vec* pair_of,
+                                mp_vec* rest_excl) noexcept nogil:
+    cdef int a, b
+    for a in range(4):
+        v[a] = vec_of(table_of(a), ranks[a])
+    for a in range(4):
+        for b in range(a + 1, 4):
+            pair_of[a * 4 + b] = mp_combine(v[a], v[b])
+    rest_excl[0] = mp_combine(pair_of[1 * 4 + 2], v[3])
+    rest_excl[1] = mp_combine(pair_of[0 * 4 + 2], v[3])
+    rest_excl[2] = mp_combine(pair_of[0 * 4 + 1], v[3])
+    rest_excl[3] = mp_combine(pair_of[0 * 4 + 1], v[2])
+
+
 # Ukeire's body is too large for the compiler to inline once per form set, so Cython makes
 # the copies: one with riichi's forms fixed (the form tests fold away), one for the others.
 cdef struct RiichiForms:
@@ -508,21 +533,11 @@ cdef int ukeire_of(FormsCopy* copy, const PackedHand* h, int n_melds, int forms,
         return st
     memset(after, 127, 34)
     memset(masks, 0, 34 * sizeof(u64))
-    ck.held = ck.paired = ck.odd = 0
-    ck.pairs = 0
+    closed_kinds_if(h, forms, closed, &ck)
     ck2 = ck
-    if closed:
-        closed_kinds(h, forms, &ck)
+    combine_groups(ranks, v, pair_of, rest_excl)
     for g in range(4):
-        v[g] = vec_of(table_of(g), ranks[g])
         imp[g] = table_of(g).improve + (<Py_ssize_t>ranks[g]) * 10
-    for a in range(4):
-        for b in range(a + 1, 4):
-            pair_of[a * 4 + b] = mp_combine(v[a], v[b])
-    rest_excl[0] = mp_combine(pair_of[1 * 4 + 2], v[3])
-    rest_excl[1] = mp_combine(pair_of[0 * 4 + 2], v[3])
-    rest_excl[2] = mp_combine(pair_of[0 * 4 + 1], v[3])
-    rest_excl[3] = mp_combine(pair_of[0 * 4 + 1], v[2])
     for g in range(4):
         rest_rev[g] = mp_reverse(rest_excl[g], M)
         mp_store(rest_bytes[g], rest_excl[g])
@@ -615,20 +630,11 @@ cdef inline int draw_discards_of(const PackedHand* h, int n_melds, int forms, co
     cdef bint closed = n_melds == 0 and (forms & FORMS_CLOSED) != 0, by_std, by_closed
     if st != ST_OK:
         return st
-    ck.held = ck.paired = ck.odd = 0
-    ck.pairs = 0
+    closed_kinds_if(h, forms, closed, &ck)
     ckd = ck
-    if closed:
-        closed_kinds(h, forms, &ck)
+    combine_groups(ranks, v, pair_of, rest_rev)
     for g in range(4):
-        v[g] = vec_of(table_of(g), ranks[g])
-    for a in range(4):
-        for g in range(a + 1, 4):
-            pair_of[a * 4 + g] = mp_combine(v[a], v[g])
-    rest_rev[0] = mp_reverse(mp_combine(pair_of[1 * 4 + 2], v[3]), M)
-    rest_rev[1] = mp_reverse(mp_combine(pair_of[0 * 4 + 2], v[3]), M)
-    rest_rev[2] = mp_reverse(mp_combine(pair_of[0 * 4 + 1], v[3]), M)
-    rest_rev[3] = mp_reverse(mp_combine(pair_of[0 * 4 + 1], v[2]), M)
+        rest_rev[g] = mp_reverse(rest_rev[g], M)
     for g in range(4):
         w = h.words[g]
         held = mj_compress3(kinds_bits(w))
