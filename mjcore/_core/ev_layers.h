@@ -60,11 +60,16 @@ static inline ev4 ev4_fma(ev4 a, ev4 b, ev4 c) { for (int i = 0; i < 4; i++) c.x
 #endif
 
 /* Discard nodes 0..nk-1 at turn t + 1: lane by lane the best of their draw nodes (kids
- * kids_at[a] .. kids_at[a + 1] - 1, at least one) in draw, written to disc. */
+ * kids_at[a] .. kids_at[a + 1] - 1) in draw, written to disc. A discard node without any (a
+ * complete hand the search does not leave: shanten-down off or extra 0) is worth nothing. */
 static inline void ev_best_of_kids4(const double *draw, const int32_t *kids, const uint32_t *kids_at,
                                     long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
         uint32_t e = kids_at[a], end = kids_at[a + 1];
+        if (e == end) {
+            ev4_store(disc + 4 * a, ev4_set1(0.0));
+            continue;
+        }
         ev4 m = ev4_load(draw + 4 * (int64_t)kids[e]);
         for (e++; e < end; e++)
             m = ev4_max(m, ev4_load(draw + 4 * (int64_t)kids[e]));
@@ -181,6 +186,11 @@ static inline void ev_policy_of_kids8(const double *draw, const int32_t *kids,
                                       const uint32_t *kids_at, long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
         uint32_t e = kids_at[a], end = kids_at[a + 1];
+        if (e == end) {             /* no draw node: nothing (ev_best_of_kids4) */
+            ev4_store(disc + 8 * a, ev4_set1(0.0));
+            ev4_store(disc + 8 * a + 4, ev4_set1(0.0));
+            continue;
+        }
         const double *pick = draw + 8 * (int64_t)kids[e];
         double tenpai = pick[3], win = pick[4];
         for (e++; e < end; e++) {
@@ -207,6 +217,10 @@ static inline void ev_policy_of_kids4(const double *draw, const int32_t *kids,
                                       const uint32_t *kids_at, long long nk, double *disc) {
     for (long long a = 0; a < nk; a++) {
         uint32_t e = kids_at[a], end = kids_at[a + 1];
+        if (e == end) {             /* no draw node: nothing (ev_best_of_kids4) */
+            ev4_store(disc + 4 * a, ev4_set1(0.0));
+            continue;
+        }
         const double *pick = draw + 4 * (int64_t)kids[e];
         for (e++; e < end; e++) {
             const double *b = draw + 4 * (int64_t)kids[e];

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import mjcore
 from mjcore import InvalidHandError, batch, status
 from mjcore.hand import as_hand
 from mjcore.riichi.batch_expected import RED_TILES
@@ -189,9 +190,16 @@ def test_the_consistent_batch_equals_the_consistent_single_hand() -> None:
 
 # ---- fuzzing: any arrays give statuses or a clean InvalidHandError, never a crash ----------
 
+COMPLETE = np.array(as_hand("123m55566777889s").counts, np.uint8)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 6), junk=st.integers(0, 9))
-def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int) -> None:
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 6), junk=st.integers(0, 9),
+       extra=st.integers(0, 2), shanten_down=st.booleans(), tegawari=st.booleans(),
+       model=st.sampled_from(["compatible", "consistent"]))
+def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int, extra: int,
+                                                  shanten_down: bool, tegawari: bool,
+                                                  model: str) -> None:
     rng = np.random.default_rng(seed)
     arrays: dict[str, Any] = {
         "counts": rng.integers(0, 3, (n, 34)).astype(np.uint8),
@@ -210,16 +218,39 @@ def test_any_arrays_are_statuses_or_a_clean_error(seed: int, n: int, junk: int) 
         arrays["counts"][i] = 0
         arrays["counts"][i, rng.choice(34, 13, replace=False)] = 1
         arrays["melds"][i] = 0xFFFF
+        if i % 4 == 2:                              # a complete hand (no discard keeps it)
+            arrays["counts"][i] = COMPLETE
     name = list(arrays)[junk % len(arrays)]
     if junk >= 5:                                   # the wrong shape or a non-integer dtype
         arrays[name] = np.zeros((n + 1, 2), np.float64) if junk % 2 else "x"
     try:
         out = batch.expected_values(**arrays, t_max=4, max_shanten=2, max_nodes=5_000,
-                                    max_seconds=1, rules=["tenhou", "tenhou_sanma"][junk % 2])
+                                    max_seconds=1, rules=["tenhou", "tenhou_sanma"][junk % 2],
+                                    extra=extra, shanten_down=shanten_down, tegawari=tegawari,
+                                    model=model)
     except InvalidHandError:
         assert junk >= 5 or junk % 2                # only shapes, dtypes, or seats past 3 players
         return
     assert len(out) == n
     assert set(out.status.tolist()) <= {s.code for s in status.STATUSES if s.code <= 0}
     for row in np.flatnonzero(out.status == 0):
+        if out.best_tile[row] == 255:               # no discard searched: a complete hand
+            assert np.isnan(out.best_win[row]) and np.isnan(out.best_ev[row])
+            continue
         assert 0 <= out.best_tenpai[row] <= 1 and 0 <= out.best_win[row] <= 1
+
+
+@pytest.mark.parametrize("model", ["compatible", "consistent"])
+@pytest.mark.parametrize("options", [{"shanten_down": False}, {"extra": 0}])
+def test_a_complete_hand_the_search_does_not_leave_has_no_discard_searched(
+        model: str, options: dict) -> None:
+    """From a complete hand every discard raises the shanten: without shanten-down (or with
+    extra 0) the graph is the hand alone, each discard unevaluated, the batch row's best none."""
+    text = "123m55566777889s"
+    r = mjcore.expected_values(text, model=model, **options)
+    assert r.ok and r.shanten == -1 and r.nodes == 1
+    assert r.discards and not any(d.evaluated for d in r.discards)
+    out = batch.expected_values(counts=COMPLETE[None, :], model=model, **options)
+    assert out.status[0] == 0 and out.best_tile[0] == 255 and np.isnan(out.best_ev[0])
+    searched = mjcore.expected_values(text, model=model)    # shanten-down: the discards
+    assert searched.nodes > 1 and all(d.evaluated for d in searched.discards)
