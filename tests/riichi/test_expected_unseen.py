@@ -62,7 +62,7 @@ def _near_complete(rng: random.Random, n_tiles: int) -> list[int]:
 
 
 def _requests(rng: random.Random) -> list[dict]:
-    out = []
+    out: list[dict] = []
     while len(out) < HANDS:
         counts = _near_complete(rng, rng.choice((13, 14)))
         if int(mjcore.batch.shanten([counts]).shanten[0]) > 1:
