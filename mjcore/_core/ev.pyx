@@ -36,6 +36,9 @@ cdef enum:
 # once known (given by the draw node that made it; else its expansion runs the ukeire kernel).
 cdef u64 KEEP_KNOWN = (<u64>1) << 63
 cdef u64 ALL_KINDS = ((<u64>1) << 34) - 1
+# new draw nodes of a discard node from which one ukeire pass gives them all their shanten and
+# necessary tiles (fewer: each its own advance_forms in _expand_draw)
+cdef int UKEIRE_FOR_DRAWS = 8
 
 cdef enum:                  # EvWork's buffers
     W_KEYS, W_SHANTEN, W_NECESSARY, W_IS_DRAW, W_DIST, W_TABLE, W_TABLE_NEXT, W_EDGES,
@@ -431,11 +434,12 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
     cdef int kid_weight[MAX_CHILDREN]
     cdef u8 kid_tile[MAX_CHILDREN]
     cdef u8 kid_dist[MAX_CHILDREN]
+    cdef i32 kid_id[MAX_CHILDREN]
     cdef i8 after[34]
     cdef u64 masks[34]
-    cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0, i_best
-    cdef int n = 0, j, dist, cnt
-    cdef bint wide, unnecessary, declares, known
+    cdef int s, i, suit, variant, red_held, w, riichi = (k.flags & RIICHI_FLAG) != 0, i_best = 0
+    cdef int n = 0, j, dist, cnt, n_unknown = 0
+    cdef bint wide, unnecessary, declares, known, ran = False
     cdef i64 yid, new
     cdef u64 keep, held, todo
     s = g.shanten[dnode]
@@ -452,9 +456,10 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
     keep = g.necessary[dnode]
     known = (keep & KEEP_KNOWN) != 0
     if not known:
-        i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, True)
+        i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, not wide)
         if i_best < -1:
             return i_best
+        ran = True
         keep = 0
         for i in range(34):
             if (held >> i) & 1 and after[i] == s:
@@ -500,10 +505,22 @@ cdef int _expand_discard(Graph* g, i64 dnode) noexcept nogil:
             g.dist[yid] = kid_dist[j]
         if _edge(g, yid, dnode, kid_weight[j]) != ST_OK:
             return ST_EV_MEMORY
-        i = kid_tile[j]
-        if not known and after[i] == i_best and g.shanten[yid] == 99:
-            g.shanten[yid] = after[i]           # ukeire's masks are the best discards' only
-            g.necessary[yid] = masks[i]
+        kid_id[j] = <i32>yid
+        n_unknown += g.shanten[yid] == 99
+    # the new draw nodes' shanten and necessary tiles: one ukeire pass for them all (its masks
+    # the best discards' only unless wide: the others are not expanded then)
+    if n_unknown >= UKEIRE_FOR_DRAWS and not ran:
+        i_best = ukeire_forms(&k.hand, g.q.n_melds, FORMS_RIICHI, after, masks, not wide)
+        if i_best < -1:
+            return i_best
+        ran = True
+    if ran:
+        for j in range(n):
+            yid = kid_id[j]
+            i = kid_tile[j]
+            if g.shanten[yid] == 99 and (wide or after[i] == i_best):
+                g.shanten[yid] = after[i]
+                g.necessary[yid] = masks[i]
     return ST_OK
 
 
