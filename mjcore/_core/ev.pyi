@@ -21,3 +21,6 @@ def evaluate_arrays(counts: np.ndarray, red: np.ndarray, melds: np.ndarray,
                     per_tile: bool, cpu_clock: bool = ...) -> dict[str, np.ndarray]: ...
 
 BUILT_FOR: str
+
+
+def release_work() -> None: ...

@@ -1151,6 +1151,53 @@ cdef void ev_work_free(EvWork* work) noexcept nogil:
         work.cap[i] = 0
 
 
+# Work areas kept between calls (taken and given back with the GIL held): the next call
+# reuses their pages instead of faulting fresh ones in. At most SPARE_WORKS, each at most
+# SPARE_WORK_BYTES; a larger one is freed when its call ends.
+cdef enum:
+    SPARE_WORKS = 2
+cdef size_t SPARE_WORK_BYTES = 32 << 20
+cdef EvWork _spare[SPARE_WORKS]
+cdef int _n_spare = 0
+
+
+cdef void _take_works(EvWork* works, int n):
+    """works[0..n-1] from the spares (empty ones past them); the GIL held."""
+    global _n_spare
+    cdef int i
+    memset(works, 0, n * sizeof(EvWork))
+    for i in range(n):
+        if _n_spare == 0:
+            break
+        _n_spare -= 1
+        works[i] = _spare[_n_spare]
+
+
+cdef void _give_back(EvWork* works, int n):
+    """works[0..n-1] kept as spares while there is room and they are small enough, else freed;
+    the GIL held."""
+    global _n_spare
+    cdef int i, j
+    cdef size_t total
+    for i in range(n):
+        total = 0
+        for j in range(EV_WORK_BUFFERS):
+            total += works[i].cap[j]
+        if _n_spare < SPARE_WORKS and total <= SPARE_WORK_BYTES:
+            _spare[_n_spare] = works[i]
+            _n_spare += 1
+        else:
+            ev_work_free(&works[i])
+
+
+def release_work() -> None:
+    """Free the work areas kept between calls (the next call allocates afresh)."""
+    global _n_spare
+    while _n_spare:
+        _n_spare -= 1
+        ev_work_free(&_spare[_n_spare])
+
+
 cdef int ev_compute(const EvRequest* q, EvResult* out) noexcept nogil:
     cdef EvWork work
     cdef int st
@@ -1363,12 +1410,15 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
              max_nodes, max_seconds, &rules)
     q.keep_wins = keep_wins
     memset(&r, 0, sizeof(EvResult))
+    cdef EvWork work
+    _take_works(&work, 1)
     with nogil:
         st = ev_fill_wall(&q, vis, vis_red)
         if st == ST_OK:
-            ev_compute(&q, &r)
+            ev_compute_in(&q, &r, &work)
         else:
             r.status = st
+    _give_back(&work, 1)
     values = np.full((r.n_cand, EV_COLUMNS, t_max), np.nan)
     cdef double[:, :, ::1] v = values
     cands = []
@@ -1563,6 +1613,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
     cdef EvWork* works = <EvWork*>calloc(n_work, sizeof(EvWork))
     if works == NULL:
         raise MemoryError("expected values: no memory for the batch's work buffers")
+    _take_works(works, n_work)
     try:
         if n_threads <= 1:
             with nogil:
@@ -1573,8 +1624,7 @@ def evaluate_arrays(const u8[:, ::1] counts, const u8[:, ::1] red, const u16[:, 
                             chunksize=1):
                 _batch_row(&b, i, &works[threadid()])
     finally:
-        for i in range(n_work):
-            ev_work_free(&works[i])
+        _give_back(works, n_work)
         free(works)
     return {"status": status_a, "shanten": shanten_a, "nodes": nodes_a,
             "best_tile": best_tile_a, "best": best_a, "discard_shanten": made_sh_a,

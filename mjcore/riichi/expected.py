@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from .._core.ev import evaluate_raw
+from .._core.ev import evaluate_raw, release_work
 from ..errors import InvalidHandError, InvalidRuleError
 from ..hand import Hand, as_hand, check_copies
 from ..melds import MeldKind
@@ -345,4 +345,5 @@ def _rank(d: DiscardValue) -> tuple[Any, ...]:
 
 
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "MODELS", "DiscardValue",
-           "ExpectedValues", "WinningDraw", "expected_values", "winning_draws"]
+           "ExpectedValues", "WinningDraw", "expected_values", "release_work",
+           "winning_draws"]

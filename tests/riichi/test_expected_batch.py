@@ -79,6 +79,22 @@ def test_threads_give_the_same_answers() -> None:
     assert np.array_equal(one.best_ev, two.best_ev)
 
 
+def test_kept_work_areas_give_the_same_answers_as_fresh_ones() -> None:
+    from mjcore.riichi.expected import release_work
+    arrays = as_arrays(_sample("14-fixed", 16))
+    release_work()
+    fresh = _batch(**arrays, n_threads=2)
+    for _ in range(2):              # the work areas of the call before, larger hands first
+        again = _batch(**{k: v[::-1].copy() for k, v in arrays.items()}, n_threads=2)
+        kept = _batch(**arrays, n_threads=2)
+        for name in ("status", "shanten", "nodes", "best_tile", "best_ev", "best_win"):
+            assert np.array_equal(getattr(fresh, name), getattr(kept, name), equal_nan=True)
+            assert np.array_equal(getattr(fresh, name)[::-1], getattr(again, name),
+                                  equal_nan=True)
+    release_work()
+    release_work()                  # nothing kept: a no-op
+
+
 def test_a_bad_row_is_reported_by_index_and_the_others_keep_their_results() -> None:
     requests = _sample("14-fixed", 6)
     arrays = as_arrays(requests)
