@@ -47,15 +47,35 @@ cdef enum:                  # EvWork's buffers
     W_DISC_ORDER, W_DRAW_CUR, W_DRAW_NXT, W_DISC_NXT, W_COUNT
 
 
+cdef extern from "<sys/mman.h>" nogil:
+    int madvise(void* addr, size_t length, int advice)
+    int MADV_HUGEPAGE
+cdef extern from "<stdlib.h>" nogil:
+    int posix_memalign(void** p, size_t alignment, size_t size)
+
+cdef size_t HUGE_PAGE = 2 << 20
+
+
 cdef void* _buffer(EvWork* w, int slot, size_t size) noexcept nogil:
-    """w's buffer slot with room for size bytes (what it held kept); NULL when out of memory."""
+    """w's buffer slot with room for size bytes (what it held kept); NULL when out of memory.
+    One of 2 MB or more is in whole huge pages where the system gives them (fewer TLB misses
+    in the random lookups of large graphs)."""
     cdef void* p
     if size == 0:
         size = 1
     if w.cap[slot] < size:
-        p = realloc(w.buf[slot], size)
-        if p == NULL:
-            return NULL
+        if size >= HUGE_PAGE:
+            size = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1)
+            if posix_memalign(&p, HUGE_PAGE, size) != 0:
+                return NULL
+            madvise(p, size, MADV_HUGEPAGE)
+            if w.buf[slot] != NULL:
+                memcpy(p, w.buf[slot], w.cap[slot])
+                free(w.buf[slot])
+        else:
+            p = realloc(w.buf[slot], size)
+            if p == NULL:
+                return NULL
         w.buf[slot] = p
         w.cap[slot] = size
     return w.buf[slot]
