@@ -412,6 +412,9 @@ def copies_detail(places: Sequence[tuple[str, Sequence[int]]]) -> str | None:
 
 def _copies_over(places: Sequence[tuple[str, Sequence[int]]]) -> tuple[str, str] | None:
     """``copies_detail`` and the place whose copies pass 4 (counting in the order given)."""
+    totals = [sum(column) for column in zip(*(c for _, c in places), strict=True)]
+    if not totals or max(totals) <= MAX_COPIES:
+        return None
     for k in range(N_KINDS):
         total = sum(int(c[k]) for _, c in places)
         if total > MAX_COPIES:

@@ -11,6 +11,9 @@ from cython.parallel cimport prange, threadid
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from libc.math cimport NAN
+from cpython.float cimport PyFloat_FromDouble
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 
 from .types cimport (u8, i8, u16, u32, i32, u64, i64, PackedHand, FORMS_RIICHI, ST_OK,
@@ -1388,16 +1391,29 @@ cdef void _options(EvRequest* q, int model, int t_max, int extra, bint use_red, 
         q.rules.red_fives = 0
 
 
+cdef tuple _floats(const double* p, int n):
+    """p[0..n-1] as a tuple of floats."""
+    cdef tuple out = PyTuple_New(n)
+    cdef object f
+    cdef int i
+    for i in range(n):
+        f = PyFloat_FromDouble(p[i])
+        Py_INCREF(f)                        # PyTuple_SET_ITEM steals a reference
+        PyTuple_SET_ITEM(out, i, f)
+    return out
+
+
 def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, int round_wind,
                  int kita, int model, int t_max, int extra, bint use_red, bint use_ura, bint shanten_down,
                  bint tegawari, int max_shanten, long long max_nodes, double max_seconds,
                  tuple rules_params, bint keep_wins=False):
     """One request from plain Python values (checked by mjcore.riichi.expected). Returns
-    (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, wall, candidates,
-    values): wall the 34 unseen counts at the start, each candidate (tile, shanten, necessary
-    mask, evaluated) and values a float64 array (candidates, 3, t_max) of tenpai, win and
-    expected score (NaN where not evaluated). With keep_wins, an eleventh item lists every
-    winning draw as (34 counts, red fives held as bits, riichi, tile drawn, score)."""
+    (status, shanten, nodes, edges, win_edges, total_unseen, bytes_peak, wall, candidates):
+    wall the 34 unseen counts at the start, each candidate (tile, shanten, necessary mask,
+    evaluated, values): values, when evaluated, EV_COLUMNS tuples of t_max floats (tenpai, win,
+    expected score, the best tenpai and win of any policy; NaN before the first turn), else
+    None. With keep_wins, a tenth item lists every winning draw as (34 counts, red fives held
+    as bits, riichi, tile drawn, score)."""
     cdef EvRequest q
     cdef EvResult r
     cdef RulesC rules
@@ -1406,7 +1422,7 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
     cdef int i, k, c, st
     memset(&q, 0, sizeof(EvRequest))
     if len(melds) > 4 or len(dora) > MAX_INDICATORS:
-        return (ST_EV_OPTION, 0, 0, 0, 0, 0, 0, [0] * 34, [], np.empty((0, 3, t_max)))
+        return (ST_EV_OPTION, 0, 0, 0, 0, 0, 0, [0] * 34, [])
     for i in range(34):
         q.counts[i] = <u8>counts[i]
         vis[i] = <u8>visible[i]
@@ -1439,16 +1455,14 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
         else:
             r.status = st
     _give_back(&work, 1)
-    values = np.full((r.n_cand, EV_COLUMNS, t_max), np.nan)
-    cdef double[:, :, ::1] v = values
     cands = []
     for k in range(r.n_cand):
         if r.values != NULL and r.cand[k].evaluated:
-            for c in range(EV_COLUMNS):
-                for i in range(t_max):
-                    v[k, c, i] = r.values[(k * EV_COLUMNS + c) * t_max + i]
-        cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary,
-                      bool(r.values != NULL and r.cand[k].evaluated)))
+            cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary, True,
+                          tuple([_floats(&r.values[(k * EV_COLUMNS + c) * t_max], t_max)
+                                 for c in range(EV_COLUMNS)])))
+        else:
+            cands.append((r.cand[k].tile, r.cand[k].shanten, r.cand[k].necessary, False, None))
     wins = None
     cdef Key wk
     if r.wins != NULL:
@@ -1459,7 +1473,7 @@ def evaluate_raw(counts, red, melds, visible, visible_red, dora, int seat_wind, 
                          bool(r.wins[k].flags & RIICHI_FLAG), r.wins[k].tile, r.wins[k].score))
     ev_free(&r)
     out = (r.status, r.shanten, r.nodes, r.edges, r.win_edges, r.total_unseen, r.bytes_peak,
-           [q.wall[i] for i in range(34)], cands, values)
+           [q.wall[i] for i in range(34)], cands)
     return out + (wins,) if keep_wins else out
 
 

@@ -36,7 +36,7 @@ from ..errors import InvalidHandError, InvalidRuleError
 from ..hand import Hand, as_hand, check_copies
 from ..melds import MeldKind
 from ..status import BY_CODE, OK, status_error
-from ..tiles import format_counts, parse_tile_list, tile_name
+from ..tiles import TILE_NAMES, format_counts, parse_tile_list, tile_name
 from .rules import RuleSet
 from .scoring import _indicator_tiles, _rules
 
@@ -288,7 +288,7 @@ def _evaluate(hand: Hand | str, keep_wins: bool, *, dora: Iterable[int | str] | 
             if seen[k]:
                 raise InvalidHandError(f"{tile_name(k)}: three-player mahjong has no 2m-8m",
                                        reason="not_in_sanma")
-    unseen = sum(4 - seen[k] for k in range(34) if rs.players == 4 or not 1 <= k <= 7)
+    unseen = 4 * (34 if rs.players == 4 else 27) - sum(seen)     # sanma: no 2m-8m seen
     if unseen <= t_max:
         raise InvalidHandError(f"option t_max={t_max}: the wall holds only {unseen} unseen "
                                f"tiles; t_max must be below that", reason="ev_bad_option")
@@ -297,25 +297,33 @@ def _evaluate(hand: Hand | str, keep_wins: bool, *, dora: Iterable[int | str] | 
         h.counts, closed_red, melds, visible_counts, visible_red if use_red else [0, 0, 0],
         indicators, sw, rw, kita, model_code, t_max, extra, use_red, bool(ura), bool(shanten_down),
         bool(tegawari), max_shanten, max_nodes, float(max_seconds), rs.scoring_params, keep_wins)
-    st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands, values = raw[:10]
+    st, s0, nodes, edges, win_edges, total_unseen, peak, wall, cands = raw[:9]
     if st < 0 and st not in (-30, -31, -32, -33):
         raise status_error(st, f"hand {h}")
-    rows = values.tolist()
-    discards = []
-    for (tile, sh, mask, evaluated), row in zip(cands, rows, strict=True):
-        name = None if tile == 255 else tile_name(tile) if tile < 34 else _RED_TILES[tile - 34]
-        nec = tuple((tile_name(k), wall[k]) for k in range(34) if mask >> k & 1)
+    ranked: list[tuple[tuple[Any, ...], DiscardValue]] = []
+    for tile, sh, mask, evaluated, row in cands:
+        name = None if tile == 255 else TILE_NAMES[tile] if tile < 34 else _RED_TILES[tile - 34]
+        nec = []
+        copies = 0
+        while mask:
+            k = (mask & -mask).bit_length() - 1
+            nec.append((TILE_NAMES[k], wall[k]))
+            copies += wall[k]
+            mask &= mask - 1
         if not evaluated:
-            discards.append(DiscardValue(name, sh, nec, (), (), (), False))
+            ranked.append(((1, sh, -copies), DiscardValue(name, sh, tuple(nec), (), (), (), False)))
         else:
-            discards.append(DiscardValue(name, sh, nec, tuple(row[0]), tuple(row[1]),
-                                         tuple(row[2]), True, tuple(row[3]), tuple(row[4])))
-    discards.sort(key=_rank)
+            tenpai, win, ev = row[0], row[1], row[2]
+            ranked.append(((0, -ev[0], -win[0], -tenpai[0], sh, -copies),
+                           DiscardValue(name, sh, tuple(nec), tenpai, win, ev, True, row[3],
+                                        row[4])))
+    ranked.sort(key=_first)
+    discards = [d for _, d in ranked]
     status = BY_CODE[st] if st in BY_CODE else BY_CODE[OK]
     message = "ok" if st == OK else (
         f"shanten {s0}, {nodes:,} nodes: {status.message}")
     wins = tuple(WinningDraw(_hand_text(c, reds, h), tile_name(t), riichi, score)
-                 for c, reds, riichi, t, score in (raw[10] or ())) if len(raw) > 10 else ()
+                 for c, reds, riichi, t, score in (raw[9] or ())) if len(raw) > 9 else ()
     return ExpectedValues(str(h), s0, tuple(discards), status.reason, message, nodes, edges,
                           win_edges, total_unseen, perf_counter() - started, peak, t_max,
                           model), wins
@@ -338,10 +346,10 @@ class WinningDraw:
     score: float
 
 
-def _rank(d: DiscardValue) -> tuple[Any, ...]:
-    if d.evaluated:
-        return (0, -d.ev[0], -d.win[0], -d.tenpai[0], d.shanten, -d.necessary_count)
-    return (1, d.shanten, -d.necessary_count)
+def _first(item: tuple[tuple[Any, ...], DiscardValue]) -> tuple[Any, ...]:
+    """The order of the discards: evaluated ones by expected score at turn 1, then win and
+    tenpai probability, shanten and necessary copies; then the others by shanten and copies."""
+    return item[0]
 
 
 __all__ = ["DEFAULT_MAX_NODES", "DEFAULT_MAX_SECONDS", "MODELS", "DiscardValue",
