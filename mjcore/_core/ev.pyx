@@ -905,6 +905,13 @@ cdef int _number_by_depth(Graph* g, const i64* start, const Edge* edges, i64 m,
     return st
 
 
+cdef inline i64 _doubled(i64 start, i64 n) noexcept nogil:
+    """The capacity that doubling from start reaches to hold n."""
+    while start < n:
+        start *= 2
+    return start
+
+
 cdef int _values(Graph* g, EvResult* out) noexcept nogil:
     """§3: the three values of every node, turn by turn backwards; the candidates' rows.
     Draw and discard nodes are numbered apart; each draw node's edges are grouped (each
@@ -1070,8 +1077,10 @@ cdef int _values(Graph* g, EvResult* out) noexcept nogil:
         else:
             st = _run_compatible(g, out, nd_upto, nk_upto, plain_at, plain, win_at, win, win_score,
                                  kids_at, kids, tenpai_node, weight_sum, index)
-    out.bytes_peak = (g.cap_nodes * (sizeof(Key) + 3 + sizeof(u64))
-                      + (g.table_mask + 1) * sizeof(i32) + g.cap_edges * sizeof(Edge)
+    # what the call needs from empty buffers (a kept work area may be larger)
+    out.bytes_peak = (_doubled(1024, g.n_nodes) * (sizeof(Key) + 3 + sizeof(u64))
+                      + _doubled(4096, 2 * g.n_nodes + 1) * sizeof(i32)
+                      + _doubled(4096, g.n_edges) * sizeof(Edge)
                       + m * (sizeof(Edge) + sizeof(ev_draw) + sizeof(i32))
                       + n * (sizeof(i32) + sizeof(i64))
                       + (2 * nd + nk + 3) * (8 if q.model == EV_CONSISTENT and not q.policy_only else 4)

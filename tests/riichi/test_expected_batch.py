@@ -95,6 +95,18 @@ def test_kept_work_areas_give_the_same_answers_as_fresh_ones() -> None:
     release_work()                  # nothing kept: a no-op
 
 
+def test_a_hands_peak_memory_does_not_depend_on_the_calls_before() -> None:
+    from mjcore.riichi.expected import release_work
+    hands = _sample("14-fixed", 4)
+    release_work()
+    fresh = [evaluate(q).bytes_peak for q in hands]
+    evaluate(max(hands, key=lambda q: evaluate(q).nodes))   # kept work areas, larger
+    assert [evaluate(q).bytes_peak for q in hands] == fresh
+    # about 260 bytes a node (README), the per-node arrays and the edges included
+    assert all(100 * r.nodes < r.bytes_peak < 1000 * r.nodes + 200_000
+               for r in map(evaluate, hands))
+
+
 def test_a_bad_row_is_reported_by_index_and_the_others_keep_their_results() -> None:
     requests = _sample("14-fixed", 6)
     arrays = as_arrays(requests)
